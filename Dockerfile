@@ -1,0 +1,34 @@
+# One image for all three plat processes. The default command runs the platform gateway;
+# docker-compose.yml overrides it for the worker and the memory service:
+#   worker:  tsx workers/main.ts
+#   gateway: tsx gateway/platform-main.ts   (default, port 8080)
+#   memory:  tsx gateway/memory-main.ts     (port 8230)
+FROM node:20.19.5-bookworm-slim
+
+WORKDIR /app
+
+# Dependencies first, so source edits do not invalidate this layer.
+# Plain `npm ci`: tsx (the runtime) is a regular dependency; the lockfile is authoritative.
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund && npm cache clean --force
+
+COPY . .
+
+# The data directory must exist, owned by the runtime user, so a named volume mounted
+# there inherits that ownership. /app itself (not recursively) is the runtime user's too,
+# so the app may create its own top-level directories; the source stays root-owned.
+RUN mkdir -p /app/.data && chown node:node /app /app/.data
+
+ENV NODE_ENV=production \
+    PATH=/app/node_modules/.bin:$PATH \
+    PLAT_DATA_DIR=/app/.data \
+    PLAT_GATEWAY_HOST=0.0.0.0 \
+    PLAT_GATEWAY_PORT=8080 \
+    PLAT_MEMORY_PORT=8230
+
+# The official node image ships an unprivileged "node" user (uid 1000).
+USER node
+
+EXPOSE 8080 8230
+
+CMD ["tsx", "gateway/platform-main.ts"]

@@ -1,0 +1,2 @@
+/** Every activity the platform worker registers. */
+export * from './health/ping-activities';

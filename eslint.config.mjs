@@ -1,0 +1,60 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'coverage/', '.data/', '.tools/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  prettier,
+  {
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Plain CommonJS helpers (jest reporter, lockfile tool).
+    files: ['**/*.js'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // Workflow code is bundled into Temporal's deterministic sandbox: no Node built-ins, no I/O.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', 'fs', 'path', 'child_process', 'http', 'net', 'os', 'crypto'],
+              message: 'workflows must stay deterministic: no Node built-ins',
+            },
+            {
+              group: [
+                '@temporalio/client',
+                '@temporalio/worker',
+                '@temporalio/activity',
+                '@temporalio/testing',
+              ],
+              message: 'workflows may import only @temporalio/workflow and @temporalio/common',
+            },
+            {
+              group: ['../activities/*', '../gateway/*', '../workers/*'],
+              allowTypeImports: true,
+              message: 'workflows import only shared/ (and activity types)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

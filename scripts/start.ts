@@ -1,0 +1,184 @@
+/**
+ * `npm start`: the whole platform on embedded defaults, in one terminal. Ctrl-C stops every child.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { PlatConfig } from '../shared/config';
+import { loadConfigOrExit } from '../shared/load-config-or-exit';
+import { dataDir, repoRoot } from '../shared/paths';
+import { temporalAddress } from '../shared/temporal-address';
+import { waitUntil, type ChildService } from './lib/child-service';
+import { portInUse } from './lib/free-port';
+import { loadSakila, startPrivateMariaDb } from './lib/mariadb-instance';
+import { httpOk, startNodeService } from './lib/node-service';
+import { startOpenSearch } from './lib/opensearch-node';
+import { parseStartArgs, startHelp, type StartOptions } from './lib/start-options';
+import { startTemporalDevServer } from './lib/temporal-dev-server';
+
+const children: ChildService[] = [];
+let stopping = false;
+
+async function main(): Promise<void> {
+  const opts = parseOrExit();
+  const config = loadConfigOrExit();
+  const started = Date.now();
+  const data = dataDir(config);
+  const logs = path.join(data, 'logs');
+  fs.mkdirSync(logs, { recursive: true });
+  process.on('SIGINT', () => void shutdown(0, 'SIGINT'));
+  process.on('SIGTERM', () => void shutdown(0, 'SIGTERM'));
+
+  await assertPortsFree(config, opts);
+  const urls: [string, string][] = [];
+
+  if (!config.TEMPORAL_ADDRESS) {
+    step('Temporal dev server');
+    fs.mkdirSync(path.join(data, 'temporal'), { recursive: true });
+    const dev = await startTemporalDevServer({
+      port: config.TEMPORAL_DEV_PORT,
+      uiPort: config.TEMPORAL_UI_PORT,
+      dbFile: path.join(data, 'temporal', 'temporal.db'),
+      namespace: config.TEMPORAL_NAMESPACE,
+      logFile: path.join(logs, 'temporal.log'),
+    });
+    watch(dev.service);
+    urls.push(['Temporal Web UI', dev.uiUrl!]);
+  }
+  urls.push(['Temporal gRPC', temporalAddress(config)]);
+
+  const env: NodeJS.ProcessEnv = { ...process.env, PLAT_DATA_DIR: data };
+  if (opts.withOpenSearch && !config.OPENSEARCH_URL) {
+    step('OpenSearch');
+    const os = await startOpenSearch({
+      port: config.OPENSEARCH_PORT,
+      dataDir: path.join(data, 'opensearch'),
+      logFile: path.join(logs, 'opensearch.log'),
+    });
+    watch(os.service);
+    env.OPENSEARCH_URL = os.url;
+  }
+  if (env.OPENSEARCH_URL) urls.push(['OpenSearch', env.OPENSEARCH_URL]);
+
+  if (opts.withDemoDb) {
+    step('demo MariaDB with Sakila');
+    const db = await startPrivateMariaDb({
+      dataDir: path.join(data, 'demo-mariadb'),
+      port: config.PLAT_DEMO_DB_PORT,
+      logFile: path.join(logs, 'mariadb.log'),
+    });
+    watch(db.service);
+    await loadSakila(db, path.resolve(repoRoot, '..', 'shared', 'datasets', 'sakila'));
+    urls.push([
+      'Demo MySQL (Sakila)',
+      `jdbc:mysql://127.0.0.1:${db.port}/sakila  user ${db.user} password ${db.password}`,
+    ]);
+  }
+
+  step('worker, gateway, memory service');
+  const echo = (name: string) => (line: string) => {
+    // Children log JSON to .data/logs; the terminal shows only what needs a person's eye.
+    if (!/"level":"(INFO|DEBUG|TRACE)"/.test(line)) console.log(`[${name}] ${line}`);
+  };
+  const worker = watch(startNodeService('worker', 'workers/main.ts', logs, env, echo('worker')));
+  const gateway = watch(startNodeService('gateway', 'gateway/platform-main.ts', logs, env, echo('gateway')));
+  const memory = watch(startNodeService('memory', 'gateway/memory-main.ts', logs, env, echo('memory')));
+  const gatewayUrl = `http://${displayHost(config.PLAT_GATEWAY_HOST)}:${config.PLAT_GATEWAY_PORT}`;
+  const memoryUrl = `http://${displayHost(config.PLAT_MEMORY_HOST)}:${config.PLAT_MEMORY_PORT}`;
+  await Promise.all([
+    waitUntil('gateway', () => httpOk(`${gatewayUrl}/health`), { timeoutMs: 60_000, service: gateway }),
+    waitUntil('memory service', () => httpOk(`${memoryUrl}/health`), { timeoutMs: 60_000, service: memory }),
+  ]);
+  // The deep check runs a workflow through the worker: it proves the worker polls.
+  await waitUntil('worker (deep health check)', () => httpOk(`${gatewayUrl}/health?deep=1`), {
+    timeoutMs: 120_000,
+    intervalMs: 500,
+    service: worker,
+  });
+
+  urls.push(
+    ['Gateway', `${gatewayUrl}  (health: ${gatewayUrl}/health?deep=1)`],
+    ['Memory service', `${memoryUrl}  (health: ${memoryUrl}/health)`],
+    ['Metrics', `${gatewayUrl}/metrics  ${memoryUrl}/metrics`],
+    ['Logs', logs],
+  );
+  const width = Math.max(...urls.map(([k]) => k.length));
+  console.log(
+    [
+      '',
+      `plat is up (${((Date.now() - started) / 1000).toFixed(1)} s). Ctrl-C stops everything.`,
+      ...urls.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`),
+      '',
+    ].join('\n'),
+  );
+}
+
+function step(what: string): void {
+  console.log(`starting ${what}...`);
+}
+
+/** Tracks a child; if it dies while we are not stopping, the platform is broken: stop it all. */
+function watch(service: ChildService): ChildService {
+  children.push(service);
+  void service.exited.then((code) => {
+    if (stopping) return;
+    console.error(`${service.name} exited unexpectedly (${code}); see ${service.logFile}`);
+    void shutdown(1);
+  });
+  return service;
+}
+
+async function shutdown(code: number, signal?: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  if (signal) console.log(`\n${signal}: stopping plat...`);
+  // Reverse order: clients first, Temporal last, so workers finish their tasks against a live server.
+  for (const child of [...children].reverse()) await child.stop();
+  console.log('stopped.');
+  process.exit(code);
+}
+
+async function assertPortsFree(config: PlatConfig, opts: StartOptions): Promise<void> {
+  const wanted: [number, string][] = [
+    [config.PLAT_GATEWAY_PORT, 'PLAT_GATEWAY_PORT'],
+    [config.PLAT_MEMORY_PORT, 'PLAT_MEMORY_PORT'],
+  ];
+  if (!config.TEMPORAL_ADDRESS)
+    wanted.push(
+      [config.TEMPORAL_DEV_PORT, 'TEMPORAL_DEV_PORT'],
+      [config.TEMPORAL_UI_PORT, 'TEMPORAL_UI_PORT'],
+    );
+  if (opts.withDemoDb) wanted.push([config.PLAT_DEMO_DB_PORT, 'PLAT_DEMO_DB_PORT']);
+  if (opts.withOpenSearch && !config.OPENSEARCH_URL) wanted.push([config.OPENSEARCH_PORT, 'OPENSEARCH_PORT']);
+  const busy = [];
+  for (const [port, variable] of wanted) if (await portInUse(port)) busy.push(`port ${port} (${variable})`);
+  if (busy.length) {
+    console.error(
+      `Already in use: ${busy.join(', ')}.\nIs plat already running? Stop it, or choose other ports with those variables.`,
+    );
+    process.exit(1);
+  }
+}
+
+function displayHost(host: string): string {
+  return host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+}
+
+function parseOrExit(): StartOptions {
+  try {
+    const opts = parseStartArgs(process.argv.slice(2));
+    if (opts.help) {
+      console.log(startHelp());
+      process.exit(0);
+    }
+    if (process.env.PLAT_WITH_OPENSEARCH === 'true') opts.withOpenSearch = true;
+    return opts;
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+}
+
+main().catch(async (err) => {
+  console.error(`plat could not start: ${(err as Error).message}`);
+  await shutdown(1);
+});

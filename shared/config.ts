@@ -1,0 +1,156 @@
+/**
+ * plat's one typed configuration: every environment variable any process reads, with its default.
+ * Not for workflow code (it reads process.env); workflows receive what they need as input.
+ */
+import { z } from 'zod';
+
+const port = (fallback: number) =>
+  z
+    .string()
+    .default(String(fallback))
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535, 'a TCP port, 1-65535')
+    .transform(Number);
+
+const bool = (fallback: boolean) =>
+  z
+    .string()
+    .default(String(fallback))
+    .refine((v) => ['true', 'false', '1', '0'].includes(v), 'true or false')
+    .transform((v) => v === 'true' || v === '1');
+
+const hostPort = z.string().regex(/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/, 'host:port, e.g. localhost:7233');
+
+const httpUrl = z
+  .string()
+  .url('an http(s) URL, e.g. http://localhost:9200')
+  .refine((v) => /^https?:\/\//.test(v), {
+    message: 'an http(s) URL, e.g. http://localhost:9200',
+  });
+
+/** Each variable: its schema and the one line `npm start -- --help` and `.env.example` show for it. */
+export const settings = {
+  TEMPORAL_ADDRESS: {
+    schema: hostPort.optional(),
+    help: 'Existing Temporal cluster (host:port). Unset: npm start runs the embedded dev server.',
+  },
+  TEMPORAL_NAMESPACE: { schema: z.string().min(1).default('default'), help: 'Temporal namespace.' },
+  TEMPORAL_DEV_PORT: { schema: port(7233), help: 'gRPC port of the embedded Temporal dev server.' },
+  TEMPORAL_UI_PORT: { schema: port(8233), help: 'Web UI port of the embedded Temporal dev server.' },
+  TEMPORAL_CLI_PATH: {
+    schema: z.string().min(1).optional(),
+    help: 'Temporal CLI binary. Unset: `temporal` on PATH, else the one provisioned into .tools/.',
+  },
+  TEMPORAL_TEST_SERVER_PATH: {
+    schema: z.string().min(1).optional(),
+    help: 'Time-skipping test server binary (tests only). Unset: PATH, else .tools/.',
+  },
+  PLAT_TOOLS_DIR: {
+    schema: z.string().min(1).default('.tools'),
+    help: 'Where provisioning installs tools (Temporal CLI venv, OpenSearch), relative to the repo.',
+  },
+  PLAT_TASK_QUEUE: {
+    schema: z.string().min(1).default('plat-platform'),
+    help: 'Task queue of the platform worker.',
+  },
+  PLAT_DATA_DIR: {
+    schema: z.string().min(1).default('.data'),
+    help: 'Where plat keeps its state (Temporal SQLite file, warehouse, metadata), relative to the repo.',
+  },
+  PLAT_GATEWAY_HOST: {
+    schema: z.string().min(1).default('127.0.0.1'),
+    help: 'Address the gateway binds to.',
+  },
+  PLAT_GATEWAY_PORT: { schema: port(8080), help: 'Port of the platform gateway (REST, WebSocket, web UI).' },
+  PLAT_MEMORY_HOST: {
+    schema: z.string().min(1).default('127.0.0.1'),
+    help: 'Address the memory service binds to. Non-loopback requires PLAT_MEMORY_API_KEYS.',
+  },
+  PLAT_MEMORY_PORT: { schema: port(8230), help: 'Port of the memory service.' },
+  PLAT_MEMORY_API_KEYS: {
+    schema: z
+      .string()
+      .optional()
+      .transform((v) =>
+        v
+          ? v
+              .split(',')
+              .map((k) => k.trim())
+              .filter(Boolean)
+          : [],
+      ),
+    help: 'Comma-separated API keys for the memory service (Authorization: Bearer <key>).',
+  },
+  PLAT_DEMO_DB_PORT: { schema: port(3307), help: 'Port of the demo MariaDB (npm start -- --with-demo-db).' },
+  PLAT_WITH_OPENSEARCH: {
+    schema: bool(false),
+    help: 'Also start a local OpenSearch (same as --with-opensearch).',
+  },
+  OPENSEARCH_PORT: {
+    schema: port(9200),
+    help: 'Port of the local OpenSearch started with --with-opensearch.',
+  },
+  OPENSEARCH_HOME: {
+    schema: z.string().min(1).optional(),
+    help: 'An existing OpenSearch 2.x install to run instead of provisioning one from Maven Central.',
+  },
+  OPENSEARCH_ISM_ZIP: {
+    schema: z.string().min(1).optional(),
+    help: 'Path to the index-management (ISM) plugin zip; Maven Central does not carry it.',
+  },
+  OPENSEARCH_URL: {
+    schema: httpUrl.optional(),
+    help: 'Existing OpenSearch cluster; overrides the local one.',
+  },
+  LOG_LEVEL: {
+    schema: z
+      .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], {
+        error: 'one of trace, debug, info, warn, error, fatal, silent',
+      })
+      .default('info'),
+    help: 'Log level of every plat process.',
+  },
+} as const;
+
+type Settings = typeof settings;
+/** The parsed, typed configuration. */
+export type PlatConfig = { [K in keyof Settings]: z.output<Settings[K]['schema']> };
+
+/** Thrown when an environment variable has a value plat cannot use; the message names each one. */
+export class ConfigError extends Error {
+  constructor(readonly problems: { variable: string; expected: string; got: string | undefined }[]) {
+    super(
+      'Invalid configuration:\n' +
+        problems
+          .map((p) => `  ${p.variable}=${JSON.stringify(p.got ?? '')}: expected ${p.expected}`)
+          .join('\n'),
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates every setting from `env`; throws {@link ConfigError} naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatConfig {
+  const problems: ConstructorParameters<typeof ConfigError>[0] = [];
+  const out: Record<string, unknown> = {};
+  for (const [name, { schema }] of Object.entries(settings)) {
+    const raw = env[name] === '' ? undefined : env[name];
+    const parsed = (schema as z.ZodType).safeParse(raw);
+    if (parsed.success) out[name] = parsed.data;
+    else
+      problems.push({
+        variable: name,
+        expected: parsed.error.issues[0]?.message ?? 'a valid value',
+        got: raw,
+      });
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return out as PlatConfig;
+}
+
+/** Default of a setting as a string, or undefined when it has none. */
+export function settingDefault(name: keyof Settings): string | undefined {
+  const parsed = (settings[name].schema as z.ZodType).safeParse(undefined);
+  if (!parsed.success || parsed.data === undefined) return undefined;
+  const value = parsed.data;
+  return Array.isArray(value) ? value.join(',') || undefined : String(value);
+}

@@ -1,0 +1,49 @@
+/**
+ * Starts, once per `npm test`, the real servers the tests use: a Temporal dev server, and a
+ * private MariaDB loaded with Sakila. Also checks the time-skipping server binary is there.
+ * Anything that cannot start fails the run with the reason; nothing is skipped.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { repoRoot } from '../../shared/paths';
+import { freePort } from '../../scripts/lib/free-port';
+import { loadSakila, startPrivateMariaDb } from '../../scripts/lib/mariadb-instance';
+import { startTemporalDevServer } from '../../scripts/lib/temporal-dev-server';
+import { temporalTestServerPath } from '../../scripts/lib/tool-paths';
+import { writeHarnessState } from './harness-state';
+
+export const sakilaDir = path.resolve(repoRoot, '..', 'shared', 'datasets', 'sakila');
+
+export default async function globalSetup(): Promise<void> {
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-test-'));
+  const timeSkippingServerPath = temporalTestServerPath();
+  const [temporalPort, mariadbPort] = [await freePort(), await freePort()];
+  const started = Date.now();
+  const [temporal, mariadb] = await Promise.all([
+    startTemporalDevServer({ port: temporalPort, logFile: path.join(runDir, 'temporal.log') }),
+    startPrivateMariaDb({
+      dataDir: path.join(runDir, 'mariadb'),
+      port: mariadbPort,
+      logFile: path.join(runDir, 'mariadb.log'),
+    }),
+  ]);
+  await loadSakila(mariadb, sakilaDir);
+  writeHarnessState({
+    runDir,
+    temporal: { address: temporal.address, pid: temporal.service.pid, logFile: temporal.service.logFile },
+    mariadb: {
+      host: mariadb.host,
+      port: mariadb.port,
+      user: mariadb.user,
+      password: mariadb.password,
+      socket: mariadb.socket,
+      pid: mariadb.service.pid,
+      logFile: mariadb.service.logFile,
+    },
+    timeSkippingServerPath,
+  });
+  console.log(
+    `\nharness: Temporal ${temporal.address}, MariaDB+Sakila 127.0.0.1:${mariadb.port} ready in ${Date.now() - started} ms (${runDir})`,
+  );
+}

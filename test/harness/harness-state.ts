@@ -1,0 +1,40 @@
+/**
+ * What the jest global setup started, shared with the test files through a JSON file (global setup
+ * runs in another process than the tests).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { repoRoot } from '../../shared/paths';
+
+export interface HarnessState {
+  /** Temp directory holding every server's data and logs for this run. */
+  runDir: string;
+  temporal: { address: string; pid: number; logFile: string };
+  mariadb: {
+    host: string;
+    port: number;
+    user: string;
+    password: string;
+    socket: string;
+    pid: number;
+    logFile: string;
+  };
+  timeSkippingServerPath: string;
+}
+
+export const harnessFile = path.join(repoRoot, '.data', 'test-harness', 'harness.json');
+
+export function writeHarnessState(state: HarnessState): void {
+  fs.mkdirSync(path.dirname(harnessFile), { recursive: true });
+  fs.writeFileSync(harnessFile, JSON.stringify(state, null, 2));
+}
+
+/** The running harness; throws (failing the test loudly) when global setup did not start it. */
+export function harness(): HarnessState {
+  if (!fs.existsSync(harnessFile)) {
+    throw new Error(
+      `no test harness state at ${harnessFile}: run the tests through \`npm test\` (jest global setup)`,
+    );
+  }
+  return JSON.parse(fs.readFileSync(harnessFile, 'utf8')) as HarnessState;
+}

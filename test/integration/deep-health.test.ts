@@ -1,0 +1,96 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker } from '@temporalio/worker';
+import { createPlatformApp } from '../../gateway/platform-app';
+import { createLogger } from '../../shared/logger';
+import { createPlatformWorker } from '../../workers/platform-worker';
+import { devServerEnv } from '../harness/temporal-envs';
+import { harness } from '../harness/harness-state';
+
+const TASK_QUEUE = 'deep-health-test';
+
+describe('gateway deep health check through the dev server', () => {
+  let env: TestWorkflowEnvironment;
+  let worker: Worker;
+  let running: Promise<void>;
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    env = await devServerEnv();
+    worker = await createPlatformWorker({
+      connection: env.nativeConnection,
+      namespace: 'default',
+      taskQueue: TASK_QUEUE,
+    });
+    running = worker.run();
+    const app = createPlatformApp({
+      client: env.client,
+      temporalAddress: harness().temporal.address,
+      taskQueue: TASK_QUEUE,
+      log: createLogger('gateway-test', 'silent'),
+      deepHealthTimeoutMs: 3000,
+    });
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server?.close();
+    worker?.shutdown();
+    await running;
+    await env?.teardown();
+  });
+
+  it('answers the shallow check without touching Temporal', async () => {
+    const res = await fetch(`${base}/health`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok', service: 'gateway' });
+  });
+
+  it('runs a ping workflow through the worker and reports it', async () => {
+    const res = await fetch(`${base}/health?deep=1`);
+    const body = (await res.json()) as {
+      status: string;
+      checks: {
+        temporal: { status: string };
+        worker: { status: string; ping: { worker_pid: number; task_queue: string; workflow_id: string } };
+      };
+    };
+    expect(res.status).toBe(200);
+    expect(body.status).toBe('ok');
+    expect(body.checks.temporal.status).toBe('ok');
+    expect(body.checks.worker.ping.worker_pid).toBe(process.pid);
+    expect(body.checks.worker.ping.task_queue).toBe(TASK_QUEUE);
+    // The workflow really ran on the server: it is in its history as completed.
+    const description = await env.client.workflow.getHandle(body.checks.worker.ping.workflow_id).describe();
+    expect(description.status.name).toBe('COMPLETED');
+  });
+
+  it('answers 503 naming the task queue when no worker polls it', async () => {
+    const app = createPlatformApp({
+      client: env.client,
+      temporalAddress: harness().temporal.address,
+      taskQueue: 'nobody-polls-this-queue',
+      log: createLogger('gateway-test', 'silent'),
+      deepHealthTimeoutMs: 1500,
+    });
+    const lonely = app.listen(0, '127.0.0.1');
+    await new Promise((r) => lonely.once('listening', r));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(lonely.address() as AddressInfo).port}/health?deep=1`);
+      const body = (await res.json()) as {
+        status: string;
+        checks: { temporal: { status: string }; worker: { status: string; error: string } };
+      };
+      expect(res.status).toBe(503);
+      expect(body.status).toBe('unavailable');
+      expect(body.checks.temporal.status).toBe('ok');
+      expect(body.checks.worker.error).toContain('nobody-polls-this-queue');
+    } finally {
+      lonely.close();
+    }
+  });
+});

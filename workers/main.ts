@@ -1,0 +1,61 @@
+/** Entry point of the platform worker process (`npm run worker`). */
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Runtime } from '@temporalio/worker';
+import * as path from 'node:path';
+import { platformSchedules } from '../schedules/platform-schedules';
+import { registerSchedules } from '../schedules/register-schedules';
+import { loadConfigOrExit } from '../shared/load-config-or-exit';
+import { createLogger } from '../shared/logger';
+import { dataDir } from '../shared/paths';
+import { temporalAddress } from '../shared/temporal-address';
+import { createPlatformWorker } from './platform-worker';
+import { temporalLoggerFor } from './temporal-logger';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const log = createLogger('worker', config.LOG_LEVEL);
+  const temporalLogger = temporalLoggerFor(log);
+  Runtime.install({ logger: temporalLogger });
+  const address = temporalAddress(config);
+  const connection = await connectWithRetry(address, log);
+  const worker = await createPlatformWorker({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.PLAT_TASK_QUEUE,
+    bundleCacheDir: path.join(dataDir(config), 'cache'),
+    logger: temporalLogger,
+  });
+
+  const clientConnection = await Connection.connect({ address });
+  const client = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
+  await registerSchedules(client, platformSchedules(config), log);
+  await clientConnection.close();
+
+  log.info({ task_queue: config.PLAT_TASK_QUEUE, temporal: address }, 'worker polling');
+  // Worker.run() returns after SIGINT/SIGTERM once in-flight tasks have finished.
+  await worker.run();
+  await connection.close();
+  log.info('worker stopped');
+}
+
+/** Waits for Temporal to accept connections (it may still be starting), up to 60 s. */
+async function connectWithRetry(
+  address: string,
+  log: ReturnType<typeof createLogger>,
+): Promise<NativeConnection> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      return await NativeConnection.connect({ address });
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      log.warn({ temporal: address }, 'Temporal not reachable yet; retrying');
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

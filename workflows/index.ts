@@ -1,0 +1,2 @@
+/** Every workflow the platform worker registers (the worker bundles this file). */
+export * from './ping-workflow';
