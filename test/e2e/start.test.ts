@@ -1,0 +1,116 @@
+/**
+ * `npm start` as a user runs it: the whole platform comes up, answers, survives a restart with its
+ * data, and Ctrl-C leaves no process behind.
+ */
+import { Client, Connection } from '@temporalio/client';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { freePort } from '../../scripts/lib/free-port';
+import { harness } from '../harness/harness-state';
+import { launchPlat } from '../harness/launcher';
+import { processesMentioning } from '../harness/processes';
+
+async function ports() {
+  return {
+    PLAT_GATEWAY_PORT: String(await freePort()),
+    PLAT_MEMORY_PORT: String(await freePort()),
+    TEMPORAL_DEV_PORT: String(await freePort()),
+    TEMPORAL_UI_PORT: String(await freePort()),
+  };
+}
+
+async function json(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(url);
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe('npm start (scripts/start.ts)', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-start-'));
+  });
+  afterEach(() => {
+    // Whatever happened, leave nothing running.
+    for (const p of processesMentioning(dataDir)) {
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('starts the embedded stack, keeps workflows across a restart, and Ctrl-C stops every child', async () => {
+    const env = { ...(await ports()), PLAT_DATA_DIR: dataDir, TEMPORAL_ADDRESS: '' };
+    const first = launchPlat(env);
+    await first.waitFor(/plat is up/);
+    const gateway = `http://127.0.0.1:${env.PLAT_GATEWAY_PORT}`;
+
+    expect(await json(`http://127.0.0.1:${env.PLAT_MEMORY_PORT}/health`)).toEqual({
+      status: 200,
+      body: { status: 'ok', service: 'memory' },
+    });
+    const deep = await json(`${gateway}/health?deep=1`);
+    expect(deep.status).toBe(200);
+    const workflowId = (deep.body.checks as { worker: { ping: { workflow_id: string } } }).worker.ping
+      .workflow_id;
+    const ui = await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`);
+    expect(ui.status).toBe(200);
+    expect(first.output()).toMatch(new RegExp(`Temporal Web UI\\s+http://127.0.0.1:${env.TEMPORAL_UI_PORT}`));
+    expect(processesMentioning(dataDir).length).toBeGreaterThanOrEqual(4);
+
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(0);
+    expect(processesMentioning(dataDir)).toEqual([]);
+
+    // Second start on the same data directory: the workflow of the first run is still there.
+    const second = launchPlat(env);
+    await second.waitFor(/plat is up/);
+    const connection = await Connection.connect({ address: `127.0.0.1:${env.TEMPORAL_DEV_PORT}` });
+    try {
+      const described = await new Client({ connection }).workflow.getHandle(workflowId).describe();
+      expect(described.status.name).toBe('COMPLETED');
+    } finally {
+      await connection.close();
+    }
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(processesMentioning(dataDir)).toEqual([]);
+  });
+
+  it('uses an existing Temporal cluster when TEMPORAL_ADDRESS is set', async () => {
+    const env = { ...(await ports()), PLAT_DATA_DIR: dataDir, TEMPORAL_ADDRESS: harness().temporal.address };
+    const launch = launchPlat(env);
+    await launch.waitFor(/plat is up/);
+    expect(launch.output()).not.toContain('Temporal Web UI');
+    expect(launch.output()).toMatch(new RegExp(`Temporal gRPC\\s+${harness().temporal.address}`));
+    expect((await json(`http://127.0.0.1:${env.PLAT_GATEWAY_PORT}/health?deep=1`)).status).toBe(200);
+    launch.child.kill('SIGINT');
+    expect(await launch.exited).toBe(0);
+    expect(processesMentioning(dataDir)).toEqual([]);
+  });
+
+  it('refuses a bad setting, naming the variable and the expected form', async () => {
+    const launch = launchPlat({ PLAT_DATA_DIR: dataDir, PLAT_GATEWAY_PORT: 'eighty' });
+    expect(await launch.exited).toBe(1);
+    expect(launch.output()).toContain('PLAT_GATEWAY_PORT="eighty": expected a TCP port, 1-65535');
+  });
+
+  it('says which port is taken instead of half-starting', async () => {
+    const env = { ...(await ports()), PLAT_DATA_DIR: dataDir, TEMPORAL_ADDRESS: harness().temporal.address };
+    env.PLAT_MEMORY_PORT = harness().temporal.address.split(':')[1];
+    const launch = launchPlat(env);
+    expect(await launch.exited).toBe(1);
+    expect(launch.output()).toContain(`port ${env.PLAT_MEMORY_PORT} (PLAT_MEMORY_PORT)`);
+    expect(processesMentioning(dataDir)).toEqual([]);
+  });
+
+  it('--help lists the options and every setting', async () => {
+    const launch = launchPlat({}, ['--help']);
+    expect(await launch.exited).toBe(0);
+    expect(launch.output()).toContain('--with-opensearch');
+    expect(launch.output()).toContain('PLAT_MEMORY_API_KEYS');
+  });
+});

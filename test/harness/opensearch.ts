@@ -1,0 +1,32 @@
+/**
+ * For tests that ask for OpenSearch: a real single node (provisioned from Maven Central on first
+ * use) on a free port, with its data in a temp dir. Call in beforeAll; stop in afterAll.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { freePort } from '../../scripts/lib/free-port';
+import { startOpenSearch } from '../../scripts/lib/opensearch-node';
+
+export interface TestOpenSearch {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startTestOpenSearch(): Promise<TestOpenSearch> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-opensearch-'));
+  // The node runs as an unprivileged user when we are root: it must be able to enter the dir.
+  fs.chmodSync(dir, 0o755);
+  const node = await startOpenSearch({
+    port: await freePort(),
+    dataDir: path.join(dir, 'node'),
+    logFile: path.join(dir, 'opensearch.log'),
+  });
+  return {
+    url: node.url,
+    async stop() {
+      await node.service.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

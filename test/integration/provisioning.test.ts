@@ -1,0 +1,40 @@
+/** Provisioning is idempotent: with everything in place (npm test provisioned first) it is silent. */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { repoRoot } from '../../shared/paths';
+import { temporalCliPath, temporalTestServerPath } from '../../scripts/lib/tool-paths';
+
+describe('scripts/provision.sh', () => {
+  it('prints nothing and succeeds when nothing is missing', () => {
+    const run = spawnSync('bash', [path.join(repoRoot, 'scripts', 'provision.sh'), '--tests'], {
+      encoding: 'utf8',
+    });
+    expect(run.stderr + run.stdout).toBe('');
+    expect(run.status).toBe(0);
+  });
+
+  it('rejects an unknown option with a message', () => {
+    const run = spawnSync('bash', [path.join(repoRoot, 'scripts', 'provision.sh'), '--bogus'], {
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('unknown option --bogus');
+  });
+
+  it('provides working Temporal binaries', () => {
+    const cli = spawnSync(temporalCliPath(), ['--version'], { encoding: 'utf8' });
+    expect(cli.stdout).toMatch(/^temporal version \d+\.\d+\.\d+/);
+    expect(spawnSync('test', ['-x', temporalTestServerPath()]).status).toBe(0);
+  });
+
+  it('names the variable to set when an explicit binary path is wrong', () => {
+    const previous = process.env.TEMPORAL_CLI_PATH;
+    process.env.TEMPORAL_CLI_PATH = '/nonexistent/temporal';
+    try {
+      expect(() => temporalCliPath()).toThrow('TEMPORAL_CLI_PATH=/nonexistent/temporal does not exist');
+    } finally {
+      if (previous === undefined) delete process.env.TEMPORAL_CLI_PATH;
+      else process.env.TEMPORAL_CLI_PATH = previous;
+    }
+  });
+});
