@@ -1,5 +1,7 @@
 /** The platform gateway's HTTP application (REST API, health, metrics). */
 import express, { type Express } from 'express';
+import * as path from 'node:path';
+import { repoRoot } from '../shared/paths';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { deepHealth } from './deep-health';
@@ -36,6 +38,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
     res.status(health.status === 'ok' ? 200 : 503).json(health);
   });
   app.get('/metrics', metrics.serve);
+  app.use(express.static(path.join(repoRoot, 'web'), { index: 'index.html' }));
 
   app.use(notFound);
   app.use(errorHandler(deps.log));

@@ -27,6 +27,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(logs, { recursive: true });
   process.on('SIGINT', () => void shutdown(0, 'SIGINT'));
   process.on('SIGTERM', () => void shutdown(0, 'SIGTERM'));
+  stopWhenOrphaned();
 
   await assertPortsFree(config, opts);
   const urls: [string, string][] = [];
@@ -110,6 +111,17 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * `npm start` runs us under `sh -c`; when npm is killed (not Ctrl-C, which reaches the whole
+ * process group), the shell dies and we would keep running with every child. Follow it instead.
+ */
+function stopWhenOrphaned(): void {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void shutdown(0, 'parent process exited');
+  }, 1000).unref();
 }
 
 function step(what: string): void {

@@ -92,6 +92,20 @@ describe('npm start (scripts/start.ts)', () => {
     expect(processesMentioning(dataDir)).toEqual([]);
   });
 
+  it('stops everything when the process that ran it dies (npm killed, not Ctrl-C)', async () => {
+    const env = { ...(await ports()), PLAT_DATA_DIR: dataDir, TEMPORAL_ADDRESS: harness().temporal.address };
+    const launch = launchPlat(env, [], true);
+    await launch.waitFor(/plat is up/);
+    expect(processesMentioning(dataDir).length).toBeGreaterThanOrEqual(3);
+    launch.child.kill('SIGKILL');
+    let left = processesMentioning(dataDir);
+    for (let i = 0; i < 100 && left.length > 0; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      left = processesMentioning(dataDir);
+    }
+    expect(left).toEqual([]);
+  });
+
   it('refuses a bad setting, naming the variable and the expected form', async () => {
     const launch = launchPlat({ PLAT_DATA_DIR: dataDir, PLAT_GATEWAY_PORT: 'eighty' });
     expect(await launch.exited).toBe(1);

@@ -11,11 +11,14 @@ import { freePort } from '../../scripts/lib/free-port';
 import { loadSakila, startPrivateMariaDb } from '../../scripts/lib/mariadb-instance';
 import { startTemporalDevServer } from '../../scripts/lib/temporal-dev-server';
 import { temporalTestServerPath } from '../../scripts/lib/tool-paths';
+import globalTeardown from './global-teardown';
 import { writeHarnessState } from './harness-state';
 
 export const sakilaDir = path.resolve(repoRoot, '..', 'shared', 'datasets', 'sakila');
 
 export default async function globalSetup(): Promise<void> {
+  // A run that was killed before its teardown left its servers behind: stop them first.
+  await globalTeardown();
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-test-'));
   const timeSkippingServerPath = temporalTestServerPath();
   const [temporalPort, mariadbPort] = [await freePort(), await freePort()];

@@ -11,10 +11,12 @@ export interface Launch {
   exited: Promise<number | null>;
 }
 
-export function launchPlat(env: NodeJS.ProcessEnv, args: string[] = []): Launch {
+/** `viaShell` runs it the way npm does, under `sh -c`, so a test can kill the shell alone. */
+export function launchPlat(env: NodeJS.ProcessEnv, args: string[] = [], viaShell = false): Launch {
+  const argv = ['--import', 'tsx', path.join(repoRoot, 'scripts', 'start.ts'), ...args];
   const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'scripts', 'start.ts'), ...args],
+    viaShell ? 'sh' : process.execPath,
+    viaShell ? ['-c', [process.execPath, ...argv].map((a) => `'${a}'`).join(' ')] : argv,
     {
       cwd: repoRoot,
       env: { ...process.env, ...env },

@@ -69,6 +69,13 @@ describe('gateway deep health check through the dev server', () => {
     expect(description.status.name).toBe('COMPLETED');
   });
 
+  it('serves the status page at /', async () => {
+    const res = await fetch(`${base}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(await res.text()).toContain('/health?deep=1');
+  });
+
   it('answers 503 naming the task queue when no worker polls it', async () => {
     const app = createPlatformApp({
       client: env.client,
