@@ -57,8 +57,12 @@ async function main(): Promise<void> {
     });
     watch(os.service);
     env.OPENSEARCH_URL = os.url;
-  }
-  if (env.OPENSEARCH_URL) urls.push(['OpenSearch', env.OPENSEARCH_URL]);
+    const ism = os.plugins.includes('opensearch-index-management');
+    urls.push([
+      'OpenSearch',
+      `${os.url}${ism ? '' : '  (no ISM plugin: Maven Central lacks it; see README, OPENSEARCH_ISM_ZIP)'}`,
+    ]);
+  } else if (env.OPENSEARCH_URL) urls.push(['OpenSearch', env.OPENSEARCH_URL]);
 
   if (opts.withDemoDb) {
     step('demo MariaDB with Sakila');

@@ -13,6 +13,8 @@ const run = promisify(execFile);
 export interface OpenSearchNode {
   service: ChildService;
   url: string;
+  /** Installed plugin components, e.g. opensearch-job-scheduler. */
+  plugins: string[];
 }
 
 export async function startOpenSearch(opts: {
@@ -45,5 +47,8 @@ export async function startOpenSearch(opts: {
     await service.stop();
     throw err;
   }
-  return { service, url };
+  const catPlugins = await fetch(`${url}/_cat/plugins?format=json`).then(
+    (r) => r.json() as Promise<{ component: string }[]>,
+  );
+  return { service, url, plugins: catPlugins.map((p) => p.component) };
 }

@@ -1,30 +1,22 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import { createPlatformApp } from '../../gateway/platform-app';
 import { createLogger } from '../../shared/logger';
-import { createPlatformWorker } from '../../workers/platform-worker';
-import { devServerEnv } from '../harness/temporal-envs';
+import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
 import { harness } from '../harness/harness-state';
 
 const TASK_QUEUE = 'deep-health-test';
 
 describe('gateway deep health check through the dev server', () => {
   let env: TestWorkflowEnvironment;
-  let worker: Worker;
-  let running: Promise<void>;
+  let stack: DevServerWithWorker;
   let server: Server;
   let base: string;
 
   beforeAll(async () => {
-    env = await devServerEnv();
-    worker = await createPlatformWorker({
-      connection: env.nativeConnection,
-      namespace: 'default',
-      taskQueue: TASK_QUEUE,
-    });
-    running = worker.run();
+    stack = await devServerWithPlatformWorker(TASK_QUEUE);
+    env = stack.env;
     const app = createPlatformApp({
       client: env.client,
       temporalAddress: harness().temporal.address,
@@ -39,9 +31,7 @@ describe('gateway deep health check through the dev server', () => {
 
   afterAll(async () => {
     server?.close();
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
+    await stack?.stop();
   });
 
   it('answers the shallow check without touching Temporal', async () => {

@@ -1,9 +1,7 @@
 import type { ScheduleOptions } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import { ensureSchedule } from '../../schedules/ensure-schedule';
-import { createPlatformWorker } from '../../workers/platform-worker';
-import { devServerEnv } from '../harness/temporal-envs';
+import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
 
 const TASK_QUEUE = 'schedules-test';
 
@@ -23,21 +21,13 @@ function definition(scheduleId: string, hour: number): ScheduleOptions {
 
 describe('schedule registration against the dev server', () => {
   let env: TestWorkflowEnvironment;
-  let worker: Worker;
-  let running: Promise<void>;
+  let stack: DevServerWithWorker;
   beforeAll(async () => {
-    env = await devServerEnv();
-    worker = await createPlatformWorker({
-      connection: env.nativeConnection,
-      namespace: 'default',
-      taskQueue: TASK_QUEUE,
-    });
-    running = worker.run();
+    stack = await devServerWithPlatformWorker(TASK_QUEUE);
+    env = stack.env;
   });
   afterAll(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
+    await stack?.stop();
   });
 
   it('creates once, then leaves an unchanged definition alone', async () => {
