@@ -1,0 +1,155 @@
+/**
+ * Reads everything the PRD needs from a MySQL source through information_schema: tables, columns,
+ * keys, foreign keys, exact row counts and a few sample rows. Read-only.
+ */
+import type { Connection, RowDataPacket } from 'mysql2/promise';
+import type { SourceColumn, SourceSnapshot, SourceTable } from '../../shared/source-schema';
+
+/** One tool call of the exploring agent, for the agent work log. */
+export interface ToolCallRecord {
+  tool: string;
+  params: Record<string, unknown>;
+  summary: string;
+  duration_ms: number;
+}
+
+export interface ExploreOptions {
+  sampleRows?: number;
+  onToolCall?: (call: ToolCallRecord) => void;
+}
+
+export async function exploreSource(
+  db: Connection,
+  database: string,
+  opts: ExploreOptions = {},
+): Promise<SourceSnapshot> {
+  const log = opts.onToolCall ?? (() => {});
+  const timed = async <T>(
+    tool: string,
+    params: Record<string, unknown>,
+    run: () => Promise<T>,
+    summarize: (r: T) => string,
+  ) => {
+    const started = Date.now();
+    const result = await run();
+    log({ tool, params, summary: summarize(result), duration_ms: Date.now() - started });
+    return result;
+  };
+
+  const [[version]] = await db.query<RowDataPacket[]>('SELECT VERSION() AS v');
+  const tableRows = await timed(
+    'list_tables',
+    { database },
+    async () =>
+      (
+        await db.query<RowDataPacket[]>(
+          'SELECT table_name AS name, table_type AS type FROM information_schema.tables WHERE table_schema = ? ORDER BY table_name',
+          [database],
+        )
+      )[0],
+    (rows) =>
+      `${rows.filter((r) => r.type === 'BASE TABLE').length} tables, ${rows.filter((r) => r.type === 'VIEW').length} views`,
+  );
+  const [columnRows] = await db.query<RowDataPacket[]>(
+    `SELECT table_name AS tbl, column_name AS name, column_type AS type, data_type AS data_type,
+            is_nullable AS nullable, column_key AS col_key, column_comment AS comment
+       FROM information_schema.columns WHERE table_schema = ? ORDER BY table_name, ordinal_position`,
+    [database],
+  );
+  const [fkRows] = await db.query<RowDataPacket[]>(
+    `SELECT table_name AS tbl, constraint_name AS name, column_name AS col,
+            referenced_table_name AS ref_table, referenced_column_name AS ref_col
+       FROM information_schema.key_column_usage
+      WHERE table_schema = ? AND referenced_table_name IS NOT NULL
+      ORDER BY table_name, constraint_name, ordinal_position`,
+    [database],
+  );
+  const [pkRows] = await db.query<RowDataPacket[]>(
+    `SELECT table_name AS tbl, column_name AS col FROM information_schema.key_column_usage
+      WHERE table_schema = ? AND constraint_name = 'PRIMARY' ORDER BY table_name, ordinal_position`,
+    [database],
+  );
+
+  const tables: SourceTable[] = [];
+  for (const t of tableRows.filter((r) => r.type === 'BASE TABLE')) {
+    const name = String(t.name);
+    const columns: SourceColumn[] = columnRows
+      .filter((c) => c.tbl === name)
+      .map((c) => ({
+        name: String(c.name),
+        type: String(c.type),
+        data_type: String(c.data_type).toLowerCase(),
+        nullable: c.nullable === 'YES',
+        key: (String(c.col_key) as SourceColumn['key']) || '',
+        ...(c.comment ? { comment: String(c.comment) } : {}),
+      }));
+    const fks = new Map<
+      string,
+      { columns: string[]; references_table: string; references_columns: string[] }
+    >();
+    for (const fk of fkRows.filter((r) => r.tbl === name)) {
+      const entry = fks.get(fk.name) ?? {
+        columns: [],
+        references_table: String(fk.ref_table),
+        references_columns: [],
+      };
+      entry.columns.push(String(fk.col));
+      entry.references_columns.push(String(fk.ref_col));
+      fks.set(fk.name, entry);
+    }
+    await timed(
+      'describe_table',
+      { table: name },
+      async () => columns,
+      (cols) => `${cols.length} columns, ${fks.size} foreign keys`,
+    );
+    const rowCount = await timed(
+      'count_rows',
+      { table: name },
+      async () =>
+        Number((await db.query<RowDataPacket[]>(`SELECT COUNT(*) AS n FROM ${quoteId(name)}`))[0][0].n),
+      (n) => `${n} rows`,
+    );
+    const samples = await timed(
+      'sample_rows',
+      { table: name, limit: opts.sampleRows ?? 5 },
+      async () =>
+        (
+          await db.query<RowDataPacket[]>(`SELECT * FROM ${quoteId(name)} LIMIT ?`, [opts.sampleRows ?? 5])
+        )[0],
+      (rows) => `${rows.length} rows`,
+    );
+    tables.push({
+      name,
+      row_count: rowCount,
+      columns,
+      primary_key: pkRows.filter((p) => p.tbl === name).map((p) => String(p.col)),
+      foreign_keys: [...fks.values()],
+      sample_rows: samples.map(renderRow),
+    });
+  }
+  return {
+    database,
+    server_version: String(version.v),
+    tables,
+    views: tableRows.filter((r) => r.type === 'VIEW').map((r) => String(r.name)),
+  };
+}
+
+export function quoteId(name: string): string {
+  return '`' + name.replace(/`/g, '``') + '`';
+}
+
+function renderRow(row: RowDataPacket): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const [k, v] of Object.entries(row)) {
+    if (v === null || v === undefined) out[k] = null;
+    else if (Buffer.isBuffer(v)) out[k] = `<${v.length} bytes>`;
+    else if (v instanceof Date) out[k] = isNaN(v.getTime()) ? null : v.toISOString();
+    else {
+      const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+      out[k] = s.length > 80 ? `${s.slice(0, 77)}...` : s;
+    }
+  }
+  return out;
+}

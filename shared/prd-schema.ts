@@ -1,0 +1,181 @@
+/**
+ * The PRD (spec §1, step 1): what the product-manager agent proposes and a person approves, edits
+ * or rejects. Validated with zod wherever it enters: agent output, the modify decision, the API.
+ */
+import { z } from 'zod';
+
+const identifier = z
+  .string()
+  .regex(
+    /^[a-z][a-z0-9_]{0,62}$/,
+    'a lower-case SQL identifier (letters, digits, underscores; starts with a letter)',
+  );
+
+export const prdFieldSchema = z
+  .object({
+    name: identifier,
+    type: z.string().min(1).describe('warehouse type, e.g. BIGINT, DECIMAL(5,2), VARCHAR, DATE, TIMESTAMP'),
+    description: z.string().default(''),
+    /** Source expression, e.g. `rental.rental_date` or `COUNT(*)`. */
+    source: z.string().default(''),
+  })
+  .strict();
+
+export const layerNames = ['ods', 'dwd', 'dws', 'ads'] as const;
+export type LayerName = (typeof layerNames)[number];
+
+export const prdTableSchema = z
+  .object({
+    name: identifier,
+    description: z.string().default(''),
+    source_tables: z.array(z.string().min(1)).default([]),
+    /** What one row means, e.g. "one rental" or "one day". */
+    grain: z.string().default(''),
+    fields: z.array(prdFieldSchema).min(1, 'a table needs at least one field'),
+    partition_by: z.array(identifier).default([]),
+  })
+  .strict();
+
+export const qualityRuleKinds = [
+  'not_null',
+  'unique',
+  'range',
+  'referential',
+  'freshness',
+  'accepted_values',
+] as const;
+
+export const prdQualityRuleSchema = z
+  .object({
+    name: z.string().min(1),
+    layer: z.enum(layerNames),
+    table: identifier,
+    column: identifier.optional(),
+    kind: z.enum(qualityRuleKinds),
+    /** kind-specific: range {min,max}; referential {references_table, references_column}; freshness {max_age_days}; accepted_values {values}. */
+    params: z.record(z.string(), z.unknown()).default({}),
+    severity: z.enum(['blocking', 'warning']),
+  })
+  .strict();
+
+export const prdMetricSchema = z
+  .object({
+    name: identifier,
+    description: z.string().min(1),
+    /** Query against the ADS layer; validated in the query-building stage. */
+    sql: z.string().min(1),
+    ads_table: identifier,
+    unit: z.string().default(''),
+  })
+  .strict();
+
+export const prdDashboardSchema = z
+  .object({
+    title: z.string().min(1),
+    description: z.string().default(''),
+    metrics: z.array(identifier).min(1),
+    chart: z.enum(['line', 'bar', 'area', 'table', 'stat']),
+  })
+  .strict();
+
+export const prdSchema = z
+  .object({
+    version: z.literal(1),
+    title: z.string().min(1),
+    summary: z.string().min(1),
+    analyst: z
+      .object({
+        kind: z.enum(['claude', 'offline_schema_analyst']),
+        /** Model id for Claude; analyst version for the offline analyst. */
+        model: z.string().min(1),
+      })
+      .strict(),
+    source: z
+      .object({
+        database: z.string().min(1),
+        table_count: z.number().int().nonnegative(),
+        total_rows: z.number().int().nonnegative(),
+      })
+      .strict(),
+    industry: z
+      .object({
+        name: z.string().min(1),
+        confidence: z.number().min(0).max(1),
+        evidence: z.array(z.string()).default([]),
+      })
+      .strict(),
+    fact_tables: z.array(z.string().min(1)),
+    dimension_tables: z.array(z.string().min(1)),
+    layers: z
+      .object({
+        ods: z.array(prdTableSchema).min(1),
+        dwd: z.array(prdTableSchema),
+        dws: z.array(prdTableSchema),
+        ads: z.array(prdTableSchema),
+      })
+      .strict(),
+    quality_rules: z.array(prdQualityRuleSchema),
+    metrics: z.array(prdMetricSchema),
+    dashboards: z.array(prdDashboardSchema),
+  })
+  .strict()
+  .superRefine((prd, ctx) => {
+    for (const table of prd.layers.ads) {
+      if (!table.partition_by.includes('stat_date')) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['layers', 'ads'],
+          message: `ADS table ${table.name} must be partitioned by stat_date`,
+        });
+      }
+    }
+    for (const layer of layerNames) {
+      const seen = new Set<string>();
+      prd.layers[layer].forEach((t, i) => {
+        if (seen.has(t.name))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['layers', layer, i, 'name'],
+            message: `duplicate table name ${t.name}`,
+          });
+        seen.add(t.name);
+      });
+    }
+    const seenMetrics = new Set<string>();
+    prd.metrics.forEach((m, i) => {
+      if (seenMetrics.has(m.name))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['metrics', i, 'name'],
+          message: `duplicate metric name ${m.name}`,
+        });
+      seenMetrics.add(m.name);
+    });
+    const adsTables = new Set(prd.layers.ads.map((t) => t.name));
+    prd.metrics.forEach((m, i) => {
+      if (!adsTables.has(m.ads_table)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['metrics', i, 'ads_table'],
+          message: `no ADS table named ${m.ads_table}`,
+        });
+      }
+    });
+    const metricNames = new Set(prd.metrics.map((m) => m.name));
+    prd.dashboards.forEach((d, i) =>
+      d.metrics.forEach((m, j) => {
+        if (!metricNames.has(m))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['dashboards', i, 'metrics', j],
+            message: `no metric named ${m}`,
+          });
+      }),
+    );
+  });
+
+export type Prd = z.output<typeof prdSchema>;
+export type PrdTable = z.output<typeof prdTableSchema>;
+export type PrdField = z.output<typeof prdFieldSchema>;
+export type PrdQualityRule = z.output<typeof prdQualityRuleSchema>;
+export type PrdMetric = z.output<typeof prdMetricSchema>;
