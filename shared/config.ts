@@ -80,6 +80,16 @@ export const settings = {
       ),
     help: 'Comma-separated API keys for the memory service (Authorization: Bearer <key>).',
   },
+  PLAT_SECRET_KEY: {
+    schema: z
+      .string()
+      .refine(
+        (v) => Buffer.from(v, 'base64').length === 32,
+        '32 bytes, base64-encoded (openssl rand -base64 32)',
+      )
+      .optional(),
+    help: 'Key of the local parameter store (AES-256-GCM). Unset: a key file is created in the data dir.',
+  },
   PLAT_DEMO_DB_PORT: { schema: port(3307), help: 'Port of the demo MariaDB (npm start -- --with-demo-db).' },
   PLAT_WITH_OPENSEARCH: {
     schema: bool(false),

@@ -8,7 +8,9 @@ import { loadConfigOrExit } from '../shared/load-config-or-exit';
 import { createLogger } from '../shared/logger';
 import { dataDir } from '../shared/paths';
 import { temporalAddress } from '../shared/temporal-address';
+import { dataDirDeps } from '../activities';
 import { createPlatformWorker } from './platform-worker';
+import { ensureSearchAttributes } from './search-attribute-registration';
 import { temporalLoggerFor } from './temporal-logger';
 
 async function main(): Promise<void> {
@@ -23,11 +25,13 @@ async function main(): Promise<void> {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.PLAT_TASK_QUEUE,
     bundleCacheDir: path.join(dataDir(config), 'cache'),
+    deps: dataDirDeps(dataDir(config), config.PLAT_SECRET_KEY),
     logger: temporalLogger,
   });
 
   const clientConnection = await Connection.connect({ address });
   const client = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
+  await ensureSearchAttributes(clientConnection, config.TEMPORAL_NAMESPACE, log);
   await registerSchedules(client, platformSchedules(config), log);
   await clientConnection.close();
 

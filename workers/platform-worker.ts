@@ -1,13 +1,15 @@
 /** The platform worker: every plat workflow and activity on one task queue. */
 import type { Logger } from '@temporalio/common';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
-import * as activities from '../activities';
+import { createActivities, type ActivityDeps } from '../activities';
 import { cachedWorkflowBundle } from './workflow-bundle-cache';
 
 export interface PlatformWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
+  /** What the activities work on (metadata store, parameter store). */
+  deps: ActivityDeps;
   /** Directory to cache the bundled workflow code in; omit to bundle every time. */
   bundleCacheDir?: string;
   /** Where webpack's output goes when the bundle is built. */
@@ -28,7 +30,7 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    activities,
+    activities: createActivities(opts.deps),
     ...workflowSource,
   });
 }

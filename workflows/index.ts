@@ -1,2 +1,3 @@
 /** Every workflow the platform worker registers (the worker bundles this file). */
 export * from './ping-workflow';
+export * from './analysis-project';

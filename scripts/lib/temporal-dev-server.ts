@@ -3,6 +3,7 @@
  * gets only 5 s to start, too short on a loaded 2-core machine.
  */
 import { Connection } from '@temporalio/client';
+import { PLAT_SEARCH_ATTRIBUTES } from '../../shared/search-attributes';
 import { spawnService, waitUntil, type ChildService } from './child-service';
 import { temporalCliPath } from './tool-paths';
 
@@ -26,6 +27,7 @@ export interface DevServer {
 export async function startTemporalDevServer(opts: DevServerOptions): Promise<DevServer> {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port)];
   args.push('--namespace', opts.namespace ?? 'default', '--log-level', 'warn');
+  for (const key of PLAT_SEARCH_ATTRIBUTES) args.push('--search-attribute', `${key.name}=Keyword`);
   if (opts.uiPort) args.push('--ui-port', String(opts.uiPort));
   else args.push('--headless');
   if (opts.dbFile) args.push('--db-filename', opts.dbFile, '--sqlite-pragma', 'journal_mode=WAL');

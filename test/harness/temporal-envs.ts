@@ -1,6 +1,10 @@
 /** Temporal test environments on the harness's servers. */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { dataDirDeps, type ActivityDeps } from '../../activities';
 import { createPlatformWorker } from '../../workers/platform-worker';
+import { addKeywordSearchAttributes } from '../../workers/search-attribute-registration';
 import { harness } from './harness-state';
 
 /** A client/connection pair on the shared dev server started by global setup. */
@@ -12,10 +16,12 @@ export function devServerEnv(): Promise<TestWorkflowEnvironment> {
  * A time-skipping environment on the provisioned test server binary. Each test file gets its own
  * server process: time skipping is global to a server, so files running in parallel must not share.
  */
-export function timeSkippingEnv(): Promise<TestWorkflowEnvironment> {
-  return TestWorkflowEnvironment.createTimeSkipping({
+export async function timeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: harness().timeSkippingServerPath } },
   });
+  await addKeywordSearchAttributes(env.connection, 'default');
+  return env;
 }
 
 /** The dev-server environment with the real platform worker polling `taskQueue`. */
@@ -25,12 +31,16 @@ export interface DevServerWithWorker {
   stop(): Promise<void>;
 }
 
-export async function devServerWithPlatformWorker(taskQueue: string): Promise<DevServerWithWorker> {
+export async function devServerWithPlatformWorker(
+  taskQueue: string,
+  deps: ActivityDeps = testActivityDeps(),
+): Promise<DevServerWithWorker> {
   const env = await devServerEnv();
   const worker = await createPlatformWorker({
     connection: env.nativeConnection,
     namespace: 'default',
     taskQueue,
+    deps,
   });
   const running = worker.run();
   return {
@@ -41,4 +51,10 @@ export async function devServerWithPlatformWorker(taskQueue: string): Promise<De
       await env.teardown();
     },
   };
+}
+
+/** Real activity dependencies (metadata store, parameter store) in a fresh directory of this run. */
+export function testActivityDeps(): ActivityDeps {
+  const dir = fs.mkdtempSync(path.join(harness().runDir, 'data-'));
+  return dataDirDeps(dir);
 }

@@ -1,6 +1,6 @@
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import * as activities from '../../activities';
+import * as activities from '../../activities/health/ping-activities';
 import { longTimerWorkflow } from '../fixtures/long-timer-workflow';
 import { timeSkippingEnv } from '../harness/temporal-envs';
 

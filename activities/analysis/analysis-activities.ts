@@ -1,0 +1,113 @@
+/**
+ * Activities of the analysisProject workflow. Created with their dependencies (metadata store,
+ * parameter store) so tests and the worker wire the same code to real instances.
+ */
+import { ApplicationFailure, activityInfo, heartbeat } from '@temporalio/activity';
+import { buildOfflinePrd, OFFLINE_ANALYST_VERSION } from '../agents/offline-analyst/prd-builder';
+import type { ParameterStore } from '../secrets/parameter-store';
+import { SourceConnectionError, connectSource } from '../sources/mysql-connection';
+import { parseJdbcUrl } from '../sources/jdbc-url';
+import { exploreSource } from '../sources/source-explorer';
+import type { UsageRecord } from '../../shared/cost-ledger';
+import type { Prd } from '../../shared/prd-schema';
+import type { AnalysisProjectInput, ProjectEvent, ProjectView } from '../../shared/project-model';
+import type { AgentLogEntry, ProjectStore } from './project-store';
+
+export interface AnalysisActivityDeps {
+  store: ProjectStore;
+  secrets: ParameterStore;
+}
+
+export interface GeneratePrdRequest {
+  project_id: string;
+  description: string;
+  source: AnalysisProjectInput['source'];
+}
+
+export interface GeneratePrdResult {
+  prd: Prd;
+  usage: UsageRecord[];
+}
+
+export const PRODUCT_MANAGER = 'product_manager';
+
+export function createAnalysisActivities({ store, secrets }: AnalysisActivityDeps) {
+  return {
+    /** The product-manager agent: explores every table of the source and writes the PRD. */
+    async generatePrd(req: GeneratePrdRequest): Promise<GeneratePrdResult> {
+      const password = await secrets.get(req.source.password_ref);
+      let db;
+      try {
+        db = await connectSource({ jdbc_url: req.source.jdbc_url, username: req.source.username, password });
+      } catch (err) {
+        if (err instanceof SourceConnectionError && !err.retryable) {
+          throw ApplicationFailure.nonRetryable(err.message, 'SourceAccessDenied');
+        }
+        throw err;
+      }
+      const attempt = activityInfo().attempt;
+      let seq = 0;
+      const logs: AgentLogEntry[] = [];
+      const events: ProjectEvent[] = [];
+      try {
+        const snapshot = await exploreSource(db, parseJdbcUrl(req.source.jdbc_url).database, {
+          onToolCall: (call) => {
+            const key = `${req.project_id}:prd:a${attempt}:t${++seq}`;
+            const timestamp = new Date().toISOString();
+            logs.push({
+              log_key: key,
+              project_id: req.project_id,
+              agent: PRODUCT_MANAGER,
+              phase: 'prd',
+              ...call,
+              timestamp,
+            });
+            events.push({
+              event_key: key,
+              project_id: req.project_id,
+              event_type: 'log_entry',
+              phase: 'prd',
+              status: 'running',
+              message: `${call.tool}(${JSON.stringify(call.params)}): ${call.summary}`,
+              timestamp,
+              payload: {
+                agent: PRODUCT_MANAGER,
+                tool: call.tool,
+                params: call.params,
+                summary: call.summary,
+                duration_ms: call.duration_ms,
+              },
+            });
+            heartbeat({ tool_calls: seq });
+          },
+        });
+        store.addAgentLogs(logs);
+        const prd = buildOfflinePrd(snapshot, req.description);
+        return {
+          prd,
+          usage: [
+            {
+              agent_name: PRODUCT_MANAGER,
+              phase: 'prd',
+              tier: 'large',
+              model: OFFLINE_ANALYST_VERSION,
+              input_tokens: 0,
+              output_tokens: 0,
+              call_count: 0,
+            },
+          ],
+        };
+      } finally {
+        store.addEvents(events);
+        await db.end();
+      }
+    },
+
+    /** Persists the project's latest view and new events (idempotent by event key). */
+    async recordProgress(view: ProjectView, events: ProjectEvent[]): Promise<void> {
+      store.saveProgress(view, events);
+    },
+  };
+}
+
+export type AnalysisActivities = ReturnType<typeof createAnalysisActivities>;

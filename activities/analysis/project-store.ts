@@ -1,0 +1,133 @@
+/** Reads and writes project records, events and agent logs in the metadata store. */
+import type { MetadataDb } from '../store/metadata-db';
+import type { ProjectEvent, ProjectView } from '../../shared/project-model';
+
+export interface StoredEvent extends ProjectEvent {
+  event_id: number;
+}
+
+export interface AgentLogEntry {
+  log_key: string;
+  project_id: string;
+  agent: string;
+  phase: string;
+  tool: string;
+  params: Record<string, unknown>;
+  summary: string;
+  duration_ms: number;
+  input_tokens?: number;
+  output_tokens?: number;
+  timestamp: string;
+}
+
+export class ProjectStore {
+  constructor(private readonly db: MetadataDb) {}
+
+  /** Saves the latest view (an older snapshot never overwrites a newer one) and its new events, idempotently. */
+  saveProgress(view: ProjectView, events: ProjectEvent[]): void {
+    const upsert = this.db.prepare(
+      `INSERT INTO projects (project_id, owner_id, created_at, updated_at, status, view_json) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (project_id) DO UPDATE SET updated_at = excluded.updated_at, status = excluded.status, view_json = excluded.view_json
+       WHERE excluded.updated_at >= projects.updated_at`,
+    );
+    this.db.transaction(() => {
+      upsert.run(
+        view.project_id,
+        view.owner_id,
+        view.created_at,
+        view.updated_at,
+        view.status,
+        JSON.stringify(view),
+      );
+      this.insertEvents(events);
+    })();
+  }
+
+  /** Appends events; one already stored under the same event_key is not stored again. */
+  addEvents(events: ProjectEvent[]): void {
+    this.db.transaction(() => this.insertEvents(events))();
+  }
+
+  private insertEvents(events: ProjectEvent[]): void {
+    const insert = this.db.prepare(
+      `INSERT OR IGNORE INTO events (project_id, event_key, event_type, phase, status, message, payload_json, timestamp)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const e of events) {
+      insert.run(
+        e.project_id,
+        e.event_key,
+        e.event_type,
+        e.phase,
+        e.status,
+        e.message,
+        JSON.stringify(e.payload ?? {}),
+        e.timestamp,
+      );
+    }
+  }
+
+  addAgentLogs(entries: AgentLogEntry[]): void {
+    const insert = this.db.prepare(
+      `INSERT OR IGNORE INTO agent_logs (project_id, log_key, agent, phase, tool, params_json, summary, duration_ms, input_tokens, output_tokens, timestamp)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.db.transaction(() => {
+      for (const e of entries) {
+        insert.run(
+          e.project_id,
+          e.log_key,
+          e.agent,
+          e.phase,
+          e.tool,
+          JSON.stringify(e.params),
+          e.summary,
+          e.duration_ms,
+          e.input_tokens ?? 0,
+          e.output_tokens ?? 0,
+          e.timestamp,
+        );
+      }
+    })();
+  }
+
+  getProject(projectId: string): ProjectView | undefined {
+    const row = this.db.prepare('SELECT view_json FROM projects WHERE project_id = ?').get(projectId) as
+      { view_json: string } | undefined;
+    return row ? (JSON.parse(row.view_json) as ProjectView) : undefined;
+  }
+
+  listProjects(ownerId: string, limit: number, offset: number): { total: number; projects: ProjectView[] } {
+    const total = (
+      this.db.prepare('SELECT COUNT(*) AS n FROM projects WHERE owner_id = ?').get(ownerId) as { n: number }
+    ).n;
+    const rows = this.db
+      .prepare(
+        'SELECT view_json FROM projects WHERE owner_id = ? ORDER BY created_at DESC, project_id DESC LIMIT ? OFFSET ?',
+      )
+      .all(ownerId, limit, offset) as { view_json: string }[];
+    return { total, projects: rows.map((r) => JSON.parse(r.view_json) as ProjectView) };
+  }
+
+  eventsSince(projectId: string, afterEventId: number): StoredEvent[] {
+    const rows = this.db
+      .prepare('SELECT * FROM events WHERE project_id = ? AND event_id > ? ORDER BY event_id')
+      .all(projectId, afterEventId) as (Omit<StoredEvent, 'payload'> & { payload_json: string })[];
+    return rows.map(({ payload_json, ...e }) => ({
+      ...e,
+      payload: JSON.parse(payload_json) as Record<string, unknown>,
+    }));
+  }
+
+  agentLogs(projectId: string): AgentLogEntry[] {
+    const rows = this.db
+      .prepare('SELECT * FROM agent_logs WHERE project_id = ? ORDER BY id')
+      .all(projectId) as (Omit<AgentLogEntry, 'params'> & {
+      params_json: string;
+    })[];
+    return rows.map(({ params_json, ...e }) => ({
+      ...e,
+      params: JSON.parse(params_json) as Record<string, unknown>,
+    }));
+  }
+}

@@ -1,0 +1,83 @@
+/** The analysis project as users see it (spec §2.2, §3, §6; DESIGN.md statuses). Workflow-safe. */
+import type { AccumulatedUsage, CostRecord } from './cost-ledger';
+import type { Prd } from './prd-schema';
+
+export const PHASES = [
+  'prd',
+  'data_ingestion',
+  'data_modeling',
+  'data_governance',
+  'query_building',
+  'visualization',
+] as const;
+export type PhaseName = (typeof PHASES)[number];
+
+export type ProjectStatus =
+  'running' | 'waiting_approval' | 'completed' | 'failed' | 'terminated' | 'cancelled';
+export type PhaseStatus = 'pending' | 'running' | 'waiting_approval' | 'completed' | 'failed' | 'skipped';
+
+export interface PhaseState {
+  status: PhaseStatus;
+  started_at?: string;
+  ended_at?: string;
+  message?: string;
+}
+
+export type Decision = 'approve' | 'modify' | 'reject';
+
+/** The project record returned by GET /projects/{id} and the workflow's `status` query. */
+export interface ProjectView {
+  project_id: string;
+  owner_id: string;
+  status: ProjectStatus;
+  /** The current or last phase. */
+  phase: PhaseName;
+  message: string;
+  created_at: string;
+  updated_at: string;
+  description: string;
+  /** The source, without credentials. */
+  source: { jdbc_url: string; username: string };
+  phases: Record<PhaseName, PhaseState>;
+  prd?: Prd;
+  decision?: { decision: Decision; reason?: string; decided_at: string };
+  cost: CostRecord;
+  accumulated_usage: AccumulatedUsage;
+  cost_usd: number;
+  duration_seconds: number;
+  bi_dashboard_url: string | null;
+  error?: { phase: PhaseName; message: string };
+}
+
+export type EventType =
+  | 'phase_changed'
+  | 'log_entry'
+  | 'hitl_required'
+  | 'project_completed'
+  | 'cost_update'
+  | 'project_failed'
+  | 'project_terminated'
+  | 'project_cancelled';
+
+/** An event as persisted and pushed over WebSocket (event_id assigned by the store). */
+export interface ProjectEvent {
+  /** Idempotency key: a retried activity does not store an event twice. */
+  event_key: string;
+  project_id: string;
+  event_type: EventType;
+  phase: PhaseName;
+  status: string;
+  message: string;
+  timestamp: string;
+  payload?: Record<string, unknown>;
+}
+
+/** What the workflow needs to start (no secrets: the password is a parameter-store reference). */
+export interface AnalysisProjectInput {
+  project_id: string;
+  owner_id: string;
+  created_at: string;
+  description: string;
+  reuse_ods: boolean;
+  source: { jdbc_url: string; username: string; password_ref: string };
+}

@@ -1,0 +1,191 @@
+/**
+ * analysisProject on the time-skipping server with the real activities: the PRD stage against the
+ * harness's Sakila, the approval gate and the failure paths.
+ */
+import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../../activities';
+import type { ProjectView } from '../../shared/project-model';
+import {
+  decideUpdate,
+  approveSignal,
+  rejectSignal,
+  statusQuery,
+} from '../../workflows/analysis-project-messages';
+import { analysisProject } from '../../workflows/analysis-project';
+import { harness } from '../harness/harness-state';
+import { historyText } from '../harness/history-text';
+import { testActivityDeps, timeSkippingEnv } from '../harness/temporal-envs';
+import { workflowsPath } from '../../workers/platform-worker';
+
+const TASK_QUEUE = 'analysis-project-test';
+const PASSWORD_MARKER = harness().mariadb.password;
+
+describe('analysisProject workflow (time skipping)', () => {
+  let env: TestWorkflowEnvironment;
+  let worker: Worker;
+  let running: Promise<void>;
+  let deps: ActivityDeps;
+  let seq = 0;
+
+  beforeAll(async () => {
+    env = await timeSkippingEnv();
+    deps = testActivityDeps();
+    worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue: TASK_QUEUE,
+      workflowsPath,
+      activities: createActivities(deps),
+    });
+    running = worker.run();
+  });
+  afterAll(async () => {
+    worker?.shutdown();
+    await running;
+    await env?.teardown();
+  });
+
+  async function start(password = harness().mariadb.password) {
+    const projectId = `proj-20261122-t${++seq}${Date.now().toString(36)}`;
+    const passwordRef = await deps.secrets.put(`projects/${projectId}/db-password`, password);
+    const { host, port, user } = harness().mariadb;
+    const handle = await env.client.workflow.start(analysisProject, {
+      taskQueue: TASK_QUEUE,
+      workflowId: projectId,
+      args: [
+        {
+          project_id: projectId,
+          owner_id: 'user-1',
+          created_at: new Date().toISOString(),
+          description: 'a chain of video rental stores',
+          reuse_ods: false,
+          source: {
+            jdbc_url: `jdbc:mysql://${host}:${port}/sakila`,
+            username: user,
+            password_ref: passwordRef,
+          },
+        },
+      ],
+    });
+    return { projectId, handle };
+  }
+
+  async function untilWaiting(handle: Awaited<ReturnType<typeof start>>['handle']): Promise<ProjectView> {
+    for (let i = 0; i < 300; i++) {
+      const view = await handle.query(statusQuery);
+      if (view.status === 'waiting_approval' || view.status === 'failed') return view;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('project never reached waiting_approval');
+  }
+
+  it('writes the PRD, waits for approval, then completes without pretending the warehouse ran', async () => {
+    const { projectId, handle } = await start();
+    const waiting = await untilWaiting(handle);
+    expect(waiting.status).toBe('waiting_approval');
+    expect(waiting.phases.prd.status).toBe('waiting_approval');
+    expect(waiting.prd?.industry.name).toBe('DVD rental / retail');
+    expect(waiting.cost.by_agent).toEqual([
+      expect.objectContaining({ agent_name: 'product_manager', phase: 'prd', call_count: 0 }),
+    ]);
+
+    // Waiting is durable: days pass, nothing happens until a person decides.
+    await env.sleep('3 days');
+    expect((await handle.query(statusQuery)).status).toBe('waiting_approval');
+
+    await handle.signal(approveSignal);
+    const done = await handle.result();
+    expect(done.status).toBe('completed');
+    expect(done.phases.prd.status).toBe('completed');
+    expect(done.phases.data_ingestion).toMatchObject({
+      status: 'skipped',
+      message: expect.stringContaining('not available'),
+    });
+
+    const stored = deps.store.getProject(projectId)!;
+    expect(stored.status).toBe('completed');
+    const types = deps.store.eventsSince(projectId, 0).map((e) => e.event_type);
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'phase_changed',
+        'log_entry',
+        'cost_update',
+        'hitl_required',
+        'project_completed',
+      ]),
+    );
+    expect(types.indexOf('hitl_required')).toBeLessThan(types.indexOf('project_completed'));
+    const logs = deps.store.agentLogs(projectId);
+    expect(logs.find((l) => l.tool === 'count_rows' && l.params.table === 'rental')?.summary).toBe(
+      '16044 rows',
+    );
+  });
+
+  it('refuses an invalid edit without leaving the gate, then rejects as terminated', async () => {
+    const { projectId, handle } = await start();
+    const waiting = await untilWaiting(handle);
+    const broken = { ...waiting.prd, layers: { ...waiting.prd!.layers, ads: [] }, extra_field: 1 };
+    const failure = await handle
+      .executeUpdate(decideUpdate, { args: [{ decision: 'modify', prd: broken }] })
+      .catch((e) => e);
+    expect(failure).toBeInstanceOf(WorkflowUpdateFailedError);
+    expect(failure.cause).toMatchObject({ type: 'InvalidPrd' });
+    expect((await handle.query(statusQuery)).status).toBe('waiting_approval');
+
+    const rejected = await handle.executeUpdate(decideUpdate, {
+      args: [{ decision: 'reject', reason: 'wrong database' }],
+    });
+    expect(rejected).toEqual({ project_id: projectId, decision: 'reject', status: 'terminated' });
+    const final = await handle.result();
+    expect(final.status).toBe('terminated');
+    expect(final.message).toBe('PRD rejected: wrong database');
+    // Deciding again: nothing is pending any more.
+    await expect(handle.signal(rejectSignal, {})).rejects.toThrow();
+  });
+
+  it('applies a valid edit and approves it', async () => {
+    const { handle } = await start();
+    const waiting = await untilWaiting(handle);
+    const edited = { ...waiting.prd!, title: 'Store performance, edited by a person' };
+    const result = await handle.executeUpdate(decideUpdate, { args: [{ decision: 'modify', prd: edited }] });
+    expect(result.decision).toBe('modify');
+    const final = await handle.result();
+    expect(final.prd?.title).toBe('Store performance, edited by a person');
+    expect(final.phases.prd.message).toBe('PRD edited and approved');
+  });
+
+  it('fails the project when the source refuses the credentials, and says why', async () => {
+    const { projectId, handle } = await start('not-the-password');
+    const error = await handle.result().catch((e) => e);
+    expect(error).toBeInstanceOf(WorkflowFailedError);
+    const view = deps.store.getProject(projectId)!;
+    expect(view.status).toBe('failed');
+    expect(view.phases.prd.status).toBe('failed');
+    expect(view.error?.message).toMatch(/Access denied/);
+    expect(deps.store.eventsSince(projectId, 0).map((e) => e.event_type)).toContain('project_failed');
+  });
+
+  it('ends as cancelled when cancelled at the gate', async () => {
+    const { projectId, handle } = await start();
+    await untilWaiting(handle);
+    await handle.cancel();
+    await expect(handle.result()).rejects.toThrow();
+    expect(deps.store.getProject(projectId)!.status).toBe('cancelled');
+  });
+
+  it('keeps the database password out of workflow history, events and the project record', async () => {
+    const { projectId, handle } = await start();
+    await untilWaiting(handle);
+    await handle.signal(approveSignal);
+    await handle.result();
+    const history = historyText(await handle.fetchHistory());
+    // The decoding works (the reference and the PRD are readable), and the password is not there.
+    expect(history).toContain(`local:projects/${projectId}/db-password`);
+    expect(history).toContain('DVD rental / retail');
+    expect(history.includes(PASSWORD_MARKER)).toBe(false);
+    expect(JSON.stringify(deps.store.eventsSince(projectId, 0))).not.toContain(PASSWORD_MARKER);
+    expect(JSON.stringify(deps.store.getProject(projectId))).not.toContain(PASSWORD_MARKER);
+    expect(JSON.stringify(deps.store.agentLogs(projectId))).not.toContain(PASSWORD_MARKER);
+  });
+});

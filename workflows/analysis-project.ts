@@ -1,0 +1,260 @@
+/**
+ * analysisProject (workflow id = project id): PRD → human decision → warehouse stages.
+ * Durable: a worker restart while the project waits for approval loses nothing.
+ */
+import {
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  isCancellation,
+  log,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import type { AnalysisActivities } from '../activities/analysis/analysis-activities';
+import { accumulatedUsage, addUsage, emptyCost, type UsageRecord } from '../shared/cost-ledger';
+import { prdSchema, type Prd } from '../shared/prd-schema';
+import {
+  PHASES,
+  type AnalysisProjectInput,
+  type Decision,
+  type EventType,
+  type PhaseName,
+  type PhaseStatus,
+  type ProjectEvent,
+  type ProjectStatus,
+  type ProjectView,
+} from '../shared/project-model';
+import { PROJECT_PHASE_ATTR, PROJECT_STATUS_ATTR } from '../shared/search-attributes';
+import {
+  approveSignal,
+  decideUpdate,
+  modifySignal,
+  rejectSignal,
+  statusQuery,
+  type DecisionRequest,
+} from './analysis-project-messages';
+
+const { generatePrd } = proxyActivities<AnalysisActivities>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '2 minutes',
+  retry: { maximumAttempts: 3, initialInterval: '2 seconds', nonRetryableErrorTypes: ['SourceAccessDenied'] },
+});
+const { recordProgress } = proxyActivities<AnalysisActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 10, initialInterval: '1 second' },
+});
+
+/** The warehouse stages run here as they land; until then they are reported as not run. */
+const WAREHOUSE_STAGES_PENDING = 'warehouse stages are not available in this version of plat';
+
+interface PendingDecision {
+  decision: Decision;
+  prd?: Prd;
+  reason?: string;
+}
+
+export async function analysisProject(input: AnalysisProjectInput): Promise<ProjectView> {
+  const now = () => new Date().toISOString();
+  const view: ProjectView = {
+    project_id: input.project_id,
+    owner_id: input.owner_id,
+    status: 'running',
+    phase: 'prd',
+    message: 'project created; the product-manager agent is exploring the source',
+    created_at: input.created_at,
+    updated_at: now(),
+    description: input.description,
+    source: { jdbc_url: input.source.jdbc_url, username: input.source.username },
+    phases: Object.fromEntries(
+      PHASES.map((p) => [p, { status: 'pending' as PhaseStatus }]),
+    ) as ProjectView['phases'],
+    cost: emptyCost(input.created_at),
+    accumulated_usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    cost_usd: 0,
+    duration_seconds: 0,
+    bi_dashboard_url: null,
+  };
+  let pending: PendingDecision | undefined;
+  let eventSeq = 0;
+  let unsaved: ProjectEvent[] = [];
+
+  const waiting = () => view.status === 'waiting_approval' && pending === undefined;
+  const event = (type: EventType, message: string, payload?: Record<string, unknown>) => {
+    unsaved.push({
+      event_key: `${view.project_id}:wf:${++eventSeq}`,
+      project_id: view.project_id,
+      event_type: type,
+      phase: view.phase,
+      status: view.status,
+      message,
+      timestamp: now(),
+      payload,
+    });
+  };
+  const save = async () => {
+    view.updated_at = now();
+    view.duration_seconds = Math.round((Date.parse(view.updated_at) - Date.parse(view.created_at)) / 1000);
+    upsertSearchAttributes([
+      { key: PROJECT_STATUS_ATTR, value: view.status },
+      { key: PROJECT_PHASE_ATTR, value: view.phase },
+    ]);
+    const events = unsaved;
+    unsaved = [];
+    await recordProgress(view, events);
+  };
+  const setPhase = (phase: PhaseName, status: PhaseStatus, message?: string) => {
+    const state = view.phases[phase];
+    if (status === 'running') state.started_at = now();
+    if (['completed', 'failed', 'skipped'].includes(status)) state.ended_at = now();
+    state.status = status;
+    if (message) state.message = message;
+    view.phase = phase;
+    event('phase_changed', `${phase}: ${status}${message ? ` (${message})` : ''}`, {
+      started_at: state.started_at,
+      phase_status: status,
+    });
+  };
+  const addCost = (usage: UsageRecord[]) => {
+    view.cost = addUsage(view.cost, usage, now());
+    view.accumulated_usage = accumulatedUsage(view.cost);
+    view.cost_usd = view.cost.project_total.estimated_usd;
+    event(
+      'cost_update',
+      `cost ${view.cost_usd.toFixed(4)} USD, ${view.cost.project_total.total_tokens} tokens`,
+      {
+        cost: view.cost,
+      },
+    );
+  };
+  const finish = (status: ProjectStatus, type: EventType, message: string) => {
+    view.status = status;
+    view.message = message;
+    event(type, message);
+  };
+
+  setHandler(statusQuery, () => view);
+  setHandler(approveSignal, () => {
+    if (waiting()) pending = { decision: 'approve' };
+    else log.warn('approve ignored: no PRD is waiting for a decision', { status: view.status });
+  });
+  setHandler(modifySignal, (edited) => {
+    const parsed = prdSchema.safeParse(edited);
+    if (!waiting()) log.warn('modify ignored: no PRD is waiting for a decision', { status: view.status });
+    else if (!parsed.success)
+      log.warn('modify ignored: the edited PRD is invalid', { issues: parsed.error.issues.slice(0, 5) });
+    else pending = { decision: 'modify', prd: parsed.data };
+  });
+  setHandler(rejectSignal, (arg) => {
+    if (waiting()) pending = { decision: 'reject', reason: arg?.reason };
+    else log.warn('reject ignored: no PRD is waiting for a decision', { status: view.status });
+  });
+  setHandler(
+    decideUpdate,
+    async (req: DecisionRequest) => {
+      pending = toPending(req);
+      await condition(() => view.decision !== undefined);
+      return { project_id: view.project_id, decision: req.decision, status: view.status };
+    },
+    {
+      validator: (req: DecisionRequest) => {
+        if (!waiting()) {
+          throw ApplicationFailure.create({
+            type: 'NoDecisionPending',
+            message: `project ${view.project_id} is ${view.status}: no PRD is waiting for a decision`,
+          });
+        }
+        toPending(req);
+      },
+    },
+  );
+
+  try {
+    setPhase('prd', 'running');
+    await save();
+    const { prd, usage } = await generatePrd({
+      project_id: view.project_id,
+      description: input.description,
+      source: input.source,
+    });
+    view.prd = prd;
+    addCost(usage);
+
+    view.status = 'waiting_approval';
+    view.message = `PRD ready (${prd.industry.name}, ${prd.fact_tables.length} fact tables): approve, modify or reject it`;
+    setPhase('prd', 'waiting_approval');
+    event('hitl_required', view.message, {
+      decision_options: ['approve', 'modify', 'reject'],
+      analyst: prd.analyst,
+    });
+    await save();
+
+    await condition(() => pending !== undefined);
+    const decision = pending!;
+    view.decision = { decision: decision.decision, reason: decision.reason, decided_at: now() };
+    if (decision.decision === 'reject') {
+      setPhase('prd', 'completed', 'PRD rejected');
+      for (const phase of PHASES.slice(1))
+        view.phases[phase] = { status: 'skipped', message: 'PRD rejected' };
+      finish(
+        'terminated',
+        'project_terminated',
+        `PRD rejected${decision.reason ? `: ${decision.reason}` : ''}`,
+      );
+      await save();
+      return view;
+    }
+    if (decision.prd) view.prd = decision.prd;
+    view.status = 'running';
+    setPhase('prd', 'completed', decision.decision === 'modify' ? 'PRD edited and approved' : 'PRD approved');
+    await save();
+
+    for (const phase of PHASES.slice(1)) setPhase(phase, 'skipped', WAREHOUSE_STAGES_PENDING);
+    finish('completed', 'project_completed', `PRD approved; ${WAREHOUSE_STAGES_PENDING}`);
+    await save();
+    return view;
+  } catch (err) {
+    if (isCancellation(err)) {
+      await CancellationScope.nonCancellable(async () => {
+        markUnfinished(view, 'skipped', 'cancelled');
+        finish('cancelled', 'project_cancelled', 'project cancelled');
+        await save();
+      });
+      throw err;
+    }
+    const message =
+      err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+    view.error = { phase: view.phase, message };
+    view.phases[view.phase].status = 'failed';
+    view.phases[view.phase].ended_at = now();
+    markUnfinished(view, 'skipped', `${view.phase} failed`);
+    finish('failed', 'project_failed', `${view.phase} failed: ${message}`);
+    await save();
+    throw ApplicationFailure.nonRetryable(`phase ${view.phase} failed: ${message}`, 'ProjectFailed');
+  }
+
+  function toPending(req: DecisionRequest): PendingDecision {
+    if (req.decision === 'modify') {
+      const parsed = prdSchema.safeParse(req.prd);
+      if (!parsed.success) {
+        throw ApplicationFailure.create({
+          type: 'InvalidPrd',
+          message: 'the edited PRD is invalid',
+          details: [parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))],
+        });
+      }
+      return { decision: 'modify', prd: parsed.data };
+    }
+    return { decision: req.decision, reason: req.reason };
+  }
+}
+
+function markUnfinished(view: ProjectView, status: PhaseStatus, message: string): void {
+  for (const phase of PHASES) {
+    const state = view.phases[phase];
+    if (state.status === 'pending' || state.status === 'running' || state.status === 'waiting_approval') {
+      view.phases[phase] = { ...state, status, message };
+    }
+  }
+}
