@@ -1,18 +1,32 @@
-/** The platform gateway's HTTP application (REST API, health, metrics). */
+/** The platform gateway's HTTP application (REST API, auth, health, metrics, web UI). */
 import express, { type Express } from 'express';
 import * as path from 'node:path';
-import { repoRoot } from '../shared/paths';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
+import type { ProjectStore } from '../activities/analysis/project-store';
+import type { ParameterStore } from '../activities/secrets/parameter-store';
+import { repoRoot } from '../shared/paths';
+import { authRoutes, requireUser } from './auth/auth-routes';
+import type { IdTokens } from './auth/id-tokens';
+import type { UserStore } from './auth/user-store';
 import { deepHealth } from './deep-health';
 import { errorHandler, notFound } from './http-errors';
 import { createProcessMetrics } from './metrics';
+import { platformOpenApi } from './openapi';
+import { ProjectService } from './projects/project-service';
+import { projectPrefixes, projectRoutes } from './projects/project-routes';
 
 export interface PlatformAppDeps {
   client: Client;
   temporalAddress: string;
   taskQueue: string;
   log: Logger;
+  store: ProjectStore;
+  secrets: ParameterStore;
+  users: UserStore;
+  tokens: IdTokens;
+  selfSignup: boolean;
+  apiStage?: string;
   /** How long the deep health check waits for a worker (default 15 s). */
   deepHealthTimeoutMs?: number;
 }
@@ -22,7 +36,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
   const metrics = createProcessMetrics('gateway');
   app.disable('x-powered-by');
   app.use(metrics.countRequests);
-  app.use(express.json({ limit: '1mb' }));
+  app.use(express.json({ limit: '2mb' }));
 
   app.get('/health', async (req, res) => {
     if (!['1', 'true'].includes(String(req.query.deep ?? ''))) {
@@ -38,8 +52,21 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
     res.status(health.status === 'ok' ? 200 : 503).json(health);
   });
   app.get('/metrics', metrics.serve);
-  app.use(express.static(path.join(repoRoot, 'web'), { index: 'index.html' }));
+  app.get('/openapi.json', (req, res) => {
+    res.json(platformOpenApi(`${req.protocol}://${req.get('host')}`));
+  });
+  app.use(authRoutes(deps));
 
+  const service = new ProjectService({
+    client: deps.client,
+    taskQueue: deps.taskQueue,
+    store: deps.store,
+    secrets: deps.secrets,
+  });
+  const routes = projectRoutes(service, deps.store);
+  for (const prefix of projectPrefixes(deps.apiStage)) app.use(prefix, requireUser(deps.tokens), routes);
+
+  app.use(express.static(path.join(repoRoot, 'web'), { index: 'index.html' }));
   app.use(notFound);
   app.use(errorHandler(deps.log));
   return app;

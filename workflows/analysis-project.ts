@@ -13,7 +13,8 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { AnalysisActivities } from '../activities/analysis/analysis-activities';
-import { accumulatedUsage, addUsage, emptyCost, type UsageRecord } from '../shared/cost-ledger';
+import { accumulatedUsage, addUsage, type UsageRecord } from '../shared/cost-ledger';
+import { initialProjectView } from '../shared/initial-project-view';
 import { prdSchema, type Prd } from '../shared/prd-schema';
 import {
   PHASES,
@@ -57,25 +58,7 @@ interface PendingDecision {
 
 export async function analysisProject(input: AnalysisProjectInput): Promise<ProjectView> {
   const now = () => new Date().toISOString();
-  const view: ProjectView = {
-    project_id: input.project_id,
-    owner_id: input.owner_id,
-    status: 'running',
-    phase: 'prd',
-    message: 'project created; the product-manager agent is exploring the source',
-    created_at: input.created_at,
-    updated_at: now(),
-    description: input.description,
-    source: { jdbc_url: input.source.jdbc_url, username: input.source.username },
-    phases: Object.fromEntries(
-      PHASES.map((p) => [p, { status: 'pending' as PhaseStatus }]),
-    ) as ProjectView['phases'],
-    cost: emptyCost(input.created_at),
-    accumulated_usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-    cost_usd: 0,
-    duration_seconds: 0,
-    bi_dashboard_url: null,
-  };
+  const view: ProjectView = { ...initialProjectView(input), updated_at: now() };
   let pending: PendingDecision | undefined;
   let eventSeq = 0;
   let unsaved: ProjectEvent[] = [];

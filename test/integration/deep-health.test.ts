@@ -1,36 +1,24 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { createPlatformApp } from '../../gateway/platform-app';
-import { createLogger } from '../../shared/logger';
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
-import { harness } from '../harness/harness-state';
+import { startTestGateway, type TestGateway } from '../harness/platform-gateway';
 
 const TASK_QUEUE = 'deep-health-test';
 
 describe('gateway deep health check through the dev server', () => {
   let env: TestWorkflowEnvironment;
   let stack: DevServerWithWorker;
-  let server: Server;
+  let gateway: TestGateway;
   let base: string;
 
   beforeAll(async () => {
     stack = await devServerWithPlatformWorker(TASK_QUEUE);
     env = stack.env;
-    const app = createPlatformApp({
-      client: env.client,
-      temporalAddress: harness().temporal.address,
-      taskQueue: TASK_QUEUE,
-      log: createLogger('gateway-test', 'silent'),
-      deepHealthTimeoutMs: 3000,
-    });
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    gateway = await startTestGateway({ client: env.client, taskQueue: TASK_QUEUE });
+    base = gateway.base;
   });
 
   afterAll(async () => {
-    server?.close();
+    await gateway?.stop();
     await stack?.stop();
   });
 
@@ -67,17 +55,13 @@ describe('gateway deep health check through the dev server', () => {
   });
 
   it('answers 503 naming the task queue when no worker polls it', async () => {
-    const app = createPlatformApp({
+    const lonely = await startTestGateway({
       client: env.client,
-      temporalAddress: harness().temporal.address,
       taskQueue: 'nobody-polls-this-queue',
-      log: createLogger('gateway-test', 'silent'),
       deepHealthTimeoutMs: 1500,
     });
-    const lonely = app.listen(0, '127.0.0.1');
-    await new Promise((r) => lonely.once('listening', r));
     try {
-      const res = await fetch(`http://127.0.0.1:${(lonely.address() as AddressInfo).port}/health?deep=1`);
+      const res = await fetch(`${lonely.base}/health?deep=1`);
       const body = (await res.json()) as {
         status: string;
         checks: { temporal: { status: string }; worker: { status: string; error: string } };
@@ -87,7 +71,7 @@ describe('gateway deep health check through the dev server', () => {
       expect(body.checks.temporal.status).toBe('ok');
       expect(body.checks.worker.error).toContain('nobody-polls-this-queue');
     } finally {
-      lonely.close();
+      await lonely.stop();
     }
   });
 });

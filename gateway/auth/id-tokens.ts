@@ -1,0 +1,142 @@
+/**
+ * The built-in identity provider's ID tokens: ES256 JWTs signed with a key created once in the data
+ * directory (its public half served as JWKS), plus verification of tokens from an external OIDC
+ * issuer through that issuer's JWKS.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  SignJWT,
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  jwtVerify,
+  type JWK,
+  type JWTPayload,
+} from 'jose';
+
+type SigningKey = Awaited<ReturnType<typeof importJWK>>;
+
+export const LOCAL_ISSUER = 'plat';
+export const LOCAL_AUDIENCE = 'plat-api';
+
+export interface TokenSubject {
+  user_id: string;
+  username: string;
+}
+
+export interface ExternalIssuer {
+  issuer: string;
+  jwksUrl?: string;
+  audience?: string;
+}
+
+export class IdTokens {
+  private constructor(
+    private readonly privateKey: SigningKey,
+    readonly publicJwk: JWK,
+    private readonly ttlSeconds: number,
+    private readonly external?: ExternalIssuer,
+  ) {}
+
+  /** Loads the signing key from `keyDir` (creating it with mode 0600 the first time). */
+  static async open(keyDir: string, ttlSeconds: number, external?: ExternalIssuer): Promise<IdTokens> {
+    fs.mkdirSync(keyDir, { recursive: true, mode: 0o700 });
+    const file = path.join(keyDir, 'id-token-es256.jwk.json');
+    if (!fs.existsSync(file)) {
+      const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+      const jwk = {
+        ...(await exportJWK(privateKey)),
+        alg: 'ES256',
+        use: 'sig',
+        kid: `plat-${Date.now().toString(36)}`,
+      };
+      try {
+        fs.writeFileSync(file, JSON.stringify(jwk), { mode: 0o600, flag: 'wx' });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+    }
+    const jwk = JSON.parse(fs.readFileSync(file, 'utf8')) as JWK;
+    const privateKey = await importJWK(jwk, 'ES256');
+    const publicJwk: JWK = {
+      kty: jwk.kty,
+      crv: jwk.crv,
+      x: jwk.x,
+      y: jwk.y,
+      alg: 'ES256',
+      use: 'sig',
+      kid: jwk.kid,
+    };
+    return new IdTokens(privateKey, publicJwk, ttlSeconds, external);
+  }
+
+  async issue(subject: TokenSubject): Promise<{ id_token: string; expires_in: number }> {
+    const id_token = await new SignJWT({ username: subject.username, token_use: 'id' })
+      .setProtectedHeader({ alg: 'ES256', kid: this.publicJwk.kid })
+      .setSubject(subject.user_id)
+      .setIssuer(LOCAL_ISSUER)
+      .setAudience(LOCAL_AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime(`${this.ttlSeconds}s`)
+      .sign(this.privateKey);
+    return { id_token, expires_in: this.ttlSeconds };
+  }
+
+  jwks(): { keys: JWK[] } {
+    return { keys: [this.publicJwk] };
+  }
+
+  /** The token's subject, or throws with a reason (expired, bad signature, unknown issuer...). */
+  async verify(token: string): Promise<TokenSubject> {
+    const local = createLocalJWKSet(this.jwks());
+    let payload: JWTPayload;
+    const issuer = peekIssuer(token);
+    if (issuer === LOCAL_ISSUER) {
+      ({ payload } = await jwtVerify(token, local, {
+        issuer: LOCAL_ISSUER,
+        audience: LOCAL_AUDIENCE,
+        algorithms: ['ES256'],
+      }));
+    } else if (this.external && issuer === this.external.issuer) {
+      ({ payload } = await jwtVerify(token, this.remoteJwks(), {
+        issuer: this.external.issuer,
+        audience: this.external.audience,
+      }));
+    } else {
+      throw new Error(`tokens from issuer ${issuer ?? '(none)'} are not accepted`);
+    }
+    if (!payload.sub) throw new Error('token has no subject');
+    const username = String(
+      payload.username ??
+        payload['cognito:username'] ??
+        payload.preferred_username ??
+        payload.email ??
+        payload.sub,
+    );
+    // External users are namespaced by issuer so they never collide with local accounts.
+    return { user_id: issuer === LOCAL_ISSUER ? payload.sub : `${issuer}#${payload.sub}`, username };
+  }
+
+  private remoteJwksSet?: ReturnType<typeof createRemoteJWKSet>;
+  private remoteJwks() {
+    const ext = this.external!;
+    this.remoteJwksSet ??= createRemoteJWKSet(
+      new URL(ext.jwksUrl ?? `${ext.issuer.replace(/\/$/, '')}/.well-known/jwks.json`),
+    );
+    return this.remoteJwksSet;
+  }
+}
+
+function peekIssuer(token: string): string | undefined {
+  try {
+    const payload = JSON.parse(
+      Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'),
+    ) as JWTPayload;
+    return payload.iss;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,169 @@
+/** The platform API's OpenAPI 3.1 document, generated from the same zod schemas that validate requests. */
+import { z } from 'zod';
+import { prdSchema } from '../shared/prd-schema';
+import { createProjectRequestSchema } from './projects/create-project-request';
+
+const json = (schema: z.ZodType, io: 'input' | 'output' = 'input') =>
+  z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+const errorResponse = {
+  description: 'error',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+};
+const ok = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { type: 'object' } } },
+});
+const secured = { security: [{ idToken: [] }] };
+const idParam = [
+  {
+    name: 'project_id',
+    in: 'path',
+    required: true,
+    schema: { type: 'string', pattern: '^proj-\\d{8}-[a-z0-9]+$' },
+  },
+];
+
+export function platformOpenApi(serverUrl: string) {
+  const credentials = {
+    type: 'object',
+    required: ['username', 'password'],
+    properties: { username: { type: 'string' }, password: { type: 'string' } },
+    additionalProperties: false,
+  };
+  const decision = (what: string, body?: object) => ({
+    post: {
+      summary: what,
+      ...secured,
+      parameters: idParam,
+      ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
+      responses: {
+        200: ok('{project_id, decision, status}'),
+        400: errorResponse,
+        404: errorResponse,
+        409: errorResponse,
+      },
+    },
+  });
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'plat platform API',
+      version: '1.0.0',
+      description:
+        'Analysis projects on Temporal. Every path is also served without /v1 and under the optional stage prefix.',
+    },
+    servers: [{ url: serverUrl }],
+    components: {
+      securitySchemes: { idToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      schemas: {
+        Error: {
+          type: 'object',
+          properties: {
+            error: {
+              type: 'object',
+              properties: { code: { type: 'string' }, message: { type: 'string' }, details: {} },
+            },
+          },
+        },
+        CreateProjectRequest: json(createProjectRequestSchema),
+        Prd: json(prdSchema, 'output'),
+      },
+    },
+    paths: {
+      '/auth/signup': {
+        post: {
+          summary: 'Create an account (PLAT_SELF_SIGNUP=true)',
+          requestBody: { content: { 'application/json': { schema: credentials } } },
+          responses: {
+            201: ok('{id_token, expires_in}'),
+            400: errorResponse,
+            403: errorResponse,
+            409: errorResponse,
+          },
+        },
+      },
+      '/auth/login': {
+        post: {
+          summary: 'Sign in',
+          requestBody: { content: { 'application/json': { schema: credentials } } },
+          responses: { 200: ok('{id_token, expires_in}'), 401: errorResponse },
+        },
+      },
+      '/.well-known/jwks.json': {
+        get: { summary: 'Public keys of the ID tokens', responses: { 200: ok('JWKS') } },
+      },
+      '/v1/projects': {
+        post: {
+          summary: 'Create a project from a MySQL source (checked first: 422 when unreachable)',
+          ...secured,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: { $ref: '#/components/schemas/CreateProjectRequest' } },
+            },
+          },
+          responses: {
+            201: ok('{project_id, status, message, created_at}'),
+            400: errorResponse,
+            401: errorResponse,
+            422: errorResponse,
+          },
+        },
+        get: {
+          summary: "The caller's projects, newest first",
+          ...secured,
+          parameters: [
+            {
+              name: 'limit',
+              in: 'query',
+              schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            },
+            { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+          ],
+          responses: { 200: ok('{projects, total, limit, offset}'), 401: errorResponse },
+        },
+      },
+      '/v1/projects/{project_id}': {
+        get: {
+          summary: 'The project: status, phases, PRD, cost, duration',
+          ...secured,
+          parameters: idParam,
+          responses: { 200: ok('project'), 404: errorResponse },
+        },
+      },
+      '/v1/projects/{project_id}/hitl/approve': decision('Approve the pending PRD'),
+      '/v1/projects/{project_id}/hitl/modify': decision(
+        'Replace the pending PRD with an edited one, then approve',
+        { $ref: '#/components/schemas/Prd' },
+      ),
+      '/v1/projects/{project_id}/hitl/reject': decision(
+        'Reject the pending PRD (ends the project as terminated)',
+        { type: 'object', properties: { reason: { type: 'string' } }, additionalProperties: false },
+      ),
+      '/v1/projects/{project_id}/cancel': {
+        post: {
+          summary: 'Cancel a running project',
+          ...secured,
+          parameters: idParam,
+          responses: { 202: ok('{project_id, status}'), 404: errorResponse, 409: errorResponse },
+        },
+      },
+      '/v1/projects/{project_id}/agent-logs': {
+        get: {
+          summary: 'Agent work log: tool calls with parameters and result summaries',
+          ...secured,
+          parameters: idParam,
+          responses: { 200: ok('{project_id, entries}'), 404: errorResponse },
+        },
+      },
+      '/v1/projects/{project_id}/events': {
+        get: {
+          summary: 'Persisted events after event id `since`',
+          ...secured,
+          parameters: [...idParam, { name: 'since', in: 'query', schema: { type: 'integer', minimum: 0 } }],
+          responses: { 200: ok('{project_id, events}'), 404: errorResponse },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/** The create-project request (spec §2.1), validated at the edge. */
+import { z } from 'zod';
+import { JdbcUrlError, parseJdbcUrl } from '../../activities/sources/jdbc-url';
+
+export const createProjectRequestSchema = z
+  .object({
+    jdbc_url: z
+      .string({ error: 'required: jdbc:mysql://<host>:<port>/<database>' })
+      .superRefine((value, ctx) => {
+        try {
+          parseJdbcUrl(value);
+        } catch (err) {
+          ctx.addIssue({
+            code: 'custom',
+            message: err instanceof JdbcUrlError ? err.message : 'malformed JDBC URL',
+          });
+        }
+      }),
+    username: z.string({ error: 'required' }).min(1, 'required'),
+    password: z.string({ error: 'required (may be empty only if the database allows it)' }).max(1024),
+    description: z.string().max(4000).default(''),
+    reuse_ods: z.boolean().default(false),
+  })
+  .strict();
+
+export type CreateProjectRequest = z.output<typeof createProjectRequestSchema>;

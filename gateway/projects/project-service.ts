@@ -1,0 +1,133 @@
+/**
+ * What the projects API does, independent of HTTP: create (after checking the source), read,
+ * decide, cancel. Ownership is enforced here: another user's project does not exist for you.
+ */
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { ProjectStore } from '../../activities/analysis/project-store';
+import type { ParameterStore } from '../../activities/secrets/parameter-store';
+import { SourceConnectionError, connectSource } from '../../activities/sources/mysql-connection';
+import { initialProjectView } from '../../shared/initial-project-view';
+import type { AnalysisProjectInput, Decision, ProjectView } from '../../shared/project-model';
+import { PROJECT_PHASE_ATTR, PROJECT_STATUS_ATTR } from '../../shared/search-attributes';
+import { decideUpdate, type DecisionResult } from '../../workflows/analysis-project-messages';
+import { HttpError } from '../http-errors';
+import type { TokenSubject } from '../auth/id-tokens';
+import type { CreateProjectRequest } from './create-project-request';
+import { PROJECT_ID_PATTERN, newProjectId } from './project-id';
+
+export interface ProjectServiceDeps {
+  client: Client;
+  taskQueue: string;
+  store: ProjectStore;
+  secrets: ParameterStore;
+}
+
+export class ProjectService {
+  constructor(private readonly deps: ProjectServiceDeps) {}
+
+  async create(user: TokenSubject, req: CreateProjectRequest): Promise<ProjectView> {
+    await this.checkSource(req);
+    const project_id = newProjectId();
+    const password_ref = await this.deps.secrets.put(`projects/${project_id}/db-password`, req.password);
+    const input: AnalysisProjectInput = {
+      project_id,
+      owner_id: user.user_id,
+      created_at: new Date().toISOString(),
+      description: req.description,
+      reuse_ods: req.reuse_ods,
+      source: { jdbc_url: req.jdbc_url, username: req.username, password_ref },
+    };
+    const view = initialProjectView(input);
+    this.deps.store.saveProgress(view, []);
+    await this.deps.client.workflow.start('analysisProject', {
+      taskQueue: this.deps.taskQueue,
+      workflowId: project_id,
+      args: [input],
+      typedSearchAttributes: [
+        { key: PROJECT_STATUS_ATTR, value: 'running' },
+        { key: PROJECT_PHASE_ATTR, value: 'prd' },
+      ],
+      staticSummary: `Analysis project on ${req.jdbc_url.replace(/\?.*$/, '')}`,
+    });
+    return view;
+  }
+
+  list(user: TokenSubject, limit: number, offset: number) {
+    return this.deps.store.listProjects(user.user_id, limit, offset);
+  }
+
+  get(user: TokenSubject, projectId: string): ProjectView {
+    const view = PROJECT_ID_PATTERN.test(projectId) ? this.deps.store.getProject(projectId) : undefined;
+    if (!view || view.owner_id !== user.user_id)
+      throw new HttpError(404, 'not_found', `no project ${projectId}`);
+    return view;
+  }
+
+  async decide(
+    user: TokenSubject,
+    projectId: string,
+    decision: Decision,
+    body: { prd?: unknown; reason?: string },
+  ): Promise<DecisionResult> {
+    this.get(user, projectId);
+    try {
+      return await this.deps.client.workflow
+        .getHandle(projectId)
+        .executeUpdate(decideUpdate, { args: [{ decision, prd: body.prd, reason: body.reason }] });
+    } catch (err) {
+      throw this.decisionError(projectId, err) ?? err;
+    }
+  }
+
+  async cancel(user: TokenSubject, projectId: string): Promise<{ project_id: string; status: string }> {
+    const view = this.get(user, projectId);
+    if (['completed', 'failed', 'terminated', 'cancelled'].includes(view.status)) {
+      throw new HttpError(409, 'not_running', `project ${projectId} is already ${view.status}`);
+    }
+    await this.deps.client.workflow.getHandle(projectId).cancel();
+    return { project_id: projectId, status: 'cancelling' };
+  }
+
+  private async checkSource(req: CreateProjectRequest): Promise<void> {
+    try {
+      const db = await connectSource(req, 10_000);
+      await db.end();
+    } catch (err) {
+      if (err instanceof SourceConnectionError) {
+        throw new HttpError(422, 'source_unreachable', err.message, { driver_code: err.code });
+      }
+      throw err;
+    }
+  }
+
+  private decisionError(projectId: string, err: unknown): HttpError | undefined {
+    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
+      if (err.cause.type === 'InvalidPrd') {
+        const issues = (err.cause.details?.[0] as { path: string; message: string }[] | undefined) ?? [];
+        return new HttpError(
+          400,
+          'invalid_prd',
+          `the edited PRD is invalid: ${issues
+            .slice(0, 3)
+            .map((i) => `${i.path || '(root)'}: ${i.message}`)
+            .join('; ')}`,
+          issues.map((i) => ({ field: `prd.${i.path}`.replace(/\.$/, ''), message: i.message })),
+        );
+      }
+      if (err.cause.type === 'NoDecisionPending')
+        return new HttpError(409, 'no_decision_pending', err.cause.message);
+    }
+    if (
+      err instanceof WorkflowNotFoundError ||
+      /already completed|not found/i.test(String((err as Error)?.message))
+    ) {
+      return new HttpError(
+        409,
+        'no_decision_pending',
+        `project ${projectId} is no longer running: no PRD is waiting for a decision`,
+      );
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,52 @@
+/** The real platform gateway app on an ephemeral port, wired to a data directory of this run. */
+import type { Client } from '@temporalio/client';
+import * as fs from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { createPlatformApp } from '../../gateway/platform-app';
+import { platformDeps } from '../../gateway/platform-deps';
+import { loadConfig } from '../../shared/config';
+import { createLogger } from '../../shared/logger';
+import { harness } from './harness-state';
+
+export interface TestGateway {
+  base: string;
+  dataDir: string;
+  deps: Awaited<ReturnType<typeof platformDeps>>;
+  stop(): Promise<void>;
+}
+
+export function newTestDataDir(): string {
+  return fs.mkdtempSync(path.join(harness().runDir, 'data-'));
+}
+
+export async function startTestGateway(opts: {
+  client: Client;
+  taskQueue: string;
+  dataDir?: string;
+  selfSignup?: boolean;
+  apiStage?: string;
+  deepHealthTimeoutMs?: number;
+}): Promise<TestGateway> {
+  const dataDir = opts.dataDir ?? newTestDataDir();
+  const deps = await platformDeps(dataDir, loadConfig({}));
+  const app = createPlatformApp({
+    client: opts.client,
+    temporalAddress: harness().temporal.address,
+    taskQueue: opts.taskQueue,
+    log: createLogger('gateway-test', 'silent'),
+    ...deps,
+    selfSignup: opts.selfSignup ?? true,
+    apiStage: opts.apiStage,
+    deepHealthTimeoutMs: opts.deepHealthTimeoutMs ?? 3000,
+  });
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    dataDir,
+    deps,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * The projects REST API end to end: real gateway, real worker, dev server, the harness's Sakila.
+ */
+import { execFileSync } from 'node:child_process';
+import { temporalCliPath } from '../../scripts/lib/tool-paths';
+import { dataDirDeps } from '../../activities';
+import { harness } from '../harness/harness-state';
+import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
+import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
+
+const TASK_QUEUE = 'projects-api-test';
+
+describe('projects API', () => {
+  let stack: DevServerWithWorker;
+  let gateway: TestGateway;
+  let token: string;
+  let otherToken: string;
+  const sakilaUrl = () =>
+    `jdbc:mysql://${harness().mariadb.host}:${harness().mariadb.port}/sakila?useSSL=false`;
+
+  beforeAll(async () => {
+    const dataDir = newTestDataDir();
+    stack = await devServerWithPlatformWorker(TASK_QUEUE, dataDirDeps(dataDir));
+    gateway = await startTestGateway({
+      client: stack.env.client,
+      taskQueue: TASK_QUEUE,
+      dataDir,
+      apiStage: 'prod',
+    });
+    token = (await call('POST', '/auth/signup', { username: 'ana', password: 'correct horse' })).body
+      .id_token as string;
+    otherToken = (await call('POST', '/auth/signup', { username: 'bob', password: 'battery staple' })).body
+      .id_token as string;
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await stack?.stop();
+  });
+
+  async function call(method: string, path: string, body?: unknown, bearer?: string) {
+    const res = await fetch(`${gateway.base}${path}`, {
+      method,
+      headers: {
+        'content-type': 'application/json',
+        ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+  }
+
+  async function create(): Promise<string> {
+    const { user, password } = harness().mariadb;
+    const res = await call(
+      'POST',
+      '/v1/projects',
+      { jdbc_url: sakilaUrl(), username: user, password, description: 'video rental chain' },
+      token,
+    );
+    expect(res.status).toBe(201);
+    return res.body.project_id as string;
+  }
+
+  async function until(projectId: string, status: string) {
+    for (let i = 0; i < 300; i++) {
+      const res = await call('GET', `/v1/projects/${projectId}`, undefined, token);
+      if (res.body.status === status) return res.body;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`project ${projectId} never became ${status}`);
+  }
+
+  it('requires a valid token on every project route', async () => {
+    expect((await call('GET', '/v1/projects')).status).toBe(401);
+    const bad = await call('GET', '/v1/projects', undefined, 'not-a-jwt');
+    expect(bad.status).toBe(401);
+    expect((bad.body.error as { code: string }).code).toBe('invalid_token');
+    expect((await call('POST', '/auth/login', { username: 'ana', password: 'wrong password' })).status).toBe(
+      401,
+    );
+    expect((await call('POST', '/auth/login', { username: 'ana', password: 'correct horse' })).status).toBe(
+      200,
+    );
+  });
+
+  it('answers 400 naming the field for malformed input', async () => {
+    const res = await call(
+      'POST',
+      '/v1/projects',
+      { jdbc_url: 'mysql://nope', password: 'x', colour: 'blue' },
+      token,
+    );
+    expect(res.status).toBe(400);
+    const fields = (res.body.error as { details: { field: string }[] }).details.map((d) => d.field);
+    expect(fields).toEqual(expect.arrayContaining(['jdbc_url', 'username', 'colour']));
+  });
+
+  it('answers 422 with the driver reason for a wrong password, and creates nothing', async () => {
+    const res = await call(
+      'POST',
+      '/v1/projects',
+      { jdbc_url: sakilaUrl(), username: harness().mariadb.user, password: 'wrong' },
+      token,
+    );
+    expect(res.status).toBe(422);
+    expect((res.body.error as { message: string }).message).toMatch(/Access denied/);
+    const unreachable = await call(
+      'POST',
+      '/v1/projects',
+      { jdbc_url: 'jdbc:mysql://127.0.0.1:1/sakila', username: 'u', password: 'p' },
+      token,
+    );
+    expect(unreachable.status).toBe(422);
+    expect((unreachable.body.error as { message: string }).message).toMatch(/ECONNREFUSED/);
+    expect((await call('GET', '/v1/projects', undefined, token)).body.total).toBe(0);
+  });
+
+  it('create → PRD → approve over REST → completed; visible only to its owner', async () => {
+    const id = await create();
+    expect(id).toMatch(/^proj-\d{8}-[a-f0-9]{8}$/);
+    const waiting = await until(id, 'waiting_approval');
+    expect((waiting.prd as { industry: { name: string } }).industry.name).toBe('DVD rental / retail');
+    expect((await call('GET', `/v1/projects/${id}`, undefined, otherToken)).status).toBe(404);
+    expect((await call('POST', `/v1/projects/${id}/hitl/approve`, undefined, otherToken)).status).toBe(404);
+
+    const approved = await call('POST', `/projects/${id}/hitl/approve`, undefined, token);
+    expect(approved).toEqual({
+      status: 200,
+      body: { project_id: id, decision: 'approve', status: 'running' },
+    });
+    await until(id, 'completed');
+    const again = await call('POST', `/prod/v1/projects/${id}/hitl/approve`, undefined, token);
+    expect(again.status).toBe(409);
+
+    const logs = await call('GET', `/v1/projects/${id}/agent-logs`, undefined, token);
+    expect((logs.body.entries as { tool: string }[]).map((e) => e.tool)).toEqual(
+      expect.arrayContaining(['list_tables', 'describe_table', 'sample_rows']),
+    );
+    const list = await call('GET', '/v1/projects?limit=5', undefined, token);
+    expect((list.body.projects as { project_id: string }[])[0].project_id).toBe(id);
+    expect((await call('GET', '/v1/projects', undefined, otherToken)).body.total).toBe(0);
+  });
+
+  it('modify with an invalid PRD answers 400 and leaves the project waiting; reject terminates it', async () => {
+    const id = await create();
+    const waiting = await until(id, 'waiting_approval');
+    const invalid = { ...(waiting.prd as object), metrics: 'none' };
+    const res = await call('POST', `/v1/projects/${id}/hitl/modify`, invalid, token);
+    expect(res.status).toBe(400);
+    expect((res.body.error as { code: string }).code).toBe('invalid_prd');
+    expect((await call('GET', `/v1/projects/${id}`, undefined, token)).body.status).toBe('waiting_approval');
+    const rejected = await call(
+      'POST',
+      `/v1/projects/${id}/hitl/reject`,
+      { reason: 'not this database' },
+      token,
+    );
+    expect(rejected.body).toEqual({ project_id: id, decision: 'reject', status: 'terminated' });
+  });
+
+  it('approves through `temporal workflow signal` as well', async () => {
+    const id = await create();
+    await until(id, 'waiting_approval');
+    execFileSync(temporalCliPath(), [
+      'workflow',
+      'signal',
+      '--address',
+      harness().temporal.address,
+      '--workflow-id',
+      id,
+      '--name',
+      'approve',
+    ]);
+    const done = await until(id, 'completed');
+    expect((done.decision as { decision: string }).decision).toBe('approve');
+  });
+
+  it('serves its OpenAPI document', async () => {
+    const doc = await call('GET', '/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(Object.keys(doc.body.paths as object)).toEqual(
+      expect.arrayContaining(['/v1/projects', '/v1/projects/{project_id}/hitl/modify']),
+    );
+  });
+});
