@@ -5,6 +5,7 @@ import { createLogger } from '../shared/logger';
 import { temporalAddress } from '../shared/temporal-address';
 import { listenUntilSignalled } from './listen';
 import { createPlatformApp } from './platform-app';
+import { attachEventHub, type EventHub } from './ws/event-hub';
 import { platformDeps } from './platform-deps';
 import { dataDir } from '../shared/paths';
 
@@ -25,9 +26,18 @@ async function main(): Promise<void> {
     selfSignup: config.PLAT_SELF_SIGNUP,
     apiStage: config.PLAT_API_STAGE,
   });
-  await listenUntilSignalled(app, config.PLAT_GATEWAY_HOST, config.PLAT_GATEWAY_PORT, log, () =>
-    connection.close(),
+  let hub: EventHub | undefined;
+  const server = await listenUntilSignalled(
+    app,
+    config.PLAT_GATEWAY_HOST,
+    config.PLAT_GATEWAY_PORT,
+    log,
+    async () => {
+      hub?.close();
+      await connection.close();
+    },
   );
+  hub = attachEventHub(server, deps);
 }
 
 main().catch((err) => {

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { createPlatformApp } from '../../gateway/platform-app';
 import { platformDeps } from '../../gateway/platform-deps';
+import { attachEventHub } from '../../gateway/ws/event-hub';
 import { loadConfig } from '../../shared/config';
 import { createLogger } from '../../shared/logger';
 import { harness } from './harness-state';
@@ -43,10 +44,15 @@ export async function startTestGateway(opts: {
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
+  const hub = attachEventHub(server, { ...deps, pollMs: 100 });
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     dataDir,
     deps,
-    stop: () => new Promise((resolve) => server.close(() => resolve())),
+    stop: () =>
+      new Promise((resolve) => {
+        hub.close();
+        server.close(() => resolve());
+      }),
   };
 }

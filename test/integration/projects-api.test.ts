@@ -2,6 +2,7 @@
  * The projects REST API end to end: real gateway, real worker, dev server, the harness's Sakila.
  */
 import { execFileSync } from 'node:child_process';
+import { WebSocket } from 'ws';
 import { temporalCliPath } from '../../scripts/lib/tool-paths';
 import { dataDirDeps } from '../../activities';
 import { harness } from '../harness/harness-state';
@@ -182,5 +183,124 @@ describe('projects API', () => {
     expect(Object.keys(doc.body.paths as object)).toEqual(
       expect.arrayContaining(['/v1/projects', '/v1/projects/{project_id}/hitl/modify']),
     );
+  });
+});
+
+describe('project events over WebSocket', () => {
+  let stack: DevServerWithWorker;
+  let gateway: TestGateway;
+  let token: string;
+
+  beforeAll(async () => {
+    const dataDir = newTestDataDir();
+    stack = await devServerWithPlatformWorker(`${TASK_QUEUE}-ws`, dataDirDeps(dataDir));
+    gateway = await startTestGateway({ client: stack.env.client, taskQueue: `${TASK_QUEUE}-ws`, dataDir });
+    const res = await fetch(`${gateway.base}/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'carla', password: 'wss-password' }),
+    });
+    token = ((await res.json()) as { id_token: string }).id_token;
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await stack?.stop();
+  });
+
+  function connect(tokenValue: string) {
+    const ws = new WebSocket(
+      `${gateway.base.replace('http', 'ws')}/ws?token=${encodeURIComponent(tokenValue)}`,
+    );
+    const messages: Record<string, unknown>[] = [];
+    ws.on('message', (d) => messages.push(JSON.parse(d.toString())));
+    const closed = new Promise<{ code: number; reason: string }>((r) =>
+      ws.on('close', (code, reason) => r({ code, reason: reason.toString() })),
+    );
+    const opened = new Promise<void>((r, reject) => (ws.once('open', () => r()), ws.once('error', reject)));
+    const waitFor = async (pred: (m: Record<string, unknown>) => boolean, timeoutMs = 20_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const found = messages.find(pred);
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`no such message; got ${JSON.stringify(messages.map((m) => m.event_type ?? m.type))}`);
+    };
+    return { ws, messages, closed, opened, waitFor };
+  }
+
+  it('closes with 4401 for a bad token', async () => {
+    const { closed } = connect('forged.token.value');
+    expect((await closed).code).toBe(4401);
+  });
+
+  it('pushes hitl_required live, and replays missed events with since', async () => {
+    const { user, password } = harness().mariadb;
+    const created = await fetch(`${gateway.base}/v1/projects`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        jdbc_url: `jdbc:mysql://127.0.0.1:${harness().mariadb.port}/sakila`,
+        username: user,
+        password,
+      }),
+    });
+    const { project_id } = (await created.json()) as { project_id: string };
+    const live = connect(token);
+    await live.opened;
+    live.ws.send(JSON.stringify({ action: 'subscribe', project_id }));
+    const hitl = await live.waitFor((m) => m.event_type === 'hitl_required');
+    expect(hitl).toMatchObject({ project_id, phase: 'prd', status: 'waiting_approval' });
+    for (const m of live.messages.filter((x) => x.type === 'event')) {
+      expect(m).toEqual(
+        expect.objectContaining({
+          event_id: expect.any(Number),
+          event_type: expect.any(String),
+          phase: expect.any(String),
+          status: expect.any(String),
+          message: expect.any(String),
+          timestamp: expect.any(String),
+        }),
+      );
+    }
+    const phaseChanged = live.messages.find((m) => m.event_type === 'phase_changed');
+    expect(phaseChanged?.started_at).toEqual(expect.any(String));
+    live.ws.close();
+
+    // A client that reconnects with since = the last id it saw gets only what came after.
+    const approve = await fetch(`${gateway.base}/v1/projects/${project_id}/hitl/approve`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(approve.status).toBe(200);
+    const again = connect(token);
+    await again.opened;
+    again.ws.send(JSON.stringify({ action: 'subscribe', project_id, since: hitl.event_id }));
+    const completed = await again.waitFor((m) => m.event_type === 'project_completed');
+    expect(completed.status).toBe('completed');
+    const replayed = again.messages.filter((m) => m.type === 'event');
+    expect(replayed.every((m) => (m.event_id as number) > (hitl.event_id as number))).toBe(true);
+    again.ws.close();
+  });
+
+  it("does not stream another user's project", async () => {
+    const other = await fetch(`${gateway.base}/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'dave', password: 'dave-password' }),
+    });
+    const otherToken = ((await other.json()) as { id_token: string }).id_token;
+    const list = await fetch(`${gateway.base}/v1/projects`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const projectId = ((await list.json()) as { projects: { project_id: string }[] }).projects[0].project_id;
+    const spy = connect(otherToken);
+    await spy.opened;
+    spy.ws.send(JSON.stringify({ action: 'subscribe', project_id: projectId }));
+    expect(await spy.waitFor((m) => m.type === 'error')).toMatchObject({
+      message: `no project ${projectId}`,
+    });
+    expect(spy.messages.some((m) => m.type === 'event')).toBe(false);
+    spy.ws.close();
   });
 });
