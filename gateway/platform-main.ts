@@ -5,7 +5,7 @@ import { createLogger } from '../shared/logger';
 import { temporalAddress } from '../shared/temporal-address';
 import { listenUntilSignalled } from './listen';
 import { createPlatformApp } from './platform-app';
-import { attachEventHub, type EventHub } from './ws/event-hub';
+import { attachEventHub } from './ws/event-hub';
 import { platformDeps } from './platform-deps';
 import { dataDir } from '../shared/paths';
 
@@ -26,18 +26,17 @@ async function main(): Promise<void> {
     selfSignup: config.PLAT_SELF_SIGNUP,
     apiStage: config.PLAT_API_STAGE,
   });
-  let hub: EventHub | undefined;
   const server = await listenUntilSignalled(
     app,
     config.PLAT_GATEWAY_HOST,
     config.PLAT_GATEWAY_PORT,
     log,
     async () => {
-      hub?.close();
+      hub.close();
       await connection.close();
     },
   );
-  hub = attachEventHub(server, deps);
+  const hub = attachEventHub(server, deps);
 }
 
 main().catch((err) => {

@@ -47,9 +47,11 @@ export function attachEventHub(
     wss.handleUpgrade(req, socket, head, async (ws) => {
       // Listen at once: a client may send its subscribe before the token check below finishes.
       const early: string[] = [];
-      let client: Client | undefined;
-      ws.on('message', (data) => (client ? onMessage(client, data.toString()) : early.push(data.toString())));
-      ws.on('close', () => client && clients.delete(client));
+      const session: { client?: Client } = {};
+      ws.on('message', (data) =>
+        session.client ? onMessage(session.client, data.toString()) : early.push(data.toString()),
+      );
+      ws.on('close', () => session.client && clients.delete(session.client));
       let user: TokenSubject;
       try {
         user = await deps.tokens.verify(url.searchParams.get('token') ?? '');
@@ -57,7 +59,8 @@ export function attachEventHub(
         ws.close(WS_CLOSE.invalidToken, `invalid token: ${(err as Error).message}`.slice(0, 120));
         return;
       }
-      client = { socket: ws, user, cursors: new Map() };
+      const client: Client = { socket: ws, user, cursors: new Map() };
+      session.client = client;
       clients.add(client);
       send(ws, { type: 'welcome', user: user.username });
       for (const text of early.splice(0)) onMessage(client, text);
