@@ -23,7 +23,7 @@ export default tseslint.config(
   },
   {
     // Plain CommonJS helpers (jest reporter, lockfile tool).
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

@@ -1,0 +1,229 @@
+/**
+ * `plat`: the command-line client of the platform API.
+ *   plat login | signup
+ *   plat projects create|list|show|watch|approve|modify|reject|cancel|logs
+ * Global options: --url (PLAT_URL, default http://127.0.0.1:8080), --json.
+ */
+import * as fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { WebSocket } from 'ws';
+import type { ProjectView } from '../../shared/project-model';
+import { ApiClient, ApiError, loadToken, saveToken } from './api-client';
+import { phaseBoard, table } from './render';
+
+const USAGE = `Usage: plat <command> [options]
+
+  login  --username U [--password P]      sign in (password also from PLAT_PASSWORD or stdin)
+  signup --username U [--password P]      create an account (when the server allows sign-up)
+  projects create --jdbc-url URL --username U [--password P] [--description D]
+                                          (source password also from PLAT_SOURCE_PASSWORD)
+  projects list [--limit N] [--offset N]
+  projects show ID
+  projects watch ID                       live phases until the project ends
+  projects approve ID
+  projects modify ID --file PRD.json      edited PRD, validated, then approved
+  projects reject ID [--reason TEXT]
+  projects cancel ID
+  projects logs ID                        the agent's tool calls
+
+Options: --url URL (default $PLAT_URL or http://127.0.0.1:8080)  --json (raw JSON output)`;
+
+const TERMINAL = new Set(['completed', 'failed', 'terminated', 'cancelled']);
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      username: { type: 'string' },
+      password: { type: 'string' },
+      'jdbc-url': { type: 'string' },
+      description: { type: 'string' },
+      limit: { type: 'string' },
+      offset: { type: 'string' },
+      file: { type: 'string' },
+      reason: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [command, sub, id] = positionals;
+  if (values.help || !command) return (print(USAGE), command ? 0 : 2);
+  const baseUrl = (values.url ?? process.env.PLAT_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+  const out = (data: unknown, text: () => string) =>
+    print(values.json ? JSON.stringify(data, null, 2) : text());
+
+  if (command === 'login' || command === 'signup') {
+    const username = required(values.username, '--username');
+    const password = values.password ?? process.env.PLAT_PASSWORD ?? (await readStdin());
+    const res = await new ApiClient(baseUrl).request<{ id_token: string; expires_in: number }>(
+      'POST',
+      `/auth/${command}`,
+      { username, password },
+    );
+    saveToken(baseUrl, res.id_token);
+    return (
+      out(
+        { username, expires_in: res.expires_in },
+        () => `signed in to ${baseUrl} as ${username} (token valid ${Math.round(res.expires_in / 60)} min)`,
+      ),
+      0
+    );
+  }
+  if (command !== 'projects') throw new ApiError(2, 'usage', `unknown command ${command}\n\n${USAGE}`);
+
+  const api = new ApiClient(baseUrl, loadToken(baseUrl));
+  const needId = () => required(id, 'a project id');
+  switch (sub) {
+    case 'create': {
+      const body = {
+        jdbc_url: required(values['jdbc-url'], '--jdbc-url'),
+        username: required(values.username, '--username'),
+        password: values.password ?? process.env.PLAT_SOURCE_PASSWORD ?? '',
+        description: values.description ?? '',
+      };
+      const res = await api.request<{ project_id: string; status: string; message: string }>(
+        'POST',
+        '/v1/projects',
+        body,
+      );
+      return (
+        out(
+          res,
+          () =>
+            `created ${res.project_id} (${res.status}): ${res.message}\nwatch it: plat projects watch ${res.project_id}`,
+        ),
+        0
+      );
+    }
+    case 'list': {
+      const q = `?limit=${values.limit ?? 20}&offset=${values.offset ?? 0}`;
+      const res = await api.request<{ projects: Record<string, unknown>[]; total: number }>(
+        'GET',
+        `/v1/projects${q}`,
+      );
+      return (
+        out(
+          res,
+          () =>
+            `${table(res.projects, ['project_id', 'status', 'phase', 'industry', 'created_at', 'cost_usd'])}\n${res.total} project(s)`,
+        ),
+        0
+      );
+    }
+    case 'show': {
+      const view = await api.request<ProjectView>('GET', `/v1/projects/${needId()}`);
+      return (
+        out(
+          view,
+          () => phaseBoard(view) + (view.prd ? `\n\nPRD: ${view.prd.title}\n${view.prd.summary}` : ''),
+        ),
+        0
+      );
+    }
+    case 'watch':
+      return watch(api, needId(), values.json);
+    case 'approve':
+    case 'reject':
+    case 'modify': {
+      const body =
+        sub === 'modify'
+          ? JSON.parse(fs.readFileSync(required(values.file, '--file'), 'utf8'))
+          : sub === 'reject' && values.reason
+            ? { reason: values.reason }
+            : undefined;
+      const res = await api.request<{ decision: string; status: string }>(
+        'POST',
+        `/v1/projects/${needId()}/hitl/${sub}`,
+        body,
+      );
+      return (out(res, () => `${id}: ${res.decision} accepted, project is ${res.status}`), 0);
+    }
+    case 'cancel': {
+      const res = await api.request<{ status: string }>('POST', `/v1/projects/${needId()}/cancel`);
+      return (out(res, () => `${id}: ${res.status}`), 0);
+    }
+    case 'logs': {
+      const res = await api.request<{ entries: Record<string, unknown>[] }>(
+        'GET',
+        `/v1/projects/${needId()}/agent-logs`,
+      );
+      const rows = res.entries.map((e) => ({ ...e, params: JSON.stringify(e.params) }));
+      return (
+        out(res, () => table(rows, ['timestamp', 'agent', 'tool', 'params', 'summary', 'duration_ms'])),
+        0
+      );
+    }
+    default:
+      throw new ApiError(2, 'usage', `unknown subcommand projects ${sub ?? ''}\n\n${USAGE}`);
+  }
+}
+
+/** Streams events and redraws the phases until the project ends; exit code 0 only for completed. */
+async function watch(api: ApiClient, projectId: string, json: boolean): Promise<number> {
+  let view = await api.request<ProjectView>('GET', `/v1/projects/${projectId}`);
+  const draw = () => print(json ? JSON.stringify(view) : `\n${phaseBoard(view)}`);
+  draw();
+  if (TERMINAL.has(view.status)) return view.status === 'completed' ? 0 : 1;
+  const token = loadToken(api.baseUrl) ?? '';
+  const ws = new WebSocket(`${api.baseUrl.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}`);
+  return new Promise<number>((resolve, reject) => {
+    ws.on('open', () => ws.send(JSON.stringify({ action: 'subscribe', project_id: projectId })));
+    ws.on('close', (code, reason) =>
+      code === 4401
+        ? reject(new ApiError(401, 'invalid_token', `${reason} (run \`plat login\`)`))
+        : undefined,
+    );
+    ws.on('error', reject);
+    ws.on('message', async (data) => {
+      const msg = JSON.parse(data.toString()) as {
+        type: string;
+        event_type?: string;
+        message?: string;
+        status?: string;
+      };
+      if (msg.type === 'error') return reject(new ApiError(404, 'not_found', String(msg.message)));
+      if (msg.type !== 'event') return;
+      if (!json) print(`  [${msg.event_type}] ${msg.message}`);
+      if (msg.event_type === 'log_entry') return;
+      view = await api.request<ProjectView>('GET', `/v1/projects/${projectId}`);
+      draw();
+      if (msg.event_type === 'hitl_required' && !json)
+        print(`  decide: plat projects approve|reject ${projectId}  (or modify --file prd.json)`);
+      if (TERMINAL.has(view.status)) {
+        ws.close();
+        resolve(view.status === 'completed' ? 0 : 1);
+      }
+    });
+  });
+}
+
+function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined || value === '') throw new ApiError(2, 'usage', `missing ${what} (plat --help)`);
+  return value;
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY)
+    throw new ApiError(2, 'usage', 'missing --password (or PLAT_PASSWORD, or pipe it on stdin)');
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  return text.replace(/\r?\n$/, '');
+}
+
+function print(text: string): void {
+  process.stdout.write(text + '\n');
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    const e = err as ApiError;
+    process.stderr.write(`plat: ${e.message}\n`);
+    if (Array.isArray(e.details))
+      for (const d of e.details as { field?: string; message?: string }[])
+        process.stderr.write(`  ${d.field}: ${d.message}\n`);
+    process.exit(e.status === 2 ? 2 : 1);
+  },
+);
