@@ -17,7 +17,7 @@ export async function platformDeps(
     | 'PLAT_OIDC_AUDIENCE'
   >,
 ) {
-  const { store, secrets } = dataDirDeps(dataDir, config.PLAT_SECRET_KEY);
+  const { store, secrets } = dataDirDeps(dataDir, { secretKey: config.PLAT_SECRET_KEY });
   const users = new UserStore(openMetadataDb(metadataDbPath(dataDir)));
   const external = config.PLAT_OIDC_ISSUER
     ? {

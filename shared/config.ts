@@ -95,6 +95,23 @@ export const settings = {
     schema: z.string().min(1).optional(),
     help: 'Required audience (client id) of external tokens.',
   },
+  ANTHROPIC_API_KEY: {
+    schema: z.string().min(1).optional(),
+    help: 'Use Claude for the agents. Unset: the deterministic offline analysts (labelled as such).',
+  },
+  ANTHROPIC_BASE_URL: { schema: httpUrl.optional(), help: 'Messages API base URL (a proxy or gateway).' },
+  PLAT_MODEL_LARGE: {
+    schema: z.string().min(1).default('claude-opus-4-1'),
+    help: 'Model of the large tier (PRD agent).',
+  },
+  PLAT_MODEL_MEDIUM: {
+    schema: z.string().min(1).default('claude-sonnet-4-5'),
+    help: 'Model of the medium tier.',
+  },
+  PLAT_MODEL_SMALL: {
+    schema: z.string().min(1).default('claude-haiku-4-5'),
+    help: 'Model of the small tier.',
+  },
   PLAT_MEMORY_HOST: {
     schema: z.string().min(1).default('127.0.0.1'),
     help: 'Address the memory service binds to. Non-loopback requires PLAT_MEMORY_API_KEYS.',

@@ -8,7 +8,7 @@ import { loadConfigOrExit } from '../shared/load-config-or-exit';
 import { createLogger } from '../shared/logger';
 import { dataDir } from '../shared/paths';
 import { temporalAddress } from '../shared/temporal-address';
-import { dataDirDeps } from '../activities';
+import { dataDirDeps, llmSettings } from '../activities';
 import { createPlatformWorker } from './platform-worker';
 import { ensureSearchAttributes } from './search-attribute-registration';
 import { temporalLoggerFor } from './temporal-logger';
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.PLAT_TASK_QUEUE,
     bundleCacheDir: path.join(dataDir(config), 'cache'),
-    deps: dataDirDeps(dataDir(config), config.PLAT_SECRET_KEY),
+    deps: dataDirDeps(dataDir(config), { secretKey: config.PLAT_SECRET_KEY, llm: llmSettings(config) }),
     logger: temporalLogger,
   });
 

@@ -7,7 +7,9 @@ import { buildOfflinePrd, OFFLINE_ANALYST_VERSION } from '../agents/offline-anal
 import type { ParameterStore } from '../secrets/parameter-store';
 import { SourceConnectionError, connectSource } from '../sources/mysql-connection';
 import { parseJdbcUrl } from '../sources/jdbc-url';
-import { exploreSource } from '../sources/source-explorer';
+import { exploreSource, type ToolCallRecord } from '../sources/source-explorer';
+import { claudePrd } from '../agents/claude-prd-agent';
+import type { LlmSettings } from '../agents/llm-settings';
 import type { UsageRecord } from '../../shared/cost-ledger';
 import type { Prd } from '../../shared/prd-schema';
 import type { AnalysisProjectInput, ProjectEvent, ProjectView } from '../../shared/project-model';
@@ -16,6 +18,8 @@ import type { AgentLogEntry, ProjectStore } from './project-store';
 export interface AnalysisActivityDeps {
   store: ProjectStore;
   secrets: ParameterStore;
+  /** Claude settings; absent, the agents are the deterministic offline analysts. */
+  llm?: LlmSettings;
 }
 
 export interface GeneratePrdRequest {
@@ -31,7 +35,7 @@ export interface GeneratePrdResult {
 
 export const PRODUCT_MANAGER = 'product_manager';
 
-export function createAnalysisActivities({ store, secrets }: AnalysisActivityDeps) {
+export function createAnalysisActivities({ store, secrets, llm }: AnalysisActivityDeps) {
   return {
     /** The product-manager agent: explores every table of the source and writes the PRD. */
     async generatePrd(req: GeneratePrdRequest): Promise<GeneratePrdResult> {
@@ -49,42 +53,43 @@ export function createAnalysisActivities({ store, secrets }: AnalysisActivityDep
       let seq = 0;
       const logs: AgentLogEntry[] = [];
       const events: ProjectEvent[] = [];
-      try {
-        const snapshot = await exploreSource(db, parseJdbcUrl(req.source.jdbc_url).database, {
-          onToolCall: (call) => {
-            const key = `${req.project_id}:prd:a${attempt}:t${++seq}`;
-            const timestamp = new Date().toISOString();
-            logs.push({
-              log_key: key,
-              project_id: req.project_id,
-              agent: PRODUCT_MANAGER,
-              phase: 'prd',
-              ...call,
-              timestamp,
-            });
-            events.push({
-              event_key: key,
-              project_id: req.project_id,
-              event_type: 'log_entry',
-              phase: 'prd',
-              status: 'running',
-              message: `${call.tool}(${JSON.stringify(call.params)}): ${call.summary}`,
-              timestamp,
-              payload: {
-                agent: PRODUCT_MANAGER,
-                tool: call.tool,
-                params: call.params,
-                summary: call.summary,
-                duration_ms: call.duration_ms,
-              },
-            });
-            heartbeat({ tool_calls: seq });
-          },
+      const onToolCall = (call: ToolCallRecord & { input_tokens?: number; output_tokens?: number }) => {
+        const key = `${req.project_id}:prd:a${attempt}:t${++seq}`;
+        const timestamp = new Date().toISOString();
+        logs.push({
+          log_key: key,
+          project_id: req.project_id,
+          agent: PRODUCT_MANAGER,
+          phase: 'prd',
+          ...call,
+          timestamp,
         });
-        store.addAgentLogs(logs);
-        const prd = buildOfflinePrd(snapshot, req.description);
+        events.push({
+          event_key: key,
+          project_id: req.project_id,
+          event_type: 'log_entry',
+          phase: 'prd',
+          status: 'running',
+          message: `${call.tool}(${JSON.stringify(call.params)}): ${call.summary}`,
+          timestamp,
+          payload: { agent: PRODUCT_MANAGER, ...call },
+        });
+        // Stream the work log as it happens, not only when the agent is done.
+        if (logs.length >= 10) flush();
+      };
+      const flush = () => {
+        store.addAgentLogs(logs.splice(0));
+        store.addEvents(events.splice(0));
+      };
+      // Model calls can be slow: keep the heartbeat going independently of tool calls.
+      const beat = setInterval(() => heartbeat({ tool_calls: seq }), 15_000);
+      try {
+        const snapshot = await exploreSource(db, parseJdbcUrl(req.source.jdbc_url).database, { onToolCall });
+        if (llm) {
+          return await claudePrd({ settings: llm, snapshot, db, description: req.description, onToolCall });
+        }
         return {
-          prd,
+          prd: buildOfflinePrd(snapshot, req.description),
           usage: [
             {
               agent_name: PRODUCT_MANAGER,
@@ -98,7 +103,8 @@ export function createAnalysisActivities({ store, secrets }: AnalysisActivityDep
           ],
         };
       } finally {
-        store.addEvents(events);
+        clearInterval(beat);
+        flush();
         await db.end();
       }
     },

@@ -1,0 +1,210 @@
+/**
+ * The product-manager agent on Claude: explores the source through tools (list tables, describe a
+ * table, sample rows, read-only SQL) and answers with the PRD as strict JSON, validated by the PRD
+ * schema; one repair round when the JSON does not validate. Every call's token usage is recorded.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import type { Connection } from 'mysql2/promise';
+import type { UsageRecord } from '../../shared/cost-ledger';
+import { prdSchema, type Prd } from '../../shared/prd-schema';
+import type { SourceSnapshot } from '../../shared/source-schema';
+import { ReadOnlySqlError, runReadOnlySql } from '../sources/read-only-sql';
+import type { ToolCallRecord } from '../sources/source-explorer';
+import type { LlmSettings } from './llm-settings';
+
+const MAX_TURNS = 24;
+
+const TOOLS: Anthropic.Messages.Tool[] = [
+  {
+    name: 'list_tables',
+    description: 'All base tables with row counts.',
+    input_schema: { type: 'object', properties: {} },
+  },
+  {
+    name: 'describe_table',
+    description: 'Columns (type, nullability, key), primary key and foreign keys of one table.',
+    input_schema: { type: 'object', properties: { table: { type: 'string' } }, required: ['table'] },
+  },
+  {
+    name: 'sample_rows',
+    description: 'Up to 5 sample rows of one table.',
+    input_schema: { type: 'object', properties: { table: { type: 'string' } }, required: ['table'] },
+  },
+  {
+    name: 'run_sql',
+    description:
+      'Run one read-only SQL query (SELECT/SHOW/DESCRIBE/EXPLAIN/WITH) on the source; at most 50 rows.',
+    input_schema: { type: 'object', properties: { sql: { type: 'string' } }, required: ['sql'] },
+  },
+];
+
+const SYSTEM = `You are the product-manager agent of a data platform. Explore the MySQL source with the tools,
+identify the business domain, then design a four-layer warehouse (ODS raw copies, DWD cleaned detail and
+dimensions, DWS daily aggregates, ADS dashboard tables partitioned by stat_date), quality rules,
+metrics (SQL over ADS tables) and dashboards. When done, answer with ONLY the PRD as one JSON object
+(no prose, no code fences) with exactly these keys: version (1), title, summary, analyst
+({kind:"claude", model}), source ({database, table_count, total_rows}), industry ({name, confidence 0-1,
+evidence[]}), fact_tables[], dimension_tables[], layers ({ods[], dwd[], dws[], ads[]} of tables
+{name, description, source_tables[], grain, fields[{name, type, description, source}], partition_by[]}),
+quality_rules[{name, layer, table, column?, kind (not_null|unique|range|referential|freshness|accepted_values),
+params, severity (blocking|warning)}], metrics[{name, description, sql, ads_table, unit}],
+dashboards[{title, description, metrics[], chart (line|bar|area|table|stat)}]. Names are lower-case
+snake_case SQL identifiers.`;
+
+export interface ClaudePrdResult {
+  prd: Prd;
+  usage: UsageRecord[];
+}
+
+export async function claudePrd(opts: {
+  settings: LlmSettings;
+  snapshot: SourceSnapshot;
+  db: Connection;
+  description: string;
+  onToolCall: (call: ToolCallRecord & { input_tokens?: number; output_tokens?: number }) => void;
+}): Promise<ClaudePrdResult> {
+  const { settings, snapshot, db } = opts;
+  const model = settings.models.large;
+  const client = new Anthropic({
+    apiKey: settings.apiKey,
+    baseURL: settings.baseURL,
+    maxRetries: 3,
+    timeout: 120_000,
+  });
+  const usage: UsageRecord[] = [];
+  const messages: Anthropic.Messages.MessageParam[] = [
+    {
+      role: 'user',
+      content: `Database: ${snapshot.database} (${snapshot.server_version}), ${snapshot.tables.length} tables.\nBusiness context from the user: ${opts.description || '(none)'}\nExplore it and write the PRD.`,
+    },
+  ];
+  let repaired = false;
+  for (let turn = 0; turn < MAX_TURNS; turn++) {
+    const started = Date.now();
+    const res = await client.messages.create({
+      model,
+      max_tokens: 16_000,
+      system: SYSTEM,
+      tools: TOOLS,
+      messages,
+    });
+    usage.push({
+      agent_name: 'product_manager',
+      phase: 'prd',
+      tier: 'large',
+      model: res.model,
+      input_tokens: res.usage.input_tokens,
+      output_tokens: res.usage.output_tokens,
+      call_count: 1,
+    });
+    opts.onToolCall({
+      tool: 'model_call',
+      params: { model: res.model, turn },
+      summary: `stop_reason ${res.stop_reason}, ${res.usage.input_tokens} in / ${res.usage.output_tokens} out tokens`,
+      duration_ms: Date.now() - started,
+      input_tokens: res.usage.input_tokens,
+      output_tokens: res.usage.output_tokens,
+    });
+    messages.push({ role: 'assistant', content: res.content });
+
+    if (res.stop_reason === 'tool_use') {
+      const results: Anthropic.Messages.ToolResultBlockParam[] = [];
+      for (const block of res.content) {
+        if (block.type !== 'tool_use') continue;
+        const t0 = Date.now();
+        const { text, isError, summary } = await runTool(
+          block.name,
+          block.input as Record<string, unknown>,
+          snapshot,
+          db,
+        );
+        opts.onToolCall({
+          tool: block.name,
+          params: block.input as Record<string, unknown>,
+          summary,
+          duration_ms: Date.now() - t0,
+        });
+        results.push({ type: 'tool_result', tool_use_id: block.id, content: text, is_error: isError });
+      }
+      messages.push({ role: 'user', content: results });
+      continue;
+    }
+
+    const text = res.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    const checked = checkPrd(text, model);
+    if (checked.prd) return { prd: checked.prd, usage };
+    if (repaired) throw new Error(`Claude's PRD is still invalid after one repair: ${checked.problems}`);
+    repaired = true;
+    messages.push({
+      role: 'user',
+      content: `That PRD is not valid: ${checked.problems}. Answer again with only the corrected PRD JSON.`,
+    });
+  }
+  throw new Error(`the PRD agent did not finish within ${MAX_TURNS} model calls`);
+}
+
+function checkPrd(text: string, model: string): { prd?: Prd; problems?: string } {
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start < 0 || end <= start) return { problems: 'the answer contains no JSON object' };
+  let json: unknown;
+  try {
+    json = JSON.parse(text.slice(start, end + 1));
+  } catch (err) {
+    return { problems: `the JSON does not parse (${(err as Error).message})` };
+  }
+  // Who wrote it is ours to say, not the model's.
+  if (json && typeof json === 'object') (json as Record<string, unknown>).analyst = { kind: 'claude', model };
+  const parsed = prdSchema.safeParse(json);
+  if (parsed.success) return { prd: parsed.data };
+  return {
+    problems: parsed.error.issues
+      .slice(0, 10)
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; '),
+  };
+}
+
+async function runTool(
+  name: string,
+  input: Record<string, unknown>,
+  snapshot: SourceSnapshot,
+  db: Connection,
+): Promise<{ text: string; isError: boolean; summary: string }> {
+  const table = snapshot.tables.find((t) => t.name === input.table);
+  switch (name) {
+    case 'list_tables':
+      return ok(
+        snapshot.tables.map((t) => ({ table: t.name, rows: t.row_count })),
+        `${snapshot.tables.length} tables`,
+      );
+    case 'describe_table':
+      if (!table) return fail(`no table ${String(input.table)}`);
+      return ok(
+        {
+          columns: table.columns,
+          primary_key: table.primary_key,
+          foreign_keys: table.foreign_keys,
+          rows: table.row_count,
+        },
+        `${table.columns.length} columns`,
+      );
+    case 'sample_rows':
+      if (!table) return fail(`no table ${String(input.table)}`);
+      return ok(table.sample_rows, `${table.sample_rows.length} rows`);
+    case 'run_sql':
+      try {
+        const { rows, truncated } = await runReadOnlySql(db, String(input.sql ?? ''));
+        return ok({ rows, truncated }, `${rows.length} rows${truncated ? ' (truncated)' : ''}`);
+      } catch (err) {
+        return fail(
+          err instanceof ReadOnlySqlError ? err.message : `query failed: ${(err as Error).message}`,
+        );
+      }
+    default:
+      return fail(`unknown tool ${name}`);
+  }
+}
+
+const ok = (value: unknown, summary: string) => ({ text: JSON.stringify(value), isError: false, summary });
+const fail = (message: string) => ({ text: message, isError: true, summary: `error: ${message}` });

@@ -1,0 +1,150 @@
+/**
+ * The Claude path of the PRD agent: the real generatePrd activity and the real Anthropic SDK,
+ * against a local fake of the Messages API and the harness's real Sakila.
+ */
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { dataDirDeps } from '../../../activities';
+import {
+  createAnalysisActivities,
+  type GeneratePrdResult,
+} from '../../../activities/analysis/analysis-activities';
+import { buildOfflinePrd } from '../../../activities/agents/offline-analyst/prd-builder';
+import { exploreSource } from '../../../activities/sources/source-explorer';
+import { addUsage, emptyCost } from '../../../shared/cost-ledger';
+import { tokenCostUsd } from '../../../shared/pricing';
+import {
+  apiKeyOf,
+  startMessagesFake,
+  type FakeRequest,
+  type MessagesFake,
+} from '../../fakes/anthropic-messages-fake';
+import { harness } from '../../harness/harness-state';
+import { newTestDataDir } from '../../harness/platform-gateway';
+import { sakilaConnection } from '../../harness/sakila';
+
+const lastToolResults = (req: FakeRequest) => {
+  const last = req.body.messages[req.body.messages.length - 1];
+  return (
+    last.content as { type: string; tool_use_id: string; content: string; is_error?: boolean }[]
+  ).filter((b) => b.type === 'tool_result');
+};
+
+describe('PRD agent on Claude (Messages API fake)', () => {
+  let fake: MessagesFake;
+  let validPrdJson: string;
+
+  beforeAll(async () => {
+    const db = await sakilaConnection();
+    const prd = buildOfflinePrd(await exploreSource(db, 'sakila'));
+    await db.end();
+    validPrdJson = JSON.stringify({
+      ...prd,
+      title: 'Rental and revenue analytics (Claude)',
+      analyst: { kind: 'claude', model: 'whatever-the-model-says' },
+    });
+    fake = await startMessagesFake([
+      () => ({
+        stop_reason: 'tool_use',
+        usage: { input_tokens: 1200, output_tokens: 80 },
+        content: [{ type: 'tool_use', id: 'tu_1', name: 'list_tables', input: {} }],
+      }),
+      () => ({
+        stop_reason: 'tool_use',
+        usage: { input_tokens: 2500, output_tokens: 120 },
+        content: [
+          { type: 'text', text: 'Looking at the rental fact.' },
+          { type: 'tool_use', id: 'tu_2', name: 'describe_table', input: { table: 'rental' } },
+          {
+            type: 'tool_use',
+            id: 'tu_3',
+            name: 'run_sql',
+            input: { sql: 'SELECT COUNT(*) AS n FROM rental' },
+          },
+          { type: 'tool_use', id: 'tu_4', name: 'run_sql', input: { sql: 'DELETE FROM rental' } },
+        ],
+      }),
+      () => ({
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 5000, output_tokens: 3000 },
+        content: [{ type: 'text', text: '{"version": 1, "title": "incomplete"}' }],
+      }),
+      () => ({
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 6000, output_tokens: 3500 },
+        content: [{ type: 'text', text: validPrdJson }],
+      }),
+    ]);
+  });
+  afterAll(async () => {
+    await fake?.close();
+  });
+
+  it('explores through tools, repairs an invalid PRD once, and records every call', async () => {
+    const deps = dataDirDeps(newTestDataDir(), {
+      llm: {
+        apiKey: 'sk-test-key',
+        baseURL: fake.baseURL,
+        models: { large: 'claude-test-large', medium: 'm', small: 's' },
+      },
+    });
+    const { host, port, user, password } = harness().mariadb;
+    const projectId = 'proj-20261122-claude01';
+    const passwordRef = await deps.secrets.put(`projects/${projectId}/db-password`, password);
+    const activities = createAnalysisActivities(deps);
+    const result: GeneratePrdResult = await new MockActivityEnvironment().run(activities.generatePrd, {
+      project_id: projectId,
+      description: 'video rental stores',
+      source: { jdbc_url: `jdbc:mysql://${host}:${port}/sakila`, username: user, password_ref: passwordRef },
+    });
+
+    expect(result.prd.analyst).toEqual({ kind: 'claude', model: 'claude-test-large' });
+    expect(result.prd.title).toBe('Rental and revenue analytics (Claude)');
+
+    // Real wire traffic: the key header, the model tier, the tools, and tool results from the real database.
+    expect(fake.requests).toHaveLength(4);
+    expect(apiKeyOf(fake.requests[0])).toBe('sk-test-key');
+    expect(fake.requests[0].headers['anthropic-version']).toBeDefined();
+    expect(fake.requests[0].body.model).toBe('claude-test-large');
+    expect(fake.requests[0].body.tools?.map((t) => t.name)).toEqual([
+      'list_tables',
+      'describe_table',
+      'sample_rows',
+      'run_sql',
+    ]);
+    const listed = JSON.parse(lastToolResults(fake.requests[1])[0].content) as {
+      table: string;
+      rows: number;
+    }[];
+    expect(listed).toContainEqual({ table: 'payment', rows: 16044 });
+    const [describe, count, write] = lastToolResults(fake.requests[2]);
+    expect(JSON.parse(describe.content).primary_key).toEqual(['rental_id']);
+    // BIGINT results arrive as exact strings (bigNumberStrings), as the agent sees them.
+    expect(JSON.parse(count.content).rows).toEqual([{ n: '16044' }]);
+    expect(write).toMatchObject({ is_error: true, content: expect.stringContaining('only SELECT') });
+    const repair = fake.requests[3].body.messages.at(-1)!;
+    expect(String(repair.content)).toMatch(/not valid: .*summary/);
+
+    // Usage of all four calls, priced on the large tier.
+    expect(result.usage).toHaveLength(4);
+    const cost = addUsage(emptyCost('t0'), result.usage, 't1');
+    expect(cost.by_agent[0]).toMatchObject({
+      agent_name: 'product_manager',
+      phase: 'prd',
+      call_count: 4,
+      input_tokens: 14_700,
+      output_tokens: 6_700,
+    });
+    expect(cost.project_total.estimated_usd).toBe(tokenCostUsd('large', 14_700, 6_700));
+
+    // The work log shows each tool call and each model call with its tokens.
+    const logs = deps.store.agentLogs(projectId);
+    expect(logs.filter((l) => l.tool === 'model_call')).toHaveLength(4);
+    expect(
+      logs.find((l) => l.tool === 'run_sql' && l.params.sql === 'SELECT COUNT(*) AS n FROM rental')?.summary,
+    ).toBe('1 rows');
+    expect(logs.find((l) => l.tool === 'model_call')).toMatchObject({
+      input_tokens: 1200,
+      output_tokens: 80,
+    });
+  });
+});
