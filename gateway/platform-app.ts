@@ -11,6 +11,7 @@ import type { IdTokens } from './auth/id-tokens';
 import type { UserStore } from './auth/user-store';
 import { deepHealth } from './deep-health';
 import { errorHandler, notFound } from './http-errors';
+import { accessLog } from './access-log';
 import { createProcessMetrics } from './metrics';
 import { platformOpenApi } from './openapi';
 import { ProjectService } from './projects/project-service';
@@ -36,6 +37,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
   const metrics = createProcessMetrics('gateway');
   app.disable('x-powered-by');
   app.use(metrics.countRequests);
+  app.use(accessLog(deps.log));
   app.use(express.json({ limit: '2mb' }));
 
   app.get('/health', async (req, res) => {

@@ -1,0 +1,127 @@
+/**
+ * Durability and secrecy with real processes: the worker and the gateway run as their own processes
+ * (as `npm start` runs them). Killing the worker while a project waits for approval loses nothing,
+ * and the database password appears in no log line, event, record or workflow history.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { freePort } from '../../scripts/lib/free-port';
+import { repoRoot } from '../../shared/paths';
+import { harness } from '../harness/harness-state';
+import { historyText } from '../harness/history-text';
+import { newTestDataDir } from '../harness/platform-gateway';
+
+interface Proc {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | string | null>;
+}
+
+function startProcess(entry: string, env: NodeJS.ProcessEnv): Proc {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, entry)], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return {
+    child,
+    output: () => out,
+    exited: new Promise((r) => child.on('exit', (code, signal) => r(code ?? signal))),
+  };
+}
+
+describe('worker killed at the approval gate (real processes)', () => {
+  const procs: Proc[] = [];
+  afterAll(async () => {
+    for (const p of procs) p.child.kill('SIGKILL');
+  });
+
+  it('resumes with nothing lost, and never logs the password', async () => {
+    const dataDir = newTestDataDir();
+    const gatewayPort = await freePort();
+    const env = {
+      TEMPORAL_ADDRESS: harness().temporal.address,
+      PLAT_DATA_DIR: dataDir,
+      PLAT_TASK_QUEUE: `restart-${Date.now()}`,
+      PLAT_GATEWAY_PORT: String(gatewayPort),
+      PLAT_SELF_SIGNUP: 'true',
+      LOG_LEVEL: 'debug',
+    };
+    const base = `http://127.0.0.1:${gatewayPort}`;
+    const gateway = startProcess('gateway/platform-main.ts', env);
+    let worker = startProcess('workers/main.ts', env);
+    procs.push(gateway, worker);
+    for (let i = 0; i < 300; i++) {
+      if ((await fetch(`${base}/health?deep=1`).catch(() => undefined))?.ok) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const call = async (method: string, route: string, body?: unknown, token?: string) => {
+      const res = await fetch(`${base}${route}`, {
+        method,
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const token = (await call('POST', '/auth/signup', { username: 'frank', password: 'frank-password' }))
+      .id_token as string;
+    const { port, user, password } = harness().mariadb;
+    const created = await call(
+      'POST',
+      '/v1/projects',
+      { jdbc_url: `jdbc:mysql://127.0.0.1:${port}/sakila`, username: user, password },
+      token,
+    );
+    const id = created.project_id as string;
+    const until = async (status: string) => {
+      for (let i = 0; i < 600; i++) {
+        const view = await call('GET', `/v1/projects/${id}`, undefined, token);
+        if (view.status === status) return view;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`never ${status}`);
+    };
+    const waiting = await until('waiting_approval');
+
+    worker.child.kill('SIGKILL');
+    await worker.exited;
+    // The decision arrives while no worker runs: the server keeps it.
+    const approved = fetch(`${base}/v1/projects/${id}/hitl/approve`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    await new Promise((r) => setTimeout(r, 1000));
+    worker = startProcess('workers/main.ts', env);
+    procs.push(worker);
+    expect((await approved).status).toBe(200);
+    const done = await until('completed');
+    expect(done.prd).toEqual(waiting.prd);
+    expect((done.decision as { decision: string }).decision).toBe('approve');
+
+    // The password: nowhere in logs, records, events, agent logs or the workflow history.
+    const connection = await Connection.connect({ address: harness().temporal.address });
+    const history = historyText(await new Client({ connection }).workflow.getHandle(id).fetchHistory());
+    await connection.close();
+    expect(history).toContain('DVD rental / retail');
+    const everything = [
+      gateway.output(),
+      ...procs.filter((p) => p !== gateway).map((p) => p.output()),
+      history,
+      JSON.stringify(await call('GET', `/v1/projects/${id}`, undefined, token)),
+      JSON.stringify(await call('GET', `/v1/projects/${id}/events`, undefined, token)),
+      JSON.stringify(await call('GET', `/v1/projects/${id}/agent-logs`, undefined, token)),
+    ].join('\n');
+    // The logs were really captured: the access log saw the create, the worker said it polls.
+    expect(gateway.output()).toMatch(/"method":"POST","path":"\/v1\/projects","status":201/);
+    expect(procs.map((p) => p.output()).join('')).toContain('worker polling');
+    expect(everything.includes(password)).toBe(false);
+    expect(fs.readdirSync(path.join(dataDir, 'secrets')).length).toBeGreaterThan(0);
+  });
+});
