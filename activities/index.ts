@@ -6,6 +6,7 @@ import { LocalParameterStore } from './secrets/local-parameter-store';
 import type { ParameterStore } from './secrets/parameter-store';
 import type { LlmSettings } from './agents/llm-settings';
 import type { PlatConfig } from '../shared/config';
+import type { ProjectEvent } from '../shared/project-model';
 import { metadataDbPath, openMetadataDb } from './store/metadata-db';
 import * as path from 'node:path';
 
@@ -13,6 +14,7 @@ export interface ActivityDeps {
   store: ProjectStore;
   secrets: ParameterStore;
   llm?: LlmSettings;
+  onStoredEvents?: (events: ProjectEvent[]) => void;
 }
 
 /** The real dependencies of a data directory: its metadata database and local parameter store. */

@@ -103,7 +103,10 @@ async function main(): Promise<void> {
   urls.push(
     ['Gateway', `${gatewayUrl}  (health: ${gatewayUrl}/health?deep=1)`],
     ['Memory service', `${memoryUrl}  (health: ${memoryUrl}/health)`],
-    ['Metrics', `${gatewayUrl}/metrics  ${memoryUrl}/metrics`],
+    [
+      'Metrics',
+      `${gatewayUrl}/metrics  ${memoryUrl}/metrics  http://127.0.0.1:${config.PLAT_WORKER_METRICS_PORT}/metrics`,
+    ],
     ['Logs', logs],
   );
   const width = Math.max(...urls.map(([k]) => k.length));
@@ -157,6 +160,7 @@ async function assertPortsFree(config: PlatConfig, opts: StartOptions): Promise<
   const wanted: [number, string][] = [
     [config.PLAT_GATEWAY_PORT, 'PLAT_GATEWAY_PORT'],
     [config.PLAT_MEMORY_PORT, 'PLAT_MEMORY_PORT'],
+    [config.PLAT_WORKER_METRICS_PORT, 'PLAT_WORKER_METRICS_PORT'],
   ];
   if (!config.TEMPORAL_ADDRESS)
     wanted.push(

@@ -112,6 +112,7 @@ export const settings = {
     schema: z.string().min(1).default('claude-haiku-4-5'),
     help: 'Model of the small tier.',
   },
+  PLAT_WORKER_METRICS_PORT: { schema: port(9464), help: "Port of the worker's /metrics (on 127.0.0.1)." },
   PLAT_MEMORY_HOST: {
     schema: z.string().min(1).default('127.0.0.1'),
     help: 'Address the memory service binds to. Non-loopback requires PLAT_MEMORY_API_KEYS.',

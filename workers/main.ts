@@ -12,6 +12,7 @@ import { dataDirDeps, llmSettings } from '../activities';
 import { createPlatformWorker } from './platform-worker';
 import { ensureSearchAttributes } from './search-attribute-registration';
 import { temporalLoggerFor } from './temporal-logger';
+import { createWorkerMetrics, serveMetrics } from './worker-metrics';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -19,13 +20,18 @@ async function main(): Promise<void> {
   const temporalLogger = temporalLoggerFor(log);
   Runtime.install({ logger: temporalLogger });
   const address = temporalAddress(config);
+  const metrics = createWorkerMetrics();
+  const metricsServer = await serveMetrics(metrics.registry, '127.0.0.1', config.PLAT_WORKER_METRICS_PORT);
   const connection = await connectWithRetry(address, log);
   const worker = await createPlatformWorker({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.PLAT_TASK_QUEUE,
     bundleCacheDir: path.join(dataDir(config), 'cache'),
-    deps: dataDirDeps(dataDir(config), { secretKey: config.PLAT_SECRET_KEY, llm: llmSettings(config) }),
+    deps: {
+      ...dataDirDeps(dataDir(config), { secretKey: config.PLAT_SECRET_KEY, llm: llmSettings(config) }),
+      onStoredEvents: metrics.observe,
+    },
     logger: temporalLogger,
   });
 
@@ -39,6 +45,7 @@ async function main(): Promise<void> {
   // Worker.run() returns after SIGINT/SIGTERM once in-flight tasks have finished.
   await worker.run();
   await connection.close();
+  metricsServer.close();
   log.info('worker stopped');
 }
 

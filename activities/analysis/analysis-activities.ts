@@ -20,6 +20,8 @@ export interface AnalysisActivityDeps {
   secrets: ParameterStore;
   /** Claude settings; absent, the agents are the deterministic offline analysts. */
   llm?: LlmSettings;
+  /** Called with the events stored for the first time (metrics). */
+  onStoredEvents?: (events: ProjectEvent[]) => void;
 }
 
 export interface GeneratePrdRequest {
@@ -35,7 +37,7 @@ export interface GeneratePrdResult {
 
 export const PRODUCT_MANAGER = 'product_manager';
 
-export function createAnalysisActivities({ store, secrets, llm }: AnalysisActivityDeps) {
+export function createAnalysisActivities({ store, secrets, llm, onStoredEvents }: AnalysisActivityDeps) {
   return {
     /** The product-manager agent: explores every table of the source and writes the PRD. */
     async generatePrd(req: GeneratePrdRequest): Promise<GeneratePrdResult> {
@@ -111,7 +113,9 @@ export function createAnalysisActivities({ store, secrets, llm }: AnalysisActivi
 
     /** Persists the project's latest view and new events (idempotent by event key). */
     async recordProgress(view: ProjectView, events: ProjectEvent[]): Promise<void> {
-      store.saveProgress(view, events);
+      // Save first: `f?.(save())` would skip the save when there is no observer.
+      const stored = store.saveProgress(view, events);
+      onStoredEvents?.(stored);
     },
   };
 }

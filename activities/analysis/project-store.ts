@@ -23,14 +23,17 @@ export interface AgentLogEntry {
 export class ProjectStore {
   constructor(private readonly db: MetadataDb) {}
 
-  /** Saves the latest view (an older snapshot never overwrites a newer one) and its new events, idempotently. */
-  saveProgress(view: ProjectView, events: ProjectEvent[]): void {
+  /**
+   * Saves the latest view (an older snapshot never overwrites a newer one) and its events,
+   * idempotently; returns the events stored now (not those a retry had stored already).
+   */
+  saveProgress(view: ProjectView, events: ProjectEvent[]): ProjectEvent[] {
     const upsert = this.db.prepare(
       `INSERT INTO projects (project_id, owner_id, created_at, updated_at, status, view_json) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (project_id) DO UPDATE SET updated_at = excluded.updated_at, status = excluded.status, view_json = excluded.view_json
        WHERE excluded.updated_at >= projects.updated_at`,
     );
-    this.db.transaction(() => {
+    return this.db.transaction(() => {
       upsert.run(
         view.project_id,
         view.owner_id,
@@ -39,7 +42,7 @@ export class ProjectStore {
         view.status,
         JSON.stringify(view),
       );
-      this.insertEvents(events);
+      return this.insertEvents(events);
     })();
   }
 
@@ -48,23 +51,25 @@ export class ProjectStore {
     this.db.transaction(() => this.insertEvents(events))();
   }
 
-  private insertEvents(events: ProjectEvent[]): void {
+  private insertEvents(events: ProjectEvent[]): ProjectEvent[] {
     const insert = this.db.prepare(
       `INSERT OR IGNORE INTO events (project_id, event_key, event_type, phase, status, message, payload_json, timestamp)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    for (const e of events) {
-      insert.run(
-        e.project_id,
-        e.event_key,
-        e.event_type,
-        e.phase,
-        e.status,
-        e.message,
-        JSON.stringify(e.payload ?? {}),
-        e.timestamp,
-      );
-    }
+    const payload = (e: ProjectEvent) => JSON.stringify(e.payload ?? {});
+    return events.filter(
+      (e) =>
+        insert.run(
+          e.project_id,
+          e.event_key,
+          e.event_type,
+          e.phase,
+          e.status,
+          e.message,
+          payload(e),
+          e.timestamp,
+        ).changes > 0,
+    );
   }
 
   addAgentLogs(entries: AgentLogEntry[]): void {

@@ -62,9 +62,10 @@ export function openMetadataDb(file: string): MetadataDb {
   if (existing) return existing;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000');
-  for (const sql of MIGRATIONS) db.exec(sql);
+  // Gateway and worker open the file at the same moment on start-up: wait for locks, do not fail.
+  db.pragma('busy_timeout = 10000');
+  retryWhileLocked(() => db.pragma('journal_mode = WAL'));
+  for (const sql of MIGRATIONS) retryWhileLocked(() => db.exec(sql));
   open.set(file, db);
   return db;
 }
@@ -72,4 +73,16 @@ export function openMetadataDb(file: string): MetadataDb {
 /** The metadata database of a data directory. */
 export function metadataDbPath(dataDir: string): string {
   return path.join(dataDir, 'metadata', 'plat.db');
+}
+
+/** Switching to WAL needs a moment of exclusive access, which busy_timeout does not cover. */
+function retryWhileLocked<T>(fn: () => T): T {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return fn();
+    } catch (err) {
+      if (attempt >= 50 || !/locked|busy/i.test((err as Error).message)) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+  }
 }

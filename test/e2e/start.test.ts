@@ -17,6 +17,7 @@ async function ports() {
     PLAT_MEMORY_PORT: String(await freePort()),
     TEMPORAL_DEV_PORT: String(await freePort()),
     TEMPORAL_UI_PORT: String(await freePort()),
+    PLAT_WORKER_METRICS_PORT: String(await freePort()),
   };
 }
 
@@ -56,6 +57,8 @@ describe('npm start (scripts/start.ts)', () => {
     expect(deep.status).toBe(200);
     const workflowId = (deep.body.checks as { worker: { ping: { workflow_id: string } } }).worker.ping
       .workflow_id;
+    const workerMetrics = await fetch(`http://127.0.0.1:${env.PLAT_WORKER_METRICS_PORT}/metrics`);
+    expect(await workerMetrics.text()).toContain('plat_project_failures_total');
     const ui = await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`);
     expect(ui.status).toBe(200);
     expect(first.output()).toMatch(new RegExp(`Temporal Web UI\\s+http://127.0.0.1:${env.TEMPORAL_UI_PORT}`));

@@ -43,11 +43,13 @@ describe('worker killed at the approval gate (real processes)', () => {
   it('resumes with nothing lost, and never logs the password', async () => {
     const dataDir = newTestDataDir();
     const gatewayPort = await freePort();
+    const metricsPort = await freePort();
     const env = {
       TEMPORAL_ADDRESS: harness().temporal.address,
       PLAT_DATA_DIR: dataDir,
       PLAT_TASK_QUEUE: `restart-${Date.now()}`,
       PLAT_GATEWAY_PORT: String(gatewayPort),
+      PLAT_WORKER_METRICS_PORT: String(metricsPort),
       PLAT_SELF_SIGNUP: 'true',
       LOG_LEVEL: 'debug',
     };

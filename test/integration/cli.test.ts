@@ -72,7 +72,7 @@ describe('plat CLI', () => {
     let screen = '';
     watcher.stdout.on('data', (d) => (screen += d));
     const watchExit = new Promise<number | null>((r) => watcher.on('exit', r));
-    for (let i = 0; i < 200 && !screen.includes('[hitl_required]'); i++)
+    for (let i = 0; i < 200 && !screen.includes('decide: plat projects'); i++)
       await new Promise((r) => setTimeout(r, 100));
     expect(screen).toContain('? prd');
     expect(screen).toContain(`decide: plat projects approve|reject ${projectId}`);

@@ -18,6 +18,7 @@ import { harness } from '../harness/harness-state';
 import { historyText } from '../harness/history-text';
 import { testActivityDeps, timeSkippingEnv } from '../harness/temporal-envs';
 import { workflowsPath } from '../../workers/platform-worker';
+import { createWorkerMetrics } from '../../workers/worker-metrics';
 
 const TASK_QUEUE = 'analysis-project-test';
 const PASSWORD_MARKER = harness().mariadb.password;
@@ -28,10 +29,12 @@ describe('analysisProject workflow (time skipping)', () => {
   let running: Promise<void>;
   let deps: ActivityDeps;
   let seq = 0;
+  const metrics = createWorkerMetrics();
+  const counter = async (name: string) => (await metrics.registry.getSingleMetric(name)!.get()).values;
 
   beforeAll(async () => {
     env = await timeSkippingEnv();
-    deps = testActivityDeps();
+    deps = { ...testActivityDeps(), onStoredEvents: metrics.observe };
     worker = await Worker.create({
       connection: env.nativeConnection,
       taskQueue: TASK_QUEUE,
@@ -164,6 +167,8 @@ describe('analysisProject workflow (time skipping)', () => {
     expect(view.phases.prd.status).toBe('failed');
     expect(view.error?.message).toMatch(/Access denied/);
     expect(deps.store.eventsSince(projectId, 0).map((e) => e.event_type)).toContain('project_failed');
+    // Counted once in the project-failure metric.
+    expect((await counter('plat_project_failures_total'))[0].value).toBe(1);
   });
 
   it('ends as cancelled when cancelled at the gate', async () => {

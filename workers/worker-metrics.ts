@@ -1,0 +1,78 @@
+/**
+ * The worker's Prometheus metrics (spec §8.1): project failures (plat/ProjectFailures), finished
+ * projects by status and model tokens, counted from events as they are first stored (a retried
+ * activity does not count twice). Served at /metrics on PLAT_WORKER_METRICS_PORT.
+ */
+import { createServer, type Server } from 'node:http';
+import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CostRecord } from '../shared/cost-ledger';
+import type { ProjectEvent } from '../shared/project-model';
+
+export interface WorkerMetrics {
+  registry: Registry;
+  /** Counts what the newly stored events say happened. */
+  observe(events: ProjectEvent[]): void;
+}
+
+export function createWorkerMetrics(): WorkerMetrics {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service: 'worker' });
+  collectDefaultMetrics({ register: registry });
+  const failures = new Counter({
+    name: 'plat_project_failures_total',
+    help: 'Projects that failed (a stage failed after its retries)',
+    registers: [registry],
+  });
+  const finished = new Counter({
+    name: 'plat_projects_finished_total',
+    help: 'Projects that ended, by final status',
+    labelNames: ['status'] as const,
+    registers: [registry],
+  });
+  const tokens = new Counter({
+    name: 'plat_model_tokens_total',
+    help: 'Model tokens recorded, by direction',
+    labelNames: ['direction'] as const,
+    registers: [registry],
+  });
+  const lastTotals = new Map<string, { input: number; output: number }>();
+  const ended: Record<string, string> = {
+    project_failed: 'failed',
+    project_completed: 'completed',
+    project_terminated: 'terminated',
+    project_cancelled: 'cancelled',
+  };
+  return {
+    registry,
+    observe(events) {
+      for (const e of events) {
+        if (e.event_type === 'project_failed') failures.inc();
+        if (ended[e.event_type]) finished.inc({ status: ended[e.event_type] });
+        if (e.event_type === 'cost_update') {
+          // cost_update carries running totals; count the growth since the last one seen here.
+          const total = (e.payload?.cost as CostRecord | undefined)?.project_total;
+          if (!total) continue;
+          const before = lastTotals.get(e.project_id) ?? { input: 0, output: 0 };
+          tokens.inc({ direction: 'input' }, Math.max(0, total.input_tokens - before.input));
+          tokens.inc({ direction: 'output' }, Math.max(0, total.output_tokens - before.output));
+          lastTotals.set(e.project_id, { input: total.input_tokens, output: total.output_tokens });
+        }
+      }
+    },
+  };
+}
+
+/** Serves `registry` at GET /metrics. */
+export function serveMetrics(registry: Registry, host: string, port: number): Promise<Server> {
+  const server = createServer(async (req, res) => {
+    if (req.url !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': registry.contentType }).end(await registry.metrics());
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}
