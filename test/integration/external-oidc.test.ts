@@ -1,0 +1,103 @@
+/**
+ * Tokens from an external OIDC issuer (e.g. Cognito) are accepted through the issuer's JWKS, and a
+ * project can be cancelled through the API.
+ */
+import express from 'express';
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { IdTokens } from '../../gateway/auth/id-tokens';
+import { dataDirDeps } from '../../activities';
+import { harness } from '../harness/harness-state';
+import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
+import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
+import * as path from 'node:path';
+
+describe('external OIDC issuer', () => {
+  let jwksServer: Server;
+  let issuer: string;
+  let sign: (claims: Record<string, unknown>, aud?: string) => Promise<string>;
+
+  beforeAll(async () => {
+    const { privateKey, publicKey } = await generateKeyPair('RS256');
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'ext-1', alg: 'RS256', use: 'sig' };
+    const app = express();
+    app.get('/.well-known/jwks.json', (_req, res) => void res.json({ keys: [jwk] }));
+    jwksServer = app.listen(0, '127.0.0.1');
+    await new Promise((r) => jwksServer.once('listening', r));
+    issuer = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}`;
+    sign = (claims, aud = 'plat-client') =>
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: 'ext-1' })
+        .setIssuer(issuer)
+        .setAudience(aud)
+        .setSubject('ext-user-42')
+        .setIssuedAt()
+        .setExpirationTime('10m')
+        .sign(privateKey);
+  });
+  afterAll(() => jwksServer?.close());
+
+  it('verifies tokens through the issuer JWKS, checks the audience, and keeps users apart', async () => {
+    const tokens = await IdTokens.open(path.join(newTestDataDir(), 'keys'), 3600, {
+      issuer,
+      audience: 'plat-client',
+    });
+    const subject = await tokens.verify(await sign({ 'cognito:username': 'gina' }));
+    expect(subject).toEqual({ user_id: `${issuer}#ext-user-42`, username: 'gina' });
+    await expect(tokens.verify(await sign({}, 'another-client'))).rejects.toThrow(/aud/);
+    const stranger = await IdTokens.open(path.join(newTestDataDir(), 'keys'), 3600);
+    await expect(stranger.verify(await sign({}))).rejects.toThrow(/not accepted/);
+  });
+});
+
+describe('cancelling a project through the API', () => {
+  let stack: DevServerWithWorker;
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    const dataDir = newTestDataDir();
+    stack = await devServerWithPlatformWorker('cancel-test', dataDirDeps(dataDir));
+    gateway = await startTestGateway({ client: stack.env.client, taskQueue: 'cancel-test', dataDir });
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await stack?.stop();
+  });
+
+  it('cancels a project waiting for approval, then refuses to cancel it again', async () => {
+    const call = async (method: string, route: string, body?: unknown, token?: string) => {
+      const res = await fetch(`${gateway.base}${route}`, {
+        method,
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const token = (await call('POST', '/auth/signup', { username: 'hugo', password: 'hugo-password' })).body
+      .id_token as string;
+    const { port, user, password } = harness().mariadb;
+    const id = (
+      await call(
+        'POST',
+        '/v1/projects',
+        { jdbc_url: `jdbc:mysql://127.0.0.1:${port}/sakila`, username: user, password },
+        token,
+      )
+    ).body.project_id as string;
+    const status = async () => (await call('GET', `/v1/projects/${id}`, undefined, token)).body.status;
+    for (let i = 0; i < 300 && (await status()) !== 'waiting_approval'; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await call('POST', `/v1/projects/${id}/cancel`, undefined, token)).toEqual({
+      status: 202,
+      body: { project_id: id, status: 'cancelling' },
+    });
+    for (let i = 0; i < 300 && (await status()) !== 'cancelled'; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await status()).toBe('cancelled');
+    expect((await call('POST', `/v1/projects/${id}/cancel`, undefined, token)).status).toBe(409);
+  });
+});
