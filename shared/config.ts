@@ -95,6 +95,20 @@ export const settings = {
     schema: z.string().min(1).optional(),
     help: 'Required audience (client id) of external tokens.',
   },
+  PLAT_LLM_PROVIDER: {
+    schema: z
+      .enum(['anthropic', 'bedrock', 'offline'], { error: 'one of anthropic, bedrock, offline' })
+      .optional(),
+    help: 'Where the agents run. Unset: anthropic when ANTHROPIC_API_KEY is set, else offline.',
+  },
+  AWS_REGION: {
+    schema: z.string().min(1).optional(),
+    help: 'AWS region (Bedrock with PLAT_LLM_PROVIDER=bedrock).',
+  },
+  PLAT_BEDROCK_BASE_URL: {
+    schema: httpUrl.optional(),
+    help: 'Bedrock runtime endpoint override (VPC endpoint, proxy).',
+  },
   ANTHROPIC_API_KEY: {
     schema: z.string().min(1).optional(),
     help: 'Use Claude for the agents. Unset: the deterministic offline analysts (labelled as such).',

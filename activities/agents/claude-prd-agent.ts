@@ -3,7 +3,7 @@
  * table, sample rows, read-only SQL) and answers with the PRD as strict JSON, validated by the PRD
  * schema; one repair round when the JSON does not validate. Every call's token usage is recorded.
  */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { Connection } from 'mysql2/promise';
 import type { UsageRecord } from '../../shared/cost-ledger';
 import { prdSchema, type Prd } from '../../shared/prd-schema';
@@ -11,6 +11,7 @@ import type { SourceSnapshot } from '../../shared/source-schema';
 import { ReadOnlySqlError, runReadOnlySql } from '../sources/read-only-sql';
 import type { ToolCallRecord } from '../sources/source-explorer';
 import type { LlmSettings } from './llm-settings';
+import { messagesClient } from './model-client';
 
 const MAX_TURNS = 24;
 
@@ -65,12 +66,7 @@ export async function claudePrd(opts: {
 }): Promise<ClaudePrdResult> {
   const { settings, snapshot, db } = opts;
   const model = settings.models.large;
-  const client = new Anthropic({
-    apiKey: settings.apiKey,
-    baseURL: settings.baseURL,
-    maxRetries: 3,
-    timeout: 120_000,
-  });
+  const client = messagesClient(settings);
   const usage: UsageRecord[] = [];
   const messages: Anthropic.Messages.MessageParam[] = [
     {

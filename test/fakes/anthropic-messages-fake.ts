@@ -46,11 +46,21 @@ export async function startMessagesFake(
   const requests: FakeRequest[] = [];
   const app = express();
   app.use(express.json({ limit: '20mb' }));
+  // Bedrock runtime's InvokeModel carries the same Messages body (model in the path, SigV4-signed).
+  app.post('/model/:model/invoke', (req, res, next) => {
+    if (!/^AWS4-HMAC-SHA256 Credential=\S+\/bedrock\/aws4_request/.test(req.get('authorization') ?? '')) {
+      res.status(403).json({ message: 'missing or malformed SigV4 signature' });
+      return;
+    }
+    req.body = { ...req.body, model: req.params.model };
+    req.url = '/v1/messages';
+    next();
+  });
   app.post('/v1/messages', (req, res) => {
     const recorded: FakeRequest = { headers: req.headers, body: req.body };
     requests.push(recorded);
     // The API takes the key as x-api-key or as a bearer token (newer SDKs send the latter).
-    if (!req.get('x-api-key') && !/^Bearer \S+/.test(req.get('authorization') ?? '')) {
+    if (!req.get('x-api-key') && !/^(Bearer|AWS4-HMAC-SHA256) \S+/.test(req.get('authorization') ?? '')) {
       res.status(401).json({
         type: 'error',
         error: { type: 'authentication_error', message: 'x-api-key or Authorization header is required' },

@@ -82,6 +82,7 @@ describe('PRD agent on Claude (Messages API fake)', () => {
   it('explores through tools, repairs an invalid PRD once, and records every call', async () => {
     const deps = dataDirDeps(newTestDataDir(), {
       llm: {
+        provider: 'anthropic',
         apiKey: 'sk-test-key',
         baseURL: fake.baseURL,
         models: { large: 'claude-test-large', medium: 'm', small: 's' },
@@ -146,5 +147,61 @@ describe('PRD agent on Claude (Messages API fake)', () => {
       input_tokens: 1200,
       output_tokens: 80,
     });
+  });
+});
+
+describe('PRD agent on Claude through Amazon Bedrock (InvokeModel fake)', () => {
+  it('signs requests with SigV4 and gets the PRD back the same way', async () => {
+    const db = await sakilaConnection();
+    const prd = buildOfflinePrd(await exploreSource(db, 'sakila'));
+    await db.end();
+    const fake = await startMessagesFake([
+      () => ({
+        stop_reason: 'tool_use',
+        usage: { input_tokens: 900, output_tokens: 40 },
+        content: [{ type: 'tool_use', id: 'b1', name: 'list_tables', input: {} }],
+      }),
+      () => ({
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 4000, output_tokens: 2500 },
+        content: [{ type: 'text', text: JSON.stringify(prd) }],
+      }),
+    ]);
+    const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+    process.env.AWS_ACCESS_KEY_ID = 'AKIDPLATTEST';
+    process.env.AWS_SECRET_ACCESS_KEY = 'plat-test-secret';
+    try {
+      const deps = dataDirDeps(newTestDataDir(), {
+        llm: {
+          provider: 'bedrock',
+          region: 'eu-west-1',
+          baseURL: fake.baseURL,
+          models: { large: 'anthropic.claude-test-v1:0', medium: 'm', small: 's' },
+        },
+      });
+      const { host, port, user, password } = harness().mariadb;
+      const ref = await deps.secrets.put('projects/proj-20261122-bedrock1/db-password', password);
+      const result: GeneratePrdResult = await new MockActivityEnvironment().run(
+        createAnalysisActivities(deps).generatePrd,
+        {
+          project_id: 'proj-20261122-bedrock1',
+          description: '',
+          source: { jdbc_url: `jdbc:mysql://${host}:${port}/sakila`, username: user, password_ref: ref },
+        },
+      );
+      expect(result.prd.analyst).toEqual({ kind: 'claude', model: 'anthropic.claude-test-v1:0' });
+      expect(fake.requests).toHaveLength(2);
+      expect(String(fake.requests[0].headers.authorization)).toMatch(
+        /^AWS4-HMAC-SHA256 Credential=AKIDPLATTEST\/\d{8}\/eu-west-1\/bedrock\/aws4_request/,
+      );
+      expect(fake.requests[0].body.model).toBe('anthropic.claude-test-v1:0');
+      expect(result.usage.map((u) => u.input_tokens)).toEqual([900, 4000]);
+    } finally {
+      process.env.AWS_ACCESS_KEY_ID = saved.id;
+      process.env.AWS_SECRET_ACCESS_KEY = saved.secret;
+      if (saved.id === undefined) delete process.env.AWS_ACCESS_KEY_ID;
+      if (saved.secret === undefined) delete process.env.AWS_SECRET_ACCESS_KEY;
+      await fake.close();
+    }
   });
 });
