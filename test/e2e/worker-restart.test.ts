@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { freePort } from '../../scripts/lib/free-port';
 import { repoRoot } from '../../shared/paths';
+import { apiCaller } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
 import { historyText } from '../harness/history-text';
 import { newTestDataDir } from '../harness/platform-gateway';
@@ -61,17 +62,9 @@ describe('worker killed at the approval gate (real processes)', () => {
       if ((await fetch(`${base}/health?deep=1`).catch(() => undefined))?.ok) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    const call = async (method: string, route: string, body?: unknown, token?: string) => {
-      const res = await fetch(`${base}${route}`, {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return (await res.json()) as Record<string, unknown>;
-    };
+    const api = apiCaller(base);
+    const call: (...args: Parameters<typeof api>) => Promise<Record<string, unknown>> = async (...args) =>
+      (await api(...args)).body;
     const token = (await call('POST', '/auth/signup', { username: 'frank', password: 'frank-password' }))
       .id_token as string;
     const { port, user, password } = harness().mariadb;

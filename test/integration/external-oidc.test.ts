@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { IdTokens } from '../../gateway/auth/id-tokens';
 import { dataDirDeps } from '../../activities';
+import { apiCaller } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
 import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
@@ -66,17 +67,7 @@ describe('cancelling a project through the API', () => {
   });
 
   it('cancels a project waiting for approval, then refuses to cancel it again', async () => {
-    const call = async (method: string, route: string, body?: unknown, token?: string) => {
-      const res = await fetch(`${gateway.base}${route}`, {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-    };
+    const call = apiCaller(gateway.base);
     const token = (await call('POST', '/auth/signup', { username: 'hugo', password: 'hugo-password' })).body
       .id_token as string;
     const { port, user, password } = harness().mariadb;

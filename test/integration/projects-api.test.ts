@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { WebSocket } from 'ws';
 import { temporalCliPath } from '../../scripts/lib/tool-paths';
 import { dataDirDeps } from '../../activities';
+import { apiCaller } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
 import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
@@ -38,18 +39,7 @@ describe('projects API', () => {
     await stack?.stop();
   });
 
-  async function call(method: string, path: string, body?: unknown, bearer?: string) {
-    const res = await fetch(`${gateway.base}${path}`, {
-      method,
-      headers: {
-        'content-type': 'application/json',
-        ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
-  }
+  const call = apiCaller(() => gateway.base);
 
   async function create(): Promise<string> {
     const { user, password } = harness().mariadb;
