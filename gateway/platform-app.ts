@@ -28,6 +28,8 @@ export interface PlatformAppDeps {
   tokens: IdTokens;
   selfSignup: boolean;
   apiStage?: string;
+  /** Project creations per user and minute (default 20). */
+  createsPerMinute?: number;
   /** How long the deep health check waits for a worker (default 15 s). */
   deepHealthTimeoutMs?: number;
 }
@@ -65,7 +67,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
     store: deps.store,
     secrets: deps.secrets,
   });
-  const routes = projectRoutes(service, deps.store);
+  const routes = projectRoutes(service, deps.store, deps.createsPerMinute);
   for (const prefix of projectPrefixes(deps.apiStage)) app.use(prefix, requireUser(deps.tokens), routes);
 
   app.use(express.static(path.join(repoRoot, 'web'), { index: 'index.html' }));

@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     ...deps,
     selfSignup: config.PLAT_SELF_SIGNUP,
     apiStage: config.PLAT_API_STAGE,
+    createsPerMinute: config.PLAT_PROJECT_CREATES_PER_MINUTE,
   });
   const server = await listenUntilSignalled(
     app,

@@ -71,6 +71,14 @@ export const settings = {
       .optional(),
     help: 'Optional stage segment: project routes are also served under /<stage>/v1/projects.',
   },
+  PLAT_PROJECT_CREATES_PER_MINUTE: {
+    schema: z
+      .string()
+      .default('20')
+      .refine((v) => /^\d+$/.test(v) && Number(v) >= 1, 'a whole number >= 1')
+      .transform(Number),
+    help: 'Project creations allowed per user and minute (429 beyond).',
+  },
   PLAT_SELF_SIGNUP: { schema: bool(false), help: 'Allow POST /auth/signup (user-password accounts).' },
   PLAT_TOKEN_TTL_SECONDS: {
     schema: z

@@ -3,6 +3,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { ProjectStore } from '../../activities/analysis/project-store';
 import { HttpError } from '../http-errors';
+import { perUserRateLimit } from '../rate-limit';
 import { parseBody } from '../validation';
 import { createProjectRequestSchema } from './create-project-request';
 import type { ProjectService } from './project-service';
@@ -20,9 +21,9 @@ export function projectPrefixes(stage?: string): string[] {
   return stage ? [...base, ...base.map((p) => `/${stage}${p}`)] : base;
 }
 
-export function projectRoutes(service: ProjectService, store: ProjectStore): Router {
+export function projectRoutes(service: ProjectService, store: ProjectStore, createsPerMinute = 20): Router {
   const r = Router();
-  r.post('/', async (req, res) => {
+  r.post('/', perUserRateLimit(createsPerMinute), async (req, res) => {
     const body = parseBody(createProjectRequestSchema, req.body);
     const view = await service.create(req.user!, body);
     res.status(201).json({
