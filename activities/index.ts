@@ -14,6 +14,7 @@ export interface ActivityDeps {
   store: ProjectStore;
   secrets: ParameterStore;
   llm?: LlmSettings;
+  warehouseRoot: string;
   onStoredEvents?: (events: ProjectEvent[]) => void;
 }
 
@@ -26,6 +27,7 @@ export function dataDirDeps(
     store: new ProjectStore(openMetadataDb(metadataDbPath(dataDir))),
     secrets: new LocalParameterStore(path.join(dataDir, 'secrets'), opts.secretKey),
     llm: opts.llm,
+    warehouseRoot: path.join(dataDir, 'warehouse'),
   };
 }
 

@@ -47,6 +47,17 @@ export interface ProjectView {
   duration_seconds: number;
   bi_dashboard_url: string | null;
   error?: { phase: PhaseName; message: string };
+  /** What the warehouse stages built, stage by stage. */
+  warehouse?: { ods?: OdsSummary };
+}
+
+/** Result of data integration: per-table source and ODS row counts, reconciled. */
+export interface OdsSummary {
+  database: string;
+  database_file: string;
+  tables: { table: string; source_rows: number; ods_rows: number }[];
+  rows_copied: number;
+  warnings: string[];
 }
 
 export type EventType =

@@ -42,13 +42,22 @@ const { generatePrd } = proxyActivities<AnalysisActivities>({
   heartbeatTimeout: '2 minutes',
   retry: { maximumAttempts: 3, initialInterval: '2 seconds', nonRetryableErrorTypes: ['SourceAccessDenied'] },
 });
+const { ingestOds } = proxyActivities<AnalysisActivities>({
+  startToCloseTimeout: '6 hours',
+  heartbeatTimeout: '2 minutes',
+  retry: {
+    maximumAttempts: 5,
+    initialInterval: '5 seconds',
+    nonRetryableErrorTypes: ['SourceAccessDenied', 'RowCountMismatch'],
+  },
+});
 const { recordProgress } = proxyActivities<AnalysisActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 10, initialInterval: '1 second' },
 });
 
 /** The warehouse stages run here as they land; until then they are reported as not run. */
-const WAREHOUSE_STAGES_PENDING = 'warehouse stages are not available in this version of plat';
+const STAGE_NOT_AVAILABLE = 'not available in this version of plat';
 
 interface PendingDecision {
   decision: Decision;
@@ -193,8 +202,23 @@ export async function analysisProject(input: AnalysisProjectInput): Promise<Proj
     setPhase('prd', 'completed', decision.decision === 'modify' ? 'PRD edited and approved' : 'PRD approved');
     await save();
 
-    for (const phase of PHASES.slice(1)) setPhase(phase, 'skipped', WAREHOUSE_STAGES_PENDING);
-    finish('completed', 'project_completed', `PRD approved; ${WAREHOUSE_STAGES_PENDING}`);
+    setPhase('data_ingestion', 'running');
+    await save();
+    const ods = await ingestOds({ project_id: view.project_id, source: input.source, prd: view.prd! });
+    view.warehouse = { ...view.warehouse, ods };
+    setPhase(
+      'data_ingestion',
+      'completed',
+      `${ods.tables.length} tables, ${ods.rows_copied} rows into ${ods.database}${ods.warnings.length ? `; ${ods.warnings.length} warnings` : ''}`,
+    );
+    await save();
+
+    for (const phase of PHASES.slice(2)) setPhase(phase, 'skipped', STAGE_NOT_AVAILABLE);
+    finish(
+      'completed',
+      'project_completed',
+      `source copied to ${ods.database}; later warehouse stages are ${STAGE_NOT_AVAILABLE}`,
+    );
     await save();
     return view;
   } catch (err) {

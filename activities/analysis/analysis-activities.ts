@@ -12,7 +12,10 @@ import { claudePrd } from '../agents/claude-prd-agent';
 import type { LlmSettings } from '../agents/llm-settings';
 import type { UsageRecord } from '../../shared/cost-ledger';
 import type { Prd } from '../../shared/prd-schema';
-import type { AnalysisProjectInput, ProjectEvent, ProjectView } from '../../shared/project-model';
+import type { AnalysisProjectInput, OdsSummary, ProjectEvent, ProjectView } from '../../shared/project-model';
+import { ingestOds } from '../warehouse/ods-ingestion';
+import type { TableCopyResult } from '../warehouse/ods-table-copy';
+import { layerDatabaseName } from '../warehouse/warehouse-layout';
 import type { AgentLogEntry, ProjectStore } from './project-store';
 
 export interface AnalysisActivityDeps {
@@ -20,6 +23,8 @@ export interface AnalysisActivityDeps {
   secrets: ParameterStore;
   /** Claude settings; absent, the agents are the deterministic offline analysts. */
   llm?: LlmSettings;
+  /** Root of the embedded warehouse (Parquet and DuckDB files). */
+  warehouseRoot: string;
   /** Called with the events stored for the first time (metrics). */
   onStoredEvents?: (events: ProjectEvent[]) => void;
 }
@@ -30,6 +35,12 @@ export interface GeneratePrdRequest {
   source: AnalysisProjectInput['source'];
 }
 
+export interface IngestOdsRequest {
+  project_id: string;
+  source: AnalysisProjectInput['source'];
+  prd: Prd;
+}
+
 export interface GeneratePrdResult {
   prd: Prd;
   usage: UsageRecord[];
@@ -37,7 +48,13 @@ export interface GeneratePrdResult {
 
 export const PRODUCT_MANAGER = 'product_manager';
 
-export function createAnalysisActivities({ store, secrets, llm, onStoredEvents }: AnalysisActivityDeps) {
+export function createAnalysisActivities({
+  store,
+  secrets,
+  llm,
+  onStoredEvents,
+  warehouseRoot,
+}: AnalysisActivityDeps) {
   return {
     /** The product-manager agent: explores every table of the source and writes the PRD. */
     async generatePrd(req: GeneratePrdRequest): Promise<GeneratePrdResult> {
@@ -107,6 +124,71 @@ export function createAnalysisActivities({ store, secrets, llm, onStoredEvents }
       } finally {
         clearInterval(beat);
         flush();
+        await db.end();
+      }
+    },
+
+    /** Data integration: source tables → Parquet in the project's ODS, resuming after the last finished table. */
+    async ingestOds(req: IngestOdsRequest): Promise<OdsSummary> {
+      const password = await secrets.get(req.source.password_ref);
+      const db = await connectSource({
+        jdbc_url: req.source.jdbc_url,
+        username: req.source.username,
+        password,
+      });
+      const attempt = activityInfo().attempt;
+      const checkpoint = (activityInfo().heartbeatDetails as TableCopyResult[] | undefined) ?? [];
+      let progress: TableCopyResult[] = checkpoint;
+      const beat = setInterval(() => heartbeat(progress), 10_000);
+      try {
+        const snapshot = await exploreSource(db, parseJdbcUrl(req.source.jdbc_url).database, {
+          sampleRows: 0,
+        });
+        const result = await ingestOds({
+          projectId: req.project_id,
+          warehouseRoot,
+          mysql: db,
+          snapshot,
+          prd: req.prd,
+          done: checkpoint,
+          onTable: (copied, done) => {
+            progress = done;
+            heartbeat(done);
+            store.addEvents([
+              {
+                event_key: `${req.project_id}:ods:a${attempt}:${copied.table}`,
+                project_id: req.project_id,
+                event_type: 'log_entry',
+                phase: 'data_ingestion',
+                status: 'running',
+                message: `copied ${copied.table}: ${copied.ods_rows} rows (${done.length}/${snapshot.tables.length} tables)`,
+                timestamp: new Date().toISOString(),
+                payload: {
+                  table: copied.table,
+                  source_rows: copied.source_rows,
+                  ods_rows: copied.ods_rows,
+                  tables_done: done.length,
+                },
+              },
+            ]);
+          },
+        });
+        const mismatched = result.tables.filter((t) => t.source_rows !== t.ods_rows);
+        if (mismatched.length) {
+          throw ApplicationFailure.nonRetryable(
+            `row counts differ: ${mismatched.map((t) => `${t.table} source ${t.source_rows} / ods ${t.ods_rows}`).join(', ')}`,
+            'RowCountMismatch',
+          );
+        }
+        return {
+          database: layerDatabaseName(req.project_id, 'ods'),
+          database_file: result.database_file,
+          tables: result.tables.map(({ table, source_rows, ods_rows }) => ({ table, source_rows, ods_rows })),
+          rows_copied: result.rows_copied,
+          warnings: result.warnings,
+        };
+      } finally {
+        clearInterval(beat);
         await db.end();
       }
     },

@@ -116,6 +116,8 @@ function pipeInto(program: string, args: string[], input: string): Promise<strin
       if (err) reject(new Error(`${path.basename(program)} failed: ${stderr.trim() || err.message}`));
       else resolve(stdout);
     });
+    // If the client exits early (server not up yet), the write fails with EPIPE; the exit callback reports it.
+    child.stdin?.on('error', () => {});
     child.stdin?.end(input);
   });
 }

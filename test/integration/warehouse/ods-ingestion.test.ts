@@ -1,0 +1,92 @@
+/** Source → ODS on Sakila: exact types, reconciled counts, queryable through the layer's DuckDB catalog. */
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { Connection, RowDataPacket } from 'mysql2/promise';
+import { buildOfflinePrd } from '../../../activities/agents/offline-analyst/prd-builder';
+import { exploreSource } from '../../../activities/sources/source-explorer';
+import { ingestOds, type OdsIngestionResult } from '../../../activities/warehouse/ods-ingestion';
+import { layerDatabaseName } from '../../../activities/warehouse/warehouse-layout';
+import { newTestDataDir } from '../../harness/platform-gateway';
+import { sakilaConnection } from '../../harness/sakila';
+
+describe('ODS ingestion on Sakila', () => {
+  let mysql: Connection;
+  let result: OdsIngestionResult;
+  const copiedOrder: string[] = [];
+
+  beforeAll(async () => {
+    mysql = await sakilaConnection();
+    const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
+    result = await ingestOds({
+      projectId: 'proj-20261122-odstest1',
+      warehouseRoot: newTestDataDir(),
+      mysql,
+      snapshot,
+      prd: buildOfflinePrd(snapshot),
+      done: [],
+      onTable: (r) => copiedOrder.push(r.table),
+    });
+  });
+  afterAll(async () => {
+    await mysql?.end();
+  });
+
+  async function odsQuery(sql: string): Promise<Record<string, unknown>[]> {
+    const instance = await DuckDBInstance.create(result.database_file, { access_mode: 'READ_ONLY' });
+    const conn = await instance.connect();
+    try {
+      return (await conn.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+  }
+
+  it('copies every table with equal source and ODS row counts', () => {
+    expect(result.tables).toHaveLength(16);
+    expect(copiedOrder).toHaveLength(16);
+    for (const t of result.tables) expect(t.ods_rows).toBe(t.source_rows);
+    expect(result.rows_copied).toBe(47_268);
+    expect(result.database_file).toContain(layerDatabaseName('proj-20261122-odstest1', 'ods'));
+  });
+
+  it('keeps DECIMAL exact and types faithful', async () => {
+    const [[source]] = await mysql.query<RowDataPacket[]>(
+      'SELECT CAST(SUM(amount) AS CHAR) AS s, CAST(MAX(payment_date) AS CHAR) AS latest FROM payment',
+    );
+    const [ods] = await odsQuery(
+      'SELECT CAST(SUM(amount) AS VARCHAR) AS s, CAST(MAX(payment_date) AS VARCHAR) AS latest, typeof(any_value(amount)) AS t FROM ods_payment',
+    );
+    expect(ods.s).toBe(source.s);
+    expect(ods.t).toBe('DECIMAL(5,2)');
+    expect(String(ods.latest)).toBe(source.latest);
+    const [film] = await odsQuery(
+      "SELECT rating, special_features, release_year, typeof(release_year) AS yt FROM ods_film WHERE title = 'ACADEMY DINOSAUR'",
+    );
+    expect(film).toMatchObject({
+      rating: 'PG',
+      special_features: 'Deleted Scenes,Behind the Scenes',
+      release_year: 2006,
+    });
+    const [staff] = await odsQuery('SELECT octet_length(picture) AS bytes FROM ods_staff WHERE staff_id = 1');
+    const [[srcStaff]] = await mysql.query<RowDataPacket[]>(
+      'SELECT LENGTH(picture) AS bytes FROM staff WHERE staff_id = 1',
+    );
+    expect(Number(staff.bytes)).toBe(Number(srcStaff.bytes));
+  });
+
+  it('resumes without copying finished tables again', async () => {
+    const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
+    const again: string[] = [];
+    const resumed = await ingestOds({
+      projectId: 'proj-20261122-odstest1',
+      warehouseRoot: result.database_file.split('/proj-20261122-odstest1/')[0],
+      mysql,
+      snapshot,
+      prd: buildOfflinePrd(snapshot),
+      done: result.tables.filter((t) => t.table !== 'rental'),
+      onTable: (r) => again.push(r.table),
+    });
+    expect(again).toEqual(['rental']);
+    expect(resumed.rows_copied).toBe(47_268);
+  });
+});
