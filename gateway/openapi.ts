@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { prdSchema } from '../shared/prd-schema';
 import { createProjectRequestSchema } from './projects/create-project-request';
+import { warehouseQuerySchema } from './projects/warehouse-query';
 
 const json = (schema: z.ZodType, io: 'input' | 'output' = 'input') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any' });
@@ -140,6 +141,24 @@ export function platformOpenApi(serverUrl: string) {
         'Reject the pending PRD (ends the project as terminated)',
         { type: 'object', properties: { reason: { type: 'string' } }, additionalProperties: false },
       ),
+      '/v1/projects/{project_id}/query': {
+        post: {
+          summary: 'Read-only SQL on plat_<id>_<layer> (SELECT only; rows and time capped)',
+          ...secured,
+          parameters: idParam,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: json(warehouseQuerySchema) } },
+          },
+          responses: {
+            200: ok('{database, columns, rows, row_count, truncated, duration_ms}'),
+            400: errorResponse,
+            404: errorResponse,
+            408: errorResponse,
+            409: errorResponse,
+          },
+        },
+      },
       '/v1/projects/{project_id}/cancel': {
         post: {
           summary: 'Cancel a running project',

@@ -24,6 +24,8 @@ export interface PlatformAppDeps {
   log: Logger;
   store: ProjectStore;
   secrets: ParameterStore;
+  /** Root of the embedded warehouse (for SQL access). */
+  warehouseRoot: string;
   users: UserStore;
   tokens: IdTokens;
   selfSignup: boolean;
@@ -67,7 +69,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
     store: deps.store,
     secrets: deps.secrets,
   });
-  const routes = projectRoutes(service, deps.store, deps.createsPerMinute);
+  const routes = projectRoutes(service, deps.store, deps.warehouseRoot, deps.createsPerMinute);
   for (const prefix of projectPrefixes(deps.apiStage)) app.use(prefix, requireUser(deps.tokens), routes);
 
   app.use(express.static(path.join(repoRoot, 'web'), { index: 'index.html' }));

@@ -17,7 +17,7 @@ export async function platformDeps(
     | 'PLAT_OIDC_AUDIENCE'
   >,
 ) {
-  const { store, secrets } = dataDirDeps(dataDir, { secretKey: config.PLAT_SECRET_KEY });
+  const { store, secrets, warehouseRoot } = dataDirDeps(dataDir, { secretKey: config.PLAT_SECRET_KEY });
   const users = new UserStore(openMetadataDb(metadataDbPath(dataDir)));
   const external = config.PLAT_OIDC_ISSUER
     ? {
@@ -27,5 +27,5 @@ export async function platformDeps(
       }
     : undefined;
   const tokens = await IdTokens.open(path.join(dataDir, 'keys'), config.PLAT_TOKEN_TTL_SECONDS, external);
-  return { store, secrets, users, tokens };
+  return { store, secrets, warehouseRoot, users, tokens };
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { ProjectStore } from '../../activities/analysis/project-store';
 import { HttpError } from '../http-errors';
 import { perUserRateLimit } from '../rate-limit';
+import { queryWarehouse, warehouseQuerySchema } from './warehouse-query';
 import { parseBody } from '../validation';
 import { createProjectRequestSchema } from './create-project-request';
 import type { ProjectService } from './project-service';
@@ -21,7 +22,12 @@ export function projectPrefixes(stage?: string): string[] {
   return stage ? [...base, ...base.map((p) => `/${stage}${p}`)] : base;
 }
 
-export function projectRoutes(service: ProjectService, store: ProjectStore, createsPerMinute = 20): Router {
+export function projectRoutes(
+  service: ProjectService,
+  store: ProjectStore,
+  warehouseRoot: string,
+  createsPerMinute = 20,
+): Router {
   const r = Router();
   r.post('/', perUserRateLimit(createsPerMinute), async (req, res) => {
     const body = parseBody(createProjectRequestSchema, req.body);
@@ -56,6 +62,10 @@ export function projectRoutes(service: ProjectService, store: ProjectStore, crea
   });
   r.post('/:id/cancel', async (req, res) => {
     res.status(202).json(await service.cancel(req.user!, req.params.id));
+  });
+  r.post('/:id/query', async (req, res) => {
+    service.get(req.user!, req.params.id);
+    res.json(await queryWarehouse(warehouseRoot, req.params.id, parseBody(warehouseQuerySchema, req.body)));
   });
   r.get('/:id/agent-logs', (req, res) => {
     service.get(req.user!, req.params.id);

@@ -124,6 +124,39 @@ describe('projects API', () => {
     const again = await call('POST', `/prod/v1/projects/${id}/hitl/approve`, undefined, token);
     expect(again.status).toBe(409);
 
+    // SQL access to the built ODS layer: read-only, confined to the project's files.
+    const q = await call(
+      'POST',
+      `/v1/projects/${id}/query`,
+      { sql: 'SELECT COUNT(*) AS n, CAST(SUM(amount) AS VARCHAR) AS total FROM ods_payment' },
+      token,
+    );
+    expect(q.status).toBe(200);
+    expect(q.body).toMatchObject({ rows: [{ n: '16044', total: '67406.56' }], truncated: false });
+    expect(q.body.database).toBe(`plat_${id.replace(/-/g, '_')}_ods`);
+    const capped = await call(
+      'POST',
+      `/v1/projects/${id}/query`,
+      { sql: 'SELECT * FROM ods_rental', max_rows: 5 },
+      token,
+    );
+    expect(capped.body).toMatchObject({ row_count: 5, truncated: true });
+    const write = await call('POST', `/v1/projects/${id}/query`, { sql: 'DELETE FROM ods_payment' }, token);
+    expect(write.status).toBe(400);
+    const escape = await call(
+      'POST',
+      `/v1/projects/${id}/query`,
+      { sql: "SELECT * FROM read_csv('/etc/passwd')" },
+      token,
+    );
+    expect(escape.status).toBe(400);
+    expect((await call('POST', `/v1/projects/${id}/query`, { sql: 'SELECT 1' }, otherToken)).status).toBe(
+      404,
+    );
+    expect(
+      (await call('POST', `/v1/projects/${id}/query`, { sql: 'SELECT 1', layer: 'ads' }, token)).status,
+    ).toBe(409);
+
     const logs = await call('GET', `/v1/projects/${id}/agent-logs`, undefined, token);
     expect((logs.body.entries as { tool: string }[]).map((e) => e.tool)).toEqual(
       expect.arrayContaining(['list_tables', 'describe_table', 'sample_rows']),
