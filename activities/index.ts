@@ -2,6 +2,7 @@
 import { createAnalysisActivities } from './analysis/analysis-activities';
 import { ProjectStore } from './analysis/project-store';
 import * as pingActivities from './health/ping-activities';
+import { createCostReportActivities, type CostGauges } from './cost/cost-report-activities';
 import { LocalParameterStore } from './secrets/local-parameter-store';
 import type { ParameterStore } from './secrets/parameter-store';
 import type { LlmSettings } from './agents/llm-settings';
@@ -16,6 +17,8 @@ export interface ActivityDeps {
   llm?: LlmSettings;
   warehouseRoot: string;
   onStoredEvents?: (events: ProjectEvent[]) => void;
+  /** Where the cost reporter publishes per-project costs (the worker's metrics). */
+  gauges?: CostGauges;
 }
 
 /** The real dependencies of a data directory: its metadata database and local parameter store. */
@@ -65,5 +68,5 @@ export function llmSettings(
 }
 
 export function createActivities(deps: ActivityDeps) {
-  return { ...pingActivities, ...createAnalysisActivities(deps) };
+  return { ...pingActivities, ...createAnalysisActivities(deps), ...createCostReportActivities(deps) };
 }

@@ -31,6 +31,7 @@ async function main(): Promise<void> {
     deps: {
       ...dataDirDeps(dataDir(config), { secretKey: config.PLAT_SECRET_KEY, llm: llmSettings(config) }),
       onStoredEvents: metrics.observe,
+      gauges: metrics,
     },
     logger: temporalLogger,
   });

@@ -4,11 +4,12 @@
  * activity does not count twice). Served at /metrics on PLAT_WORKER_METRICS_PORT.
  */
 import { createServer, type Server } from 'node:http';
-import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CostGauges } from '../activities/cost/cost-report-activities';
 import type { CostRecord } from '../shared/cost-ledger';
 import type { ProjectEvent } from '../shared/project-model';
 
-export interface WorkerMetrics {
+export interface WorkerMetrics extends CostGauges {
   registry: Registry;
   /** Counts what the newly stored events say happened. */
   observe(events: ProjectEvent[]): void;
@@ -35,6 +36,25 @@ export function createWorkerMetrics(): WorkerMetrics {
     labelNames: ['direction'] as const,
     registers: [registry],
   });
+  const costLabels = ['project_id'] as const;
+  const projectTokens = new Gauge({
+    name: 'plat_costs_tokens',
+    help: 'Tokens per project (cost reporter)',
+    labelNames: ['project_id', 'kind'] as const,
+    registers: [registry],
+  });
+  const projectCalls = new Gauge({
+    name: 'plat_costs_model_calls',
+    help: 'Model calls per project (cost reporter)',
+    labelNames: costLabels,
+    registers: [registry],
+  });
+  const projectUsd = new Gauge({
+    name: 'plat_costs_estimated_usd',
+    help: 'Estimated USD per project (cost reporter)',
+    labelNames: costLabels,
+    registers: [registry],
+  });
   const lastTotals = new Map<string, { input: number; output: number }>();
   const ended: Record<string, string> = {
     project_failed: 'failed',
@@ -44,6 +64,13 @@ export function createWorkerMetrics(): WorkerMetrics {
   };
   return {
     registry,
+    setProjectCost(projectId, t) {
+      projectTokens.set({ project_id: projectId, kind: 'input' }, t.input);
+      projectTokens.set({ project_id: projectId, kind: 'output' }, t.output);
+      projectTokens.set({ project_id: projectId, kind: 'total' }, t.total);
+      projectCalls.set({ project_id: projectId }, t.calls);
+      projectUsd.set({ project_id: projectId }, t.usd);
+    },
     observe(events) {
       for (const e of events) {
         if (e.event_type === 'project_failed') failures.inc();

@@ -1,3 +1,4 @@
 /** Every workflow the platform worker registers (the worker bundles this file). */
 export * from './ping-workflow';
 export * from './analysis-project';
+export * from './cost-reporter';

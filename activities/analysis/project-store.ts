@@ -114,6 +114,20 @@ export class ProjectStore {
     return { total, projects: rows.map((r) => JSON.parse(r.view_json) as ProjectView) };
   }
 
+  /** Cost record of every project updated since `sinceIso` (the cost reporter's input). */
+  costsUpdatedSince(sinceIso: string): { project_id: string; cost: ProjectView['cost'] }[] {
+    const rows = this.db
+      .prepare('SELECT project_id, view_json FROM projects WHERE updated_at >= ?')
+      .all(sinceIso) as {
+      project_id: string;
+      view_json: string;
+    }[];
+    return rows.map((r) => ({
+      project_id: r.project_id,
+      cost: (JSON.parse(r.view_json) as ProjectView).cost,
+    }));
+  }
+
   eventsSince(projectId: string, afterEventId: number): StoredEvent[] {
     const rows = this.db
       .prepare('SELECT * FROM events WHERE project_id = ? AND event_id > ? ORDER BY event_id')

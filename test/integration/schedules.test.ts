@@ -1,6 +1,8 @@
 import type { ScheduleOptions } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ensureSchedule } from '../../schedules/ensure-schedule';
+import { platformSchedules, scheduleId } from '../../schedules/platform-schedules';
+import { registerSchedules } from '../../schedules/register-schedules';
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
 
 const TASK_QUEUE = 'schedules-test';
@@ -67,5 +69,37 @@ describe('schedule registration against the dev server', () => {
     const result = await env.client.workflow.getHandle(runs[0]).result();
     expect(result).toMatchObject({ nonce: 'scheduled', task_queue: TASK_QUEUE });
     await handle.delete();
+  });
+
+  it("registers the platform's own schedules once, on the right calendar", async () => {
+    const schedules = platformSchedules({ PLAT_TASK_QUEUE: TASK_QUEUE });
+    const COST_REPORTER_SCHEDULE_ID = scheduleId('cost-reporter', TASK_QUEUE);
+    expect(COST_REPORTER_SCHEDULE_ID).toBe(`plat-cost-reporter-${TASK_QUEUE}`);
+    for (const s of schedules)
+      await env.client.schedule
+        .getHandle(s.scheduleId)
+        .delete()
+        .catch(() => undefined);
+    expect(await registerSchedules(env.client, schedules)).toEqual({
+      [COST_REPORTER_SCHEDULE_ID]: 'created',
+    });
+    expect(await registerSchedules(env.client, schedules)).toEqual({
+      [COST_REPORTER_SCHEDULE_ID]: 'unchanged',
+    });
+    const described = await env.client.schedule.getHandle(COST_REPORTER_SCHEDULE_ID).describe();
+    expect(described.spec.intervals?.[0].every).toBe(5 * 60 * 1000);
+    expect(described.policies.overlap).toBe('SKIP');
+    await env.client.schedule.getHandle(COST_REPORTER_SCHEDULE_ID).trigger();
+    let runs: string[] = [];
+    for (let i = 0; i < 100 && runs.length === 0; i++) {
+      runs = (
+        await env.client.schedule.getHandle(COST_REPORTER_SCHEDULE_ID).describe()
+      ).info.recentActions.map((a) => a.action.workflow.workflowId);
+      if (runs.length === 0) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(await env.client.workflow.getHandle(runs[0]).result()).toMatchObject({
+      projects: expect.any(Number),
+    });
+    await env.client.schedule.getHandle(COST_REPORTER_SCHEDULE_ID).delete();
   });
 });

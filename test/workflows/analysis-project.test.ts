@@ -14,6 +14,7 @@ import {
   statusQuery,
 } from '../../workflows/analysis-project-messages';
 import { analysisProject } from '../../workflows/analysis-project';
+import { costReporterWorkflow } from '../../workflows/cost-reporter';
 import { harness } from '../harness/harness-state';
 import { historyText } from '../harness/history-text';
 import { testActivityDeps, timeSkippingEnv } from '../harness/temporal-envs';
@@ -34,7 +35,7 @@ describe('analysisProject workflow (time skipping)', () => {
 
   beforeAll(async () => {
     env = await timeSkippingEnv();
-    deps = { ...testActivityDeps(), onStoredEvents: metrics.observe };
+    deps = { ...testActivityDeps(), onStoredEvents: metrics.observe, gauges: metrics };
     worker = await Worker.create({
       connection: env.nativeConnection,
       taskQueue: TASK_QUEUE,
@@ -197,5 +198,20 @@ describe('analysisProject workflow (time skipping)', () => {
     expect(JSON.stringify(deps.store.eventsSince(projectId, 0))).not.toContain(PASSWORD_MARKER);
     expect(JSON.stringify(deps.store.getProject(projectId))).not.toContain(PASSWORD_MARKER);
     expect(JSON.stringify(deps.store.agentLogs(projectId))).not.toContain(PASSWORD_MARKER);
+  });
+
+  it("the cost reporter publishes recent projects' costs as per-project metrics", async () => {
+    const { projectId, handle } = await start();
+    await untilWaiting(handle);
+    const report = await env.client.workflow.execute(costReporterWorkflow, {
+      taskQueue: TASK_QUEUE,
+      workflowId: `cost-${projectId}`,
+      args: [60 * 24 * 365 * 100],
+    });
+    expect(report.projects).toBeGreaterThanOrEqual(1);
+    const calls = await counter('plat_costs_model_calls');
+    // The offline analyst made no model calls: its project is reported, with zero calls.
+    expect(calls.find((v) => v.labels.project_id === projectId)?.value).toBe(0);
+    await handle.cancel();
   });
 });

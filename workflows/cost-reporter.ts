@@ -1,0 +1,13 @@
+/** Runs every 5 minutes from the `plat-cost-reporter` schedule: publish recent projects' costs. */
+import { proxyActivities } from '@temporalio/workflow';
+import type { CostReport, createCostReportActivities } from '../activities/cost/cost-report-activities';
+
+const { reportCosts } = proxyActivities<ReturnType<typeof createCostReportActivities>>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 3 },
+});
+
+/** Looks back a little further than the 5-minute interval so no update falls between two runs. */
+export async function costReporterWorkflow(windowMinutes = 10): Promise<CostReport> {
+  return reportCosts(windowMinutes);
+}
