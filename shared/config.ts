@@ -4,12 +4,15 @@
  */
 import { z } from 'zod';
 
-const port = (fallback: number) =>
+/** A whole number read from the environment, within [min, max]; `expected` is what errors say. */
+const wholeNumber = (fallback: number, min: number, max: number, expected: string) =>
   z
     .string()
     .default(String(fallback))
-    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535, 'a TCP port, 1-65535')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max, expected)
     .transform(Number);
+
+const port = (fallback: number) => wholeNumber(fallback, 1, 65535, 'a TCP port, 1-65535');
 
 const bool = (fallback: boolean) =>
   z
@@ -72,20 +75,12 @@ export const settings = {
     help: 'Optional stage segment: project routes are also served under /<stage>/v1/projects.',
   },
   PLAT_PROJECT_CREATES_PER_MINUTE: {
-    schema: z
-      .string()
-      .default('20')
-      .refine((v) => /^\d+$/.test(v) && Number(v) >= 1, 'a whole number >= 1')
-      .transform(Number),
+    schema: wholeNumber(20, 1, Number.MAX_SAFE_INTEGER, 'a whole number >= 1'),
     help: 'Project creations allowed per user and minute (429 beyond).',
   },
   PLAT_SELF_SIGNUP: { schema: bool(false), help: 'Allow POST /auth/signup (user-password accounts).' },
   PLAT_TOKEN_TTL_SECONDS: {
-    schema: z
-      .string()
-      .default('3600')
-      .refine((v) => /^\d+$/.test(v) && Number(v) >= 60 && Number(v) <= 7 * 86400, 'seconds, 60-604800')
-      .transform(Number),
+    schema: wholeNumber(3600, 60, 7 * 86400, 'seconds, 60-604800'),
     help: 'Lifetime of the ID tokens plat issues.',
   },
   PLAT_OIDC_ISSUER: {

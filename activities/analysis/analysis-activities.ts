@@ -141,8 +141,10 @@ export function createAnalysisActivities({
       let progress: TableCopyResult[] = checkpoint;
       const beat = setInterval(() => heartbeat(progress), 10_000);
       try {
+        // Columns and keys only: the copy counts rows itself, inside its consistent snapshot.
         const snapshot = await exploreSource(db, parseJdbcUrl(req.source.jdbc_url).database, {
           sampleRows: 0,
+          countRows: false,
         });
         const result = await ingestOds({
           projectId: req.project_id,

@@ -14,7 +14,10 @@ export interface ToolCallRecord {
 }
 
 export interface ExploreOptions {
+  /** Sample rows per table (default 5); 0 skips the sample query. */
   sampleRows?: number;
+  /** Count rows exactly (default true). The ODS copy counts inside its own snapshot, so it skips this; row_count is then 0. */
+  countRows?: boolean;
   onToolCall?: (call: ToolCallRecord) => void;
 }
 
@@ -103,22 +106,27 @@ export async function exploreSource(
       async () => columns,
       (cols) => `${cols.length} columns, ${fks.size} foreign keys`,
     );
-    const rowCount = await timed(
-      'count_rows',
-      { table: name },
-      async () =>
-        Number((await db.query<RowDataPacket[]>(`SELECT COUNT(*) AS n FROM ${quoteId(name)}`))[0][0].n),
-      (n) => `${n} rows`,
-    );
-    const samples = await timed(
-      'sample_rows',
-      { table: name, limit: opts.sampleRows ?? 5 },
-      async () =>
-        (
-          await db.query<RowDataPacket[]>(`SELECT * FROM ${quoteId(name)} LIMIT ?`, [opts.sampleRows ?? 5])
-        )[0],
-      (rows) => `${rows.length} rows`,
-    );
+    const rowCount =
+      opts.countRows === false
+        ? 0
+        : await timed(
+            'count_rows',
+            { table: name },
+            async () =>
+              Number((await db.query<RowDataPacket[]>(`SELECT COUNT(*) AS n FROM ${quoteId(name)}`))[0][0].n),
+            (n) => `${n} rows`,
+          );
+    const sampleRows = opts.sampleRows ?? 5;
+    const samples =
+      sampleRows === 0
+        ? []
+        : await timed(
+            'sample_rows',
+            { table: name, limit: sampleRows },
+            async () =>
+              (await db.query<RowDataPacket[]>(`SELECT * FROM ${quoteId(name)} LIMIT ?`, [sampleRows]))[0],
+            (rows) => `${rows.length} rows`,
+          );
     tables.push({
       name,
       row_count: rowCount,

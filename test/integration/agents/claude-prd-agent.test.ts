@@ -21,6 +21,7 @@ import {
 import { harness } from '../../harness/harness-state';
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { sakilaConnection } from '../../harness/sakila';
+import type { LlmSettings } from '../../../activities/agents/llm-settings';
 
 const lastToolResults = (req: FakeRequest) => {
   const last = req.body.messages[req.body.messages.length - 1];
@@ -29,14 +30,52 @@ const lastToolResults = (req: FakeRequest) => {
   ).filter((b) => b.type === 'tool_result');
 };
 
+/** The offline analyst's PRD for Sakila: a valid answer for the fake model to give. */
+async function sakilaPrd() {
+  const db = await sakilaConnection();
+  try {
+    return buildOfflinePrd(await exploreSource(db, 'sakila'));
+  } finally {
+    await db.end();
+  }
+}
+
+/** Runs the real generatePrd activity on the harness's Sakila with the given model settings. */
+async function runGeneratePrd(llm: LlmSettings, projectId: string, description = '') {
+  const deps = dataDirDeps(newTestDataDir(), { llm });
+  const { host, port, user, password } = harness().mariadb;
+  const passwordRef = await deps.secrets.put(`projects/${projectId}/db-password`, password);
+  const result: GeneratePrdResult = await new MockActivityEnvironment().run(
+    createAnalysisActivities(deps).generatePrd,
+    {
+      project_id: projectId,
+      description,
+      source: { jdbc_url: `jdbc:mysql://${host}:${port}/sakila`, username: user, password_ref: passwordRef },
+    },
+  );
+  return { deps, result };
+}
+
+/** Runs `fn` with environment variables set, then restores them as they were. */
+async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
 describe('PRD agent on Claude (Messages API fake)', () => {
   let fake: MessagesFake;
   let validPrdJson: string;
 
   beforeAll(async () => {
-    const db = await sakilaConnection();
-    const prd = buildOfflinePrd(await exploreSource(db, 'sakila'));
-    await db.end();
+    const prd = await sakilaPrd();
     validPrdJson = JSON.stringify({
       ...prd,
       title: 'Rental and revenue analytics (Claude)',
@@ -80,23 +119,17 @@ describe('PRD agent on Claude (Messages API fake)', () => {
   });
 
   it('explores through tools, repairs an invalid PRD once, and records every call', async () => {
-    const deps = dataDirDeps(newTestDataDir(), {
-      llm: {
+    const projectId = 'proj-20261122-claude01';
+    const { deps, result } = await runGeneratePrd(
+      {
         provider: 'anthropic',
         apiKey: 'sk-test-key',
         baseURL: fake.baseURL,
         models: { large: 'claude-test-large', medium: 'm', small: 's' },
       },
-    });
-    const { host, port, user, password } = harness().mariadb;
-    const projectId = 'proj-20261122-claude01';
-    const passwordRef = await deps.secrets.put(`projects/${projectId}/db-password`, password);
-    const activities = createAnalysisActivities(deps);
-    const result: GeneratePrdResult = await new MockActivityEnvironment().run(activities.generatePrd, {
-      project_id: projectId,
-      description: 'video rental stores',
-      source: { jdbc_url: `jdbc:mysql://${host}:${port}/sakila`, username: user, password_ref: passwordRef },
-    });
+      projectId,
+      'video rental stores',
+    );
 
     expect(result.prd.analyst).toEqual({ kind: 'claude', model: 'claude-test-large' });
     expect(result.prd.title).toBe('Rental and revenue analytics (Claude)');
@@ -152,9 +185,7 @@ describe('PRD agent on Claude (Messages API fake)', () => {
 
 describe('PRD agent on Claude through Amazon Bedrock (InvokeModel fake)', () => {
   it('signs requests with SigV4 and gets the PRD back the same way', async () => {
-    const db = await sakilaConnection();
-    const prd = buildOfflinePrd(await exploreSource(db, 'sakila'));
-    await db.end();
+    const prd = await sakilaPrd();
     const fake = await startMessagesFake([
       () => ({
         stop_reason: 'tool_use',
@@ -167,27 +198,19 @@ describe('PRD agent on Claude through Amazon Bedrock (InvokeModel fake)', () => 
         content: [{ type: 'text', text: JSON.stringify(prd) }],
       }),
     ]);
-    const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
-    process.env.AWS_ACCESS_KEY_ID = 'AKIDPLATTEST';
-    process.env.AWS_SECRET_ACCESS_KEY = 'plat-test-secret';
     try {
-      const deps = dataDirDeps(newTestDataDir(), {
-        llm: {
-          provider: 'bedrock',
-          region: 'eu-west-1',
-          baseURL: fake.baseURL,
-          models: { large: 'anthropic.claude-test-v1:0', medium: 'm', small: 's' },
-        },
-      });
-      const { host, port, user, password } = harness().mariadb;
-      const ref = await deps.secrets.put('projects/proj-20261122-bedrock1/db-password', password);
-      const result: GeneratePrdResult = await new MockActivityEnvironment().run(
-        createAnalysisActivities(deps).generatePrd,
-        {
-          project_id: 'proj-20261122-bedrock1',
-          description: '',
-          source: { jdbc_url: `jdbc:mysql://${host}:${port}/sakila`, username: user, password_ref: ref },
-        },
+      const { result } = await withEnv(
+        { AWS_ACCESS_KEY_ID: 'AKIDPLATTEST', AWS_SECRET_ACCESS_KEY: 'plat-test-secret' },
+        () =>
+          runGeneratePrd(
+            {
+              provider: 'bedrock',
+              region: 'eu-west-1',
+              baseURL: fake.baseURL,
+              models: { large: 'anthropic.claude-test-v1:0', medium: 'm', small: 's' },
+            },
+            'proj-20261122-bedrock1',
+          ),
       );
       expect(result.prd.analyst).toEqual({ kind: 'claude', model: 'anthropic.claude-test-v1:0' });
       expect(fake.requests).toHaveLength(2);
@@ -197,10 +220,6 @@ describe('PRD agent on Claude through Amazon Bedrock (InvokeModel fake)', () => 
       expect(fake.requests[0].body.model).toBe('anthropic.claude-test-v1:0');
       expect(result.usage.map((u) => u.input_tokens)).toEqual([900, 4000]);
     } finally {
-      process.env.AWS_ACCESS_KEY_ID = saved.id;
-      process.env.AWS_SECRET_ACCESS_KEY = saved.secret;
-      if (saved.id === undefined) delete process.env.AWS_ACCESS_KEY_ID;
-      if (saved.secret === undefined) delete process.env.AWS_SECRET_ACCESS_KEY;
       await fake.close();
     }
   });
