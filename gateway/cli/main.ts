@@ -29,6 +29,12 @@ const USAGE = `Usage: plat <command> [options]
 Options: --url URL (default $PLAT_URL or http://127.0.0.1:8080)  --json (raw JSON output)`;
 
 const TERMINAL = new Set(['completed', 'failed', 'terminated', 'cancelled']);
+const FINAL_EVENTS = new Set([
+  'project_completed',
+  'project_failed',
+  'project_terminated',
+  'project_cancelled',
+]);
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -191,9 +197,10 @@ async function watch(api: ApiClient, projectId: string, json: boolean): Promise<
       draw();
       if (msg.event_type === 'hitl_required' && !json)
         print(`  decide: plat projects approve|reject ${projectId}  (or modify --file prd.json)`);
-      if (TERMINAL.has(view.status)) {
+      // End on the final event itself, not on a refetched view that may already be ahead of the stream.
+      if (FINAL_EVENTS.has(msg.event_type ?? '')) {
         ws.close();
-        resolve(view.status === 'completed' ? 0 : 1);
+        resolve(msg.event_type === 'project_completed' ? 0 : 1);
       }
     });
   });
