@@ -11,7 +11,7 @@ import type { Connection } from 'mysql2/promise';
 import type { Prd } from '../../shared/prd-schema';
 import type { SourceSnapshot } from '../../shared/source-schema';
 import { copyTableToParquet, type TableCopyResult } from './ods-table-copy';
-import { layerDatabaseFile, layerDir } from './warehouse-layout';
+import { layerDatabaseFile, layerDir, sourceSchemaFile } from './warehouse-layout';
 
 export interface OdsIngestionResult {
   database_file: string;
@@ -59,12 +59,37 @@ export async function ingestOds(opts: {
   }
   const databaseFile = layerDatabaseFile(opts.warehouseRoot, opts.projectId, 'ods');
   await registerViews(databaseFile, opts.prd, done);
+  writeSourceSchema(opts.warehouseRoot, opts.projectId, opts.snapshot, done);
   return {
     database_file: databaseFile,
     tables: done,
     warnings: done.flatMap((d) => d.warnings),
     rows_copied: done.reduce((n, d) => n + d.ods_rows, 0),
   };
+}
+
+/**
+ * The source's schema as copied (keys, foreign keys, counted rows): later stages need the relations,
+ * which the Parquet files do not carry.
+ */
+function writeSourceSchema(
+  warehouseRoot: string,
+  projectId: string,
+  snapshot: SourceSnapshot,
+  copied: TableCopyResult[],
+): void {
+  const counted = new Map(copied.map((c) => [c.table, c.source_rows]));
+  const tables = snapshot.tables
+    .filter((t) => counted.has(t.name))
+    .map((t) => ({ ...t, row_count: counted.get(t.name)!, sample_rows: [] }));
+  const file = sourceSchemaFile(warehouseRoot, projectId);
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify({ ...snapshot, tables }, null, 1));
+  fs.renameSync(`${file}.tmp`, file);
+}
+
+/** The source schema saved by data integration. */
+export function readSourceSchema(warehouseRoot: string, projectId: string): SourceSnapshot {
+  return JSON.parse(fs.readFileSync(sourceSchemaFile(warehouseRoot, projectId), 'utf8')) as SourceSnapshot;
 }
 
 /** The ODS catalog: one view per PRD ODS table over its Parquet file (rebuilt whole each time). */

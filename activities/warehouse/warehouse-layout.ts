@@ -17,3 +17,8 @@ export function layerDatabaseFile(warehouseRoot: string, projectId: string, laye
     `${layerDatabaseName(projectId, layer)}.duckdb`,
   );
 }
+
+/** The source schema (tables, keys, relations) saved next to the ODS files. */
+export function sourceSchemaFile(warehouseRoot: string, projectId: string): string {
+  return path.join(layerDir(warehouseRoot, projectId, 'ods'), 'source-schema.json');
+}

@@ -22,7 +22,9 @@ export interface HarnessState {
   timeSkippingServerPath: string;
 }
 
-export const harnessFile = path.join(repoRoot, '.data', 'test-harness', 'harness.json');
+/** `PLAT_TEST_HARNESS_FILE` lets two test runs share a checkout without stopping each other's servers. */
+export const harnessFile =
+  process.env.PLAT_TEST_HARNESS_FILE ?? path.join(repoRoot, '.data', 'test-harness', 'harness.json');
 
 export function writeHarnessState(state: HarnessState): void {
   fs.mkdirSync(path.dirname(harnessFile), { recursive: true });

@@ -1,0 +1,59 @@
+/**
+ * The warehouse engine behind the modeling, governance and query stages. The embedded default is
+ * DuckDB over Parquet (`duckdb-warehouse.ts`); in AWS the same interface is Glue + Athena + S3.
+ *
+ * SQL handed to an engine names tables by their fully qualified warehouse names,
+ * `plat_<project_id>_<layer>.<table>`, so one script runs unchanged on DuckDB and on Athena.
+ */
+import type { LayerName } from '../../shared/prd-schema';
+
+/** One table of a layer, defined by a SELECT over earlier layers. */
+export interface LayerTableSpec {
+  name: string;
+  /** The SELECT that produces the table (fully qualified names of upstream tables). */
+  select: string;
+  /** Partition columns; ADS tables are partitioned by `stat_date`. */
+  partition_by: string[];
+}
+
+/** A table as the engine built it. */
+export interface BuiltTable {
+  layer: LayerName;
+  name: string;
+  /** Where its data lives: a directory or file path (embedded) or an s3:// URI (AWS). */
+  location: string;
+  row_count: number;
+  columns: { name: string; type: string }[];
+  partition_by: string[];
+}
+
+/** A statement of a layer script failed: which table, which statement, and the engine's reason. */
+export class LayerBuildError extends Error {
+  constructor(
+    readonly layer: LayerName,
+    readonly table: string,
+    readonly statement: string,
+    readonly reason: string,
+  ) {
+    super(`${layer}.${table} failed: ${reason}`);
+    this.name = 'LayerBuildError';
+  }
+}
+
+export interface QueryRows {
+  columns: string[];
+  rows: Record<string, unknown>[];
+}
+
+export interface WarehouseEngine {
+  readonly kind: 'duckdb' | 'athena';
+  /**
+   * Builds every table of a layer, all or nothing: when one statement fails the layer is left as
+   * it was before (nothing half-built stays registered) and a LayerBuildError names the statement.
+   */
+  buildLayer(projectId: string, layer: LayerName, tables: LayerTableSpec[]): Promise<BuiltTable[]>;
+  /** Runs one read-only SELECT with every built layer of the project visible by its qualified name. */
+  query(projectId: string, sql: string, maxRows: number): Promise<QueryRows>;
+  /** The tables of a built layer (none when the layer is not built). */
+  describeLayer(projectId: string, layer: LayerName): Promise<BuiltTable[]>;
+}
