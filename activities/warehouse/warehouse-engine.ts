@@ -52,8 +52,11 @@ export interface WarehouseEngine {
    * it was before (nothing half-built stays registered) and a LayerBuildError names the statement.
    */
   buildLayer(projectId: string, layer: LayerName, tables: LayerTableSpec[]): Promise<BuiltTable[]>;
-  /** Runs one read-only SELECT with every built layer of the project visible by its qualified name. */
-  query(projectId: string, sql: string, maxRows: number): Promise<QueryRows>;
+  /**
+   * Runs one read-only SELECT with every built layer of the project visible by its qualified name;
+   * unqualified names resolve in `defaultLayer` when given.
+   */
+  query(projectId: string, sql: string, maxRows: number, defaultLayer?: LayerName): Promise<QueryRows>;
   /** The tables of a built layer (none when the layer is not built). */
   describeLayer(projectId: string, layer: LayerName): Promise<BuiltTable[]>;
 }

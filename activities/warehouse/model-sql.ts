@@ -1,0 +1,192 @@
+/**
+ * Data modeling: the DWD, DWS and ADS tables of an approved PRD as SQL. Each PRD table becomes one
+ * SELECT over the layer below, with fully qualified names (`plat_<id>_<layer>.<table>`) so the same
+ * script runs on DuckDB and on Athena:
+ * - a table whose fields name source columns (`rental.rental_date`) starts from the ODS copy of its
+ *   first source table and LEFT JOINs the others along the source's foreign keys;
+ * - a table whose fields aggregate (`SUM(amount)`) groups by its other fields;
+ * - a table whose every field is a column of its source (ADS over DWS) projects those columns.
+ */
+import type { LayerName, Prd, PrdTable } from '../../shared/prd-schema';
+import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
+import type { LayerTableSpec } from './warehouse-engine';
+import { layerDatabaseName } from './warehouse-layout';
+
+/** The three modeled layers, in build order. */
+export const MODELED_LAYERS = ['dwd', 'dws', 'ads'] as const satisfies readonly LayerName[];
+export type ModeledLayer = (typeof MODELED_LAYERS)[number];
+
+/** A table whose SQL cannot be written (e.g. no join path); reported like a failing statement. */
+export class ModelSqlError extends Error {
+  constructor(
+    readonly layer: LayerName,
+    readonly table: string,
+    message: string,
+  ) {
+    super(`${layer}.${table}: ${message}`);
+    this.name = 'ModelSqlError';
+  }
+}
+
+const AGGREGATE = /^\s*(count|sum|avg|min|max|approx_count_distinct|stddev\w*|median)\s*\(/i;
+const QUALIFIED = /\b([a-z_][a-z0-9_]*)\.([a-z_][a-z0-9_]*)\b/gi;
+
+const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
+
+/** Where a name used in a PRD table's `source_tables` lives: layer and table. */
+interface Resolved {
+  layer: LayerName;
+  table: PrdTable;
+}
+
+/** The SELECT of every modeled table of one layer, in PRD order. */
+export function layerSelects(
+  prd: Prd,
+  layer: ModeledLayer,
+  projectId: string,
+  source: SourceSnapshot,
+): LayerTableSpec[] {
+  return prd.layers[layer].map((table) => ({
+    name: table.name,
+    select: tableSelect(prd, layer, table, projectId, source),
+    partition_by: table.partition_by,
+  }));
+}
+
+/** One table's SELECT (throws ModelSqlError when the PRD does not say enough to write it). */
+export function tableSelect(
+  prd: Prd,
+  layer: ModeledLayer,
+  table: PrdTable,
+  projectId: string,
+  source: SourceSnapshot,
+): string {
+  const order: LayerName[] = ['ods', 'dwd', 'dws', 'ads'];
+  const below = order.slice(0, order.indexOf(layer));
+  const resolve = (name: string): Resolved | undefined => {
+    for (const l of [...below].reverse()) {
+      const t = prd.layers[l].find((x) => x.name === name);
+      if (t) return { layer: l, table: t };
+    }
+    // A source table name (`rental`) stands for its ODS copy.
+    const ods = prd.layers.ods.find((t) => t.source_tables[0] === name);
+    return ods ? { layer: 'ods', table: ods } : undefined;
+  };
+  const qualified = (r: Resolved) => `${layerDatabaseName(projectId, r.layer)}.${q(r.table.name)}`;
+
+  if (!table.source_tables.length) throw new ModelSqlError(layer, table.name, 'no source_tables');
+  const base = resolve(table.source_tables[0]);
+  if (!base)
+    throw new ModelSqlError(
+      layer,
+      table.name,
+      `source ${table.source_tables[0]} is not a table of a lower layer`,
+    );
+
+  const baseColumns = new Set(base.table.fields.map((f) => f.name));
+  // ADS over DWS: every field already exists upstream, so the table is a projection.
+  if (table.fields.every((f) => baseColumns.has(f.name))) {
+    const list = table.fields.map((f) => `CAST(${q(f.name)} AS ${f.type}) AS ${q(f.name)}`);
+    return `SELECT ${list.join(', ')}\nFROM ${qualified(base)}`;
+  }
+
+  // Source-table references (`customer.first_name`) decide the joins.
+  const sourceNames = new Set(source.tables.map((t) => t.name));
+  const baseSource = base.layer === 'ods' ? base.table.source_tables[0] : undefined;
+  const referenced = new Set<string>();
+  const exprs = table.fields.map((f) => {
+    const expr = (f.source || f.name).replace(QUALIFIED, (whole, t: string, c: string) => {
+      if (!sourceNames.has(t) || !baseSource) return whole;
+      referenced.add(t);
+      return `${q(t)}.${q(c)}`;
+    });
+    return { field: f, expr, aggregate: AGGREGATE.test(expr) };
+  });
+
+  let from = `${qualified(base)}`;
+  if (baseSource) {
+    from += ` AS ${q(baseSource)}`;
+    for (const join of joinPath(source, baseSource, [...referenced], layer, table.name)) {
+      const target = resolve(join.to);
+      if (!target)
+        throw new ModelSqlError(layer, table.name, `source table ${join.to} has no ODS copy in the PRD`);
+      const on = join.columns.map(
+        (c, i) => `${q(join.from)}.${q(c)} = ${q(join.to)}.${q(join.toColumns[i])}`,
+      );
+      from += `\n  LEFT JOIN ${qualified(target)} AS ${q(join.to)} ON ${on.join(' AND ')}`;
+    }
+  }
+
+  const list = exprs.map(({ field, expr }) => `CAST(${expr} AS ${field.type}) AS ${q(field.name)}`);
+  let sql = `SELECT ${list.join(',\n       ')}\nFROM ${from}`;
+  if (exprs.some((e) => e.aggregate)) {
+    const groups = exprs.flatMap((e, i) => (e.aggregate ? [] : [String(i + 1)]));
+    if (groups.length) sql += `\nGROUP BY ${groups.join(', ')}`;
+  }
+  return sql;
+}
+
+interface JoinStep {
+  from: string;
+  columns: string[];
+  to: string;
+  toColumns: string[];
+}
+
+/**
+ * The LEFT JOINs that reach every referenced table from `base` along foreign keys (breadth first,
+ * so each table is joined by its shortest path; a table is joined once).
+ */
+function joinPath(
+  source: SourceSnapshot,
+  base: string,
+  referenced: string[],
+  layer: LayerName,
+  tableName: string,
+): JoinStep[] {
+  const byName = new Map<string, SourceTable>(source.tables.map((t) => [t.name, t]));
+  const via = new Map<string, JoinStep | null>([[base, null]]);
+  const queue = [base];
+  while (queue.length) {
+    const current = queue.shift()!;
+    for (const fk of byName.get(current)?.foreign_keys ?? []) {
+      if (via.has(fk.references_table)) continue;
+      via.set(fk.references_table, {
+        from: current,
+        columns: fk.columns,
+        to: fk.references_table,
+        toColumns: fk.references_columns,
+      });
+      queue.push(fk.references_table);
+    }
+  }
+  const steps: JoinStep[] = [];
+  const joined = new Set([base]);
+  for (const target of referenced) {
+    if (!via.has(target))
+      throw new ModelSqlError(layer, tableName, `no foreign-key path from ${base} to ${target}`);
+    const path: JoinStep[] = [];
+    for (let step = via.get(target); step; step = via.get(step.from)) path.unshift(step);
+    for (const step of path) {
+      if (joined.has(step.to)) continue;
+      joined.add(step.to);
+      steps.push(step);
+    }
+  }
+  return steps;
+}
+
+/** The layer's script as stored and shown to users: one CREATE TABLE … AS per table. */
+export function layerScript(projectId: string, layer: LayerName, tables: LayerTableSpec[]): string {
+  const db = layerDatabaseName(projectId, layer);
+  const header = `-- ${db}: generated from the approved PRD by plat (data modeling)\n`;
+  return (
+    header +
+    tables
+      .map(
+        (t) =>
+          `\nCREATE TABLE ${db}.${q(t.name)}${t.partition_by.length ? ` -- partitioned by ${t.partition_by.join(', ')}` : ''}\nAS\n${t.select};\n`,
+      )
+      .join('')
+  );
+}

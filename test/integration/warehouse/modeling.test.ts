@@ -1,0 +1,110 @@
+/** Data modeling on Sakila: DWD/DWS/ADS built from the offline PRD into DuckDB over Parquet. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { buildOfflinePrd } from '../../../activities/agents/offline-analyst/prd-builder';
+import { exploreSource } from '../../../activities/sources/source-explorer';
+import { DuckDbWarehouse } from '../../../activities/warehouse/duckdb-warehouse';
+import { layerSelects, layerScript, MODELED_LAYERS } from '../../../activities/warehouse/model-sql';
+import { ingestOds, readSourceSchema } from '../../../activities/warehouse/ods-ingestion';
+import { LayerBuildError } from '../../../activities/warehouse/warehouse-engine';
+import { layerDatabaseFile, layerDir } from '../../../activities/warehouse/warehouse-layout';
+import type { Prd } from '../../../shared/prd-schema';
+import { newTestDataDir } from '../../harness/platform-gateway';
+import { sakilaConnection } from '../../harness/sakila';
+
+const projectId = 'proj-20261122-model01';
+
+describe('data modeling on Sakila', () => {
+  let root: string;
+  let prd: Prd;
+  let engine: DuckDbWarehouse;
+
+  beforeAll(async () => {
+    root = newTestDataDir();
+    const mysql = await sakilaConnection();
+    try {
+      const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
+      prd = buildOfflinePrd(snapshot);
+      await ingestOds({ projectId, warehouseRoot: root, mysql, snapshot, prd, done: [], onTable: () => {} });
+    } finally {
+      await mysql.end();
+    }
+    engine = new DuckDbWarehouse(root);
+    const source = readSourceSchema(root, projectId);
+    for (const layer of MODELED_LAYERS)
+      await engine.buildLayer(projectId, layer, layerSelects(prd, layer, projectId, source));
+  });
+
+  const one = async (sql: string) => (await engine.query(projectId, sql, 10)).rows[0];
+
+  it('builds DWD detail tables with one row per fact row, joined with dimension labels', async () => {
+    const dwd = 'plat_proj_20261122_model01_dwd';
+    expect(await one(`SELECT COUNT(*) AS n FROM ${dwd}.dwd_rental_detail`)).toEqual({ n: '16044' });
+    expect(await one(`SELECT COUNT(*) AS n FROM ${dwd}.dwd_payment_detail`)).toEqual({ n: '16044' });
+    const film = await one(
+      `SELECT film_title, customer_first_name FROM ${dwd}.dwd_rental_detail WHERE rental_id = 1`,
+    );
+    expect(film).toEqual({ film_title: 'BLANKET BEVERLY', customer_first_name: 'CHARLOTTE' });
+  });
+
+  it('aggregates by day in DWS and serves ADS partitioned by stat_date with exact sums', async () => {
+    const ads = 'plat_proj_20261122_model01_ads';
+    expect(
+      await one(`SELECT CAST(SUM(total_amount) AS VARCHAR) AS s FROM ${ads}.ads_payment_kpi_daily`),
+    ).toEqual({ s: '67406.56' });
+    expect(await one(`SELECT SUM(rental_count) AS n FROM ${ads}.ads_rental_kpi_daily`)).toEqual({
+      n: '16044',
+    });
+    const partitions = fs.readdirSync(
+      path.join(
+        layerDir(root, projectId, 'ads'),
+        fs.readdirSync(layerDir(root, projectId, 'ads')).find((d) => d.startsWith('data-'))!,
+        'ads_rental_kpi_daily',
+      ),
+    );
+    expect(partitions).toContain('stat_date=2005-05-24');
+    // Unqualified names resolve in the layer asked for, as metric SQL expects.
+    const metric = await engine.query(projectId, prd.metrics[0].sql, 1000, 'ads');
+    expect(metric.columns).toEqual(['stat_date', 'value']);
+    expect(metric.rows.length).toBeGreaterThan(30);
+  });
+
+  it('describes each layer and writes a readable script', async () => {
+    const tables = await engine.describeLayer(projectId, 'ads');
+    expect(tables.map((t) => t.name).sort()).toEqual(prd.layers.ads.map((t) => t.name).sort());
+    expect(tables[0].partition_by).toEqual(['stat_date']);
+    const script = layerScript(
+      projectId,
+      'dwd',
+      layerSelects(prd, 'dwd', projectId, readSourceSchema(root, projectId)),
+    );
+    expect(script).toContain('CREATE TABLE plat_proj_20261122_model01_dwd."dwd_rental_detail"');
+    expect(script).toContain('LEFT JOIN plat_proj_20261122_model01_ods."ods_inventory" AS "inventory"');
+  });
+
+  it('reports a failing statement and leaves the layer as it was', async () => {
+    const before = fs.statSync(layerDatabaseFile(root, projectId, 'dws')).mtimeMs;
+    const broken = structuredClone(prd);
+    broken.layers.dws[0].fields.push({
+      name: 'oops',
+      type: 'BIGINT',
+      source: 'SUM(no_such_column)',
+      description: '',
+    });
+    const source = readSourceSchema(root, projectId);
+    const err = await engine
+      .buildLayer(projectId, 'dws', layerSelects(broken, 'dws', projectId, source))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LayerBuildError);
+    expect(err).toMatchObject({ layer: 'dws', table: broken.layers.dws[0].name });
+    expect((err as LayerBuildError).statement).toContain('no_such_column');
+    expect((err as LayerBuildError).reason).toMatch(/no_such_column/);
+    expect(fs.statSync(layerDatabaseFile(root, projectId, 'dws')).mtimeMs).toBe(before);
+    expect(fs.readdirSync(layerDir(root, projectId, 'dws')).filter((d) => d.startsWith('.building'))).toEqual(
+      [],
+    );
+    expect(
+      await one(`SELECT COUNT(*) AS n FROM plat_proj_20261122_model01_dws.${prd.layers.dws[0].name}`),
+    ).toBeDefined();
+  });
+});
