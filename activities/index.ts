@@ -1,5 +1,8 @@
 /** Every activity the platform worker registers, wired to their dependencies. */
 import { createAnalysisActivities } from './analysis/analysis-activities';
+import { createWarehouseActivities } from './analysis/warehouse-activities';
+import { DuckDbWarehouse } from './warehouse/duckdb-warehouse';
+import type { WarehouseEngine } from './warehouse/warehouse-engine';
 import { ProjectStore } from './analysis/project-store';
 import * as pingActivities from './health/ping-activities';
 import { createCostReportActivities, type CostGauges } from './cost/cost-report-activities';
@@ -16,6 +19,10 @@ export interface ActivityDeps {
   secrets: ParameterStore;
   llm?: LlmSettings;
   warehouseRoot: string;
+  /** The warehouse engine of the modeling and later stages (embedded: DuckDB over Parquet). */
+  engine: WarehouseEngine;
+  /** Base URL of the gateway as users reach it. */
+  publicUrl: string;
   onStoredEvents?: (events: ProjectEvent[]) => void;
   /** Where the cost reporter publishes per-project costs (the worker's metrics). */
   gauges?: CostGauges;
@@ -24,14 +31,22 @@ export interface ActivityDeps {
 /** The real dependencies of a data directory: its metadata database and local parameter store. */
 export function dataDirDeps(
   dataDir: string,
-  opts: { secretKey?: string; llm?: LlmSettings } = {},
+  opts: { secretKey?: string; llm?: LlmSettings; publicUrl?: string } = {},
 ): ActivityDeps {
+  const warehouseRoot = path.join(dataDir, 'warehouse');
   return {
     store: new ProjectStore(openMetadataDb(metadataDbPath(dataDir))),
     secrets: new LocalParameterStore(path.join(dataDir, 'secrets'), opts.secretKey),
     llm: opts.llm,
-    warehouseRoot: path.join(dataDir, 'warehouse'),
+    warehouseRoot,
+    engine: new DuckDbWarehouse(warehouseRoot),
+    publicUrl: opts.publicUrl ?? 'http://localhost:8080',
   };
+}
+
+/** The gateway's address as users reach it. */
+export function publicUrl(config: Pick<PlatConfig, 'PLAT_PUBLIC_URL' | 'PLAT_GATEWAY_PORT'>): string {
+  return config.PLAT_PUBLIC_URL ?? `http://localhost:${config.PLAT_GATEWAY_PORT}`;
 }
 
 /** Claude settings from the configuration, or undefined for the offline analysts. */
@@ -68,5 +83,10 @@ export function llmSettings(
 }
 
 export function createActivities(deps: ActivityDeps) {
-  return { ...pingActivities, ...createAnalysisActivities(deps), ...createCostReportActivities(deps) };
+  return {
+    ...pingActivities,
+    ...createAnalysisActivities(deps),
+    ...createWarehouseActivities(deps),
+    ...createCostReportActivities(deps),
+  };
 }

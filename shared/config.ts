@@ -64,6 +64,10 @@ export const settings = {
     help: 'Address the gateway binds to.',
   },
   PLAT_GATEWAY_PORT: { schema: port(8080), help: 'Port of the platform gateway (REST, WebSocket, web UI).' },
+  PLAT_PUBLIC_URL: {
+    schema: z.string().url().optional(),
+    help: 'Base URL users reach the gateway at, for links such as bi_dashboard_url (default http://localhost:<PLAT_GATEWAY_PORT>).',
+  },
   PLAT_API_STAGE: {
     schema: z
       .string()

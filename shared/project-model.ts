@@ -1,6 +1,14 @@
 /** The analysis project as users see it (spec §2.2, §3, §6; DESIGN.md statuses). Workflow-safe. */
 import type { AccumulatedUsage, CostRecord } from './cost-ledger';
 import type { Prd } from './prd-schema';
+import type {
+  GovernanceSummary,
+  MetricValidationSummary,
+  ModelingSummary,
+  PipelineSummary,
+  ProfileSummary,
+  VisualizationSummary,
+} from './warehouse-model';
 
 export const PHASES = [
   'prd',
@@ -9,6 +17,8 @@ export const PHASES = [
   'data_governance',
   'query_building',
   'visualization',
+  'analytics_advisor',
+  'production_pipeline',
 ] as const;
 export type PhaseName = (typeof PHASES)[number];
 
@@ -48,7 +58,15 @@ export interface ProjectView {
   bi_dashboard_url: string | null;
   error?: { phase: PhaseName; message: string };
   /** What the warehouse stages built, stage by stage. */
-  warehouse?: { ods?: OdsSummary };
+  warehouse?: {
+    ods?: OdsSummary;
+    modeling?: ModelingSummary;
+    governance?: GovernanceSummary;
+    metrics?: MetricValidationSummary;
+    visualization?: VisualizationSummary;
+    profile?: ProfileSummary;
+    pipeline?: PipelineSummary;
+  };
 }
 
 /** Result of data integration: per-table source and ODS row counts, reconciled. */

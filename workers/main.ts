@@ -8,7 +8,7 @@ import { loadConfigOrExit } from '../shared/load-config-or-exit';
 import { createLogger } from '../shared/logger';
 import { dataDir } from '../shared/paths';
 import { temporalAddress } from '../shared/temporal-address';
-import { dataDirDeps, llmSettings } from '../activities';
+import { dataDirDeps, llmSettings, publicUrl } from '../activities';
 import { createPlatformWorker } from './platform-worker';
 import { ensureSearchAttributes } from './search-attribute-registration';
 import { temporalLoggerFor } from './temporal-logger';
@@ -29,7 +29,11 @@ async function main(): Promise<void> {
     taskQueue: config.PLAT_TASK_QUEUE,
     bundleCacheDir: path.join(dataDir(config), 'cache'),
     deps: {
-      ...dataDirDeps(dataDir(config), { secretKey: config.PLAT_SECRET_KEY, llm: llmSettings(config) }),
+      ...dataDirDeps(dataDir(config), {
+        secretKey: config.PLAT_SECRET_KEY,
+        llm: llmSettings(config),
+        publicUrl: publicUrl(config),
+      }),
       onStoredEvents: metrics.observe,
       gauges: metrics,
     },

@@ -13,6 +13,7 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { AnalysisActivities } from '../activities/analysis/analysis-activities';
+import type { WarehouseActivities } from '../activities/analysis/warehouse-activities';
 import { accumulatedUsage, addUsage, type UsageRecord } from '../shared/cost-ledger';
 import { initialProjectView } from '../shared/initial-project-view';
 import { prdSchema, type Prd } from '../shared/prd-schema';
@@ -51,6 +52,11 @@ const { ingestOds } = proxyActivities<AnalysisActivities>({
     nonRetryableErrorTypes: ['SourceAccessDenied', 'RowCountMismatch'],
   },
 });
+const { buildWarehouseModel, governWarehouse, validateMetricSql, buildDashboards } =
+  proxyActivities<WarehouseActivities>({
+    startToCloseTimeout: '2 hours',
+    retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: ['ModelBuildFailed'] },
+  });
 const { recordProgress } = proxyActivities<AnalysisActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 10, initialInterval: '1 second' },
@@ -119,6 +125,15 @@ export async function analysisProject(input: AnalysisProjectInput): Promise<Proj
         cost: view.cost,
       },
     );
+  };
+  /** Runs one stage: phase running, the work, phase completed with a one-line summary. */
+  const stage = async <T>(phase: PhaseName, work: () => Promise<T>, summary: (r: T) => string) => {
+    setPhase(phase, 'running');
+    await save();
+    const result = await work();
+    setPhase(phase, 'completed', summary(result));
+    await save();
+    return result;
   };
   const finish = (status: ProjectStatus, type: EventType, message: string) => {
     view.status = status;
@@ -213,11 +228,49 @@ export async function analysisProject(input: AnalysisProjectInput): Promise<Proj
     );
     await save();
 
-    for (const phase of PHASES.slice(2)) setPhase(phase, 'skipped', STAGE_NOT_AVAILABLE);
+    const prdNow = view.prd!;
+    const request = { project_id: view.project_id, prd: prdNow };
+    const modeling = await stage(
+      'data_modeling',
+      () => buildWarehouseModel(request),
+      (m) => m.layers.map((l) => `${l.database}: ${l.tables.length} tables`).join('; '),
+    );
+    view.warehouse = { ...view.warehouse, modeling };
+    const governance = await stage(
+      'data_governance',
+      async () => {
+        const g = await governWarehouse(request);
+        view.warehouse = { ...view.warehouse, governance: g };
+        if (g.blocking_failed.length) {
+          throw ApplicationFailure.nonRetryable(
+            `blocking quality rules failed: ${g.blocking_failed.join('; ')}`,
+            'BlockingQualityRuleFailed',
+          );
+        }
+        return g;
+      },
+      (g) =>
+        `${g.rules_passed}/${g.rules_total} quality rules passed${g.rules_failed ? `, ${g.rules_failed} warnings failed` : ''}; ${g.catalog_tables} tables in the catalog`,
+    );
+    const metrics = await stage(
+      'query_building',
+      () => validateMetricSql(request),
+      (m) => `${m.valid.length}/${m.metrics_total} metrics valid`,
+    );
+    view.warehouse = { ...view.warehouse, governance, metrics };
+    const visualization = await stage(
+      'visualization',
+      () => buildDashboards(request),
+      (v) => `${v.dashboards} dashboards, ${v.charts} charts`,
+    );
+    view.warehouse = { ...view.warehouse, visualization };
+    view.bi_dashboard_url = visualization.url;
+
+    for (const phase of PHASES.slice(6)) setPhase(phase, 'skipped', STAGE_NOT_AVAILABLE);
     finish(
       'completed',
       'project_completed',
-      `source copied to ${ods.database}; later warehouse stages are ${STAGE_NOT_AVAILABLE}`,
+      `warehouse built: ${ods.rows_copied} rows in ODS, ${metrics.valid.length} valid metrics, dashboard at ${visualization.url}`,
     );
     await save();
     return view;

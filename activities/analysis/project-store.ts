@@ -1,6 +1,7 @@
 /** Reads and writes project records, events and agent logs in the metadata store. */
 import type { MetadataDb } from '../store/metadata-db';
 import type { ProjectEvent, ProjectView } from '../../shared/project-model';
+import type { ArtifactKind } from '../../shared/warehouse-model';
 
 export interface StoredEvent extends ProjectEvent {
   event_id: number;
@@ -148,5 +149,22 @@ export class ProjectStore {
       ...e,
       params: JSON.parse(params_json) as Record<string, unknown>,
     }));
+  }
+
+  /** Stores (replacing) one of the project's reports: scripts, quality report, profile, ... */
+  putArtifact(projectId: string, kind: ArtifactKind, content: unknown): void {
+    this.db
+      .prepare(
+        `INSERT INTO project_artifacts (project_id, kind, content_json, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (project_id, kind) DO UPDATE SET content_json = excluded.content_json, updated_at = excluded.updated_at`,
+      )
+      .run(projectId, kind, JSON.stringify(content), new Date().toISOString());
+  }
+
+  getArtifact<T = unknown>(projectId: string, kind: ArtifactKind): T | undefined {
+    const row = this.db
+      .prepare('SELECT content_json FROM project_artifacts WHERE project_id = ? AND kind = ?')
+      .get(projectId, kind) as { content_json: string } | undefined;
+    return row ? (JSON.parse(row.content_json) as T) : undefined;
   }
 }

@@ -52,6 +52,13 @@ const MIGRATIONS: string[] = [
      password_hash TEXT NOT NULL,
      created_at TEXT NOT NULL
    )`,
+  `CREATE TABLE IF NOT EXISTS project_artifacts (
+     project_id TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     content_json TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     PRIMARY KEY (project_id, kind)
+   )`,
 ];
 
 const open = new Map<string, MetadataDb>();

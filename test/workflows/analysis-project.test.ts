@@ -84,7 +84,7 @@ describe('analysisProject workflow (time skipping)', () => {
     throw new Error('project never reached waiting_approval');
   }
 
-  it('writes the PRD, waits for approval, then completes without pretending the warehouse ran', async () => {
+  it('writes the PRD, waits for approval, then builds the warehouse, its reports and dashboards', async () => {
     const { projectId, handle } = await start();
     const waiting = await untilWaiting(handle);
     expect(waiting.status).toBe('waiting_approval');
@@ -102,15 +102,24 @@ describe('analysisProject workflow (time skipping)', () => {
     const done = await handle.result();
     expect(done.status).toBe('completed');
     expect(done.phases.prd.status).toBe('completed');
-    // Data integration ran for real: every table reconciled; later stages are honestly not run yet.
+    // Data integration ran for real: every table reconciled.
     expect(done.phases.data_ingestion.status).toBe('completed');
     expect(done.warehouse?.ods?.tables).toHaveLength(16);
     expect(done.warehouse!.ods!.tables.every((t) => t.source_rows === t.ods_rows)).toBe(true);
     expect(done.warehouse!.ods!.rows_copied).toBe(47_268);
-    expect(done.phases.data_modeling).toMatchObject({
-      status: 'skipped',
-      message: expect.stringContaining('not available'),
-    });
+    for (const phase of ['data_modeling', 'data_governance', 'query_building', 'visualization'] as const)
+      expect(done.phases[phase].status).toBe('completed');
+    expect(done.warehouse!.modeling!.layers.map((l) => l.layer)).toEqual(['dwd', 'dws', 'ads']);
+    const ads = done.warehouse!.modeling!.layers[2].tables.find((t) => t.name === 'ads_rental_kpi_daily')!;
+    expect(ads.partition_by).toEqual(['stat_date']);
+    expect(ads.row_count).toBeGreaterThan(30);
+    // Sakila's keys hold; its data ends in 2006, so the freshness warnings fail, and say so.
+    const planned = Object.values(done.prd!.layers).reduce((n, tables) => n + tables.length, 0);
+    expect(done.warehouse!.governance).toMatchObject({ blocking_failed: [], catalog_tables: planned });
+    expect(done.warehouse!.governance!.rules_failed).toBeGreaterThan(0);
+    expect(done.warehouse!.metrics!.invalid).toEqual([]);
+    expect(done.bi_dashboard_url).toBe(`http://localhost:8080/ui/projects/${projectId}/dashboard`);
+    expect(deps.store.getArtifact(projectId, 'model_scripts')).toBeDefined();
 
     const stored = deps.store.getProject(projectId)!;
     expect(stored.status).toBe('completed');

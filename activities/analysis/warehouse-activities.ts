@@ -1,0 +1,203 @@
+/**
+ * Activities of the warehouse stages after approval: data modeling, data governance, query
+ * building and visualization. Each writes its full report as a project artifact (served by the API)
+ * and returns a summary for the project view.
+ */
+import { ApplicationFailure, activityInfo } from '@temporalio/activity';
+import type { Prd } from '../../shared/prd-schema';
+import type { PhaseName, ProjectEvent } from '../../shared/project-model';
+import type {
+  GovernanceSummary,
+  MetricValidationSummary,
+  ModelingSummary,
+  VisualizationSummary,
+} from '../../shared/warehouse-model';
+import { buildCatalog } from '../governance/catalog';
+import { evaluateQualityRules } from '../governance/quality-checks';
+import { buildDashboardSpec, dashboardUrl } from '../visualization/dashboard-spec';
+import { validateMetrics, type MetricValidationReport } from '../warehouse/metric-validation';
+import { layerScript, layerSelects, MODELED_LAYERS, ModelSqlError } from '../warehouse/model-sql';
+import { readSourceSchema } from '../warehouse/ods-ingestion';
+import { LayerBuildError, type LayerTableSpec, type WarehouseEngine } from '../warehouse/warehouse-engine';
+import { layerDatabaseName } from '../warehouse/warehouse-layout';
+import type { ProjectStore } from './project-store';
+
+export interface WarehouseActivityDeps {
+  store: ProjectStore;
+  warehouseRoot: string;
+  engine: WarehouseEngine;
+  /** Base URL of the gateway as users reach it (for bi_dashboard_url). */
+  publicUrl: string;
+}
+
+export interface WarehouseStageRequest {
+  project_id: string;
+  prd: Prd;
+}
+
+/** The stored modeling scripts: per layer the whole script and each table's SELECT. */
+export interface ModelScripts {
+  layers: { layer: string; database: string; script: string; tables: LayerTableSpec[] }[];
+}
+
+export function createWarehouseActivities({
+  store,
+  warehouseRoot,
+  engine,
+  publicUrl,
+}: WarehouseActivityDeps) {
+  const log = (projectId: string, phase: PhaseName, key: string, message: string, payload = {}) => {
+    const event: ProjectEvent = {
+      event_key: `${projectId}:${phase}:a${activityInfo().attempt}:${key}`,
+      project_id: projectId,
+      event_type: 'log_entry',
+      phase,
+      status: 'running',
+      message,
+      timestamp: new Date().toISOString(),
+      payload,
+    };
+    store.addEvents([event]);
+  };
+
+  return {
+    /** Data modeling: the DWD, DWS and ADS scripts written from the PRD, stored, then executed layer by layer. */
+    async buildWarehouseModel({ project_id, prd }: WarehouseStageRequest): Promise<ModelingSummary> {
+      const source = readSourceSchema(warehouseRoot, project_id);
+      const scripts: ModelScripts = { layers: [] };
+      try {
+        for (const layer of MODELED_LAYERS) {
+          const tables = layerSelects(prd, layer, project_id, source);
+          scripts.layers.push({
+            layer,
+            database: layerDatabaseName(project_id, layer),
+            script: layerScript(project_id, layer, tables),
+            tables,
+          });
+        }
+      } catch (err) {
+        if (err instanceof ModelSqlError) throw modelFailure(err.layer, err.table, '', err.message);
+        throw err;
+      } finally {
+        // Stored before running, so a failing script can be read through the API.
+        store.putArtifact(project_id, 'model_scripts', scripts);
+      }
+      const summary: ModelingSummary = { layers: [] };
+      for (const { layer, database, tables } of scripts.layers) {
+        try {
+          const built = await engine.buildLayer(project_id, layer as (typeof MODELED_LAYERS)[number], tables);
+          summary.layers.push({
+            layer: layer as (typeof MODELED_LAYERS)[number],
+            database,
+            tables: built.map((t) => ({
+              name: t.name,
+              row_count: t.row_count,
+              columns: t.columns.length,
+              partition_by: t.partition_by,
+            })),
+          });
+          log(
+            project_id,
+            'data_modeling',
+            layer,
+            `built ${database}: ${built.map((t) => `${t.name} (${t.row_count} rows)`).join(', ')}`,
+            { layer, tables: built.length },
+          );
+        } catch (err) {
+          if (err instanceof LayerBuildError)
+            throw modelFailure(err.layer, err.table, err.statement, err.reason);
+          throw err;
+        }
+      }
+      return summary;
+    },
+
+    /** Data governance: quality rules evaluated into a report; every table registered in the catalog with lineage. */
+    async governWarehouse({ project_id, prd }: WarehouseStageRequest): Promise<GovernanceSummary> {
+      const report = await evaluateQualityRules(engine, project_id, prd);
+      store.putArtifact(project_id, 'quality_report', report);
+      for (const r of report.results.filter((x) => x.status !== 'passed')) {
+        log(
+          project_id,
+          'data_governance',
+          `rule:${r.name}`,
+          `${r.severity} rule "${r.name}" ${r.status}: ${r.message}`,
+          {
+            rule: r.name,
+            status: r.status,
+            severity: r.severity,
+            violations: r.violations,
+          },
+        );
+      }
+      const scripts = store.getArtifact<ModelScripts>(project_id, 'model_scripts');
+      const selects = Object.fromEntries((scripts?.layers ?? []).map((l) => [l.layer, l.tables]));
+      const catalog = await buildCatalog(engine, project_id, prd, selects);
+      store.putArtifact(project_id, 'catalog', catalog);
+      log(
+        project_id,
+        'data_governance',
+        'catalog',
+        `registered ${catalog.tables.length} tables with lineage`,
+        {
+          tables: catalog.tables.length,
+          lineage_edges: catalog.lineage.length,
+        },
+      );
+      return {
+        rules_total: report.rules_total,
+        rules_passed: report.rules_passed,
+        rules_failed: report.rules_failed,
+        rules_errored: report.rules_errored,
+        blocking_failed: report.blocking_failed,
+        catalog_tables: catalog.tables.length,
+      };
+    },
+
+    /** Query building: every ADS metric's SQL run and sanity-checked. */
+    async validateMetricSql({ project_id, prd }: WarehouseStageRequest): Promise<MetricValidationSummary> {
+      const report = await validateMetrics(engine, project_id, prd);
+      store.putArtifact(project_id, 'metric_validation', report);
+      for (const r of report.results)
+        log(
+          project_id,
+          'query_building',
+          `metric:${r.name}`,
+          `${r.name}: ${r.valid ? 'valid' : 'invalid'}, ${r.reason}`,
+          {
+            metric: r.name,
+            valid: r.valid,
+          },
+        );
+      return {
+        metrics_total: report.results.length,
+        valid: report.results.filter((r) => r.valid).map((r) => r.name),
+        invalid: report.results.filter((r) => !r.valid).map((r) => ({ name: r.name, reason: r.reason })),
+      };
+    },
+
+    /** Visualization: datasets (valid metrics) and dashboards, served live by the gateway's dashboard page. */
+    async buildDashboards({ project_id, prd }: WarehouseStageRequest): Promise<VisualizationSummary> {
+      const validation = store.getArtifact<MetricValidationReport>(project_id, 'metric_validation');
+      const url = dashboardUrl(publicUrl, project_id);
+      const spec = buildDashboardSpec(prd, validation, url);
+      store.putArtifact(project_id, 'dashboards', spec);
+      return {
+        url,
+        dashboards: spec.dashboards.length,
+        charts: spec.dashboards.reduce((n, d) => n + d.charts.length, 0),
+      };
+    },
+  };
+}
+
+function modelFailure(layer: string, table: string, statement: string, reason: string): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: 'ModelBuildFailed',
+    nonRetryable: true,
+    message: `${layer}.${table}: ${reason}`,
+    details: [{ layer, table, statement, reason }],
+  });
+}
+
+export type WarehouseActivities = ReturnType<typeof createWarehouseActivities>;

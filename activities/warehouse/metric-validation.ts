@@ -1,0 +1,98 @@
+/**
+ * Query building: every ADS metric's SQL parsed, run and sanity-checked, so dashboards show only
+ * metrics that work and the report says why the others do not.
+ */
+import type { Prd, PrdMetric } from '../../shared/prd-schema';
+import type { WarehouseEngine } from './warehouse-engine';
+
+export interface MetricCheck {
+  name: string;
+  ads_table: string;
+  sql: string;
+  unit: string;
+  valid: boolean;
+  /** Why the metric is not valid (first failed check), or what it returns. */
+  reason: string;
+  row_count: number;
+  columns: string[];
+  first_date: string | null;
+  last_date: string | null;
+  min: number | null;
+  max: number | null;
+  sample: Record<string, unknown>[];
+}
+
+export interface MetricValidationReport {
+  generated_at: string;
+  results: MetricCheck[];
+}
+
+const MAX_ROWS = 100_000;
+
+export async function validateMetrics(
+  engine: WarehouseEngine,
+  projectId: string,
+  prd: Prd,
+): Promise<MetricValidationReport> {
+  const results: MetricCheck[] = [];
+  for (const metric of prd.metrics) results.push(await check(engine, projectId, metric));
+  return { generated_at: new Date().toISOString(), results };
+}
+
+async function check(engine: WarehouseEngine, projectId: string, metric: PrdMetric): Promise<MetricCheck> {
+  const result: MetricCheck = {
+    name: metric.name,
+    ads_table: metric.ads_table,
+    sql: metric.sql,
+    unit: metric.unit,
+    valid: false,
+    reason: '',
+    row_count: 0,
+    columns: [],
+    first_date: null,
+    last_date: null,
+    min: null,
+    max: null,
+    sample: [],
+  };
+  if (!/^\s*(select|with)\b/i.test(metric.sql)) {
+    result.reason = 'not a SELECT statement';
+    return result;
+  }
+  let rows: Record<string, unknown>[];
+  try {
+    const out = await engine.query(projectId, metric.sql.replace(/;\s*$/, ''), MAX_ROWS, 'ads');
+    rows = out.rows;
+    result.columns = out.columns;
+  } catch (err) {
+    result.reason = `does not run: ${(err as Error).message.split('\n')[0]}`;
+    return result;
+  }
+  result.row_count = rows.length;
+  result.sample = rows.slice(0, 3);
+  const fail = (reason: string) => ((result.reason = reason), result);
+
+  if (!result.columns.includes('stat_date'))
+    return fail('no stat_date column: a dashboard cannot plot it over time');
+  const valueColumn = result.columns.includes('value')
+    ? 'value'
+    : result.columns.find((c) => c !== 'stat_date');
+  if (!valueColumn) return fail('no value column besides stat_date');
+  if (!rows.length) return fail('returns no rows');
+  const values = rows.map((r) => r[valueColumn]).filter((v) => v !== null && v !== undefined);
+  if (!values.length) return fail(`${valueColumn} is NULL on every row`);
+  const numbers = values.map(Number);
+  if (numbers.some((n) => !Number.isFinite(n))) return fail(`${valueColumn} is not numeric`);
+  const dates = rows.map((r) => String(r.stat_date));
+  if (new Set(dates).size !== dates.length) return fail('more than one row per stat_date');
+  if (['count', 'currency'].includes(metric.unit) && numbers.some((n) => n < 0))
+    return fail(`negative ${metric.unit} values`);
+  const sorted = [...dates].sort();
+  result.first_date = sorted[0];
+  result.last_date = sorted[sorted.length - 1];
+  result.min = Math.min(...numbers);
+  result.max = Math.max(...numbers);
+  result.valid = true;
+  result.reason = `${rows.length} days from ${result.first_date} to ${result.last_date}, ${valueColumn} ${result.min} … ${result.max}`;
+  return result;
+}
