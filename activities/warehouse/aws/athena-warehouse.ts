@@ -1,0 +1,123 @@
+/**
+ * The AWS warehouse: Glue catalog + Athena + S3 behind the WarehouseEngine interface. A layer is
+ * the Glue database `plat_<project_id>_<layer>`; its tables are Parquet written by Athena CTAS under
+ * `s3://<bucket>/<prefix>/<project_id>/<layer>/<table>/<run_id>/`. Builds are staged and swapped in
+ * only when every table succeeded (layer-staging.ts, layer-promotion.ts).
+ */
+import type { LayerName } from '../../../shared/prd-schema';
+import {
+  LayerBuildError,
+  type BuiltTable,
+  type LayerTableSpec,
+  type QueryRows,
+  type WarehouseEngine,
+} from '../warehouse-engine';
+import { layerDatabaseName } from '../warehouse-layout';
+import { AthenaQueryRunner } from './athena-query-runner';
+import { assertReadOnlySelect } from './athena-read-only-sql';
+import { toQueryRows } from './athena-result-rows';
+import { countRows } from './athena-row-count';
+import {
+  createAwsWarehouseClients,
+  defaultPolling,
+  type AthenaWarehouseConfig,
+  type AwsWarehouseClients,
+} from './athena-warehouse-config';
+import type { AwsWarehouseContext } from './aws-warehouse-context';
+import { invalidNameReason, isStagingTableName } from './ctas-statement';
+import { builtTableOf } from './glue-built-table';
+import { ensureDatabase, listTables } from './glue-catalog';
+import { uploadLayerFiles, type UploadedTableFile } from './layer-file-upload';
+import { promoteStaged } from './layer-promotion';
+import { discardStaged, stageTable, type LayerTarget, type StagedTable } from './layer-staging';
+import { registerParquetTable, type ParquetTableDefinition } from './parquet-table-registration';
+import { newRunId } from './warehouse-s3-layout';
+
+export class AthenaWarehouse implements WarehouseEngine {
+  readonly kind = 'athena' as const;
+  private readonly ctx: AwsWarehouseContext;
+
+  /** `clients` replaces the SDK clients built from `config` (to share them, or add middleware). */
+  constructor(config: AthenaWarehouseConfig, clients?: AwsWarehouseClients) {
+    const prefix = (config.prefix ?? 'warehouse').replace(/^\/+|\/+$/g, '');
+    const resolved = clients ?? createAwsWarehouseClients(config);
+    this.ctx = {
+      clients: resolved,
+      bucket: config.bucket,
+      prefix,
+      runner: new AthenaQueryRunner(resolved.athena, {
+        workgroup: config.workgroup ?? 'primary',
+        outputLocation: config.outputLocation ?? `s3://${config.bucket}/${prefix}/_athena-results/`,
+        polling: { ...defaultPolling, ...config.polling },
+      }),
+    };
+  }
+
+  /**
+   * Stages every table (CTAS into `<name>__building`), then swaps them all in; on any failure the
+   * staged tables and their data are dropped and the layer is as it was. Tables of an earlier build
+   * that `tables` no longer lists are dropped. Athena's CTAS writes at most 100 partitions per
+   * statement: a table with more fails with Athena's reason.
+   */
+  async buildLayer(projectId: string, layer: LayerName, tables: LayerTableSpec[]): Promise<BuiltTable[]> {
+    for (const t of tables) {
+      const invalid = [t.name, ...t.partition_by].map(invalidNameReason).find(Boolean);
+      if (invalid) throw new LayerBuildError(layer, t.name, t.select, invalid);
+      if (tables.filter((o) => o.name === t.name).length > 1)
+        throw new LayerBuildError(layer, t.name, t.select, `table ${t.name} is defined twice`);
+    }
+    const database = layerDatabaseName(projectId, layer);
+    await ensureDatabase(this.ctx.clients.glue, database, `plat ${layer} layer of project ${projectId}`);
+    const target: LayerTarget = { projectId, layer, database, runId: newRunId() };
+    const staged: StagedTable[] = [];
+    try {
+      for (const spec of tables) await stageTable(this.ctx, target, spec, staged);
+    } catch (err) {
+      await discardStaged(this.ctx, target, staged);
+      throw err;
+    }
+    return promoteStaged(this.ctx, target, staged);
+  }
+
+  /** One read-only SELECT through Athena; unqualified names resolve in `defaultLayer`'s database. */
+  async query(projectId: string, sql: string, maxRows: number, defaultLayer?: LayerName): Promise<QueryRows> {
+    assertReadOnlySelect(sql, projectId);
+    const database = defaultLayer ? layerDatabaseName(projectId, defaultLayer) : undefined;
+    const id = await this.ctx.runner.run(sql, database);
+    const { columns, rows } = await this.ctx.runner.results(id, maxRows);
+    return toQueryRows(columns, rows);
+  }
+
+  /** The layer's Glue tables; a table registered without a row count is counted through Athena. */
+  async describeLayer(projectId: string, layer: LayerName): Promise<BuiltTable[]> {
+    const database = layerDatabaseName(projectId, layer);
+    const tables = (await listTables(this.ctx.clients.glue, database)) ?? [];
+    const described: BuiltTable[] = [];
+    for (const t of tables.filter((t) => t.Name && !isStagingTableName(t.Name))) {
+      const built = builtTableOf(layer, t);
+      described.push({
+        ...built,
+        row_count: built.row_count ?? (await countRows(this.ctx.runner, database, built.name)),
+      });
+    }
+    return described.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Uploads a layer's local Parquet files (ODS), one S3 folder per table. */
+  uploadLayerFiles(localDir: string, projectId: string, layer: LayerName): Promise<UploadedTableFile[]> {
+    return uploadLayerFiles(this.ctx, localDir, projectId, layer);
+  }
+
+  /** Registers uploaded Parquet as a table of the layer (creating the layer's database if needed). */
+  async registerParquetTable(
+    projectId: string,
+    layer: LayerName,
+    def: ParquetTableDefinition,
+  ): Promise<BuiltTable> {
+    const database = layerDatabaseName(projectId, layer);
+    await ensureDatabase(this.ctx.clients.glue, database, `plat ${layer} layer of project ${projectId}`);
+    const input = await registerParquetTable(this.ctx, database, def);
+    const built = builtTableOf(layer, input);
+    return { ...built, row_count: built.row_count ?? (await countRows(this.ctx.runner, database, def.name)) };
+  }
+}
