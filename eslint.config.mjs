@@ -22,6 +22,20 @@ export default tseslint.config(
     },
   },
   {
+    // Browser scripts of the web UI.
+    files: ['web/**/*.js'],
+    languageOptions: {
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        location: 'readonly',
+        localStorage: 'readonly',
+        fetch: 'readonly',
+        URLSearchParams: 'readonly',
+      },
+    },
+  },
+  {
     // Plain CommonJS helpers (jest reporter, lockfile tool).
     files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

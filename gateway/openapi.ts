@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { prdSchema } from '../shared/prd-schema';
 import { createProjectRequestSchema } from './projects/create-project-request';
 import { warehouseQuerySchema } from './projects/warehouse-query';
+import { ARTIFACT_ROUTES } from './projects/artifact-routes';
 
 const json = (schema: z.ZodType, io: 'input' | 'output' = 'input') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any' });
@@ -183,6 +184,19 @@ export function platformOpenApi(serverUrl: string) {
           responses: { 200: ok('{project_id, events}'), 404: errorResponse },
         },
       },
+      ...Object.fromEntries(
+        ARTIFACT_ROUTES.map(({ path, summary }) => [
+          `/v1/projects/{project_id}/${path}`,
+          {
+            get: {
+              summary,
+              ...secured,
+              parameters: idParam,
+              responses: { 200: ok(summary), 404: errorResponse },
+            },
+          },
+        ]),
+      ),
     },
   };
 }

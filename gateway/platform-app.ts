@@ -72,6 +72,11 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
   const routes = projectRoutes(service, deps.store, deps.warehouseRoot, deps.createsPerMinute);
   for (const prefix of projectPrefixes(deps.apiStage)) app.use(prefix, requireUser(deps.tokens), routes);
 
+  // Pages that render a project's reports; they fetch the data with the user's token.
+  const page = (file: string) => (_req: express.Request, res: express.Response) =>
+    res.sendFile(path.join(repoRoot, 'web', file));
+  app.get('/ui/projects/:id/dashboard', page('dashboard.html'));
+  app.get('/ui/projects/:id/profile', page('profile.html'));
   app.use(express.static(path.join(repoRoot, 'web'), { index: 'index.html' }));
   app.use(notFound);
   app.use(errorHandler(deps.log));

@@ -5,6 +5,7 @@ import type { ProjectStore } from '../../activities/analysis/project-store';
 import { HttpError } from '../http-errors';
 import { perUserRateLimit } from '../rate-limit';
 import { queryWarehouse, warehouseQuerySchema } from './warehouse-query';
+import { addArtifactRoutes } from './artifact-routes';
 import { parseBody } from '../validation';
 import { createProjectRequestSchema } from './create-project-request';
 import type { ProjectService } from './project-service';
@@ -67,6 +68,7 @@ export function projectRoutes(
     service.get(req.user!, req.params.id);
     res.json(await queryWarehouse(warehouseRoot, req.params.id, parseBody(warehouseQuerySchema, req.body)));
   });
+  addArtifactRoutes(r, service, store);
   r.get('/:id/agent-logs', (req, res) => {
     service.get(req.user!, req.params.id);
     res.json({ project_id: req.params.id, entries: store.agentLogs(req.params.id) });

@@ -1,7 +1,8 @@
 /**
- * POST /v1/projects/{id}/query: read-only SQL against `plat_<id>_<layer>`. The layer's DuckDB file is
- * opened read-only, file access is confined to the project's warehouse directory, only SELECT
- * statements run, and rows and time are capped.
+ * POST /v1/projects/{id}/query: read-only SQL against `plat_<id>_<layer>`. Every built layer's DuckDB
+ * file is attached read-only under its warehouse name (so `plat_<id>_ods.ods_rental` works from any
+ * layer), unqualified names resolve in the layer asked for, file access is confined to the project's
+ * warehouse directory, only SELECT statements run, and rows and time are capped.
  */
 import { DuckDBInstance, StatementType } from '@duckdb/node-api';
 import * as fs from 'node:fs';
@@ -41,9 +42,17 @@ export async function queryWarehouse(
     throw new HttpError(409, 'layer_not_built', `${layerDatabaseName(projectId, q.layer)} is not built yet`);
   }
   const started = Date.now();
-  const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+  const instance = await DuckDBInstance.create(':memory:');
   const conn = await instance.connect();
   try {
+    for (const layer of layerNames) {
+      const layerFile = layerDatabaseFile(warehouseRoot, projectId, layer);
+      if (fs.existsSync(layerFile))
+        await conn.run(
+          `ATTACH '${layerFile.replace(/'/g, "''")}' AS ${layerDatabaseName(projectId, layer)} (READ_ONLY)`,
+        );
+    }
+    await conn.run(`USE ${layerDatabaseName(projectId, q.layer)}`);
     await conn.run(
       `SET allowed_directories = ['${path.join(warehouseRoot, projectId).replace(/'/g, "''")}/']`,
     );

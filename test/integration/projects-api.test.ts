@@ -153,9 +153,41 @@ describe('projects API', () => {
     expect((await call('POST', `/v1/projects/${id}/query`, { sql: 'SELECT 1' }, otherToken)).status).toBe(
       404,
     );
-    expect(
-      (await call('POST', `/v1/projects/${id}/query`, { sql: 'SELECT 1', layer: 'ads' }, token)).status,
-    ).toBe(409);
+    // Every layer is queryable; unqualified names resolve in the layer asked for, others by full name.
+    const ads = await call(
+      'POST',
+      `/v1/projects/${id}/query`,
+      {
+        sql: `SELECT CAST(SUM(a.total_amount) AS VARCHAR) AS total, (SELECT COUNT(*) FROM plat_${id.replace(/-/g, '_')}_dwd.dwd_rental_detail) AS rentals FROM ads_payment_kpi_daily a`,
+        layer: 'ads',
+      },
+      token,
+    );
+    expect(ads.body).toMatchObject({ rows: [{ total: '67406.56', rentals: '16044' }] });
+
+    // The stages' reports, each through its own route.
+    const scripts = await call('GET', `/v1/projects/${id}/scripts`, undefined, token);
+    const dwd = (scripts.body.layers as { layer: string; script: string }[]).find((l) => l.layer === 'dwd')!;
+    expect(dwd.script).toContain('CREATE TABLE');
+    const quality = await call('GET', `/v1/projects/${id}/quality`, undefined, token);
+    expect(quality.body).toMatchObject({ blocking_failed: [], rules_errored: 0 });
+    const stale = (quality.body.results as { kind: string; status: string; message: string }[]).find(
+      (r) => r.kind === 'freshness',
+    )!;
+    expect(stale).toMatchObject({ status: 'failed', message: expect.stringMatching(/latest .* days old/) });
+    const catalog = await call('GET', `/v1/projects/${id}/catalog`, undefined, token);
+    expect(catalog.body.lineage).toEqual(
+      expect.arrayContaining([
+        { from: 'mysql:sakila.rental', to: `plat_${id.replace(/-/g, '_')}_ods.ods_rental` },
+      ]),
+    );
+    const metrics = await call('GET', `/v1/projects/${id}/metrics`, undefined, token);
+    expect((metrics.body.results as { valid: boolean }[]).every((m) => m.valid)).toBe(true);
+    const dashboards = await call('GET', `/v1/projects/${id}/dashboards`, undefined, token);
+    expect(dashboards.body.url).toBe(
+      (await call('GET', `/v1/projects/${id}`, undefined, token)).body.bi_dashboard_url,
+    );
+    expect((await call('GET', `/v1/projects/${id}/quality`, undefined, otherToken)).status).toBe(404);
 
     const logs = await call('GET', `/v1/projects/${id}/agent-logs`, undefined, token);
     expect((logs.body.entries as { tool: string }[]).map((e) => e.tool)).toEqual(

@@ -1,0 +1,94 @@
+/// <reference lib="dom" />
+/**
+ * The dashboard page in Debian's Chromium: sign in, charts drawn from live ADS queries, the
+ * stat_date filter narrowing them. Real gateway, worker, dev server and Sakila.
+ */
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { dataDirDeps } from '../../activities';
+import { apiCaller } from '../harness/api-caller';
+import { chromiumPath } from '../harness/browser';
+import { harness } from '../harness/harness-state';
+import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
+import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
+
+const TASK_QUEUE = 'dashboard-ui-test';
+
+describe('dashboard page', () => {
+  let stack: DevServerWithWorker;
+  let gateway: TestGateway;
+  let browser: Browser;
+  let page: Page;
+  let projectId: string;
+  const call = apiCaller(() => gateway.base);
+
+  beforeAll(async () => {
+    const dataDir = newTestDataDir();
+    stack = await devServerWithPlatformWorker(TASK_QUEUE, dataDirDeps(dataDir));
+    gateway = await startTestGateway({ client: stack.env.client, taskQueue: TASK_QUEUE, dataDir });
+    const token = (await call('POST', '/auth/signup', { username: 'dana', password: 'dashboards!' })).body
+      .id_token as string;
+    const { host, port, user, password } = harness().mariadb;
+    const created = await call(
+      'POST',
+      '/v1/projects',
+      { jdbc_url: `jdbc:mysql://${host}:${port}/sakila`, username: user, password },
+      token,
+    );
+    projectId = created.body.project_id as string;
+    for (let i = 0; i < 600; i++) {
+      const view = await call('GET', `/v1/projects/${projectId}`, undefined, token);
+      if (view.body.status === 'waiting_approval')
+        await call('POST', `/v1/projects/${projectId}/hitl/approve`, undefined, token);
+      if (view.body.status === 'completed') break;
+      if (['failed', 'terminated'].includes(view.body.status as string))
+        throw new Error(`project ended ${String(view.body.status)}: ${String(view.body.message)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
+    page = await browser.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.stop();
+    await stack?.stop();
+  });
+
+  it('asks for sign-in, then draws every dashboard chart from the ADS layer', async () => {
+    await page.goto(`${gateway.base}/ui/projects/${projectId}/dashboard`);
+    await page.fill('#plat-login input[name=username]', 'dana');
+    await page.fill('#plat-login input[name=password]', 'dashboards!');
+    await page.click('#plat-login button');
+    await page.waitForSelector('.card[data-rows]');
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('.card')).every(
+        (c) => (c as HTMLElement).dataset.rows !== undefined,
+      ),
+    );
+    const cards = await page.$$eval('.card', (els) =>
+      els.map((e) => ({
+        metric: e.getAttribute('data-metric'),
+        rows: Number((e as HTMLElement).dataset.rows),
+        lines: e.querySelectorAll('polyline').length,
+      })),
+    );
+    expect(cards.map((c) => c.metric)).toEqual(
+      expect.arrayContaining(['rental_count', 'payment_total_amount']),
+    );
+    for (const c of cards) expect(c).toMatchObject({ rows: expect.any(Number), lines: 1 });
+    expect(cards.every((c) => c.rows > 30)).toBe(true);
+    expect(await page.textContent('h1')).toContain('DVD rental');
+  });
+
+  it('narrows every chart to the stat_date range picked', async () => {
+    await page.fill('input[name=from]', '2005-07-01');
+    await page.fill('input[name=to]', '2005-07-31');
+    await page.click('#filter button');
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('.card')).every(
+        (c) => Number((c as HTMLElement).dataset.rows) <= 31,
+      ),
+    );
+    const rows = await page.$$eval('.card', (els) => els.map((e) => Number((e as HTMLElement).dataset.rows)));
+    expect(rows.every((n) => n > 0 && n <= 31)).toBe(true);
+  });
+});
