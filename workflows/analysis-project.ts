@@ -52,7 +52,7 @@ const { ingestOds } = proxyActivities<AnalysisActivities>({
     nonRetryableErrorTypes: ['SourceAccessDenied', 'RowCountMismatch'],
   },
 });
-const { buildWarehouseModel, governWarehouse, validateMetricSql, buildDashboards } =
+const { buildWarehouseModel, governWarehouse, validateMetricSql, buildDashboards, generatePipeline } =
   proxyActivities<WarehouseActivities>({
     startToCloseTimeout: '2 hours',
     retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: ['ModelBuildFailed'] },
@@ -266,7 +266,13 @@ export async function analysisProject(input: AnalysisProjectInput): Promise<Proj
     view.warehouse = { ...view.warehouse, visualization };
     view.bi_dashboard_url = visualization.url;
 
-    for (const phase of PHASES.slice(6)) setPhase(phase, 'skipped', STAGE_NOT_AVAILABLE);
+    setPhase('analytics_advisor', 'skipped', STAGE_NOT_AVAILABLE);
+    const pipeline = await stage(
+      'production_pipeline',
+      () => generatePipeline(request),
+      (p) => `${p.files.length} template files`,
+    );
+    view.warehouse = { ...view.warehouse, pipeline };
     finish(
       'completed',
       'project_completed',

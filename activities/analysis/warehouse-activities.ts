@@ -10,8 +10,10 @@ import type {
   GovernanceSummary,
   MetricValidationSummary,
   ModelingSummary,
+  PipelineSummary,
   VisualizationSummary,
 } from '../../shared/warehouse-model';
+import { generatePipelineTemplates } from '../pipeline/pipeline-templates';
 import { buildCatalog } from '../governance/catalog';
 import { evaluateQualityRules } from '../governance/quality-checks';
 import { buildDashboardSpec, dashboardUrl } from '../visualization/dashboard-spec';
@@ -187,6 +189,26 @@ export function createWarehouseActivities({
         dashboards: spec.dashboards.length,
         charts: spec.dashboards.reduce((n, d) => n + d.charts.length, 0),
       };
+    },
+
+    /** The production-pipeline agent: runnable incremental-load templates (no model calls). */
+    async generatePipeline({ project_id, prd }: WarehouseStageRequest): Promise<PipelineSummary> {
+      const scripts = store.getArtifact<ModelScripts>(project_id, 'model_scripts');
+      const templates = generatePipelineTemplates({
+        projectId: project_id,
+        prd,
+        source: readSourceSchema(warehouseRoot, project_id),
+        layers: scripts?.layers ?? [],
+      });
+      store.putArtifact(project_id, 'pipeline_templates', templates);
+      log(
+        project_id,
+        'production_pipeline',
+        'templates',
+        `${templates.files.length} files: ${templates.incremental.length} tables load incrementally, ${templates.full_reload.length} reload whole`,
+        { files: templates.files.length },
+      );
+      return { files: templates.files.map((f) => f.path) };
     },
   };
 }

@@ -1,0 +1,202 @@
+/**
+ * Activities of the incremental load (generated template). Source rows are read as MySQL prints
+ * them (exact DECIMAL, no time-zone shifts), staged as JSON lines, cast to the warehouse types by
+ * DuckDB and written as one Parquet file per run and table; the ODS view keeps the latest version
+ * of each primary key, so re-extracting the same rows never duplicates them.
+ */
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { heartbeat } from '@temporalio/activity';
+import mysql from 'mysql2';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+interface TableManifest {
+  source_table: string;
+  ods_table: string;
+  watermark: string | null;
+  primary_key: string[];
+  columns: { name: string; type: string }[];
+}
+
+interface PipelineConfig {
+  project_id: string;
+  databases: Record<'ods' | 'dwd' | 'dws' | 'ads', string>;
+  layers: string[];
+  tables: TableManifest[];
+}
+
+export interface PipelineSettings {
+  /** Where the warehouse files live. */
+  warehouseDir: string;
+  /** mysql://user@host:port/database (no password). */
+  sourceUrl: string;
+  sourcePassword: string;
+  /** The directory holding pipeline.json and sql/ (default: this file's directory). */
+  templateDir?: string;
+}
+
+const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
+const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const EPOCH = '1970-01-01 00:00:00';
+
+export function settingsFromEnv(): PipelineSettings {
+  const need = (name: string) => {
+    const v = process.env[name];
+    if (!v) throw new Error(`${name} is not set`);
+    return v;
+  };
+  return {
+    warehouseDir: need('WAREHOUSE_DIR'),
+    sourceUrl: need('SOURCE_MYSQL_URL'),
+    sourcePassword: process.env.SOURCE_MYSQL_PASSWORD ?? '',
+  };
+}
+
+export function createActivities(settings: PipelineSettings) {
+  const dir = settings.templateDir ?? __dirname;
+  const config = JSON.parse(fs.readFileSync(path.join(dir, 'pipeline.json'), 'utf8')) as PipelineConfig;
+  const root = path.join(settings.warehouseDir, config.project_id);
+  const stateFile = path.join(root, 'pipeline-state.json');
+  const readState = (): { watermarks: Record<string, string | null> } =>
+    fs.existsSync(stateFile) ? JSON.parse(fs.readFileSync(stateFile, 'utf8')) : { watermarks: {} };
+  const manifest = (table: string) => {
+    const m = config.tables.find((t) => t.source_table === table);
+    if (!m) throw new Error(`unknown table ${table}`);
+    return m;
+  };
+
+  return {
+    async listTables(): Promise<string[]> {
+      return config.tables.map((t) => t.source_table);
+    },
+
+    /** New and changed rows since the stored watermark (all rows for tables without one) → one Parquet file. */
+    async extractTable(table: string): Promise<{ table: string; rows: number; watermark: string | null }> {
+      const m = manifest(table);
+      const since = readState().watermarks[table] ?? EPOCH;
+      const sql = fs.readFileSync(path.join(dir, 'sql', 'extract', `${table}.sql`), 'utf8');
+      const tableDir = path.join(root, 'ods', table);
+      fs.mkdirSync(tableDir, { recursive: true });
+      const stamp = `${Date.now()}`;
+      const staged = path.join(tableDir, `.staged-${stamp}.jsonl`);
+      const out = fs.createWriteStream(staged);
+      const url = new URL(settings.sourceUrl);
+      const conn = mysql.createConnection({
+        host: url.hostname,
+        port: Number(url.port || 3306),
+        user: decodeURIComponent(url.username),
+        password: settings.sourcePassword,
+        database: url.pathname.slice(1),
+      });
+      let rows = 0;
+      let watermark = m.watermark ? since : null;
+      const binary = new Set(m.columns.filter((c) => c.type === 'BLOB').map((c) => c.name));
+      try {
+        const stream = conn
+          .query({
+            sql,
+            values: m.watermark ? [since] : [],
+            typeCast: (field, next) => (/BLOB/.test(field.type) ? next() : field.string()),
+          })
+          .stream({ highWaterMark: 1000 });
+        for await (const row of stream as AsyncIterable<Record<string, unknown>>) {
+          const line: Record<string, string | null> = {};
+          for (const c of m.columns) {
+            const v = row[c.name];
+            line[c.name] =
+              v === null || v === undefined ? null : Buffer.isBuffer(v) ? v.toString('hex') : String(v);
+          }
+          if (m.watermark && line[m.watermark] && line[m.watermark]! > (watermark ?? ''))
+            watermark = line[m.watermark];
+          if (!out.write(`${JSON.stringify(line)}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
+          if (++rows % 50_000 === 0) heartbeat(rows);
+        }
+      } finally {
+        await new Promise((r) => out.end(r));
+        conn.end();
+      }
+      if (rows || !m.watermark) {
+        await withDuck(':memory:', async (duck) => {
+          const columns = m.columns.map((c) => `${lit(c.name)}: 'VARCHAR'`).join(', ');
+          const casts = m.columns.map((c) => castExpr(c, binary.has(c.name))).join(', ');
+          const file = path.join(tableDir, `part-${stamp}.parquet`);
+          await duck.run(
+            `COPY (SELECT ${casts} FROM read_json(${lit(staged)}, format = 'newline_delimited', columns = {${columns}})) TO ${lit(`${file}.tmp`)} (FORMAT parquet)`,
+          );
+          fs.renameSync(`${file}.tmp`, file);
+          // A table without a watermark is reloaded whole: older parts go once the new one is in place.
+          if (!m.watermark)
+            for (const f of fs.readdirSync(tableDir))
+              if (f.startsWith('part-') && f !== path.basename(file)) fs.rmSync(path.join(tableDir, f));
+        });
+      }
+      fs.rmSync(staged, { force: true });
+      return { table, rows, watermark };
+    },
+
+    /** ODS views over the Parquet parts, then every modeled layer rebuilt from sql/model/<layer>.sql. */
+    async rebuildModel(): Promise<{ layer: string; tables: number }[]> {
+      const file = (layer: keyof PipelineConfig['databases']) =>
+        path.join(root, `${config.databases[layer]}.duckdb`);
+      await withDuck(file('ods'), async (duck) => {
+        for (const t of config.tables) {
+          const parts = path.join(root, 'ods', t.source_table, 'part-*.parquet');
+          const latest =
+            t.primary_key.length && t.watermark
+              ? ` QUALIFY row_number() OVER (PARTITION BY ${t.primary_key.map(q).join(', ')} ORDER BY ${q(t.watermark)} DESC, filename DESC) = 1`
+              : '';
+          await duck.run(
+            `CREATE OR REPLACE VIEW ${q(t.ods_table)} AS SELECT * EXCLUDE (filename) FROM read_parquet(${lit(parts)}, filename = true)${latest}`,
+          );
+        }
+      });
+      const built: { layer: string; tables: number }[] = [];
+      await withDuck(':memory:', async (duck) => {
+        for (const layer of ['ods', 'dwd', 'dws', 'ads'] as const)
+          await duck.run(`ATTACH ${lit(file(layer))} AS ${config.databases[layer]}`);
+        for (const layer of config.layers) {
+          const script = fs.readFileSync(path.join(dir, 'sql', 'model', `${layer}.sql`), 'utf8');
+          const statements = script
+            .split(/;\s*\n/)
+            .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
+            .filter(Boolean);
+          for (const s of statements) await duck.run(s);
+          built.push({ layer, tables: statements.length });
+        }
+      });
+      return built;
+    },
+
+    /** Advances the watermarks, after extraction and modeling both succeeded. */
+    async commitWatermarks(watermarks: Record<string, string | null>): Promise<void> {
+      const state = readState();
+      state.watermarks = { ...state.watermarks, ...watermarks };
+      fs.mkdirSync(root, { recursive: true });
+      fs.writeFileSync(`${stateFile}.tmp`, JSON.stringify(state, null, 2));
+      fs.renameSync(`${stateFile}.tmp`, stateFile);
+    },
+  };
+}
+
+export type PipelineActivities = ReturnType<typeof createActivities>;
+
+function castExpr(c: { name: string; type: string }, binary: boolean): string {
+  const id = q(c.name);
+  if (binary) return `unhex(${id}) AS ${id}`;
+  if (c.type === 'VARCHAR') return id;
+  if (c.type === 'BOOLEAN') return `(${id} <> '0') AS ${id}`;
+  if (['DATE', 'TIMESTAMP'].includes(c.type))
+    return `TRY_CAST(NULLIF(${id}, '0000-00-00 00:00:00') AS ${c.type}) AS ${id}`;
+  return `CAST(${id} AS ${c.type}) AS ${id}`;
+}
+
+async function withDuck<T>(file: string, fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  const instance = await DuckDBInstance.create(file);
+  const conn = await instance.connect();
+  try {
+    return await fn(conn);
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
