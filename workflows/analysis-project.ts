@@ -52,18 +52,21 @@ const { ingestOds } = proxyActivities<AnalysisActivities>({
     nonRetryableErrorTypes: ['SourceAccessDenied', 'RowCountMismatch'],
   },
 });
-const { buildWarehouseModel, governWarehouse, validateMetricSql, buildDashboards, generatePipeline } =
-  proxyActivities<WarehouseActivities>({
-    startToCloseTimeout: '2 hours',
-    retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: ['ModelBuildFailed'] },
-  });
+const {
+  buildWarehouseModel,
+  governWarehouse,
+  validateMetricSql,
+  buildDashboards,
+  profileData,
+  generatePipeline,
+} = proxyActivities<WarehouseActivities>({
+  startToCloseTimeout: '2 hours',
+  retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: ['ModelBuildFailed'] },
+});
 const { recordProgress } = proxyActivities<AnalysisActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 10, initialInterval: '1 second' },
 });
-
-/** The warehouse stages run here as they land; until then they are reported as not run. */
-const STAGE_NOT_AVAILABLE = 'not available in this version of plat';
 
 interface PendingDecision {
   decision: Decision;
@@ -266,7 +269,12 @@ export async function analysisProject(input: AnalysisProjectInput): Promise<Proj
     view.warehouse = { ...view.warehouse, visualization };
     view.bi_dashboard_url = visualization.url;
 
-    setPhase('analytics_advisor', 'skipped', STAGE_NOT_AVAILABLE);
+    const profile = await stage(
+      'analytics_advisor',
+      () => profileData(request),
+      (p) => `data profile scored ${p.overall_score}/100 with ${p.insights} key insights`,
+    );
+    view.warehouse = { ...view.warehouse, profile };
     const pipeline = await stage(
       'production_pipeline',
       () => generatePipeline(request),

@@ -11,9 +11,13 @@ import type {
   MetricValidationSummary,
   ModelingSummary,
   PipelineSummary,
+  ProfileSummary,
   VisualizationSummary,
 } from '../../shared/warehouse-model';
 import { generatePipelineTemplates } from '../pipeline/pipeline-templates';
+import { buildDataProfile } from '../advisor/data-profile';
+import { renderProfileMarkdown } from '../advisor/profile-markdown';
+import type { QualityReport } from '../governance/quality-checks';
 import { buildCatalog } from '../governance/catalog';
 import { evaluateQualityRules } from '../governance/quality-checks';
 import { buildDashboardSpec, dashboardUrl } from '../visualization/dashboard-spec';
@@ -189,6 +193,26 @@ export function createWarehouseActivities({
         dashboards: spec.dashboards.length,
         charts: spec.dashboards.reduce((n, d) => n + d.charts.length, 0),
       };
+    },
+
+    /** The analytics advisor: the data-profile report (spec §2.5) over ODS, using the quality report when there is one. */
+    async profileData({ project_id, prd }: WarehouseStageRequest): Promise<ProfileSummary> {
+      const quality = store.getArtifact<QualityReport>(project_id, 'quality_report');
+      const report = await buildDataProfile({
+        warehouseRoot,
+        projectId: project_id,
+        prd,
+        quality: quality && {
+          rules_total: quality.rules_total,
+          rules_passed: quality.rules_passed,
+          rules_failed: quality.rules_failed,
+          blocking_failed: quality.blocking_failed.length,
+        },
+      });
+      store.putArtifact(project_id, 'data_profile', { ...report, markdown: renderProfileMarkdown(report) });
+      for (const [i, insight] of report.key_insights.entries())
+        log(project_id, 'analytics_advisor', `insight:${i}`, insight);
+      return { overall_score: report.overall_score, insights: report.key_insights.length };
     },
 
     /** The production-pipeline agent: runnable incremental-load templates (no model calls). */

@@ -91,4 +91,13 @@ describe('dashboard page', () => {
     const rows = await page.$$eval('.card', (els) => els.map((e) => Number((e as HTMLElement).dataset.rows)));
     expect(rows.every((n) => n > 0 && n <= 31)).toBe(true);
   });
+
+  it('shows the data-profile report: score, six dimensions, tables and relations', async () => {
+    await page.goto(`${gateway.base}/ui/projects/${projectId}/profile`);
+    await page.waitForFunction(() => /relational integrity/i.test(document.body.innerText));
+    const text = await page.innerText('body');
+    expect(text).toMatch(/ods_rental/);
+    expect(text).toMatch(/16,?044/);
+    expect(text).not.toMatch(/could not be loaded/);
+  });
 });

@@ -6,7 +6,7 @@ import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/clie
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
-import type { ProjectView } from '../../shared/project-model';
+import { PHASES, type ProjectView } from '../../shared/project-model';
 import {
   decideUpdate,
   approveSignal,
@@ -107,8 +107,11 @@ describe('analysisProject workflow (time skipping)', () => {
     expect(done.warehouse?.ods?.tables).toHaveLength(16);
     expect(done.warehouse!.ods!.tables.every((t) => t.source_rows === t.ods_rows)).toBe(true);
     expect(done.warehouse!.ods!.rows_copied).toBe(47_268);
-    for (const phase of ['data_modeling', 'data_governance', 'query_building', 'visualization'] as const)
-      expect(done.phases[phase].status).toBe('completed');
+    for (const phase of PHASES) expect(done.phases[phase].status).toBe('completed');
+    expect(done.warehouse!.profile!.overall_score).toBeGreaterThan(50);
+    expect(done.warehouse!.pipeline!.files).toEqual(
+      expect.arrayContaining(['workflow.ts', 'sql/model/ads.sql']),
+    );
     expect(done.warehouse!.modeling!.layers.map((l) => l.layer)).toEqual(['dwd', 'dws', 'ads']);
     const ads = done.warehouse!.modeling!.layers[2].tables.find((t) => t.name === 'ads_rental_kpi_daily')!;
     expect(ads.partition_by).toEqual(['stat_date']);
