@@ -3,6 +3,7 @@
  * workflow-safe). Full reports (scripts, quality samples, profile) live in the metadata store as
  * project artifacts; the view carries these summaries.
  */
+import type { UsageRecord } from './cost-ledger';
 import type { LayerName } from './prd-schema';
 
 export interface BuiltTableSummary {
@@ -15,6 +16,10 @@ export interface BuiltTableSummary {
 /** Data modeling: the DWD, DWS and ADS databases built from the PRD. */
 export interface ModelingSummary {
   layers: { layer: LayerName; database: string; tables: BuiltTableSummary[] }[];
+  /** Statements the model repaired after the engine rejected them. */
+  repairs: { layer: LayerName; table: string; reason: string }[];
+  /** Model usage of the repairs (none offline). */
+  usage: UsageRecord[];
 }
 
 /** Data governance: quality rules evaluated and tables registered in the catalog. */

@@ -239,6 +239,7 @@ export async function analysisProject(input: AnalysisProjectInput): Promise<Proj
       (m) => m.layers.map((l) => `${l.database}: ${l.tables.length} tables`).join('; '),
     );
     view.warehouse = { ...view.warehouse, modeling };
+    if (modeling.usage.length) addCost(modeling.usage);
     const governance = await stage(
       'data_governance',
       async () => {

@@ -22,7 +22,16 @@ import { buildCatalog } from '../governance/catalog';
 import { evaluateQualityRules } from '../governance/quality-checks';
 import { buildDashboardSpec, dashboardUrl } from '../visualization/dashboard-spec';
 import { validateMetrics, type MetricValidationReport } from '../warehouse/metric-validation';
-import { layerScript, layerSelects, MODELED_LAYERS, ModelSqlError } from '../warehouse/model-sql';
+import {
+  layerScript,
+  layerSelects,
+  MODELED_LAYERS,
+  ModelSqlError,
+  type ModeledLayer,
+} from '../warehouse/model-sql';
+import { claudeRepairSelect, DATA_MODELER } from '../agents/claude-sql-repair';
+import type { LlmSettings } from '../agents/llm-settings';
+import { layerNames } from '../../shared/prd-schema';
 import { readSourceSchema } from '../warehouse/ods-ingestion';
 import { LayerBuildError, type LayerTableSpec, type WarehouseEngine } from '../warehouse/warehouse-engine';
 import { layerDatabaseName } from '../warehouse/warehouse-layout';
@@ -34,7 +43,12 @@ export interface WarehouseActivityDeps {
   engine: WarehouseEngine;
   /** Base URL of the gateway as users reach it (for bi_dashboard_url). */
   publicUrl: string;
+  /** Claude settings; when set, a failing modeling statement is repaired by the model. */
+  llm?: LlmSettings;
 }
+
+/** Repairs Claude may make per layer before the stage fails with the statement. */
+const MAX_REPAIRS = 2;
 
 export interface WarehouseStageRequest {
   project_id: string;
@@ -51,6 +65,7 @@ export function createWarehouseActivities({
   warehouseRoot,
   engine,
   publicUrl,
+  llm,
 }: WarehouseActivityDeps) {
   const log = (projectId: string, phase: PhaseName, key: string, message: string, payload = {}) => {
     const event: ProjectEvent = {
@@ -64,6 +79,55 @@ export function createWarehouseActivities({
       payload,
     };
     store.addEvents([event]);
+  };
+
+  /**
+   * Builds one layer; when a statement fails and a model is configured, Claude repairs that SELECT
+   * (at most MAX_REPAIRS times per layer). Offline, the failing statement is reported as is.
+   */
+  const buildWithRepairs = async (
+    projectId: string,
+    prd: Prd,
+    entry: ModelScripts['layers'][number],
+    summary: ModelingSummary,
+  ) => {
+    const layer = entry.layer as ModeledLayer;
+    for (let repairs = 0; ; repairs++) {
+      try {
+        return await engine.buildLayer(projectId, layer, entry.tables);
+      } catch (err) {
+        if (!(err instanceof LayerBuildError)) throw err;
+        if (!llm || repairs >= MAX_REPAIRS)
+          throw modelFailure(err.layer, err.table, err.statement, err.reason);
+        const readable = [];
+        for (const lower of layerNames.slice(0, layerNames.indexOf(layer)))
+          for (const t of await engine.describeLayer(projectId, lower))
+            readable.push({ name: `${layerDatabaseName(projectId, lower)}."${t.name}"`, columns: t.columns });
+        const fix = await claudeRepairSelect({
+          settings: llm,
+          layer,
+          table: prd.layers[layer].find((t) => t.name === err.table)!,
+          statement: err.statement,
+          reason: err.reason,
+          readable,
+        });
+        summary.usage.push(fix.usage);
+        summary.repairs.push({ layer, table: err.table, reason: err.reason });
+        entry.tables = entry.tables.map((t) => (t.name === err.table ? { ...t, select: fix.select } : t));
+        log(
+          projectId,
+          'data_modeling',
+          `repair:${layer}:${err.table}:${repairs}`,
+          `repaired ${err.table} with Claude after: ${err.reason}`,
+          {
+            agent: DATA_MODELER,
+            table: err.table,
+            input_tokens: fix.usage.input_tokens,
+            output_tokens: fix.usage.output_tokens,
+          },
+        );
+      }
+    }
   };
 
   return {
@@ -88,32 +152,31 @@ export function createWarehouseActivities({
         // Stored before running, so a failing script can be read through the API.
         store.putArtifact(project_id, 'model_scripts', scripts);
       }
-      const summary: ModelingSummary = { layers: [] };
-      for (const { layer, database, tables } of scripts.layers) {
-        try {
-          const built = await engine.buildLayer(project_id, layer as (typeof MODELED_LAYERS)[number], tables);
-          summary.layers.push({
-            layer: layer as (typeof MODELED_LAYERS)[number],
-            database,
-            tables: built.map((t) => ({
-              name: t.name,
-              row_count: t.row_count,
-              columns: t.columns.length,
-              partition_by: t.partition_by,
-            })),
-          });
-          log(
-            project_id,
-            'data_modeling',
-            layer,
-            `built ${database}: ${built.map((t) => `${t.name} (${t.row_count} rows)`).join(', ')}`,
-            { layer, tables: built.length },
-          );
-        } catch (err) {
-          if (err instanceof LayerBuildError)
-            throw modelFailure(err.layer, err.table, err.statement, err.reason);
-          throw err;
+      const summary: ModelingSummary = { layers: [], repairs: [], usage: [] };
+      for (const entry of scripts.layers) {
+        const layer = entry.layer as ModeledLayer;
+        const built = await buildWithRepairs(project_id, prd, entry, summary);
+        if (summary.repairs.some((r) => r.layer === layer)) {
+          entry.script = layerScript(project_id, layer, entry.tables);
+          store.putArtifact(project_id, 'model_scripts', scripts);
         }
+        summary.layers.push({
+          layer,
+          database: entry.database,
+          tables: built.map((t) => ({
+            name: t.name,
+            row_count: t.row_count,
+            columns: t.columns.length,
+            partition_by: t.partition_by,
+          })),
+        });
+        log(
+          project_id,
+          'data_modeling',
+          layer,
+          `built ${entry.database}: ${built.map((t) => `${t.name} (${t.row_count} rows)`).join(', ')}`,
+          { layer, tables: built.length },
+        );
       }
       return summary;
     },
