@@ -75,15 +75,16 @@ async function evaluate(
   try {
     if (!rule.column) throw new Error(`a ${rule.kind} rule needs a column`);
     const col = `t.${q(rule.column)}`;
-    const count = async (s: string) => Number((await engine.query(projectId, s, 1)).rows[0]?.n ?? 0);
-    const checked = await count(`SELECT COUNT(*) AS n FROM ${table} t`);
-
     if (rule.kind === 'freshness') {
       const maxAge = Number(rule.params.max_age_days);
       if (!Number.isFinite(maxAge) || maxAge <= 0)
         throw new Error('params.max_age_days must be a positive number');
       sql = `SELECT MAX(${col}) AS latest FROM ${table} t`;
-      const latest = (await engine.query(projectId, sql, 1)).rows[0]?.latest;
+      const [row] = (
+        await engine.query(projectId, `SELECT MAX(${col}) AS latest, COUNT(*) AS n FROM ${table} t`, 1)
+      ).rows;
+      const latest = row?.latest;
+      const checked = Number(row?.n ?? 0);
       const ageDays = latest
         ? Math.floor((now.getTime() - Date.parse(String(latest))) / 86_400_000)
         : Infinity;
@@ -103,7 +104,16 @@ async function evaluate(
 
     const where = violationPredicate(rule, projectId, col);
     sql = `SELECT t.* FROM ${table} t WHERE ${where}`;
-    const violations = await count(`SELECT COUNT(*) AS n FROM ${table} t WHERE ${where}`);
+    // One scan for both counts: every rule is a query, so round trips add up.
+    const [counts] = (
+      await engine.query(
+        projectId,
+        `SELECT COUNT(*) AS n, COUNT(*) FILTER (WHERE ${where}) AS bad FROM ${table} t`,
+        1,
+      )
+    ).rows;
+    const checked = Number(counts?.n ?? 0);
+    const violations = Number(counts?.bad ?? 0);
     const samples = violations
       ? (await engine.query(projectId, `${sql} LIMIT ${SAMPLE_ROWS}`, SAMPLE_ROWS)).rows
       : [];

@@ -93,11 +93,16 @@ export class DuckDbWarehouse implements WarehouseEngine {
   }
 
   async query(projectId: string, sql: string, maxRows: number, defaultLayer?: LayerName): Promise<QueryRows> {
-    return this.withProject(projectId, defaultLayer, async (conn) => {
-      const reader = await conn.runAndReadUntil(sql, maxRows);
-      const rows = reader.getRowObjectsJson() as Record<string, unknown>[];
-      return { columns: reader.columnNames(), rows: rows.slice(0, maxRows) };
-    });
+    return this.withProject(
+      projectId,
+      defaultLayer,
+      async (conn) => {
+        const reader = await conn.runAndReadUntil(sql, maxRows);
+        const rows = reader.getRowObjectsJson() as Record<string, unknown>[];
+        return { columns: reader.columnNames(), rows: rows.slice(0, maxRows) };
+      },
+      sql,
+    );
   }
 
   async describeLayer(projectId: string, layer: LayerName): Promise<BuiltTable[]> {
@@ -135,13 +140,16 @@ export class DuckDbWarehouse implements WarehouseEngine {
     projectId: string,
     defaultLayer: LayerName | undefined,
     fn: (conn: DuckDBConnection) => Promise<T>,
+    sql?: string,
   ): Promise<T> {
     const instance = await DuckDBInstance.create(':memory:');
     const conn = await instance.connect();
     try {
       for (const layer of layerNames) {
         const file = layerDatabaseFile(this.warehouseRoot, projectId, layer);
-        if (fs.existsSync(file))
+        // With the SQL known, only the layers it names (and the default) are attached: queries are many.
+        const needed = !sql || layer === defaultLayer || sql.includes(layerDatabaseName(projectId, layer));
+        if (needed && fs.existsSync(file))
           await conn.run(`ATTACH ${lit(file)} AS ${layerDatabaseName(projectId, layer)} (READ_ONLY)`);
       }
       const useLayer = defaultLayer && layerDatabaseFile(this.warehouseRoot, projectId, defaultLayer);
