@@ -1,7 +1,7 @@
 /** Every activity the platform worker registers, wired to their dependencies. */
 import { createAnalysisActivities } from './analysis/analysis-activities';
 import { createWarehouseActivities } from './analysis/warehouse-activities';
-import { DuckDbWarehouse } from './warehouse/duckdb-warehouse';
+import { warehouseEngine, type WarehouseSettings } from './warehouse/engine-factory';
 import type { WarehouseEngine } from './warehouse/warehouse-engine';
 import { ProjectStore } from './analysis/project-store';
 import * as pingActivities from './health/ping-activities';
@@ -31,7 +31,7 @@ export interface ActivityDeps {
 /** The real dependencies of a data directory: its metadata database and local parameter store. */
 export function dataDirDeps(
   dataDir: string,
-  opts: { secretKey?: string; llm?: LlmSettings; publicUrl?: string } = {},
+  opts: { secretKey?: string; llm?: LlmSettings; publicUrl?: string; warehouse?: WarehouseSettings } = {},
 ): ActivityDeps {
   const warehouseRoot = path.join(dataDir, 'warehouse');
   return {
@@ -39,7 +39,7 @@ export function dataDirDeps(
     secrets: new LocalParameterStore(path.join(dataDir, 'secrets'), opts.secretKey),
     llm: opts.llm,
     warehouseRoot,
-    engine: new DuckDbWarehouse(warehouseRoot),
+    engine: warehouseEngine(opts.warehouse, warehouseRoot),
     publicUrl: opts.publicUrl ?? 'http://localhost:8080',
   };
 }

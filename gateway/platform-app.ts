@@ -17,6 +17,8 @@ import { platformOpenApi } from './openapi';
 import { ProjectService } from './projects/project-service';
 import { projectPrefixes, projectRoutes } from './projects/project-routes';
 
+import type { WarehouseEngine } from '../activities/warehouse/warehouse-engine';
+
 export interface PlatformAppDeps {
   client: Client;
   temporalAddress: string;
@@ -26,6 +28,8 @@ export interface PlatformAppDeps {
   secrets: ParameterStore;
   /** Root of the embedded warehouse (for SQL access). */
   warehouseRoot: string;
+  /** The warehouse engine; with Athena, SQL access goes there instead of the local files. */
+  engine?: WarehouseEngine;
   users: UserStore;
   tokens: IdTokens;
   selfSignup: boolean;
@@ -69,7 +73,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
     store: deps.store,
     secrets: deps.secrets,
   });
-  const routes = projectRoutes(service, deps.store, deps.warehouseRoot, deps.createsPerMinute);
+  const routes = projectRoutes(service, deps.store, deps.warehouseRoot, deps.createsPerMinute, deps.engine);
   for (const prefix of projectPrefixes(deps.apiStage)) app.use(prefix, requireUser(deps.tokens), routes);
 
   // Pages that render a project's reports; they fetch the data with the user's token.

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { dataDirDeps } from '../activities';
 import { metadataDbPath, openMetadataDb } from '../activities/store/metadata-db';
 import type { PlatConfig } from '../shared/config';
+import type { WarehouseSettings } from '../activities/warehouse/engine-factory';
 import { IdTokens } from './auth/id-tokens';
 import { UserStore } from './auth/user-store';
 
@@ -15,9 +16,13 @@ export async function platformDeps(
     | 'PLAT_OIDC_ISSUER'
     | 'PLAT_OIDC_JWKS_URL'
     | 'PLAT_OIDC_AUDIENCE'
-  >,
+  > &
+    Partial<WarehouseSettings>,
 ) {
-  const { store, secrets, warehouseRoot } = dataDirDeps(dataDir, { secretKey: config.PLAT_SECRET_KEY });
+  const { store, secrets, warehouseRoot, engine } = dataDirDeps(dataDir, {
+    secretKey: config.PLAT_SECRET_KEY,
+    warehouse: config.PLAT_WAREHOUSE_ENGINE ? (config as WarehouseSettings) : undefined,
+  });
   const users = new UserStore(openMetadataDb(metadataDbPath(dataDir)));
   const external = config.PLAT_OIDC_ISSUER
     ? {
@@ -27,5 +32,5 @@ export async function platformDeps(
       }
     : undefined;
   const tokens = await IdTokens.open(path.join(dataDir, 'keys'), config.PLAT_TOKEN_TTL_SECONDS, external);
-  return { store, secrets, warehouseRoot, users, tokens };
+  return { store, secrets, warehouseRoot, engine, users, tokens };
 }

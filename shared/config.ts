@@ -110,7 +110,31 @@ export const settings = {
   },
   AWS_REGION: {
     schema: z.string().min(1).optional(),
-    help: 'AWS region (Bedrock with PLAT_LLM_PROVIDER=bedrock).',
+    help: 'AWS region (Bedrock with PLAT_LLM_PROVIDER=bedrock; Glue, Athena and S3 with PLAT_WAREHOUSE_ENGINE=athena).',
+  },
+  PLAT_WAREHOUSE_ENGINE: {
+    schema: z.enum(['duckdb', 'athena']).default('duckdb'),
+    help: 'Warehouse engine of the modeled layers: duckdb (embedded, Parquet under PLAT_DATA_DIR) or athena (Glue + Athena + S3; needs AWS_REGION and PLAT_WAREHOUSE_BUCKET).',
+  },
+  PLAT_WAREHOUSE_BUCKET: {
+    schema: z.string().min(3).optional(),
+    help: 'S3 bucket of the warehouse data with PLAT_WAREHOUSE_ENGINE=athena.',
+  },
+  PLAT_WAREHOUSE_PREFIX: {
+    schema: z.string().min(1).default('warehouse'),
+    help: 'Key prefix of the warehouse inside PLAT_WAREHOUSE_BUCKET.',
+  },
+  PLAT_ATHENA_WORKGROUP: {
+    schema: z.string().min(1).default('primary'),
+    help: 'Athena workgroup with PLAT_WAREHOUSE_ENGINE=athena.',
+  },
+  PLAT_ATHENA_OUTPUT_LOCATION: {
+    schema: z.string().regex(/^s3:\/\//, 's3://bucket/prefix/').optional(),
+    help: 'Where Athena writes query results (default s3://<bucket>/<prefix>/_athena-results/).',
+  },
+  AWS_ENDPOINT_URL: {
+    schema: httpUrl.optional(),
+    help: 'Endpoint override for Glue, Athena and S3 (a local AWS such as moto or LocalStack).',
   },
   PLAT_BEDROCK_BASE_URL: {
     schema: httpUrl.optional(),

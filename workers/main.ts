@@ -33,6 +33,7 @@ async function main(): Promise<void> {
         secretKey: config.PLAT_SECRET_KEY,
         llm: llmSettings(config),
         publicUrl: publicUrl(config),
+        warehouse: config,
       }),
       onStoredEvents: metrics.observe,
       gauges: metrics,

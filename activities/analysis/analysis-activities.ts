@@ -16,6 +16,9 @@ import type { AnalysisProjectInput, OdsSummary, ProjectEvent, ProjectView } from
 import { ingestOds } from '../warehouse/ods-ingestion';
 import type { TableCopyResult } from '../warehouse/ods-table-copy';
 import { layerDatabaseName } from '../warehouse/warehouse-layout';
+import type { WarehouseEngine } from '../warehouse/warehouse-engine';
+import type { AthenaWarehouse } from '../warehouse/aws/athena-warehouse';
+import { publishOds } from '../warehouse/aws/ods-publish';
 import type { AgentLogEntry, ProjectStore } from './project-store';
 
 export interface AnalysisActivityDeps {
@@ -25,6 +28,8 @@ export interface AnalysisActivityDeps {
   llm?: LlmSettings;
   /** Root of the embedded warehouse (Parquet and DuckDB files). */
   warehouseRoot: string;
+  /** The engine of the later stages; with Athena, ODS is published to S3 and Glue. */
+  engine?: WarehouseEngine;
   /** Called with the events stored for the first time (metrics). */
   onStoredEvents?: (events: ProjectEvent[]) => void;
 }
@@ -54,6 +59,7 @@ export function createAnalysisActivities({
   llm,
   onStoredEvents,
   warehouseRoot,
+  engine,
 }: AnalysisActivityDeps) {
   return {
     /** The product-manager agent: explores every table of the source and writes the PRD. */
@@ -181,6 +187,10 @@ export function createAnalysisActivities({
             `row counts differ: ${mismatched.map((t) => `${t.table} source ${t.source_rows} / ods ${t.ods_rows}`).join(', ')}`,
             'RowCountMismatch',
           );
+        }
+        if (engine?.kind === 'athena') {
+          // The modeled layers live in Athena: publish ODS to S3 and Glue for them to read.
+          await publishOds(engine as AthenaWarehouse, warehouseRoot, req.project_id, req.prd);
         }
         return {
           database: layerDatabaseName(req.project_id, 'ods'),

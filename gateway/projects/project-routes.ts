@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { ProjectStore } from '../../activities/analysis/project-store';
 import { HttpError } from '../http-errors';
 import { perUserRateLimit } from '../rate-limit';
-import { queryWarehouse, warehouseQuerySchema } from './warehouse-query';
+import { queryEngine, queryWarehouse, warehouseQuerySchema } from './warehouse-query';
+import type { WarehouseEngine } from '../../activities/warehouse/warehouse-engine';
 import { addArtifactRoutes } from './artifact-routes';
 import { parseBody } from '../validation';
 import { createProjectRequestSchema } from './create-project-request';
@@ -28,6 +29,7 @@ export function projectRoutes(
   store: ProjectStore,
   warehouseRoot: string,
   createsPerMinute = 20,
+  engine?: WarehouseEngine,
 ): Router {
   const r = Router();
   r.post('/', perUserRateLimit(createsPerMinute), async (req, res) => {
@@ -66,7 +68,12 @@ export function projectRoutes(
   });
   r.post('/:id/query', async (req, res) => {
     service.get(req.user!, req.params.id);
-    res.json(await queryWarehouse(warehouseRoot, req.params.id, parseBody(warehouseQuerySchema, req.body)));
+    const query = parseBody(warehouseQuerySchema, req.body);
+    res.json(
+      engine?.kind === 'athena'
+        ? await queryEngine(engine, req.params.id, query)
+        : await queryWarehouse(warehouseRoot, req.params.id, query),
+    );
   });
   addArtifactRoutes(r, service, store);
   r.get('/:id/agent-logs', (req, res) => {

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { layerDatabaseFile, layerDatabaseName } from '../../activities/warehouse/warehouse-layout';
 import { layerNames } from '../../shared/prd-schema';
 import { HttpError } from '../http-errors';
+import type { WarehouseEngine } from '../../activities/warehouse/warehouse-engine';
 
 export const warehouseQuerySchema = z
   .object({
@@ -92,5 +93,30 @@ export async function queryWarehouse(
   } finally {
     conn.closeSync();
     instance.closeSync();
+  }
+}
+
+/**
+ * The same query on a remote engine (Athena): the engine refuses anything but SELECT and other
+ * projects' databases; rows are capped here, time by the engine's own limit.
+ */
+export async function queryEngine(
+  engine: WarehouseEngine,
+  projectId: string,
+  q: WarehouseQuery,
+): Promise<WarehouseQueryResult> {
+  const started = Date.now();
+  try {
+    const out = await engine.query(projectId, q.sql.replace(/;\s*$/, ''), q.max_rows + 1, q.layer);
+    return {
+      database: layerDatabaseName(projectId, q.layer),
+      columns: out.columns,
+      rows: out.rows.slice(0, q.max_rows),
+      row_count: Math.min(out.rows.length, q.max_rows),
+      truncated: out.rows.length > q.max_rows,
+      duration_ms: Date.now() - started,
+    };
+  } catch (err) {
+    throw new HttpError(400, 'query_failed', (err as Error).message.split('\n')[0]);
   }
 }

@@ -1,0 +1,35 @@
+/** The warehouse engine the configuration asks for: embedded DuckDB, or Glue + Athena + S3. */
+import type { PlatConfig } from '../../shared/config';
+import { AthenaWarehouse } from './aws/athena-warehouse';
+import { DuckDbWarehouse } from './duckdb-warehouse';
+import type { WarehouseEngine } from './warehouse-engine';
+
+export type WarehouseSettings = Pick<
+  PlatConfig,
+  | 'PLAT_WAREHOUSE_ENGINE'
+  | 'AWS_REGION'
+  | 'PLAT_WAREHOUSE_BUCKET'
+  | 'PLAT_WAREHOUSE_PREFIX'
+  | 'PLAT_ATHENA_WORKGROUP'
+  | 'PLAT_ATHENA_OUTPUT_LOCATION'
+  | 'AWS_ENDPOINT_URL'
+>;
+
+export function warehouseEngine(
+  settings: WarehouseSettings | undefined,
+  warehouseRoot: string,
+): WarehouseEngine {
+  if (settings?.PLAT_WAREHOUSE_ENGINE !== 'athena') return new DuckDbWarehouse(warehouseRoot);
+  if (!settings.AWS_REGION || !settings.PLAT_WAREHOUSE_BUCKET) {
+    throw new Error('PLAT_WAREHOUSE_ENGINE=athena needs AWS_REGION and PLAT_WAREHOUSE_BUCKET');
+  }
+  // Credentials come from the SDK's default provider chain (environment, profile, instance role).
+  return new AthenaWarehouse({
+    region: settings.AWS_REGION,
+    bucket: settings.PLAT_WAREHOUSE_BUCKET,
+    prefix: settings.PLAT_WAREHOUSE_PREFIX,
+    workgroup: settings.PLAT_ATHENA_WORKGROUP,
+    outputLocation: settings.PLAT_ATHENA_OUTPUT_LOCATION,
+    endpoint: settings.AWS_ENDPOINT_URL,
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * With PLAT_WAREHOUSE_ENGINE=athena, data integration publishes ODS to AWS: Sakila's Parquet files
+ * land in S3 and every ODS table is registered in Glue with Hive types and its row count. Real AWS
+ * SDK clients against moto's server.
+ */
+import { GetTablesCommand, GlueClient } from '@aws-sdk/client-glue';
+import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { buildOfflinePrd } from '../../../activities/agents/offline-analyst/prd-builder';
+import { exploreSource } from '../../../activities/sources/source-explorer';
+import type { AthenaWarehouse } from '../../../activities/warehouse/aws/athena-warehouse';
+import { hiveType, publishOds } from '../../../activities/warehouse/aws/ods-publish';
+import { warehouseEngine, type WarehouseSettings } from '../../../activities/warehouse/engine-factory';
+import { ingestOds } from '../../../activities/warehouse/ods-ingestion';
+import { layerDatabaseName, layerDir } from '../../../activities/warehouse/warehouse-layout';
+import type { Prd } from '../../../shared/prd-schema';
+import { startTestMoto, type TestMoto } from '../../harness/moto';
+import { newTestDataDir } from '../../harness/platform-gateway';
+import { sakilaConnection } from '../../harness/sakila';
+
+const projectId = 'proj-20261122-awsods01';
+const bucket = 'plat-ods-test';
+
+describe('ODS published to S3 and Glue', () => {
+  let moto: TestMoto;
+  let root: string;
+  let prd: Prd;
+  let settings: WarehouseSettings;
+
+  beforeAll(async () => {
+    moto = await startTestMoto();
+    // The default credential chain, as in production (never explicit in code).
+    process.env.AWS_ACCESS_KEY_ID = moto.credentials.accessKeyId;
+    process.env.AWS_SECRET_ACCESS_KEY = moto.credentials.secretAccessKey;
+    settings = {
+      PLAT_WAREHOUSE_ENGINE: 'athena',
+      AWS_REGION: moto.region,
+      PLAT_WAREHOUSE_BUCKET: bucket,
+      PLAT_WAREHOUSE_PREFIX: 'warehouse',
+      PLAT_ATHENA_WORKGROUP: 'primary',
+      PLAT_ATHENA_OUTPUT_LOCATION: undefined,
+      AWS_ENDPOINT_URL: moto.url,
+    };
+    const s3 = new S3Client({ region: moto.region, endpoint: moto.url, forcePathStyle: true });
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    root = newTestDataDir();
+    const mysql = await sakilaConnection();
+    try {
+      const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
+      prd = buildOfflinePrd(snapshot);
+      await ingestOds({ projectId, warehouseRoot: root, mysql, snapshot, prd, done: [], onTable: () => {} });
+    } finally {
+      await mysql.end();
+    }
+  });
+  afterAll(async () => {
+    delete process.env.AWS_ACCESS_KEY_ID;
+    delete process.env.AWS_SECRET_ACCESS_KEY;
+    await moto?.stop();
+  });
+
+  it('chooses the engine from the settings and says what is missing', () => {
+    expect(warehouseEngine(undefined, root).kind).toBe('duckdb');
+    expect(warehouseEngine(settings, root).kind).toBe('athena');
+    expect(() => warehouseEngine({ ...settings, PLAT_WAREHOUSE_BUCKET: undefined }, root)).toThrow(
+      /needs AWS_REGION and PLAT_WAREHOUSE_BUCKET/,
+    );
+  });
+
+  it('uploads every ODS file and registers every ODS table in Glue', async () => {
+    const engine = warehouseEngine(settings, root) as AthenaWarehouse;
+    const published = await publishOds(engine, root, projectId, prd);
+    expect(published).toHaveLength(16);
+
+    const glue = new GlueClient({ region: moto.region, endpoint: moto.url });
+    const { TableList } = await glue.send(
+      new GetTablesCommand({ DatabaseName: layerDatabaseName(projectId, 'ods') }),
+    );
+    const payment = TableList!.find((t) => t.Name === 'ods_payment')!;
+    expect(payment.StorageDescriptor!.Location).toBe(`s3://${bucket}/warehouse/${projectId}/ods/payment/`);
+    expect(payment.StorageDescriptor!.Columns).toEqual(
+      expect.arrayContaining([
+        { Name: 'amount', Type: 'decimal(5,2)' },
+        { Name: 'payment_date', Type: 'timestamp' },
+      ]),
+    );
+    expect(payment.Parameters!.plat_row_count).toBe('16044');
+    expect(TableList!.map((t) => t.Name).sort()).toEqual(prd.layers.ods.map((t) => t.name).sort());
+
+    const s3 = new S3Client({ region: moto.region, endpoint: moto.url, forcePathStyle: true });
+    const head = await s3.send(
+      new HeadObjectCommand({ Bucket: bucket, Key: `warehouse/${projectId}/ods/payment/payment.parquet` }),
+    );
+    expect(head.ContentLength).toBe(
+      fs.statSync(path.join(layerDir(root, projectId, 'ods'), 'payment.parquet')).size,
+    );
+  });
+
+  it('maps DuckDB types to Hive types without losing range', () => {
+    expect(hiveType('DECIMAL(18,2)')).toBe('decimal(18,2)');
+    expect(hiveType('UBIGINT')).toBe('decimal(20,0)');
+    expect(hiveType('INTEGER')).toBe('int');
+    expect(hiveType('VARCHAR')).toBe('string');
+    expect(hiveType('BLOB')).toBe('binary');
+  });
+});
