@@ -108,7 +108,8 @@ export function createActivities(settings: PipelineSettings) {
           }
           if (m.watermark && line[m.watermark] && line[m.watermark]! > (watermark ?? ''))
             watermark = line[m.watermark];
-          if (!out.write(`${JSON.stringify(line)}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
+          if (!out.write(`${JSON.stringify(line)}\n`))
+            await new Promise<void>((r) => out.once('drain', () => r()));
           if (++rows % 50_000 === 0) heartbeat(rows);
         }
       } finally {

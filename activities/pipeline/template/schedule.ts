@@ -16,14 +16,12 @@ async function main(): Promise<void> {
     console.log(`created schedule ${SCHEDULE_ID} (${CRON} UTC)`);
   } catch (err) {
     if ((err as Error).name !== 'ScheduleAlreadyRunning') throw err;
-    await client.schedule
-      .getHandle(SCHEDULE_ID)
-      .update((previous) => ({
-        ...previous,
-        spec: options.spec,
-        action: options.action,
-        policies: options.policies,
-      }));
+    await client.schedule.getHandle(SCHEDULE_ID).update((previous) => ({
+      ...previous,
+      spec: options.spec,
+      action: options.action,
+      policies: options.policies,
+    }));
     console.log(`updated schedule ${SCHEDULE_ID} (${CRON} UTC)`);
   }
   await connection.close();
