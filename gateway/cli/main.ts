@@ -1,7 +1,7 @@
 /**
  * `plat`: the command-line client of the platform API.
  *   plat login | signup
- *   plat projects create|list|show|watch|approve|modify|reject|cancel|logs
+ *   plat projects create|list|show|watch|approve|modify|reject|cancel|logs|report|query
  * Global options: --url (PLAT_URL, default http://127.0.0.1:8080), --json.
  */
 import * as fs from 'node:fs';
@@ -10,6 +10,7 @@ import { WebSocket } from 'ws';
 import type { ProjectView } from '../../shared/project-model';
 import { ApiClient, ApiError, loadToken, saveToken } from './api-client';
 import { phaseBoard, table } from './render';
+import { query, report } from './report-commands';
 
 const USAGE = `Usage: plat <command> [options]
 
@@ -25,6 +26,9 @@ const USAGE = `Usage: plat <command> [options]
   projects reject ID [--reason TEXT]
   projects cancel ID
   projects logs ID                        the agent's tool calls
+  projects report ID KIND [--out DIR]     quality | metrics | scripts | catalog | profile | dashboards |
+                                          pipeline (--out writes the pipeline templates to DIR)
+  projects query ID --sql SQL [--layer L] read-only SQL on plat_<id>_<layer> (ods, dwd, dws, ads; default ads)
 
 Options: --url URL (default $PLAT_URL or http://127.0.0.1:8080)  --json (raw JSON output)`;
 
@@ -51,10 +55,13 @@ async function main(argv: string[]): Promise<number> {
       offset: { type: 'string' },
       file: { type: 'string' },
       reason: { type: 'string' },
+      sql: { type: 'string' },
+      layer: { type: 'string' },
+      out: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  const [command, sub, id] = positionals;
+  const [command, sub, id, kind] = positionals;
   if (values.help || !command) return (print(USAGE), command ? 0 : 2);
   const baseUrl = (values.url ?? process.env.PLAT_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
   const out = (data: unknown, text: () => string) =>
@@ -160,6 +167,14 @@ async function main(argv: string[]): Promise<number> {
         out(res, () => table(rows, ['timestamp', 'agent', 'tool', 'params', 'summary', 'duration_ms'])),
         0
       );
+    }
+    case 'report': {
+      const res = await report(api, needId(), required(kind, 'a report kind (plat --help)'), values.out);
+      return (out(res.data, () => res.text), 0);
+    }
+    case 'query': {
+      const res = await query(api, needId(), required(values.sql, '--sql'), values.layer ?? 'ads');
+      return (out(res.data, () => res.text), 0);
     }
     default:
       throw new ApiError(2, 'usage', `unknown subcommand projects ${sub ?? ''}\n\n${USAGE}`);

@@ -1,4 +1,5 @@
 /** The `plat` CLI against the real gateway, worker and Sakila, as a user types it. */
+import * as os from 'node:os';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -90,6 +91,29 @@ describe('plat CLI', () => {
     expect((await plat('projects', 'logs', projectId)).stdout).toMatch(
       /count_rows\s+\{"table":"rental"\}\s+16044 rows/,
     );
+
+    // The warehouse's reports and SQL access, in the terminal.
+    const quality = (await plat('projects', 'report', projectId, 'quality')).stdout;
+    expect(quality).toMatch(/^\d+\/\d+ rules passed/);
+    expect(quality).toMatch(/warning\s+failed\s+rental has recent rental_date/);
+    const sql = await plat(
+      'projects',
+      'query',
+      projectId,
+      '--sql',
+      'SELECT SUM(rental_count) AS rentals FROM ads_rental_kpi_daily',
+    );
+    expect(sql.stdout).toMatch(/RENTALS\n16044\n\(1 rows/);
+    const out = path.join(os.tmpdir(), `plat-cli-pipeline-${Date.now()}`);
+    const pipeline = await plat('projects', 'report', projectId, 'pipeline', '--out', out);
+    expect(pipeline.stdout).toContain(`files to ${out}`);
+    expect(fs.readFileSync(path.join(out, 'sql', 'model', 'ads.sql'), 'utf8')).toContain(
+      'ads_rental_kpi_daily',
+    );
+    fs.rmSync(out, { recursive: true, force: true });
+    const unknown = await plat('projects', 'report', projectId, 'weather');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('report kind must be one of');
   });
 
   it('explains errors: a second decision, a bad file, no login', async () => {

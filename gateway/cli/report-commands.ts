@@ -1,0 +1,111 @@
+/**
+ * `plat projects report ID <kind>` and `plat projects query ID --sql ...`: the warehouse stages'
+ * reports and SQL access, readable in a terminal (or raw with --json).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ApiError, type ApiClient } from './api-client';
+import { table } from './render';
+
+export const REPORT_KINDS = [
+  'quality',
+  'metrics',
+  'scripts',
+  'catalog',
+  'profile',
+  'dashboards',
+  'pipeline',
+] as const;
+type Report = Record<string, unknown> & { project_id: string };
+type Rows = Record<string, unknown>[];
+
+/** Renders one report as text; `outDir` writes the pipeline templates to disk. */
+export async function report(
+  api: ApiClient,
+  id: string,
+  kind: string,
+  outDir?: string,
+): Promise<{ data: Report; text: string }> {
+  if (!(REPORT_KINDS as readonly string[]).includes(kind))
+    throw new ApiError(2, 'usage', `report kind must be one of ${REPORT_KINDS.join(', ')}`);
+  const data = await api.request<Report>('GET', `/v1/projects/${id}/${kind}`);
+  const rows = (key: string) => (data[key] ?? []) as Rows;
+  switch (kind) {
+    case 'quality':
+      return {
+        data,
+        text:
+          `${String(data.rules_passed)}/${String(data.rules_total)} rules passed, ${String(data.rules_failed)} failed, ${String(data.rules_errored)} could not run\n\n` +
+          table(rows('results'), ['severity', 'status', 'name', 'violations', 'message']),
+      };
+    case 'metrics':
+      return { data, text: table(rows('results'), ['name', 'valid', 'reason']) };
+    case 'scripts':
+      return {
+        data,
+        text: rows('layers')
+          .map((l) => String(l.script))
+          .join('\n'),
+      };
+    case 'catalog':
+      return {
+        data,
+        text: table(
+          rows('tables').map((t) => ({ ...t, upstream: (t.upstream as string[]).join(', ') })),
+          ['database', 'table', 'row_count', 'partition_by', 'upstream'],
+        ),
+      };
+    case 'profile':
+      return { data, text: String(data.markdown ?? JSON.stringify(data, null, 2)) };
+    case 'dashboards':
+      return {
+        data,
+        text:
+          `${String(data.url)}\n\n` +
+          table(
+            rows('dashboards').map((d) => ({
+              ...d,
+              charts: (d.charts as { metric: string }[]).map((c) => c.metric).join(', '),
+            })),
+            ['title', 'charts'],
+          ),
+      };
+    default: {
+      const files = rows('files') as { path: string; content: string }[];
+      if (outDir) {
+        for (const f of files) {
+          const target = path.join(outDir, f.path);
+          fs.mkdirSync(path.dirname(target), { recursive: true });
+          fs.writeFileSync(target, f.content);
+        }
+      }
+      const listing = files.map((f) => `  ${f.path}`).join('\n');
+      return {
+        data,
+        text: outDir
+          ? `wrote ${files.length} files to ${outDir}:\n${listing}\n\nnext: read ${path.join(outDir, 'README.md')}`
+          : `${files.length} files (write them with --out DIR):\n${listing}`,
+      };
+    }
+  }
+}
+
+/** Runs read-only SQL on a layer and renders the rows. */
+export async function query(
+  api: ApiClient,
+  id: string,
+  sql: string,
+  layer: string,
+): Promise<{ data: Report; text: string }> {
+  const data = await api.request<Report>('POST', `/v1/projects/${id}/query`, { sql, layer });
+  const result = data as unknown as {
+    columns: string[];
+    rows: Rows;
+    truncated: boolean;
+    duration_ms: number;
+  };
+  return {
+    data,
+    text: `${table(result.rows, result.columns)}\n(${result.rows.length} rows${result.truncated ? ', truncated' : ''}, ${result.duration_ms} ms)`,
+  };
+}
