@@ -68,7 +68,8 @@ describe('dashboard page', () => {
       els.map((e) => ({
         metric: e.getAttribute('data-metric'),
         rows: Number((e as HTMLElement).dataset.rows),
-        lines: e.querySelectorAll('polyline').length,
+        lines: e.querySelectorAll('path.series').length,
+        runs: (e.querySelector('path.series')?.getAttribute('d') ?? '').split('M').length - 1,
       })),
     );
     expect(cards.map((c) => c.metric)).toEqual(
@@ -76,6 +77,8 @@ describe('dashboard page', () => {
     );
     for (const c of cards) expect(c).toMatchObject({ rows: expect.any(Number), lines: 1 });
     expect(cards.every((c) => c.rows > 30)).toBe(true);
+    // Sakila has rows on 41 of 267 days: the line breaks at each gap instead of joining across it.
+    expect(cards.every((c) => c.runs >= 5)).toBe(true);
     expect(await page.textContent('h1')).toContain('DVD rental');
   });
 

@@ -146,7 +146,7 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
           `distinct_${fk.references_table}_count`,
           'BIGINT',
           `COUNT(DISTINCT ${fk.columns[0]})`,
-          `distinct ${fk.references_table}s`,
+          `distinct ${plural(fk.references_table.replace(/_/g, ' '))}`,
         ),
       );
 
@@ -308,6 +308,19 @@ function summaryText(
 function dedupe(fields: PrdField[]): PrdField[] {
   const seen = new Set<string>();
   return fields.filter((f) => (seen.has(f.name) ? false : (seen.add(f.name), true)));
+}
+
+/** English plural of a table noun, for metric descriptions ("distinct customers"). */
+function plural(noun: string): string {
+  const irregular: Record<string, string> = {
+    staff: 'staff members',
+    inventory: 'inventory items',
+    person: 'people',
+  };
+  if (irregular[noun]) return irregular[noun];
+  if (/[^aeiou]y$/.test(noun)) return `${noun.slice(0, -1)}ies`;
+  if (/(s|x|z|ch|sh)$/.test(noun)) return `${noun}es`;
+  return `${noun}s`;
 }
 
 function capitalize(s: string): string {
