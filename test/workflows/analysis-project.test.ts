@@ -7,6 +7,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
 import { PHASES, type ProjectView } from '../../shared/project-model';
+import type { QualityReport } from '../../activities/governance/quality-checks';
 import {
   decideUpdate,
   approveSignal,
@@ -195,6 +196,33 @@ describe('analysisProject workflow (time skipping)', () => {
     await handle.cancel();
     await expect(handle.result()).rejects.toThrow();
     expect(deps.store.getProject(projectId)!.status).toBe('cancelled');
+  });
+
+  it('stops at data governance when a blocking quality rule fails, with the rule and its violations', async () => {
+    const { projectId, handle } = await start();
+    const waiting = await untilWaiting(handle);
+    const strict = structuredClone(waiting.prd!);
+    strict.quality_rules.push({
+      name: 'payments are at most 5.00',
+      layer: 'ods',
+      table: 'ods_payment',
+      column: 'amount',
+      kind: 'range',
+      params: { max: 5 },
+      severity: 'blocking',
+    });
+    await handle.executeUpdate(decideUpdate, { args: [{ decision: 'modify', prd: strict }] });
+    expect(await handle.result().catch((e) => e)).toBeInstanceOf(WorkflowFailedError);
+    const view = deps.store.getProject(projectId)!;
+    expect(view).toMatchObject({ status: 'failed', error: { phase: 'data_governance' } });
+    expect(view.error!.message).toContain('payments are at most 5.00');
+    expect(view.phases.query_building.status).toBe('skipped');
+    const report = deps.store.getArtifact<QualityReport>(projectId, 'quality_report')!;
+    const rule = report.results.find((r) => r.name === 'payments are at most 5.00')!;
+    expect(rule.status).toBe('failed');
+    expect(rule.violations).toBeGreaterThan(1000);
+    expect(rule.samples).toHaveLength(5);
+    expect(Number(rule.samples[0].amount)).toBeGreaterThan(5);
   });
 
   it('keeps the database password out of workflow history, events and the project record', async () => {
