@@ -1,0 +1,48 @@
+/**
+ * Where memories and their vectors live. The embedded default keeps rows in the memory database
+ * (SQLite format) and vectors in an in-process exact index; `QdrantMemoryStore` keeps both in
+ * Qdrant. History, audit and idempotency keys stay in the memory database either way.
+ */
+import type { MemoryRecord } from '../../../shared/memory-model';
+
+/** Which memories a list or search may return. */
+export interface MemoryFilter {
+  user_id: string;
+  agent_id?: string;
+  /** Exactly this day (short-term memories of one run). */
+  run_id?: string;
+  /** Long-term only (run_id absent). */
+  long_term?: boolean;
+  /** Short-term memories whose run_id is on or after this day (YYYY-MM-DD). */
+  run_id_from?: string;
+}
+
+/** A memory and its similarity to the query, normalized to [0, 1] (1 = same direction). */
+export interface VectorHit {
+  record: MemoryRecord;
+  similarity: number;
+}
+
+export interface MemoryStore {
+  /** `embedded` or `qdrant`. */
+  readonly kind: string;
+  insert(record: MemoryRecord, vector: Float32Array): Promise<void>;
+  /** Replaces text, hash, vector and updated_at (and metadata when given) of an existing memory. */
+  update(
+    id: string,
+    change: Pick<MemoryRecord, 'memory' | 'hash' | 'updated_at' | 'embedder'> & {
+      metadata?: Record<string, unknown>;
+    },
+    vector: Float32Array,
+  ): Promise<MemoryRecord | undefined>;
+  /** Removes a memory; answers what was removed (undefined when there was none). */
+  delete(id: string): Promise<MemoryRecord | undefined>;
+  get(id: string): Promise<MemoryRecord | undefined>;
+  /** Newest first. */
+  list(filter: MemoryFilter, limit?: number): Promise<MemoryRecord[]>;
+  /** The `limit` most similar memories matching the filter, most similar first. */
+  search(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<VectorHit[]>;
+  /** A memory with exactly this normalized-text hash under the filter, if any. */
+  findByHash(filter: MemoryFilter, hash: string): Promise<MemoryRecord | undefined>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,83 @@
+/**
+ * The memory service's records and requests as clients see them (spec memory-service.md §2, §4;
+ * DESIGN.md response shapes). Plain data, safe to import from workflows (the memory pipelines).
+ */
+
+/** The categories of spec §2.3 (metadata.category); others are accepted and kept as given. */
+export const MEMORY_CATEGORIES = [
+  'experience',
+  'procedural',
+  'project',
+  'decision',
+  'environment',
+  'preference',
+  'short_term',
+  'task',
+] as const;
+
+/** Categories a long-term memory of which is also copied to the shared space. */
+export const SHARED_CATEGORIES: readonly string[] = ['experience', 'procedural'];
+
+/** The user space whose memories every search includes (memory_type "shared"). */
+export const SHARED_USER = 'shared';
+
+/** A stored memory. */
+export interface MemoryRecord {
+  id: string;
+  memory: string;
+  user_id: string;
+  agent_id: string | null;
+  /** YYYY-MM-DD: a short-term memory of that day; null: long-term. */
+  run_id: string | null;
+  metadata: Record<string, unknown>;
+  category: string | null;
+  /** sha256 of the normalized text: exact duplicates are found without a vector search. */
+  hash: string;
+  created_at: string;
+  updated_at: string;
+  /** The embedder that produced the stored vector (a model change is detected by it). */
+  embedder: string;
+}
+
+export type MemoryEvent = 'ADD' | 'UPDATE' | 'DELETE';
+
+/** One change of a memory (GET /memory/history/{id}). */
+export interface MemoryHistoryEntry {
+  id: string;
+  memory_id: string;
+  event: MemoryEvent;
+  old_memory: string | null;
+  new_memory: string | null;
+  created_at: string;
+}
+
+/** A search result item (spec §2.2). */
+export interface MemorySearchItem {
+  id: string;
+  memory: string;
+  score: number;
+  /** The similarity before time decay (present when decay was applied). */
+  original_score?: number;
+  created_at: string;
+  user_id: string;
+  agent_id: string | null;
+  run_id: string | null;
+  metadata: Record<string, unknown>;
+  /** "shared" for items from the shared space; "long_term" or "short_term" otherwise. */
+  memory_type: 'shared' | 'long_term' | 'short_term';
+}
+
+/** What an add did to each fact (mem0-style), returned in `results`. */
+export interface MemoryAddResult {
+  id: string;
+  memory: string;
+  event: MemoryEvent | 'NONE';
+  previous_memory?: string;
+}
+
+export interface TokenUsage {
+  llm_calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+}
