@@ -65,6 +65,11 @@ const open = new Map<string, MetadataDb>();
 
 /** Opens (once per process) and migrates the metadata database at `file`. */
 export function openMetadataDb(file: string): MetadataDb {
+  return openSqliteDb(file, MIGRATIONS);
+}
+
+/** Opens (once per process) a SQLite-format database in WAL mode and applies its migrations. */
+export function openSqliteDb(file: string, migrations: string[]): MetadataDb {
   const existing = open.get(file);
   if (existing) return existing;
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -72,7 +77,7 @@ export function openMetadataDb(file: string): MetadataDb {
   // Gateway and worker open the file at the same moment on start-up: wait for locks, do not fail.
   db.pragma('busy_timeout = 10000');
   retryWhileLocked(() => db.pragma('journal_mode = WAL'));
-  for (const sql of MIGRATIONS) retryWhileLocked(() => db.exec(sql));
+  for (const sql of migrations) retryWhileLocked(() => db.exec(sql));
   open.set(file, db);
   return db;
 }

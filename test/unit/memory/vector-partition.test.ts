@@ -1,0 +1,72 @@
+/** The in-process vector index: exact nearest neighbours, filters, deletes, and the kernel's bytes. */
+import { INT16_DOT_WASM_BASE64 } from '../../../activities/memory/vector/int16-dot-kernel';
+import { INT16_DOT_WAT } from '../../../activities/memory/vector/int16-dot-wat';
+import { VectorPartition } from '../../../activities/memory/vector/vector-partition';
+
+/** Deterministic unit vectors (mulberry32). */
+function vectors(n: number, dims: number, seed = 7): Float32Array[] {
+  let s = seed;
+  const rand = () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
+  };
+  return Array.from({ length: n }, () => {
+    const v = Float32Array.from({ length: dims }, rand);
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  });
+}
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i], 0);
+
+describe('vector partition', () => {
+  const dims = 384;
+  const data = vectors(3000, dims);
+  const index = new VectorPartition(dims);
+  data.forEach((v, i) => index.upsert({ id: `m${i}`, agent_id: i % 2 ? 'a' : 'b', run_id: null }, v));
+
+  it('finds the exact nearest neighbours with cosine scores', () => {
+    for (const q of vectors(5, dims, 99)) {
+      const truth = data
+        .map((v, i) => ({ id: `m${i}`, cosine: dot(v, q) }))
+        .sort((a, b) => b.cosine - a.cosine)
+        .slice(0, 10);
+      const got = index.search(q, 10, () => true);
+      expect(got.map((h) => h.id)).toEqual(truth.map((t) => t.id));
+      got.forEach((h, i) => expect(h.cosine).toBeCloseTo(truth[i].cosine, 3));
+    }
+  });
+
+  it('applies the filter before choosing the top k', () => {
+    const got = index.search(data[1], 5, (s) => s.agent_id === 'b');
+    expect(got).toHaveLength(5);
+    expect(got.every((h) => Number(h.id.slice(1)) % 2 === 0)).toBe(true);
+  });
+
+  it('forgets removed vectors, reuses their slots and replaces updated ones', () => {
+    index.remove('m1');
+    expect(index.search(data[1], 1, () => true)[0].id).not.toBe('m1');
+    index.upsert({ id: 'fresh', agent_id: null, run_id: '2026-11-22' }, data[1]);
+    expect(index.search(data[1], 1, () => true)[0]).toMatchObject({ id: 'fresh' });
+    expect(index.size).toBe(3000);
+    index.upsert({ id: 'fresh', agent_id: null, run_id: '2026-11-22' }, data[2]);
+    expect(
+      index
+        .search(data[2], 2, () => true)
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual(['fresh', 'm2']);
+  });
+
+  it('ships exactly the bytes its WebAssembly text compiles to', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const wabt = await (
+      require('wabt') as () => Promise<{
+        parseWat: (n: string, t: string, f: object) => { toBinary: (o: object) => { buffer: Uint8Array } };
+      }>
+    )();
+    const bytes = wabt.parseWat('kernel.wat', INT16_DOT_WAT, { simd: true }).toBinary({}).buffer;
+    expect(Buffer.from(bytes).toString('base64')).toBe(INT16_DOT_WASM_BASE64);
+  });
+});
