@@ -44,10 +44,14 @@ function slotFilter(f: MemoryFilter): (s: SlotInfo) => boolean {
 function sqlFilter(f: MemoryFilter): { where: string; params: unknown[] } {
   const clauses = ['user_id = ?'];
   const params: unknown[] = [f.user_id];
-  if (f.agent_id !== undefined) (clauses.push('agent_id = ?'), params.push(f.agent_id));
-  if (f.run_id !== undefined) (clauses.push('run_id = ?'), params.push(f.run_id));
-  if (f.long_term) clauses.push('run_id IS NULL');
-  if (f.run_id_from !== undefined) (clauses.push('run_id >= ?'), params.push(f.run_id_from));
+  const add = (clause: string, ...values: unknown[]) => {
+    clauses.push(clause);
+    params.push(...values);
+  };
+  if (f.agent_id !== undefined) add('agent_id = ?', f.agent_id);
+  if (f.run_id !== undefined) add('run_id = ?', f.run_id);
+  if (f.long_term) add('run_id IS NULL');
+  if (f.run_id_from !== undefined) add('run_id >= ?', f.run_id_from);
   return { where: clauses.join(' AND '), params };
 }
 

@@ -2,6 +2,7 @@
 import { INT16_DOT_WASM_BASE64 } from '../../../activities/memory/vector/int16-dot-kernel';
 import { INT16_DOT_WAT } from '../../../activities/memory/vector/int16-dot-wat';
 import { VectorPartition } from '../../../activities/memory/vector/vector-partition';
+import loadWabt from 'wabt';
 
 /** Deterministic unit vectors (mulberry32). */
 function vectors(n: number, dims: number, seed = 7): Float32Array[] {
@@ -60,12 +61,7 @@ describe('vector partition', () => {
   });
 
   it('ships exactly the bytes its WebAssembly text compiles to', async () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const wabt = await (
-      require('wabt') as () => Promise<{
-        parseWat: (n: string, t: string, f: object) => { toBinary: (o: object) => { buffer: Uint8Array } };
-      }>
-    )();
+    const wabt = await loadWabt();
     const bytes = wabt.parseWat('kernel.wat', INT16_DOT_WAT, { simd: true }).toBinary({}).buffer;
     expect(Buffer.from(bytes).toString('base64')).toBe(INT16_DOT_WASM_BASE64);
   });
