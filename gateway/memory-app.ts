@@ -4,10 +4,14 @@ import type { Logger } from 'pino';
 import { errorHandler, notFound } from './http-errors';
 import { requireApiKey } from './memory-auth';
 import { createProcessMetrics } from './metrics';
+import type { MemoryService } from '../activities/memory/memory-service';
+import { memoryOpenApi } from './memory/memory-openapi';
+import { memoryRoutes } from './memory/memory-routes';
 
 export interface MemoryAppDeps {
   apiKeys: string[];
   log: Logger;
+  service: MemoryService;
 }
 
 export function createMemoryApp(deps: MemoryAppDeps): Express {
@@ -22,6 +26,10 @@ export function createMemoryApp(deps: MemoryAppDeps): Express {
   app.use(requireApiKey(deps.apiKeys));
   app.use(express.json({ limit: '1mb' }));
   app.get('/metrics', metrics.serve);
+  app.get('/openapi.json', (req, res) => {
+    res.json(memoryOpenApi(`${req.protocol}://${req.get('host')}`));
+  });
+  app.use(memoryRoutes(deps.service));
 
   app.use(notFound);
   app.use(errorHandler(deps.log));

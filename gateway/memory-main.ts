@@ -1,5 +1,7 @@
 /** Entry point of the memory service (`npm run memory`). */
+import { createMemoryService } from '../activities/memory/memory-deps';
 import { loadConfigOrExit } from '../shared/load-config-or-exit';
+import { dataDir } from '../shared/paths';
 import { createLogger } from '../shared/logger';
 import { listenUntilSignalled } from './listen';
 import { createMemoryApp } from './memory-app';
@@ -14,7 +16,15 @@ async function main(): Promise<void> {
     log.fatal((err as Error).message);
     process.exit(1);
   }
-  const app = createMemoryApp({ apiKeys: config.PLAT_MEMORY_API_KEYS, log });
+  const service = await createMemoryService(dataDir(config), config);
+  try {
+    await service.warmUp(); // load the embedding model now, not on the first request
+  } catch (err) {
+    log.fatal((err as Error).message);
+    process.exit(1);
+  }
+  log.info({ store: config.PLAT_MEMORY_STORE, embedder: service.embedderId }, 'memory service ready');
+  const app = createMemoryApp({ apiKeys: config.PLAT_MEMORY_API_KEYS, log, service });
   await listenUntilSignalled(app, config.PLAT_MEMORY_HOST, config.PLAT_MEMORY_PORT, log);
 }
 

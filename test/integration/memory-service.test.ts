@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { freePort } from '../../scripts/lib/free-port';
 import { repoRoot } from '../../shared/paths';
+import { newTestDataDir } from '../harness/platform-gateway';
 
 function startMemory(env: NodeJS.ProcessEnv) {
   const child = spawn(
@@ -10,7 +11,7 @@ function startMemory(env: NodeJS.ProcessEnv) {
     ['--import', 'tsx', path.join(repoRoot, 'gateway', 'memory-main.ts')],
     {
       cwd: repoRoot,
-      env: { ...process.env, LOG_LEVEL: 'info', ...env },
+      env: { ...process.env, LOG_LEVEL: 'info', PLAT_DATA_DIR: newTestDataDir(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

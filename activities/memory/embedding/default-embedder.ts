@@ -1,0 +1,28 @@
+/** The memory service's embedder as configured: the local ONNX model from PLAT_EMBEDDING_MODEL_DIR. */
+import * as path from 'node:path';
+import type { PlatConfig } from '../../../shared/config';
+import { repoRoot } from '../../../shared/paths';
+import type { Embedder } from './embedder';
+import { LocalOnnxEmbedder } from './local-onnx-embedder';
+
+type EmbeddingSettings = Pick<PlatConfig, 'PLAT_EMBEDDING_MODEL_DIR' | 'PLAT_TOOLS_DIR'>;
+
+/** The models directory: PLAT_EMBEDDING_MODEL_DIR, else `<PLAT_TOOLS_DIR>/models`, against the repo root. */
+export function embeddingModelDir(config: EmbeddingSettings): string {
+  return config.PLAT_EMBEDDING_MODEL_DIR
+    ? path.resolve(repoRoot, config.PLAT_EMBEDDING_MODEL_DIR)
+    : path.resolve(repoRoot, config.PLAT_TOOLS_DIR, 'models');
+}
+
+const embedders = new Map<string, Embedder>();
+
+/** One embedder per models directory and process; the model loads on the first `embed`. */
+export function defaultEmbedder(config: EmbeddingSettings): Embedder {
+  const modelsDir = embeddingModelDir(config);
+  let embedder = embedders.get(modelsDir);
+  if (!embedder) {
+    embedder = new LocalOnnxEmbedder({ modelsDir });
+    embedders.set(modelsDir, embedder);
+  }
+  return embedder;
+}

@@ -1,0 +1,22 @@
+/** What the memory service needs from a sentence-embedding model. */
+
+/**
+ * Turns texts into vectors whose dot product measures similarity of meaning.
+ *
+ * Implementations return unit-length vectors, so cosine similarity is the dot product.
+ */
+export interface Embedder {
+  /**
+   * Identifies the model and its exact weights (e.g. `Xenova/all-MiniLM-L6-v2:q8:1a2b3c4d5e6f`).
+   * Vectors made under different ids are not comparable: a store that finds vectors under another id
+   * must re-embed them.
+   */
+  readonly id: string;
+  /** Length of every vector {@link embed} returns. */
+  readonly dimensions: number;
+  /**
+   * Embeds `texts`, returning one unit-length vector of {@link dimensions} numbers per text, in order.
+   * An empty list gives an empty list.
+   */
+  embed(texts: string[]): Promise<Float32Array[]>;
+}

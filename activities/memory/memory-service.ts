@@ -1,0 +1,327 @@
+/**
+ * The memory service (spec memory-service.md): add with extraction and deduplication, semantic
+ * search with the shared space and time decay, combined long/short-term search, list, get,
+ * update, delete and history. Used by the REST app on port 8230; every change lands in history.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  SHARED_CATEGORIES,
+  SHARED_USER,
+  type MemoryAddResult,
+  type MemoryHistoryEntry,
+  type MemoryRecord,
+  type MemorySearchItem,
+  type TokenUsage,
+} from '../../shared/memory-model';
+import type {
+  AddMemoryRequest,
+  ListQuery,
+  SearchCombinedRequest,
+  SearchRequest,
+  UpdateRequest,
+} from '../../shared/memory-requests';
+import type { AuditLog } from './audit/audit-log';
+import type { Embedder } from './embedding/embedder';
+import { addUsage, NO_USAGE, type FactExtractor } from './extraction/fact-extractor';
+import type { MemoryHistory } from './memory-history';
+import { textHash } from './memory-text';
+import { mergeResults } from './search/result-merge';
+import { decayedScore } from './search/time-decay';
+import type { MemoryFilter, MemoryStore, VectorHit } from './store/memory-store';
+
+/** A new fact this close to an existing memory is the same memory said again. */
+export const DUPLICATE_SIMILARITY = 0.95;
+/** Neighbours at least this similar are shown to the model to decide update/delete/none. */
+const RELATED_SIMILARITY = 0.5;
+const DAY_MS = 86_400_000;
+
+export interface MemoryServiceDeps {
+  store: MemoryStore;
+  history: MemoryHistory;
+  embedder: Embedder;
+  extractor: FactExtractor;
+  audit: AuditLog;
+  /** Copy experience/procedural long-term memories to the shared space (PLAT_MEMORY_AUTOSHARE). */
+  autoshare?: boolean;
+  now?: () => Date;
+}
+
+/** A memory that does not exist (404). */
+export class MemoryNotFoundError extends Error {
+  constructor(readonly id: string) {
+    super(`no memory with id ${id}`);
+    this.name = 'MemoryNotFoundError';
+  }
+}
+
+export class MemoryService {
+  private readonly now: () => Date;
+  /** Adds are serialized per user, so two concurrent adds of one fact cannot both pass the duplicate check. */
+  private readonly userLocks = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly deps: MemoryServiceDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** Loads the embedding model (the first embed is slow). */
+  async warmUp(): Promise<void> {
+    await this.deps.embedder.embed(['warm up']);
+  }
+
+  get embedderId(): string {
+    return this.deps.embedder.id;
+  }
+
+  async add(req: AddMemoryRequest): Promise<{ results: MemoryAddResult[]; token_usage: TokenUsage }> {
+    return this.serialized(req.user_id, () => this.addNow(req));
+  }
+
+  private async addNow(
+    req: AddMemoryRequest,
+  ): Promise<{ results: MemoryAddResult[]; token_usage: TokenUsage }> {
+    const { store, extractor, embedder, audit } = this.deps;
+    let usage = NO_USAGE;
+    let facts: string[];
+    if (req.infer) {
+      const extracted = await extractor.extract(
+        { text: req.text, messages: req.messages },
+        req.custom_extraction_prompt,
+      );
+      facts = extracted.facts;
+      usage = addUsage(usage, extracted.usage);
+    } else {
+      facts = [req.text ?? req.messages!.map((m) => `${m.role}: ${m.content}`).join('\n')];
+    }
+    const scope: MemoryFilter = {
+      user_id: req.user_id,
+      agent_id: req.agent_id,
+      ...(req.run_id ? { run_id: req.run_id } : { long_term: true }),
+    };
+    const vectors = facts.length ? await embedder.embed(facts) : [];
+    const results: MemoryAddResult[] = [];
+    for (const [i, fact] of facts.entries()) {
+      const hash = textHash(fact);
+      const same = await store.findByHash(scope, hash);
+      if (same) {
+        results.push({ id: same.id, memory: same.memory, event: 'NONE' });
+        continue;
+      }
+      const vector = vectors[i];
+      let neighbours: VectorHit[] = [];
+      if (req.infer) {
+        neighbours = await store.search(vector, scope, 5);
+        if (neighbours[0] && neighbours[0].similarity >= DUPLICATE_SIMILARITY) {
+          results.push({ id: neighbours[0].record.id, memory: neighbours[0].record.memory, event: 'NONE' });
+          continue;
+        }
+      }
+      const related = neighbours.filter((n) => n.similarity >= RELATED_SIMILARITY);
+      if (req.infer && extractor.kind === 'claude' && related.length) {
+        const { decision, usage: used } = await extractor.decide(
+          fact,
+          related.map((n) => ({ id: n.record.id, memory: n.record.memory })),
+        );
+        usage = addUsage(usage, used);
+        if (decision.event === 'NONE') {
+          const known = related[0].record;
+          results.push({ id: known.id, memory: known.memory, event: 'NONE' });
+          continue;
+        }
+        if (decision.event === 'UPDATE') {
+          const { record, previous } = await this.updateText(decision.id, decision.text);
+          results.push({ id: record.id, memory: record.memory, event: 'UPDATE', previous_memory: previous });
+          continue;
+        }
+        if (decision.event === 'DELETE') {
+          const removed = await this.delete(decision.id);
+          results.push({ id: removed.id, memory: removed.memory, event: 'DELETE' });
+          continue;
+        }
+      }
+      const record = await this.insert(req, fact, hash, vector);
+      results.push({ id: record.id, memory: record.memory, event: 'ADD' });
+      if (this.deps.autoshare) await this.share(record, vector);
+    }
+    await audit.append({
+      type: 'token_usage',
+      operation: 'add',
+      user_id: req.user_id,
+      agent_id: req.agent_id ?? null,
+      run_id: req.run_id ?? null,
+      extractor: req.infer ? extractor.kind : 'none',
+      facts: facts.length,
+      ...usage,
+    });
+    return { results, token_usage: usage };
+  }
+
+  private async insert(
+    req: Pick<AddMemoryRequest, 'user_id' | 'agent_id' | 'run_id' | 'metadata' | 'created_at'>,
+    fact: string,
+    hash: string,
+    vector: Float32Array,
+  ): Promise<MemoryRecord> {
+    const at = req.created_at ? new Date(req.created_at).toISOString() : this.now().toISOString();
+    const metadata = req.metadata ?? {};
+    const record: MemoryRecord = {
+      id: randomUUID(),
+      memory: fact,
+      user_id: req.user_id,
+      agent_id: req.agent_id ?? null,
+      run_id: req.run_id ?? null,
+      metadata,
+      category: typeof metadata.category === 'string' ? metadata.category : null,
+      hash,
+      created_at: at,
+      updated_at: at,
+      embedder: this.deps.embedder.id,
+    };
+    await this.deps.store.insert(record, vector);
+    this.deps.history.record(record.id, 'ADD', null, fact, at);
+    return record;
+  }
+
+  /** Copies a long-term experience/procedural memory to the shared space, once. */
+  private async share(record: MemoryRecord, vector: Float32Array): Promise<void> {
+    if (record.user_id === SHARED_USER || record.run_id || !SHARED_CATEGORIES.includes(record.category ?? ''))
+      return;
+    const sharedScope: MemoryFilter = { user_id: SHARED_USER, long_term: true };
+    if (await this.deps.store.findByHash(sharedScope, record.hash)) return;
+    await this.insert(
+      {
+        user_id: SHARED_USER,
+        metadata: {
+          ...record.metadata,
+          shared_from: { memory_id: record.id, user_id: record.user_id, agent_id: record.agent_id },
+        },
+        created_at: record.created_at,
+      },
+      record.memory,
+      record.hash,
+      vector,
+    );
+  }
+
+  async search(req: SearchRequest): Promise<{ results: MemorySearchItem[] }> {
+    const [query] = await this.deps.embedder.embed([req.query]);
+    const filter: MemoryFilter = { user_id: req.user_id, agent_id: req.agent_id, run_id: req.run_id };
+    return { results: await this.rank(query, filter, req) };
+  }
+
+  async searchCombined(req: SearchCombinedRequest): Promise<{ results: MemorySearchItem[] }> {
+    const [query] = await this.deps.embedder.embed([req.query]);
+    const firstDay = new Date(this.now().getTime() - (req.recent_days - 1) * DAY_MS)
+      .toISOString()
+      .slice(0, 10);
+    const [longTerm, shortTerm] = await Promise.all([
+      this.rank(query, { user_id: req.user_id, agent_id: req.agent_id, long_term: true }, req),
+      this.rank(query, { user_id: req.user_id, agent_id: req.agent_id, run_id_from: firstDay }, req, false),
+    ]);
+    return { results: mergeResults([longTerm, shortTerm]) };
+  }
+
+  /**
+   * The best `top_k` of the user's memories under `filter` plus the shared space: similarity in
+   * [0, 1], min_score on it, then time decay (when on) ordering by the blended score.
+   */
+  private async rank(
+    query: Float32Array,
+    filter: MemoryFilter,
+    opts: { top_k: number; min_score: number; time_decay: boolean },
+    withShared = true,
+  ): Promise<MemorySearchItem[]> {
+    // Decay can lift an older-but-close memory above a newer one: rank from a wider pool.
+    const pool = opts.time_decay ? Math.max(opts.top_k * 4, 40) : opts.top_k;
+    const searches = [this.deps.store.search(query, filter, pool)];
+    if (withShared && filter.user_id !== SHARED_USER) {
+      // The shared space is cross-agent and long-term: no agent or day filter.
+      searches.push(this.deps.store.search(query, { user_id: SHARED_USER }, pool));
+    }
+    const [own, shared = []] = await Promise.all(searches);
+    const now = this.now();
+    const items = [
+      ...own.map((h) => this.item(h, false, now, opts.time_decay)),
+      ...shared.map((h) => this.item(h, true, now, opts.time_decay)),
+    ].filter((i) => (i.original_score ?? i.score) >= opts.min_score);
+    return mergeResults([items]).slice(0, opts.top_k);
+  }
+
+  private item(hit: VectorHit, shared: boolean, now: Date, decay: boolean): MemorySearchItem {
+    const r = hit.record;
+    const base = {
+      id: r.id,
+      memory: r.memory,
+      created_at: r.created_at,
+      user_id: r.user_id,
+      agent_id: r.agent_id,
+      run_id: r.run_id,
+      metadata: r.metadata,
+      memory_type: shared ? ('shared' as const) : r.run_id ? ('short_term' as const) : ('long_term' as const),
+    };
+    return decay
+      ? { ...base, score: decayedScore(hit.similarity, r.created_at, now), original_score: hit.similarity }
+      : { ...base, score: hit.similarity };
+  }
+
+  async list(q: ListQuery): Promise<{ results: MemoryRecord[] }> {
+    return {
+      results: await this.deps.store.list(
+        { user_id: q.user_id, agent_id: q.agent_id, run_id: q.run_id },
+        q.limit,
+      ),
+    };
+  }
+
+  async get(id: string): Promise<MemoryRecord> {
+    const record = await this.deps.store.get(id);
+    if (!record) throw new MemoryNotFoundError(id);
+    return record;
+  }
+
+  async update(req: UpdateRequest): Promise<MemoryRecord> {
+    return (await this.updateText(req.memory_id, req.text, req.metadata)).record;
+  }
+
+  private async updateText(
+    id: string,
+    text: string,
+    metadata?: Record<string, unknown>,
+  ): Promise<{ record: MemoryRecord; previous: string }> {
+    const before = await this.get(id);
+    const [vector] = await this.deps.embedder.embed([text]);
+    const at = this.now().toISOString();
+    const updated = await this.deps.store.update(
+      id,
+      { memory: text, hash: textHash(text), updated_at: at, embedder: this.deps.embedder.id, metadata },
+      vector,
+    );
+    if (!updated) throw new MemoryNotFoundError(id);
+    this.deps.history.record(id, 'UPDATE', before.memory, text, at);
+    return { record: updated, previous: before.memory };
+  }
+
+  async delete(id: string): Promise<MemoryRecord> {
+    const removed = await this.deps.store.delete(id);
+    if (!removed) throw new MemoryNotFoundError(id);
+    this.deps.history.record(id, 'DELETE', removed.memory, null, this.now().toISOString());
+    return removed;
+  }
+
+  /** The changes of a memory, oldest first; 404 when the id never existed. */
+  async history(id: string): Promise<{ results: MemoryHistoryEntry[] }> {
+    const results = this.deps.history.of(id);
+    if (!results.length) throw new MemoryNotFoundError(id);
+    return { results };
+  }
+
+  private serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.userLocks.get(key) ?? Promise.resolve();
+    const run = previous.then(fn, fn);
+    const tail = run.catch(() => {});
+    this.userLocks.set(key, tail);
+    void tail.then(() => {
+      if (this.userLocks.get(key) === tail) this.userLocks.delete(key);
+    });
+    return run;
+  }
+}

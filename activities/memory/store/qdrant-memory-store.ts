@@ -1,0 +1,158 @@
+/**
+ * The Qdrant memory store: one collection holds every memory as a point (id = memory id, vector =
+ * its embedding, payload = the whole record), so rows and vectors live together and scale out
+ * with Qdrant. Writes wait for Qdrant to apply them, so a read right after a write sees it.
+ */
+import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
+import type { MemoryRecord } from '../../../shared/memory-model';
+import type { MemoryFilter, MemoryStore, VectorHit } from './memory-store';
+import { ensureMemoryCollection } from './qdrant-collection';
+import { toQdrantFilter } from './qdrant-filter';
+import { fromPayload, toPayload } from './qdrant-payload';
+
+/** Where the store keeps its memories. */
+export interface QdrantMemoryStoreOptions {
+  /** e.g. `http://127.0.0.1:6333`. */
+  url: string;
+  apiKey?: string;
+  /** Default `plat_memories`. */
+  collection?: string;
+  /** Dimensions of the embedder's vectors; default 384 (all-MiniLM-L6-v2). */
+  vectorSize?: number;
+}
+
+export const DEFAULT_QDRANT_COLLECTION = 'plat_memories';
+
+/** Qdrant point ids are unsigned integers or UUIDs; memory ids are UUIDs. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Page size when a list walks every matching point. */
+const SCROLL_PAGE = 256;
+
+type Point = { payload?: Record<string, unknown> | null };
+
+const recordOf = (point: Point): MemoryRecord => fromPayload(point.payload ?? {});
+
+/** Newest first, then by id, the embedded store's order. */
+const newestFirst = (a: MemoryRecord, b: MemoryRecord): number =>
+  a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+/** `MemoryStore` over a Qdrant collection (see the file comment). */
+export class QdrantMemoryStore implements MemoryStore {
+  readonly kind = 'qdrant';
+
+  constructor(
+    private readonly client: QdrantClient,
+    private readonly collection: string,
+  ) {}
+
+  async insert(record: MemoryRecord, vector: Float32Array): Promise<void> {
+    if (!UUID.test(record.id)) throw new Error(`a Qdrant memory id must be a UUID: ${record.id}`);
+    await this.upsert(record, vector);
+  }
+
+  async update(
+    id: string,
+    change: Pick<MemoryRecord, 'memory' | 'hash' | 'updated_at' | 'embedder'> & {
+      metadata?: Record<string, unknown>;
+    },
+    vector: Float32Array,
+  ): Promise<MemoryRecord | undefined> {
+    const before = await this.get(id);
+    if (!before) return undefined;
+    const metadata = change.metadata ?? before.metadata;
+    // The category column mirrors metadata.category, as in the embedded store.
+    const category = typeof metadata.category === 'string' ? metadata.category : null;
+    const after: MemoryRecord = { ...before, ...change, metadata, category };
+    // An upsert replaces vector and payload together: the point never pairs old text with a new vector.
+    await this.upsert(after, vector);
+    return after;
+  }
+
+  async delete(id: string): Promise<MemoryRecord | undefined> {
+    const before = await this.get(id);
+    if (!before) return undefined;
+    await this.client.delete(this.collection, { wait: true, points: [id] });
+    return before;
+  }
+
+  async get(id: string): Promise<MemoryRecord | undefined> {
+    // Qdrant rejects a malformed id with 400; no memory can have one, so it is simply not found.
+    if (!UUID.test(id)) return undefined;
+    const points = await this.client.retrieve(this.collection, { ids: [id], with_payload: true });
+    return points[0] && recordOf(points[0]);
+  }
+
+  async list(filter: MemoryFilter, limit?: number): Promise<MemoryRecord[]> {
+    if (limit !== undefined) return limit > 0 ? this.newest(filter, limit) : [];
+    // Without a limit, walk every page by id (order_by cannot page by offset) and sort here.
+    const records: MemoryRecord[] = [];
+    let offset: Schemas['ExtendedPointId'] | undefined;
+    do {
+      const page = await this.client.scroll(this.collection, {
+        filter: toQdrantFilter(filter),
+        limit: SCROLL_PAGE,
+        offset,
+        with_payload: true,
+      });
+      records.push(...page.points.map(recordOf));
+      offset = (page.next_page_offset ?? undefined) as Schemas['ExtendedPointId'] | undefined;
+    } while (offset !== undefined);
+    return records.sort(newestFirst);
+  }
+
+  /** The `limit` newest matches, ordered by Qdrant over the `created_at` datetime index. */
+  private async newest(filter: MemoryFilter, limit: number): Promise<MemoryRecord[]> {
+    const page = await this.client.scroll(this.collection, {
+      filter: toQdrantFilter(filter),
+      limit,
+      order_by: { key: 'created_at', direction: 'desc' },
+      with_payload: true,
+    });
+    // Qdrant leaves the order of equal timestamps open; settle ties as the unlimited list does.
+    return page.points.map(recordOf).sort(newestFirst);
+  }
+
+  async search(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<VectorHit[]> {
+    if (limit <= 0) return [];
+    const { points } = await this.client.query(this.collection, {
+      query: Array.from(vector),
+      filter: toQdrantFilter(filter),
+      limit,
+      with_payload: true,
+    });
+    // A cosine score is already a similarity in [-1, 1]: passed through, clamped into [0, 1]
+    // (opposite meaning = 0; float rounding can overshoot 1).
+    return points.map((p) => ({ record: recordOf(p), similarity: Math.min(1, Math.max(0, p.score)) }));
+  }
+
+  async findByHash(filter: MemoryFilter, hash: string): Promise<MemoryRecord | undefined> {
+    const { points } = await this.client.scroll(this.collection, {
+      filter: toQdrantFilter(filter, [{ key: 'hash', match: { value: hash } }]),
+      limit: 1,
+      with_payload: true,
+    });
+    return points[0] && recordOf(points[0]);
+  }
+
+  /** Nothing to release: the REST client holds only idle keep-alive sockets, which time out. */
+  async close(): Promise<void> {}
+
+  private async upsert(record: MemoryRecord, vector: Float32Array): Promise<void> {
+    // The payload is spread into a plain object: the client's payload type wants an index signature.
+    await this.client.upsert(this.collection, {
+      wait: true,
+      points: [{ id: record.id, vector: Array.from(vector), payload: { ...toPayload(record) } }],
+    });
+  }
+}
+
+/** Connects to Qdrant, creates or checks the memory collection, and answers the store. */
+export async function openQdrantMemoryStore(options: QdrantMemoryStoreOptions): Promise<QdrantMemoryStore> {
+  const collection = options.collection ?? DEFAULT_QDRANT_COLLECTION;
+  // The version check is a fire-and-forget request that reports through console.warn; a wrong
+  // URL or key already fails the collection check below, loudly.
+  const client = new QdrantClient({ url: options.url, apiKey: options.apiKey, checkCompatibility: false });
+  await ensureMemoryCollection(client, collection, options.vectorSize ?? 384);
+  return new QdrantMemoryStore(client, collection);
+}

@@ -1,0 +1,75 @@
+/**
+ * Memory API requests (spec memory-service.md §2.1, §4), validated with zod at the edge; the same
+ * schemas generate the memory service's OpenAPI document.
+ */
+import { z } from 'zod';
+
+/** A real calendar date written YYYY-MM-DD (2026-02-30 is refused). */
+export const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD')
+  .refine((d) => {
+    const t = Date.parse(`${d}T00:00:00Z`);
+    return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
+  }, 'a real calendar date YYYY-MM-DD');
+
+const id = z.string().min(1).max(200);
+
+export const chatMessageSchema = z.object({ role: z.string().min(1).max(50), content: z.string() }).strict();
+
+export const addMemoryRequestSchema = z
+  .object({
+    user_id: id,
+    agent_id: id.optional(),
+    run_id: isoDay.optional().describe('YYYY-MM-DD; makes the memory short-term'),
+    text: z.string().min(1).max(200_000).optional(),
+    messages: z.array(chatMessageSchema).min(1).max(1000).optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    infer: z.boolean().default(true),
+    custom_extraction_prompt: z.string().min(1).max(20_000).optional(),
+    /** Backfill: when the remembered thing happened (ISO 8601); default now. */
+    created_at: z.iso.datetime({ offset: true }).optional(),
+  })
+  .strict()
+  .refine((r) => r.text !== undefined || r.messages !== undefined, {
+    message: 'at least one of text and messages is required',
+    path: ['text'],
+  });
+
+const searchFields = {
+  query: z.string().min(1).max(10_000),
+  user_id: id,
+  agent_id: id.optional(),
+  top_k: z.number().int().min(1).max(100).default(5),
+  min_score: z.number().min(0).max(1).default(0),
+  time_decay: z.boolean().default(true),
+};
+
+export const searchRequestSchema = z.object({ ...searchFields, run_id: isoDay.optional() }).strict();
+
+export const searchCombinedRequestSchema = z
+  .object({ ...searchFields, recent_days: z.number().int().min(1).max(365).default(3) })
+  .strict();
+
+export const listQuerySchema = z
+  .object({
+    user_id: id,
+    agent_id: id.optional(),
+    run_id: isoDay.optional(),
+    limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+  })
+  .strict();
+
+export const updateRequestSchema = z
+  .object({
+    memory_id: id,
+    text: z.string().min(1).max(200_000),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
+export type AddMemoryRequest = z.output<typeof addMemoryRequestSchema>;
+export type SearchRequest = z.output<typeof searchRequestSchema>;
+export type SearchCombinedRequest = z.output<typeof searchCombinedRequestSchema>;
+export type ListQuery = z.output<typeof listQuerySchema>;
+export type UpdateRequest = z.output<typeof updateRequestSchema>;

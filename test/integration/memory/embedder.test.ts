@@ -1,0 +1,174 @@
+/**
+ * The memory service's embedder, on the provisioned all-MiniLM-L6-v2 (no model hub): its vectors put
+ * paraphrases near and unrelated sentences far, are unit length and stable, and a batch of 100 keeps
+ * each text's own vector. Prints load time, throughput and latency (not asserted).
+ */
+import { performance } from 'node:perf_hooks';
+import { defaultEmbedder, embeddingModelDir } from '../../../activities/memory/embedding/default-embedder';
+import type { Embedder } from '../../../activities/memory/embedding/embedder';
+import { LocalOnnxEmbedder, MINILM_MODEL } from '../../../activities/memory/embedding/local-onnx-embedder';
+import { loadConfig } from '../../../shared/config';
+
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i], 0);
+const norm = (a: Float32Array) => Math.sqrt(dot(a, a));
+
+/** query, its paraphrase, an unrelated sentence */
+const TRIPLES: [string, string, string][] = [
+  [
+    'How do I reset my password?',
+    'I forgot my login password and need to change it.',
+    'The train to Berlin leaves at noon.',
+  ],
+  [
+    'My dog loves playing fetch in the park.',
+    'The puppy enjoys chasing a ball outside.',
+    'The central bank raised interest rates again.',
+  ],
+  [
+    'The user prefers vegetarian dishes.',
+    'They like to eat meals without meat.',
+    'The deployment failed because the disk was full.',
+  ],
+];
+
+/** 100 different sentences. */
+function hundredSentences(): string[] {
+  const who = ['The engineer', 'My neighbour', 'A small child', 'The old captain', 'Our manager'];
+  const did = ['repaired', 'painted', 'sold', 'photographed', 'described'];
+  const what = ['a red bicycle', 'the wooden fence', 'an ancient map', 'four cups of tea'];
+  const out: string[] = [];
+  for (const w of who) for (const d of did) for (const t of what) out.push(`${w} ${d} ${t}.`);
+  return out;
+}
+
+let embedder: Embedder;
+let modelsDir: string;
+let firstEmbedMs = 0;
+
+beforeAll(async () => {
+  const config = loadConfig({ ...process.env });
+  embedder = defaultEmbedder(config);
+  modelsDir = embeddingModelDir(config);
+  const start = performance.now();
+  // concurrent first calls: one load serves both
+  const [a, b] = await Promise.all([embedder.embed(['warm up']), embedder.embed(['warm up too'])]);
+  firstEmbedMs = performance.now() - start;
+  expect(a).toHaveLength(1);
+  expect(b).toHaveLength(1);
+});
+
+describe('local ONNX embedder (all-MiniLM-L6-v2, q8)', () => {
+  it('places a paraphrase clearly nearer than an unrelated sentence', async () => {
+    const [cat, catParaphrase, revenue] = await embedder.embed([
+      'The cat sits on the mat',
+      'A cat is sitting on a rug',
+      'Quarterly revenue grew by 5 percent',
+    ]);
+    const near = dot(cat, catParaphrase);
+    const far = dot(cat, revenue);
+    console.log(`cosine: paraphrase ${near.toFixed(3)}, unrelated ${far.toFixed(3)}`);
+    expect(near).toBeGreaterThan(0.6);
+    expect(far).toBeLessThan(0.2);
+    expect(near - far).toBeGreaterThan(0.4);
+  });
+
+  it("ranks each query's paraphrase first among all the other sentences", async () => {
+    const queries = await embedder.embed(TRIPLES.map((t) => t[0]));
+    const candidates = TRIPLES.flatMap((t) => [t[1], t[2]]);
+    const vectors = await embedder.embed(candidates);
+    queries.forEach((q, i) => {
+      const ranked = candidates
+        .map((text, j) => ({ text, score: dot(q, vectors[j]) }))
+        .sort((a, b) => b.score - a.score);
+      expect(ranked[0].text).toBe(TRIPLES[i][1]);
+      const own = ranked.find((r) => r.text === TRIPLES[i][1])!.score;
+      const unrelated = ranked.find((r) => r.text === TRIPLES[i][2])!.score;
+      expect(own - unrelated).toBeGreaterThan(0.3);
+    });
+  });
+
+  it('returns unit-length vectors of 384 dimensions, also for empty and very long texts', async () => {
+    // far beyond the model's 512 positions: truncated (to 256 tokens), not rejected
+    const long = 'The agent wrote down another detail about the customer. '.repeat(200);
+    const vectors = await embedder.embed([
+      'short',
+      'A somewhat longer sentence about agents and memory.',
+      '',
+      long,
+    ]);
+    expect(vectors).toHaveLength(4);
+    expect(embedder.dimensions).toBe(384);
+    for (const v of vectors) {
+      expect(v).toBeInstanceOf(Float32Array);
+      expect(v).toHaveLength(384);
+      expect(Math.abs(norm(v) - 1)).toBeLessThan(1e-4);
+    }
+  });
+
+  it('gives the same text the same vector', async () => {
+    const text = 'Alice moved to Lisbon in 2021 and works as a nurse.';
+    const [first] = await embedder.embed([text]);
+    const [second] = await embedder.embed([text]);
+    expect(Array.from(second)).toEqual(Array.from(first));
+    // Inside a batch, q8 activations are scaled per batch: the vector moves only slightly.
+    const [inBatch] = await embedder.embed([
+      text,
+      'Something else entirely, and a good deal longer than that.',
+    ]);
+    const drift = dot(first, inBatch);
+    console.log(`same text alone vs in a batch: cosine ${drift.toFixed(5)}`);
+    expect(drift).toBeGreaterThan(0.99);
+  });
+
+  it('embeds a batch of 100 sentences, each keeping its own vector', async () => {
+    const sentences = hundredSentences();
+    const vectors = await embedder.embed(sentences);
+    expect(vectors).toHaveLength(100);
+    for (const i of [0, 17, 42, 99]) {
+      const [alone] = await embedder.embed([sentences[i]]);
+      const best = vectors.reduce((b, v, j) => (dot(alone, v) > dot(alone, vectors[b]) ? j : b), 0);
+      expect(best).toBe(i);
+      expect(dot(alone, vectors[i])).toBeGreaterThan(0.99);
+    }
+    expect(await embedder.embed([])).toEqual([]);
+  });
+
+  it('is identified by model, dtype and weights', () => {
+    expect(embedder.id).toContain(MINILM_MODEL);
+    expect(embedder.id).toMatch(/:q8:[0-9a-f]{12}$/);
+    const fp32 = new LocalOnnxEmbedder({ modelsDir: modelsDir, dtype: 'fp32' });
+    expect(fp32.id).toMatch(/:fp32:[0-9a-f]{12}$/);
+    expect(fp32.id.split(':')[2]).not.toBe(embedder.id.split(':')[2]);
+  });
+
+  it('says how to provision the model when it is missing', async () => {
+    const missing = new LocalOnnxEmbedder({ modelsDir: '/nonexistent/models' });
+    await expect(missing.embed(['x'])).rejects.toThrow('bash scripts/provision.sh');
+    expect(() => missing.id).toThrow('/nonexistent/models');
+  });
+
+  it('reports throughput and latency', async () => {
+    const sentences = hundredSentences();
+    const texts = Array.from({ length: 320 }, (_, i) => `${sentences[i % 100]} (${i})`);
+    const rate = async (e: Embedder) => {
+      const start = performance.now();
+      await e.embed(texts);
+      return texts.length / ((performance.now() - start) / 1000);
+    };
+    const batched = await rate(embedder);
+    const oneByOne = await rate(new LocalOnnxEmbedder({ modelsDir: modelsDir, batchSize: 1 }));
+    const latencies: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const start = performance.now();
+      await embedder.embed([`What did the user say about their dog, time ${i}?`]);
+      latencies.push(performance.now() - start);
+    }
+    latencies.sort((a, b) => a - b);
+    console.log(
+      `embedder ${embedder.id}: first embed (load) ${firstEmbedMs.toFixed(0)} ms; ` +
+        `${batched.toFixed(0)} sentences/s at batch 32, ${oneByOne.toFixed(0)} sentences/s one at a time (1 thread); ` +
+        `single-sentence latency p50 ${latencies[25].toFixed(2)} ms, p95 ${latencies[47].toFixed(2)} ms`,
+    );
+    expect(batched).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,267 @@
+/**
+ * The memory service over HTTP with the real embedding model and the embedded store: every
+ * endpoint of spec §4, validation, deduplication, history, the shared space, time decay, combined
+ * search, concurrency with whole audit lines, and a restart that loses nothing.
+ */
+import * as fs from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { auditDir, createMemoryService } from '../../../activities/memory/memory-deps';
+import { loadConfig } from '../../../shared/config';
+import { createLogger } from '../../../shared/logger';
+import { createMemoryApp } from '../../../gateway/memory-app';
+import { apiCaller, type ApiCall } from '../../harness/api-caller';
+import { newTestDataDir } from '../../harness/platform-gateway';
+
+const DAY = 86_400_000;
+const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString();
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function startMemory(dataDir: string, env: Record<string, string> = {}) {
+  const service = await createMemoryService(dataDir, loadConfig({ ...env }));
+  const app = createMemoryApp({ apiKeys: [], log: createLogger('memory-test', 'silent'), service });
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const call = apiCaller(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  return { call, stop: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+type Item = {
+  id: string;
+  memory: string;
+  score: number;
+  original_score?: number;
+  created_at: string;
+  memory_type: string;
+};
+
+describe('memory service API', () => {
+  const dataDir = newTestDataDir();
+  let call: ApiCall;
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ call, stop } = await startMemory(dataDir));
+  });
+  afterAll(async () => stop?.());
+
+  const add = (body: Record<string, unknown>) => call('POST', '/memory/add', body);
+  const search = async (body: Record<string, unknown>, path = '/memory/search') =>
+    (await call('POST', path, body)).body.results as Item[];
+
+  it('answers 400 naming the field for invalid input', async () => {
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ user_id: 'u' }, '/memory/add', 'text'],
+      [{ user_id: 'u', text: 'x', run_id: '2026-02-30' }, '/memory/add', 'run_id'],
+      [{ user_id: 'u', text: 'x', colour: 'blue' }, '/memory/add', 'colour'],
+      [{ user_id: 'u', query: 'q', min_score: 1.5 }, '/memory/search', 'min_score'],
+      [{ user_id: 'u', query: 'q', top_k: 0 }, '/memory/search', 'top_k'],
+      [{ user_id: 'u', query: 'q', top_k: 101 }, '/memory/search_combined', 'top_k'],
+      [{ query: 'q' }, '/memory/search', 'user_id'],
+    ];
+    for (const [body, path, field] of cases) {
+      const res = await call('POST', path, body);
+      expect(res.status).toBe(400);
+      expect((res.body.error as { details: { field: string }[] }).details.map((d) => d.field)).toContain(
+        field,
+      );
+    }
+    expect((await call('GET', '/memory/list')).status).toBe(400);
+  });
+
+  it('adds, gets, lists, updates, deletes, and keeps every change in history', async () => {
+    const added = await add({
+      user_id: 'ana',
+      agent_id: 'ops',
+      text: 'The staging database runs on port 5433.',
+      infer: false,
+    });
+    expect(added.status).toBe(200);
+    expect(added.body.token_usage).toEqual({
+      llm_calls: 0,
+      input_tokens: 0,
+      output_tokens: 0,
+      total_tokens: 0,
+    });
+    const [{ id, event }] = added.body.results as { id: string; event: string }[];
+    expect(event).toBe('ADD');
+    expect((await call('GET', `/memory/${id}`)).body).toMatchObject({
+      id,
+      user_id: 'ana',
+      agent_id: 'ops',
+      run_id: null,
+    });
+    const list = (await call('GET', '/memory/list?user_id=ana&agent_id=ops')).body.results as {
+      id: string;
+    }[];
+    expect(list.map((m) => m.id)).toContain(id);
+
+    const updated = await call('PUT', '/memory/update', {
+      memory_id: id,
+      text: 'The staging database runs on port 6543.',
+    });
+    expect(updated.body).toMatchObject({ id, memory: 'The staging database runs on port 6543.' });
+    const removed = await call('DELETE', `/memory/${id}`);
+    expect(removed.body).toEqual({ message: 'memory deleted', id });
+    expect((await call('GET', `/memory/${id}`)).status).toBe(404);
+    expect((await call('DELETE', `/memory/${id}`)).status).toBe(404);
+    const history = (await call('GET', `/memory/history/${id}`)).body.results as Record<string, unknown>[];
+    expect(history.map((h) => h.event)).toEqual(['ADD', 'UPDATE', 'DELETE']);
+    expect(history[1]).toMatchObject({
+      memory_id: id,
+      old_memory: 'The staging database runs on port 5433.',
+      new_memory: 'The staging database runs on port 6543.',
+    });
+    expect((await call('PUT', '/memory/update', { memory_id: 'nope', text: 'x' })).status).toBe(404);
+    expect((await call('GET', '/memory/history/nope')).status).toBe(404);
+  });
+
+  it('adding the same fact twice leaves one memory', async () => {
+    const text = 'Ana prefers tea over coffee in the morning. She runs every Tuesday.';
+    const first = (await add({ user_id: 'dedupe', text })).body.results as { event: string }[];
+    expect(first.map((r) => r.event)).toEqual(['ADD', 'ADD']);
+    const second = (await add({ user_id: 'dedupe', text })).body.results as { event: string }[];
+    expect(second.map((r) => r.event)).toEqual(['NONE', 'NONE']);
+    const paraphrase = (await add({ user_id: 'dedupe', text: 'Ana prefers tea over coffee in the morning!' }))
+      .body.results as { event: string }[];
+    expect(paraphrase.map((r) => r.event)).toEqual(['NONE']);
+    expect(((await call('GET', '/memory/list?user_id=dedupe')).body.results as unknown[]).length).toBe(2);
+  });
+
+  it('finds memories by meaning, with scores in [0, 1] and the decay formula applied', async () => {
+    for (const [text, age] of [
+      ['The production API is deployed with blue-green releases on Fridays.', 2],
+      ['Our cat Miso only eats salmon flavoured food.', 1],
+      ['Invoices are sent to customers on the first business day of each month.', 90],
+    ] as const)
+      await add({ user_id: 'bob', text, infer: false, created_at: daysAgo(age) });
+    const results = await search({ user_id: 'bob', query: 'how do we ship the backend to prod?' });
+    expect(results[0].memory).toContain('blue-green');
+    for (const r of results) {
+      expect(r.score).toBeGreaterThanOrEqual(0);
+      expect(r.score).toBeLessThanOrEqual(1);
+      const age = (Date.now() - Date.parse(r.created_at)) / DAY;
+      expect(r.score).toBeCloseTo(0.7 * r.original_score! + 0.3 * 0.5 ** (age / 30), 2);
+    }
+    const plain = await search({ user_id: 'bob', query: 'when do customers get billed?', time_decay: false });
+    expect(plain[0].memory).toContain('Invoices');
+    expect(plain[0].original_score).toBeUndefined();
+    expect(plain.map((r) => r.score)).toEqual([...plain.map((r) => r.score)].sort((a, b) => b - a));
+    const strict = await search({
+      user_id: 'bob',
+      query: 'when do customers get billed?',
+      min_score: 0.45,
+      time_decay: false,
+    });
+    expect(strict.map((r) => r.memory)).toEqual([plain[0].memory]);
+  });
+
+  it('always includes the shared space, marked memory_type shared', async () => {
+    await add({
+      user_id: 'shared',
+      text: 'Always run database migrations before deploying the API.',
+      infer: false,
+      metadata: { category: 'procedural' },
+    });
+    const results = await search({ user_id: 'carol', query: 'what to do before a deploy' });
+    expect(results).toEqual([
+      expect.objectContaining({ memory_type: 'shared', memory: expect.stringContaining('migrations') }),
+    ]);
+  });
+
+  it('search_combined merges long-term with recent short-term memories only', async () => {
+    await add({ user_id: 'dan', text: 'The build server is named hal-9000.', infer: false });
+    await add({
+      user_id: 'dan',
+      text: 'Today the build server hal-9000 was rebooted twice.',
+      infer: false,
+      run_id: today(),
+    });
+    const old = new Date(Date.now() - 10 * DAY).toISOString().slice(0, 10);
+    await add({
+      user_id: 'dan',
+      text: 'The build server hal-9000 had a full disk.',
+      infer: false,
+      run_id: old,
+    });
+    const results = await search(
+      { user_id: 'dan', query: 'build server', top_k: 5 },
+      '/memory/search_combined',
+    );
+    const texts = results.map((r) => r.memory);
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        'The build server is named hal-9000.',
+        'Today the build server hal-9000 was rebooted twice.',
+      ]),
+    );
+    expect(texts).not.toContain('The build server hal-9000 had a full disk.');
+    expect(results.find((r) => r.memory.startsWith('Today'))!.memory_type).toBe('short_term');
+  });
+
+  it('keeps 50 concurrent adds and writes whole audit lines', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        add({ user_id: 'eve', text: `Load test fact number ${i} about service ${i * 7}.`, infer: false }),
+      ),
+    );
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    expect(((await call('GET', '/memory/list?user_id=eve')).body.results as unknown[]).length).toBe(50);
+    const file = `${auditDir(dataDir)}/audit-${new Date().toISOString().slice(0, 10)}.jsonl`;
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const eve = entries.filter((e) => e.user_id === 'eve');
+    expect(eve).toHaveLength(50);
+    expect(eve[0]).toMatchObject({ type: 'token_usage', llm_calls: 0, total_tokens: 0 });
+  });
+
+  it('loses nothing across a restart', async () => {
+    const before = (await call('GET', '/memory/list?user_id=bob')).body.results;
+    await stop();
+    ({ call, stop } = await startMemory(dataDir));
+    expect((await call('GET', '/memory/list?user_id=bob')).body.results).toEqual(before);
+    const results = await search({ user_id: 'bob', query: 'pet food' });
+    expect(results[0].memory).toContain('Miso');
+  });
+
+  it('with PLAT_MEMORY_AUTOSHARE, shares experience and procedural memories once', async () => {
+    const shareDir = newTestDataDir();
+    const sharing = await startMemory(shareDir, { PLAT_MEMORY_AUTOSHARE: 'true' });
+    try {
+      const body = {
+        user_id: 'fay',
+        text: 'Restarting the queue worker fixes stuck exports.',
+        infer: false,
+        metadata: { category: 'experience' },
+      };
+      await sharing.call('POST', '/memory/add', body);
+      await sharing.call('POST', '/memory/add', { ...body, user_id: 'gus' });
+      await sharing.call('POST', '/memory/add', {
+        ...body,
+        text: 'Fay is on call this week.',
+        metadata: { category: 'project' },
+      });
+      const shared = (await sharing.call('GET', '/memory/list?user_id=shared')).body.results as {
+        memory: string;
+      }[];
+      expect(shared.map((m) => m.memory)).toEqual(['Restarting the queue worker fixes stuck exports.']);
+    } finally {
+      await sharing.stop();
+    }
+  });
+
+  it('serves its OpenAPI document', async () => {
+    const doc = (await call('GET', '/openapi.json')).body as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/memory/add',
+        '/memory/search',
+        '/memory/search_combined',
+        '/memory/list',
+        '/memory/{id}',
+        '/memory/history/{id}',
+        '/memory/update',
+      ]),
+    );
+  });
+});
