@@ -1,0 +1,131 @@
+/**
+ * Extraction and reconciliation on Claude (the real Anthropic SDK against a local Messages API
+ * fake): the custom extraction prompt is used for that call only, a contradicting fact updates the
+ * memory instead of piling up, token usage is counted and audited; ranking uses a fixed clock.
+ */
+import * as fs from 'node:fs';
+import { auditDir, createMemoryService } from '../../../activities/memory/memory-deps';
+import { DEFAULT_EXTRACTION_PROMPT } from '../../../activities/memory/extraction/claude-fact-extractor';
+import type { MemoryService } from '../../../activities/memory/memory-service';
+import { loadConfig } from '../../../shared/config';
+import { startMessagesFake, type FakeRequest, type MessagesFake } from '../../fakes/anthropic-messages-fake';
+import { newTestDataDir } from '../../harness/platform-gateway';
+
+const now = new Date('2026-11-22T12:00:00Z');
+const reply = (text: string, input = 300, output = 40) => ({
+  content: [{ type: 'text' as const, text }],
+  stop_reason: 'end_turn' as const,
+  usage: { input_tokens: input, output_tokens: output },
+});
+const systemOf = (req: FakeRequest) => String(req.body.system);
+
+describe('memory extraction with Claude', () => {
+  let fake: MessagesFake;
+  let service: MemoryService;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    fake = await startMessagesFake([
+      () => reply('{"facts": ["Ana lives in Berlin.", "Ana loves sushi."]}'),
+      () => reply('Here you go: {"facts": ["Ana lives in Lisbon."]}'),
+      (req) => {
+        const berlin = /- id (\S+): Ana lives in Berlin\./.exec(String(req.body.messages[0].content))![1];
+        return reply(
+          JSON.stringify({ event: 'UPDATE', id: berlin, text: 'Ana lives in Lisbon (moved in March).' }),
+          200,
+          30,
+        );
+      },
+    ]);
+    dataDir = newTestDataDir();
+    service = await createMemoryService(
+      dataDir,
+      loadConfig({
+        ANTHROPIC_API_KEY: 'sk-test',
+        ANTHROPIC_BASE_URL: fake.baseURL,
+        PLAT_MODEL_SMALL: 'claude-test-small',
+      }),
+      { now: () => now },
+    );
+  });
+  afterAll(async () => fake?.close());
+
+  it('extracts facts with the custom prompt for that call only', async () => {
+    const custom = 'Extract where the user lives and what they eat. Answer {"facts": [...]}';
+    const added = await service.add({
+      user_id: 'ana',
+      text: 'I moved to Berlin last year and I love sushi!',
+      infer: true,
+      custom_extraction_prompt: custom,
+    });
+    expect(added.results.map((r) => [r.event, r.memory])).toEqual([
+      ['ADD', 'Ana lives in Berlin.'],
+      ['ADD', 'Ana loves sushi.'],
+    ]);
+    expect(added.token_usage).toEqual({
+      llm_calls: 1,
+      input_tokens: 300,
+      output_tokens: 40,
+      total_tokens: 340,
+    });
+    expect(systemOf(fake.requests[0])).toBe(custom);
+    expect(fake.requests[0].body.model).toBe('claude-test-small');
+  });
+
+  it('updates a contradicted memory instead of adding a second one, and records it', async () => {
+    const added = await service.add({
+      user_id: 'ana',
+      text: 'Actually I moved to Lisbon in March.',
+      infer: true,
+    });
+    expect(systemOf(fake.requests[1])).toBe(DEFAULT_EXTRACTION_PROMPT);
+    expect(added.results).toEqual([
+      expect.objectContaining({
+        event: 'UPDATE',
+        memory: 'Ana lives in Lisbon (moved in March).',
+        previous_memory: 'Ana lives in Berlin.',
+      }),
+    ]);
+    expect(added.token_usage).toEqual({
+      llm_calls: 2,
+      input_tokens: 500,
+      output_tokens: 70,
+      total_tokens: 570,
+    });
+    const memories = (await service.list({ user_id: 'ana', limit: 100 })).results.map((m) => m.memory).sort();
+    expect(memories).toEqual(['Ana lives in Lisbon (moved in March).', 'Ana loves sushi.']);
+    const id = added.results[0].id;
+    expect((await service.history(id)).results.map((h) => [h.event, h.new_memory])).toEqual([
+      ['ADD', 'Ana lives in Berlin.'],
+      ['UPDATE', 'Ana lives in Lisbon (moved in March).'],
+    ]);
+    const audit = fs
+      .readFileSync(`${auditDir(dataDir)}/audit-2026-11-22.jsonl`, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(audit.map((a) => [a.type, a.llm_calls, a.total_tokens])).toEqual([
+      ['token_usage', 1, 340],
+      ['token_usage', 2, 570],
+    ]);
+  });
+
+  it('ranks with the decay formula on the service clock', async () => {
+    await service.add({
+      user_id: 'clock',
+      text: 'The office wifi password rotates monthly.',
+      infer: false,
+      created_at: '2026-10-23T12:00:00Z',
+    });
+    const { results } = await service.search({
+      user_id: 'clock',
+      query: 'office wifi password',
+      top_k: 5,
+      min_score: 0,
+      time_decay: true,
+    });
+    const [hit] = results;
+    // 30 days old on the service clock: freshness 0.5.
+    expect(hit.score).toBeCloseTo(0.7 * hit.original_score! + 0.3 * 0.5, 10);
+  });
+});
