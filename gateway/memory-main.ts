@@ -19,6 +19,12 @@ async function main(): Promise<void> {
   const service = await createMemoryService(dataDir(config), config);
   try {
     await service.warmUp(); // load the embedding model now, not on the first request
+    const redone = await service.reembedStale();
+    if (redone)
+      log.warn(
+        { memories: redone, embedder: service.embedderId },
+        're-embedded memories made by another model',
+      );
   } catch (err) {
     log.fatal((err as Error).message);
     process.exit(1);

@@ -68,6 +68,28 @@ export class MemoryService {
     await this.deps.embedder.embed(['warm up']);
   }
 
+  /**
+   * Re-embeds memories whose vectors another model made (the embedder id is stored with each
+   * vector), so a model change never mixes incomparable vectors. Answers how many were redone.
+   */
+  async reembedStale(batch = 256): Promise<number> {
+    const { store, embedder } = this.deps;
+    let done = 0;
+    for (;;) {
+      const stale = await store.staleRecords(embedder.id, batch);
+      if (!stale.length) return done;
+      const vectors = await embedder.embed(stale.map((r) => r.memory));
+      for (const [i, r] of stale.entries()) {
+        await store.update(
+          r.id,
+          { memory: r.memory, hash: r.hash, updated_at: r.updated_at, embedder: embedder.id },
+          vectors[i],
+        );
+      }
+      done += stale.length;
+    }
+  }
+
   get embedderId(): string {
     return this.deps.embedder.id;
   }

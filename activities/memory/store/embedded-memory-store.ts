@@ -189,6 +189,13 @@ export class EmbeddedMemoryStore implements MemoryStore {
     });
   }
 
+  async staleRecords(embedder: string, limit: number): Promise<MemoryRecord[]> {
+    const rows = this.db
+      .prepare(`SELECT ${COLUMNS} FROM memories WHERE embedder != ? LIMIT ?`)
+      .all(embedder, limit) as Row[];
+    return rows.map(toRecord);
+  }
+
   async findByHash(filter: MemoryFilter, hash: string): Promise<MemoryRecord | undefined> {
     const { where, params } = sqlFilter(filter);
     const row = this.db

@@ -42,6 +42,8 @@ export interface MemoryStore {
   list(filter: MemoryFilter, limit?: number): Promise<MemoryRecord[]>;
   /** The `limit` most similar memories matching the filter, most similar first. */
   search(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<VectorHit[]>;
+  /** Up to `limit` memories whose vector was made by another embedder than `embedder` (a model change). */
+  staleRecords(embedder: string, limit: number): Promise<MemoryRecord[]>;
   /** A memory with exactly this normalized-text hash under the filter, if any. */
   findByHash(filter: MemoryFilter, hash: string): Promise<MemoryRecord | undefined>;
   close(): Promise<void>;

@@ -135,6 +135,15 @@ export class QdrantMemoryStore implements MemoryStore {
     return points[0] && recordOf(points[0]);
   }
 
+  async staleRecords(embedder: string, limit: number): Promise<MemoryRecord[]> {
+    const { points } = await this.client.scroll(this.collection, {
+      filter: { must_not: [{ key: 'embedder', match: { value: embedder } }] },
+      limit,
+      with_payload: true,
+    });
+    return points.map(recordOf);
+  }
+
   /** Nothing to release: the REST client holds only idle keep-alive sockets, which time out. */
   async close(): Promise<void> {}
 

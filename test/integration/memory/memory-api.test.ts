@@ -7,6 +7,8 @@ import * as fs from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { auditDir, createMemoryService } from '../../../activities/memory/memory-deps';
+import { textHash } from '../../../activities/memory/memory-text';
+import { openEmbeddedMemoryStore } from '../../../activities/memory/store/embedded-memory-store';
 import { loadConfig } from '../../../shared/config';
 import { createLogger } from '../../../shared/logger';
 import { createMemoryApp } from '../../../gateway/memory-app';
@@ -248,6 +250,41 @@ describe('memory service API', () => {
     } finally {
       await sharing.stop();
     }
+  });
+
+  it('re-embeds memories another model made, so search finds them by meaning', async () => {
+    const dir = newTestDataDir();
+    const store = await openEmbeddedMemoryStore(dir);
+    const noise = Float32Array.from({ length: 384 }, (_, i) => Math.sin(i * 12.9898) * 0.05);
+    const at = daysAgo(3);
+    await store.insert(
+      {
+        id: '3f0c9b8e-2a41-4d7e-9c55-6f1b2a3c4d5e',
+        memory: 'The on-call phone number is 555-0142.',
+        user_id: 'hal',
+        agent_id: null,
+        run_id: null,
+        metadata: {},
+        category: null,
+        hash: textHash('The on-call phone number is 555-0142.'),
+        created_at: at,
+        updated_at: at,
+        embedder: 'some-older-model:fp32:000000000000',
+      },
+      noise,
+    );
+    const service = await createMemoryService(dir, loadConfig({}));
+    expect(await service.reembedStale()).toBe(1);
+    expect(await service.reembedStale()).toBe(0);
+    const { results } = await service.search({
+      user_id: 'hal',
+      query: 'who do I call at night?',
+      top_k: 1,
+      min_score: 0.2,
+      time_decay: false,
+    });
+    expect(results[0]?.memory).toBe('The on-call phone number is 555-0142.');
+    expect((await service.get(results[0].id)).embedder).toBe(service.embedderId);
   });
 
   it('serves its OpenAPI document', async () => {
