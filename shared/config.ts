@@ -188,6 +188,18 @@ export const settings = {
     schema: bool(false),
     help: 'Copy long-term memories of category experience or procedural to the shared space on the server (the CLI does it otherwise).',
   },
+  PLAT_MEMORY_WORKSPACES: {
+    schema: z.string().optional(),
+    help: 'Agent workspaces of the memory pipelines: a JSON list of {name, dir, user_id, agent_id}, or the path of a JSON file with one. Unset: one workspace <PLAT_DATA_DIR>/workspace for user and agent "default".',
+  },
+  PLAT_MEMORY_URL: {
+    schema: httpUrl.optional(),
+    help: 'The memory service as the pipelines and the CLI reach it (default http://<PLAT_MEMORY_HOST>:<PLAT_MEMORY_PORT>).',
+  },
+  PLAT_MEMORY_API_KEY: {
+    schema: z.string().min(1).optional(),
+    help: 'API key the pipelines send to the memory service when it requires one.',
+  },
   PLAT_MEMORY_STORE: {
     schema: z.enum(['embedded', 'qdrant']).default('embedded'),
     help: 'Where memory vectors live: embedded (in-process index over the memory database) or qdrant (QDRANT_URL).',

@@ -29,6 +29,8 @@ export const addMemoryRequestSchema = z
     custom_extraction_prompt: z.string().min(1).max(20_000).optional(),
     /** Backfill: when the remembered thing happened (ISO 8601); default now. */
     created_at: z.iso.datetime({ offset: true }).optional(),
+    /** A retried add with the same key answers the first add's result and adds nothing. */
+    idempotency_key: z.string().min(1).max(500).optional(),
   })
   .strict()
   .refine((r) => r.text !== undefined || r.messages !== undefined, {
@@ -68,6 +70,17 @@ export const updateRequestSchema = z
   })
   .strict();
 
+export const contextQuerySchema = z
+  .object({
+    user_id: id,
+    agent_id: id.optional(),
+    query: z.string().min(1).max(10_000).optional(),
+    top_k: z.coerce.number().int().min(1).max(100).default(5),
+    recent_days: z.coerce.number().int().min(1).max(365).default(3),
+  })
+  .strict();
+
+export type ContextQuery = z.output<typeof contextQuerySchema>;
 export type AddMemoryRequest = z.output<typeof addMemoryRequestSchema>;
 export type SearchRequest = z.output<typeof searchRequestSchema>;
 export type SearchCombinedRequest = z.output<typeof searchCombinedRequestSchema>;

@@ -7,11 +7,12 @@ import { defaultEmbedder } from './embedding/default-embedder';
 import type { Embedder } from './embedding/embedder';
 import { claudeFactExtractor } from './extraction/claude-fact-extractor';
 import { offlineFactExtractor } from './extraction/offline-fact-extractor';
-import { MemoryHistory } from './memory-history';
+import { IdempotencyKeys, MemoryHistory } from './memory-history';
 import { MemoryService } from './memory-service';
 import { openEmbeddedMemoryStore } from './store/embedded-memory-store';
 import { openMemoryDb } from './store/memory-db';
 import { openQdrantMemoryStore } from './store/qdrant-memory-store';
+import { loadWorkspaces } from './workspaces/workspace-config';
 
 export type MemorySettings = Parameters<typeof llmSettings>[0] &
   Pick<
@@ -23,6 +24,7 @@ export type MemorySettings = Parameters<typeof llmSettings>[0] &
     | 'QDRANT_COLLECTION'
     | 'PLAT_EMBEDDING_MODEL_DIR'
     | 'PLAT_TOOLS_DIR'
+    | 'PLAT_MEMORY_WORKSPACES'
   >;
 
 /** The service's audit log directory: `<dataDir>/memory/audit_logs/`. */
@@ -53,10 +55,12 @@ export async function createMemoryService(
   return new MemoryService({
     store,
     history: new MemoryHistory(db),
+    idempotency: new IdempotencyKeys(db),
     embedder,
     extractor: llm ? claudeFactExtractor(llm) : offlineFactExtractor,
     audit: new AuditLog(auditDir(dataDir), opts.now),
     autoshare: config.PLAT_MEMORY_AUTOSHARE,
+    workspaces: loadWorkspaces(config.PLAT_MEMORY_WORKSPACES, dataDir),
     now: opts.now,
   });
 }

@@ -32,3 +32,20 @@ export class MemoryHistory {
       .all(memoryId) as MemoryHistoryEntry[];
   }
 }
+
+/** Add results by idempotency key, so a retried pipeline write adds nothing twice. */
+export class IdempotencyKeys {
+  constructor(private readonly db: MemoryDb) {}
+
+  get<T>(key: string): T | undefined {
+    const row = this.db.prepare('SELECT result_json FROM memory_idempotency WHERE key = ?').get(key) as
+      { result_json: string } | undefined;
+    return row ? (JSON.parse(row.result_json) as T) : undefined;
+  }
+
+  put(key: string, result: unknown): void {
+    this.db
+      .prepare('INSERT OR IGNORE INTO memory_idempotency (key, result_json, created_at) VALUES (?, ?, ?)')
+      .run(key, JSON.stringify(result), new Date().toISOString());
+  }
+}

@@ -4,6 +4,7 @@
  * update, delete and history. Used by the REST app on port 8230; every change lands in history.
  */
 import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
 import {
   SHARED_CATEGORIES,
   SHARED_USER,
@@ -15,6 +16,7 @@ import {
 } from '../../shared/memory-model';
 import type {
   AddMemoryRequest,
+  ContextQuery,
   ListQuery,
   SearchCombinedRequest,
   SearchRequest,
@@ -28,6 +30,7 @@ import { textHash } from './memory-text';
 import { mergeResults } from './search/result-merge';
 import { decayedScore } from './search/time-decay';
 import type { MemoryFilter, MemoryStore, VectorHit } from './store/memory-store';
+import { journalPath, workspaceOf, type Workspace } from './workspaces/workspace-config';
 
 /** A new fact this close to an existing memory is the same memory said again. */
 export const DUPLICATE_SIMILARITY = 0.95;
@@ -35,7 +38,35 @@ export const DUPLICATE_SIMILARITY = 0.95;
 const RELATED_SIMILARITY = 0.5;
 const DAY_MS = 86_400_000;
 
+/** One day's journal as the context endpoint returns it. */
+export interface JournalDay {
+  date: string;
+  file: string;
+  content: string;
+}
+
+/** GET /memory/context: the three sources an agent session starts from. */
+export interface SessionContext {
+  user_id: string;
+  agent_id: string | null;
+  workspace: string | null;
+  today: JournalDay | null;
+  yesterday: JournalDay | null;
+  search: { query: string; results: MemorySearchItem[] };
+}
+
+type AddResponse = { results: MemoryAddResult[]; token_usage: TokenUsage };
+
+/** Results of adds by idempotency key (the memory database's memory_idempotency table). */
+export interface IdempotencyStore {
+  get<T>(key: string): T | undefined;
+  put(key: string, result: unknown): void;
+}
+
 export interface MemoryServiceDeps {
+  idempotency?: IdempotencyStore;
+  /** Agent workspaces, for the session-start context's journals. */
+  workspaces?: Workspace[];
   store: MemoryStore;
   history: MemoryHistory;
   embedder: Embedder;
@@ -95,7 +126,14 @@ export class MemoryService {
   }
 
   async add(req: AddMemoryRequest): Promise<{ results: MemoryAddResult[]; token_usage: TokenUsage }> {
-    return this.serialized(req.user_id, () => this.addNow(req));
+    return this.serialized(req.user_id, async () => {
+      const key = req.idempotency_key && `${req.user_id}\u0000${req.idempotency_key}`;
+      const earlier = key ? this.deps.idempotency?.get<AddResponse>(key) : undefined;
+      if (earlier) return { ...earlier, token_usage: NO_USAGE };
+      const response = await this.addNow(req);
+      if (key) this.deps.idempotency?.put(key, response);
+      return response;
+    });
   }
 
   private async addNow(
@@ -105,9 +143,11 @@ export class MemoryService {
     let usage = NO_USAGE;
     let facts: string[];
     if (req.infer) {
+      const category = typeof req.metadata?.category === 'string' ? req.metadata.category : undefined;
       const extracted = await extractor.extract(
         { text: req.text, messages: req.messages },
         req.custom_extraction_prompt,
+        category,
       );
       facts = extracted.facts;
       usage = addUsage(usage, extracted.usage);
@@ -327,6 +367,43 @@ export class MemoryService {
     if (!removed) throw new MemoryNotFoundError(id);
     this.deps.history.record(id, 'DELETE', removed.memory, null, this.now().toISOString());
     return removed;
+  }
+
+  /**
+   * Session-start context (spec §1): today's and yesterday's journal of the user's workspace and a
+   * combined search. Without a query, the search uses the end of the latest journal (what the agent
+   * was doing), else a generic one.
+   */
+  async context(q: ContextQuery): Promise<SessionContext> {
+    const ws = workspaceOf(this.deps.workspaces ?? [], q.user_id, q.agent_id);
+    const now = this.now();
+    const day = (offset: number) => new Date(now.getTime() - offset * DAY_MS).toISOString().slice(0, 10);
+    const read = (date: string): JournalDay | null => {
+      if (!ws) return null;
+      const file = journalPath(ws, date);
+      return fs.existsSync(file) ? { date, file, content: fs.readFileSync(file, 'utf8') } : null;
+    };
+    const today = read(day(0));
+    const yesterday = read(day(1));
+    const latest = (today ?? yesterday)?.content.trim();
+    const query = q.query ?? (latest ? latest.slice(-500) : 'recent work, decisions and open tasks');
+    const { results } = await this.searchCombined({
+      query,
+      user_id: q.user_id,
+      agent_id: q.agent_id,
+      top_k: q.top_k,
+      recent_days: q.recent_days,
+      min_score: 0,
+      time_decay: true,
+    });
+    return {
+      user_id: q.user_id,
+      agent_id: q.agent_id ?? null,
+      workspace: ws?.name ?? null,
+      today,
+      yesterday,
+      search: { query, results },
+    };
   }
 
   /** The changes of a memory, oldest first; 404 when the id never existed. */

@@ -2,6 +2,7 @@
  * `plat`: the command-line client of the platform API.
  *   plat login | signup
  *   plat projects create|list|show|watch|approve|modify|reject|cancel|logs|report|query
+ *   plat memory add|search|search-combined|list|get|update|delete|history (memory-commands.ts)
  * Global options: --url (PLAT_URL, default http://127.0.0.1:8080), --json.
  */
 import * as fs from 'node:fs';
@@ -9,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
 import type { ProjectView } from '../../shared/project-model';
 import { ApiClient, ApiError, loadToken, saveToken } from './api-client';
+import { MEMORY_USAGE, memoryCommand } from './memory-commands';
 import { phaseBoard, table } from './render';
 import { query, report } from './report-commands';
 
@@ -29,6 +31,7 @@ const USAGE = `Usage: plat <command> [options]
   projects report ID KIND [--out DIR]     quality | metrics | scripts | catalog | profile | dashboards |
                                           pipeline (--out writes the pipeline templates to DIR)
   projects query ID --sql SQL [--layer L] read-only SQL on plat_<id>_<layer> (ods, dwd, dws, ads; default ads)
+${MEMORY_USAGE}
 
 Options: --url URL (default $PLAT_URL or http://127.0.0.1:8080)  --json (raw JSON output)`;
 
@@ -41,6 +44,9 @@ const FINAL_EVENTS = new Set([
 ]);
 
 async function main(argv: string[]): Promise<number> {
+  // The memory service has its own server and options (--memory-url): memory-commands.ts.
+  const first = argv.findIndex((a) => !a.startsWith('-'));
+  if (argv[first] === 'memory') return memoryCommand([...argv.slice(0, first), ...argv.slice(first + 1)]);
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

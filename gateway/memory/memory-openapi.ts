@@ -69,6 +69,21 @@ export function memoryOpenApi(serverUrl: string) {
           responses: { 200: ok('{results}'), 400: error },
         },
       },
+      '/memory/context': {
+        get: {
+          summary: "Session-start context: today's and yesterday's journal and a combined search",
+          parameters: ['user_id', 'agent_id', 'query', 'top_k', 'recent_days'].map((name) => ({
+            name,
+            in: 'query',
+            required: name === 'user_id',
+            schema: { type: ['top_k', 'recent_days'].includes(name) ? 'integer' : 'string' },
+          })),
+          responses: {
+            200: ok('{user_id, agent_id, workspace, today, yesterday, search: {query, results}}'),
+            400: error,
+          },
+        },
+      },
       '/memory/update': {
         put: {
           summary: "Replace a memory's text",

@@ -3,6 +3,7 @@ import { Router } from 'express';
 import { MemoryNotFoundError, type MemoryService } from '../../activities/memory/memory-service';
 import {
   addMemoryRequestSchema,
+  contextQuerySchema,
   listQuerySchema,
   searchCombinedRequestSchema,
   searchRequestSchema,
@@ -32,6 +33,9 @@ export function memoryRoutes(service: MemoryService): Router {
   });
   r.get('/memory/list', async (req, res) => {
     res.json(await service.list(parseBody(listQuerySchema, req.query)));
+  });
+  r.get('/memory/context', async (req, res) => {
+    res.json(await service.context(parseBody(contextQuerySchema, req.query)));
   });
   r.put('/memory/update', async (req, res) => {
     const body = parseBody(updateRequestSchema, req.body);

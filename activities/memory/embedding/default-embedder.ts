@@ -21,7 +21,9 @@ export function defaultEmbedder(config: EmbeddingSettings): Embedder {
   const modelsDir = embeddingModelDir(config);
   let embedder = embedders.get(modelsDir);
   if (!embedder) {
-    embedder = new LocalOnnxEmbedder({ modelsDir });
+    // One text per inference: q8 scales activations per batch, and a memory's vector must not
+    // depend on what it was embedded with (one thread runs batches no faster).
+    embedder = new LocalOnnxEmbedder({ modelsDir, batchSize: 1 });
     embedders.set(modelsDir, embedder);
   }
   return embedder;

@@ -19,6 +19,8 @@ export interface FactExtractor {
   extract(
     input: { text?: string; messages?: ChatMessage[] },
     customPrompt?: string,
+    /** The memories' category: offline, `task` selects the task pass (`[type] description`). */
+    category?: string,
   ): Promise<{ facts: string[]; usage: TokenUsage }>;
   /** Compares a new fact with its nearest memories (only with a model; offline adds unless duplicate). */
   decide(

@@ -1,0 +1,275 @@
+/**
+ * `plat memory add|search|search-combined|list|get|update|delete|history`: the memory service
+ * (spec memory-service.md §4, port 8230) from a terminal. No login: the service needs no key on
+ * loopback; PLAT_MEMORY_API_KEY is sent as a bearer key when set. The client-side sharing rule
+ * (spec §3): a long-term experience/procedural memory is also added to user `shared`, once.
+ */
+import * as fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  SHARED_CATEGORIES,
+  SHARED_USER,
+  type MemoryAddResult,
+  type MemoryHistoryEntry,
+  type MemoryRecord,
+  type MemorySearchItem,
+  type TokenUsage,
+} from '../../shared/memory-model';
+import { ApiClient, ApiError } from './api-client';
+import { addResultsText, historyText, listText, recordText, searchText, usageLine } from './memory-render';
+
+export const MEMORY_USAGE = `  memory add --user U [--agent A] [--run-id YYYY-MM-DD] [--category C] [--metadata JSON]
+             [--no-infer] [--prompt TEXT] (TEXT... | --file F | stdin)
+                                          long-term experience/procedural memories are also added to
+                                          user "shared" (once)
+  memory search --user U [--agent A] [--top-k N] [--min-score X] [--run-id D] [--no-decay] QUERY...
+  memory search-combined --user U [--agent A] [--top-k N] [--min-score X] [--recent-days N]
+             [--no-decay] QUERY...        long-term plus the last N days of short-term
+  memory list --user U [--agent A] [--run-id D] [--limit N]
+  memory get ID
+  memory update ID (TEXT... | --file F | stdin) [--metadata JSON]
+  memory delete ID
+  memory history ID                       every change: when, event, old → new
+  memory options: --memory-url URL (default $PLAT_MEMORY_URL or http://127.0.0.1:8230),
+                  API key from $PLAT_MEMORY_API_KEY (not needed on loopback), --json`;
+
+type AddResponse = { results: MemoryAddResult[]; token_usage: TokenUsage };
+type AddBody = {
+  user_id: string;
+  agent_id?: string;
+  run_id?: string;
+  text: string;
+  metadata?: Record<string, unknown>;
+  infer?: boolean;
+  custom_extraction_prompt?: string;
+};
+
+const usage = (message: string) => new ApiError(2, 'usage', `${message} (plat memory --help)`);
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'memory-url': { type: 'string' },
+        json: { type: 'boolean', default: false },
+        user: { type: 'string' },
+        agent: { type: 'string' },
+        'run-id': { type: 'string' },
+        category: { type: 'string' },
+        metadata: { type: 'string' },
+        'no-infer': { type: 'boolean', default: false },
+        prompt: { type: 'string' },
+        file: { type: 'string' },
+        'top-k': { type: 'string' },
+        'min-score': { type: 'string' },
+        'recent-days': { type: 'string' },
+        'no-decay': { type: 'boolean', default: false },
+        limit: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    throw usage((err as Error).message);
+  }
+}
+
+/** Runs `plat memory ...` (argv without "memory"); returns the exit code, throws ApiError on failure. */
+export async function memoryCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv);
+  const [sub, ...rest] = positionals;
+  if (values.help || !sub) return (print(`Usage: plat ${MEMORY_USAGE.trimStart()}`), sub ? 0 : 2);
+  const baseUrl = (values['memory-url'] ?? process.env.PLAT_MEMORY_URL ?? 'http://127.0.0.1:8230').replace(
+    /\/$/,
+    '',
+  );
+  const client = new ApiClient(baseUrl, process.env.PLAT_MEMORY_API_KEY || undefined);
+  const call = <T>(method: string, route: string, body?: unknown) => request<T>(client, method, route, body);
+  const out = (data: unknown, text: () => string) => (
+    print(values.json ? JSON.stringify(data, null, 2) : text()),
+    0
+  );
+  const user = () => required(values.user, '--user');
+  const id = () => encodeURIComponent(required(rest[0], 'the memory id'));
+  const metadata = () => jsonObject(values.metadata);
+
+  switch (sub) {
+    case 'add': {
+      const extra = metadata();
+      const meta = values.category ? { ...extra, category: values.category } : extra;
+      const body: AddBody = {
+        user_id: user(),
+        agent_id: values.agent,
+        run_id: values['run-id'],
+        metadata: meta,
+        infer: values['no-infer'] ? false : undefined,
+        custom_extraction_prompt: values.prompt,
+        text: await readText(rest, values.file),
+      };
+      const res = await call<AddResponse>('POST', '/memory/add', body);
+      const shared = await share(call, body, res);
+      const data = shared.length ? { ...res, shared: shared.map((s) => s.response) } : res;
+      return out(data, () =>
+        [addResultsText(res.results), usageLine(res.token_usage), ...shared.map((s) => s.line)].join('\n'),
+      );
+    }
+    case 'search':
+    case 'search-combined': {
+      const combined = sub === 'search-combined';
+      if (combined && values['run-id']) throw usage('--run-id applies to search, not search-combined');
+      if (!combined && values['recent-days']) throw usage('--recent-days applies to search-combined only');
+      const body = {
+        query: required(rest.join(' ').trim(), 'the query'),
+        user_id: user(),
+        agent_id: values.agent,
+        top_k: num(values['top-k'], '--top-k'),
+        min_score: num(values['min-score'], '--min-score'),
+        time_decay: values['no-decay'] ? false : undefined,
+        ...(combined
+          ? { recent_days: num(values['recent-days'], '--recent-days') }
+          : { run_id: values['run-id'] }),
+      };
+      const res = await call<{ results: MemorySearchItem[] }>(
+        'POST',
+        combined ? '/memory/search_combined' : '/memory/search',
+        body,
+      );
+      return out(res, () => searchText(res.results));
+    }
+    case 'list': {
+      const q = new URLSearchParams({ user_id: user() });
+      if (values.agent) q.set('agent_id', values.agent);
+      if (values['run-id']) q.set('run_id', values['run-id']);
+      if (values.limit) q.set('limit', String(num(values.limit, '--limit')));
+      const res = await call<{ results: MemoryRecord[] }>('GET', `/memory/list?${q}`);
+      return out(res, () => listText(res.results));
+    }
+    case 'get': {
+      const res = await call<MemoryRecord>('GET', `/memory/${id()}`);
+      return out(res, () => recordText(res));
+    }
+    case 'update': {
+      const memoryId = required(rest[0], 'the memory id');
+      const body = {
+        memory_id: memoryId,
+        text: await readText(rest.slice(1), values.file),
+        metadata: metadata(),
+      };
+      const res = await call<MemoryRecord>('PUT', '/memory/update', body);
+      return out(res, () => `updated ${res.id}: ${res.memory}`);
+    }
+    case 'delete': {
+      const res = await call<{ message: string; id: string }>('DELETE', `/memory/${id()}`);
+      return out(res, () => `deleted ${res.id}`);
+    }
+    case 'history': {
+      const res = await call<{ results: MemoryHistoryEntry[] }>('GET', `/memory/history/${id()}`);
+      return out(res, () => historyText(res.results));
+    }
+    default:
+      throw usage(`unknown subcommand memory ${sub}`);
+  }
+}
+
+/**
+ * Spec §3: a long-term memory of category experience or procedural is also added to the shared
+ * space, for each fact the add created or changed. The service refuses identical text per user
+ * (event NONE), so a fact is never shared twice.
+ */
+async function share(
+  call: <T>(method: string, route: string, body?: unknown) => Promise<T>,
+  body: AddBody,
+  res: AddResponse,
+): Promise<{ line: string; response: AddResponse }[]> {
+  const category = body.metadata?.category;
+  if (body.run_id || body.user_id === SHARED_USER || !SHARED_CATEGORIES.includes(String(category))) return [];
+  const copies: { line: string; response: AddResponse }[] = [];
+  for (const r of res.results.filter((x) => x.event === 'ADD' || x.event === 'UPDATE')) {
+    const response = await call<AddResponse>('POST', '/memory/add', {
+      user_id: SHARED_USER,
+      text: r.memory,
+      infer: false,
+      metadata: {
+        ...body.metadata,
+        shared_from: { memory_id: r.id, user_id: body.user_id, agent_id: body.agent_id ?? null },
+      },
+    }).catch((err: ApiError) => {
+      throw new ApiError(
+        err.status,
+        err.code,
+        `added, but the copy to "${SHARED_USER}" failed: ${err.message}`,
+        err.details,
+      );
+    });
+    const copy = response.results[0];
+    const state = copy?.event === 'NONE' ? 'already there' : 'added';
+    copies.push({ line: `shared: ${state} (${copy?.id ?? '?'})`, response });
+  }
+  return copies;
+}
+
+/** The platform client's request, with hints that fit the memory service. */
+async function request<T>(client: ApiClient, method: string, route: string, body?: unknown): Promise<T> {
+  try {
+    return await client.request<T>(method, route, body);
+  } catch (err) {
+    const e = err as ApiError;
+    if (!(e instanceof ApiError)) throw err;
+    const message =
+      e.status === 0
+        ? e.message.replace(/; is plat running.*$/, '; is the memory service running (npm run memory)?')
+        : e.status === 401
+          ? e.message.replace(' (run `plat login`)', ' (set PLAT_MEMORY_API_KEY)')
+          : e.message;
+    // A 2 from the server would read as a usage error: every server answer is exit code 1.
+    throw new ApiError(e.status === 2 ? 1 : e.status, e.code, message, e.details);
+  }
+}
+
+function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined || value === '') throw usage(`missing ${what}`);
+  return value;
+}
+
+function num(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || Number.isNaN(n)) throw usage(`${flag} must be a number, not "${value}"`);
+  return n;
+}
+
+function jsonObject(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw usage(`--metadata is not JSON: ${(err as Error).message}`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw usage('--metadata must be a JSON object, e.g. \'{"source":"notes"}\'');
+  return parsed as Record<string, unknown>;
+}
+
+/** The text from the arguments, else --file, else stdin (when piped); one final newline dropped. */
+async function readText(words: string[], file: string | undefined): Promise<string> {
+  if (words.length && file) throw usage('give the text either as arguments or with --file, not both');
+  if (words.length) return words.join(' ');
+  if (file) {
+    try {
+      return fs.readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch (err) {
+      throw usage(`cannot read --file ${file}: ${(err as Error).message}`);
+    }
+  }
+  if (process.stdin.isTTY) throw usage('missing the text (TEXT..., --file F, or pipe it on stdin)');
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  if (!text.trim()) throw usage('missing the text (TEXT..., --file F, or pipe it on stdin)');
+  return text.replace(/\r?\n$/, '');
+}
+
+function print(text: string): void {
+  process.stdout.write(text + '\n');
+}
