@@ -1,6 +1,7 @@
 /**
- * The platform's Temporal Schedules. Each capability adds its definitions here (memory digest,
- * sync and consolidation; the cost reporter) as it lands; start-up registers them idempotently.
+ * The platform's Temporal Schedules (all UTC): the cost reporter every 5 minutes, the memory
+ * digest every 15 minutes, memory sync at 01:00 and consolidation at 02:00. Start-up registers
+ * them idempotently; a schedule an operator paused stays paused.
  */
 import type { ScheduleOptions } from '@temporalio/client';
 import type { PlatConfig } from '../shared/config';
@@ -27,6 +28,41 @@ export function platformSchedules(config: Pick<PlatConfig, 'PLAT_TASK_QUEUE'>): 
       },
       // A missed run is not worth catching up: the next one reports the same totals.
       policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
+    },
+    {
+      scheduleId: scheduleId('memory-digest', config.PLAT_TASK_QUEUE),
+      spec: { intervals: [{ every: '15 minutes' }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'memoryDigestWorkflow',
+        taskQueue: config.PLAT_TASK_QUEUE,
+        workflowExecutionTimeout: '14 minutes',
+      },
+      // Each run digests everything since the stored offsets: one catch-up run is enough.
+      policies: { overlap: 'SKIP', catchupWindow: '15 minutes' },
+    },
+    {
+      scheduleId: scheduleId('memory-sync', config.PLAT_TASK_QUEUE),
+      spec: { calendars: [{ hour: 1, minute: 0, comment: 'daily at 01:00 UTC' }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'memorySyncWorkflow',
+        taskQueue: config.PLAT_TASK_QUEUE,
+        workflowExecutionTimeout: '1 hour',
+      },
+      // Down at 01:00 (a restart, a deploy): still sync when back within the day.
+      policies: { overlap: 'SKIP', catchupWindow: '12 hours' },
+    },
+    {
+      scheduleId: scheduleId('memory-consolidation', config.PLAT_TASK_QUEUE),
+      spec: { calendars: [{ hour: 2, minute: 0, comment: 'daily at 02:00 UTC (auto_dream)' }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'memoryConsolidationWorkflow',
+        taskQueue: config.PLAT_TASK_QUEUE,
+        workflowExecutionTimeout: '2 hours',
+      },
+      policies: { overlap: 'SKIP', catchupWindow: '12 hours' },
     },
   ];
 }

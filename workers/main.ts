@@ -8,7 +8,7 @@ import { loadConfigOrExit } from '../shared/load-config-or-exit';
 import { createLogger } from '../shared/logger';
 import { dataDir } from '../shared/paths';
 import { temporalAddress } from '../shared/temporal-address';
-import { dataDirDeps, llmSettings, publicUrl } from '../activities';
+import { dataDirDeps, llmSettings, memoryUrl, publicUrl } from '../activities';
 import { createPlatformWorker } from './platform-worker';
 import { ensureSearchAttributes } from './search-attribute-registration';
 import { temporalLoggerFor } from './temporal-logger';
@@ -34,6 +34,11 @@ async function main(): Promise<void> {
         llm: llmSettings(config),
         publicUrl: publicUrl(config),
         warehouse: config,
+        memory: {
+          workspaces: config.PLAT_MEMORY_WORKSPACES,
+          url: memoryUrl(config),
+          apiKey: config.PLAT_MEMORY_API_KEY ?? config.PLAT_MEMORY_API_KEYS[0],
+        },
       }),
       onStoredEvents: metrics.observe,
       gauges: metrics,

@@ -2,3 +2,4 @@
 export * from './ping-workflow';
 export * from './analysis-project';
 export * from './cost-reporter';
+export * from './memory-pipelines';

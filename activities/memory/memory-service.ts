@@ -55,7 +55,7 @@ export interface SessionContext {
   search: { query: string; results: MemorySearchItem[] };
 }
 
-type AddResponse = { results: MemoryAddResult[]; token_usage: TokenUsage };
+type AddResponse = { results: MemoryAddResult[]; token_usage: TokenUsage; idempotent_replay?: boolean };
 
 /** Results of adds by idempotency key (the memory database's memory_idempotency table). */
 export interface IdempotencyStore {
@@ -125,11 +125,12 @@ export class MemoryService {
     return this.deps.embedder.id;
   }
 
-  async add(req: AddMemoryRequest): Promise<{ results: MemoryAddResult[]; token_usage: TokenUsage }> {
+  async add(req: AddMemoryRequest): Promise<AddResponse> {
     return this.serialized(req.user_id, async () => {
       const key = req.idempotency_key && `${req.user_id}\u0000${req.idempotency_key}`;
       const earlier = key ? this.deps.idempotency?.get<AddResponse>(key) : undefined;
-      if (earlier) return { ...earlier, token_usage: NO_USAGE };
+      // A replay answers what the first add did, marked, and costs nothing.
+      if (earlier) return { ...earlier, token_usage: NO_USAGE, idempotent_replay: true };
       const response = await this.addNow(req);
       if (key) this.deps.idempotency?.put(key, response);
       return response;

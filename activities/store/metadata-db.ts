@@ -52,6 +52,11 @@ const MIGRATIONS: string[] = [
      password_hash TEXT NOT NULL,
      created_at TEXT NOT NULL
    )`,
+  `CREATE TABLE IF NOT EXISTS memory_pipeline_state (
+     key TEXT PRIMARY KEY,
+     value TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   )`,
   `CREATE TABLE IF NOT EXISTS project_artifacts (
      project_id TEXT NOT NULL,
      kind TEXT NOT NULL,

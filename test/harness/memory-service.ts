@@ -1,0 +1,40 @@
+/** The real memory service in-process on a port, with a switch that makes chosen requests fail (outages). */
+import express from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMemoryService } from '../../activities/memory/memory-deps';
+import type { MemoryService } from '../../activities/memory/memory-service';
+import { loadConfig } from '../../shared/config';
+import { createLogger } from '../../shared/logger';
+import { createMemoryApp } from '../../gateway/memory-app';
+import { newTestDataDir } from './platform-gateway';
+
+export interface TestMemoryService {
+  url: string;
+  service: MemoryService;
+  /** While set, requests it matches answer 503 (the service is "down" for them). */
+  failWhen(match: ((req: express.Request) => boolean) | undefined): void;
+  stop(): Promise<void>;
+}
+
+export async function startTestMemoryService(env: Record<string, string> = {}): Promise<TestMemoryService> {
+  const service = await createMemoryService(newTestDataDir(), loadConfig(env));
+  let failing: ((req: express.Request) => boolean) | undefined;
+  const outer = express();
+  outer.use(express.json({ limit: '5mb' }));
+  outer.use((req, res, next) => {
+    if (failing?.(req)) res.status(503).json({ error: { code: 'unavailable', message: 'test outage' } });
+    else next();
+  });
+  outer.use(createMemoryApp({ apiKeys: [], log: createLogger('memory-test', 'silent'), service }));
+  const server: Server = outer.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    service,
+    failWhen: (match) => {
+      failing = match;
+    },
+    stop: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
