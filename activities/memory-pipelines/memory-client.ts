@@ -55,6 +55,7 @@ export class MemoryClient {
     } catch (err) {
       throw new Error(
         `memory service unreachable at ${this.baseUrl}: ${(err as Error).cause ?? (err as Error).message}`,
+        { cause: err },
       );
     }
     const text = await res.text();
