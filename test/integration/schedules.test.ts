@@ -4,6 +4,11 @@ import { ensureSchedule } from '../../schedules/ensure-schedule';
 import { platformSchedules, scheduleId } from '../../schedules/platform-schedules';
 import { registerSchedules } from '../../schedules/register-schedules';
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { dataDirDeps } from '../../activities';
+import { startTestMemoryService, type TestMemoryService } from '../harness/memory-service';
+import { newTestDataDir } from '../harness/platform-gateway';
 
 const TASK_QUEUE = 'schedules-test';
 
@@ -24,12 +29,22 @@ function definition(scheduleId: string, hour: number): ScheduleOptions {
 describe('schedule registration against the dev server', () => {
   let env: TestWorkflowEnvironment;
   let stack: DevServerWithWorker;
+  let memory: TestMemoryService;
+  let workspaceDir: string;
   beforeAll(async () => {
-    stack = await devServerWithPlatformWorker(TASK_QUEUE);
+    memory = await startTestMemoryService();
+    const dataDir = newTestDataDir();
+    workspaceDir = path.join(dataDir, 'workspace');
+    // The worker's pipelines use the default workspace of its data directory and this memory service.
+    stack = await devServerWithPlatformWorker(
+      TASK_QUEUE,
+      dataDirDeps(dataDir, { memory: { url: memory.url } }),
+    );
     env = stack.env;
   });
   afterAll(async () => {
     await stack?.stop();
+    await memory?.stop();
   });
 
   it('creates once, then leaves an unchanged definition alone', async () => {
@@ -71,35 +86,78 @@ describe('schedule registration against the dev server', () => {
     await handle.delete();
   });
 
-  it("registers the platform's own schedules once, on the right calendar", async () => {
+  it("registers the platform's own schedules once, on the right calendars", async () => {
     const schedules = platformSchedules({ PLAT_TASK_QUEUE: TASK_QUEUE });
-    const COST_REPORTER_SCHEDULE_ID = scheduleId('cost-reporter', TASK_QUEUE);
-    expect(COST_REPORTER_SCHEDULE_ID).toBe(`plat-cost-reporter-${TASK_QUEUE}`);
+    const id = (name: string) => scheduleId(name, TASK_QUEUE);
+    expect(id('cost-reporter')).toBe(`plat-cost-reporter-${TASK_QUEUE}`);
+    const names = ['cost-reporter', 'memory-digest', 'memory-sync', 'memory-consolidation'];
     for (const s of schedules)
       await env.client.schedule
         .getHandle(s.scheduleId)
         .delete()
         .catch(() => undefined);
-    expect(await registerSchedules(env.client, schedules)).toEqual({
-      [COST_REPORTER_SCHEDULE_ID]: 'created',
-    });
-    expect(await registerSchedules(env.client, schedules)).toEqual({
-      [COST_REPORTER_SCHEDULE_ID]: 'unchanged',
-    });
-    const described = await env.client.schedule.getHandle(COST_REPORTER_SCHEDULE_ID).describe();
-    expect(described.spec.intervals?.[0].every).toBe(5 * 60 * 1000);
-    expect(described.policies.overlap).toBe('SKIP');
-    await env.client.schedule.getHandle(COST_REPORTER_SCHEDULE_ID).trigger();
-    let runs: string[] = [];
-    for (let i = 0; i < 100 && runs.length === 0; i++) {
-      runs = (
-        await env.client.schedule.getHandle(COST_REPORTER_SCHEDULE_ID).describe()
-      ).info.recentActions.map((a) => a.action.workflow.workflowId);
-      if (runs.length === 0) await new Promise((r) => setTimeout(r, 200));
+    expect(await registerSchedules(env.client, schedules)).toEqual(
+      Object.fromEntries(names.map((n) => [id(n), 'created'])),
+    );
+    // An operator pauses the digest; a second start changes nothing and keeps the pause.
+    await env.client.schedule.getHandle(id('memory-digest')).pause('operator: maintenance');
+    expect(await registerSchedules(env.client, schedules)).toEqual(
+      Object.fromEntries(names.map((n) => [id(n), 'unchanged'])),
+    );
+    const describe = (n: string) => env.client.schedule.getHandle(id(n)).describe();
+    expect((await describe('memory-digest')).state.paused).toBe(true);
+    await env.client.schedule.getHandle(id('memory-digest')).unpause();
+    expect((await describe('cost-reporter')).spec.intervals?.[0].every).toBe(5 * 60 * 1000);
+    expect((await describe('memory-digest')).spec.intervals?.[0].every).toBe(15 * 60 * 1000);
+    const hourOf = async (n: string) => (await describe(n)).spec.calendars?.[0].hour;
+    expect(await hourOf('memory-sync')).toEqual([{ start: 1, end: 1, step: 1 }]);
+    expect(await hourOf('memory-consolidation')).toEqual([{ start: 2, end: 2, step: 1 }]);
+    for (const n of names) {
+      const d = await describe(n);
+      expect(d.policies.overlap).toBe('SKIP');
+      expect(d.policies.catchupWindow).toBeGreaterThan(0);
     }
-    expect(await env.client.workflow.getHandle(runs[0]).result()).toMatchObject({
-      projects: expect.any(Number),
+  });
+
+  it('a triggered digest makes a journal searchable; the cost reporter reports', async () => {
+    const journal = path.join(workspaceDir, 'memory', '2026-11-22.md');
+    fs.mkdirSync(path.dirname(journal), { recursive: true });
+    const notes = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `- Rotated the signing key of tenant ${i * 3 + 1} after the audit finding number ${100 + i}.\n`,
+    ).join('');
+    fs.writeFileSync(
+      journal,
+      `The payments team moved the ledger database to the eu-west cluster.\n${notes}`,
+    );
+    const run = async (name: string) => {
+      const handle = env.client.schedule.getHandle(scheduleId(name, TASK_QUEUE));
+      const before = (await handle.describe()).info.recentActions.length;
+      await handle.trigger();
+      for (let i = 0; i < 150; i++) {
+        const actions = (await handle.describe()).info.recentActions;
+        if (actions.length > before)
+          return env.client.workflow
+            .getHandle(actions[actions.length - 1].action.workflow.workflowId)
+            .result();
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      throw new Error(`${name} never ran`);
+    };
+    expect(await run('cost-reporter')).toMatchObject({ projects: expect.any(Number) });
+    expect(await run('memory-digest')).toMatchObject({
+      digested: [expect.objectContaining({ workspace: 'default' })],
     });
-    await env.client.schedule.getHandle(COST_REPORTER_SCHEDULE_ID).delete();
+    const { results } = await memory.service.search({
+      user_id: 'default',
+      query: 'where is the ledger database now?',
+      top_k: 3,
+      min_score: 0,
+      time_decay: true,
+    });
+    expect(results[0].memory).toContain('ledger database');
+    for (const s of platformSchedules({ PLAT_TASK_QUEUE: TASK_QUEUE }))
+      await env.client.schedule.getHandle(s.scheduleId).delete();
   });
 });
