@@ -16,7 +16,17 @@ import {
   type TokenUsage,
 } from '../../shared/memory-model';
 import { ApiClient, ApiError } from './api-client';
-import { addResultsText, historyText, listText, recordText, searchText, usageLine } from './memory-render';
+import {
+  addResultsText,
+  contextText,
+  historyText,
+  listText,
+  recordText,
+  searchText,
+  usageLine,
+} from './memory-render';
+import { isPipelineCommand, triggerPipeline } from './memory-pipeline-commands';
+import type { SessionContext } from '../../activities/memory/memory-service';
 
 export const MEMORY_USAGE = `  memory add --user U [--agent A] [--run-id YYYY-MM-DD] [--category C] [--metadata JSON]
              [--no-infer] [--prompt TEXT] (TEXT... | --file F | stdin)
@@ -30,6 +40,10 @@ export const MEMORY_USAGE = `  memory add --user U [--agent A] [--run-id YYYY-MM
   memory update ID (TEXT... | --file F | stdin) [--metadata JSON]
   memory delete ID
   memory history ID                       every change: when, event, old → new
+  memory context --user U [--agent A] [--query Q]
+                                          session start: today's and yesterday's journal + a search
+  memory digest|sync|consolidate [--wait] run a memory pipeline now (triggers its Temporal Schedule;
+                                          TEMPORAL_ADDRESS, default 127.0.0.1:7233)
   memory options: --memory-url URL (default $PLAT_MEMORY_URL or http://127.0.0.1:8230),
                   API key from $PLAT_MEMORY_API_KEY (not needed on loopback), --json`;
 
@@ -67,6 +81,8 @@ function parse(argv: string[]) {
         'recent-days': { type: 'string' },
         'no-decay': { type: 'boolean', default: false },
         limit: { type: 'string' },
+        query: { type: 'string' },
+        wait: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -167,7 +183,18 @@ export async function memoryCommand(argv: string[]): Promise<number> {
       const res = await call<{ results: MemoryHistoryEntry[] }>('GET', `/memory/history/${id()}`);
       return out(res, () => historyText(res.results));
     }
+    case 'context': {
+      const q = new URLSearchParams({ user_id: user() });
+      if (values.agent) q.set('agent_id', values.agent);
+      if (values.query) q.set('query', values.query);
+      const res = await call<SessionContext>('GET', `/memory/context?${q}`);
+      return out(res, () => contextText(res));
+    }
     default:
+      if (isPipelineCommand(sub)) {
+        const res = await triggerPipeline(sub, values.wait);
+        return out(res.data, () => res.text);
+      }
       throw usage(`unknown subcommand memory ${sub}`);
   }
 }

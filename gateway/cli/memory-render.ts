@@ -1,4 +1,5 @@
 /** Plain-text rendering of memory responses for `plat memory`: tables fitted to the terminal. */
+import type { SessionContext } from '../../activities/memory/memory-service';
 import type {
   MemoryAddResult,
   MemoryHistoryEntry,
@@ -98,4 +99,17 @@ export function historyText(entries: MemoryHistoryEntry[]): string {
     change: `${oneLine(h.old_memory ?? '—')} → ${oneLine(h.new_memory ?? '—')}`,
   }));
   return fittedTable(rows, ['when', 'event', 'change']);
+}
+
+/** The session-start context: both journals, then the search. */
+export function contextText(c: SessionContext): string {
+  const journal = (label: string, j: SessionContext['today']) =>
+    j ? `## ${label}: ${j.date} (${j.file})\n${j.content.trimEnd()}` : `## ${label}: no journal`;
+  return [
+    `workspace: ${c.workspace ?? '(none configured for this user)'}`,
+    journal('today', c.today),
+    journal('yesterday', c.yesterday),
+    `## search: ${c.search.query.slice(0, 80)}${c.search.query.length > 80 ? '…' : ''}`,
+    searchText(c.search.results),
+  ].join('\n\n');
 }

@@ -4,7 +4,10 @@ import { ensureSchedule } from '../../schedules/ensure-schedule';
 import { platformSchedules, scheduleId } from '../../schedules/platform-schedules';
 import { registerSchedules } from '../../schedules/register-schedules';
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import { repoRoot } from '../../shared/paths';
+import { harness } from '../harness/harness-state';
 import * as path from 'node:path';
 import { dataDirDeps } from '../../activities';
 import { startTestMemoryService, type TestMemoryService } from '../harness/memory-service';
@@ -119,6 +122,19 @@ describe('schedule registration against the dev server', () => {
     }
   });
 
+  /** The `plat` CLI, spawned asynchronously (the memory service runs in this process). */
+  const plat = (args: string[]) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [path.join(repoRoot, 'gateway', 'cli', 'plat.cjs'), ...args], {
+        env: { ...process.env, TEMPORAL_ADDRESS: harness().temporal.address, PLAT_TASK_QUEUE: TASK_QUEUE },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('exit', (status) => resolve({ status, stdout, stderr }));
+    });
+
   it('a triggered digest makes a journal searchable; the cost reporter reports', async () => {
     const journal = path.join(workspaceDir, 'memory', '2026-11-22.md');
     fs.mkdirSync(path.dirname(journal), { recursive: true });
@@ -146,9 +162,14 @@ describe('schedule registration against the dev server', () => {
       throw new Error(`${name} never ran`);
     };
     expect(await run('cost-reporter')).toMatchObject({ projects: expect.any(Number) });
-    expect(await run('memory-digest')).toMatchObject({
-      digested: [expect.objectContaining({ workspace: 'default' })],
-    });
+    // From the CLI, as a user would: run the digest now and wait for it.
+    const digest = await plat(['memory', 'digest', '--wait']);
+    expect(digest.stderr).toBe('');
+    expect(digest.stdout).toContain(`${scheduleId('memory-digest', TASK_QUEUE)} finished`);
+    expect(digest.stdout).toContain('"workspace": "default"');
+    const context = await plat(['memory', 'context', '--user', 'default', '--memory-url', memory.url]);
+    expect(context.stdout).toContain('workspace: default');
+    expect(context.stdout).toContain('ledger database');
     const { results } = await memory.service.search({
       user_id: 'default',
       query: 'where is the ledger database now?',
