@@ -276,11 +276,43 @@ export class MemoryService {
     const firstDay = new Date(this.now().getTime() - (req.recent_days - 1) * DAY_MS)
       .toISOString()
       .slice(0, 10);
-    const [longTerm, shortTerm] = await Promise.all([
-      this.rank(query, { user_id: req.user_id, agent_id: req.agent_id, long_term: true }, req),
-      this.rank(query, { user_id: req.user_id, agent_id: req.agent_id, run_id_from: firstDay }, req, false),
+    const longTerm: MemoryFilter = { user_id: req.user_id, agent_id: req.agent_id, long_term: true };
+    const shortTerm: MemoryFilter = { user_id: req.user_id, agent_id: req.agent_id, run_id_from: firstDay };
+    const pool = this.pool(req);
+    // Both lists from one pass over the user's vectors when the store can; the shared space is long-term.
+    const [[own, recent], shared] = await Promise.all([
+      this.deps.store.searchMany
+        ? this.deps.store.searchMany(query, [longTerm, shortTerm], pool)
+        : Promise.all([
+            this.deps.store.search(query, longTerm, pool),
+            this.deps.store.search(query, shortTerm, pool),
+          ]),
+      req.user_id === SHARED_USER
+        ? Promise.resolve([])
+        : this.deps.store.search(query, { user_id: SHARED_USER }, pool),
     ]);
-    return { results: mergeResults([longTerm, shortTerm]) };
+    return {
+      results: mergeResults([this.rankHits([...own], shared, req), this.rankHits(recent, [], req)]),
+    };
+  }
+
+  /** Candidates per list: decay can lift an older-but-close memory above a newer one, so wider than top_k. */
+  private pool(opts: { top_k: number; time_decay: boolean }): number {
+    return opts.time_decay ? Math.max(opts.top_k * 4, 40) : opts.top_k;
+  }
+
+  /** Scored items (similarity, min_score, decay), merged and cut to top_k. */
+  private rankHits(
+    own: VectorHit[],
+    shared: VectorHit[],
+    opts: { top_k: number; min_score: number; time_decay: boolean },
+  ): MemorySearchItem[] {
+    const now = this.now();
+    const items = [
+      ...own.map((h) => this.item(h, false, now, opts.time_decay)),
+      ...shared.map((h) => this.item(h, true, now, opts.time_decay)),
+    ].filter((i) => (i.original_score ?? i.score) >= opts.min_score);
+    return mergeResults([items]).slice(0, opts.top_k);
   }
 
   /**
@@ -291,22 +323,16 @@ export class MemoryService {
     query: Float32Array,
     filter: MemoryFilter,
     opts: { top_k: number; min_score: number; time_decay: boolean },
-    withShared = true,
   ): Promise<MemorySearchItem[]> {
-    // Decay can lift an older-but-close memory above a newer one: rank from a wider pool.
-    const pool = opts.time_decay ? Math.max(opts.top_k * 4, 40) : opts.top_k;
-    const searches = [this.deps.store.search(query, filter, pool)];
-    if (withShared && filter.user_id !== SHARED_USER) {
-      // The shared space is cross-agent and long-term: no agent or day filter.
-      searches.push(this.deps.store.search(query, { user_id: SHARED_USER }, pool));
-    }
-    const [own, shared = []] = await Promise.all(searches);
-    const now = this.now();
-    const items = [
-      ...own.map((h) => this.item(h, false, now, opts.time_decay)),
-      ...shared.map((h) => this.item(h, true, now, opts.time_decay)),
-    ].filter((i) => (i.original_score ?? i.score) >= opts.min_score);
-    return mergeResults([items]).slice(0, opts.top_k);
+    const pool = this.pool(opts);
+    // The shared space is cross-agent and long-term: no agent or day filter.
+    const [own, shared] = await Promise.all([
+      this.deps.store.search(query, filter, pool),
+      filter.user_id === SHARED_USER
+        ? Promise.resolve([])
+        : this.deps.store.search(query, { user_id: SHARED_USER }, pool),
+    ]);
+    return this.rankHits(own, shared, opts);
   }
 
   private item(hit: VectorHit, shared: boolean, now: Date, decay: boolean): MemorySearchItem {

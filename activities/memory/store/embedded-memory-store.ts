@@ -174,19 +174,28 @@ export class EmbeddedMemoryStore implements MemoryStore {
   }
 
   async search(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<VectorHit[]> {
-    const partition = this.partitions.get(filter.user_id);
-    if (!partition) return [];
-    const hits = partition.search(vector, limit, slotFilter(filter));
-    if (!hits.length) return [];
+    return (await this.searchMany(vector, [filter], limit))[0];
+  }
+
+  async searchMany(vector: Float32Array, filters: MemoryFilter[], limit: number): Promise<VectorHit[][]> {
+    const userId = filters[0]?.user_id;
+    if (filters.some((f) => f.user_id !== userId)) throw new Error('searchMany: filters of one user only');
+    const partition = userId === undefined ? undefined : this.partitions.get(userId);
+    if (!partition) return filters.map(() => []);
+    const lists = partition.searchMany(vector, limit, filters.map(slotFilter));
+    const ids = [...new Set(lists.flat().map((h) => h.id))];
+    if (!ids.length) return filters.map(() => []);
     const rows = this.db
-      .prepare(`SELECT ${COLUMNS} FROM memories WHERE id IN (${hits.map(() => '?').join(', ')})`)
-      .all(...hits.map((h) => h.id)) as Row[];
+      .prepare(`SELECT ${COLUMNS} FROM memories WHERE id IN (${ids.map(() => '?').join(', ')})`)
+      .all(...ids) as Row[];
     const byId = new Map(rows.map((r) => [r.id, toRecord(r)]));
     // Cosine similarity is already a similarity: only clamped into [0, 1] (opposite meaning = 0).
-    return hits.flatMap((h) => {
-      const record = byId.get(h.id);
-      return record ? [{ record, similarity: Math.min(1, Math.max(0, h.cosine)) }] : [];
-    });
+    return lists.map((hits) =>
+      hits.flatMap((h) => {
+        const record = byId.get(h.id);
+        return record ? [{ record, similarity: Math.min(1, Math.max(0, h.cosine)) }] : [];
+      }),
+    );
   }
 
   async staleRecords(embedder: string, limit: number): Promise<MemoryRecord[]> {

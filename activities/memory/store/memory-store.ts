@@ -40,6 +40,11 @@ export interface MemoryStore {
   get(id: string): Promise<MemoryRecord | undefined>;
   /** Newest first. */
   list(filter: MemoryFilter, limit?: number): Promise<MemoryRecord[]>;
+  /**
+   * For each filter (all of one user), its `limit` most similar memories; a store that can answers
+   * them with one pass over the vectors.
+   */
+  searchMany?(vector: Float32Array, filters: MemoryFilter[], limit: number): Promise<VectorHit[][]>;
   /** The `limit` most similar memories matching the filter, most similar first. */
   search(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<VectorHit[]>;
   /** Up to `limit` memories whose vector was made by another embedder than `embedder` (a model change). */

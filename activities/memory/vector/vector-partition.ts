@@ -61,26 +61,44 @@ export class VectorPartition {
     limit: number,
     accept: (info: SlotInfo) => boolean,
   ): { id: string; cosine: number }[] {
+    return this.searchMany(query, limit, [accept])[0];
+  }
+
+  /**
+   * One scan, several filters: the top `limit` for each predicate (search_combined asks for
+   * long-term and recent short-term at once, so it costs one pass over the vectors, not two).
+   */
+  searchMany(
+    query: Float32Array,
+    limit: number,
+    accepts: ((info: SlotInfo) => boolean)[],
+  ): { id: string; cosine: number }[][] {
     const n = this.slots.length;
-    if (n === 0 || limit <= 0) return [];
+    if (n === 0 || limit <= 0) return accepts.map(() => []);
     const scoresOffset = this.vectorsOffset + n * this.rowBytes;
     this.ensureBytes(scoresOffset + n * 4);
     this.write(QUERY_OFFSET, query);
     this.kernel.scan(this.vectorsOffset, QUERY_OFFSET, n, this.dims, scoresOffset);
     const scores = new Int32Array(this.kernel.memory.buffer, scoresOffset, n);
-    // Top-k by insertion into a short sorted list; most candidates fail the threshold test at once.
-    const best: { slot: number; score: number }[] = [];
+    // Top-k by insertion into short sorted lists; most candidates fail the threshold tests at once.
+    const best = accepts.map(() => [] as { slot: number; score: number }[]);
     for (let slot = 0; slot < n; slot++) {
       const score = scores[slot];
-      if (best.length === limit && score <= best[limit - 1].score) continue;
       const info = this.slots[slot];
-      if (!info || !accept(info)) continue;
-      let at = best.length;
-      while (at > 0 && best[at - 1].score < score) at--;
-      best.splice(at, 0, { slot, score });
-      if (best.length > limit) best.pop();
+      if (!info) continue;
+      for (let f = 0; f < accepts.length; f++) {
+        const list = best[f];
+        if (list.length === limit && score <= list[limit - 1].score) continue;
+        if (!accepts[f](info)) continue;
+        let at = list.length;
+        while (at > 0 && list[at - 1].score < score) at--;
+        list.splice(at, 0, { slot, score });
+        if (list.length > limit) list.pop();
+      }
     }
-    return best.map(({ slot, score }) => ({ id: this.slots[slot]!.id, cosine: score / (SCALE * SCALE) }));
+    return best.map((list) =>
+      list.map(({ slot, score }) => ({ id: this.slots[slot]!.id, cosine: score / (SCALE * SCALE) })),
+    );
   }
 
   private write(offset: number, vector: Float32Array): void {
