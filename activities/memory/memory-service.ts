@@ -312,7 +312,7 @@ export class MemoryService {
       ...own.map((h) => this.item(h, false, now, opts.time_decay)),
       ...shared.map((h) => this.item(h, true, now, opts.time_decay)),
     ].filter((i) => (i.original_score ?? i.score) >= opts.min_score);
-    return mergeResults([items]).slice(0, opts.top_k);
+    return mergeResults([items], opts.top_k);
   }
 
   /**

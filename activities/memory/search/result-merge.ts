@@ -19,11 +19,12 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return union === 0 ? 1 : common / union;
 }
 
-/** Sorted by score (best first), duplicates removed. */
-export function mergeResults(lists: MemorySearchItem[][]): MemorySearchItem[] {
+/** Sorted by score (best first), duplicates removed; stops once `limit` are kept. */
+export function mergeResults(lists: MemorySearchItem[][], limit = Infinity): MemorySearchItem[] {
   const all = lists.flat().sort((a, b) => b.score - a.score);
   const kept: { item: MemorySearchItem; words: Set<string> }[] = [];
   for (const item of all) {
+    if (kept.length >= limit) break;
     const w = words(item.memory);
     if (kept.some((k) => k.item.id === item.id || jaccard(k.words, w) >= NEAR_IDENTICAL)) continue;
     kept.push({ item, words: w });
