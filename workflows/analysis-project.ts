@@ -45,7 +45,8 @@ const { generatePrd } = proxyActivities<AnalysisActivities>({
 });
 const { ingestOds } = proxyActivities<AnalysisActivities>({
   startToCloseTimeout: '6 hours',
-  heartbeatTimeout: '2 minutes',
+  // The copy heartbeats every 10 s: a dead worker is noticed in half a minute and the copy resumes.
+  heartbeatTimeout: '30 seconds',
   retry: {
     maximumAttempts: 5,
     initialInterval: '5 seconds',

@@ -89,4 +89,52 @@ describe('ODS ingestion on Sakila', () => {
     expect(again).toEqual(['rental']);
     expect(resumed.rows_copied).toBe(47_268);
   });
+
+  it('reads big tables as key ranges side by side, with the same rows as a single reader', async () => {
+    const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
+    const copy = (projectId: string, parallel: number) =>
+      ingestOds({
+        projectId,
+        warehouseRoot: newTestDataDir(),
+        mysql,
+        snapshot,
+        prd: buildOfflinePrd(snapshot),
+        done: [],
+        onTable: () => {},
+        parallel,
+        splitRows: 1000,
+      });
+    const split = await copy('proj-20261122-odssplit', 3);
+    const single = await copy('proj-20261122-odssingle', 1);
+    expect(split.readers).toBe(3);
+    expect(single.readers).toBe(1);
+    const readers = Object.fromEntries(split.tables.map((t) => [t.table, t.readers]));
+    expect(readers).toMatchObject({ payment: 3, rental: 3, film_actor: 1 }); // film_actor: composite key
+
+    const instance = await DuckDBInstance.create(':memory:');
+    const conn = await instance.connect();
+    try {
+      await conn.run(`ATTACH '${split.database_file}' AS split (READ_ONLY)`);
+      await conn.run(`ATTACH '${single.database_file}' AS single (READ_ONLY)`);
+      for (const t of single.tables) {
+        const view = `ods_${t.table}`;
+        const [diff] = (
+          await conn.runAndReadAll(
+            `SELECT (SELECT COUNT(*) FROM (SELECT * FROM split.${view} EXCEPT ALL SELECT * FROM single.${view})) AS extra,
+                    (SELECT COUNT(*) FROM (SELECT * FROM single.${view} EXCEPT ALL SELECT * FROM split.${view})) AS missing,
+                    (SELECT COUNT(*) FROM split.${view}) AS n`,
+          )
+        ).getRowObjectsJS();
+        expect([t.table, Number(diff.extra), Number(diff.missing), Number(diff.n)]).toEqual([
+          t.table,
+          0,
+          0,
+          t.source_rows,
+        ]);
+      }
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+  });
 });

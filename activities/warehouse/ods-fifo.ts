@@ -1,0 +1,127 @@
+/**
+ * Named pipes (FIFOs) that stream CSV from this process into DuckDB's `read_csv`, so a table goes
+ * from MySQL to Parquet without a temporary file or a staging table: memory stays bounded by the
+ * pipe, the encoder's chunks and DuckDB's row group, whatever the table's size.
+ *
+ * Opening a FIFO blocks until the other side opens it. A blocking open would hold one of libuv's few
+ * pool threads, which DuckDB's own calls also need, so the write side is opened non-blocking and
+ * retried until DuckDB has opened the read side, then written through a libuv pipe (backpressure by
+ * `write()` returning false and `drain`).
+ */
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** A directory of FIFOs, removed whole by `dispose`. */
+export interface FifoSet {
+  paths: string[];
+  dispose(): void;
+}
+
+const PREFIX = 'plat-ods-';
+/**
+ * Bytes queued for a pipe before the writer is told to wait: a few chunks ahead, so the reader of
+ * MySQL and DuckDB rarely wait for each other (and the reader is seldom paused, which costs copies).
+ */
+const WRITE_AHEAD_BYTES = 4 * 1024 * 1024;
+
+/** Creates `count` FIFOs in a fresh private temporary directory (`mkfifo`, as Node has no API for it). */
+export async function createFifos(count: number): Promise<FifoSet> {
+  sweepOrphans();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
+  const paths = Array.from({ length: count }, (_, i) => path.join(dir, `lane-${i}.csv`));
+  try {
+    await run('mkfifo', ['-m', '600', ...paths]);
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw new Error(`cannot create named pipes with mkfifo: ${(err as Error).message}`, { cause: err });
+  }
+  return { paths, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Opens the write side once a reader has opened the FIFO. Gives up when `abandoned()` turns true
+ * (the reader failed before opening it).
+ */
+export async function openFifoWriter(file: string, abandoned: () => boolean): Promise<net.Socket> {
+  for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+    try {
+      const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+      // Socket passes stream options on to its Duplex; the typings only lack the field.
+      const options = { fd, readable: false, writable: true, writableHighWaterMark: WRITE_AHEAD_BYTES };
+      return new net.Socket(options as net.SocketConstructorOpts);
+    } catch (err) {
+      // ENXIO: nobody reads yet.
+      if ((err as NodeJS.ErrnoException).code !== 'ENXIO') throw err;
+    }
+    if (abandoned()) throw new Error(`nobody opened ${path.basename(file)} for reading`);
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
+/**
+ * Removes the pipes after a failure, so that DuckDB ends whatever it is doing with them: a read side
+ * that is open, still opening, or not yet opened all see end of file (or no file), never a wait.
+ */
+export function abandonFifos(set: FifoSet): void {
+  // Hold a write side (read-write opens never block on Linux) while the paths disappear, so an open
+  // in progress completes, then close it: the reader sees end of file.
+  const held = set.paths.flatMap((p) => {
+    try {
+      return [fs.openSync(p, fs.constants.O_RDWR | fs.constants.O_NONBLOCK)];
+    } catch {
+      return [];
+    }
+  });
+  set.dispose();
+  held.forEach((fd) => fs.closeSync(fd));
+}
+
+/** Writes a chunk, resolving at once or, when the pipe is full, once it drains. */
+export function writeChunk(socket: net.Socket, chunk: Buffer): Promise<void> | undefined {
+  if (socket.write(chunk)) return undefined;
+  return new Promise((resolve, reject) => {
+    const onDrain = () => {
+      socket.off('error', onError);
+      resolve();
+    };
+    const onError = (err: Error) => {
+      socket.off('drain', onDrain);
+      reject(err);
+    };
+    socket.once('drain', onDrain);
+    socket.once('error', onError);
+  });
+}
+
+/** Ends the write side (the reader sees end of file once the buffered chunks are read). */
+export function endFifoWriter(socket: net.Socket): Promise<void> {
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    socket.end(() => resolve());
+  });
+}
+
+/** Removes the pipe directories of processes that died without cleaning up (a killed worker). */
+function sweepOrphans(): void {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    if (!name.startsWith(PREFIX)) continue;
+    const pid = Number(/^\D*(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
