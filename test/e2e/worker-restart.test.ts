@@ -58,8 +58,13 @@ describe('worker killed at the approval gate (real processes)', () => {
     const gateway = startProcess('gateway/platform-main.ts', env);
     let worker = startProcess('workers/main.ts', env);
     procs.push(gateway, worker);
-    for (let i = 0; i < 300; i++) {
+    // Under a loaded CI machine the two processes can take a while; a dead one fails at once, with its output.
+    let gatewayDied = false;
+    void gateway.exited.then(() => (gatewayDied = true));
+    for (let i = 0; i < 600; i++) {
+      if (gatewayDied) throw new Error(`the gateway exited:\n${gateway.output()}`);
       if ((await fetch(`${base}/health?deep=1`).catch(() => undefined))?.ok) break;
+      if (i === 599) throw new Error(`the gateway never became healthy:\n${gateway.output().slice(-3000)}`);
       await new Promise((r) => setTimeout(r, 200));
     }
     const api = apiCaller(base);
@@ -118,5 +123,5 @@ describe('worker killed at the approval gate (real processes)', () => {
     expect(procs.map((p) => p.output()).join('')).toContain('worker polling');
     expect(everything.includes(password)).toBe(false);
     expect(fs.readdirSync(path.join(dataDir, 'secrets')).length).toBeGreaterThan(0);
-  });
+  }, 300_000);
 });
