@@ -17,11 +17,11 @@ export async function platformDeps(
     | 'PLAT_OIDC_JWKS_URL'
     | 'PLAT_OIDC_AUDIENCE'
   > &
-    Partial<WarehouseSettings>,
+    WarehouseSettings,
 ) {
   const { store, secrets, warehouseRoot, engine } = dataDirDeps(dataDir, {
     secretKey: config.PLAT_SECRET_KEY,
-    warehouse: config.PLAT_WAREHOUSE_ENGINE ? (config as WarehouseSettings) : undefined,
+    warehouse: config,
   });
   const users = new UserStore(openMetadataDb(metadataDbPath(dataDir)));
   const external = config.PLAT_OIDC_ISSUER

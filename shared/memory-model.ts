@@ -21,6 +21,11 @@ export const SHARED_CATEGORIES: readonly string[] = ['experience', 'procedural']
 /** The user space whose memories every search includes (memory_type "shared"). */
 export const SHARED_USER = 'shared';
 
+/** The category a memory is filed under: `metadata.category` when it is a string (spec §2.3). */
+export function categoryOf(metadata: Record<string, unknown>): string | null {
+  return typeof metadata.category === 'string' ? metadata.category : null;
+}
+
 /** A stored memory. */
 export interface MemoryRecord {
   id: string;

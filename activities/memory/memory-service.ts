@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import {
+  categoryOf,
   SHARED_CATEGORIES,
   SHARED_USER,
   type MemoryAddResult,
@@ -144,7 +145,7 @@ export class MemoryService {
     let usage = NO_USAGE;
     let facts: string[];
     if (req.infer) {
-      const category = typeof req.metadata?.category === 'string' ? req.metadata.category : undefined;
+      const category = categoryOf(req.metadata ?? {}) ?? undefined;
       const extracted = await extractor.extract(
         { text: req.text, messages: req.messages },
         req.custom_extraction_prompt,
@@ -233,7 +234,7 @@ export class MemoryService {
       agent_id: req.agent_id ?? null,
       run_id: req.run_id ?? null,
       metadata,
-      category: typeof metadata.category === 'string' ? metadata.category : null,
+      category: categoryOf(metadata),
       hash,
       created_at: at,
       updated_at: at,

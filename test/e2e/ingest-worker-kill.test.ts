@@ -5,39 +5,16 @@
  * twice.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { spawn, type ChildProcess } from 'node:child_process';
-import * as path from 'node:path';
 import mysql, { type RowDataPacket } from 'mysql2/promise';
 import { freePort } from '../../scripts/lib/free-port';
-import { repoRoot } from '../../shared/paths';
 import { apiCaller } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
 import { newTestDataDir } from '../harness/platform-gateway';
+import { startProcess, type Proc } from '../harness/processes';
 
 const DB = 'ingest_worker_kill';
 /** Big enough that its copy is still running when the kill lands (several seconds here). */
 const ORDERS = 600_000;
-
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | string | null>;
-}
-
-function startProcess(entry: string, env: NodeJS.ProcessEnv): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, entry)], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  return {
-    child,
-    output: () => out,
-    exited: new Promise((r) => child.on('exit', (code, signal) => r(code ?? signal))),
-  };
-}
 
 function source(database?: string) {
   const { host, port, user, password } = harness().mariadb;

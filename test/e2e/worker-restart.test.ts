@@ -4,36 +4,14 @@
  * and the database password appears in no log line, event, record or workflow history.
  */
 import { Client, Connection } from '@temporalio/client';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { freePort } from '../../scripts/lib/free-port';
-import { repoRoot } from '../../shared/paths';
 import { apiCaller } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
 import { historyText } from '../harness/history-text';
 import { newTestDataDir } from '../harness/platform-gateway';
-
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | string | null>;
-}
-
-function startProcess(entry: string, env: NodeJS.ProcessEnv): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, entry)], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  return {
-    child,
-    output: () => out,
-    exited: new Promise((r) => child.on('exit', (code, signal) => r(code ?? signal))),
-  };
-}
+import { startProcess, type Proc } from '../harness/processes';
 
 describe('worker killed at the approval gate (real processes)', () => {
   const procs: Proc[] = [];

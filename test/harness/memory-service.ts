@@ -17,8 +17,11 @@ export interface TestMemoryService {
   stop(): Promise<void>;
 }
 
-export async function startTestMemoryService(env: Record<string, string> = {}): Promise<TestMemoryService> {
-  const service = await createMemoryService(newTestDataDir(), loadConfig(env));
+/** `dataDir` lets a test restart the service on the same data; `env` are settings (e.g. PLAT_MEMORY_AUTOSHARE). */
+export async function startTestMemoryService(
+  opts: { dataDir?: string; env?: Record<string, string> } = {},
+): Promise<TestMemoryService> {
+  const service = await createMemoryService(opts.dataDir ?? newTestDataDir(), loadConfig(opts.env ?? {}));
   let failing: ((req: express.Request) => boolean) | undefined;
   const outer = express();
   outer.use(express.json({ limit: '5mb' }));

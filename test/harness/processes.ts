@@ -1,5 +1,33 @@
-/** Finds live processes by a marker in their command line or environment (Linux /proc). */
+/** Child processes of the tests: plat's entry points started as `npm start` runs them, and a /proc lookup. */
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { repoRoot } from '../../shared/paths';
+
+/** A started entry point, its combined output so far, and how it ended. */
+export interface Proc {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | string | null>;
+}
+
+/** Runs `entry` (e.g. `workers/main.ts`) with tsx, as its own process, with `env` on top of ours. */
+export function startProcess(entry: string, env: NodeJS.ProcessEnv): Proc {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, entry)], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return {
+    child,
+    output: () => out,
+    exited: new Promise((r) => child.on('exit', (code, signal) => r(code ?? signal))),
+  };
+}
+
+/** Finds live processes by a marker in their command line or environment (Linux /proc). */
 
 export function processesMentioning(marker: string): { pid: number; cmd: string }[] {
   const found: { pid: number; cmd: string }[] = [];

@@ -2,7 +2,7 @@
  * The embedded memory store: rows and vectors in the memory database, and an in-process exact
  * index per user (int16 SIMD scan) loaded at open, so a search touches SQLite only for its hits.
  */
-import type { MemoryRecord } from '../../../shared/memory-model';
+import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
 import { VectorPartition, type SlotInfo } from '../vector/vector-partition';
 import { openMemoryDb, type MemoryDb } from './memory-db';
 import type { MemoryFilter, MemoryStore, VectorHit } from './memory-store';
@@ -133,7 +133,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
     const before = await this.get(id);
     if (!before) return undefined;
     const metadata = change.metadata ?? before.metadata;
-    const category = typeof metadata.category === 'string' ? metadata.category : null;
+    const category = categoryOf(metadata);
     this.db
       .prepare(
         'UPDATE memories SET memory = ?, hash = ?, updated_at = ?, embedder = ?, metadata_json = ?, category = ?, vector = ? WHERE id = ?',

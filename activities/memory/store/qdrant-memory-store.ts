@@ -4,7 +4,7 @@
  * with Qdrant. Writes wait for Qdrant to apply them, so a read right after a write sees it.
  */
 import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
-import type { MemoryRecord } from '../../../shared/memory-model';
+import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
 import type { MemoryFilter, MemoryStore, VectorHit } from './memory-store';
 import { ensureMemoryCollection } from './qdrant-collection';
 import { toQdrantFilter } from './qdrant-filter';
@@ -61,8 +61,7 @@ export class QdrantMemoryStore implements MemoryStore {
     const before = await this.get(id);
     if (!before) return undefined;
     const metadata = change.metadata ?? before.metadata;
-    // The category column mirrors metadata.category, as in the embedded store.
-    const category = typeof metadata.category === 'string' ? metadata.category : null;
+    const category = categoryOf(metadata);
     const after: MemoryRecord = { ...before, ...change, metadata, category };
     // An upsert replaces vector and payload together: the point never pairs old text with a new vector.
     await this.upsert(after, vector);

@@ -4,15 +4,12 @@
  * search, concurrency with whole audit lines, and a restart that loses nothing.
  */
 import * as fs from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { auditDir, createMemoryService } from '../../../activities/memory/memory-deps';
 import { textHash } from '../../../activities/memory/memory-text';
 import { openEmbeddedMemoryStore } from '../../../activities/memory/store/embedded-memory-store';
 import { loadConfig } from '../../../shared/config';
-import { createLogger } from '../../../shared/logger';
-import { createMemoryApp } from '../../../gateway/memory-app';
 import { apiCaller, type ApiCall } from '../../harness/api-caller';
+import { startTestMemoryService } from '../../harness/memory-service';
 import { newTestDataDir } from '../../harness/platform-gateway';
 
 const DAY = 86_400_000;
@@ -20,12 +17,8 @@ const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString();
 const today = () => new Date().toISOString().slice(0, 10);
 
 async function startMemory(dataDir: string, env: Record<string, string> = {}) {
-  const service = await createMemoryService(dataDir, loadConfig({ ...env }));
-  const app = createMemoryApp({ apiKeys: [], log: createLogger('memory-test', 'silent'), service });
-  const server: Server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  const call = apiCaller(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  return { call, stop: () => new Promise<void>((r) => server.close(() => r())) };
+  const memory = await startTestMemoryService({ dataDir, env });
+  return { call: apiCaller(memory.url), stop: memory.stop };
 }
 
 type Item = {
