@@ -66,8 +66,66 @@ export const prdMetricSchema = z
     sql: z.string().min(1),
     ads_table: identifier,
     unit: z.string().default(''),
+    /** `series`: one value per stat_date; `breakdown`: one value per stat_date and `dimension` value. */
+    kind: z.enum(['series', 'breakdown']).default('series'),
+    /** How the value combines over several days: `sum` adds up, `avg` and `distinct` do not. */
+    additive: z.boolean().default(true),
+    /** For a breakdown: the ADS column the value is split by (the SQL returns it as `dimension`). */
+    dimension: identifier.optional(),
   })
   .strict();
+
+/** A join the warehouse relies on: a declared foreign key, or one inferred from names and types. */
+export const prdRelationshipSchema = z
+  .object({
+    table: z.string().min(1),
+    columns: z.array(z.string().min(1)).min(1),
+    references_table: z.string().min(1),
+    references_columns: z.array(z.string().min(1)).min(1),
+    origin: z.enum(['declared', 'inferred']),
+    evidence: z.string().default(''),
+  })
+  .strict();
+
+export const factKinds = ['event', 'header', 'line', 'snapshot'] as const;
+
+/**
+ * Why a fact is dated the way it is: its own business date, a date inherited from its header
+ * through N:1 joins (`path`), or none (a snapshot, reported as of the warehouse build).
+ */
+export const prdFactSchema = z
+  .object({
+    table: z.string().min(1),
+    kind: z.enum(factKinds),
+    event_time: z
+      .object({
+        /** The source table holding the date column (the fact itself, or its header). */
+        table: z.string().min(1),
+        column: z.string().min(1),
+        /** The joins from the fact to `table`, e.g. `order_items.order_id -> orders.order_id`; empty for its own date. */
+        path: z.array(z.string()).default([]),
+        evidence: z.string().default(''),
+      })
+      .strict()
+      .nullable(),
+    /** The daily (or snapshot) ADS table of this fact. */
+    ads_table: identifier.optional(),
+    /** What the fact's measures mean, e.g. `revenue = quantity × unit_price × (1 − discount)`. */
+    measures: z.array(z.string()).default([]),
+    evidence: z.string().default(''),
+  })
+  .strict();
+
+export const tableRoles = [
+  'event',
+  'header',
+  'line',
+  'snapshot',
+  'dimension',
+  'bridge',
+  'lookup',
+  'other',
+] as const;
 
 export const prdDashboardSchema = z
   .object({
@@ -106,6 +164,13 @@ export const prdSchema = z
       .strict(),
     fact_tables: z.array(z.string().min(1)),
     dimension_tables: z.array(z.string().min(1)),
+    /** Every source table's role, with the structure or data that decided it. */
+    table_roles: z
+      .array(z.object({ table: z.string().min(1), role: z.enum(tableRoles), evidence: z.string() }).strict())
+      .default([]),
+    /** One entry per fact table: its kind and event time. */
+    facts: z.array(prdFactSchema).default([]),
+    relationships: z.array(prdRelationshipSchema).default([]),
     layers: z
       .object({
         ods: z.array(prdTableSchema).min(1),
@@ -161,6 +226,22 @@ export const prdSchema = z
         });
       }
     });
+    prd.metrics.forEach((m, i) => {
+      if (m.kind === 'breakdown' && !m.dimension)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['metrics', i, 'dimension'],
+          message: `breakdown metric ${m.name} needs the dimension column it is split by`,
+        });
+    });
+    prd.facts.forEach((f, i) => {
+      if (!prd.fact_tables.includes(f.table))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['facts', i, 'table'],
+          message: `${f.table} is not listed in fact_tables`,
+        });
+    });
     const metricNames = new Set(prd.metrics.map((m) => m.name));
     prd.dashboards.forEach((d, i) =>
       d.metrics.forEach((m, j) => {
@@ -179,3 +260,6 @@ export type PrdTable = z.output<typeof prdTableSchema>;
 export type PrdField = z.output<typeof prdFieldSchema>;
 export type PrdQualityRule = z.output<typeof prdQualityRuleSchema>;
 export type PrdMetric = z.output<typeof prdMetricSchema>;
+export type PrdFact = z.output<typeof prdFactSchema>;
+export type PrdRelationship = z.output<typeof prdRelationshipSchema>;
+export type TableRole = (typeof tableRoles)[number];

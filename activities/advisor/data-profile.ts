@@ -50,6 +50,18 @@ function bareSourceTable(name: string, columns: { name: string; type: string }[]
   };
 }
 
+/**
+ * The business date profiled for a table: the event time the PRD gives its facts (a header's date
+ * serves its lines too), never a birth or audit date of a dimension. PRDs without `facts` fall back
+ * to the fact tables' own dates.
+ */
+function eventColumnOf(prd: Prd, table: SourceTable): string | undefined {
+  const dated = prd.facts.find((f) => f.event_time?.table === table.name)?.event_time?.column;
+  if (dated) return table.columns.find((c) => c.name.toLowerCase() === dated.toLowerCase())?.name;
+  if (prd.facts.length || !prd.fact_tables.includes(table.name)) return undefined;
+  return eventDateOf(table);
+}
+
 function roleOf(prd: Prd, source: string): TableProfileReport['role'] {
   if (prd.fact_tables.includes(source)) return 'fact';
   if (prd.dimension_tables.includes(source)) return 'dimension';
@@ -82,7 +94,7 @@ export async function buildDataProfile(input: BuildDataProfileInput): Promise<Da
     );
     const tables: TableProfileReport[] = [];
     for (const m of metas) {
-      const event = eventDateOf(m.source);
+      const event = eventColumnOf(prd, m.source);
       tables.push(
         await profileTable(catalog, {
           table: m.ods,

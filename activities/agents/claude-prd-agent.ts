@@ -1,9 +1,11 @@
 /**
  * The product-manager agent on Claude: explores the source through tools (list tables, describe a
  * table, sample rows, read-only SQL) and answers with the PRD as strict JSON, validated by the PRD
- * schema; one repair round when the JSON does not validate. Every call's token usage is recorded.
+ * schema and held to the same checks as the offline analyst (prd-checks.ts); one repair round, then
+ * the PRD is rejected with the reasons. Every call's token usage is recorded.
  */
 import type Anthropic from '@anthropic-ai/sdk';
+import { ApplicationFailure } from '@temporalio/common';
 import type { Connection } from 'mysql2/promise';
 import type { UsageRecord } from '../../shared/cost-ledger';
 import { prdSchema, type Prd } from '../../shared/prd-schema';
@@ -11,6 +13,7 @@ import type { SourceSnapshot } from '../../shared/source-schema';
 import { ReadOnlySqlError, runReadOnlySql } from '../sources/read-only-sql';
 import type { ToolCallRecord } from '../sources/source-explorer';
 import type { LlmSettings } from './llm-settings';
+import { prdProblems } from './prd-checks';
 import { messagesClient } from './model-client';
 
 const MAX_TURNS = 24;
@@ -45,12 +48,29 @@ dimensions, DWS daily aggregates, ADS dashboard tables partitioned by stat_date)
 metrics (SQL over ADS tables) and dashboards. When done, answer with ONLY the PRD as one JSON object
 (no prose, no code fences) with exactly these keys: version (1), title, summary, analyst
 ({kind:"claude", model}), source ({database, table_count, total_rows}), industry ({name, confidence 0-1,
-evidence[]}), fact_tables[], dimension_tables[], layers ({ods[], dwd[], dws[], ads[]} of tables
-{name, description, source_tables[], grain, fields[{name, type, description, source}], partition_by[]}),
-quality_rules[{name, layer, table, column?, kind (not_null|unique|range|referential|freshness|accepted_values),
-params, severity (blocking|warning)}], metrics[{name, description, sql, ads_table, unit}],
-dashboards[{title, description, metrics[], chart (line|bar|area|table|stat)}]. Names are lower-case
-snake_case SQL identifiers.`;
+evidence[]}; say "General business" when no industry is clear), fact_tables[], dimension_tables[],
+table_roles[{table, role (event|header|line|snapshot|dimension|bridge|lookup|other), evidence}],
+facts[{table, kind (event|header|line|snapshot), event_time ({table, column, path[], evidence} or null for a
+snapshot), ads_table, measures[], evidence}] (one per fact table), relationships[{table, columns[],
+references_table, references_columns[], origin (declared|inferred), evidence}], layers ({ods[], dwd[], dws[],
+ads[]} of tables {name, description, source_tables[], grain, fields[{name, type, description, source}],
+partition_by[]}), quality_rules[{name, layer, table, column?, kind (not_null|unique|range|referential|
+freshness|accepted_values), params, severity (blocking|warning)}], metrics[{name, description, sql, ads_table,
+unit, kind (series|breakdown), additive, dimension?}], dashboards[{title, description, metrics[], chart
+(line|bar|area|table|stat)}]. Names are lower-case snake_case SQL identifiers.
+Rules the PRD is checked against:
+- Every fact is dated by its own business date (order, invoice, payment, shipment, transaction dates),
+  never a birth, hire or expiry date, never an audit column such as last_update while a business date
+  exists; a line without a date inherits its header's date through N:1 joins (event_time.table is the
+  header, path lists the joins "line.col -> header.col", and the DWD joins the header in); a fact with no
+  time at all is kind "snapshot" with event_time null. stat_date derives from the event time, never from
+  CURRENT_DATE or the load time, for a dated fact.
+- A DWD field's source is an expression over qualified source columns (orders.order_date); joins follow
+  declared foreign keys and the relationships you list (add an "inferred" one for keys implied by names).
+- Measures by meaning: sum money and quantities; on lines derive revenue = quantity * unit_price
+  (* (1 - discount)); average unit prices and rates; count rows and distinct header ids. Never SUM or AVG a
+  key, code, line number, year, phone or postal number, or flag.
+- A breakdown metric returns stat_date, dimension and value (one row per day and dimension value).`;
 
 export interface ClaudePrdResult {
   prd: Prd;
@@ -127,9 +147,14 @@ export async function claudePrd(opts: {
     }
 
     const text = res.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
-    const checked = checkPrd(text, model);
+    const checked = checkPrd(text, model, snapshot);
     if (checked.prd) return { prd: checked.prd, usage };
-    if (repaired) throw new Error(`Claude's PRD is still invalid after one repair: ${checked.problems}`);
+    // A second failure is final: retrying the activity would only buy the same PRD again.
+    if (repaired)
+      throw ApplicationFailure.nonRetryable(
+        `Claude's PRD was rejected after one repair: ${checked.problems}`,
+        'PrdRejected',
+      );
     repaired = true;
     messages.push({
       role: 'user',
@@ -139,7 +164,7 @@ export async function claudePrd(opts: {
   throw new Error(`the PRD agent did not finish within ${MAX_TURNS} model calls`);
 }
 
-function checkPrd(text: string, model: string): { prd?: Prd; problems?: string } {
+function checkPrd(text: string, model: string, snapshot: SourceSnapshot): { prd?: Prd; problems?: string } {
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
   if (start < 0 || end <= start) return { problems: 'the answer contains no JSON object' };
@@ -152,7 +177,11 @@ function checkPrd(text: string, model: string): { prd?: Prd; problems?: string }
   // Who wrote it is ours to say, not the model's.
   if (json && typeof json === 'object') (json as Record<string, unknown>).analyst = { kind: 'claude', model };
   const parsed = prdSchema.safeParse(json);
-  if (parsed.success) return { prd: parsed.data };
+  if (parsed.success) {
+    // Valid JSON is not enough: the PRD must meet the standard the offline analyst meets.
+    const problems = prdProblems(parsed.data, snapshot);
+    return problems.length ? { problems: problems.slice(0, 12).join('; ') } : { prd: parsed.data };
+  }
   return {
     problems: parsed.error.issues
       .slice(0, 10)

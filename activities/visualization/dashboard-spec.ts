@@ -11,8 +11,14 @@ export interface DashboardDataset {
   description: string;
   unit: string;
   ads_table: string;
-  /** The validated metric SQL: returns stat_date and value. */
+  /** The validated metric SQL: returns stat_date and value (and `dimension` for a breakdown). */
   sql: string;
+  /** `series`: a value a day; `breakdown`: a value a day per dimension value, charted as top-N. */
+  kind: 'series' | 'breakdown';
+  /** The ADS column a breakdown splits by. */
+  dimension?: string;
+  /** Whether values add up over days (counts, sums) or not (distinct counts, averages). */
+  additive: boolean;
   first_date: string | null;
   last_date: string | null;
 }
@@ -57,6 +63,9 @@ export function buildDashboardSpec(
       unit: m.unit,
       ads_table: m.ads_table,
       sql: m.sql,
+      kind: m.kind,
+      ...(m.dimension ? { dimension: m.dimension } : {}),
+      additive: m.additive,
       first_date: check.first_date,
       last_date: check.last_date,
     });

@@ -74,9 +74,12 @@ async function check(engine: WarehouseEngine, projectId: string, metric: PrdMetr
 
   if (!result.columns.includes('stat_date'))
     return fail('no stat_date column: a dashboard cannot plot it over time');
+  const breakdown = metric.kind === 'breakdown';
+  if (breakdown && !result.columns.includes('dimension'))
+    return fail('no dimension column: a breakdown needs the value it splits by');
   const valueColumn = result.columns.includes('value')
     ? 'value'
-    : result.columns.find((c) => c !== 'stat_date');
+    : result.columns.find((c) => c !== 'stat_date' && c !== 'dimension');
   if (!valueColumn) return fail('no value column besides stat_date');
   if (!rows.length) return fail('returns no rows');
   const values = rows.map((r) => r[valueColumn]).filter((v) => v !== null && v !== undefined);
@@ -84,15 +87,23 @@ async function check(engine: WarehouseEngine, projectId: string, metric: PrdMetr
   const numbers = values.map(Number);
   if (numbers.some((n) => !Number.isFinite(n))) return fail(`${valueColumn} is not numeric`);
   const dates = rows.map((r) => String(r.stat_date));
-  if (new Set(dates).size !== dates.length) return fail('more than one row per stat_date');
+  // A series has one row a day; a breakdown one row a day per dimension value.
+  const keys = breakdown ? rows.map((r) => `${String(r.stat_date)}|${String(r.dimension)}`) : dates;
+  if (new Set(keys).size !== keys.length)
+    return fail(
+      breakdown ? 'more than one row per stat_date and dimension' : 'more than one row per stat_date',
+    );
   if (['count', 'currency'].includes(metric.unit) && numbers.some((n) => n < 0))
     return fail(`negative ${metric.unit} values`);
-  const sorted = [...dates].sort();
+  const sorted = [...new Set(dates)].sort();
   result.first_date = sorted[0];
   result.last_date = sorted[sorted.length - 1];
   result.min = Math.min(...numbers);
   result.max = Math.max(...numbers);
   result.valid = true;
-  result.reason = `${rows.length} days from ${result.first_date} to ${result.last_date}, ${valueColumn} ${result.min} … ${result.max}`;
+  const values_ = breakdown
+    ? `, ${new Set(rows.map((r) => String(r.dimension))).size} ${metric.dimension ?? 'dimension'} values`
+    : '';
+  result.reason = `${sorted.length} days from ${result.first_date} to ${result.last_date}${values_}, ${valueColumn} ${result.min} … ${result.max}`;
   return result;
 }

@@ -8,7 +8,8 @@
  * - a table whose every field is a column of its source (ADS over DWS) projects those columns.
  */
 import type { LayerName, Prd, PrdTable } from '../../shared/prd-schema';
-import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
+import { joinTree, mergeJoinKeys, pathTo, type JoinKey, type JoinStep } from '../../shared/join-tree';
+import type { SourceSnapshot } from '../../shared/source-schema';
 import type { LayerTableSpec } from './warehouse-engine';
 import { layerDatabaseName } from './warehouse-layout';
 
@@ -106,7 +107,7 @@ export function tableSelect(
   let from = `${qualified(base)}`;
   if (baseSource) {
     from += ` AS ${q(baseSource)}`;
-    for (const join of joinPath(source, baseSource, [...referenced], layer, table.name)) {
+    for (const join of joinPath(prd, source, baseSource, [...referenced], layer, table.name)) {
       const target = resolve(join.to);
       if (!target)
         throw new ModelSqlError(layer, table.name, `source table ${join.to} has no ODS copy in the PRD`);
@@ -126,47 +127,27 @@ export function tableSelect(
   return sql;
 }
 
-interface JoinStep {
-  from: string;
-  columns: string[];
-  to: string;
-  toColumns: string[];
-}
-
 /**
- * The LEFT JOINs that reach every referenced table from `base` along foreign keys (breadth first,
- * so each table is joined by its shortest path; a table is joined once).
+ * The LEFT JOINs that reach every referenced table from `base` along the source's foreign keys and
+ * the PRD's inferred relationships, each table by its shortest path and joined once.
  */
 function joinPath(
+  prd: Prd,
   source: SourceSnapshot,
   base: string,
   referenced: string[],
   layer: LayerName,
   tableName: string,
 ): JoinStep[] {
-  const byName = new Map<string, SourceTable>(source.tables.map((t) => [t.name, t]));
-  const via = new Map<string, JoinStep | null>([[base, null]]);
-  const queue = [base];
-  while (queue.length) {
-    const current = queue.shift()!;
-    for (const fk of byName.get(current)?.foreign_keys ?? []) {
-      if (via.has(fk.references_table)) continue;
-      via.set(fk.references_table, {
-        from: current,
-        columns: fk.columns,
-        to: fk.references_table,
-        toColumns: fk.references_columns,
-      });
-      queue.push(fk.references_table);
-    }
-  }
+  const declared: JoinKey[] = source.tables.flatMap((t) =>
+    t.foreign_keys.map((fk) => ({ table: t.name, ...fk })),
+  );
+  const tree = joinTree(mergeJoinKeys(declared, prd.relationships), base);
   const steps: JoinStep[] = [];
   const joined = new Set([base]);
   for (const target of referenced) {
-    if (!via.has(target))
-      throw new ModelSqlError(layer, tableName, `no foreign-key path from ${base} to ${target}`);
-    const path: JoinStep[] = [];
-    for (let step = via.get(target); step; step = via.get(step.from)) path.unshift(step);
+    const path = pathTo(tree, target);
+    if (!path) throw new ModelSqlError(layer, tableName, `no foreign-key path from ${base} to ${target}`);
     for (const step of path) {
       if (joined.has(step.to)) continue;
       joined.add(step.to);

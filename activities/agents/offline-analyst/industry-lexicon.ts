@@ -1,8 +1,9 @@
 /**
- * Detects the business domain from table and column names (and the user's description): each
- * industry has a lexicon; table names weigh more than column names.
+ * Detects the business domain from the user's description and the table and column names: each
+ * industry has a lexicon; the description weighs most, then table names, then column names.
  */
 import type { SourceSnapshot } from '../../../shared/source-schema';
+import { singularWords } from './name-words';
 
 interface Industry {
   name: string;
@@ -13,19 +14,22 @@ interface Industry {
 export const INDUSTRIES: Industry[] = [
   {
     name: 'DVD rental / retail',
+    words: ['film', 'movie', 'rental', 'actor', 'dvd', 'video', 'rent', 'rented'],
+  },
+  {
+    name: 'Music / media store',
     words: [
-      'film',
-      'movie',
-      'rental',
-      'inventory',
-      'actor',
-      'rating',
-      'store',
-      'return',
-      'dvd',
-      'video',
-      'category',
-      'language',
+      'track',
+      'album',
+      'artist',
+      'genre',
+      'playlist',
+      'song',
+      'music',
+      'media',
+      'composer',
+      'band',
+      'record',
     ],
   },
   {
@@ -35,13 +39,32 @@ export const INDUSTRIES: Industry[] = [
       'product',
       'cart',
       'sku',
-      'shipment',
-      'shipping',
       'checkout',
       'coupon',
       'review',
       'seller',
       'catalog',
+      'retail',
+      'shop',
+      'store',
+      'ecommerce',
+      'basket',
+    ],
+  },
+  {
+    name: 'Wholesale / trading',
+    words: [
+      'supplier',
+      'shipper',
+      'wholesale',
+      'trading',
+      'distributor',
+      'territory',
+      'freight',
+      'vendor',
+      'purchase',
+      'procurement',
+      'trade',
     ],
   },
   {
@@ -57,6 +80,10 @@ export const INDUSTRIES: Industry[] = [
       'withdrawal',
       'ledger',
       'interest',
+      'bank',
+      'banking',
+      'credit',
+      'debit',
     ],
   },
   {
@@ -71,11 +98,26 @@ export const INDUSTRIES: Industry[] = [
       'admission',
       'ward',
       'treatment',
+      'clinic',
+      'hospital',
+      'health',
     ],
   },
   {
     name: 'Education',
-    words: ['student', 'course', 'enrollment', 'grade', 'teacher', 'class', 'semester', 'exam', 'lesson'],
+    words: [
+      'student',
+      'course',
+      'enrollment',
+      'grade',
+      'teacher',
+      'semester',
+      'exam',
+      'lesson',
+      'school',
+      'university',
+      'education',
+    ],
   },
   {
     name: 'Logistics / supply chain',
@@ -84,30 +126,83 @@ export const INDUSTRIES: Industry[] = [
       'carrier',
       'route',
       'delivery',
-      'freight',
-      'supplier',
-      'stock',
+      'shipment',
       'dispatch',
       'vehicle',
+      'logistics',
+      'parcel',
+      'fleet',
     ],
   },
   {
     name: 'SaaS / subscriptions',
-    words: ['subscription', 'plan', 'tenant', 'invoice', 'usage', 'seat', 'trial', 'churn', 'feature'],
+    words: ['subscription', 'tenant', 'seat', 'trial', 'churn', 'saas', 'subscriber', 'license'],
   },
   {
     name: 'Human resources',
-    words: ['employee', 'department', 'salary', 'title', 'payroll', 'manager', 'hire', 'leave', 'position'],
+    words: [
+      'payroll',
+      'salary',
+      'hr',
+      'recruitment',
+      'applicant',
+      'leave',
+      'absence',
+      'position',
+      'timesheet',
+    ],
   },
   {
     name: 'Hospitality / travel',
-    words: ['booking', 'reservation', 'hotel', 'room', 'flight', 'guest', 'airline', 'passenger', 'ticket'],
+    words: [
+      'booking',
+      'reservation',
+      'hotel',
+      'room',
+      'flight',
+      'guest',
+      'airline',
+      'passenger',
+      'ticket',
+      'travel',
+    ],
   },
   {
     name: 'Manufacturing',
-    words: ['machine', 'part', 'assembly', 'defect', 'production', 'batch', 'material', 'plant', 'workorder'],
+    words: [
+      'machine',
+      'assembly',
+      'defect',
+      'production',
+      'batch',
+      'material',
+      'plant',
+      'workorder',
+      'manufacturing',
+      'factory',
+    ],
+  },
+  {
+    name: 'Web analytics / product usage',
+    words: [
+      'session',
+      'pageview',
+      'page',
+      'view',
+      'click',
+      'visit',
+      'visitor',
+      'event',
+      'device',
+      'campaign',
+      'funnel',
+      'analytics',
+    ],
   },
 ];
+
+/** Below this score no industry is clear: the analysis says "General business" rather than guess. */
+const MIN_SCORE = 6;
 
 export interface IndustryGuess {
   name: string;
@@ -115,57 +210,60 @@ export interface IndustryGuess {
   evidence: string[];
 }
 
-/** Splits `film_category` / `rentalDate` into words, singular. */
-function words(name: string): string[] {
-  return name
-    .replace(/([a-z])([A-Z])/g, '$1_$2')
-    .toLowerCase()
-    .split(/[^a-z]+/)
-    .filter(Boolean)
-    .map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
-}
+const words = (name: string): string[] => singularWords(name);
 
-export function detectIndustry(snapshot: SourceSnapshot, description = ''): IndustryGuess {
+/**
+ * The industry from the user's description (the strongest evidence: 5 points a word), table names
+ * (3; facts 4) and column names (1, at most 6 a table). Below a clear score it says "General business".
+ */
+export function detectIndustry(
+  snapshot: SourceSnapshot,
+  description = '',
+  analyses: { table: { name: string }; role: string }[] = [],
+): IndustryGuess {
+  const factTables = new Set(
+    analyses.filter((a) => ['event', 'header', 'line'].includes(a.role)).map((a) => a.table.name),
+  );
+  const described = new Set(words(description));
   const scored = INDUSTRIES.map((industry) => {
     const vocab = new Set(industry.words);
-    const evidence = new Set<string>();
+    const evidence: string[] = [];
     let score = 0;
+    for (const w of described) {
+      if (vocab.has(w)) {
+        score += 5;
+        evidence.push(`the description says "${w}"`);
+      }
+    }
     for (const table of snapshot.tables) {
       if (words(table.name).some((w) => vocab.has(w))) {
-        score += 3;
-        evidence.add(`table ${table.name}`);
+        score += factTables.has(table.name) ? 4 : 3;
+        evidence.push(`table ${table.name}`);
       }
-      for (const column of table.columns) {
-        if (words(column.name).some((w) => vocab.has(w))) {
-          score += 1;
-          evidence.add(`column ${table.name}.${column.name}`);
-        }
-      }
+      const hits = table.columns.filter((c) => words(c.name).some((w) => vocab.has(w)));
+      score += Math.min(6, hits.length);
+      evidence.push(...hits.slice(0, 2).map((c) => `column ${table.name}.${c.name}`));
     }
-    for (const w of words(description)) {
-      if (vocab.has(w)) {
-        score += 2;
-        evidence.add(`description mentions "${w}"`);
-      }
-    }
-    return { name: industry.name, score, evidence: [...evidence] };
+    return { name: industry.name, score, evidence };
   }).sort((a, b) => b.score - a.score);
 
   const [best, second] = scored;
-  if (!best || best.score === 0)
+  if (!best || best.score < MIN_SCORE)
     return {
       name: 'General business',
-      confidence: 0.2,
-      evidence: ['no industry vocabulary found in table or column names'],
+      confidence: 0.3,
+      evidence: [
+        best?.score
+          ? `only weak hints (${best.evidence.slice(0, 3).join(', ')}: score ${best.score} < ${MIN_SCORE})`
+          : 'no industry vocabulary in the description, table or column names',
+      ],
     };
   // Share of the lead over the runner-up, damped for tiny schemas where a few hits decide.
   const margin = best.score / (best.score + (second?.score ?? 0));
-  const support = Math.min(1, best.score / 20);
+  const support = Math.min(1, best.score / 25);
   const confidence = Math.round(Math.min(0.99, 0.5 * margin + 0.5 * support) * 100) / 100;
-  // Table names first: they are the strongest evidence and the first a reader checks.
-  const evidence = [
-    ...best.evidence.filter((e) => !e.startsWith('column')),
-    ...best.evidence.filter((e) => e.startsWith('column')),
-  ];
+  // The description, then table names, then columns: the order a reader checks them in.
+  const order = (e: string) => (e.startsWith('the description') ? 0 : e.startsWith('table') ? 1 : 2);
+  const evidence = [...best.evidence].sort((a, b) => order(a) - order(b));
   return { name: best.name, confidence, evidence: evidence.slice(0, 12) };
 }

@@ -1,96 +1,225 @@
 /**
- * Classifies source tables as facts, dimensions or bridges from the foreign-key graph, column types
- * and relative size, and finds each table's event-date column and numeric measures.
+ * Each source table's role, from structure and data: event facts (their own business date),
+ * header/line pairs (a line has no date and takes its header's through an N:1 key), snapshots
+ * (quantities with no time at all), dimensions (entities facts reference, catalogs included),
+ * bridges (many-to-many links) and lookups (code → label lists).
  */
+import type { PrdRelationship, TableRole } from '../../../shared/prd-schema';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
+import { ADDITIVE_MEANINGS, columnMeaning, type ColumnMeaning } from './column-meaning';
+import { ownEventTime, type OwnEventTime } from './event-time';
+import { referencesByTable } from './implied-keys';
+import { nameWords } from './name-words';
 
-/** Timestamps that record row maintenance, not business events. */
-const AUDIT_COLUMNS =
-  /^(last_update|last_updated|updated_at|update_time|modified|modified_at|last_modified|created_at|create_time|insert_time|etl_.*)$/;
-const NUMERIC = new Set([
-  'decimal',
-  'numeric',
-  'float',
-  'double',
-  'real',
-  'int',
-  'integer',
-  'smallint',
-  'mediumint',
-  'bigint',
-  'tinyint',
-]);
-const TEMPORAL = new Set(['date', 'datetime', 'timestamp']);
+/** Row-maintenance timestamps and ETL bookkeeping, never modeled. */
+export const AUDIT_COLUMN =
+  /^(last_?update|last_?updated|updated_?at|update_?time|modified|modified_?at|modified_?date|last_?modified|etl_.*)$/i;
+/** Words of columns that name or describe an entity (a customer's name, a film's title). */
+const LABEL_WORDS = ['name', 'title', 'email', 'username', 'login', 'label', 'firstname', 'lastname'];
 
-export type TableRole = 'fact' | 'dimension' | 'bridge' | 'other';
-
-export interface TableProfile {
+export interface TableAnalysis {
   table: SourceTable;
   role: TableRole;
-  /** Business event time, e.g. rental.rental_date; undefined when the table has none. */
-  event_date?: string;
-  measures: string[];
-  fact_score: number;
-  referenced_by: string[];
+  evidence: string;
+  meaning: Map<string, ColumnMeaning>;
+  ownDate?: OwnEventTime;
+  /** N:1 references (declared and inferred), self-references left out. */
+  references: PrdRelationship[];
+  /** Tables that reference this one. */
+  referencedBy: string[];
+  /** For a line: its header table. */
+  header?: string;
 }
 
-export function isKeyColumn(table: SourceTable, column: SourceColumn): boolean {
-  return (
-    table.primary_key.includes(column.name) ||
-    table.foreign_keys.some((fk) => fk.columns.includes(column.name)) ||
-    /(^id$|_id$)/.test(column.name)
+/** Text columns that name or describe a row (customer.last_name, film.title, Genre.Name). */
+export function labelColumns(table: SourceTable): SourceColumn[] {
+  return table.columns.filter(
+    (c) =>
+      ['varchar', 'char', 'text', 'tinytext', 'mediumtext'].includes(c.data_type) &&
+      nameWords(c.name).some((w) => LABEL_WORDS.includes(w)) &&
+      !/password|hash|token|secret/i.test(c.name),
   );
 }
 
-export function measuresOf(table: SourceTable): string[] {
-  return table.columns
-    .filter((c) => NUMERIC.has(c.data_type) && !isKeyColumn(table, c))
-    .filter(
-      (c) => !(c.data_type === 'tinyint' && /\(1\)/.test(c.type)) && !/^(is_|has_|active$|flag)/.test(c.name),
-    )
-    .filter((c) => c.data_type !== 'year')
-    .map((c) => c.name);
+/** Columns that are neither keys nor row-maintenance bookkeeping. */
+function attributeColumns(table: SourceTable, keys: Set<string>): SourceColumn[] {
+  return table.columns.filter(
+    (c) => !keys.has(c.name) && !table.primary_key.includes(c.name) && !AUDIT_COLUMN.test(c.name),
+  );
 }
 
-export function eventDateOf(table: SourceTable): string | undefined {
-  const candidates = table.columns.filter((c) => TEMPORAL.has(c.data_type) && !AUDIT_COLUMNS.test(c.name));
-  // Prefer a column named after the table (rental.rental_date), then any *_date/*_time column.
-  const stem = table.name.replace(/s$/, '');
-  return (
-    candidates.find((c) => c.name.startsWith(stem)) ??
-    candidates.find((c) => /(date|time|_at)$/.test(c.name)) ??
-    candidates[0]
-  )?.name;
-}
-
-export function profileTables(snapshot: SourceSnapshot): TableProfile[] {
-  const maxRows = Math.max(1, ...snapshot.tables.map((t) => t.row_count));
-  return snapshot.tables.map((table) => {
-    const referencedBy = snapshot.tables
-      .filter((t) => t.foreign_keys.some((fk) => fk.references_table === table.name))
-      .map((t) => t.name);
-    const measures = measuresOf(table);
-    const eventDate = eventDateOf(table);
-    const fkCount = table.foreign_keys.length;
-    const nonKeyColumns = table.columns.filter((c) => !isKeyColumn(table, c) && !AUDIT_COLUMNS.test(c.name));
-    const isBridge = fkCount >= 2 && table.primary_key.length >= 2 && nonKeyColumns.length === 0;
-    const factScore =
-      (fkCount >= 2 ? 1 : 0) +
-      (eventDate ? 1 : 0) +
-      (measures.length > 0 ? 1 : 0) +
-      (table.row_count >= 0.25 * maxRows ? 1 : 0);
-    let role: TableRole;
-    if (isBridge) role = 'bridge';
-    else if (fkCount >= 1 && factScore >= 3) role = 'fact';
-    else if (referencedBy.length > 0 || nonKeyColumns.length > 0) role = 'dimension';
-    else role = 'other';
+/** Every table analysed; `relationships` are the declared and inferred foreign keys. */
+export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelationship[]): TableAnalysis[] {
+  const refs = referencesByTable(relationships);
+  const base = snapshot.tables.map((table) => {
+    const references = (refs.get(table.name) ?? []).filter((r) => r.references_table !== table.name);
+    const keys = new Set(references.flatMap((r) => r.columns));
+    const meaning = new Map(table.columns.map((c) => [c.name, columnMeaning(table, c, keys)]));
+    const referencedBy = relationships
+      .filter((r) => r.references_table === table.name && r.table !== table.name)
+      .map((r) => r.table);
     return {
       table,
-      role,
-      event_date: eventDate,
-      measures,
-      fact_score: factScore,
-      referenced_by: referencedBy,
+      meaning,
+      keys,
+      references,
+      referencedBy: [...new Set(referencedBy)],
+      ownDate: ownEventTime(table),
     };
   });
+  const byName = new Map(base.map((b) => [b.table.name, b]));
+  const additive = (b: (typeof base)[number]) =>
+    b.table.columns.some((c) => ADDITIVE_MEANINGS.has(b.meaning.get(c.name)!));
+  const priced = (b: (typeof base)[number]) =>
+    b.table.columns.some((c) => ['unit_price', 'quantity'].includes(b.meaning.get(c.name)!));
+  const entityLike = (b: (typeof base)[number]) => labelColumns(b.table).length > 0;
+  const isBridge = (b: (typeof base)[number]) => {
+    const targets = new Set(b.references.map((r) => r.references_table));
+    const attrs = attributeColumns(b.table, b.keys).filter((c) => b.meaning.get(c.name) !== 'temporal');
+    // A link with its own key that facts reference (Sakila's inventory) is an entity, not a bridge.
+    const keyIsLinks = b.table.primary_key.every((c) => b.keys.has(c));
+    return (
+      targets.size >= 2 &&
+      attrs.length <= 1 &&
+      !additive(b) &&
+      !b.ownDate &&
+      !entityLike(b) &&
+      (keyIsLinks || b.referencedBy.length === 0)
+    );
+  };
+  const isLookup = (b: (typeof base)[number]) => {
+    const attrs = attributeColumns(b.table, b.keys);
+    return (
+      b.references.length === 0 &&
+      !personName(b.table) &&
+      b.table.row_count <= 300 &&
+      attrs.length >= 1 &&
+      attrs.length <= 2 &&
+      attrs.every((c) => b.meaning.get(c.name) === 'text')
+    );
+  };
+  // An entity with a date (customer.signup_date, film.release_date) that facts reference is a dimension.
+  const isEventFact = (b: (typeof base)[number]) =>
+    !!b.ownDate &&
+    !isBridge(b) &&
+    !isLookup(b) &&
+    (b.references.length > 0 || additive(b)) &&
+    !(entityLike(b) && b.referencedBy.length > 0);
+
+  const events = new Set(base.filter(isEventFact).map((b) => b.table.name));
+  // A line has no date of its own and references a dated event (its header) directly or via one hop.
+  const headerOf = (b: (typeof base)[number]): { header: string; via: PrdRelationship } | undefined => {
+    if (b.ownDate || isBridge(b) || !(additive(b) || priced(b) || lineNumbered(b.table))) return undefined;
+    for (const r of b.references) {
+      if (events.has(r.references_table)) return { header: r.references_table, via: r };
+    }
+    for (const r of b.references) {
+      const mid = byName.get(r.references_table);
+      if (!mid || mid.ownDate || entityLike(mid)) continue;
+      const up = mid.references.find((x) => events.has(x.references_table));
+      if (up) return { header: up.references_table, via: r };
+    }
+    return undefined;
+  };
+
+  const lines = new Map(
+    base.flatMap((b) => {
+      const h = headerOf(b);
+      return h ? [[b.table.name, h] as const] : [];
+    }),
+  );
+  const headers = new Set([...lines.values()].map((h) => h.header));
+  const facts = new Set([...events, ...lines.keys()]);
+  const referencedByFact = (b: (typeof base)[number]) => b.referencedBy.some((t) => facts.has(t));
+
+  return base.map((b): TableAnalysis => {
+    const name = b.table.name;
+    const out = (role: TableRole, evidence: string, header?: string): TableAnalysis => ({
+      table: b.table,
+      role,
+      evidence,
+      meaning: b.meaning,
+      ownDate: b.ownDate,
+      references: b.references,
+      referencedBy: b.referencedBy,
+      header,
+    });
+    const measures = b.table.columns
+      .filter((c) => ADDITIVE_MEANINGS.has(b.meaning.get(c.name)!))
+      .map((c) => c.name);
+    const measureText = measures.length ? `measures ${measures.join(', ')}` : 'no additive measures';
+    if (lines.has(name)) {
+      const { header, via } = lines.get(name)!;
+      return out(
+        'line',
+        `no date of its own; ${measureText}; belongs to ${header} through ${via.table}.${via.columns.join('+')} (${via.origin})`,
+        header,
+      );
+    }
+    if (headers.has(name))
+      return out(
+        'header',
+        `dated by ${b.ownDate!.column}; lines ${[...lines]
+          .filter(([, h]) => h.header === name)
+          .map(([l]) => l)
+          .join(', ')} reference it`,
+      );
+    if (events.has(name))
+      return out(
+        'event',
+        `dated by ${b.ownDate!.column}; references ${b.references.map((r) => r.references_table).join(', ') || 'nothing'}; ${measureText}`,
+      );
+    if (isBridge(b))
+      return out(
+        'bridge',
+        `links ${[...new Set(b.references.map((r) => r.references_table))].join(' and ')} (many-to-many) and carries no measures`,
+      );
+    if (!b.ownDate && additive(b) && b.references.length > 0 && !entityLike(b) && !referencedByFact(b))
+      return out(
+        'snapshot',
+        `no date column; ${measureText} per ${b.references.map((r) => r.references_table).join(' × ')}: reported as of the warehouse build`,
+      );
+    if (isLookup(b)) return out('lookup', `${b.table.row_count} rows of code and label`);
+    if (b.referencedBy.length > 0 || entityLike(b))
+      return out(
+        'dimension',
+        b.referencedBy.length
+          ? `referenced by ${b.referencedBy.join(', ')}${
+              entityLike(b)
+                ? `; described by ${labelColumns(b.table)
+                    .map((c) => c.name)
+                    .join(', ')}`
+                : ''
+            }`
+          : `describes entities (${labelColumns(b.table)
+              .map((c) => c.name)
+              .join(', ')}); nothing references it`,
+      );
+    return out('other', 'no date, no measures and no references: kept in ODS only');
+  });
+}
+
+/** A table naming people (`first_name` and `last_name`): an entity, never a lookup. */
+function personName(table: SourceTable): boolean {
+  const names = new Set(table.columns.map((c) => nameWords(c.name).join('')));
+  return names.has('firstname') && names.has('lastname');
+}
+
+/** A table with a line-number column (`orderLineNumber`, `line_no`): the mark of order lines. */
+function lineNumbered(table: SourceTable): boolean {
+  return table.columns.some((c) => {
+    const w = nameWords(c.name);
+    return w.includes('line') && w.some((x) => ['number', 'no', 'num', 'nr', 'seq', 'id'].includes(x));
+  });
+}
+
+/** The additive measure columns of a source table (money, quantity, duration, size). */
+export function measuresOf(table: SourceTable): string[] {
+  const keys = new Set(table.foreign_keys.flatMap((fk) => fk.columns));
+  return table.columns.filter((c) => ADDITIVE_MEANINGS.has(columnMeaning(table, c, keys))).map((c) => c.name);
+}
+
+/** The table's own business date column (for the data profile of tables the PRD does not date). */
+export function eventDateOf(table: SourceTable): string | undefined {
+  return ownEventTime(table)?.column;
 }

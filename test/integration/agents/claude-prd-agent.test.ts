@@ -224,3 +224,57 @@ describe('PRD agent on Claude through Amazon Bedrock (InvokeModel fake)', () => 
     }
   });
 });
+
+describe("Claude's PRD is held to the offline analyst's checks", () => {
+  /** A schema-valid PRD that dates rentals by their audit column and sums a key. */
+  async function sloppyPrdJson() {
+    const prd = await sakilaPrd();
+    const rental = prd.facts.find((f) => f.table === 'rental')!;
+    rental.event_time = { table: 'rental', column: 'last_update', path: [], evidence: 'a timestamp' };
+    const dws = prd.layers.dws.find((t) => t.name === 'dws_rental_daily')!;
+    dws.fields.push({ name: 'sum_of_ids', type: 'BIGINT', source: 'SUM(customer_id)', description: '' });
+    return JSON.stringify(prd);
+  }
+  const settings = (baseURL: string): LlmSettings => ({
+    provider: 'anthropic',
+    apiKey: 'sk-test-key',
+    baseURL,
+    models: { large: 'claude-test-large', medium: 'm', small: 's' },
+  });
+  const answer = (text: string) => () => ({
+    stop_reason: 'end_turn' as const,
+    usage: { input_tokens: 100, output_tokens: 100 },
+    content: [{ type: 'text' as const, text }],
+  });
+
+  it('asks for one repair naming each broken rule, then accepts the repaired PRD', async () => {
+    const sloppy = await sloppyPrdJson();
+    const good = JSON.stringify(await sakilaPrd());
+    const fake = await startMessagesFake([answer(sloppy), answer(good)]);
+    try {
+      const { result } = await runGeneratePrd(settings(fake.baseURL), 'proj-20261123-claude02');
+      expect(result.prd.facts.find((f) => f.table === 'rental')!.event_time!.column).toBe('rental_date');
+      const repair = String(fake.requests[1].body.messages.at(-1)!.content);
+      expect(repair).toMatch(/rental\.last_update records row maintenance; use rental_date/);
+      expect(repair).toMatch(/SUM\(customer_id\) aggregates rental\.customer_id, a key/);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('rejects a PRD that still breaks the rules after the repair, with the reasons, without retrying', async () => {
+    const sloppy = await sloppyPrdJson();
+    const fake = await startMessagesFake([answer(sloppy), answer(sloppy)]);
+    try {
+      const err = await runGeneratePrd(settings(fake.baseURL), 'proj-20261123-claude03').catch(
+        (e: unknown) => e as Error & { nonRetryable?: boolean; type?: string },
+      );
+      expect(err).toBeInstanceOf(Error);
+      expect((err as Error).message).toMatch(/rejected after one repair: .*last_update/);
+      expect(err).toMatchObject({ nonRetryable: true, type: 'PrdRejected' });
+      expect(fake.requests).toHaveLength(2);
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * The attributes a fact is best broken down by, reached through its N:1 joins: geography first,
+ * then product hierarchy (category, genre, product line), stores and offices, channels and
+ * methods, then named entities (product, employee, customer). One attribute per table, at most
+ * three, nearer tables preferred.
+ */
+import { pathTo, type JoinStep } from '../../../shared/join-tree';
+import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
+import { identifier, nameWords, singularWords } from './name-words';
+import type { TableAnalysis } from './table-roles';
+
+export interface Breakdown {
+  /** The DWD/ADS column name, e.g. `country`, `category_name`, `employee_name`. */
+  name: string;
+  /** Source expression over qualified source columns, e.g. `customer.country`. */
+  source: string;
+  table: string;
+  description: string;
+  /** How the fact reaches the table. */
+  path: JoinStep[];
+}
+
+const GEO = ['country', 'region', 'territory', 'state', 'province', 'continent'];
+const GROUPS = [
+  'category',
+  'genre',
+  'line',
+  'family',
+  'group',
+  'department',
+  'segment',
+  'class',
+  'type',
+  'kind',
+  'brand',
+  'collection',
+  'rating',
+  'tier',
+];
+const CHANNELS = ['channel', 'method', 'carrier', 'status', 'source', 'medium', 'platform', 'device', 'mode'];
+const PLACES = ['store', 'office', 'branch', 'warehouse', 'shop', 'location', 'site', 'outlet'];
+const PRODUCTS = [
+  'product',
+  'track',
+  'film',
+  'item',
+  'sku',
+  'article',
+  'service',
+  'plan',
+  'album',
+  'book',
+  'course',
+];
+const PEOPLE_STAFF = ['employee', 'staff', 'agent', 'rep', 'salesperson', 'seller'];
+const PEOPLE_CUSTOMERS = ['customer', 'client', 'user', 'member', 'account', 'patient', 'student', 'guest'];
+/** Free text and contact details: too many values to chart. */
+const NOT_CATEGORIES = [
+  'description',
+  'comment',
+  'comments',
+  'note',
+  'notes',
+  'address',
+  'email',
+  'phone',
+  'url',
+  'image',
+  'html',
+  'text',
+  'password',
+  'street',
+  'postal',
+  'zip',
+  'code',
+  'fax',
+  'website',
+  'photo',
+  'picture',
+];
+const TEXT_TYPES = new Set(['varchar', 'char', 'enum', 'tinytext']);
+
+const hasAny = (words: string[], vocab: string[]) => words.some((w) => vocab.includes(w));
+
+interface Candidate extends Breakdown {
+  score: number;
+  concept: string;
+}
+
+function scoreColumn(
+  table: SourceTable,
+  column: SourceColumn,
+): { score: number; concept: string } | undefined {
+  const words = nameWords(column.name);
+  const tableWords = singularWords(table.name);
+  if (!TEXT_TYPES.has(column.data_type) || hasAny(words, NOT_CATEGORIES)) return undefined;
+  if (hasAny(words, GEO)) return { score: 10, concept: 'geo' };
+  if (words.includes('city')) return { score: 4, concept: 'city' };
+  const isLabel = hasAny(words, ['name', 'title', 'label']) || words.join('') === tableWords.join('');
+  if (hasAny(words, GROUPS) || (isLabel && hasAny(tableWords, GROUPS))) return { score: 9, concept: 'group' };
+  if (hasAny(words, CHANNELS)) return { score: 6, concept: 'channel' };
+  if (!isLabel) return undefined;
+  if (hasAny(tableWords, GEO)) return { score: 10, concept: 'geo' };
+  if (hasAny(tableWords, PLACES)) return { score: 8, concept: 'place' };
+  if (hasAny(tableWords, PRODUCTS)) return { score: 7, concept: 'product' };
+  if (hasAny(tableWords, PEOPLE_STAFF)) return { score: 5, concept: 'staff' };
+  if (hasAny(tableWords, PEOPLE_CUSTOMERS)) return { score: 4, concept: 'customer' };
+  return { score: 3, concept: table.name };
+}
+
+/** `first_name` + `last_name` as one readable name. */
+function personName(table: SourceTable): { first: SourceColumn; last: SourceColumn } | undefined {
+  const find = (w: string) => table.columns.find((c) => nameWords(c.name).join('') === `${w}name`);
+  const first = find('first');
+  const last = find('last');
+  return first && last ? { first, last } : undefined;
+}
+
+/** The best breakdown attributes of a fact (at most `limit`). */
+export function breakdownsOf(
+  fact: TableAnalysis,
+  tree: Map<string, JoinStep | null>,
+  byName: Map<string, TableAnalysis>,
+  limit = 3,
+): Breakdown[] {
+  const candidates: Candidate[] = [];
+  for (const tableName of tree.keys()) {
+    const analysis = byName.get(tableName);
+    if (!analysis || ['bridge', 'snapshot'].includes(analysis.role)) continue;
+    const table = analysis.table;
+    const path = pathTo(tree, tableName) ?? [];
+    const stem = singularWords(table.name).join('_');
+    const person = personName(table);
+    if (person && tableName !== fact.table.name) {
+      const tableWords = singularWords(table.name);
+      const score = hasAny(tableWords, PEOPLE_STAFF) ? 5 : hasAny(tableWords, PEOPLE_CUSTOMERS) ? 4 : 3;
+      candidates.push({
+        name: identifier(`${stem}_name`),
+        source: `${table.name}.${person.first.name} || ' ' || ${table.name}.${person.last.name}`,
+        table: tableName,
+        description: `${stem.replace(/_/g, ' ')} (${person.first.name} ${person.last.name})`,
+        path,
+        score: score - 0.5 * path.length,
+        concept: hasAny(tableWords, PEOPLE_STAFF) ? 'staff' : 'customer',
+      });
+    }
+    for (const column of table.columns) {
+      // Natural text keys (productLine, country code names) are labels; numeric keys are not.
+      if (analysis.meaning.get(column.name) === 'key' && !TEXT_TYPES.has(column.data_type)) continue;
+      const scored = scoreColumn(table, column);
+      if (!scored) continue;
+      const words = nameWords(column.name);
+      const specific =
+        !hasAny(words, ['name', 'title', 'label']) &&
+        (words.length > 1 ||
+          tableName === fact.table.name ||
+          hasAny(words, [...GEO, ...GROUPS, ...CHANNELS]));
+      candidates.push({
+        name: identifier(specific ? column.name : `${stem}_${column.name}`),
+        source: `${table.name}.${column.name}`,
+        table: tableName,
+        description: `${table.name}.${column.name}`,
+        path,
+        score: scored.score - 0.5 * path.length,
+        concept: scored.concept,
+      });
+    }
+  }
+  candidates.sort((a, b) => b.score - a.score || a.path.length - b.path.length);
+  const chosen: Candidate[] = [];
+  const usedTables = new Set<string>();
+  const usedConcepts = new Set<string>();
+  const usedNames = new Set<string>();
+  for (const c of candidates) {
+    if (chosen.length >= limit) break;
+    if (usedTables.has(c.table) || usedConcepts.has(c.concept) || usedNames.has(c.name)) continue;
+    chosen.push(c);
+    usedTables.add(c.table);
+    usedConcepts.add(c.concept);
+    usedNames.add(c.name);
+  }
+  return chosen.map(({ name, source, table, description, path }) => ({
+    name,
+    source,
+    table,
+    description,
+    path,
+  }));
+}

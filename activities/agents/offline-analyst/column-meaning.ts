@@ -1,0 +1,201 @@
+/**
+ * What a column means to an analyst, read from its name (in any naming convention) and type:
+ * money, quantity, a unit price, a discount rate, a duration — things one sums or averages — or a
+ * key, code, line number, year, phone or postal number, or flag, which no metric may aggregate.
+ */
+import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
+import { nameWords } from './name-words';
+
+export type ColumnMeaning =
+  /** Primary/foreign key or identifier: counted distinct, never summed. */
+  | 'key'
+  /** Codes and numbers that are labels: phone, postal code, SKU, line or check number. */
+  | 'code'
+  /** Calendar parts stored as numbers: year, month, quarter. */
+  | 'calendar'
+  | 'flag'
+  /** Money per row, summed: amount, total, freight, fee, cost. */
+  | 'money'
+  /** Money per unit: averaged, and multiplied by a quantity for revenue. */
+  | 'unit_price'
+  | 'quantity'
+  /** A fraction 0..1 (or a percentage) taken off a price: averaged. */
+  | 'discount_rate'
+  /** Rates, scores, ratings, percentages: averaged. */
+  | 'rate'
+  | 'duration'
+  /** Sizes and weights: summed on facts. */
+  | 'size'
+  | 'temporal'
+  | 'text'
+  | 'binary'
+  /** A number with no recognizable meaning: left alone. */
+  | 'number';
+
+const NUMERIC = new Set([
+  'decimal',
+  'numeric',
+  'float',
+  'double',
+  'real',
+  'int',
+  'integer',
+  'smallint',
+  'mediumint',
+  'bigint',
+  'tinyint',
+]);
+const TEMPORAL = new Set(['date', 'datetime', 'timestamp']);
+const BINARY = new Set(['binary', 'varbinary', 'tinyblob', 'blob', 'mediumblob', 'longblob']);
+
+const has = (words: string[], ...vocab: string[]) => words.some((w) => vocab.includes(w));
+const last = (words: string[]) => words[words.length - 1] ?? '';
+
+const KEY_SUFFIX = ['id', 'key', 'uuid', 'guid', 'pk', 'fk', 'ref'];
+const CODE_WORDS = [
+  'code',
+  'number',
+  'num',
+  'no',
+  'nr',
+  'phone',
+  'fax',
+  'mobile',
+  'zip',
+  'zipcode',
+  'postal',
+  'postcode',
+  'sku',
+  'isbn',
+  'ean',
+  'upc',
+  'ssn',
+  'iban',
+  'line',
+  'seq',
+  'sequence',
+  'position',
+  'sort',
+  'ordinal',
+  'version',
+  'extension',
+  'ext',
+];
+const CALENDAR_WORDS = ['year', 'month', 'quarter', 'week', 'day', 'hour', 'minute', 'yr', 'dow'];
+const FLAG_WORDS = ['is', 'has', 'flag', 'active', 'enabled', 'deleted', 'verified', 'archived'];
+const MONEY_WORDS = [
+  'amount',
+  'amt',
+  'total',
+  'subtotal',
+  'revenue',
+  'sales',
+  'cost',
+  'freight',
+  'fee',
+  'fees',
+  'charge',
+  'tax',
+  'vat',
+  'payment',
+  'paid',
+  'balance',
+  'salary',
+  'wage',
+  'income',
+  'profit',
+  'shipping',
+  'tip',
+  'refund',
+  'value',
+  'spend',
+  'budget',
+];
+const PRICE_WORDS = ['price', 'msrp', 'rate'];
+const QUANTITY_WORDS = ['quantity', 'qty', 'units', 'pieces', 'items', 'seats', 'tickets', 'hand', 'stock'];
+const DURATION_WORDS = [
+  'duration',
+  'seconds',
+  'secs',
+  'sec',
+  'milliseconds',
+  'millis',
+  'ms',
+  'minutes',
+  'mins',
+  'hours',
+  'hrs',
+  'days',
+  'length',
+  'runtime',
+];
+const SIZE_WORDS = [
+  'bytes',
+  'size',
+  'weight',
+  'kg',
+  'kgs',
+  'lbs',
+  'grams',
+  'volume',
+  'distance',
+  'km',
+  'miles',
+];
+const RATE_WORDS = ['rating', 'score', 'percent', 'pct', 'percentage', 'ratio', 'probability', 'stars'];
+
+/** Money held as integer cents (`unit_price_cents`, `amount_in_cents`): divided by 100 for currency. */
+export const isCents = (column: SourceColumn): boolean => has(nameWords(column.name), 'cents', 'cent');
+
+/** The meaning of one column, given the keys of its table (declared and inferred). */
+export function columnMeaning(
+  table: SourceTable,
+  column: SourceColumn,
+  keyColumns: Set<string>,
+): ColumnMeaning {
+  const words = nameWords(column.name);
+  const type = column.data_type;
+  if (TEMPORAL.has(type)) return 'temporal';
+  if (BINARY.has(type)) return 'binary';
+  if (type === 'year') return 'calendar';
+  if (type === 'bit' || (type === 'tinyint' && /\(1\)/.test(column.type))) return 'flag';
+  if (keyColumns.has(column.name) || table.primary_key.includes(column.name)) return 'key';
+  if (KEY_SUFFIX.includes(last(words)) || (words.length === 1 && words[0] === 'id')) return 'key';
+  if (!NUMERIC.has(type)) return 'text';
+  if (has(words, ...FLAG_WORDS) && (type === 'tinyint' || words[0] === 'is' || words[0] === 'has'))
+    return 'flag';
+  if (has(words, ...CALENDAR_WORDS) && !has(words, ...DURATION_WORDS)) return 'calendar';
+  if (has(words, 'discount', 'disc')) {
+    // A discount with a money name (discount_amount) is money; otherwise a rate.
+    return has(words, ...MONEY_WORDS) ? 'money' : 'discount_rate';
+  }
+  if (has(words, ...CODE_WORDS) && !has(words, ...QUANTITY_WORDS, ...MONEY_WORDS, 'count')) return 'code';
+  if (has(words, ...QUANTITY_WORDS) || (has(words, 'ordered', 'sold', 'shipped') && !has(words, 'date')))
+    return 'quantity';
+  if (has(words, ...PRICE_WORDS) && !has(words, ...RATE_WORDS)) {
+    // `rate` alone (interest_rate) is a rate; `rental_rate`, `hourly_rate` are prices per unit.
+    if (last(words) === 'rate' && has(words, 'interest', 'tax', 'exchange', 'conversion', 'growth', 'churn'))
+      return 'rate';
+    return 'unit_price';
+  }
+  if (has(words, ...MONEY_WORDS) || has(words, 'cents', 'cent')) return 'money';
+  if (has(words, ...DURATION_WORDS)) return 'duration';
+  if (has(words, ...SIZE_WORDS)) return 'size';
+  if (has(words, ...RATE_WORDS)) return 'rate';
+  if (has(words, 'count', 'visits', 'views', 'clicks', 'sessions', 'attempts', 'points')) return 'quantity';
+  return 'number';
+}
+
+/** Meanings whose SUM over rows is a number a person reads (total money, units, time, size). */
+export const ADDITIVE_MEANINGS: ReadonlySet<ColumnMeaning> = new Set([
+  'money',
+  'quantity',
+  'duration',
+  'size',
+]);
+
+/** Meanings one may average but not sum. */
+export const AVERAGED_MEANINGS: ReadonlySet<ColumnMeaning> = new Set(['unit_price', 'discount_rate', 'rate']);
+
+/** Meanings no metric may sum or average: identifiers and labels stored as numbers. */
+export const NEVER_AGGREGATED: ReadonlySet<ColumnMeaning> = new Set(['key', 'code', 'calendar', 'flag']);

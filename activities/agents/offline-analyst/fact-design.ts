@@ -1,0 +1,410 @@
+/**
+ * The warehouse design of one fact: its event time (own, inherited from the header, or none), the
+ * DWD detail joined with its header and dimensions, daily DWS/ADS aggregates (or a snapshot when
+ * the fact has no time), breakdowns by its main attributes, the metrics and the dashboards.
+ */
+import type { Prd, PrdFact, PrdField, PrdMetric, PrdTable } from '../../../shared/prd-schema';
+import { describeStep, joinTree, pathTo, type JoinKey } from '../../../shared/join-tree';
+import type { SourceColumn } from '../../../shared/source-schema';
+import { breakdownsOf } from './breakdowns';
+import { rowMeasures, type RowMeasure } from './fact-measures';
+import { identifier, pluralNoun, singularWords, tableNoun } from './name-words';
+import { AUDIT_COLUMN, labelColumns, type TableAnalysis } from './table-roles';
+import { warehouseType } from './warehouse-types';
+
+const FACTS = new Set(['event', 'header', 'line', 'snapshot']);
+
+/** Columns that never leave ODS: credentials and raw binary. */
+const SENSITIVE = /(password|passwd|secret|token|hash|salt)/i;
+
+export interface FactDesign {
+  fact: PrdFact;
+  dwd: PrdTable;
+  dws: PrdTable[];
+  ads: PrdTable[];
+  metrics: PrdMetric[];
+  dashboards: Prd['dashboards'];
+}
+
+const field = (name: string, type: string, source: string, description = ''): PrdField => ({
+  name: identifier(name),
+  type,
+  source,
+  description,
+});
+
+function dedupe(fields: PrdField[]): PrdField[] {
+  const seen = new Set<string>();
+  return fields.filter((f) => (seen.has(f.name) ? false : (seen.add(f.name), true)));
+}
+
+const kept = (c: SourceColumn) =>
+  !AUDIT_COLUMN.test(c.name) && !SENSITIVE.test(c.name) && warehouseType(c) !== 'BLOB';
+
+interface Aggregate {
+  field: PrdField;
+  unit: string;
+  additive: boolean;
+  /** Shown on the fact's time-series dashboard. */
+  headline: boolean;
+}
+
+/** The daily (or snapshot) aggregates of a fact, from its DWD columns. */
+function aggregates(
+  fact: TableAnalysis,
+  measures: RowMeasure[],
+  distinctRefs: { column: string; noun: string }[],
+): Aggregate[] {
+  const noun = tableNoun(fact.table.name);
+  const out: Aggregate[] = [
+    {
+      field: field(
+        `${singularWords(fact.table.name).join('_')}_count`,
+        'BIGINT',
+        'COUNT(*)',
+        pluralNoun(noun),
+      ),
+      unit: 'count',
+      additive: true,
+      headline: true,
+    },
+  ];
+  if (fact.role === 'line' && fact.header) {
+    const headerNoun = tableNoun(fact.header);
+    const ref = fact.references.find((r) => r.references_table === fact.header);
+    if (ref?.columns.length === 1)
+      out.push({
+        // Each header falls on one day (the lines take its date), so daily counts add up.
+        field: field(
+          `${identifier(singularWords(fact.header).join('_'))}_count`,
+          'BIGINT',
+          `COUNT(DISTINCT ${identifier(ref.columns[0])})`,
+          `${pluralNoun(headerNoun)} (distinct ${ref.columns[0]})`,
+        ),
+        unit: 'count',
+        additive: true,
+        headline: true,
+      });
+  }
+  for (const m of measures) {
+    if (m.meaning === 'revenue')
+      out.push({
+        field: field(
+          'revenue',
+          m.type,
+          `SUM(${m.name})`,
+          `revenue (${m.formula.replace(/^revenue = /, '')})`,
+        ),
+        unit: 'currency',
+        additive: true,
+        headline: true,
+      });
+    else if (m.meaning === 'money')
+      out.push({
+        field: field(`total_${m.name}`, m.type, `SUM(${m.name})`, `total ${m.label}`),
+        unit: 'currency',
+        additive: true,
+        headline: true,
+      });
+    else if (['quantity', 'duration', 'size'].includes(m.meaning)) {
+      out.push({
+        field: field(`total_${m.name}`, m.type, `SUM(${m.name})`, `total ${m.label}`),
+        unit: m.meaning,
+        additive: true,
+        headline: m.meaning === 'quantity',
+      });
+      if (m.meaning === 'duration')
+        out.push({
+          field: field(`avg_${m.name}`, 'DOUBLE', `AVG(${m.name})`, `average ${m.label}`),
+          unit: m.meaning,
+          additive: false,
+          headline: false,
+        });
+    } else
+      out.push({
+        field: field(`avg_${m.name}`, 'DOUBLE', `AVG(${m.name})`, `average ${m.label}`),
+        unit: m.meaning === 'unit_price' ? 'currency' : 'ratio',
+        additive: false,
+        headline: false,
+      });
+  }
+  for (const ref of distinctRefs)
+    out.push({
+      field: field(
+        `distinct_${identifier(ref.noun)}_count`,
+        'BIGINT',
+        `COUNT(DISTINCT ${identifier(ref.column)})`,
+        `distinct ${pluralNoun(ref.noun)}`,
+      ),
+      unit: 'count',
+      additive: false,
+      headline: false,
+    });
+  return out;
+}
+
+/** The design of one fact. `keys` are every declared and inferred foreign key. */
+export function designFact(
+  fact: TableAnalysis,
+  byName: Map<string, TableAnalysis>,
+  keys: JoinKey[],
+): FactDesign {
+  const t = fact.table;
+  const noun = tableNoun(t.name);
+  const tree = joinTree(keys, t.name);
+
+  // Event time: own date, the header's through the join path, or none (snapshot).
+  let eventTime: PrdFact['event_time'] = null;
+  let kind: PrdFact['kind'] =
+    fact.role === 'snapshot'
+      ? 'snapshot'
+      : fact.role === 'line'
+        ? 'line'
+        : fact.role === 'header'
+          ? 'header'
+          : 'event';
+  if (fact.ownDate)
+    eventTime = { table: t.name, column: fact.ownDate.column, path: [], evidence: fact.ownDate.evidence };
+  else if (fact.header) {
+    const path = pathTo(tree, fact.header);
+    const header = byName.get(fact.header);
+    if (path && header?.ownDate)
+      eventTime = {
+        table: fact.header,
+        column: header.ownDate.column,
+        path: path.map(describeStep),
+        evidence: `${t.name} has no business date of its own; each ${noun} takes its ${tableNoun(fact.header)}'s ${header.ownDate.column} (${header.ownDate.evidence})`,
+      };
+  }
+  if (!eventTime) kind = 'snapshot';
+
+  const measures = rowMeasures(fact);
+  const breakdowns = breakdownsOf(fact, tree, byName);
+
+  // Distinct counts: the people and things the fact (or its header) references, not lookups.
+  const refTables = [fact, ...(fact.header && byName.get(fact.header) ? [byName.get(fact.header)!] : [])];
+  const distinctRefs = refTables
+    .flatMap((a) =>
+      a.references
+        .filter((r) => r.columns.length === 1 && r.references_table !== fact.header)
+        .filter((r) => ['dimension', 'other'].includes(byName.get(r.references_table)?.role ?? 'lookup'))
+        .map((r) => ({ table: a.table.name, column: r.columns[0], noun: tableNoun(r.references_table) })),
+    )
+    .filter((r, i, all) => all.findIndex((x) => x.noun === r.noun) === i)
+    .sort((a, b) => rank(a.noun) - rank(b.noun))
+    .slice(0, 3);
+
+  const dateField = eventTime
+    ? field(
+        'event_date',
+        'DATE',
+        `CAST(${eventTime.table}.${eventTime.column} AS DATE)`,
+        eventTime.path.length
+          ? `${eventTime.table}.${eventTime.column} via ${eventTime.path.join(', ')}`
+          : `date of ${eventTime.column}`,
+      )
+    : field(
+        'event_date',
+        'DATE',
+        'CURRENT_DATE',
+        'snapshot date: the day the warehouse was built (the source records no time)',
+      );
+
+  const dwdName = identifier(`dwd_${t.name}_detail`);
+  const headerRefs = refTables
+    .slice(1)
+    .flatMap((h) =>
+      h.references
+        .filter((r) => r.columns.length === 1)
+        .map((r) =>
+          field(
+            r.columns[0],
+            warehouseType(h.table.columns.find((c) => c.name === r.columns[0])!),
+            `${h.table.name}.${r.columns[0]}`,
+            `${h.table.name}'s ${r.columns[0]}`,
+          ),
+        ),
+    );
+  // The labels of each referenced dimension (customer.first_name, film.title via inventory).
+  const dimensionLabels = refTables.flatMap((a) =>
+    a.references
+      .filter((r) => byName.get(r.references_table)?.role !== 'line' && r.references_table !== fact.header)
+      .flatMap((r) => {
+        const target = byName.get(r.references_table);
+        if (!target || FACTS.has(target.role)) return [];
+        const direct = labelColumns(target.table).slice(0, 2);
+        const hops = direct.length
+          ? [{ table: target.table, labels: direct }]
+          : target.references
+              .map((next) => byName.get(next.references_table))
+              .filter((next): next is TableAnalysis => !!next && !FACTS.has(next.role))
+              .map((next) => ({ table: next.table, labels: labelColumns(next.table).slice(0, 1) }));
+        return hops.flatMap(({ table, labels }) =>
+          labels.map((label) =>
+            field(
+              `${singularWords(table.name).join('_')}_${label.name}`,
+              warehouseType(label),
+              `${table.name}.${label.name}`,
+              `via ${r.table}.${r.columns.join('+')}`,
+            ),
+          ),
+        );
+      }),
+  );
+  const dwd: PrdTable = {
+    name: dwdName,
+    description: `One row per ${noun}${fact.header ? `, dated by its ${tableNoun(fact.header)}` : ''}, joined with its dimensions`,
+    source_tables: [],
+    grain: `one ${noun}`,
+    fields: dedupe([
+      ...t.columns
+        .filter(kept)
+        .map((c) => field(c.name, warehouseType(c), `${t.name}.${c.name}`, c.comment ?? '')),
+      dateField,
+      ...headerRefs,
+      ...dimensionLabels,
+      ...breakdowns.map((b) => field(b.name, 'VARCHAR', b.source, b.description)),
+      ...measures.map((m) => field(m.name, m.type, m.source, m.formula)),
+    ]),
+    // Only ADS is partitioned (by stat_date): a file a day in every layer would cost more than it saves.
+    partition_by: [],
+  };
+  dwd.source_tables = [t.name, ...referencedTables(dwd.fields, tree).filter((x) => x !== t.name)];
+
+  const aggs = aggregates(fact, measures, distinctRefs);
+  const period = eventTime ? 'daily' : 'snapshot';
+  const dwsName = identifier(`dws_${t.name}_${period}`);
+  const adsName = identifier(`ads_${t.name}_kpi_${period}`);
+  const dailyFields = [field('stat_date', 'DATE', 'event_date'), ...aggs.map((a) => a.field)];
+  const dws: PrdTable[] = [
+    {
+      name: dwsName,
+      description: `${eventTime ? 'Daily' : 'Snapshot'} ${noun} aggregates`,
+      source_tables: [dwdName],
+      grain: 'one day',
+      fields: dailyFields,
+      partition_by: [],
+    },
+  ];
+  const ads: PrdTable[] = [
+    {
+      name: adsName,
+      description: `${eventTime ? 'Daily' : 'Snapshot'} ${noun} KPIs for dashboards`,
+      source_tables: [dwsName],
+      grain: 'one day',
+      fields: dailyFields,
+      partition_by: ['stat_date'],
+    },
+  ];
+  const stem = singularWords(t.name).join('_');
+  const qualify = (n: string) => identifier(n.startsWith(`${stem}_`) ? n : `${stem}_${n}`);
+  const metric = (f: PrdField, a: Aggregate, table: string, extra: Partial<PrdMetric> = {}): PrdMetric => ({
+    name: qualify(f.name),
+    description: `${capitalize(f.description || f.name)}${eventTime ? ' per day' : ' (snapshot)'}`,
+    sql: `SELECT stat_date, ${f.name} AS value FROM ${table} ORDER BY stat_date`,
+    ads_table: table,
+    unit: a.unit,
+    kind: 'series',
+    additive: a.additive,
+    ...extra,
+  });
+  const metrics = aggs.map((a) => metric(a.field, a, adsName));
+
+  // Breakdowns: count and the main amount per attribute value and day.
+  const main =
+    aggs.find((a) => a.unit === 'currency' && a.additive) ??
+    aggs.find((a) => a.unit === 'quantity' && a.additive);
+  // One table per fact holds every breakdown at (day, attribute values) grain: additive measures
+  // roll up to any one attribute, and one partitioned table costs a third of three.
+  const breakdownMetrics: PrdMetric[] = [];
+  if (breakdowns.length) {
+    const bAggs = [aggs[0], ...(main ? [main] : [])];
+    const fields = [
+      field('stat_date', 'DATE', 'event_date'),
+      ...breakdowns.map((b) => field(b.name, 'VARCHAR', b.name, b.description)),
+      ...bAggs.map((a) => a.field),
+    ];
+    const attrs = breakdowns.map((b) => b.name.replace(/_/g, ' ')).join(', ');
+    const dwsB = identifier(`dws_${t.name}_breakdown_${period}`);
+    const adsB = identifier(`ads_${t.name}_breakdown_${period}`);
+    dws.push({
+      name: dwsB,
+      description: `${capitalize(noun)} by day and ${attrs}`,
+      source_tables: [dwdName],
+      grain: `one day and combination of ${attrs}`,
+      fields,
+      partition_by: [],
+    });
+    ads.push({
+      name: adsB,
+      description: `${capitalize(noun)} by ${attrs} for top-N charts`,
+      source_tables: [dwsB],
+      grain: `one day and combination of ${attrs}`,
+      fields,
+      partition_by: ['stat_date'],
+    });
+    for (const b of breakdowns)
+      for (const a of bAggs)
+        breakdownMetrics.push({
+          name: qualify(`${a.field.name}_by_${b.name}`),
+          description: `${capitalize(a.field.description || a.field.name)} by ${b.name.replace(/_/g, ' ')}`,
+          sql: `SELECT stat_date, ${b.name} AS dimension, SUM(${a.field.name}) AS value FROM ${adsB} GROUP BY stat_date, ${b.name} ORDER BY stat_date`,
+          ads_table: adsB,
+          unit: a.unit,
+          kind: 'breakdown',
+          additive: true,
+          dimension: b.name,
+        });
+  }
+
+  const headline = metrics.filter((_, i) => aggs[i].headline).slice(0, 4);
+  const dashboards: Prd['dashboards'] = [
+    {
+      title: eventTime
+        ? `${capitalize(pluralNoun(noun))} over time`
+        : `${capitalize(pluralNoun(noun))}: current snapshot`,
+      description: eventTime
+        ? `Daily ${pluralNoun(noun)} by ${eventTime.table}.${eventTime.column}${eventTime.path.length ? ` (inherited through ${eventTime.path.join(', ')})` : ''}`
+        : `${capitalize(pluralNoun(noun))} as of the warehouse build: ${t.name} records no time`,
+      metrics: (headline.length ? headline : metrics.slice(0, 1)).map((m) => m.name),
+      chart: eventTime ? 'line' : 'stat',
+    },
+  ];
+  const byMain = breakdownMetrics.filter((m) => !main || m.name.includes(`_${main.field.name}_by_`));
+  if (byMain.length)
+    dashboards.push({
+      title: `${capitalize(pluralNoun(noun))} by ${breakdowns.map((b) => b.name.replace(/_/g, ' ')).join(', ')}`,
+      description: `Top values of ${breakdowns.map((b) => `${b.name.replace(/_/g, ' ')} (${b.description})`).join('; ')}`,
+      metrics: byMain.map((m) => m.name),
+      chart: 'bar',
+    });
+
+  const factEntry: PrdFact = {
+    table: t.name,
+    kind,
+    event_time: eventTime,
+    ads_table: adsName,
+    measures: measures.map((m) => m.formula),
+    evidence: fact.evidence,
+  };
+  return { fact: factEntry, dwd, dws, ads, metrics: [...metrics, ...breakdownMetrics], dashboards };
+}
+
+const CUSTOMERS = ['customer', 'client', 'user', 'member', 'account', 'patient', 'student', 'guest'];
+/** Customers first, then products, then the rest: the distinct counts people ask about. */
+function rank(noun: string): number {
+  const w = noun.split(' ');
+  if (w.some((x) => CUSTOMERS.includes(x))) return 0;
+  if (w.some((x) => ['product', 'track', 'film', 'item', 'sku'].includes(x))) return 1;
+  return 2;
+}
+
+/** The source tables a table's field expressions name (`orders.order_date` → `orders`), in join order. */
+function referencedTables(fields: PrdField[], tree: Map<string, unknown>): string[] {
+  const named = new Set(
+    fields.flatMap((f) => [...f.source.matchAll(/\b([A-Za-z_][A-Za-z0-9_]*)\.[A-Za-z_]/g)].map((m) => m[1])),
+  );
+  return [...tree.keys()].filter((t) => named.has(t));
+}
+
+export const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);

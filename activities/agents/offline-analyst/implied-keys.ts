@@ -1,0 +1,100 @@
+/**
+ * Foreign keys a schema implies without declaring them: a column named like another table's
+ * single-column primary key (`orders.customerNumber` → `customers.customerNumber`), or like the
+ * table plus `id` when that table's key is a bare `id` (`orders.customer_id` → `customer.id`), of a
+ * compatible type. Declared keys always win; a column is given at most one inferred target.
+ */
+import type { PrdRelationship } from '../../../shared/prd-schema';
+import type { SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
+import { nameWords, normalizedName, singular } from './name-words';
+
+const INTEGER = /^(tinyint|smallint|mediumint|int|integer|bigint)$/;
+const TEXT = /^(char|varchar)$/;
+
+/** MySQL types that can hold the same key values (INT vs BIGINT yes, INT vs VARCHAR no). */
+function compatible(a: SourceColumn, b: SourceColumn): boolean {
+  if (INTEGER.test(a.data_type) && INTEGER.test(b.data_type)) return true;
+  if (TEXT.test(a.data_type) && TEXT.test(b.data_type)) return true;
+  return a.data_type === b.data_type;
+}
+
+/** `customers`, `Customer`, `tbl_customer` → `customer`. */
+function tableStem(table: string): string {
+  const words = nameWords(table).filter((w) => !['tbl', 'tb', 't', 'dim', 'fact'].includes(w));
+  return words.map(singular).join('');
+}
+
+/** Every relationship the warehouse may join on: the declared foreign keys, then the inferred ones. */
+export function relationshipsOf(snapshot: SourceSnapshot): PrdRelationship[] {
+  const declared: PrdRelationship[] = snapshot.tables.flatMap((t) =>
+    t.foreign_keys.map((fk) => ({
+      table: t.name,
+      columns: fk.columns,
+      references_table: fk.references_table,
+      references_columns: fk.references_columns,
+      origin: 'declared' as const,
+      evidence: 'declared foreign key',
+    })),
+  );
+  const byPkName = new Map<string, SourceTable[]>();
+  const byStem = new Map<string, SourceTable>();
+  for (const t of snapshot.tables) {
+    if (t.primary_key.length !== 1) continue;
+    const pk = normalizedName(t.primary_key[0]);
+    byPkName.set(pk, [...(byPkName.get(pk) ?? []), t]);
+    if (pk === 'id') byStem.set(tableStem(t.name), t);
+  }
+  const inferred: PrdRelationship[] = [];
+  for (const t of snapshot.tables) {
+    const covered = new Set(t.foreign_keys.flatMap((fk) => fk.columns));
+    for (const column of t.columns) {
+      // A table's own single-column key names itself, not a reference (1:1 extensions stay unlinked).
+      if (covered.has(column.name) || (t.primary_key.length === 1 && t.primary_key[0] === column.name))
+        continue;
+      const target = impliedTarget(t, column, byPkName, byStem);
+      if (!target) continue;
+      const pk = target.columns.find((c) => c.name === target.primary_key[0])!;
+      if (!compatible(column, pk)) continue;
+      inferred.push({
+        table: t.name,
+        columns: [column.name],
+        references_table: target.name,
+        references_columns: [pk.name],
+        origin: 'inferred',
+        evidence: `${t.name}.${column.name} is named like ${target.name}'s primary key ${pk.name} (${column.type} → ${pk.type}); not declared`,
+      });
+    }
+  }
+  return [...declared, ...inferred];
+}
+
+function impliedTarget(
+  table: SourceTable,
+  column: SourceColumn,
+  byPkName: Map<string, SourceTable[]>,
+  byStem: Map<string, SourceTable>,
+): SourceTable | undefined {
+  const name = normalizedName(column.name);
+  // The table's own single key (customers.customerNumber) is not a reference to itself.
+  const sameName = (byPkName.get(name) ?? []).filter((t) => t.name !== table.name);
+  if (sameName.length === 1 && name !== 'id') return sameName[0];
+  // A role prefix before another table's key: salesRepEmployeeNumber → employees.employeeNumber.
+  const suffixed = [...byPkName].filter(
+    ([pk, tables]) =>
+      pk.length >= 6 && pk !== 'id' && name.endsWith(pk) && name !== pk && tables.length === 1,
+  );
+  if (suffixed.length === 1 && suffixed[0][1][0].name !== table.name) return suffixed[0][1][0];
+  const words = nameWords(column.name);
+  if (words.length >= 2 && words[words.length - 1] === 'id') {
+    const target = byStem.get(words.slice(0, -1).map(singular).join(''));
+    if (target && target.name !== table.name) return target;
+  }
+  return undefined;
+}
+
+/** The relationships as a lookup: table → its N:1 references. */
+export function referencesByTable(relationships: PrdRelationship[]): Map<string, PrdRelationship[]> {
+  const map = new Map<string, PrdRelationship[]>();
+  for (const r of relationships) map.set(r.table, [...(map.get(r.table) ?? []), r]);
+  return map;
+}
