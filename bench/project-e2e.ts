@@ -17,7 +17,8 @@ import { freePort } from '../scripts/lib/free-port';
 import { loadSakila, startPrivateMariaDb } from '../scripts/lib/mariadb-instance';
 import { startTemporalDevServer } from '../scripts/lib/temporal-dev-server';
 import { repoRoot } from '../shared/paths';
-import { PHASES, type AnalysisProjectInput, type ProjectView } from '../shared/project-model';
+import { PHASES, type AnalysisProjectInput } from '../shared/project-model';
+import { normalizeProjectView } from '../shared/project-view-compat';
 import { approveSignal, statusQuery } from '../workflows/analysis-project-messages';
 import { createPlatformWorker } from '../workers/platform-worker';
 import { addKeywordSearchAttributes } from '../workers/search-attribute-registration';
@@ -83,12 +84,12 @@ async function main(): Promise<void> {
           await new Promise((r) => setTimeout(r, 50));
         const started = Date.now();
         await handle.signal(approveSignal);
-        const view = (await handle.result()) as ProjectView;
+        const view = normalizeProjectView(await handle.result());
         const ms = Date.now() - started;
         if (view.status !== 'completed') throw new Error(`run ${run} ended ${view.status}: ${view.message}`);
         e2e.push(ms);
         for (const p of PHASES.slice(1)) {
-          const s = view.phases[p];
+          const s = view.phase_details[p];
           if (s.started_at && s.ended_at)
             (phaseTimes[p] ??= []).push(Date.parse(s.ended_at) - Date.parse(s.started_at));
         }

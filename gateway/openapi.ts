@@ -1,6 +1,7 @@
 /** The platform API's OpenAPI 3.1 document, generated from the same zod schemas that validate requests. */
 import { z } from 'zod';
 import { prdSchema } from '../shared/prd-schema';
+import { PHASES, PHASE_STATUSES, PROJECT_STATUSES } from '../shared/project-model';
 import { createProjectRequestSchema } from './projects/create-project-request';
 import { warehouseQuerySchema } from './projects/warehouse-query';
 import { ARTIFACT_ROUTES } from './projects/artifact-routes';
@@ -24,6 +25,84 @@ const idParam = [
     schema: { type: 'string', pattern: '^proj-\\d{8}-[a-z0-9]+$' },
   },
 ];
+
+const perPhase = (schema: object, description: string) => ({
+  type: 'object',
+  description,
+  properties: Object.fromEntries(PHASES.map((p) => [p, schema])),
+  required: [...PHASES],
+  additionalProperties: false,
+});
+const dateTime = { type: 'string', format: 'date-time' };
+
+/** The project record (shared/project-model.ts `ProjectView`). */
+const projectSchema = {
+  type: 'object',
+  required: [
+    'project_id',
+    'owner_id',
+    'status',
+    'phase',
+    'message',
+    'created_at',
+    'updated_at',
+    'description',
+    'source',
+    'phases',
+    'phase_details',
+    'cost',
+    'accumulated_usage',
+    'cost_usd',
+    'duration_seconds',
+    'bi_dashboard_url',
+  ],
+  properties: {
+    project_id: { type: 'string' },
+    owner_id: { type: 'string' },
+    status: { type: 'string', enum: [...PROJECT_STATUSES] },
+    phase: { type: 'string', enum: [...PHASES], description: 'The current or last phase' },
+    message: { type: 'string' },
+    created_at: dateTime,
+    updated_at: dateTime,
+    description: { type: 'string' },
+    source: {
+      type: 'object',
+      properties: { jdbc_url: { type: 'string' }, username: { type: 'string' } },
+      description: 'The source, without credentials',
+    },
+    phases: perPhase(
+      { type: 'string', enum: [...PHASE_STATUSES] },
+      'Each phase\'s status, e.g. {"prd": "completed", "data_ingestion": "running", ...}',
+    ),
+    phase_details: perPhase(
+      {
+        type: 'object',
+        properties: { started_at: dateTime, ended_at: dateTime, message: { type: 'string' } },
+        additionalProperties: false,
+      },
+      'When each phase started and ended, and its last message ({} while pending)',
+    ),
+    prd: { $ref: '#/components/schemas/Prd' },
+    decision: {
+      type: 'object',
+      properties: {
+        decision: { type: 'string', enum: ['approve', 'modify', 'reject'] },
+        reason: { type: 'string' },
+        decided_at: dateTime,
+      },
+    },
+    cost: { type: 'object', description: 'Token usage and estimated USD, in total and by agent' },
+    accumulated_usage: { type: 'object' },
+    cost_usd: { type: 'number' },
+    duration_seconds: { type: 'integer' },
+    bi_dashboard_url: { type: ['string', 'null'] },
+    error: {
+      type: 'object',
+      properties: { phase: { type: 'string', enum: [...PHASES] }, message: { type: 'string' } },
+    },
+    warehouse: { type: 'object', description: 'What each warehouse stage built, in one line each' },
+  },
+};
 
 export function platformOpenApi(serverUrl: string) {
   const credentials = {
@@ -69,6 +148,7 @@ export function platformOpenApi(serverUrl: string) {
         },
         CreateProjectRequest: json(createProjectRequestSchema),
         Prd: json(prdSchema, 'output'),
+        Project: projectSchema,
       },
     },
     paths: {
@@ -127,10 +207,17 @@ export function platformOpenApi(serverUrl: string) {
       },
       '/v1/projects/{project_id}': {
         get: {
-          summary: 'The project: status, phases, PRD, cost, duration',
+          summary:
+            'The project: status, phases (status per phase), phase_details (timings), PRD, cost, duration',
           ...secured,
           parameters: idParam,
-          responses: { 200: ok('project'), 404: errorResponse },
+          responses: {
+            200: {
+              description: 'the project',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Project' } } },
+            },
+            404: errorResponse,
+          },
         },
       },
       '/v1/projects/{project_id}/hitl/approve': decision('Approve the pending PRD'),

@@ -22,12 +22,27 @@ export const PHASES = [
 ] as const;
 export type PhaseName = (typeof PHASES)[number];
 
-export type ProjectStatus =
-  'running' | 'waiting_approval' | 'completed' | 'failed' | 'terminated' | 'cancelled';
-export type PhaseStatus = 'pending' | 'running' | 'waiting_approval' | 'completed' | 'failed' | 'skipped';
+export const PROJECT_STATUSES = [
+  'running',
+  'waiting_approval',
+  'completed',
+  'failed',
+  'terminated',
+  'cancelled',
+] as const;
+export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+export const PHASE_STATUSES = [
+  'pending',
+  'running',
+  'waiting_approval',
+  'completed',
+  'failed',
+  'skipped',
+] as const;
+export type PhaseStatus = (typeof PHASE_STATUSES)[number];
 
-export interface PhaseState {
-  status: PhaseStatus;
+/** When a phase ran and what it last said; `phases` holds only its status. */
+export interface PhaseDetail {
   started_at?: string;
   ended_at?: string;
   message?: string;
@@ -48,7 +63,10 @@ export interface ProjectView {
   description: string;
   /** The source, without credentials. */
   source: { jdbc_url: string; username: string };
-  phases: Record<PhaseName, PhaseState>;
+  /** Each phase's status, e.g. `{"prd": "completed", "data_ingestion": "running", ...}`. */
+  phases: Record<PhaseName, PhaseStatus>;
+  /** Each phase's timings and last message (`{}` while pending). */
+  phase_details: Record<PhaseName, PhaseDetail>;
   prd?: Prd;
   decision?: { decision: Decision; reason?: string; decided_at: string };
   cost: CostRecord;

@@ -107,14 +107,15 @@ export async function analysisProject(input: AnalysisProjectInput): Promise<Proj
     await recordProgress(view, events);
   };
   const setPhase = (phase: PhaseName, status: PhaseStatus, message?: string) => {
-    const state = view.phases[phase];
-    if (status === 'running') state.started_at = now();
-    if (['completed', 'failed', 'skipped'].includes(status)) state.ended_at = now();
-    state.status = status;
-    if (message) state.message = message;
+    const details = view.phase_details[phase];
+    if (status === 'running') details.started_at = now();
+    if (['completed', 'failed', 'skipped'].includes(status)) details.ended_at = now();
+    view.phases[phase] = status;
+    if (message) details.message = message;
     view.phase = phase;
     event('phase_changed', `${phase}: ${status}${message ? ` (${message})` : ''}`, {
-      started_at: state.started_at,
+      started_at: details.started_at,
+      ...(details.ended_at ? { ended_at: details.ended_at } : {}),
       phase_status: status,
     });
   };
@@ -206,8 +207,10 @@ export async function analysisProject(input: AnalysisProjectInput): Promise<Proj
     view.decision = { decision: decision.decision, reason: decision.reason, decided_at: now() };
     if (decision.decision === 'reject') {
       setPhase('prd', 'completed', 'PRD rejected');
-      for (const phase of PHASES.slice(1))
-        view.phases[phase] = { status: 'skipped', message: 'PRD rejected' };
+      for (const phase of PHASES.slice(1)) {
+        view.phases[phase] = 'skipped';
+        view.phase_details[phase] = { message: 'PRD rejected' };
+      }
       finish(
         'terminated',
         'project_terminated',
@@ -293,7 +296,7 @@ export async function analysisProject(input: AnalysisProjectInput): Promise<Proj
   } catch (err) {
     if (isCancellation(err)) {
       await CancellationScope.nonCancellable(async () => {
-        markUnfinished(view, 'skipped', 'cancelled');
+        markUnfinished(view, 'skipped', 'cancelled', now());
         finish('cancelled', 'project_cancelled', 'project cancelled');
         await save();
       });
@@ -302,9 +305,9 @@ export async function analysisProject(input: AnalysisProjectInput): Promise<Proj
     const message =
       err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
     view.error = { phase: view.phase, message };
-    view.phases[view.phase].status = 'failed';
-    view.phases[view.phase].ended_at = now();
-    markUnfinished(view, 'skipped', `${view.phase} failed`);
+    view.phases[view.phase] = 'failed';
+    view.phase_details[view.phase].ended_at = now();
+    markUnfinished(view, 'skipped', `${view.phase} failed`, now());
     finish('failed', 'project_failed', `${view.phase} failed: ${message}`);
     await save();
     throw ApplicationFailure.nonRetryable(`phase ${view.phase} failed: ${message}`, 'ProjectFailed');
@@ -326,11 +329,14 @@ export async function analysisProject(input: AnalysisProjectInput): Promise<Proj
   }
 }
 
-function markUnfinished(view: ProjectView, status: PhaseStatus, message: string): void {
+/** Ends every phase not yet finished; one that had started gets `ended_at` too. */
+function markUnfinished(view: ProjectView, status: PhaseStatus, message: string, at: string): void {
   for (const phase of PHASES) {
-    const state = view.phases[phase];
-    if (state.status === 'pending' || state.status === 'running' || state.status === 'waiting_approval') {
-      view.phases[phase] = { ...state, status, message };
+    const current = view.phases[phase];
+    if (current === 'pending' || current === 'running' || current === 'waiting_approval') {
+      const details = view.phase_details[phase];
+      view.phases[phase] = status;
+      view.phase_details[phase] = { ...details, ...(details.started_at ? { ended_at: at } : {}), message };
     }
   }
 }

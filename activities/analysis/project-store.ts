@@ -1,6 +1,7 @@
 /** Reads and writes project records, events and agent logs in the metadata store. */
 import type { MetadataDb } from '../store/metadata-db';
 import type { ProjectEvent, ProjectView } from '../../shared/project-model';
+import { normalizeProjectView } from '../../shared/project-view-compat';
 import type { ArtifactKind } from '../../shared/warehouse-model';
 
 export interface StoredEvent extends ProjectEvent {
@@ -27,8 +28,11 @@ export class ProjectStore {
   /**
    * Saves the latest view (an older snapshot never overwrites a newer one) and its events,
    * idempotently; returns the events stored now (not those a retry had stored already).
+   * A view in the older phases shape (a workflow still run by a previous worker version) is
+   * stored in today's shape.
    */
-  saveProgress(view: ProjectView, events: ProjectEvent[]): ProjectEvent[] {
+  saveProgress(given: ProjectView, events: ProjectEvent[]): ProjectEvent[] {
+    const view = normalizeProjectView(given);
     const upsert = this.db.prepare(
       `INSERT INTO projects (project_id, owner_id, created_at, updated_at, status, view_json) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (project_id) DO UPDATE SET updated_at = excluded.updated_at, status = excluded.status, view_json = excluded.view_json
@@ -97,10 +101,11 @@ export class ProjectStore {
     })();
   }
 
+  /** The project record; one stored in the older phases shape is read in today's (shared/project-view-compat.ts). */
   getProject(projectId: string): ProjectView | undefined {
     const row = this.db.prepare('SELECT view_json FROM projects WHERE project_id = ?').get(projectId) as
       { view_json: string } | undefined;
-    return row ? (JSON.parse(row.view_json) as ProjectView) : undefined;
+    return row ? normalizeProjectView(JSON.parse(row.view_json)) : undefined;
   }
 
   listProjects(ownerId: string, limit: number, offset: number): { total: number; projects: ProjectView[] } {
@@ -112,7 +117,7 @@ export class ProjectStore {
         'SELECT view_json FROM projects WHERE owner_id = ? ORDER BY created_at DESC, project_id DESC LIMIT ? OFFSET ?',
       )
       .all(ownerId, limit, offset) as { view_json: string }[];
-    return { total, projects: rows.map((r) => JSON.parse(r.view_json) as ProjectView) };
+    return { total, projects: rows.map((r) => normalizeProjectView(JSON.parse(r.view_json))) };
   }
 
   /** Cost record of every project updated since `sinceIso` (the cost reporter's input). */

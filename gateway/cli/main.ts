@@ -21,7 +21,7 @@ const USAGE = `Usage: plat <command> [options]
   projects create --jdbc-url URL --username U [--password P] [--description D]
                                           (source password also from PLAT_SOURCE_PASSWORD)
   projects list [--limit N] [--offset N]
-  projects show ID
+  projects show ID                        status, each phase (status, time taken, message), PRD
   projects watch ID                       live phases until the project ends
   projects approve ID
   projects modify ID --file PRD.json      edited PRD, validated, then approved

@@ -1,6 +1,7 @@
 /** Plain-text rendering for the CLI: tables and the live phase board. */
-import type { PhaseState, ProjectView } from '../../shared/project-model';
-import { PHASES } from '../../shared/project-model';
+import type { PhaseStatus, ProjectView } from '../../shared/project-model';
+import { PHASES, PHASE_STATUSES } from '../../shared/project-model';
+import { normalizePhases } from '../../shared/project-view-compat';
 
 export function table(rows: Record<string, unknown>[], columns: string[]): string {
   if (rows.length === 0) return '(none)';
@@ -14,7 +15,9 @@ export function table(rows: Record<string, unknown>[], columns: string[]): strin
   return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n');
 }
 
-const MARK: Record<PhaseState['status'], string> = {
+const NAME_WIDTH = Math.max(...PHASES.map((p) => p.length));
+const STATUS_WIDTH = Math.max(...PHASE_STATUSES.map((s) => s.length));
+const MARK: Record<PhaseStatus, string> = {
   pending: '·',
   running: '▶',
   waiting_approval: '?',
@@ -23,15 +26,28 @@ const MARK: Record<PhaseState['status'], string> = {
   skipped: '-',
 };
 
+/**
+ * The phases, one a line: mark, name, status, time taken once finished, last message. A gateway of
+ * the previous version answers the older phases shape; both read the same.
+ */
 export function phaseBoard(view: ProjectView): string {
-  const done = PHASES.filter((p) => ['completed', 'skipped'].includes(view.phases[p].status)).length;
+  const { phases, phase_details } = normalizePhases(view.phases, view.phase_details);
+  const done = PHASES.filter((p) => ['completed', 'skipped'].includes(phases[p])).length;
   const lines = [
     `${view.project_id}  ${view.status}  (${done}/${PHASES.length} phases)  cost ${view.cost_usd.toFixed(4)} USD  ${view.duration_seconds}s`,
     ...PHASES.map((p) => {
-      const s = view.phases[p];
-      return `  ${MARK[s.status]} ${p.padEnd(16)} ${s.status}${s.message ? `  ${s.message}` : ''}`;
+      const status = phases[p];
+      const { started_at, ended_at, message } = phase_details[p];
+      const took = duration(started_at, ended_at);
+      return `  ${MARK[status] ?? ' '} ${p.padEnd(NAME_WIDTH)} ${status.padEnd(STATUS_WIDTH)}${took}${message ? `  ${message}` : ''}`.trimEnd();
     }),
     `  ${view.message}`,
   ];
   return lines.join('\n');
+}
+
+/** `  1.2s` from start to end, or nothing while either is unknown. */
+function duration(from?: string, to?: string): string {
+  const ms = from && to ? Date.parse(to) - Date.parse(from) : NaN;
+  return Number.isFinite(ms) ? `  ${(ms / 1000).toFixed(1)}s` : '';
 }

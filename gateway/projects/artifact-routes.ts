@@ -66,7 +66,7 @@ export function addArtifactRoutes(r: Router, service: ProjectService, store: Pro
         throw new HttpError(
           404,
           'not_built',
-          `the ${path} of ${view.project_id} does not exist yet: its ${phase} stage is ${view.phases[phase].status}`,
+          `the ${path} of ${view.project_id} does not exist yet: its ${phase} stage is ${view.phases[phase]}`,
         );
       }
       res.json({ project_id: view.project_id, ...(content as object) });

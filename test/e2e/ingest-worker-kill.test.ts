@@ -129,7 +129,10 @@ describe('worker killed during data integration (real processes)', () => {
     worker.child.kill('SIGKILL');
     await worker.exited;
     const atKill = await view();
-    expect((atKill.phases as Record<string, { status: string }>).data_ingestion.status).toBe('running');
+    expect((atKill.phases as Record<string, string>).data_ingestion).toBe('running');
+    expect((atKill.phase_details as Record<string, object>).data_ingestion).toEqual({
+      started_at: expect.any(String),
+    });
     expect((await ingestionEvents()).length).toBeLessThan(3);
     expect(first.message).toMatch(/^copied /);
 

@@ -4,7 +4,10 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { dataDirDeps } from '../../activities';
+import { metadataDbPath, openMetadataDb } from '../../activities/store/metadata-db';
+import { PHASES } from '../../shared/project-model';
 import { repoRoot } from '../../shared/paths';
+import { insertLegacyProject, legacyProjectRecord } from '../fixtures/legacy-project-view';
 import { harness } from '../harness/harness-state';
 import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
@@ -85,9 +88,21 @@ describe('plat CLI', () => {
     expect(screen).toMatch(/✔ prd\s+completed/);
 
     expect((await plat('projects', 'list')).stdout).toMatch(new RegExp(`${projectId}\\s+completed`));
-    expect((await plat('projects', 'show', projectId)).stdout).toContain(
-      'PRD: DVD rental / retail analytics for sakila',
-    );
+    const shown = (await plat('projects', 'show', projectId)).stdout;
+    expect(shown).toContain('PRD: DVD rental / retail analytics for sakila');
+    // Every phase on its line: completed, with the time it took (from phase_details).
+    for (const phase of PHASES) expect(shown).toMatch(new RegExp(`✔ ${phase}\\s+completed\\s+\\d+\\.\\ds`));
+    const json = JSON.parse((await plat('projects', 'show', projectId, '--json')).stdout) as {
+      phases: Record<string, unknown>;
+      phase_details: Record<string, { started_at?: string; ended_at?: string }>;
+    };
+    for (const phase of PHASES) {
+      expect(json.phases[phase]).toBe('completed');
+      expect(json.phase_details[phase]).toMatchObject({
+        started_at: expect.any(String),
+        ended_at: expect.any(String),
+      });
+    }
     expect((await plat('projects', 'logs', projectId)).stdout).toMatch(
       /count_rows\s+\{"table":"rental"\}\s+16044 rows/,
     );
@@ -114,6 +129,25 @@ describe('plat CLI', () => {
     const unknown = await plat('projects', 'report', projectId, 'weather');
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('report kind must be one of');
+  });
+
+  it('shows a project stored by an older version (phases as objects)', async () => {
+    const owner = (
+      JSON.parse((await plat('projects', 'list', '--json')).stdout) as { projects: { project_id: string }[] }
+    ).projects[0];
+    const ownerId = (
+      JSON.parse((await plat('projects', 'show', owner.project_id, '--json')).stdout) as { owner_id: string }
+    ).owner_id;
+    const legacyId = `proj-20261120-legacy${Date.now().toString(36)}`;
+    insertLegacyProject(
+      openMetadataDb(metadataDbPath(gateway.dataDir)),
+      legacyProjectRecord(legacyId, ownerId),
+    );
+    const shown = await plat('projects', 'show', legacyId);
+    expect(shown.status).toBe(0);
+    expect(shown.stdout).toContain(`${legacyId}  terminated  (8/8 phases)`);
+    expect(shown.stdout).toMatch(/✔ prd\s+completed\s+600\.0s\s+PRD rejected/);
+    expect(shown.stdout).toMatch(/- data_ingestion\s+skipped\s+PRD rejected/);
   });
 
   it('explains errors: a second decision, a bad file, no login', async () => {

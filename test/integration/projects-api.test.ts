@@ -5,6 +5,13 @@ import { execFileSync } from 'node:child_process';
 import { WebSocket } from 'ws';
 import { temporalCliPath } from '../../scripts/lib/tool-paths';
 import { dataDirDeps } from '../../activities';
+import { metadataDbPath, openMetadataDb } from '../../activities/store/metadata-db';
+import { PHASES } from '../../shared/project-model';
+import {
+  LEGACY_PHASES_READ,
+  insertLegacyProject,
+  legacyProjectRecord,
+} from '../fixtures/legacy-project-view';
 import { apiCaller } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
 import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
@@ -120,7 +127,22 @@ describe('projects API', () => {
       status: 200,
       body: { project_id: id, decision: 'approve', status: 'running' },
     });
-    await until(id, 'completed');
+    const done = await until(id, 'completed');
+    // `phases`: one status string per phase; `phase_details`: when each ran and what it said.
+    expect(Object.keys(done.phases as object)).toEqual([...PHASES]);
+    const phases = done.phases as Record<string, unknown>;
+    const details = done.phase_details as Record<string, Record<string, unknown>>;
+    for (const phase of PHASES) {
+      expect(phases[phase]).toBe('completed');
+      expect(details[phase]).toEqual({
+        started_at: expect.any(String),
+        ended_at: expect.any(String),
+        message: expect.any(String),
+      });
+      expect(Date.parse(details[phase].ended_at as string)).toBeGreaterThanOrEqual(
+        Date.parse(details[phase].started_at as string),
+      );
+    }
     const again = await call('POST', `/prod/v1/projects/${id}/hitl/approve`, undefined, token);
     expect(again.status).toBe(409);
 
@@ -215,6 +237,28 @@ describe('projects API', () => {
     expect(rejected.body).toEqual({ project_id: id, decision: 'reject', status: 'terminated' });
   });
 
+  it('reads a project stored by an older version (phases as objects) in the new shape', async () => {
+    const owner = (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { sub: string })
+      .sub;
+    const legacyId = `proj-20261120-legacy${Date.now().toString(36)}`;
+    insertLegacyProject(
+      openMetadataDb(metadataDbPath(gateway.dataDir)),
+      legacyProjectRecord(legacyId, owner),
+    );
+    const res = await call('GET', `/v1/projects/${legacyId}`, undefined, token);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ project_id: legacyId, status: 'terminated', ...LEGACY_PHASES_READ });
+    const listed = (await call('GET', '/v1/projects?limit=100', undefined, token)).body.projects as {
+      project_id: string;
+      status: string;
+    }[];
+    expect(listed.find((p) => p.project_id === legacyId)?.status).toBe('terminated');
+    // A report of a stage that never ran names the phase's status, read from the old shape.
+    const quality = await call('GET', `/v1/projects/${legacyId}/quality`, undefined, token);
+    expect(quality.status).toBe(404);
+    expect((quality.body.error as { message: string }).message).toContain('data_governance stage is skipped');
+  });
+
   it('approves through `temporal workflow signal` as well', async () => {
     const id = await create();
     await until(id, 'waiting_approval');
@@ -238,6 +282,23 @@ describe('projects API', () => {
     expect(Object.keys(doc.body.paths as object)).toEqual(
       expect.arrayContaining(['/v1/projects', '/v1/projects/{project_id}/hitl/modify']),
     );
+    interface Schema {
+      type?: string;
+      enum?: string[];
+      properties?: Record<string, Schema>;
+    }
+    const project = (doc.body.components as { schemas: Record<string, Schema> }).schemas.Project;
+    const phases = project.properties!.phases;
+    expect(Object.keys(phases.properties!)).toEqual([...PHASES]);
+    expect(phases.properties!.prd).toMatchObject({
+      type: 'string',
+      enum: expect.arrayContaining(['running']),
+    });
+    expect(Object.keys(project.properties!.phase_details.properties!.prd.properties!)).toEqual([
+      'started_at',
+      'ended_at',
+      'message',
+    ]);
   });
 });
 
@@ -320,6 +381,7 @@ describe('project events over WebSocket', () => {
     }
     const phaseChanged = live.messages.find((m) => m.event_type === 'phase_changed');
     expect(phaseChanged?.started_at).toEqual(expect.any(String));
+    expect(phaseChanged?.phase_status).toBe('running');
     live.ws.close();
 
     // A client that reconnects with since = the last id it saw gets only what came after.
@@ -334,6 +396,9 @@ describe('project events over WebSocket', () => {
     const completed = await again.waitFor((m) => m.event_type === 'project_completed');
     expect(completed.status).toBe('completed');
     const replayed = again.messages.filter((m) => m.type === 'event');
+    // A phase that finished says when it started and when it ended.
+    const finished = replayed.find((m) => m.event_type === 'phase_changed' && m.phase_status === 'completed');
+    expect(finished).toMatchObject({ started_at: expect.any(String), ended_at: expect.any(String) });
     expect(replayed.every((m) => (m.event_id as number) > (hitl.event_id as number))).toBe(true);
     again.ws.close();
   });

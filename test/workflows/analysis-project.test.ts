@@ -89,7 +89,10 @@ describe('analysisProject workflow (time skipping)', () => {
     const { projectId, handle } = await start();
     const waiting = await untilWaiting(handle);
     expect(waiting.status).toBe('waiting_approval');
-    expect(waiting.phases.prd.status).toBe('waiting_approval');
+    expect(waiting.phases.prd).toBe('waiting_approval');
+    expect(waiting.phase_details.prd).toEqual({ started_at: expect.any(String) });
+    expect(waiting.phases.data_ingestion).toBe('pending');
+    expect(waiting.phase_details.data_ingestion).toEqual({});
     expect(waiting.prd?.industry.name).toBe('DVD rental / retail');
     expect(waiting.cost.by_agent).toEqual([
       expect.objectContaining({ agent_name: 'product_manager', phase: 'prd', call_count: 0 }),
@@ -102,13 +105,20 @@ describe('analysisProject workflow (time skipping)', () => {
     await handle.signal(approveSignal);
     const done = await handle.result();
     expect(done.status).toBe('completed');
-    expect(done.phases.prd.status).toBe('completed');
+    expect(done.phases.prd).toBe('completed');
     // Data integration ran for real: every table reconciled.
-    expect(done.phases.data_ingestion.status).toBe('completed');
+    expect(done.phases.data_ingestion).toBe('completed');
     expect(done.warehouse?.ods?.tables).toHaveLength(16);
     expect(done.warehouse!.ods!.tables.every((t) => t.source_rows === t.ods_rows)).toBe(true);
     expect(done.warehouse!.ods!.rows_copied).toBe(47_268);
-    for (const phase of PHASES) expect(done.phases[phase].status).toBe('completed');
+    // `phases` holds status strings only; when each phase ran is in `phase_details`.
+    for (const phase of PHASES) {
+      expect(done.phases[phase]).toBe('completed');
+      const { started_at, ended_at, message } = done.phase_details[phase];
+      expect(Date.parse(ended_at!)).toBeGreaterThanOrEqual(Date.parse(started_at!));
+      expect(message).toEqual(expect.any(String));
+    }
+    expect(done.phase_details.prd.message).toBe('PRD approved');
     expect(done.warehouse!.profile!.overall_score).toBeGreaterThan(50);
     expect(done.warehouse!.pipeline!.files).toEqual(
       expect.arrayContaining(['workflow.ts', 'sql/model/ads.sql']),
@@ -162,6 +172,15 @@ describe('analysisProject workflow (time skipping)', () => {
     const final = await handle.result();
     expect(final.status).toBe('terminated');
     expect(final.message).toBe('PRD rejected: wrong database');
+    expect(final.phases.prd).toBe('completed');
+    expect(final.phase_details.prd).toMatchObject({
+      started_at: expect.any(String),
+      ended_at: expect.any(String),
+    });
+    for (const phase of PHASES.slice(1)) {
+      expect(final.phases[phase]).toBe('skipped');
+      expect(final.phase_details[phase]).toEqual({ message: 'PRD rejected' });
+    }
     // Deciding again: nothing is pending any more.
     await expect(handle.signal(rejectSignal, {})).rejects.toThrow();
   });
@@ -174,7 +193,8 @@ describe('analysisProject workflow (time skipping)', () => {
     expect(result.decision).toBe('modify');
     const final = await handle.result();
     expect(final.prd?.title).toBe('Store performance, edited by a person');
-    expect(final.phases.prd.message).toBe('PRD edited and approved');
+    expect(final.phases.prd).toBe('completed');
+    expect(final.phase_details.prd.message).toBe('PRD edited and approved');
   });
 
   it('fails the project when the source refuses the credentials, and says why', async () => {
@@ -183,7 +203,10 @@ describe('analysisProject workflow (time skipping)', () => {
     expect(error).toBeInstanceOf(WorkflowFailedError);
     const view = deps.store.getProject(projectId)!;
     expect(view.status).toBe('failed');
-    expect(view.phases.prd.status).toBe('failed');
+    expect(view.phases.prd).toBe('failed');
+    expect(view.phase_details.prd).toEqual({ started_at: expect.any(String), ended_at: expect.any(String) });
+    expect(view.phases.data_ingestion).toBe('skipped');
+    expect(view.phase_details.data_ingestion).toEqual({ message: 'prd failed' });
     expect(view.error?.message).toMatch(/Access denied/);
     expect(deps.store.eventsSince(projectId, 0).map((e) => e.event_type)).toContain('project_failed');
     // Counted once in the project-failure metric.
@@ -195,7 +218,15 @@ describe('analysisProject workflow (time skipping)', () => {
     await untilWaiting(handle);
     await handle.cancel();
     await expect(handle.result()).rejects.toThrow();
-    expect(deps.store.getProject(projectId)!.status).toBe('cancelled');
+    const view = deps.store.getProject(projectId)!;
+    expect(view.status).toBe('cancelled');
+    // The phase that was waiting ended when the project was cancelled.
+    expect(view.phases.prd).toBe('skipped');
+    expect(view.phase_details.prd).toEqual({
+      started_at: expect.any(String),
+      ended_at: expect.any(String),
+      message: 'cancelled',
+    });
   });
 
   it('stops at data governance when a blocking quality rule fails, with the rule and its violations', async () => {
@@ -216,7 +247,9 @@ describe('analysisProject workflow (time skipping)', () => {
     const view = deps.store.getProject(projectId)!;
     expect(view).toMatchObject({ status: 'failed', error: { phase: 'data_governance' } });
     expect(view.error!.message).toContain('payments are at most 5.00');
-    expect(view.phases.query_building.status).toBe('skipped');
+    expect(view.phases.data_governance).toBe('failed');
+    expect(view.phase_details.data_governance.ended_at).toEqual(expect.any(String));
+    expect(view.phases.query_building).toBe('skipped');
     const report = deps.store.getArtifact<QualityReport>(projectId, 'quality_report')!;
     const rule = report.results.find((r) => r.name === 'payments are at most 5.00')!;
     expect(rule.status).toBe('failed');
