@@ -64,18 +64,31 @@ describe('dashboard page', () => {
         (c) => (c as HTMLElement).dataset.rows !== undefined,
       ),
     );
-    const cards = await page.$$eval('.card', (els) =>
+    const all = await page.$$eval('.card', (els) =>
       els.map((e) => ({
         metric: e.getAttribute('data-metric'),
+        kind: e.getAttribute('data-kind'),
         rows: Number((e as HTMLElement).dataset.rows),
         lines: e.querySelectorAll('path.series').length,
         runs: (e.querySelector('path.series')?.getAttribute('d') ?? '').split('M').length - 1,
+        bars: e.querySelectorAll('rect.bar').length,
+        labels: Array.from(e.querySelectorAll('svg text')).map((t) => t.textContent ?? ''),
       })),
     );
+    const cards = all.filter((c) => c.kind === 'series');
     expect(cards.map((c) => c.metric)).toEqual(
       expect.arrayContaining(['rental_count', 'payment_total_amount']),
     );
     for (const c of cards) expect(c).toMatchObject({ rows: expect.any(Number), lines: 1 });
+    // The time axis is labelled in months for Sakila's nine months, not with raw dates.
+    expect(cards[0].labels).toEqual(expect.arrayContaining(['Jan 2006']));
+    // Top-N breakdowns beside the series: at most ten bars plus one for the rest, largest first.
+    const byCountry = all.find((c) => c.metric === 'payment_total_amount_by_country')!;
+    expect(byCountry.kind).toBe('breakdown');
+    expect(byCountry.rows).toBeGreaterThan(100);
+    expect(byCountry.bars).toBe(11);
+    expect(byCountry.labels).toEqual(expect.arrayContaining([expect.stringMatching(/\d+ others/)]));
+    expect(all.find((c) => c.metric === 'rental_count_by_rating')).toMatchObject({ rows: 5, bars: 5 });
     expect(cards.every((c) => c.rows > 30)).toBe(true);
     // Sakila has rows on 41 of 267 days: the line breaks at each gap instead of joining across it.
     expect(cards.every((c) => c.runs >= 5)).toBe(true);
@@ -87,11 +100,13 @@ describe('dashboard page', () => {
     await page.fill('input[name=to]', '2005-07-31');
     await page.click('#filter button');
     await page.waitForFunction(() =>
-      Array.from(document.querySelectorAll('.card')).every(
+      Array.from(document.querySelectorAll('.card[data-kind=series]')).every(
         (c) => Number((c as HTMLElement).dataset.rows) <= 31,
       ),
     );
-    const rows = await page.$$eval('.card', (els) => els.map((e) => Number((e as HTMLElement).dataset.rows)));
+    const rows = await page.$$eval('.card[data-kind=series]', (els) =>
+      els.map((e) => Number((e as HTMLElement).dataset.rows)),
+    );
     expect(rows.every((n) => n > 0 && n <= 31)).toBe(true);
   });
 

@@ -21,22 +21,11 @@ export interface Breakdown {
 }
 
 const GEO = ['country', 'region', 'territory', 'state', 'province', 'continent'];
-const GROUPS = [
-  'category',
-  'genre',
-  'line',
-  'family',
-  'group',
-  'department',
-  'segment',
-  'class',
-  'type',
-  'kind',
-  'brand',
-  'collection',
-  'rating',
-  'tier',
-];
+/** Product and organisation hierarchies: the breakdowns analysts reach for first. */
+const HIERARCHIES = ['category', 'genre', 'line', 'family', 'department', 'collection', 'brand', 'subcategory'];
+/** Other classifications: useful, but second to a hierarchy. */
+const CLASSES = ['group', 'segment', 'class', 'type', 'kind', 'rating', 'tier'];
+const GROUPS = [...HIERARCHIES, ...CLASSES];
 const CHANNELS = ['channel', 'method', 'carrier', 'status', 'source', 'medium', 'platform', 'device', 'mode'];
 const PLACES = ['store', 'office', 'branch', 'warehouse', 'shop', 'location', 'site', 'outlet'];
 const PRODUCTS = [
@@ -97,7 +86,9 @@ function scoreColumn(
   if (hasAny(words, GEO)) return { score: 10, concept: 'geo' };
   if (words.includes('city')) return { score: 4, concept: 'city' };
   const isLabel = hasAny(words, ['name', 'title', 'label']) || words.join('') === tableWords.join('');
-  if (hasAny(words, GROUPS) || (isLabel && hasAny(tableWords, GROUPS))) return { score: 9, concept: 'group' };
+  if (hasAny(words, HIERARCHIES) || (isLabel && hasAny(tableWords, HIERARCHIES)))
+    return { score: 9, concept: 'group' };
+  if (hasAny(words, CLASSES) || (isLabel && hasAny(tableWords, CLASSES))) return { score: 7.5, concept: 'class' };
   if (hasAny(words, CHANNELS)) return { score: 6, concept: 'channel' };
   if (!isLabel) return undefined;
   if (hasAny(tableWords, GEO)) return { score: 10, concept: 'geo' };

@@ -101,14 +101,14 @@ function aggregates(
       });
     else if (m.meaning === 'money')
       out.push({
-        field: field(`total_${m.name}`, m.type, `SUM(${m.name})`, `total ${m.label}`),
+        field: field(totalName(m.name), m.type, `SUM(${m.name})`, `total ${m.label}`),
         unit: 'currency',
         additive: true,
         headline: true,
       });
     else if (['quantity', 'duration', 'size'].includes(m.meaning)) {
       out.push({
-        field: field(`total_${m.name}`, m.type, `SUM(${m.name})`, `total ${m.label}`),
+        field: field(totalName(m.name), m.type, `SUM(${m.name})`, `total ${m.label}`),
         unit: m.meaning,
         additive: true,
         headline: m.meaning === 'quantity',
@@ -406,5 +406,8 @@ function referencedTables(fields: PrdField[], tree: Map<string, unknown>): strin
   );
   return [...tree.keys()].filter((t) => named.has(t));
 }
+
+/** `total_<measure>`, unless the measure already says total (`Total`, `total_due`). */
+const totalName = (measure: string) => (/^(total|sum)(_|$)/.test(measure) ? measure : `total_${measure}`);
 
 export const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);

@@ -92,7 +92,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     return (
       b.references.length === 0 &&
       !personName(b.table) &&
-      b.table.row_count <= 300 &&
+      b.table.row_count <= 30 &&
       attrs.length >= 1 &&
       attrs.length <= 2 &&
       attrs.every((c) => b.meaning.get(c.name) === 'text')
