@@ -175,7 +175,8 @@ function viewMeta(comment: unknown, sql: string): { location: string; partition_
 /** The view body reading a built table's Parquet (Hive partitions typed from the table's schema). */
 function readExpression(t: BuiltTable): string {
   if (!t.partition_by.length) return `SELECT * FROM read_parquet(${lit(t.location)})`;
-  if (!fs.existsSync(t.location)) {
+  const files = fs.existsSync(t.location) ? fs.readdirSync(t.location, { recursive: true }) : [];
+  if (!files.some((f) => String(f).endsWith('.parquet'))) {
     // No rows, so no partition files: an empty table with the right columns.
     const cols = t.columns.map((c) => `CAST(NULL AS ${c.type}) AS ${q(c.name)}`).join(', ');
     return `SELECT ${cols} WHERE false`;

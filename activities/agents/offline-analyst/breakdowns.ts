@@ -22,7 +22,16 @@ export interface Breakdown {
 
 const GEO = ['country', 'region', 'territory', 'state', 'province', 'continent'];
 /** Product and organisation hierarchies: the breakdowns analysts reach for first. */
-const HIERARCHIES = ['category', 'genre', 'line', 'family', 'department', 'collection', 'brand', 'subcategory'];
+const HIERARCHIES = [
+  'category',
+  'genre',
+  'line',
+  'family',
+  'department',
+  'collection',
+  'brand',
+  'subcategory',
+];
 /** Other classifications: useful, but second to a hierarchy. */
 const CLASSES = ['group', 'segment', 'class', 'type', 'kind', 'rating', 'tier'];
 const GROUPS = [...HIERARCHIES, ...CLASSES];
@@ -88,7 +97,8 @@ function scoreColumn(
   const isLabel = hasAny(words, ['name', 'title', 'label']) || words.join('') === tableWords.join('');
   if (hasAny(words, HIERARCHIES) || (isLabel && hasAny(tableWords, HIERARCHIES)))
     return { score: 9, concept: 'group' };
-  if (hasAny(words, CLASSES) || (isLabel && hasAny(tableWords, CLASSES))) return { score: 7.5, concept: 'class' };
+  if (hasAny(words, CLASSES) || (isLabel && hasAny(tableWords, CLASSES)))
+    return { score: 7.5, concept: 'class' };
   if (hasAny(words, CHANNELS)) return { score: 6, concept: 'channel' };
   if (!isLabel) return undefined;
   if (hasAny(tableWords, GEO)) return { score: 10, concept: 'geo' };

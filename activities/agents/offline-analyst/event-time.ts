@@ -112,7 +112,6 @@ const LATER = [
   'required',
   'expected',
   'promised',
-  'scheduled',
   'checkout',
 ];
 
@@ -142,7 +141,15 @@ export function ownEventTime(table: SourceTable): OwnEventTime | undefined {
   const ranked = table.columns
     .map((c, i) => ({ c, i, r: rank(table, c) }))
     .filter((x): x is { c: SourceColumn; i: number; r: number } => x.r !== undefined)
-    .sort((a, b) => a.r - b.r || Number(a.c.nullable) - Number(b.c.nullable) || a.i - b.i);
+    .sort(
+      (a, b) =>
+        // A date named after the table wins; otherwise an always-present date beats an optional
+        // one (shipped, returned and checked-in dates are null until that later moment happens).
+        Number(a.r !== 1) - Number(b.r !== 1) ||
+        Number(a.c.nullable) - Number(b.c.nullable) ||
+        a.r - b.r ||
+        a.i - b.i,
+    );
   const best = ranked[0];
   if (!best) return undefined;
   const others = ranked.slice(1).map((x) => x.c.name);

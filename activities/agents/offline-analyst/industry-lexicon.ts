@@ -18,19 +18,7 @@ export const INDUSTRIES: Industry[] = [
   },
   {
     name: 'Music / media store',
-    words: [
-      'track',
-      'album',
-      'artist',
-      'genre',
-      'playlist',
-      'song',
-      'music',
-      'media',
-      'composer',
-      'band',
-      'record',
-    ],
+    words: ['track', 'album', 'artist', 'genre', 'playlist', 'song', 'music', 'media', 'composer', 'band'],
   },
   {
     name: 'E-commerce / retail',
@@ -136,7 +124,18 @@ export const INDUSTRIES: Industry[] = [
   },
   {
     name: 'SaaS / subscriptions',
-    words: ['subscription', 'tenant', 'seat', 'trial', 'churn', 'saas', 'subscriber', 'license'],
+    words: [
+      'subscription',
+      'tenant',
+      'seat',
+      'trial',
+      'churn',
+      'saas',
+      'subscriber',
+      'license',
+      'helpdesk',
+      'b2b',
+    ],
   },
   {
     name: 'Human resources',
@@ -154,18 +153,7 @@ export const INDUSTRIES: Industry[] = [
   },
   {
     name: 'Hospitality / travel',
-    words: [
-      'booking',
-      'reservation',
-      'hotel',
-      'room',
-      'flight',
-      'guest',
-      'airline',
-      'passenger',
-      'ticket',
-      'travel',
-    ],
+    words: ['booking', 'reservation', 'hotel', 'room', 'flight', 'guest', 'airline', 'passenger', 'travel'],
   },
   {
     name: 'Manufacturing',
@@ -229,9 +217,11 @@ export function detectIndustry(
     const vocab = new Set(industry.words);
     const evidence: string[] = [];
     let score = 0;
+    let said = 0;
     for (const w of described) {
       if (vocab.has(w)) {
         score += 5;
+        said += 1;
         evidence.push(`the description says "${w}"`);
       }
     }
@@ -244,8 +234,9 @@ export function detectIndustry(
       score += Math.min(6, hits.length);
       evidence.push(...hits.slice(0, 2).map((c) => `column ${table.name}.${c.name}`));
     }
-    return { name: industry.name, score, evidence };
-  }).sort((a, b) => b.score - a.score);
+    return { name: industry.name, score, said, evidence };
+    // The user knows their business: an industry the description names outranks the schema's hints.
+  }).sort((a, b) => b.said - a.said || b.score - a.score);
 
   const [best, second] = scored;
   if (!best || best.score < MIN_SCORE)

@@ -74,12 +74,12 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     b.table.columns.some((c) => ['unit_price', 'quantity'].includes(b.meaning.get(c.name)!));
   const entityLike = (b: (typeof base)[number]) => labelColumns(b.table).length > 0;
   const isBridge = (b: (typeof base)[number]) => {
-    const targets = new Set(b.references.map((r) => r.references_table));
+    const targets = b.references.map((r) => r.references_table);
     const attrs = attributeColumns(b.table, b.keys).filter((c) => b.meaning.get(c.name) !== 'temporal');
     // A link with its own key that facts reference (Sakila's inventory) is an entity, not a bridge.
     const keyIsLinks = b.table.primary_key.every((c) => b.keys.has(c));
     return (
-      targets.size >= 2 &&
+      targets.length >= 2 &&
       attrs.length <= 1 &&
       !additive(b) &&
       !b.ownDate &&
@@ -99,8 +99,12 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     );
   };
   // An entity with a date (customer.signup_date, film.release_date) that facts reference is a dimension.
+  // Row counts are known when any table has rows; then an empty table has nothing to analyse yet.
+  const counted = snapshot.tables.some((t) => t.row_count > 0);
+  const empty = (b: (typeof base)[number]) => counted && b.table.row_count === 0;
   const isEventFact = (b: (typeof base)[number]) =>
     !!b.ownDate &&
+    !empty(b) &&
     !isBridge(b) &&
     !isLookup(b) &&
     (b.references.length > 0 || additive(b)) &&
@@ -109,7 +113,8 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
   const events = new Set(base.filter(isEventFact).map((b) => b.table.name));
   // A line has no date of its own and references a dated event (its header) directly or via one hop.
   const headerOf = (b: (typeof base)[number]): { header: string; via: PrdRelationship } | undefined => {
-    if (b.ownDate || isBridge(b) || !(additive(b) || priced(b) || lineNumbered(b.table))) return undefined;
+    if (b.ownDate || empty(b) || isBridge(b) || !(additive(b) || priced(b) || lineNumbered(b.table)))
+      return undefined;
     for (const r of b.references) {
       if (events.has(r.references_table)) return { header: r.references_table, via: r };
     }
@@ -174,6 +179,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
         'bridge',
         `links ${[...new Set(b.references.map((r) => r.references_table))].join(' and ')} (many-to-many) and carries no measures`,
       );
+    if (empty(b)) return out('other', 'empty: no rows to analyse yet, kept in ODS only');
     if (!b.ownDate && additive(b) && b.references.length > 0 && !entityLike(b) && !referencedByFact(b))
       return out(
         'snapshot',

@@ -1,0 +1,145 @@
+/**
+ * Builds the warehouse of one source database the way a project does (explore → offline PRD →
+ * ODS → DWD/DWS/ADS → metric checks) and holds the result against the database's ground truth,
+ * computed with SQL on the source: event dates covered, revenue to the cent, no key aggregated.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Connection, RowDataPacket } from 'mysql2/promise';
+import { buildOfflinePrd } from '../../../activities/agents/offline-analyst/prd-builder';
+import { prdProblems } from '../../../activities/agents/prd-checks';
+import { exploreSource } from '../../../activities/sources/source-explorer';
+import { DuckDbWarehouse } from '../../../activities/warehouse/duckdb-warehouse';
+import {
+  validateMetrics,
+  type MetricValidationReport,
+} from '../../../activities/warehouse/metric-validation';
+import { layerSelects, MODELED_LAYERS } from '../../../activities/warehouse/model-sql';
+import { ingestOds, readSourceSchema } from '../../../activities/warehouse/ods-ingestion';
+import type { Prd } from '../../../shared/prd-schema';
+import type { SourceSnapshot } from '../../../shared/source-schema';
+import type { SchemaTruth } from '../../../scripts/demo-data/generated-database';
+
+export interface BuiltProject {
+  prd: Prd;
+  snapshot: SourceSnapshot;
+  engine: DuckDbWarehouse;
+  projectId: string;
+  metrics: MetricValidationReport;
+}
+
+/** Explores `database` over `mysql` and builds its warehouse under `root`. */
+export async function buildProject(
+  mysql: Connection,
+  database: string,
+  description: string,
+  root: string,
+  projectId: string,
+): Promise<BuiltProject> {
+  const snapshot = await exploreSource(mysql, database);
+  const prd = buildOfflinePrd(snapshot, description);
+  fs.mkdirSync(root, { recursive: true });
+  fs.writeFileSync(path.join(root, `${database}-prd.json`), JSON.stringify(prd, null, 1));
+  await ingestOds({ projectId, warehouseRoot: root, mysql, snapshot, prd, done: [], onTable: () => {} });
+  const engine = new DuckDbWarehouse(root);
+  const source = readSourceSchema(root, projectId);
+  for (const layer of MODELED_LAYERS)
+    await engine.buildLayer(projectId, layer, layerSelects(prd, layer, projectId, source));
+  return { prd, snapshot, engine, projectId, metrics: await validateMetrics(engine, projectId, prd) };
+}
+
+const sourceRow = async (mysql: Connection, sql: string) =>
+  (await mysql.query<RowDataPacket[]>(sql))[0][0] as Record<string, unknown>;
+const dateText = (v: unknown) =>
+  v instanceof Date ? v.toISOString().slice(0, 10) : v === null ? null : String(v).slice(0, 10);
+/** Money to the cent, as text, whatever type the driver or DuckDB returns. */
+const cents = (v: unknown) =>
+  v === null || v === undefined ? null : (Math.round(Number(v) * 100) / 100).toFixed(2);
+
+/** Every difference between the built project and the truth; empty when it reconciles. */
+export async function reconcile(
+  built: BuiltProject,
+  truth: SchemaTruth,
+  mysql: Connection,
+): Promise<string[]> {
+  const { prd, engine, projectId } = built;
+  const problems: string[] = prdProblems(prd, built.snapshot).map((p) => `checks: ${p}`);
+  const ads = async (sql: string) => (await engine.query(projectId, sql, 10, 'ads')).rows[0] ?? {};
+  const lower = (s: string | null | undefined) => (s ?? '').toLowerCase();
+
+  for (const fact of truth.facts) {
+    const entry = prd.facts.find((f) => lower(f.table) === lower(fact.table));
+    if (!entry) {
+      problems.push(`${fact.table}: not a fact in the PRD (facts: ${prd.fact_tables.join(', ')})`);
+      continue;
+    }
+    const named = entry.event_time ? `${entry.event_time.table}.${entry.event_time.column}` : null;
+    if (lower(named) !== lower(fact.event_time_column))
+      problems.push(
+        `${fact.table}: event time ${named ?? 'none'}, expected ${fact.event_time_column ?? 'none'}`,
+      );
+    if (fact.event_date_sql && entry.ads_table) {
+      const want = await sourceRow(
+        mysql,
+        `SELECT MIN(d) AS first_day, MAX(d) AS last_day, COUNT(DISTINCT d) AS days FROM (${fact.event_date_sql}) AS e WHERE d IS NOT NULL`,
+      );
+      const got = await ads(
+        `SELECT CAST(MIN(stat_date) AS VARCHAR) AS first_day, CAST(MAX(stat_date) AS VARCHAR) AS last_day, COUNT(DISTINCT stat_date) AS days FROM ${entry.ads_table} WHERE stat_date IS NOT NULL`,
+      );
+      const w = `${dateText(want.first_day)} … ${dateText(want.last_day)}, ${Number(want.days)} days`;
+      const g = `${dateText(got.first_day)} … ${dateText(got.last_day)}, ${Number(got.days)} days`;
+      if (w !== g)
+        problems.push(`${fact.table}: ADS ${entry.ads_table} covers ${g}; the source's events ${w}`);
+    }
+    if (fact.revenue_sql && entry.ads_table) {
+      const want = cents((await sourceRow(mysql, fact.revenue_sql)).revenue);
+      const money = prd.metrics.filter(
+        (m) => m.ads_table === entry.ads_table && m.unit === 'currency' && m.additive,
+      );
+      const columns = money
+        .map((m) => /SELECT stat_date, (\w+) AS value/.exec(m.sql)?.[1])
+        .filter(Boolean) as string[];
+      const sums = await Promise.all(
+        columns.map(async (c) => ({
+          c,
+          v: cents((await ads(`SELECT SUM(${c}) AS v FROM ${entry.ads_table}`)).v),
+        })),
+      );
+      const line = entry.kind === 'line';
+      const matched = sums.find((s) => s.v === want && (!line || s.c === 'revenue'));
+      if (!matched)
+        problems.push(
+          `${fact.table}: revenue ${want} on the source; ADS ${entry.ads_table} has ${sums.map((s) => `${s.c} ${s.v}`).join(', ') || 'no money column'}`,
+        );
+    }
+  }
+
+  // No DWS/ADS aggregate may sum or average a column the truth lists, however it is named downstream.
+  const never = new Set(truth.never_aggregate.map(lower));
+  for (const dwd of prd.layers.dwd) {
+    const forbidden = new Set(dwd.fields.filter((f) => never.has(lower(f.source.trim()))).map((f) => f.name));
+    for (const t of prd.layers.dws.filter((x) => x.source_tables[0] === dwd.name))
+      for (const f of t.fields)
+        for (const m of f.source.matchAll(/\b(sum|avg)\s*\(\s*(\w+)\s*\)/gi))
+          if (forbidden.has(m[2].toLowerCase()))
+            problems.push(`${t.name}.${f.name} = ${f.source} aggregates a key or code`);
+  }
+
+  for (const [table, role] of Object.entries(truth.roles)) {
+    const got = prd.table_roles.find((r) => lower(r.table) === lower(table))?.role;
+    const same =
+      got === role ||
+      (role === 'lookup' && got === 'dimension') ||
+      (role === 'dimension' && got === 'lookup');
+    if (!same) problems.push(`${table}: role ${got ?? 'none'}, expected ${role}`);
+  }
+  const industry = lower(prd.industry.name);
+  if (
+    truth.industry === 'general' ? !industry.includes('general') : !industry.includes(lower(truth.industry))
+  )
+    problems.push(`industry ${prd.industry.name}, expected ${truth.industry}`);
+
+  const invalid = built.metrics.results.filter((r) => !r.valid);
+  for (const r of invalid) problems.push(`metric ${r.name} invalid: ${r.reason}`);
+  return problems;
+}
