@@ -5,11 +5,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PlatConfig } from '../shared/config';
 import { loadConfigOrExit } from '../shared/load-config-or-exit';
-import { dataDir, repoRoot } from '../shared/paths';
+import { dataDir } from '../shared/paths';
 import { temporalAddress } from '../shared/temporal-address';
 import { waitUntil, type ChildService } from './lib/child-service';
 import { portInUse } from './lib/free-port';
-import { loadSakila, startPrivateMariaDb } from './lib/mariadb-instance';
+import { DEMO_DATABASE_NAME } from './demo-data/demo-database';
+import { mariaDbClientTarget } from './demo-data/load-database';
+import { loadDemoDatabase } from './demo-data/load-demo-database';
+import { startPrivateMariaDb } from './lib/mariadb-instance';
 import { httpOk, startNodeService } from './lib/node-service';
 import { startOpenSearch } from './lib/opensearch-node';
 import { parseStartArgs, startHelp, type StartOptions } from './lib/start-options';
@@ -65,17 +68,21 @@ async function main(): Promise<void> {
   } else if (env.OPENSEARCH_URL) urls.push(['OpenSearch', env.OPENSEARCH_URL]);
 
   if (opts.withDemoDb) {
-    step('demo MariaDB with Sakila');
+    step(`demo MariaDB with database ${DEMO_DATABASE_NAME} (scale ${opts.demoScale})`);
     const db = await startPrivateMariaDb({
       dataDir: path.join(data, 'demo-mariadb'),
       port: config.PLAT_DEMO_DB_PORT,
       logFile: path.join(logs, 'mariadb.log'),
     });
     watch(db.service);
-    await loadSakila(db, path.resolve(repoRoot, '..', 'shared', 'datasets', 'sakila'));
+    const demo = await loadDemoDatabase(mariaDbClientTarget(db), { scale: opts.demoScale });
+    const how =
+      demo.status === 'loaded'
+        ? `generated and loaded in ${(demo.durationMs / 1000).toFixed(1)} s`
+        : 'up to date';
     urls.push([
-      'Demo MySQL (Sakila)',
-      `jdbc:mysql://127.0.0.1:${db.port}/sakila  user ${db.user} password ${db.password}`,
+      `Demo MySQL (${how})`,
+      `jdbc:mysql://127.0.0.1:${db.port}/${DEMO_DATABASE_NAME}  user ${db.user} password ${db.password}`,
     ]);
   }
 

@@ -98,7 +98,7 @@ export async function startPrivateMariaDb(opts: MariaDbOptions): Promise<MariaDb
   };
 }
 
-/** Loads the Sakila sample (../shared/datasets/sakila) unless database `sakila` already exists. */
+/** Loads the Sakila sample's SQL files from `datasetDir` (a test fixture) unless database `sakila` exists. */
 export async function loadSakila(db: MariaDbInstance, datasetDir: string): Promise<'loaded' | 'present'> {
   const present = (await db.sql("SHOW DATABASES LIKE 'sakila'")).trim() === 'sakila';
   if (present) return 'present';

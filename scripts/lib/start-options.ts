@@ -5,17 +5,38 @@ export interface StartOptions {
   help: boolean;
   withOpenSearch: boolean;
   withDemoDb: boolean;
+  /** Size of the generated demo database (1 ≈ 8,000 orders); only with `withDemoDb`. */
+  demoScale: number;
 }
 
+/** Larger demo databases take minutes to generate and load; nobody needs one for a demo. */
+const MAX_DEMO_SCALE = 100;
+
 export function parseStartArgs(argv: string[]): StartOptions {
-  const opts: StartOptions = { help: false, withOpenSearch: false, withDemoDb: false };
-  for (const arg of argv) {
+  const opts: StartOptions = { help: false, withOpenSearch: false, withDemoDb: false, demoScale: 1 };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
     if (arg === '--help' || arg === '-h') opts.help = true;
     else if (arg === '--with-opensearch') opts.withOpenSearch = true;
     else if (arg === '--with-demo-db') opts.withDemoDb = true;
-    else throw new Error(`unknown option ${arg} (see npm start -- --help)`);
+    else if (arg === '--demo-scale' || arg.startsWith('--demo-scale=')) {
+      const value = arg === '--demo-scale' ? argv[++i] : arg.slice('--demo-scale='.length);
+      opts.demoScale = parseDemoScale(value);
+      // Asking for a size means asking for the database.
+      opts.withDemoDb = true;
+    } else throw new Error(`unknown option ${arg} (see npm start -- --help)`);
   }
   return opts;
+}
+
+function parseDemoScale(value: string | undefined): number {
+  const scale = value === undefined || value.trim() === '' ? NaN : Number(value);
+  if (!Number.isFinite(scale) || scale <= 0 || scale > MAX_DEMO_SCALE) {
+    throw new Error(
+      `--demo-scale needs a number greater than 0 and at most ${MAX_DEMO_SCALE} (1 ≈ 8,000 orders), got ${value === undefined ? 'nothing' : `"${value}"`}`,
+    );
+  }
+  return scale;
 }
 
 export function startHelp(): string {
@@ -31,7 +52,11 @@ export function startHelp(): string {
     '',
     'Options:',
     '  --with-opensearch          also start a local OpenSearch with the ISM plugin (from Maven Central)',
-    '  --with-demo-db             also start a private MariaDB loaded with the Sakila sample database',
+    '  --with-demo-db             also start a private MariaDB with database demo_store: three years of an',
+    '                             outdoor-gear retailer (orders, lines, payments, shipments, returns), generated',
+    '                             up to yesterday; regenerated when the day, scale or generator changes',
+    '  --demo-scale N             size of demo_store, N > 0 (default 1 ≈ 8,000 orders and 20,000 order lines;',
+    '                             0.1 for a tiny one); implies --with-demo-db',
     '  --help                     show this text',
     '',
     'Settings (environment variables; see .env.example):',

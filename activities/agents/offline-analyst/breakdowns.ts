@@ -157,7 +157,10 @@ export function breakdownsOf(
           tableName === fact.table.name ||
           hasAny(words, [...GEO, ...GROUPS, ...CHANNELS]));
       candidates.push({
-        name: identifier(specific ? column.name : `${stem}_${column.name}`),
+        // `stores.store_name` is already qualified; `category.name` needs the table's noun.
+        name: identifier(
+          specific || identifier(column.name).startsWith(`${stem}_`) ? column.name : `${stem}_${column.name}`,
+        ),
         source: `${table.name}.${column.name}`,
         table: tableName,
         description: `${table.name}.${column.name}`,

@@ -212,7 +212,7 @@ function summaryText(
   const business =
     industry.name === 'General business'
       ? `${snapshot.database} (${snapshot.tables.length} tables) does not name a clear industry, so the analysis stays general`
-      : `${snapshot.database} (${snapshot.tables.length} tables) looks like a ${industry.name} business (${industry.evidence.slice(0, 3).join('; ')})`;
+      : `${snapshot.database} (${snapshot.tables.length} tables) looks like ${/^[AEIOU]/.test(industry.name) ? 'an' : 'a'} ${industry.name} business (${industry.evidence.slice(0, 3).join('; ')})`;
   const facts = designs.length
     ? designs
         .map(({ fact }) =>

@@ -1,0 +1,54 @@
+/**
+ * What a database generator produces: the SQL to build it, and the ground truth a test can hold an
+ * analyst's output against (facts, columns never to aggregate, table roles, industry), written by
+ * the generator itself so it never depends on the analyst being tested.
+ */
+
+/** A generated MySQL/MariaDB database: its DDL and data as SQL, and what is true about it. */
+export interface GeneratedDatabase {
+  /** MySQL database name. */
+  name: string;
+  /** What a user would type as the project description ("" allowed for some). */
+  description: string;
+  /** SQL statements (DDL then INSERT batches), without CREATE DATABASE/USE; the loader creates the database. */
+  statements: string[];
+  truth: SchemaTruth;
+}
+
+/** The role a table plays in the business, as an analyst should classify it. */
+export type TableRole = 'header' | 'line' | 'event' | 'snapshot' | 'dimension' | 'bridge' | 'lookup';
+
+/** Ground truth about a generated database, independent of any analyst. */
+export interface SchemaTruth {
+  /** Fact tables (events a business counts). */
+  facts: FactTruth[];
+  /** `table.column` pairs that no metric may SUM or AVG: keys, codes, line numbers, years, phone/postal numbers, flags. */
+  never_aggregate: string[];
+  /** Expected table roles for tables whose role is unambiguous. */
+  roles: Record<string, TableRole>;
+  /** A word the detected industry name should contain (case-insensitive), or 'general'. */
+  industry: string;
+}
+
+/** One fact table and how to measure it directly on the source database. */
+export interface FactTruth {
+  table: string;
+  /**
+   * SQL on the source database returning one DATE column `d` per fact row that has an event time
+   * (for a line table, the header's date through a join); null when the fact is not time-based (snapshot).
+   */
+  event_date_sql: string | null;
+  /** Source column holding the event time, as `table.column` (the header's column for lines). */
+  event_time_column: string | null;
+  /**
+   * SQL returning one value `revenue` (money, in currency units, cents converted) to the cent:
+   * SUM(quantity*unit_price*(1-discount)) for lines, SUM(amount) for payments; omitted when the
+   * fact carries no money.
+   */
+  revenue_sql?: string;
+}
+
+/** `table.column` names for several columns of one table (keeps truth lists short). */
+export function columnsOf(table: string, ...columns: string[]): string[] {
+  return columns.map((column) => `${table}.${column}`);
+}

@@ -1,0 +1,30 @@
+/**
+ * The schema zoo: small generated databases (`zoo_*`) that together cover the shapes an analyst
+ * must handle, each with its ground truth. See each file's header for what it covers.
+ */
+import { bikeShops } from './bike-shops';
+import { clinic } from './clinic';
+import { genericRecords } from './generic-records';
+import { musicStore } from './music-store';
+import { saasHelpdesk } from './saas-helpdesk';
+import { toyWholesale } from './toy-wholesale';
+import type { ZooSchema } from './zoo-schema';
+
+export type { ZooOptions, ZooSchema } from './zoo-schema';
+
+/** Every zoo schema. */
+export const ZOO: readonly ZooSchema[] = [
+  toyWholesale,
+  musicStore,
+  saasHelpdesk,
+  bikeShops,
+  clinic,
+  genericRecords,
+];
+
+/** The zoo schema of that database name; throws naming the known ones otherwise. */
+export function zooSchema(name: string): ZooSchema {
+  const found = ZOO.find((z) => z.name === name);
+  if (!found) throw new Error(`no zoo schema ${name} (known: ${ZOO.map((z) => z.name).join(', ')})`);
+  return found;
+}
