@@ -1,4 +1,4 @@
-/** The platform's error format: `{"error": {"code", "message", "details"}}` (DESIGN.md). */
+/** The platform's error format: `{"error": {"code", "message", "details"}}` (docs/requirements.md#api). */
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 
 export class HttpError extends Error {

@@ -1,4 +1,4 @@
-/** The memory service's auth policy (DESIGN.md): loopback needs no key; any other bind needs keys. */
+/** The memory service's auth policy (docs/requirements.md#memory-api): loopback needs no key; any other bind needs keys. */
 import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { sendError } from './http-errors';

@@ -1,5 +1,5 @@
 /**
- * The project's cost record (spec §2.3): token usage of every model call, per agent and phase,
+ * The project's cost record (docs/requirements.md#cost-record): token usage of every model call, per agent and phase,
  * plus ETL DPU-hours. Pure functions over plain data, so the workflow owns the record.
  */
 import { ETL_USD_PER_DPU_HOUR, roundUsd, tokenCostUsd, type ModelTier } from './pricing';
@@ -36,7 +36,7 @@ export interface CostRecord {
   updated_at: string;
 }
 
-/** Mirror of the agent runtime's raw usage counters (spec §2.3 `accumulated_usage`). */
+/** Mirror of the agent runtime's raw usage counters (`accumulated_usage`, docs/requirements.md#cost-record). */
 export interface AccumulatedUsage {
   inputTokens: number;
   outputTokens: number;

@@ -1,9 +1,9 @@
 /**
  * The memory service's records and requests as clients see them (spec memory-service.md §2, §4;
- * DESIGN.md response shapes). Plain data, safe to import from workflows (the memory pipelines).
+ * docs/requirements.md#memory-api response shapes). Plain data, safe to import from workflows (the memory pipelines).
  */
 
-/** The categories of spec §2.3 (metadata.category); others are accepted and kept as given. */
+/** The categories of docs/requirements.md#categories (metadata.category); others are accepted and kept as given. */
 export const MEMORY_CATEGORIES = [
   'experience',
   'procedural',
@@ -21,7 +21,7 @@ export const SHARED_CATEGORIES: readonly string[] = ['experience', 'procedural']
 /** The user space whose memories every search includes (memory_type "shared"). */
 export const SHARED_USER = 'shared';
 
-/** The category a memory is filed under: `metadata.category` when it is a string (spec §2.3). */
+/** The category a memory is filed under: `metadata.category` when it is a string (docs/requirements.md#categories). */
 export function categoryOf(metadata: Record<string, unknown>): string | null {
   return typeof metadata.category === 'string' ? metadata.category : null;
 }
@@ -56,7 +56,7 @@ export interface MemoryHistoryEntry {
   created_at: string;
 }
 
-/** A search result item (spec §2.2). */
+/** A search result item (docs/requirements.md#search-results). */
 export interface MemorySearchItem {
   id: string;
   memory: string;

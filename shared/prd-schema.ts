@@ -1,5 +1,5 @@
 /**
- * The PRD (spec §1, step 1): what the product-manager agent proposes and a person approves, edits
+ * The PRD (docs/requirements.md#workflow): what the product-manager agent proposes and a person approves, edits
  * or rejects. Validated with zod wherever it enters: agent output, the modify decision, the API.
  */
 import { z } from 'zod';

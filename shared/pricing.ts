@@ -1,4 +1,4 @@
-/** Model price table (spec §8.2) and cost arithmetic. Pure: safe in workflows. */
+/** Model price table (docs/requirements.md#alarms-and-constants) and cost arithmetic. Pure: safe in workflows. */
 
 /** USD per million tokens, input / output, per model tier. */
 export const PRICE_TABLE = {

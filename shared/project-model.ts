@@ -1,4 +1,4 @@
-/** The analysis project as users see it (spec §2.2, §3, §6; DESIGN.md statuses). Workflow-safe. */
+/** The analysis project as users see it (docs/requirements.md#project-record, #events). Workflow-safe. */
 import type { AccumulatedUsage, CostRecord } from './cost-ledger';
 import type { Prd } from './prd-schema';
 import type {

@@ -1,5 +1,5 @@
 /**
- * The worker's Prometheus metrics (spec §8.1): project failures (plat/ProjectFailures), finished
+ * The worker's Prometheus metrics (docs/requirements.md#alarms-and-constants): project failures (plat/ProjectFailures), finished
  * projects by status and model tokens, counted from events as they are first stored (a retried
  * activity does not count twice). Served at /metrics on PLAT_WORKER_METRICS_PORT.
  */

@@ -9,7 +9,7 @@
 import { ApplicationFailure, log, proxyActivities } from '@temporalio/workflow';
 import type { MemoryPipelineActivities } from '../activities/memory-pipelines/memory-pipeline-activities';
 
-/** The digest's extraction threshold (spec §8). */
+/** The digest's extraction threshold (docs/requirements.md#pipelines). */
 export const DIGEST_MIN_BYTES = 2000;
 /** Short-term memories older than this many days are consolidated. */
 export const SHORT_TERM_DAYS = 7;

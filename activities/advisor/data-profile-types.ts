@@ -1,5 +1,5 @@
 /**
- * The analytics advisor's data-profile report (spec §2.5): an overall score from six dimensions,
+ * The analytics advisor's data-profile report (docs/requirements.md#data-profile): an overall score from six dimensions,
  * key insights, per-table profiles, detected relations (confidence ≥ 0.5 only) and DWS/ADS modeling
  * suggestions. Plain JSON, served as is by `GET /v1/projects/{id}/profile`.
  */
@@ -7,7 +7,7 @@
 /** Analyst label and version written into every report. */
 export const PROFILE_ANALYST_VERSION = 'offline-profile-analyst/1';
 
-/** Relations below this confidence are never reported (spec §8.2). */
+/** Relations below this confidence are never reported (docs/requirements.md#data-profile). */
 export const MIN_RELATION_CONFIDENCE = 0.5;
 
 /** Outcome of the data-governance stage's quality rules, when that stage ran. */

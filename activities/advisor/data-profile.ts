@@ -1,5 +1,5 @@
 /**
- * The analytics advisor's data-profile report (spec §1 step 4, §2.5), built offline and
+ * The analytics advisor's data-profile report (docs/requirements.md#data-profile), built offline and
  * deterministically from the project's ODS layer: no model calls. Reads the ODS DuckDB catalog
  * read-only and the source schema saved by data integration (keys and foreign keys).
  */

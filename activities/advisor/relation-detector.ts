@@ -1,7 +1,7 @@
 /**
  * Relations between ODS tables: the source's declared foreign keys, each measured on the copied
  * data, plus relations inferred from column names (`x_id` → the table whose key is `x_id`) that the
- * data confirms by value containment. Only confidence ≥ 0.5 is reported (spec §8.2).
+ * data confirms by value containment. Only confidence ≥ 0.5 is reported (docs/requirements.md#data-profile).
  */
 import type { SourceTable } from '../../shared/source-schema';
 import { MIN_RELATION_CONFIDENCE, type RelationReport } from './data-profile-types';

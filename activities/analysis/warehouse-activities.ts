@@ -258,7 +258,7 @@ export function createWarehouseActivities({
       };
     },
 
-    /** The analytics advisor: the data-profile report (spec §2.5) over ODS, using the quality report when there is one. */
+    /** The analytics advisor: the data-profile report (docs/requirements.md#data-profile) over ODS, using the quality report when there is one. */
     async profileData({ project_id, prd }: WarehouseStageRequest): Promise<ProfileSummary> {
       const quality = store.getArtifact<QualityReport>(project_id, 'quality_report');
       const report = await buildDataProfile({

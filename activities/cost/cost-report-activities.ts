@@ -1,5 +1,5 @@
 /**
- * The cost reporter (spec §8.2, every 5 minutes on a Temporal Schedule): publishes each recently
+ * The cost reporter (docs/requirements.md#alarms-and-constants; every 5 minutes on a Temporal Schedule): publishes each recently
  * active project's token totals, model calls and estimated cost as metrics (plat/Costs with a
  * ProjectId dimension → Prometheus gauges labelled project_id). Totals, not deltas: a rerun is harmless.
  */

@@ -398,7 +398,7 @@ export class MemoryService {
   }
 
   /**
-   * Session-start context (spec §1): today's and yesterday's journal of the user's workspace and a
+   * Session-start context (docs/requirements.md#pipelines): today's and yesterday's journal of the user's workspace and a
    * combined search. Without a query, the search uses the end of the latest journal (what the agent
    * was doing), else a generic one.
    */

@@ -1,4 +1,4 @@
-/** Parses `jdbc:mysql://host:port/database?options` (spec §2.1) into connection settings. */
+/** Parses `jdbc:mysql://host:port/database?options` (docs/requirements.md#create-request) into connection settings. */
 
 export interface MysqlTarget {
   host: string;

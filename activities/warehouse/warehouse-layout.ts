@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import type { LayerName } from '../../shared/prd-schema';
 
-/** `plat_<project_id>_<layer>` (DESIGN.md), the name users query. */
+/** `plat_<project_id>_<layer>` (docs/requirements.md#workflow), the name users query. */
 export function layerDatabaseName(projectId: string, layer: LayerName): string {
   return `plat_${projectId.replace(/-/g, '_')}_${layer}`;
 }

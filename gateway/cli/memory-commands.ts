@@ -2,7 +2,7 @@
  * `plat memory add|search|search-combined|list|get|update|delete|history`: the memory service
  * (spec memory-service.md §4, port 8230) from a terminal. No login: the service needs no key on
  * loopback; PLAT_MEMORY_API_KEY is sent as a bearer key when set. The client-side sharing rule
- * (spec §3): a long-term experience/procedural memory is also added to user `shared`, once.
+ * (docs/requirements.md#categories): a long-term experience/procedural memory is also added to user `shared`, once.
  */
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';

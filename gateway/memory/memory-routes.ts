@@ -1,4 +1,4 @@
-/** The memory API of spec memory-service.md §4 with DESIGN.md's response shapes. */
+/** The memory API (docs/requirements.md#memory-api). */
 import { Router } from 'express';
 import { MemoryNotFoundError, type MemoryService } from '../../activities/memory/memory-service';
 import {

@@ -1,4 +1,4 @@
-/** The create-project request (spec §2.1), validated at the edge. */
+/** The create-project request (docs/requirements.md#create-request), validated at the edge. */
 import { z } from 'zod';
 import { JdbcUrlError, parseJdbcUrl } from '../../activities/sources/jdbc-url';
 

@@ -1,4 +1,4 @@
-/** REST routes of analysis projects (spec §4 + DESIGN.md), served under every configured prefix. */
+/** REST routes of analysis projects (docs/requirements.md#api), served under every configured prefix. */
 import { Router } from 'express';
 import { z } from 'zod';
 import type { ProjectStore } from '../../activities/analysis/project-store';

@@ -1,5 +1,5 @@
 /**
- * The real-time channel (spec §6): `ws://host/ws?token=<ID token>`, then
+ * The real-time channel (docs/requirements.md#events): `ws://host/ws?token=<ID token>`, then
  * `{"action":"subscribe","project_id":"...","since":<event_id>}`. Events come from the persisted
  * events table (written by the worker), polled once for all subscribers, so every gateway process
  * sees every event and `since` replays what a client missed.

@@ -1,6 +1,6 @@
 /**
  * The offline task pass of the digest: completed or open work found in journal text, written as
- * `[type] description`, at most five per pass (spec §2.3 category task).
+ * `[type] description`, at most five per pass (category task, docs/requirements.md#categories).
  */
 import { sentences } from './deterministic-extractor';
 

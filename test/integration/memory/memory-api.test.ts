@@ -1,6 +1,6 @@
 /**
  * The memory service over HTTP with the real embedding model and the embedded store: every
- * endpoint of spec §4, validation, deduplication, history, the shared space, time decay, combined
+ * endpoint of docs/requirements.md#memory-api, validation, deduplication, history, the shared space, time decay, combined
  * search, concurrency with whole audit lines, and a restart that loses nothing.
  */
 import * as fs from 'node:fs';
