@@ -1,5 +1,5 @@
 /**
- * The memory service's records and requests as clients see them (spec memory-service.md §2, §4;
+ * The memory service's records and requests as clients see them (docs/requirements.md#memory-api;
  * docs/requirements.md#memory-api response shapes). Plain data, safe to import from workflows (the memory pipelines).
  */
 

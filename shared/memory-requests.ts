@@ -1,5 +1,5 @@
 /**
- * Memory API requests (spec memory-service.md §2.1, §4), validated with zod at the edge; the same
+ * Memory API requests (docs/requirements.md#memory-api), validated with zod at the edge; the same
  * schemas generate the memory service's OpenAPI document.
  */
 import { z } from 'zod';

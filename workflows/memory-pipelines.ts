@@ -1,5 +1,5 @@
 /**
- * The memory pipelines on Temporal Schedules (spec memory-service.md §1, §3; all times UTC):
+ * The memory pipelines on Temporal Schedules (docs/requirements.md#pipelines; all times UTC):
  * - memoryDigestWorkflow, every 15 minutes: each journal's new bytes, once at least 2000, become
  *   short-term memories plus a task pass; the offset moves only after both writes succeeded.
  * - memorySyncWorkflow, 01:00: memory files whose content changed become long-term memory.

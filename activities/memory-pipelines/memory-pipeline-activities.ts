@@ -1,5 +1,5 @@
 /**
- * Activities of the memory pipelines (spec memory-service.md §1, §3): the 15-minute digest of
+ * Activities of the memory pipelines (docs/requirements.md#pipelines): the 15-minute digest of
  * journals, the 01:00 sync of memory files and the 02:00 consolidation. They read the agents'
  * workspaces, keep offsets and hashes in the metadata store, and write through the memory
  * service's public API with idempotency keys, so a retried write never adds anything twice.

@@ -1,5 +1,5 @@
 /**
- * The memory service (spec memory-service.md): add with extraction and deduplication, semantic
+ * The memory service (docs/requirements.md#memories): add with extraction and deduplication, semantic
  * search with the shared space and time decay, combined long/short-term search, list, get,
  * update, delete and history. Used by the REST app on port 8230; every change lands in history.
  */

@@ -1,6 +1,6 @@
 /**
  * `plat memory add|search|search-combined|list|get|update|delete|history`: the memory service
- * (spec memory-service.md §4, port 8230) from a terminal. No login: the service needs no key on
+ * (docs/requirements.md#memory-api, port 8230) from a terminal. No login: the service needs no key on
  * loopback; PLAT_MEMORY_API_KEY is sent as a bearer key when set. The client-side sharing rule
  * (docs/requirements.md#categories): a long-term experience/procedural memory is also added to user `shared`, once.
  */

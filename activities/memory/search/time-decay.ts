@@ -1,5 +1,5 @@
 /**
- * Search scoring of spec memory-service.md §4, rules 2–3: similarity in [0, 1] first, then with
+ * Search scoring of docs/requirements.md#search-results: similarity in [0, 1] first, then with
  * time decay final = 0.7 · similarity + 0.3 · 0.5^(age_days / 30). Pure, for exact unit tests.
  */
 
