@@ -1,5 +1,5 @@
 /**
- * Structured JSON logs (fields of analytics-platform.md §2.4). Secrets are redacted by key, wherever
+ * Structured JSON logs (timestamp, level, agent, project_id, phase, event_type, tokens, duration_ms, message). Secrets are redacted by key, wherever
  * they sit in the logged object, so a careless `log.info({ request })` cannot leak a password.
  */
 import pino, { type Logger } from 'pino';

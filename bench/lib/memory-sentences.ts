@@ -475,5 +475,5 @@ export function questionSentences(count: number, seed = 7): string[] {
   return generate(QUESTION_TEMPLATES, count, seed);
 }
 
-/** Spec §2.3 categories a stored memory may carry (none of them auto-shared). */
+/** Categories (docs/requirements.md#categories) a stored memory may carry (none of them auto-shared). */
 export const PRIVATE_CATEGORIES = ['project', 'decision', 'environment', 'preference', 'task'] as const;

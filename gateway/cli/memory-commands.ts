@@ -200,7 +200,7 @@ export async function memoryCommand(argv: string[]): Promise<number> {
 }
 
 /**
- * Spec §3: a long-term memory of category experience or procedural is also added to the shared
+ * A long-term memory of category experience or procedural is also added to the shared
  * space, for each fact the add created or changed. The service refuses identical text per user
  * (event NONE), so a fact is never shared twice.
  */

@@ -1,4 +1,4 @@
-/** Spec memory-service.md §4 rules 2–3, pinned with a fixed clock. */
+/** Search scoring (docs/requirements.md#search-results), pinned with a fixed clock. */
 import {
   decayWeight,
   decayedScore,
