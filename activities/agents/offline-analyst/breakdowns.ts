@@ -7,7 +7,7 @@
 import { pathTo, type JoinStep } from '../../../shared/join-tree';
 import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
 import { identifier, nameWords, singularWords } from './name-words';
-import type { TableAnalysis } from './table-roles';
+import { personNameColumns, type TableAnalysis } from './table-roles';
 
 export interface Breakdown {
   /** The DWD/ADS column name, e.g. `country`, `category_name`, `employee_name`. */
@@ -109,14 +109,6 @@ function scoreColumn(
   return { score: 3, concept: table.name };
 }
 
-/** `first_name` + `last_name` as one readable name. */
-function personName(table: SourceTable): { first: SourceColumn; last: SourceColumn } | undefined {
-  const find = (w: string) => table.columns.find((c) => nameWords(c.name).join('') === `${w}name`);
-  const first = find('first');
-  const last = find('last');
-  return first && last ? { first, last } : undefined;
-}
-
 /** The best breakdown attributes of a fact (at most `limit`). */
 export function breakdownsOf(
   fact: TableAnalysis,
@@ -131,7 +123,7 @@ export function breakdownsOf(
     const table = analysis.table;
     const path = pathTo(tree, tableName) ?? [];
     const stem = singularWords(table.name).join('_');
-    const person = personName(table);
+    const person = personNameColumns(table);
     if (person && tableName !== fact.table.name) {
       const tableWords = singularWords(table.name);
       const score = hasAny(tableWords, PEOPLE_STAFF) ? 5 : hasAny(tableWords, PEOPLE_CUSTOMERS) ? 4 : 3;

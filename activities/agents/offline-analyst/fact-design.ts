@@ -5,17 +5,11 @@
  */
 import type { Prd, PrdFact, PrdField, PrdMetric, PrdTable } from '../../../shared/prd-schema';
 import { describeStep, joinTree, pathTo, type JoinKey } from '../../../shared/join-tree';
-import type { SourceColumn } from '../../../shared/source-schema';
 import { breakdownsOf } from './breakdowns';
 import { rowMeasures, type RowMeasure } from './fact-measures';
 import { identifier, pluralNoun, singularWords, tableNoun } from './name-words';
-import { AUDIT_COLUMN, labelColumns, type TableAnalysis } from './table-roles';
+import { FACT_ROLES, isModeledColumn, labelColumns, type TableAnalysis } from './table-roles';
 import { warehouseType } from './warehouse-types';
-
-const FACTS = new Set(['event', 'header', 'line', 'snapshot']);
-
-/** Columns that never leave ODS: credentials and raw binary. */
-const SENSITIVE = /(password|passwd|secret|token|hash|salt)/i;
 
 export interface FactDesign {
   fact: PrdFact;
@@ -37,9 +31,6 @@ function dedupe(fields: PrdField[]): PrdField[] {
   const seen = new Set<string>();
   return fields.filter((f) => (seen.has(f.name) ? false : (seen.add(f.name), true)));
 }
-
-const kept = (c: SourceColumn) =>
-  !AUDIT_COLUMN.test(c.name) && !SENSITIVE.test(c.name) && warehouseType(c) !== 'BLOB';
 
 interface Aggregate {
   field: PrdField;
@@ -155,14 +146,6 @@ export function designFact(
 
   // Event time: own date, the header's through the join path, or none (snapshot).
   let eventTime: PrdFact['event_time'] = null;
-  let kind: PrdFact['kind'] =
-    fact.role === 'snapshot'
-      ? 'snapshot'
-      : fact.role === 'line'
-        ? 'line'
-        : fact.role === 'header'
-          ? 'header'
-          : 'event';
   if (fact.ownDate)
     eventTime = { table: t.name, column: fact.ownDate.column, path: [], evidence: fact.ownDate.evidence };
   else if (fact.header) {
@@ -176,7 +159,8 @@ export function designFact(
         evidence: `${t.name} has no business date of its own; each ${noun} takes its ${tableNoun(fact.header)}'s ${header.ownDate.column} (${header.ownDate.evidence})`,
       };
   }
-  if (!eventTime) kind = 'snapshot';
+  // The role is one of the fact kinds; a fact that found no date is reported as a snapshot.
+  const kind: PrdFact['kind'] = eventTime ? (fact.role as PrdFact['kind']) : 'snapshot';
 
   const measures = rowMeasures(fact);
   const breakdowns = breakdownsOf(fact, tree, byName);
@@ -231,13 +215,13 @@ export function designFact(
       .filter((r) => byName.get(r.references_table)?.role !== 'line' && r.references_table !== fact.header)
       .flatMap((r) => {
         const target = byName.get(r.references_table);
-        if (!target || FACTS.has(target.role)) return [];
+        if (!target || FACT_ROLES.has(target.role)) return [];
         const direct = labelColumns(target.table).slice(0, 2);
         const hops = direct.length
           ? [{ table: target.table, labels: direct }]
           : target.references
               .map((next) => byName.get(next.references_table))
-              .filter((next): next is TableAnalysis => !!next && !FACTS.has(next.role))
+              .filter((next): next is TableAnalysis => !!next && !FACT_ROLES.has(next.role))
               .map((next) => ({ table: next.table, labels: labelColumns(next.table).slice(0, 1) }));
         return hops.flatMap(({ table, labels }) =>
           labels.map((label) =>
@@ -258,7 +242,7 @@ export function designFact(
     grain: `one ${noun}`,
     fields: dedupe([
       ...t.columns
-        .filter(kept)
+        .filter(isModeledColumn)
         .map((c) => field(c.name, warehouseType(c), `${t.name}.${c.name}`, c.comment ?? '')),
       dateField,
       ...headerRefs,

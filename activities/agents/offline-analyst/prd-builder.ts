@@ -11,13 +11,11 @@ import { designFact, type FactDesign } from './fact-design';
 import { relationshipsOf } from './implied-keys';
 import { detectIndustry } from './industry-lexicon';
 import { identifier, tableNoun } from './name-words';
-import { analyseTables, AUDIT_COLUMN, type TableAnalysis } from './table-roles';
+import { analyseTables, FACT_ROLES, isModeledColumn, type TableAnalysis } from './table-roles';
 import { warehouseType } from './warehouse-types';
 
 export const OFFLINE_ANALYST_VERSION = 'offline-schema-analyst/2';
 
-const FACT_ROLES = new Set(['event', 'header', 'line', 'snapshot']);
-const SENSITIVE = /(password|passwd|secret|token|hash|salt)/i;
 const NON_NEGATIVE = new Set(['money', 'quantity', 'duration', 'size', 'unit_price']);
 
 /** ODS names keep the source's column names (lower-cased: DuckDB resolves them case-insensitively). */
@@ -72,14 +70,12 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
       description: `Cleaned ${tableNoun(d.table.name)} dimension (${d.role})`,
       source_tables: [d.table.name],
       grain: `one ${tableNoun(d.table.name)}`,
-      fields: d.table.columns
-        .filter((c) => !AUDIT_COLUMN.test(c.name) && !SENSITIVE.test(c.name) && warehouseType(c) !== 'BLOB')
-        .map((c) => ({
-          name: identifier(c.name),
-          type: warehouseType(c),
-          source: `${d.table.name}.${c.name}`,
-          description: c.comment ?? '',
-        })),
+      fields: d.table.columns.filter(isModeledColumn).map((c) => ({
+        name: identifier(c.name),
+        type: warehouseType(c),
+        source: `${d.table.name}.${c.name}`,
+        description: c.comment ?? '',
+      })),
       partition_by: [],
     }))
     .filter((t) => t.fields.length > 0);

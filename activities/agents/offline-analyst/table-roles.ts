@@ -10,10 +10,21 @@ import { ADDITIVE_MEANINGS, columnMeaning, type ColumnMeaning } from './column-m
 import { ownEventTime, type OwnEventTime } from './event-time';
 import { referencesByTable } from './implied-keys';
 import { nameWords } from './name-words';
+import { warehouseType } from './warehouse-types';
 
 /** Row-maintenance timestamps and ETL bookkeeping, never modeled. */
 export const AUDIT_COLUMN =
   /^(last_?update|last_?updated|updated_?at|update_?time|modified|modified_?at|modified_?date|last_?modified|etl_.*)$/i;
+/** Credentials never leave ODS. */
+export const SENSITIVE_COLUMN = /(password|passwd|secret|token|hash|salt)/i;
+
+/** The roles of tables that hold business facts. */
+export const FACT_ROLES: ReadonlySet<string> = new Set(['event', 'header', 'line', 'snapshot']);
+
+/** Columns worth modeling beyond ODS: not audit bookkeeping, not credentials, not raw bytes. */
+export const isModeledColumn = (c: SourceColumn): boolean =>
+  !AUDIT_COLUMN.test(c.name) && !SENSITIVE_COLUMN.test(c.name) && warehouseType(c) !== 'BLOB';
+
 /** Words of columns that name or describe an entity (a customer's name, a film's title). */
 const LABEL_WORDS = ['name', 'title', 'email', 'username', 'login', 'label', 'firstname', 'lastname'];
 
@@ -37,7 +48,7 @@ export function labelColumns(table: SourceTable): SourceColumn[] {
     (c) =>
       ['varchar', 'char', 'text', 'tinytext', 'mediumtext'].includes(c.data_type) &&
       nameWords(c.name).some((w) => LABEL_WORDS.includes(w)) &&
-      !/password|hash|token|secret/i.test(c.name),
+      !SENSITIVE_COLUMN.test(c.name),
   );
 }
 
@@ -91,7 +102,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     const attrs = attributeColumns(b.table, b.keys);
     return (
       b.references.length === 0 &&
-      !personName(b.table) &&
+      !personNameColumns(b.table) &&
       b.table.row_count <= 30 &&
       attrs.length >= 1 &&
       attrs.length <= 2 &&
@@ -205,10 +216,14 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
   });
 }
 
-/** A table naming people (`first_name` and `last_name`): an entity, never a lookup. */
-function personName(table: SourceTable): boolean {
-  const names = new Set(table.columns.map((c) => nameWords(c.name).join('')));
-  return names.has('firstname') && names.has('lastname');
+/** The `first_name` and `last_name` columns of a table naming people (an entity, never a lookup). */
+export function personNameColumns(
+  table: SourceTable,
+): { first: SourceColumn; last: SourceColumn } | undefined {
+  const find = (w: string) => table.columns.find((c) => nameWords(c.name).join('') === `${w}name`);
+  const first = find('first');
+  const last = find('last');
+  return first && last ? { first, last } : undefined;
 }
 
 /** A table with a line-number column (`orderLineNumber`, `line_no`): the mark of order lines. */
