@@ -58,12 +58,16 @@ describe('dashboard page', () => {
     await page.fill('#plat-login input[name=username]', 'dana');
     await page.fill('#plat-login input[name=password]', 'dashboards!');
     await page.click('#plat-login button');
-    await page.waitForSelector('.card[data-rows]');
+    await page.waitForSelector('.card[data-rows], .card[data-error]');
     await page.waitForFunction(() =>
       Array.from(document.querySelectorAll('.card')).every(
-        (c) => (c as HTMLElement).dataset.rows !== undefined,
+        (c) =>
+          (c as HTMLElement).dataset.rows !== undefined || (c as HTMLElement).dataset.error !== undefined,
       ),
     );
+    expect(
+      await page.$$eval('.card[data-error]', (els) => els.map((e) => e.getAttribute('data-error'))),
+    ).toEqual([]);
     const all = await page.$$eval('.card', (els) =>
       els.map((e) => ({
         metric: e.getAttribute('data-metric'),

@@ -92,14 +92,14 @@ function aggregates(
       });
     else if (m.meaning === 'money')
       out.push({
-        field: field(totalName(m.name), m.type, `SUM(${m.name})`, `total ${m.label}`),
+        field: field(totalName(m.name), m.type, `SUM(${m.name})`, totalLabel(m.label, noun)),
         unit: 'currency',
         additive: true,
         headline: true,
       });
     else if (['quantity', 'duration', 'size'].includes(m.meaning)) {
       out.push({
-        field: field(totalName(m.name), m.type, `SUM(${m.name})`, `total ${m.label}`),
+        field: field(totalName(m.name), m.type, `SUM(${m.name})`, totalLabel(m.label, noun)),
         unit: m.meaning,
         additive: true,
         headline: m.meaning === 'quantity',
@@ -390,6 +390,10 @@ function referencedTables(fields: PrdField[], tree: Map<string, unknown>): strin
   );
   return [...tree.keys()].filter((t) => named.has(t));
 }
+
+/** "total <measure>", unless the measure already says total: an invoice's `Total` reads "invoice total". */
+const totalLabel = (label: string, noun: string) =>
+  /^(total|sum)$/.test(label) ? `${noun} ${label}` : /^(total|sum) /.test(label) ? label : `total ${label}`;
 
 /** `total_<measure>`, unless the measure already says total (`Total`, `total_due`). */
 const totalName = (measure: string) => (/^(total|sum)(_|$)/.test(measure) ? measure : `total_${measure}`);

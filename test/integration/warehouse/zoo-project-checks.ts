@@ -139,6 +139,10 @@ export async function reconcile(
   )
     problems.push(`industry ${prd.industry.name}, expected ${truth.industry}`);
 
+  // Labels read as English: no word twice in a row ("Total total per day" from a column named Total).
+  for (const m of prd.metrics)
+    if (/\b(\w+) \1\b/i.test(m.description)) problems.push(`metric ${m.name} reads "${m.description}"`);
+
   const invalid = built.metrics.results.filter((r) => !r.valid);
   for (const r of invalid) problems.push(`metric ${r.name} invalid: ${r.reason}`);
   return problems;
