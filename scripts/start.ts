@@ -7,8 +7,9 @@ import type { PlatConfig } from '../shared/config';
 import { loadConfigOrExit } from '../shared/load-config-or-exit';
 import { dataDir } from '../shared/paths';
 import { temporalAddress } from '../shared/temporal-address';
-import { waitUntil, type ChildService } from './lib/child-service';
+import { endChildrenWithLauncher, waitUntil, type ChildService } from './lib/child-service';
 import { portInUse } from './lib/free-port';
+import { startLifeline, type Lifeline } from './lib/lifeline';
 import { DEMO_DATABASE_NAME } from './demo-data/demo-database';
 import { mariaDbClientTarget } from './demo-data/load-database';
 import { loadDemoDatabase } from './demo-data/load-demo-database';
@@ -19,6 +20,7 @@ import { parseStartArgs, startHelp, type StartOptions } from './lib/start-option
 import { startTemporalDevServer } from './lib/temporal-dev-server';
 
 const children: ChildService[] = [];
+let lifeline: Lifeline | undefined;
 let stopping = false;
 
 async function main(): Promise<void> {
@@ -33,6 +35,9 @@ async function main(): Promise<void> {
   stopWhenOrphaned();
 
   await assertPortsFree(config, opts);
+  // Every child from here on ends with us, even if we are SIGKILLed.
+  lifeline = startLifeline();
+  endChildrenWithLauncher(lifeline);
   const urls: [string, string][] = [];
 
   if (!config.TEMPORAL_ADDRESS) {
@@ -159,6 +164,7 @@ async function shutdown(code: number, signal?: string): Promise<void> {
   if (signal) console.log(`\n${signal}: stopping plat...`);
   // Reverse order: clients first, Temporal last, so workers finish their tasks against a live server.
   for (const child of [...children].reverse()) await child.stop();
+  await lifeline?.close();
   console.log('stopped.');
   process.exit(code);
 }

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Lifeline } from './lifeline';
 
 export interface ChildService {
   readonly name: string;
@@ -21,6 +22,13 @@ export interface SpawnOptions {
   cwd?: string;
   /** Also copy each output line here (e.g. to the console with a prefix). */
   onLine?: (line: string) => void;
+}
+
+let lifeline: Lifeline | undefined;
+
+/** Every service spawned from now on is registered with `line`, so it ends when this process does. */
+export function endChildrenWithLauncher(line: Lifeline): void {
+  lifeline = line;
 }
 
 /** Starts `command args` detached in its own process group, appending its output to `logFile`. */
@@ -60,8 +68,13 @@ export function spawnService(
     });
   });
   const pid = child.pid;
+  const line = lifeline;
+  line?.register(pid);
   let done = false;
-  void exited.then(() => (done = true));
+  void exited.then(() => {
+    done = true;
+    line?.release(pid);
+  });
 
   return {
     name,

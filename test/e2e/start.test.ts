@@ -109,6 +109,27 @@ describe('npm start (scripts/start.ts)', () => {
     expect(left).toEqual([]);
   });
 
+  it('stops every child when the launcher itself is SIGKILLed, and starts again on the same data', async () => {
+    const env = { ...(await ports()), PLAT_DATA_DIR: dataDir, TEMPORAL_ADDRESS: '' };
+    const first = launchPlat(env);
+    await first.waitFor(/plat is up/);
+    expect(processesMentioning(dataDir).length).toBeGreaterThanOrEqual(4);
+    first.child.kill('SIGKILL');
+    let left = processesMentioning(dataDir);
+    for (let i = 0; i < 150 && left.length > 0; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      left = processesMentioning(dataDir);
+    }
+    expect(left).toEqual([]);
+
+    const second = launchPlat(env);
+    await second.waitFor(/plat is up/);
+    expect((await json(`http://127.0.0.1:${env.PLAT_GATEWAY_PORT}/health?deep=1`)).status).toBe(200);
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+    expect(processesMentioning(dataDir)).toEqual([]);
+  });
+
   it('refuses a bad setting, naming the variable and the expected form', async () => {
     const launch = launchPlat({ PLAT_DATA_DIR: dataDir, PLAT_GATEWAY_PORT: 'eighty' });
     expect(await launch.exited).toBe(1);
