@@ -3,18 +3,6 @@
  * docs/requirements.md#memory-api response shapes). Plain data, safe to import from workflows (the memory pipelines).
  */
 
-/** The categories of docs/requirements.md#categories (metadata.category); others are accepted and kept as given. */
-export const MEMORY_CATEGORIES = [
-  'experience',
-  'procedural',
-  'project',
-  'decision',
-  'environment',
-  'preference',
-  'short_term',
-  'task',
-] as const;
-
 /** Categories a long-term memory of which is also copied to the shared space. */
 export const SHARED_CATEGORIES: readonly string[] = ['experience', 'procedural'];
 

@@ -82,23 +82,6 @@ export function abandonFifos(set: FifoSet): void {
   held.forEach((fd) => fs.closeSync(fd));
 }
 
-/** Writes a chunk, resolving at once or, when the pipe is full, once it drains. */
-export function writeChunk(socket: net.Socket, chunk: Buffer): Promise<void> | undefined {
-  if (socket.write(chunk)) return undefined;
-  return new Promise((resolve, reject) => {
-    const onDrain = () => {
-      socket.off('error', onError);
-      resolve();
-    };
-    const onError = (err: Error) => {
-      socket.off('drain', onDrain);
-      reject(err);
-    };
-    socket.once('drain', onDrain);
-    socket.once('error', onError);
-  });
-}
-
 /** Ends the write side (the reader sees end of file once the buffered chunks are read). */
 export function endFifoWriter(socket: net.Socket): Promise<void> {
   return new Promise((resolve, reject) => {

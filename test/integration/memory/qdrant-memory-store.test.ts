@@ -43,12 +43,13 @@ afterAll(async () => {
   }
 });
 
-// Only the targets that exist here are registered, so nothing is reported as skipped.
-const targets: [string, () => Promise<MemoryStore>][] = [
-  ['qdrant (wire-format fake)', openOnFake],
-  ...(realUrl ? [['qdrant (real)', openOnReal] as [string, () => Promise<MemoryStore>]] : []),
-];
-for (const [name, open] of targets) memoryStoreContract(name, open);
+memoryStoreContract('qdrant (wire-format fake)', openOnFake);
+// No registry serves a Qdrant server, so the real one runs only where a user points QDRANT_URL at one.
+memoryStoreContract(
+  'qdrant (real)',
+  openOnReal,
+  realUrl ? undefined : 'set QDRANT_URL (and QDRANT_API_KEY if needed) to run it against a real Qdrant',
+);
 
 function record(fields: Partial<MemoryRecord> = {}): MemoryRecord {
   const at = new Date().toISOString();
