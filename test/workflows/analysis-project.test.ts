@@ -18,6 +18,7 @@ import { analysisProject } from '../../workflows/analysis-project';
 import { costReporterWorkflow } from '../../workflows/cost-reporter';
 import { harness } from '../harness/harness-state';
 import { historyText } from '../harness/history-text';
+import { recordHistory } from '../harness/recorded-histories';
 import { testActivityDeps, timeSkippingEnv } from '../harness/temporal-envs';
 import { workflowsPath } from '../../workers/platform-worker';
 import { createWorkerMetrics } from '../../workers/worker-metrics';
@@ -101,9 +102,11 @@ describe('analysisProject workflow (time skipping)', () => {
     // Waiting is durable: days pass, nothing happens until a person decides.
     await env.sleep('3 days');
     expect((await handle.query(statusQuery)).status).toBe('waiting_approval');
+    await recordHistory('analysis-project-waiting-approval', handle);
 
     await handle.signal(approveSignal);
     const done = await handle.result();
+    await recordHistory('analysis-project-completed', handle);
     expect(done.status).toBe('completed');
     expect(done.phases.prd).toBe('completed');
     // Data integration ran for real: every table reconciled.
@@ -170,6 +173,7 @@ describe('analysisProject workflow (time skipping)', () => {
     });
     expect(rejected).toEqual({ project_id: projectId, decision: 'reject', status: 'terminated' });
     const final = await handle.result();
+    await recordHistory('analysis-project-rejected', handle);
     expect(final.status).toBe('terminated');
     expect(final.message).toBe('PRD rejected: wrong database');
     expect(final.phases.prd).toBe('completed');
@@ -281,6 +285,7 @@ describe('analysisProject workflow (time skipping)', () => {
       workflowId: `cost-${projectId}`,
       args: [60 * 24 * 365 * 100],
     });
+    await recordHistory('cost-reporter', env.client.workflow.getHandle(`cost-${projectId}`));
     expect(report.projects).toBeGreaterThanOrEqual(1);
     const calls = await counter('plat_costs_model_calls');
     // The offline analyst made no model calls: its project is reported, with zero calls.

@@ -25,6 +25,7 @@ import { workflowsPath } from '../../workers/platform-worker';
 import { startTestMemoryService, type TestMemoryService } from '../harness/memory-service';
 import { newTestDataDir } from '../harness/platform-gateway';
 import { timeSkippingEnv } from '../harness/temporal-envs';
+import { recordHistory, type RecordedScenario } from '../harness/recorded-histories';
 
 const TASK_QUEUE = 'memory-pipelines-test';
 const DAY = 86_400_000;
@@ -38,8 +39,15 @@ describe('memory pipelines (time skipping)', () => {
   let state: PipelineState;
   let seq = 0;
 
+  let lastWorkflowId = '';
   const run = <T>(wf: () => Promise<T>) =>
-    env.client.workflow.execute(wf, { taskQueue: TASK_QUEUE, workflowId: `pipeline-${++seq}-${Date.now()}` });
+    env.client.workflow.execute(wf, {
+      taskQueue: TASK_QUEUE,
+      workflowId: (lastWorkflowId = `pipeline-${++seq}-${Date.now()}`),
+    });
+  /** Keeps the last pipeline run's history as a replay fixture (under `npm run histories:record`). */
+  const recordLast = (scenario: RecordedScenario) =>
+    recordHistory(scenario, env.client.workflow.getHandle(lastWorkflowId));
   const list = async (userId = 'agent-user'): Promise<MemoryRecord[]> =>
     (await memory.service.list({ user_id: userId, limit: 10_000 })).results;
   /** The workflow clock's day (time skipping moves it). */
@@ -122,6 +130,7 @@ describe('memory pipelines (time skipping)', () => {
 
     fs.appendFileSync(journal(today), lines(20, 'beta'));
     const second = await run(memoryDigestWorkflow);
+    await recordLast('memory-digest');
     expect(second).toMatchObject({ failed: [], waiting: [] });
     expect(second.digested).toHaveLength(1);
     const memories = await list();
@@ -178,6 +187,7 @@ describe('memory pipelines (time skipping)', () => {
       'Rotate the database credentials every quarter.\n',
     );
     const first = await run(memorySyncWorkflow);
+    await recordLast('memory-sync');
     expect(first.synced.map((f) => path.basename(f)).sort()).toEqual(['MEMORY.md', 'runbook.md']);
     await env.sleep('1 day');
     const second = await run(memorySyncWorkflow);
@@ -223,6 +233,7 @@ describe('memory pipelines (time skipping)', () => {
     await env.sleep('1 day');
     fs.writeFileSync(journal(await workflowDay(-1)), 'Reviewed the alerting thresholds with the SRE team.\n');
     const due = await run(memoryConsolidationWorkflow);
+    await recordLast('memory-consolidation');
     expect(due.promoted).toContain(original);
     expect(due.journals).toEqual([{ workspace: 'ops', added: 1 }]);
     await expect(memory.service.get(original)).rejects.toThrow(/no memory/);
