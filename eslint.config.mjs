@@ -71,4 +71,41 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Layers point down (docs/architecture.md#which-process-loads-what): composition roots live with
+    // their process, so domain code never reaches up into a process's wiring.
+    files: ['activities/**/*.ts', 'shared/**/*.ts'],
+    ignores: ['activities/pipeline/template/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/gateway/**', '**/workers/**', '**/scripts/**'],
+              message:
+                'activities/ and shared/ are loaded by every process: no process wiring (gateway/, workers/, scripts/)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['gateway/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/workers/**'],
+              message:
+                'the gateway and memory service do not load the worker: wire what they use in gateway/',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

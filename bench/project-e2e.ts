@@ -12,7 +12,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createActivities, dataDirDeps } from '../activities';
+import { createActivities, dataDirDeps } from '../workers/platform-activities';
 import { freePort } from '../scripts/lib/free-port';
 import { loadSakila, startPrivateMariaDb } from '../scripts/lib/mariadb-instance';
 import { startTemporalDevServer } from '../scripts/lib/temporal-dev-server';

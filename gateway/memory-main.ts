@@ -1,5 +1,5 @@
 /** Entry point of the memory service (`npm run memory`). */
-import { createMemoryService } from '../activities/memory/memory-deps';
+import { createMemoryService } from './memory/memory-service-wiring';
 import { loadConfigOrExit } from '../shared/load-config-or-exit';
 import { dataDir } from '../shared/paths';
 import { createLogger } from '../shared/logger';

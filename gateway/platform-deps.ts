@@ -1,9 +1,14 @@
-/** The gateway's real dependencies for a data directory (shared with the worker's activities). */
+/**
+ * The platform gateway's composition root: its real dependencies for a data directory. It reads
+ * the same metadata database, parameter store and warehouse as the worker's activities, but wires
+ * only those (docs/architecture.md#which-process-loads-what).
+ */
 import * as path from 'node:path';
-import { dataDirDeps } from '../activities';
+import { ProjectStore } from '../activities/analysis/project-store';
+import { LocalParameterStore } from '../activities/secrets/local-parameter-store';
 import { metadataDbPath, openMetadataDb } from '../activities/store/metadata-db';
+import { warehouseEngine, type WarehouseSettings } from '../activities/warehouse/engine-factory';
 import type { PlatConfig } from '../shared/config';
-import type { WarehouseSettings } from '../activities/warehouse/engine-factory';
 import { IdTokens } from './auth/id-tokens';
 import { UserStore } from './auth/user-store';
 
@@ -19,11 +24,12 @@ export async function platformDeps(
   > &
     WarehouseSettings,
 ) {
-  const { store, secrets, warehouseRoot, engine } = dataDirDeps(dataDir, {
-    secretKey: config.PLAT_SECRET_KEY,
-    warehouse: config,
-  });
-  const users = new UserStore(openMetadataDb(metadataDbPath(dataDir)));
+  const db = openMetadataDb(metadataDbPath(dataDir));
+  const store = new ProjectStore(db);
+  const secrets = new LocalParameterStore(path.join(dataDir, 'secrets'), config.PLAT_SECRET_KEY);
+  const warehouseRoot = path.join(dataDir, 'warehouse');
+  const engine = warehouseEngine(config, warehouseRoot);
+  const users = new UserStore(db);
   const external = config.PLAT_OIDC_ISSUER
     ? {
         issuer: config.PLAT_OIDC_ISSUER,

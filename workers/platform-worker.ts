@@ -1,7 +1,7 @@
 /** The platform worker: every plat workflow and activity on one task queue. */
 import type { Logger } from '@temporalio/common';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from '../activities';
+import { createActivities, type ActivityDeps } from './platform-activities';
 import { cachedWorkflowBundle } from './workflow-bundle-cache';
 
 export interface PlatformWorkerOptions {

@@ -12,9 +12,9 @@ import { prdSchema, type Prd } from '../../shared/prd-schema';
 import type { SourceSnapshot } from '../../shared/source-schema';
 import { ReadOnlySqlError, runReadOnlySql } from '../sources/read-only-sql';
 import type { ToolCallRecord } from '../sources/source-explorer';
-import type { LlmSettings } from './llm-settings';
+import type { LlmSettings } from '../llm/llm-settings';
 import { prdProblems } from './prd-checks';
-import { messagesClient } from './model-client';
+import { messagesClient } from '../llm/model-client';
 
 const MAX_TURNS = 24;
 

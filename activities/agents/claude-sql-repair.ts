@@ -6,8 +6,8 @@
  */
 import type { UsageRecord } from '../../shared/cost-ledger';
 import type { PrdTable } from '../../shared/prd-schema';
-import type { LlmSettings } from './llm-settings';
-import { messagesClient } from './model-client';
+import type { LlmSettings } from '../llm/llm-settings';
+import { messagesClient } from '../llm/model-client';
 
 export const DATA_MODELER = 'data_modeler';
 

@@ -9,7 +9,7 @@ import { SourceConnectionError, connectSource } from '../sources/mysql-connectio
 import { parseJdbcUrl } from '../sources/jdbc-url';
 import { exploreSource, type ToolCallRecord } from '../sources/source-explorer';
 import { claudePrd } from '../agents/claude-prd-agent';
-import type { LlmSettings } from '../agents/llm-settings';
+import type { LlmSettings } from '../llm/llm-settings';
 import type { UsageRecord } from '../../shared/cost-ledger';
 import type { Prd } from '../../shared/prd-schema';
 import type { AnalysisProjectInput, OdsSummary, ProjectEvent, ProjectView } from '../../shared/project-model';

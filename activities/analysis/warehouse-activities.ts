@@ -30,7 +30,7 @@ import {
   type ModeledLayer,
 } from '../warehouse/model-sql';
 import { claudeRepairSelect, DATA_MODELER } from '../agents/claude-sql-repair';
-import type { LlmSettings } from '../agents/llm-settings';
+import type { LlmSettings } from '../llm/llm-settings';
 import { layerNames } from '../../shared/prd-schema';
 import { readSourceSchema } from '../warehouse/ods-ingestion';
 import { LayerBuildError, type LayerTableSpec, type WarehouseEngine } from '../warehouse/warehouse-engine';

@@ -2,7 +2,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dataDirDeps, type ActivityDeps } from '../../activities';
+import { dataDirDeps, type ActivityDeps } from '../../workers/platform-activities';
 import { createPlatformWorker } from '../../workers/platform-worker';
 import { addKeywordSearchAttributes } from '../../workers/search-attribute-registration';
 import { harness } from './harness-state';

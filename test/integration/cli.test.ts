@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dataDirDeps } from '../../activities';
+import { dataDirDeps } from '../../workers/platform-activities';
 import { metadataDbPath, openMetadataDb } from '../../activities/store/metadata-db';
 import { PHASES } from '../../shared/project-model';
 import { repoRoot } from '../../shared/paths';

@@ -7,7 +7,7 @@ import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { IdTokens } from '../../gateway/auth/id-tokens';
-import { dataDirDeps } from '../../activities';
+import { dataDirDeps } from '../../workers/platform-activities';
 import { apiCaller } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
 import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { createMemoryService } from '../../activities/memory/memory-deps';
+import { createMemoryService } from '../../gateway/memory/memory-service-wiring';
 import { createMemoryApp } from '../../gateway/memory-app';
 import { loadConfig } from '../../shared/config';
 import { createLogger } from '../../shared/logger';

@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { WebSocket } from 'ws';
 import { temporalCliPath } from '../../scripts/lib/tool-paths';
-import { dataDirDeps } from '../../activities';
+import { dataDirDeps } from '../../workers/platform-activities';
 import { metadataDbPath, openMetadataDb } from '../../activities/store/metadata-db';
 import { PHASES } from '../../shared/project-model';
 import {

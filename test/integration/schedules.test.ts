@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import { repoRoot } from '../../shared/paths';
 import { harness } from '../harness/harness-state';
 import * as path from 'node:path';
-import { dataDirDeps } from '../../activities';
+import { dataDirDeps } from '../../workers/platform-activities';
 import { startTestMemoryService, type TestMemoryService } from '../harness/memory-service';
 import { newTestDataDir } from '../harness/platform-gateway';
 

@@ -4,7 +4,7 @@
  * stat_date filter narrowing them. Real gateway, worker, dev server and Sakila.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { dataDirDeps } from '../../activities';
+import { dataDirDeps } from '../../workers/platform-activities';
 import { apiCaller } from '../harness/api-caller';
 import { chromiumPath } from '../harness/browser';
 import { harness } from '../harness/harness-state';

@@ -5,7 +5,7 @@
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from '../../activities';
+import { createActivities, type ActivityDeps } from '../../workers/platform-activities';
 import { PHASES, type ProjectView } from '../../shared/project-model';
 import type { QualityReport } from '../../activities/governance/quality-checks';
 import {

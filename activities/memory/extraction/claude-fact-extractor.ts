@@ -3,8 +3,8 @@
  * strict JSON; token usage is counted per call for the add's `token_usage` and the audit log.
  */
 import type { TokenUsage } from '../../../shared/memory-model';
-import type { LlmSettings } from '../../agents/llm-settings';
-import { messagesClient } from '../../agents/model-client';
+import type { LlmSettings } from '../../llm/llm-settings';
+import { messagesClient } from '../../llm/model-client';
 import type { FactDecision, FactExtractor } from './fact-extractor';
 
 export const DEFAULT_EXTRACTION_PROMPT = `You extract durable facts for an AI agent's long-term memory. From the input, list every

@@ -3,7 +3,7 @@
  * against a local fake of the Messages API and the harness's real Sakila.
  */
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { dataDirDeps } from '../../../activities';
+import { dataDirDeps } from '../../../workers/platform-activities';
 import {
   createAnalysisActivities,
   type GeneratePrdResult,
@@ -21,7 +21,7 @@ import {
 import { harness } from '../../harness/harness-state';
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { sakilaConnection } from '../../harness/sakila';
-import type { LlmSettings } from '../../../activities/agents/llm-settings';
+import type { LlmSettings } from '../../../activities/llm/llm-settings';
 
 const lastToolResults = (req: FakeRequest) => {
   const last = req.body.messages[req.body.messages.length - 1];

@@ -4,7 +4,7 @@
  */
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
-import { dataDirDeps } from '../../../activities';
+import { dataDirDeps } from '../../../workers/platform-activities';
 import { buildOfflinePrd } from '../../../activities/agents/offline-analyst/prd-builder';
 import {
   createWarehouseActivities,

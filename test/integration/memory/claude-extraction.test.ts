@@ -4,7 +4,7 @@
  * memory instead of piling up, token usage is counted and audited; ranking uses a fixed clock.
  */
 import * as fs from 'node:fs';
-import { auditDir, createMemoryService } from '../../../activities/memory/memory-deps';
+import { auditDir, createMemoryService } from '../../../gateway/memory/memory-service-wiring';
 import { DEFAULT_EXTRACTION_PROMPT } from '../../../activities/memory/extraction/claude-fact-extractor';
 import type { MemoryService } from '../../../activities/memory/memory-service';
 import { loadConfig } from '../../../shared/config';

@@ -4,7 +4,7 @@
  * search, concurrency with whole audit lines, and a restart that loses nothing.
  */
 import * as fs from 'node:fs';
-import { auditDir, createMemoryService } from '../../../activities/memory/memory-deps';
+import { auditDir, createMemoryService } from '../../../gateway/memory/memory-service-wiring';
 import { textHash } from '../../../activities/memory/memory-text';
 import { openEmbeddedMemoryStore } from '../../../activities/memory/store/embedded-memory-store';
 import { loadConfig } from '../../../shared/config';

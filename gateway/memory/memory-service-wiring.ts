@@ -1,18 +1,21 @@
-/** The memory service wired to a data directory and the configuration (the process and the tests use this). */
+/**
+ * The memory service's composition root: the service wired to a data directory and the
+ * configuration (its process, the tests and the benchmarks use this; docs/architecture.md#which-process-loads-what).
+ */
 import * as path from 'node:path';
 import type { PlatConfig } from '../../shared/config';
-import { llmSettings } from '../index';
-import { AuditLog } from './audit/audit-log';
-import { defaultEmbedder } from './embedding/default-embedder';
-import type { Embedder } from './embedding/embedder';
-import { claudeFactExtractor } from './extraction/claude-fact-extractor';
-import { offlineFactExtractor } from './extraction/offline-fact-extractor';
-import { IdempotencyKeys, MemoryHistory } from './memory-history';
-import { MemoryService } from './memory-service';
-import { openEmbeddedMemoryStore } from './store/embedded-memory-store';
-import { openMemoryDb } from './store/memory-db';
-import { openQdrantMemoryStore } from './store/qdrant-memory-store';
-import { loadWorkspaces } from './workspaces/workspace-config';
+import { llmSettings } from '../../activities/llm/llm-settings';
+import { AuditLog } from '../../activities/memory/audit/audit-log';
+import { defaultEmbedder } from '../../activities/memory/embedding/default-embedder';
+import type { Embedder } from '../../activities/memory/embedding/embedder';
+import { claudeFactExtractor } from '../../activities/memory/extraction/claude-fact-extractor';
+import { offlineFactExtractor } from '../../activities/memory/extraction/offline-fact-extractor';
+import { IdempotencyKeys, MemoryHistory } from '../../activities/memory/memory-history';
+import { MemoryService } from '../../activities/memory/memory-service';
+import { openEmbeddedMemoryStore } from '../../activities/memory/store/embedded-memory-store';
+import { openMemoryDb } from '../../activities/memory/store/memory-db';
+import { openQdrantMemoryStore } from '../../activities/memory/store/qdrant-memory-store';
+import { loadWorkspaces } from '../../activities/memory/workspaces/workspace-config';
 
 export type MemorySettings = Parameters<typeof llmSettings>[0] &
   Pick<

@@ -1,0 +1,79 @@
+/**
+ * The platform worker's composition root: every activity it registers, wired to their dependencies
+ * (docs/architecture.md#which-process-loads-what).
+ */
+import { createAnalysisActivities } from '../activities/analysis/analysis-activities';
+import { createWarehouseActivities } from '../activities/analysis/warehouse-activities';
+import { warehouseEngine, type WarehouseSettings } from '../activities/warehouse/engine-factory';
+import type { WarehouseEngine } from '../activities/warehouse/warehouse-engine';
+import {
+  createMemoryPipelineActivities,
+  type MemoryPipelineDeps,
+} from '../activities/memory-pipelines/memory-pipeline-activities';
+import { MemoryClient } from '../activities/memory-pipelines/memory-client';
+import { PipelineState } from '../activities/memory-pipelines/pipeline-state';
+import { loadWorkspaces } from '../activities/memory/workspaces/workspace-config';
+import { ProjectStore } from '../activities/analysis/project-store';
+import * as pingActivities from '../activities/health/ping-activities';
+import { createCostReportActivities, type CostGauges } from '../activities/cost/cost-report-activities';
+import { LocalParameterStore } from '../activities/secrets/local-parameter-store';
+import type { ParameterStore } from '../activities/secrets/parameter-store';
+import type { LlmSettings } from '../activities/llm/llm-settings';
+import type { ProjectEvent } from '../shared/project-model';
+import { metadataDbPath, openMetadataDb } from '../activities/store/metadata-db';
+import * as path from 'node:path';
+
+export interface ActivityDeps {
+  store: ProjectStore;
+  secrets: ParameterStore;
+  llm?: LlmSettings;
+  warehouseRoot: string;
+  /** The warehouse engine of the modeling and later stages (embedded: DuckDB over Parquet). */
+  engine: WarehouseEngine;
+  /** Base URL of the gateway as users reach it. */
+  publicUrl: string;
+  onStoredEvents?: (events: ProjectEvent[]) => void;
+  /** The memory pipelines' workspaces, memory-service client and state. */
+  memoryPipelines: MemoryPipelineDeps;
+  /** Where the cost reporter publishes per-project costs (the worker's metrics). */
+  gauges?: CostGauges;
+}
+
+/** The real dependencies of a data directory: its metadata database and local parameter store. */
+export function dataDirDeps(
+  dataDir: string,
+  opts: {
+    secretKey?: string;
+    llm?: LlmSettings;
+    publicUrl?: string;
+    warehouse?: WarehouseSettings;
+    /** The memory pipelines: PLAT_MEMORY_WORKSPACES and where the memory service answers. */
+    memory?: { workspaces?: string; url?: string; apiKey?: string };
+  } = {},
+): ActivityDeps {
+  const warehouseRoot = path.join(dataDir, 'warehouse');
+  const db = openMetadataDb(metadataDbPath(dataDir));
+  return {
+    store: new ProjectStore(db),
+    memoryPipelines: {
+      workspaces: loadWorkspaces(opts.memory?.workspaces, dataDir),
+      memory: new MemoryClient(opts.memory?.url ?? 'http://127.0.0.1:8230', opts.memory?.apiKey),
+      state: new PipelineState(db),
+    },
+    secrets: new LocalParameterStore(path.join(dataDir, 'secrets'), opts.secretKey),
+    llm: opts.llm,
+    warehouseRoot,
+    engine: warehouseEngine(opts.warehouse, warehouseRoot),
+    publicUrl: opts.publicUrl ?? 'http://localhost:8080',
+  };
+}
+
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...pingActivities,
+    ...createAnalysisActivities(deps),
+    ...createWarehouseActivities(deps),
+    ...createCostReportActivities(deps),
+    ...createMemoryPipelineActivities(deps.memoryPipelines),
+  };
+}
