@@ -19,6 +19,7 @@ import { startTemporalDevServer } from '../scripts/lib/temporal-dev-server';
 import { repoRoot } from '../shared/paths';
 import { PHASES, type AnalysisProjectInput } from '../shared/project-model';
 import { normalizeProjectView } from '../shared/project-view-compat';
+import { analysisProject } from '../workflows/analysis-project';
 import { approveSignal, statusQuery } from '../workflows/analysis-project-messages';
 import { createPlatformWorker } from '../workers/platform-worker';
 import { addKeywordSearchAttributes } from '../workers/search-attribute-registration';
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
     await worker.runUntil(async () => {
       for (let run = 1; run <= RUNS; run++) {
         const id = `proj-20261122-bench${run}${Date.now().toString(36)}`;
-        const handle = await env.client.workflow.start('analysisProject', {
+        const handle = await env.client.workflow.start(analysisProject, {
           taskQueue: TASK_QUEUE,
           workflowId: id,
           args: [await input(id)],

@@ -2,6 +2,7 @@
  * `GET /health?deep=1`: proves the whole chain answers — Temporal's frontend, then a ping workflow
  * run end to end by a worker polling the platform task queue.
  */
+import { pingWorkflow } from '../workflows/ping-workflow';
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { PingResult } from '../shared/health-types';
@@ -49,7 +50,7 @@ export async function deepHealth(
   const started = Date.now();
   const workflowId = `health-${randomUUID()}`;
   try {
-    const handle = await client.workflow.start('pingWorkflow', {
+    const handle = await client.workflow.start(pingWorkflow, {
       taskQueue,
       workflowId,
       args: [workflowId],
@@ -57,7 +58,7 @@ export async function deepHealth(
       workflowExecutionTimeout: `${Math.ceil(timeoutMs / 1000) + 5}s`,
     });
     const ping = await withTimeout(
-      handle.result() as Promise<PingResult>,
+      handle.result(),
       timeoutMs,
       `no worker answered on task queue ${taskQueue} within ${timeoutMs} ms`,
     );

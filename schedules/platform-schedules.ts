@@ -5,6 +5,12 @@
  */
 import type { ScheduleOptions } from '@temporalio/client';
 import type { PlatConfig } from '../shared/config';
+import { costReporterWorkflow } from '../workflows/cost-reporter';
+import {
+  memoryConsolidationWorkflow,
+  memoryDigestWorkflow,
+  memorySyncWorkflow,
+} from '../workflows/memory-pipelines';
 
 /**
  * Schedule ids are per namespace; deployments that share one on other task queues get their own
@@ -21,7 +27,7 @@ export function platformSchedules(config: Pick<PlatConfig, 'PLAT_TASK_QUEUE'>): 
       spec: { intervals: [{ every: '5 minutes' }] },
       action: {
         type: 'startWorkflow',
-        workflowType: 'costReporterWorkflow',
+        workflowType: costReporterWorkflow,
         taskQueue: config.PLAT_TASK_QUEUE,
         args: [10],
         workflowExecutionTimeout: '4 minutes',
@@ -34,7 +40,7 @@ export function platformSchedules(config: Pick<PlatConfig, 'PLAT_TASK_QUEUE'>): 
       spec: { intervals: [{ every: '15 minutes' }] },
       action: {
         type: 'startWorkflow',
-        workflowType: 'memoryDigestWorkflow',
+        workflowType: memoryDigestWorkflow,
         taskQueue: config.PLAT_TASK_QUEUE,
         workflowExecutionTimeout: '14 minutes',
       },
@@ -46,7 +52,7 @@ export function platformSchedules(config: Pick<PlatConfig, 'PLAT_TASK_QUEUE'>): 
       spec: { calendars: [{ hour: 1, minute: 0, comment: 'daily at 01:00 UTC' }] },
       action: {
         type: 'startWorkflow',
-        workflowType: 'memorySyncWorkflow',
+        workflowType: memorySyncWorkflow,
         taskQueue: config.PLAT_TASK_QUEUE,
         workflowExecutionTimeout: '1 hour',
       },
@@ -58,7 +64,7 @@ export function platformSchedules(config: Pick<PlatConfig, 'PLAT_TASK_QUEUE'>): 
       spec: { calendars: [{ hour: 2, minute: 0, comment: 'daily at 02:00 UTC (auto_dream)' }] },
       action: {
         type: 'startWorkflow',
-        workflowType: 'memoryConsolidationWorkflow',
+        workflowType: memoryConsolidationWorkflow,
         taskQueue: config.PLAT_TASK_QUEUE,
         workflowExecutionTimeout: '2 hours',
       },

@@ -1,42 +1,17 @@
 /**
  * analysisProject (workflow id = project id): PRD → human decision → warehouse stages.
- * Durable: a worker restart while the project waits for approval loses nothing.
+ * Durable: a worker restart while the project waits for approval loses nothing. The bookkeeping
+ * (view, events, phases, cost) is in `project-progress.ts`, the decision's handlers in
+ * `approval-gate.ts`; this file is the sequence of stages. Before changing the order of anything
+ * that issues a command here, read docs/architecture.md#changing-workflow-code.
  */
-import {
-  ApplicationFailure,
-  CancellationScope,
-  condition,
-  isCancellation,
-  log,
-  proxyActivities,
-  setHandler,
-  upsertSearchAttributes,
-} from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { AnalysisActivities } from '../activities/analysis/analysis-activities';
 import type { WarehouseActivities } from '../activities/analysis/warehouse-activities';
-import { accumulatedUsage, addUsage, type UsageRecord } from '../shared/cost-ledger';
-import { initialProjectView } from '../shared/initial-project-view';
-import { prdSchema, type Prd } from '../shared/prd-schema';
-import {
-  PHASES,
-  type AnalysisProjectInput,
-  type Decision,
-  type EventType,
-  type PhaseName,
-  type PhaseStatus,
-  type ProjectEvent,
-  type ProjectStatus,
-  type ProjectView,
-} from '../shared/project-model';
-import { PROJECT_PHASE_ATTR, PROJECT_STATUS_ATTR } from '../shared/search-attributes';
-import {
-  approveSignal,
-  decideUpdate,
-  modifySignal,
-  rejectSignal,
-  statusQuery,
-  type DecisionRequest,
-} from './analysis-project-messages';
+import type { Prd } from '../shared/prd-schema';
+import type { AnalysisProjectInput, OdsSummary, ProjectView } from '../shared/project-model';
+import { ApprovalGate } from './approval-gate';
+import { ProjectProgress } from './project-progress';
 
 const { generatePrd } = proxyActivities<AnalysisActivities>({
   startToCloseTimeout: '15 minutes',
@@ -64,279 +39,152 @@ const {
   startToCloseTimeout: '2 hours',
   retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: ['ModelBuildFailed'] },
 });
-const { recordProgress } = proxyActivities<AnalysisActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 10, initialInterval: '1 second' },
-});
-
-interface PendingDecision {
-  decision: Decision;
-  prd?: Prd;
-  reason?: string;
-}
-
 export async function analysisProject(input: AnalysisProjectInput): Promise<ProjectView> {
-  const now = () => new Date().toISOString();
-  const view: ProjectView = { ...initialProjectView(input), updated_at: now() };
-  let pending: PendingDecision | undefined;
-  let eventSeq = 0;
-  let unsaved: ProjectEvent[] = [];
-
-  const waiting = () => view.status === 'waiting_approval' && pending === undefined;
-  const event = (type: EventType, message: string, payload?: Record<string, unknown>) => {
-    unsaved.push({
-      event_key: `${view.project_id}:wf:${++eventSeq}`,
-      project_id: view.project_id,
-      event_type: type,
-      phase: view.phase,
-      status: view.status,
-      message,
-      timestamp: now(),
-      payload,
-    });
-  };
-  const save = async () => {
-    view.updated_at = now();
-    view.duration_seconds = Math.round((Date.parse(view.updated_at) - Date.parse(view.created_at)) / 1000);
-    upsertSearchAttributes([
-      { key: PROJECT_STATUS_ATTR, value: view.status },
-      { key: PROJECT_PHASE_ATTR, value: view.phase },
-    ]);
-    const events = unsaved;
-    unsaved = [];
-    await recordProgress(view, events);
-  };
-  const setPhase = (phase: PhaseName, status: PhaseStatus, message?: string) => {
-    const details = view.phase_details[phase];
-    if (status === 'running') details.started_at = now();
-    if (['completed', 'failed', 'skipped'].includes(status)) details.ended_at = now();
-    view.phases[phase] = status;
-    if (message) details.message = message;
-    view.phase = phase;
-    event('phase_changed', `${phase}: ${status}${message ? ` (${message})` : ''}`, {
-      started_at: details.started_at,
-      ...(details.ended_at ? { ended_at: details.ended_at } : {}),
-      phase_status: status,
-    });
-  };
-  const addCost = (usage: UsageRecord[]) => {
-    view.cost = addUsage(view.cost, usage, now());
-    view.accumulated_usage = accumulatedUsage(view.cost);
-    view.cost_usd = view.cost.project_total.estimated_usd;
-    event(
-      'cost_update',
-      `cost ${view.cost_usd.toFixed(4)} USD, ${view.cost.project_total.total_tokens} tokens`,
-      {
-        cost: view.cost,
-      },
-    );
-  };
-  /** Runs one stage: phase running, the work, phase completed with a one-line summary. */
-  const stage = async <T>(phase: PhaseName, work: () => Promise<T>, summary: (r: T) => string) => {
-    setPhase(phase, 'running');
-    await save();
-    const result = await work();
-    setPhase(phase, 'completed', summary(result));
-    await save();
-    return result;
-  };
-  const finish = (status: ProjectStatus, type: EventType, message: string) => {
-    view.status = status;
-    view.message = message;
-    event(type, message);
-  };
-
-  setHandler(statusQuery, () => view);
-  setHandler(approveSignal, () => {
-    if (waiting()) pending = { decision: 'approve' };
-    else log.warn('approve ignored: no PRD is waiting for a decision', { status: view.status });
-  });
-  setHandler(modifySignal, (edited) => {
-    const parsed = prdSchema.safeParse(edited);
-    if (!waiting()) log.warn('modify ignored: no PRD is waiting for a decision', { status: view.status });
-    else if (!parsed.success)
-      log.warn('modify ignored: the edited PRD is invalid', { issues: parsed.error.issues.slice(0, 5) });
-    else pending = { decision: 'modify', prd: parsed.data };
-  });
-  setHandler(rejectSignal, (arg) => {
-    if (waiting()) pending = { decision: 'reject', reason: arg?.reason };
-    else log.warn('reject ignored: no PRD is waiting for a decision', { status: view.status });
-  });
-  setHandler(
-    decideUpdate,
-    async (req: DecisionRequest) => {
-      pending = toPending(req);
-      await condition(() => view.decision !== undefined);
-      return { project_id: view.project_id, decision: req.decision, status: view.status };
-    },
-    {
-      validator: (req: DecisionRequest) => {
-        if (!waiting()) {
-          throw ApplicationFailure.create({
-            type: 'NoDecisionPending',
-            message: `project ${view.project_id} is ${view.status}: no PRD is waiting for a decision`,
-          });
-        }
-        toPending(req);
-      },
-    },
-  );
-
+  const progress = new ProjectProgress(input);
+  const { view } = progress;
+  const gate = new ApprovalGate(view);
   try {
-    setPhase('prd', 'running');
-    await save();
-    const { prd, usage } = await generatePrd({
-      project_id: view.project_id,
-      description: input.description,
-      source: input.source,
-    });
-    view.prd = prd;
-    addCost(usage);
-
-    view.status = 'waiting_approval';
-    view.message = `PRD ready (${prd.industry.name}, ${prd.fact_tables.length} fact tables): approve, modify or reject it`;
-    setPhase('prd', 'waiting_approval');
-    event('hitl_required', view.message, {
-      decision_options: ['approve', 'modify', 'reject'],
-      analyst: prd.analyst,
-    });
-    await save();
-
-    await condition(() => pending !== undefined);
-    const decision = pending!;
-    view.decision = { decision: decision.decision, reason: decision.reason, decided_at: now() };
+    const prd = await writePrd(progress, input);
+    const decision = await gate.decision();
+    view.decision = {
+      decision: decision.decision,
+      reason: decision.reason,
+      decided_at: new Date().toISOString(),
+    };
     if (decision.decision === 'reject') {
-      setPhase('prd', 'completed', 'PRD rejected');
-      for (const phase of PHASES.slice(1)) {
-        view.phases[phase] = 'skipped';
-        view.phase_details[phase] = { message: 'PRD rejected' };
-      }
-      finish(
+      progress.setPhase('prd', 'completed', 'PRD rejected');
+      progress.skipAfterPrd('PRD rejected');
+      progress.finish(
         'terminated',
         'project_terminated',
         `PRD rejected${decision.reason ? `: ${decision.reason}` : ''}`,
       );
-      await save();
+      await progress.save();
       return view;
     }
-    if (decision.prd) view.prd = decision.prd;
+    view.prd = decision.prd ?? prd;
     view.status = 'running';
-    setPhase('prd', 'completed', decision.decision === 'modify' ? 'PRD edited and approved' : 'PRD approved');
-    await save();
-
-    setPhase('data_ingestion', 'running');
-    await save();
-    const ods = await ingestOds({ project_id: view.project_id, source: input.source, prd: view.prd! });
-    view.warehouse = { ...view.warehouse, ods };
-    setPhase(
-      'data_ingestion',
+    progress.setPhase(
+      'prd',
       'completed',
-      `${ods.tables.length} tables, ${ods.rows_copied} rows into ${ods.database}${ods.warnings.length ? `; ${ods.warnings.length} warnings` : ''}`,
+      decision.decision === 'modify' ? 'PRD edited and approved' : 'PRD approved',
     );
-    await save();
+    await progress.save();
 
-    const prdNow = view.prd!;
-    const request = { project_id: view.project_id, prd: prdNow };
-    const modeling = await stage(
-      'data_modeling',
-      () => buildWarehouseModel(request),
-      (m) => m.layers.map((l) => `${l.database}: ${l.tables.length} tables`).join('; '),
+    const ods = await progress.stage(
+      'data_ingestion',
+      () => ingestOds({ project_id: view.project_id, source: input.source, prd: view.prd! }),
+      odsSummary,
+      (ods) => (view.warehouse = { ...view.warehouse, ods }),
     );
-    view.warehouse = { ...view.warehouse, modeling };
-    if (modeling.usage.length) addCost(modeling.usage);
-    const governance = await stage(
-      'data_governance',
-      async () => {
-        const g = await governWarehouse(request);
-        view.warehouse = { ...view.warehouse, governance: g };
-        if (g.blocking_failed.length) {
-          throw ApplicationFailure.nonRetryable(
-            `blocking quality rules failed: ${g.blocking_failed.join('; ')}`,
-            'BlockingQualityRuleFailed',
-          );
-        }
-        return g;
-      },
-      (g) =>
-        `${g.rules_passed}/${g.rules_total} quality rules passed${g.rules_failed ? `, ${g.rules_failed} warnings failed` : ''}; ${g.catalog_tables} tables in the catalog`,
-    );
-    const metrics = await stage(
-      'query_building',
-      () => validateMetricSql(request),
-      (m) => `${m.valid.length}/${m.metrics_total} metrics valid`,
-    );
-    view.warehouse = { ...view.warehouse, governance, metrics };
-    const visualization = await stage(
-      'visualization',
-      () => buildDashboards(request),
-      (v) => `${v.dashboards} dashboards, ${v.charts} charts`,
-    );
-    view.warehouse = { ...view.warehouse, visualization };
-    view.bi_dashboard_url = visualization.url;
-
-    const profile = await stage(
-      'analytics_advisor',
-      () => profileData(request),
-      (p) => `data profile scored ${p.overall_score}/100 with ${p.insights} key insights`,
-    );
-    view.warehouse = { ...view.warehouse, profile };
-    const pipeline = await stage(
-      'production_pipeline',
-      () => generatePipeline(request),
-      (p) => `${p.files.length} template files`,
-    );
-    view.warehouse = { ...view.warehouse, pipeline };
-    finish(
+    await buildWarehouse(progress, { project_id: view.project_id, prd: view.prd });
+    progress.finish(
       'completed',
       'project_completed',
-      `warehouse built: ${ods.rows_copied} rows in ODS, ${metrics.valid.length} valid metrics, dashboard at ${visualization.url}`,
+      `warehouse built: ${ods.rows_copied} rows in ODS, ${view.warehouse!.metrics!.valid.length} valid metrics, dashboard at ${view.bi_dashboard_url}`,
     );
-    await save();
+    await progress.save();
     return view;
   } catch (err) {
     if (isCancellation(err)) {
       await CancellationScope.nonCancellable(async () => {
-        markUnfinished(view, 'skipped', 'cancelled', now());
-        finish('cancelled', 'project_cancelled', 'project cancelled');
-        await save();
+        progress.markUnfinished('skipped', 'cancelled');
+        progress.finish('cancelled', 'project_cancelled', 'project cancelled');
+        await progress.save();
       });
       throw err;
     }
     const message =
       err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-    view.error = { phase: view.phase, message };
-    view.phases[view.phase] = 'failed';
-    view.phase_details[view.phase].ended_at = now();
-    markUnfinished(view, 'skipped', `${view.phase} failed`, now());
-    finish('failed', 'project_failed', `${view.phase} failed: ${message}`);
-    await save();
+    progress.failCurrentPhase(message);
+    progress.finish('failed', 'project_failed', `${view.phase} failed: ${message}`);
+    await progress.save();
     throw ApplicationFailure.nonRetryable(`phase ${view.phase} failed: ${message}`, 'ProjectFailed');
-  }
-
-  function toPending(req: DecisionRequest): PendingDecision {
-    if (req.decision === 'modify') {
-      const parsed = prdSchema.safeParse(req.prd);
-      if (!parsed.success) {
-        throw ApplicationFailure.create({
-          type: 'InvalidPrd',
-          message: 'the edited PRD is invalid',
-          details: [parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))],
-        });
-      }
-      return { decision: 'modify', prd: parsed.data };
-    }
-    return { decision: req.decision, reason: req.reason };
   }
 }
 
-/** Ends every phase not yet finished; one that had started gets `ended_at` too. */
-function markUnfinished(view: ProjectView, status: PhaseStatus, message: string, at: string): void {
-  for (const phase of PHASES) {
-    const current = view.phases[phase];
-    if (current === 'pending' || current === 'running' || current === 'waiting_approval') {
-      const details = view.phase_details[phase];
-      view.phases[phase] = status;
-      view.phase_details[phase] = { ...details, ...(details.started_at ? { ended_at: at } : {}), message };
-    }
-  }
+/** The PRD stage: the agent explores the source and writes the PRD, then the project waits for a person. */
+async function writePrd(progress: ProjectProgress, input: AnalysisProjectInput): Promise<Prd> {
+  const { view } = progress;
+  progress.setPhase('prd', 'running');
+  await progress.save();
+  const { prd, usage } = await generatePrd({
+    project_id: view.project_id,
+    description: input.description,
+    source: input.source,
+  });
+  view.prd = prd;
+  progress.addCost(usage);
+
+  view.status = 'waiting_approval';
+  view.message = `PRD ready (${prd.industry.name}, ${prd.fact_tables.length} fact tables): approve, modify or reject it`;
+  progress.setPhase('prd', 'waiting_approval');
+  progress.event('hitl_required', view.message, {
+    decision_options: ['approve', 'modify', 'reject'],
+    analyst: prd.analyst,
+  });
+  await progress.save();
+  return prd;
+}
+
+/** The stages after data integration, each recorded on the view as it completes. */
+async function buildWarehouse(progress: ProjectProgress, request: { project_id: string; prd: Prd }) {
+  const { view } = progress;
+  await progress.stage(
+    'data_modeling',
+    () => buildWarehouseModel(request),
+    (m) => m.layers.map((l) => `${l.database}: ${l.tables.length} tables`).join('; '),
+    (modeling) => {
+      view.warehouse = { ...view.warehouse, modeling };
+      if (modeling.usage.length) progress.addCost(modeling.usage);
+    },
+  );
+  await progress.stage(
+    'data_governance',
+    async () => {
+      const g = await governWarehouse(request);
+      view.warehouse = { ...view.warehouse, governance: g };
+      if (g.blocking_failed.length) {
+        throw ApplicationFailure.nonRetryable(
+          `blocking quality rules failed: ${g.blocking_failed.join('; ')}`,
+          'BlockingQualityRuleFailed',
+        );
+      }
+      return g;
+    },
+    (g) =>
+      `${g.rules_passed}/${g.rules_total} quality rules passed${g.rules_failed ? `, ${g.rules_failed} warnings failed` : ''}; ${g.catalog_tables} tables in the catalog`,
+  );
+  await progress.stage(
+    'query_building',
+    () => validateMetricSql(request),
+    (m) => `${m.valid.length}/${m.metrics_total} metrics valid`,
+    (metrics) => (view.warehouse = { ...view.warehouse, metrics }),
+  );
+  await progress.stage(
+    'visualization',
+    () => buildDashboards(request),
+    (v) => `${v.dashboards} dashboards, ${v.charts} charts`,
+    (visualization) => {
+      view.warehouse = { ...view.warehouse, visualization };
+      view.bi_dashboard_url = visualization.url;
+    },
+  );
+  await progress.stage(
+    'analytics_advisor',
+    () => profileData(request),
+    (p) => `data profile scored ${p.overall_score}/100 with ${p.insights} key insights`,
+    (profile) => (view.warehouse = { ...view.warehouse, profile }),
+  );
+  await progress.stage(
+    'production_pipeline',
+    () => generatePipeline(request),
+    (p) => `${p.files.length} template files`,
+    (pipeline) => (view.warehouse = { ...view.warehouse, pipeline }),
+  );
+}
+
+function odsSummary(ods: OdsSummary): string {
+  const warnings = ods.warnings.length ? `; ${ods.warnings.length} warnings` : '';
+  return `${ods.tables.length} tables, ${ods.rows_copied} rows into ${ods.database}${warnings}`;
 }

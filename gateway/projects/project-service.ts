@@ -10,6 +10,7 @@ import { SourceConnectionError, connectSource } from '../../activities/sources/m
 import { initialProjectView } from '../../shared/initial-project-view';
 import type { AnalysisProjectInput, Decision, ProjectView } from '../../shared/project-model';
 import { PROJECT_PHASE_ATTR, PROJECT_STATUS_ATTR } from '../../shared/search-attributes';
+import { analysisProject } from '../../workflows/analysis-project';
 import { decideUpdate, type DecisionResult } from '../../workflows/analysis-project-messages';
 import { HttpError } from '../http-errors';
 import type { TokenSubject } from '../auth/id-tokens';
@@ -40,7 +41,7 @@ export class ProjectService {
     };
     const view = initialProjectView(input);
     this.deps.store.saveProgress(view, []);
-    await this.deps.client.workflow.start('analysisProject', {
+    await this.deps.client.workflow.start(analysisProject, {
       taskQueue: this.deps.taskQueue,
       workflowId: project_id,
       args: [input],

@@ -1,0 +1,262 @@
+/**
+ * analysisProject's sequence of stages with stand-in activities, beside the end-to-end tests that
+ * run the real ones (analysis-project.test.ts): what the workflow itself decides — the order of
+ * stages, what each records on the view, retries of a transient failure, how a failure or a model
+ * cost shows — without a database or a warehouse. The PRD is the real offline analyst's, of a
+ * two-table schema.
+ */
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { buildOfflinePrd } from '../../activities/agents/offline-analyst/prd-builder';
+import type { UsageRecord } from '../../shared/cost-ledger';
+import type { Prd } from '../../shared/prd-schema';
+import {
+  PHASES,
+  type AnalysisProjectInput,
+  type PhaseName,
+  type ProjectEvent,
+  type ProjectView,
+} from '../../shared/project-model';
+import type { SourceSnapshot } from '../../shared/source-schema';
+import { analysisProject } from '../../workflows/analysis-project';
+import { approveSignal, statusQuery } from '../../workflows/analysis-project-messages';
+import { workflowsPath } from '../../workers/platform-worker';
+import { timeSkippingEnv } from '../harness/temporal-envs';
+
+const TASK_QUEUE = 'analysis-project-stages-test';
+
+/** A shop with orders over customers: enough for the offline analyst to write a full PRD. */
+const SNAPSHOT: SourceSnapshot = {
+  database: 'shop',
+  server_version: '10.11',
+  views: [],
+  tables: [
+    {
+      name: 'customers',
+      row_count: 3,
+      primary_key: ['customer_id'],
+      foreign_keys: [],
+      columns: [
+        { name: 'customer_id', type: 'int', data_type: 'int', nullable: false, key: 'PRI' },
+        { name: 'name', type: 'varchar(80)', data_type: 'varchar', nullable: false, key: '' },
+        { name: 'country', type: 'varchar(40)', data_type: 'varchar', nullable: false, key: '' },
+      ],
+      sample_rows: [
+        { customer_id: '1', name: 'Ana', country: 'PT' },
+        { customer_id: '2', name: 'Ben', country: 'DE' },
+      ],
+    },
+    {
+      name: 'orders',
+      row_count: 5,
+      primary_key: ['order_id'],
+      foreign_keys: [
+        { columns: ['customer_id'], references_table: 'customers', references_columns: ['customer_id'] },
+      ],
+      columns: [
+        { name: 'order_id', type: 'int', data_type: 'int', nullable: false, key: 'PRI' },
+        { name: 'customer_id', type: 'int', data_type: 'int', nullable: false, key: 'MUL' },
+        { name: 'order_date', type: 'date', data_type: 'date', nullable: false, key: '' },
+        { name: 'amount', type: 'decimal(10,2)', data_type: 'decimal', nullable: false, key: '' },
+      ],
+      sample_rows: [
+        { order_id: '1', customer_id: '1', order_date: '2026-01-02', amount: '12.50' },
+        { order_id: '2', customer_id: '2', order_date: '2026-01-03', amount: '7.00' },
+      ],
+    },
+  ],
+};
+
+const USAGE: UsageRecord = {
+  agent_name: 'product_manager',
+  phase: 'prd',
+  model: 'claude-test',
+  tier: 'large',
+  input_tokens: 1000,
+  output_tokens: 500,
+  call_count: 1,
+};
+
+/** Stand-in activities: each answers in the shape of the real one and notes that it ran. */
+function standIns(prd: Prd, overrides: Record<string, (...args: never[]) => Promise<unknown>> = {}) {
+  const ran: string[] = [];
+  const saved: { view: ProjectView; events: ProjectEvent[] }[] = [];
+  const note =
+    <T>(name: string, answer: T) =>
+    async () => {
+      ran.push(name);
+      return answer;
+    };
+  const activities = {
+    generatePrd: note('generatePrd', { prd, usage: [USAGE] }),
+    ingestOds: note('ingestOds', {
+      database: 'plat_x_ods',
+      database_file: '/x/ods.duckdb',
+      tables: [{ table: 'orders', source_rows: 5, ods_rows: 5 }],
+      rows_copied: 8,
+      warnings: [],
+    }),
+    buildWarehouseModel: note('buildWarehouseModel', {
+      layers: [{ layer: 'dwd', database: 'plat_x_dwd', tables: [] }],
+      repairs: [],
+      usage: [{ ...USAGE, agent_name: 'data_modeler', phase: 'data_modeling', tier: 'medium' }],
+    }),
+    governWarehouse: note('governWarehouse', {
+      rules_total: 4,
+      rules_passed: 4,
+      rules_failed: 0,
+      rules_errored: 0,
+      blocking_failed: [],
+      catalog_tables: 6,
+    }),
+    validateMetricSql: note('validateMetricSql', { metrics_total: 2, valid: ['a', 'b'], invalid: [] }),
+    buildDashboards: note('buildDashboards', { url: 'http://x/ui/dash', dashboards: 1, charts: 2 }),
+    profileData: note('profileData', { overall_score: 90, insights: 3 }),
+    generatePipeline: note('generatePipeline', { files: ['dag.py'] }),
+    recordProgress: async (view: ProjectView, events: ProjectEvent[]) => {
+      saved.push({ view: structuredClone(view), events });
+    },
+    ...overrides,
+  };
+  return { activities, ran, saved };
+}
+
+describe('analysisProject stages (stand-in activities, time skipping)', () => {
+  let env: TestWorkflowEnvironment;
+  let seq = 0;
+  const prd = buildOfflinePrd(SNAPSHOT, 'online shop orders');
+
+  beforeAll(async () => {
+    env = await timeSkippingEnv();
+  });
+  afterAll(async () => {
+    await env?.teardown();
+  });
+
+  const input = (): AnalysisProjectInput => ({
+    project_id: `proj-20261123-s${++seq}${Date.now().toString(36)}`,
+    owner_id: 'user-1',
+    created_at: new Date().toISOString(),
+    description: 'online shop orders',
+    reuse_ods: false,
+    source: { jdbc_url: 'jdbc:mysql://db:3306/shop', username: 'u', password_ref: 'local:x' },
+  });
+
+  /** Runs one project to its end on a worker with `activities`, approving when asked. */
+  async function runProject(activities: object): Promise<{ view?: ProjectView; error?: unknown }> {
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue: TASK_QUEUE,
+      workflowsPath,
+      activities,
+    });
+    const project = input();
+    return worker.runUntil(async () => {
+      const handle = await env.client.workflow.start(analysisProject, {
+        taskQueue: TASK_QUEUE,
+        workflowId: project.project_id,
+        args: [project],
+      });
+      for (let i = 0; i < 200; i++) {
+        const view = await handle.query(statusQuery);
+        if (view.status === 'waiting_approval') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await handle.signal(approveSignal);
+      try {
+        return { view: await handle.result() };
+      } catch (error) {
+        return { error, view: await handle.query(statusQuery) };
+      }
+    });
+  }
+
+  it('runs the stages in order, records each result on the view, and adds every model cost', async () => {
+    const { activities, ran, saved } = standIns(prd);
+    const { view } = await runProject(activities);
+    expect(ran).toEqual([
+      'generatePrd',
+      'ingestOds',
+      'buildWarehouseModel',
+      'governWarehouse',
+      'validateMetricSql',
+      'buildDashboards',
+      'profileData',
+      'generatePipeline',
+    ]);
+    expect(view!.status).toBe('completed');
+    expect(view!.bi_dashboard_url).toBe('http://x/ui/dash');
+    expect(Object.keys(view!.warehouse!).sort()).toEqual(
+      ['governance', 'metrics', 'modeling', 'ods', 'pipeline', 'profile', 'visualization'].sort(),
+    );
+    expect(view!.cost.project_total.total_tokens).toBe(3000);
+    expect(view!.message).toBe(
+      'warehouse built: 8 rows in ODS, 2 valid metrics, dashboard at http://x/ui/dash',
+    );
+    // Each stage's summary is saved together with its result.
+    const completedModeling = saved.find((s) => s.view.phases.data_modeling === 'completed')!;
+    expect(completedModeling.view.warehouse?.modeling).toBeDefined();
+    expect(completedModeling.view.phase_details.data_modeling.message).toBe('plat_x_dwd: 0 tables');
+    const events = saved.flatMap((s) => s.events);
+    expect(events.filter((e) => e.event_type === 'cost_update')).toHaveLength(2);
+    expect(events.map((e) => e.event_key)).toEqual([...new Set(events.map((e) => e.event_key))]);
+    expect(events.at(-1)).toMatchObject({ event_type: 'project_completed', status: 'completed' });
+  });
+
+  it('retries a transient stage failure and carries on', async () => {
+    let attempts = 0;
+    const { activities, ran } = standIns(prd);
+    const flaky = {
+      profileData: async () => {
+        ran.push('profileData');
+        if (++attempts < 3) throw new Error('warehouse busy');
+        return { overall_score: 70, insights: 1 };
+      },
+    };
+    const { view } = await runProject({ ...activities, ...flaky });
+    expect(attempts).toBe(3);
+    expect(view!.status).toBe('completed');
+    expect(view!.phase_details.analytics_advisor.message).toBe(
+      'data profile scored 70/100 with 1 key insights',
+    );
+  });
+
+  it('fails the project at the stage that failed for good, skipping the ones after it', async () => {
+    const { activities, ran } = standIns(prd, {
+      validateMetricSql: async () => {
+        throw ApplicationFailure.nonRetryable('the ADS layer has no tables', 'NoAds');
+      },
+    });
+    const { view, error } = await runProject(activities);
+    expect(error).toBeInstanceOf(WorkflowFailedError);
+    expect(ran).not.toContain('buildDashboards');
+    expect(view!.status).toBe('failed');
+    expect(view!.error).toEqual({ phase: 'query_building', message: 'the ADS layer has no tables' });
+    const after: PhaseName[] = ['visualization', 'analytics_advisor', 'production_pipeline'];
+    for (const phase of PHASES)
+      expect(view!.phases[phase]).toBe(
+        phase === 'query_building' ? 'failed' : after.includes(phase) ? 'skipped' : 'completed',
+      );
+    expect(view!.message).toBe('query_building failed: the ADS layer has no tables');
+  });
+
+  it('stops at governance when a blocking rule fails, keeping the report on the view', async () => {
+    const { activities, ran } = standIns(prd, {
+      governWarehouse: async () => ({
+        rules_total: 2,
+        rules_passed: 1,
+        rules_failed: 1,
+        rules_errored: 0,
+        blocking_failed: ['orders.order_id is unique'],
+        catalog_tables: 6,
+      }),
+    });
+    const { view } = await runProject(activities);
+    expect(ran).not.toContain('validateMetricSql');
+    expect(view!.status).toBe('failed');
+    expect(view!.warehouse?.governance?.blocking_failed).toEqual(['orders.order_id is unique']);
+    expect(view!.error?.message).toBe('blocking quality rules failed: orders.order_id is unique');
+  });
+});
