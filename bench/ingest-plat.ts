@@ -1,4 +1,5 @@
 /** plat's own data integration (ingestOds) of one table to Parquet, timed. */
+import { sourceConnector } from '../activities/sources/mysql-connection';
 import * as fs from 'node:fs';
 import mysql, { type ConnectionOptions } from 'mysql2/promise';
 import { buildOfflinePrd } from '../activities/agents/offline-analyst/prd-builder';
@@ -34,7 +35,11 @@ export async function platCopy(
     const result = await ingestOds({
       projectId,
       warehouseRoot,
-      mysql: conn,
+      source: sourceConnector(
+        { host: String(options.host), port: Number(options.port), database, options: {} },
+        String(options.user),
+        String(options.password ?? ''),
+      ),
       snapshot,
       prd: buildOfflinePrd(snapshot),
       done: [],

@@ -1,5 +1,6 @@
 /** The analysis project as users see it (docs/requirements.md#project-record, #events). Workflow-safe. */
 import type { AccumulatedUsage, CostRecord } from './cost-ledger';
+import type { ProjectSource } from './mysql-source';
 import type { Prd } from './prd-schema';
 import type {
   GovernanceSummary,
@@ -126,5 +127,5 @@ export interface AnalysisProjectInput {
   created_at: string;
   description: string;
   reuse_ods: boolean;
-  source: { jdbc_url: string; username: string; password_ref: string };
+  source: ProjectSource;
 }

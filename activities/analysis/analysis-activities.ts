@@ -5,8 +5,8 @@
 import { ApplicationFailure, activityInfo, heartbeat } from '@temporalio/activity';
 import { buildOfflinePrd, OFFLINE_ANALYST_VERSION } from '../agents/offline-analyst/prd-builder';
 import type { ParameterStore } from '../secrets/parameter-store';
-import { SourceConnectionError, connectSource } from '../sources/mysql-connection';
-import { parseJdbcUrl } from '../sources/jdbc-url';
+import { SourceConnectionError, sourceConnector, type SourceConnector } from '../sources/mysql-connection';
+import { sourceTarget, type ProjectSource } from '../../shared/mysql-source';
 import { exploreSource, type ToolCallRecord } from '../sources/source-explorer';
 import { claudePrd } from '../agents/claude-prd-agent';
 import type { LlmSettings } from '../llm/llm-settings';
@@ -61,19 +61,15 @@ export function createAnalysisActivities({
   warehouseRoot,
   engine,
 }: AnalysisActivityDeps) {
+  /** The project's source, its password resolved from the parameter store (never logged or returned). */
+  const connectorOf = async (source: ProjectSource): Promise<SourceConnector> =>
+    sourceConnector(sourceTarget(source), source.username, await secrets.get(source.password_ref));
+
   return {
     /** The product-manager agent: explores every table of the source and writes the PRD. */
     async generatePrd(req: GeneratePrdRequest): Promise<GeneratePrdResult> {
-      const password = await secrets.get(req.source.password_ref);
-      let db;
-      try {
-        db = await connectSource({ jdbc_url: req.source.jdbc_url, username: req.source.username, password });
-      } catch (err) {
-        if (err instanceof SourceConnectionError && !err.retryable) {
-          throw ApplicationFailure.nonRetryable(err.message, 'SourceAccessDenied');
-        }
-        throw err;
-      }
+      const source = await connectorOf(req.source);
+      const db = await connectOrExplain(source);
       const attempt = activityInfo().attempt;
       let seq = 0;
       const logs: AgentLogEntry[] = [];
@@ -109,7 +105,7 @@ export function createAnalysisActivities({
       // Model calls can be slow: keep the heartbeat going independently of tool calls.
       const beat = setInterval(() => heartbeat({ tool_calls: seq }), 15_000);
       try {
-        const snapshot = await exploreSource(db, parseJdbcUrl(req.source.jdbc_url).database, { onToolCall });
+        const snapshot = await exploreSource(db, source.target.database, { onToolCall });
         if (llm) {
           return await claudePrd({ settings: llm, snapshot, db, description: req.description, onToolCall });
         }
@@ -136,26 +132,22 @@ export function createAnalysisActivities({
 
     /** Data integration: source tables → Parquet in the project's ODS, resuming after the last finished table. */
     async ingestOds(req: IngestOdsRequest): Promise<OdsSummary> {
-      const password = await secrets.get(req.source.password_ref);
-      const db = await connectSource({
-        jdbc_url: req.source.jdbc_url,
-        username: req.source.username,
-        password,
-      });
+      const source = await connectorOf(req.source);
+      const db = await connectOrExplain(source);
       const attempt = activityInfo().attempt;
       const checkpoint = (activityInfo().heartbeatDetails as TableCopyResult[] | undefined) ?? [];
       let progress: TableCopyResult[] = checkpoint;
       const beat = setInterval(() => heartbeat(progress), 10_000);
       try {
         // Columns and keys only: the copy counts rows itself, inside its consistent snapshot.
-        const snapshot = await exploreSource(db, parseJdbcUrl(req.source.jdbc_url).database, {
+        const snapshot = await exploreSource(db, source.target.database, {
           sampleRows: 0,
           countRows: false,
         });
         const result = await ingestOds({
           projectId: req.project_id,
           warehouseRoot,
-          mysql: db,
+          source,
           snapshot,
           prd: req.prd,
           done: checkpoint,
@@ -215,3 +207,15 @@ export function createAnalysisActivities({
 }
 
 export type AnalysisActivities = ReturnType<typeof createAnalysisActivities>;
+
+/** A connection to the source; a refusal retrying cannot fix (wrong password, no such database) is not retried. */
+async function connectOrExplain(source: SourceConnector) {
+  try {
+    return await source.connect();
+  } catch (err) {
+    if (err instanceof SourceConnectionError && !err.retryable) {
+      throw ApplicationFailure.nonRetryable(err.message, 'SourceAccessDenied');
+    }
+    throw err;
+  }
+}

@@ -1,12 +1,9 @@
-/** Opens a read-only-minded connection to a user's MySQL source and explains failures plainly. */
+/**
+ * Every connection to a user's MySQL source is opened here, from the source's parsed target and
+ * credentials, and failures are explained plainly.
+ */
 import mysql from 'mysql2/promise';
-import { parseJdbcUrl } from './jdbc-url';
-
-export interface SourceCredentials {
-  jdbc_url: string;
-  username: string;
-  password: string;
-}
+import { describeTarget, type MysqlTarget } from '../../shared/mysql-source';
 
 export class SourceConnectionError extends Error {
   constructor(
@@ -29,31 +26,48 @@ const NOT_RETRYABLE = new Set([
   'ER_NOT_SUPPORTED_AUTH_MODE',
 ]);
 
-export async function connectSource(
-  creds: SourceCredentials,
+/** How to reach one source as one user: opens as many connections as a stage needs. */
+export interface SourceConnector {
+  readonly target: MysqlTarget;
+  /** Opens a new connection; a failure is a `SourceConnectionError`. */
+  connect(): Promise<mysql.Connection>;
+  /** The server runs on this machine (a loopback address), sharing its cores. */
+  readonly local: boolean;
+}
+
+/** A connector to `target` as `username`. */
+export function sourceConnector(
+  target: MysqlTarget,
+  username: string,
+  password: string,
   connectTimeoutMs = 10_000,
-): Promise<mysql.Connection> {
-  const target = parseJdbcUrl(creds.jdbc_url);
-  try {
-    return await mysql.createConnection({
-      host: target.host,
-      port: target.port,
-      database: target.database,
-      user: creds.username,
-      password: creds.password,
-      connectTimeout: connectTimeoutMs,
-      dateStrings: false,
-      supportBigNumbers: true,
-      bigNumberStrings: true,
-    });
-  } catch (err) {
-    const e = err as { code?: string; message?: string; sqlMessage?: string };
-    const code = e.code ?? 'UNKNOWN';
-    const reason = e.sqlMessage ?? e.message ?? String(err);
-    throw new SourceConnectionError(
-      `cannot connect to ${target.host}:${target.port}/${target.database}: ${reason} (${code})`,
-      code,
-      !NOT_RETRYABLE.has(code),
-    );
-  }
+): SourceConnector {
+  return {
+    target,
+    local: target.host === 'localhost' || /^(127\.|::1$|::ffff:127\.)/.test(target.host),
+    async connect() {
+      try {
+        return await mysql.createConnection({
+          host: target.host,
+          port: target.port,
+          database: target.database,
+          user: username,
+          password,
+          connectTimeout: connectTimeoutMs,
+          dateStrings: false,
+          supportBigNumbers: true,
+          bigNumberStrings: true,
+        });
+      } catch (err) {
+        const e = err as { code?: string; message?: string; sqlMessage?: string };
+        const code = e.code ?? 'UNKNOWN';
+        const reason = e.sqlMessage ?? e.message ?? String(err);
+        throw new SourceConnectionError(
+          `cannot connect to ${describeTarget(target)}: ${reason} (${code})`,
+          code,
+          !NOT_RETRYABLE.has(code),
+        );
+      }
+    },
+  };
 }

@@ -15,8 +15,8 @@ import * as path from 'node:path';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { Prd } from '../../shared/prd-schema';
 import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
+import type { SourceConnector } from '../sources/mysql-connection';
 import { openSnapshotReaders } from './ods-snapshot';
-import { sameSourceConnector, sourceIsLocal } from './ods-source-connector';
 import { copyTableToParquet, type TableCopyResult } from './ods-table-copy';
 import { keyRanges, splitColumn } from './pk-ranges';
 import { layerDatabaseFile, layerDir, sourceSchemaFile } from './warehouse-layout';
@@ -33,15 +33,13 @@ export interface OdsIngestionResult {
 export interface OdsIngestionOptions {
   projectId: string;
   warehouseRoot: string;
-  /** An open connection to the source; more are opened like it for parallel reads. */
-  mysql: Connection;
+  /** The source: a coordinating connection and every reader are opened through it. */
+  source: SourceConnector;
   snapshot: SourceSnapshot;
   prd: Prd;
   done: TableCopyResult[];
   onTable: (result: TableCopyResult, done: TableCopyResult[]) => void;
   onProgress?: (table: string, rows: number) => void;
-  /** Opens another connection to the source (default: like `mysql`). */
-  connect?: () => Promise<Connection>;
   /** Readers wanted (default: from the machine's cores and where the source runs, 1 to 4). */
   parallel?: number;
   /** Tables estimated at this many rows or more are split into key ranges (default 200,000). */
@@ -85,10 +83,9 @@ async function copyTables(
   finished: (result: TableCopyResult) => void,
 ): Promise<number> {
   const snapshot = await openSnapshotReaders({
-    coordinator: opts.mysql,
-    connect: opts.connect ?? sameSourceConnector(opts.mysql),
+    connect: () => opts.source.connect(),
     tables: todo.map((t) => t.name),
-    parallel: opts.parallel ?? defaultParallelism(opts.mysql),
+    parallel: opts.parallel ?? defaultParallelism(opts.source),
   });
   const { readers } = snapshot;
   const instance = await DuckDBInstance.create(':memory:');
@@ -149,9 +146,9 @@ async function copyTables(
  * for the same cores: measured on 2 cores with a local MariaDB, 5M rows took 6.5 s with one reader
  * and 7.0 s with two. So a local server gets one reader per 3 cores.
  */
-function defaultParallelism(conn: Connection): number {
+function defaultParallelism(source: SourceConnector): number {
   const cores = os.availableParallelism();
-  if (!sourceIsLocal(conn)) return Math.min(4, Math.max(2, cores));
+  if (!source.local) return Math.min(4, Math.max(2, cores));
   return Math.max(1, Math.min(4, Math.floor(cores / 3)));
 }
 

@@ -24,9 +24,7 @@ export interface SnapshotReaders {
 }
 
 export interface SnapshotOptions {
-  /** An open connection to the source, used only to hold the brief lock. */
-  coordinator: Connection;
-  /** Opens a new connection to the same source as the same user. */
+  /** Opens a new connection to the source (the readers, and one that holds the brief lock). */
   connect: () => Promise<Connection>;
   /** The tables that will be read. */
   tables: string[];
@@ -67,17 +65,19 @@ export async function openSnapshotReaders(opts: SnapshotOptions): Promise<Snapsh
       await readers[0].query(START_SNAPSHOT);
       return { readers, close };
     }
-    const locked = await lockTables(opts.coordinator, opts.tables, opts.lockWaitSeconds ?? 10);
-    if (locked !== true) {
-      await Promise.all(readers.splice(1).map((r) => r.end()));
-      await readers[0].query(START_SNAPSHOT);
-      return { readers, singleReason: locked, close };
-    }
+    const coordinator = await opts.connect();
     try {
+      const locked = await lockTables(coordinator, opts.tables, opts.lockWaitSeconds ?? 10);
+      if (locked !== true) {
+        await Promise.all(readers.splice(1).map((r) => r.end()));
+        await readers[0].query(START_SNAPSHOT);
+        return { readers, singleReason: locked, close };
+      }
       for (const reader of readers) await reader.query(START_SNAPSHOT);
+      await coordinator.query('UNLOCK TABLES');
     } finally {
-      await opts.coordinator.query('UNLOCK TABLES');
-      await opts.coordinator.query('SET SESSION lock_wait_timeout = DEFAULT');
+      // Closing the connection also releases its lock, should a snapshot have failed to start.
+      await coordinator.end().catch(() => coordinator.destroy());
     }
     return { readers, close };
   } catch (err) {

@@ -1,6 +1,6 @@
 /** The create-project request (docs/requirements.md#create-request), validated at the edge. */
 import { z } from 'zod';
-import { JdbcUrlError, parseJdbcUrl } from '../../activities/sources/jdbc-url';
+import { JdbcUrlError, parseJdbcUrl } from '../../shared/mysql-source';
 
 export const createProjectRequestSchema = z
   .object({
@@ -21,6 +21,8 @@ export const createProjectRequestSchema = z
     description: z.string().max(4000).default(''),
     reuse_ods: z.boolean().default(false),
   })
-  .strict();
+  .strict()
+  // The one place the URL becomes a typed target, carried from here to every connection.
+  .transform((req) => ({ ...req, target: parseJdbcUrl(req.jdbc_url) }));
 
 export type CreateProjectRequest = z.output<typeof createProjectRequestSchema>;

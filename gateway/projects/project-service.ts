@@ -6,7 +6,8 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@
 import { ApplicationFailure } from '@temporalio/common';
 import type { ProjectStore } from '../../activities/analysis/project-store';
 import type { ParameterStore } from '../../activities/secrets/parameter-store';
-import { SourceConnectionError, connectSource } from '../../activities/sources/mysql-connection';
+import { SourceConnectionError, sourceConnector } from '../../activities/sources/mysql-connection';
+import { describeTarget } from '../../shared/mysql-source';
 import { initialProjectView } from '../../shared/initial-project-view';
 import type { AnalysisProjectInput, Decision, ProjectView } from '../../shared/project-model';
 import { PROJECT_PHASE_ATTR, PROJECT_STATUS_ATTR } from '../../shared/search-attributes';
@@ -28,6 +29,8 @@ export class ProjectService {
   constructor(private readonly deps: ProjectServiceDeps) {}
 
   async create(user: TokenSubject, req: CreateProjectRequest): Promise<ProjectView> {
+    // Parsed at validation; the workflow and its activities carry the typed target.
+    const { target } = req;
     await this.checkSource(req);
     const project_id = newProjectId();
     const password_ref = await this.deps.secrets.put(`projects/${project_id}/db-password`, req.password);
@@ -37,7 +40,7 @@ export class ProjectService {
       created_at: new Date().toISOString(),
       description: req.description,
       reuse_ods: req.reuse_ods,
-      source: { jdbc_url: req.jdbc_url, username: req.username, password_ref },
+      source: { jdbc_url: req.jdbc_url, username: req.username, password_ref, target },
     };
     const view = initialProjectView(input);
     this.deps.store.saveProgress(view, []);
@@ -49,7 +52,7 @@ export class ProjectService {
         { key: PROJECT_STATUS_ATTR, value: 'running' },
         { key: PROJECT_PHASE_ATTR, value: 'prd' },
       ],
-      staticSummary: `Analysis project on ${req.jdbc_url.replace(/\?.*$/, '')}`,
+      staticSummary: `Analysis project on ${describeTarget(target)}`,
     });
     return view;
   }
@@ -92,7 +95,7 @@ export class ProjectService {
 
   private async checkSource(req: CreateProjectRequest): Promise<void> {
     try {
-      const db = await connectSource(req, 10_000);
+      const db = await sourceConnector(req.target, req.username, req.password).connect();
       await db.end();
     } catch (err) {
       if (err instanceof SourceConnectionError) {

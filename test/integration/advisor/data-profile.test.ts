@@ -22,7 +22,7 @@ import {
 } from '../../../activities/warehouse/warehouse-layout';
 import type { SourceColumn, SourceSnapshot } from '../../../shared/source-schema';
 import { newTestDataDir } from '../../harness/platform-gateway';
-import { sakilaConnection } from '../../harness/sakila';
+import { harnessSource, sakilaConnection } from '../../harness/sakila';
 
 const PROJECT = 'proj-20261122-profile1';
 
@@ -46,7 +46,15 @@ describe('data profile on Sakila', () => {
     const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
     prd = buildOfflinePrd(snapshot);
     warehouseRoot = newTestDataDir();
-    await ingestOds({ projectId: PROJECT, warehouseRoot, mysql, snapshot, prd, done: [], onTable: () => {} });
+    await ingestOds({
+      source: harnessSource(),
+      projectId: PROJECT,
+      warehouseRoot,
+      snapshot,
+      prd,
+      done: [],
+      onTable: () => {},
+    });
     const started = performance.now();
     report = await buildDataProfile({ warehouseRoot, projectId: PROJECT, prd });
     buildMs = performance.now() - started;

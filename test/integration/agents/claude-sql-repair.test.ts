@@ -16,7 +16,7 @@ import type { Prd } from '../../../shared/prd-schema';
 import type { ModelingSummary } from '../../../shared/warehouse-model';
 import { startMessagesFake } from '../../fakes/anthropic-messages-fake';
 import { newTestDataDir } from '../../harness/platform-gateway';
-import { sakilaConnection } from '../../harness/sakila';
+import { harnessSource, sakilaConnection } from '../../harness/sakila';
 
 const projectId = 'proj-20261122-repair01';
 
@@ -34,7 +34,7 @@ describe('data modeling repairs', () => {
       await ingestOds({
         projectId,
         warehouseRoot: deps.warehouseRoot,
-        mysql,
+        source: harnessSource(),
         snapshot,
         prd,
         done: [],

@@ -17,7 +17,7 @@ import { layerDatabaseName, layerDir } from '../../../activities/warehouse/wareh
 import type { Prd } from '../../../shared/prd-schema';
 import { startTestMoto, type TestMoto } from '../../harness/moto';
 import { newTestDataDir } from '../../harness/platform-gateway';
-import { sakilaConnection } from '../../harness/sakila';
+import { harnessSource, sakilaConnection } from '../../harness/sakila';
 
 const projectId = 'proj-20261122-awsods01';
 const bucket = 'plat-ods-test';
@@ -49,7 +49,15 @@ describe('ODS published to S3 and Glue', () => {
     try {
       const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
       prd = buildOfflinePrd(snapshot);
-      await ingestOds({ projectId, warehouseRoot: root, mysql, snapshot, prd, done: [], onTable: () => {} });
+      await ingestOds({
+        source: harnessSource(),
+        projectId,
+        warehouseRoot: root,
+        snapshot,
+        prd,
+        done: [],
+        onTable: () => {},
+      });
     } finally {
       await mysql.end();
     }

@@ -10,7 +10,7 @@ import { LayerBuildError } from '../../../activities/warehouse/warehouse-engine'
 import { layerDatabaseFile, layerDir } from '../../../activities/warehouse/warehouse-layout';
 import type { Prd } from '../../../shared/prd-schema';
 import { newTestDataDir } from '../../harness/platform-gateway';
-import { sakilaConnection } from '../../harness/sakila';
+import { harnessSource, sakilaConnection } from '../../harness/sakila';
 
 const projectId = 'proj-20261122-model01';
 
@@ -25,7 +25,15 @@ describe('data modeling on Sakila', () => {
     try {
       const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
       prd = buildOfflinePrd(snapshot);
-      await ingestOds({ projectId, warehouseRoot: root, mysql, snapshot, prd, done: [], onTable: () => {} });
+      await ingestOds({
+        source: harnessSource(),
+        projectId,
+        warehouseRoot: root,
+        snapshot,
+        prd,
+        done: [],
+        onTable: () => {},
+      });
     } finally {
       await mysql.end();
     }

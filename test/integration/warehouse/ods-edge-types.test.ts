@@ -5,6 +5,8 @@
  * everywhere. Also read by a SELECT-only user, who cannot share a snapshot across connections and
  * so gets one reader: the same values.
  */
+import type { SourceConnector } from '../../../activities/sources/mysql-connection';
+import { harnessSource } from '../../harness/sakila';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -137,12 +139,16 @@ function bigText(): string {
   return line.repeat(Math.ceil(BIG_TEXT_CHARS / line.length)).slice(0, BIG_TEXT_CHARS);
 }
 
-async function ingest(conn: Connection, parallel: number): Promise<OdsIngestionResult> {
+async function ingest(
+  conn: Connection,
+  source: SourceConnector,
+  parallel: number,
+): Promise<OdsIngestionResult> {
   const snapshot = await exploreSource(conn, DB, { sampleRows: 0, countRows: false });
   return ingestOds({
     projectId: 'proj-20261122-edgetypes',
     warehouseRoot: newTestDataDir(),
-    mysql: conn,
+    source,
     snapshot,
     prd: buildOfflinePrd(snapshot),
     done: [],
@@ -186,7 +192,7 @@ describe('ODS ingestion of edge-case MySQL types', () => {
   beforeAll(async () => {
     await createSource();
     source = await connect(DB);
-    result = await ingest(source, 2);
+    result = await ingest(source, harnessSource(DB), 2);
     const read = await odsRows(
       result,
       `SELECT *, typeof(dec65) AS dec65_type, typeof(ubig) AS ubig_type, typeof(dt6) AS dt6_type,
@@ -297,7 +303,7 @@ describe('ODS ingestion of edge-case MySQL types', () => {
   it('gives a SELECT-only user (one reader, no shared snapshot) the very same values', async () => {
     const reader = await connect(DB, READ_ONLY_USER, READ_ONLY_PASSWORD);
     try {
-      const alone = await ingest(reader, 2);
+      const alone = await ingest(reader, harnessSource(DB, READ_ONLY_USER, READ_ONLY_PASSWORD), 2);
       expect(alone.readers).toBe(1);
       expect(result.readers).toBe(2);
       expect(await odsRows(alone, FINGERPRINT)).toEqual(await odsRows(result, FINGERPRINT));

@@ -6,7 +6,7 @@ import { exploreSource } from '../../../activities/sources/source-explorer';
 import { ingestOds, type OdsIngestionResult } from '../../../activities/warehouse/ods-ingestion';
 import { layerDatabaseName } from '../../../activities/warehouse/warehouse-layout';
 import { newTestDataDir } from '../../harness/platform-gateway';
-import { sakilaConnection } from '../../harness/sakila';
+import { harnessSource, sakilaConnection } from '../../harness/sakila';
 
 describe('ODS ingestion on Sakila', () => {
   let mysql: Connection;
@@ -19,7 +19,7 @@ describe('ODS ingestion on Sakila', () => {
     result = await ingestOds({
       projectId: 'proj-20261122-odstest1',
       warehouseRoot: newTestDataDir(),
-      mysql,
+      source: harnessSource(),
       snapshot,
       prd: buildOfflinePrd(snapshot),
       done: [],
@@ -80,7 +80,7 @@ describe('ODS ingestion on Sakila', () => {
     const resumed = await ingestOds({
       projectId: 'proj-20261122-odstest1',
       warehouseRoot: result.database_file.split('/proj-20261122-odstest1/')[0],
-      mysql,
+      source: harnessSource(),
       snapshot,
       prd: buildOfflinePrd(snapshot),
       done: result.tables.filter((t) => t.table !== 'rental'),
@@ -96,7 +96,7 @@ describe('ODS ingestion on Sakila', () => {
       ingestOds({
         projectId,
         warehouseRoot: newTestDataDir(),
-        mysql,
+        source: harnessSource(),
         snapshot,
         prd: buildOfflinePrd(snapshot),
         done: [],

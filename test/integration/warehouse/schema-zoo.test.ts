@@ -7,7 +7,7 @@ import type { Connection } from 'mysql2/promise';
 import { ZOO } from '../../../scripts/demo-data/zoo';
 import type { SchemaTruth } from '../../../scripts/demo-data/generated-database';
 import { newTestDataDir } from '../../harness/platform-gateway';
-import { sakilaConnection } from '../../harness/sakila';
+import { harnessSource, sakilaConnection } from '../../harness/sakila';
 import { loadDemoIntoHarness, loadZooDatabase } from '../../harness/zoo';
 import { buildProject, reconcile } from './zoo-project-checks';
 
@@ -79,6 +79,7 @@ describe('analysis projects on schemas of every shape', () => {
         const root = newTestDataDir();
         const built = await buildProject(
           mysql,
+          harnessSource(db.name),
           db.name,
           db.description,
           root,

@@ -3,6 +3,7 @@
  * ODS → DWD/DWS/ADS → metric checks) and holds the result against the database's ground truth,
  * computed with SQL on the source: event dates covered, revenue to the cent, no key aggregated.
  */
+import type { SourceConnector } from '../../../activities/sources/mysql-connection';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
@@ -28,9 +29,10 @@ export interface BuiltProject {
   metrics: MetricValidationReport;
 }
 
-/** Explores `database` over `mysql` and builds its warehouse under `root`. */
+/** Explores `database` over `mysql` and builds its warehouse under `root`, copying ODS through `source`. */
 export async function buildProject(
   mysql: Connection,
+  source: SourceConnector,
   database: string,
   description: string,
   root: string,
@@ -40,11 +42,11 @@ export async function buildProject(
   const prd = buildOfflinePrd(snapshot, description);
   fs.mkdirSync(root, { recursive: true });
   fs.writeFileSync(path.join(root, `${database}-prd.json`), JSON.stringify(prd, null, 1));
-  await ingestOds({ projectId, warehouseRoot: root, mysql, snapshot, prd, done: [], onTable: () => {} });
+  await ingestOds({ projectId, warehouseRoot: root, source, snapshot, prd, done: [], onTable: () => {} });
   const engine = new DuckDbWarehouse(root);
-  const source = readSourceSchema(root, projectId);
+  const sourceSchema = readSourceSchema(root, projectId);
   for (const layer of MODELED_LAYERS)
-    await engine.buildLayer(projectId, layer, layerSelects(prd, layer, projectId, source));
+    await engine.buildLayer(projectId, layer, layerSelects(prd, layer, projectId, sourceSchema));
   return { prd, snapshot, engine, projectId, metrics: await validateMetrics(engine, projectId, prd) };
 }
 
