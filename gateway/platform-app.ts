@@ -27,9 +27,8 @@ export interface PlatformAppDeps {
   store: ProjectStore;
   secrets: ParameterStore;
   /** Root of the embedded warehouse (for SQL access). */
-  warehouseRoot: string;
-  /** The warehouse engine; with Athena, SQL access goes there instead of the local files. */
-  engine?: WarehouseEngine;
+  /** The warehouse engine behind `/query` (embedded DuckDB, or Athena). */
+  engine: WarehouseEngine;
   users: UserStore;
   tokens: IdTokens;
   selfSignup: boolean;
@@ -73,7 +72,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
     store: deps.store,
     secrets: deps.secrets,
   });
-  const routes = projectRoutes(service, deps.store, deps.warehouseRoot, deps.createsPerMinute, deps.engine);
+  const routes = projectRoutes(service, deps.store, deps.engine, deps.createsPerMinute);
   for (const prefix of projectPrefixes(deps.apiStage)) app.use(prefix, requireUser(deps.tokens), routes);
 
   // Pages that render a project's reports; they fetch the data with the user's token.

@@ -27,8 +27,7 @@ export async function platformDeps(
   const db = openMetadataDb(metadataDbPath(dataDir));
   const store = new ProjectStore(db);
   const secrets = new LocalParameterStore(path.join(dataDir, 'secrets'), config.PLAT_SECRET_KEY);
-  const warehouseRoot = path.join(dataDir, 'warehouse');
-  const engine = warehouseEngine(config, warehouseRoot);
+  const engine = warehouseEngine(config, path.join(dataDir, 'warehouse'));
   const users = new UserStore(db);
   const external = config.PLAT_OIDC_ISSUER
     ? {
@@ -38,5 +37,5 @@ export async function platformDeps(
       }
     : undefined;
   const tokens = await IdTokens.open(path.join(dataDir, 'keys'), config.PLAT_TOKEN_TTL_SECONDS, external);
-  return { store, secrets, warehouseRoot, engine, users, tokens };
+  return { store, secrets, engine, users, tokens };
 }

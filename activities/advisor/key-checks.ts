@@ -2,8 +2,9 @@
  * Primary-key checks on the copied data: is each source primary key still unique and non-NULL in
  * ODS? Measured exactly (composite keys as tuples), every table in one UNION ALL query.
  */
-import { quoteIdent, type OdsCatalog } from './ods-catalog-reader';
+import { type OdsCatalog } from './ods-catalog-reader';
 import type { OdsTableMeta } from './relation-detector';
+import { quoteIdent } from '../../shared/sql-quoting';
 
 /** Uniqueness and NULLs of one table's primary key in ODS. */
 export interface KeyCheck {

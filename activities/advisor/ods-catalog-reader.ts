@@ -1,11 +1,10 @@
 /**
- * Read-only access to a project's ODS catalog (DuckDB views over Parquet), opened the same way the
- * gateway's SQL endpoint opens it: READ_ONLY, file access confined to the project's warehouse.
+ * Read-only access to a project's ODS catalog for the advisor's profiling: a read session of the
+ * embedded warehouse engine, so the advisor reads through the same sandbox as every query (READ_ONLY
+ * attach, file access confined to the project's warehouse; docs/architecture.md#one-warehouse-query-path).
+ * The ODS is always local (data integration writes it here, whatever engine builds the later layers).
  */
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { layerDatabaseFile } from '../warehouse/warehouse-layout';
+import { DuckDbWarehouse } from '../warehouse/duckdb-warehouse';
 
 /** One result row with every value as JSON (BIGINT and DECIMAL as strings, timestamps as text). */
 export type JsonRow = Record<string, string | number | boolean | null>;
@@ -18,27 +17,10 @@ export interface OdsCatalog {
   close(): void;
 }
 
-/** Double-quotes an identifier for DuckDB. */
-export const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
-
-/** A SQL string literal. */
-export const quoteLiteral = (text: string): string => `'${text.replace(/'/g, "''")}'`;
-
-/** Opens `plat_<project_id>_ods` read-only; throws naming the file when data integration has not run. */
+/** Opens `plat_<project_id>_ods` read-only; throws naming the layer when data integration has not run. */
 export async function openOdsCatalog(warehouseRoot: string, projectId: string): Promise<OdsCatalog> {
-  const file = layerDatabaseFile(warehouseRoot, projectId, 'ods');
-  if (!fs.existsSync(file)) throw new Error(`the ODS layer is not built: ${file} does not exist`);
-  const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
-  let conn: DuckDBConnection;
-  try {
-    conn = await instance.connect();
-    await conn.run(`SET allowed_directories = [${quoteLiteral(path.join(warehouseRoot, projectId) + '/')}]`);
-    await conn.run('SET enable_external_access = false');
-  } catch (err) {
-    instance.closeSync();
-    throw err;
-  }
-  const query = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJson() as JsonRow[];
+  const session = await new DuckDbWarehouse(warehouseRoot).openReadSession(projectId, 'ods');
+  const query = async (sql: string) => (await session.query(sql)) as JsonRow[];
   return {
     query,
     async columns() {
@@ -54,9 +36,6 @@ export async function openOdsCatalog(warehouseRoot: string, projectId: string): 
       }
       return byTable;
     },
-    close() {
-      conn.closeSync();
-      instance.closeSync();
-    },
+    close: () => session.close(),
   };
 }

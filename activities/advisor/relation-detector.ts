@@ -5,7 +5,8 @@
  */
 import type { SourceTable } from '../../shared/source-schema';
 import { MIN_RELATION_CONFIDENCE, type RelationReport } from './data-profile-types';
-import { quoteIdent, type JsonRow, type OdsCatalog } from './ods-catalog-reader';
+import { type JsonRow, type OdsCatalog } from './ods-catalog-reader';
+import { quoteIdent } from '../../shared/sql-quoting';
 
 /** An ODS table with the source schema it was copied from (keys and foreign keys live there). */
 export interface OdsTableMeta {

@@ -4,7 +4,8 @@
  * for the longest gap in the event dates.
  */
 import type { ColumnProfile, TableProfileReport, TimeRange } from './data-profile-types';
-import { quoteIdent, type JsonRow, type OdsCatalog } from './ods-catalog-reader';
+import { type JsonRow, type OdsCatalog } from './ods-catalog-reader';
+import { quoteIdent } from '../../shared/sql-quoting';
 
 /** Above this many rows distinct counts are HyperLogLog estimates (exact COUNT DISTINCT costs memory). */
 const EXACT_DISTINCT_MAX_ROWS = 500_000;

@@ -17,8 +17,6 @@ import { ingestOds } from '../warehouse/ods-ingestion';
 import type { TableCopyResult } from '../warehouse/ods-table-copy';
 import { layerDatabaseName } from '../warehouse/warehouse-layout';
 import type { WarehouseEngine } from '../warehouse/warehouse-engine';
-import type { AthenaWarehouse } from '../warehouse/aws/athena-warehouse';
-import { publishOds } from '../warehouse/aws/ods-publish';
 import type { AgentLogEntry, ProjectStore } from './project-store';
 
 export interface AnalysisActivityDeps {
@@ -180,10 +178,8 @@ export function createAnalysisActivities({
             'RowCountMismatch',
           );
         }
-        if (engine?.kind === 'athena') {
-          // The modeled layers live in Athena: publish ODS to S3 and Glue for them to read.
-          await publishOds(engine as AthenaWarehouse, warehouseRoot, req.project_id, req.prd);
-        }
+        // Where the later stages run elsewhere (Athena), the ODS goes there too.
+        await engine?.publishOds(req.project_id, req.prd);
         return {
           database: layerDatabaseName(req.project_id, 'ods'),
           database_file: result.database_file,

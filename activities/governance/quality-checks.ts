@@ -6,6 +6,7 @@
 import type { Prd, PrdQualityRule } from '../../shared/prd-schema';
 import type { WarehouseEngine } from '../warehouse/warehouse-engine';
 import { layerDatabaseName } from '../warehouse/warehouse-layout';
+import { quoteIdent as q, quoteLiteral } from '../../shared/sql-quoting';
 
 export interface QualityRuleResult {
   name: string;
@@ -33,8 +34,7 @@ export interface QualityReport {
   results: QualityRuleResult[];
 }
 
-const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
-const lit = (v: unknown) => `'${String(v).replace(/'/g, "''")}'`;
+const lit = (v: unknown) => quoteLiteral(String(v));
 const SAMPLE_ROWS = 5;
 
 export async function evaluateQualityRules(

@@ -10,6 +10,7 @@ import { warehouseType } from '../agents/offline-analyst/warehouse-types';
 import type { LayerTableSpec } from '../warehouse/warehouse-engine';
 import { layerDatabaseName } from '../warehouse/warehouse-layout';
 import { pipelineCode } from './pipeline-code';
+import { quoteIdent as q, quoteMysqlIdent as mq } from '../../shared/sql-quoting';
 
 export interface PipelineFile {
   path: string;
@@ -26,8 +27,6 @@ export interface PipelineTemplates {
 }
 
 const WATERMARK = /^(last_update|last_updated|updated_at|update_time|modified_at|last_modified)$/;
-const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
-const mq = (id: string) => `\`${id.replace(/`/g, '``')}\``;
 
 /** The change-time column an incremental load can filter on, if the table has one. */
 export function watermarkColumn(table: SourceTable): string | undefined {

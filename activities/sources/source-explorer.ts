@@ -4,6 +4,7 @@
  */
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../shared/source-schema';
+import { quoteMysqlIdent } from '../../shared/sql-quoting';
 
 /** One tool call of the exploring agent, for the agent work log. */
 export interface ToolCallRecord {
@@ -113,7 +114,10 @@ export async function exploreSource(
             'count_rows',
             { table: name },
             async () =>
-              Number((await db.query<RowDataPacket[]>(`SELECT COUNT(*) AS n FROM ${quoteId(name)}`))[0][0].n),
+              Number(
+                (await db.query<RowDataPacket[]>(`SELECT COUNT(*) AS n FROM ${quoteMysqlIdent(name)}`))[0][0]
+                  .n,
+              ),
             (n) => `${n} rows`,
           );
     const sampleRows = opts.sampleRows ?? 5;
@@ -124,7 +128,11 @@ export async function exploreSource(
             'sample_rows',
             { table: name, limit: sampleRows },
             async () =>
-              (await db.query<RowDataPacket[]>(`SELECT * FROM ${quoteId(name)} LIMIT ?`, [sampleRows]))[0],
+              (
+                await db.query<RowDataPacket[]>(`SELECT * FROM ${quoteMysqlIdent(name)} LIMIT ?`, [
+                  sampleRows,
+                ])
+              )[0],
             (rows) => `${rows.length} rows`,
           );
     tables.push({
@@ -142,10 +150,6 @@ export async function exploreSource(
     tables,
     views: tableRows.filter((r) => r.type === 'VIEW').map((r) => String(r.name)),
   };
-}
-
-export function quoteId(name: string): string {
-  return '`' + name.replace(/`/g, '``') + '`';
 }
 
 function renderRow(row: RowDataPacket): Record<string, string | null> {

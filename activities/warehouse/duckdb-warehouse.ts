@@ -3,7 +3,7 @@
  * partitioned Hive-style by stat_date) plus a DuckDB catalog file `plat_<id>_<layer>.duckdb` holding
  * one view per table. Other layers are ATTACHed under their own names, so qualified names resolve.
  */
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, StatementType, type DuckDBConnection } from '@duckdb/node-api';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { layerNames, type LayerName } from '../../shared/prd-schema';
@@ -13,11 +13,10 @@ import {
   type LayerTableSpec,
   type QueryRows,
   type WarehouseEngine,
+  WarehouseQueryError,
 } from './warehouse-engine';
 import { layerDatabaseFile, layerDatabaseName, layerDir } from './warehouse-layout';
-
-const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
-const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+import { quoteIdent as q, quoteLiteral as lit } from '../../shared/sql-quoting';
 
 export class DuckDbWarehouse implements WarehouseEngine {
   readonly kind = 'duckdb' as const;
@@ -92,18 +91,88 @@ export class DuckDbWarehouse implements WarehouseEngine {
     return built;
   }
 
-  async query(projectId: string, sql: string, maxRows: number, defaultLayer?: LayerName): Promise<QueryRows> {
+  /**
+   * One read-only SELECT in the sandbox (see `withProject`): the statement is prepared first and
+   * refused unless it is a single SELECT; it is interrupted after `timeoutMs`.
+   */
+  async query(
+    projectId: string,
+    sql: string,
+    maxRows: number,
+    defaultLayer?: LayerName,
+    timeoutMs = DEFAULT_QUERY_TIMEOUT_MS,
+  ): Promise<QueryRows> {
+    const statement = sql.trim().replace(/;\s*$/, '');
     return this.withProject(
       projectId,
       defaultLayer,
       async (conn) => {
-        const reader = await conn.runAndReadUntil(sql, maxRows);
-        const rows = reader.getRowObjectsJson() as Record<string, unknown>[];
-        return { columns: reader.columnNames(), rows: rows.slice(0, maxRows) };
+        let prepared;
+        try {
+          prepared = await conn.prepare(statement);
+        } catch (err) {
+          // A write the read-only attach refused is a refusal, not a typo: say so plainly.
+          if (WRITE_STATEMENT.test(statement))
+            throw new WarehouseQueryError('read_only', 'only SELECT queries are allowed on the warehouse');
+          throw new WarehouseQueryError('invalid_sql', firstLine(err));
+        }
+        if (prepared.statementType !== StatementType.SELECT)
+          throw new WarehouseQueryError('read_only', 'only SELECT queries are allowed on the warehouse');
+        const timer = setTimeout(() => conn.interrupt(), timeoutMs);
+        try {
+          // Streamed: only the rows read are produced, whatever the query's size, in its own order.
+          const reader = await conn.streamAndReadUntil(statement, maxRows + 1);
+          const rows = reader.getRowObjectsJson() as Record<string, unknown>[];
+          return {
+            columns: reader.columnNames(),
+            rows: rows.slice(0, maxRows),
+            truncated: rows.length > maxRows,
+          };
+        } catch (err) {
+          const message = firstLine(err);
+          if (/interrupt/i.test(message))
+            throw new WarehouseQueryError('timeout', `query exceeded ${timeoutMs} ms`);
+          throw new WarehouseQueryError('failed', message);
+        } finally {
+          clearTimeout(timer);
+        }
       },
-      sql,
+      { sql: statement, sandboxed: true },
     );
   }
+
+  /**
+   * A read session on one layer for a reader that runs many statements (the advisor's profiling):
+   * the same sandbox as `query`, one connection kept open until `close()`.
+   */
+  async openReadSession(projectId: string, layer: LayerName): Promise<WarehouseReadSession> {
+    const file = layerDatabaseFile(this.warehouseRoot, projectId, layer);
+    if (!fs.existsSync(file))
+      throw new WarehouseQueryError(
+        'layer_not_built',
+        `${layerDatabaseName(projectId, layer)} is not built yet (${file} does not exist)`,
+      );
+    const instance = await DuckDBInstance.create(':memory:');
+    try {
+      const conn = await instance.connect();
+      await this.attach(conn, projectId, layer, { sandboxed: true });
+      return {
+        async query(sql: string) {
+          return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+        },
+        close() {
+          conn.closeSync();
+          instance.closeSync();
+        },
+      };
+    } catch (err) {
+      instance.closeSync();
+      throw err;
+    }
+  }
+
+  /** ODS is written in place by data integration: nothing to publish. */
+  async publishOds(): Promise<void> {}
 
   async describeLayer(projectId: string, layer: LayerName): Promise<BuiltTable[]> {
     const file = layerDatabaseFile(this.warehouseRoot, projectId, layer);
@@ -133,35 +202,81 @@ export class DuckDbWarehouse implements WarehouseEngine {
   }
 
   /**
-   * An in-memory DuckDB with every built layer of the project attached read-only under its
-   * warehouse name; `defaultLayer`, when given, is the one unqualified names resolve in.
+   * An in-memory DuckDB with the project's built layers attached read-only under their warehouse
+   * names; `defaultLayer`, when given, is the one unqualified names resolve in.
    */
   private async withProject<T>(
     projectId: string,
     defaultLayer: LayerName | undefined,
     fn: (conn: DuckDBConnection) => Promise<T>,
-    sql?: string,
+    opts: AttachOptions = {},
   ): Promise<T> {
     const instance = await DuckDBInstance.create(':memory:');
     const conn = await instance.connect();
     try {
-      for (const layer of layerNames) {
-        const file = layerDatabaseFile(this.warehouseRoot, projectId, layer);
-        // With the SQL known, only the layers it names (and the default) are attached: queries are many.
-        const needed = !sql || layer === defaultLayer || sql.includes(layerDatabaseName(projectId, layer));
-        if (needed && fs.existsSync(file))
-          await conn.run(`ATTACH ${lit(file)} AS ${layerDatabaseName(projectId, layer)} (READ_ONLY)`);
-      }
-      const useLayer = defaultLayer && layerDatabaseFile(this.warehouseRoot, projectId, defaultLayer);
-      if (useLayer && fs.existsSync(useLayer))
-        await conn.run(`USE ${layerDatabaseName(projectId, defaultLayer!)}`);
+      await this.attach(conn, projectId, defaultLayer, opts);
       return await fn(conn);
     } finally {
       conn.closeSync();
       instance.closeSync();
     }
   }
+
+  /**
+   * Attaches the built layers (with `sql` known, only those it names and the default: queries are
+   * many). Sandboxed, file access is then confined to the project's warehouse directory and nothing
+   * else outside the database can be reached (no extensions, no URLs, no other files).
+   */
+  private async attach(
+    conn: DuckDBConnection,
+    projectId: string,
+    defaultLayer: LayerName | undefined,
+    { sql, sandboxed }: AttachOptions,
+  ): Promise<void> {
+    for (const layer of layerNames) {
+      const file = layerDatabaseFile(this.warehouseRoot, projectId, layer);
+      const needed = !sql || layer === defaultLayer || sql.includes(layerDatabaseName(projectId, layer));
+      if (needed && fs.existsSync(file))
+        await conn.run(`ATTACH ${lit(file)} AS ${layerDatabaseName(projectId, layer)} (READ_ONLY)`);
+    }
+    if (defaultLayer) {
+      if (fs.existsSync(layerDatabaseFile(this.warehouseRoot, projectId, defaultLayer)))
+        await conn.run(`USE ${layerDatabaseName(projectId, defaultLayer)}`);
+      else if (sandboxed)
+        throw new WarehouseQueryError(
+          'layer_not_built',
+          `${layerDatabaseName(projectId, defaultLayer)} is not built yet`,
+        );
+    }
+    if (sandboxed) {
+      await conn.run(`SET allowed_directories = [${lit(path.join(this.warehouseRoot, projectId) + '/')}]`);
+      await conn.run('SET enable_external_access = false');
+    }
+  }
 }
+
+interface AttachOptions {
+  /** The statement to run, when known: only the layers it names are attached. */
+  sql?: string;
+  /** Confine file access to the project and block external access (every read of user SQL). */
+  sandboxed?: boolean;
+}
+
+/** An open read session on a layer; `close()` must be called. */
+export interface WarehouseReadSession {
+  /** Every value as JSON (BIGINT and DECIMAL as strings, timestamps as text). */
+  query(sql: string): Promise<Record<string, unknown>[]>;
+  close(): void;
+}
+
+/** Statements that change something, by their first keyword. */
+const WRITE_STATEMENT =
+  /^\s*(insert|update|delete|merge|create|drop|alter|truncate|copy|attach|detach|install|load|set|reset|pragma|call|export|import|checkpoint|vacuum|begin|commit|rollback|use)\b/i;
+
+/** Longest a query runs unless the caller says otherwise. */
+const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
+
+const firstLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0];
 
 /** Location and partitioning of a view: from its comment (modeled layers) or its SQL (ODS). */
 function viewMeta(comment: unknown, sql: string): { location: string; partition_by: string[] } {

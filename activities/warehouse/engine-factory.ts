@@ -31,5 +31,6 @@ export function warehouseEngine(
     workgroup: settings.PLAT_ATHENA_WORKGROUP,
     outputLocation: settings.PLAT_ATHENA_OUTPUT_LOCATION,
     endpoint: settings.AWS_ENDPOINT_URL,
+    localWarehouseRoot: warehouseRoot,
   });
 }

@@ -12,6 +12,7 @@ import { joinTree, mergeJoinKeys, pathTo, type JoinKey, type JoinStep } from '..
 import type { SourceSnapshot } from '../../shared/source-schema';
 import type { LayerTableSpec } from './warehouse-engine';
 import { layerDatabaseName } from './warehouse-layout';
+import { quoteIdent as q } from '../../shared/sql-quoting';
 
 /** The three modeled layers, in build order. */
 export const MODELED_LAYERS = ['dwd', 'dws', 'ads'] as const satisfies readonly LayerName[];
@@ -31,8 +32,6 @@ export class ModelSqlError extends Error {
 
 const AGGREGATE = /^\s*(count|sum|avg|min|max|approx_count_distinct|stddev\w*|median)\s*\(/i;
 const QUALIFIED = /\b([a-z_][a-z0-9_]*)\.([a-z_][a-z0-9_]*)\b/gi;
-
-const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
 
 /** Where a name used in a PRD table's `source_tables` lives: layer and table. */
 interface Resolved {

@@ -6,8 +6,8 @@
  */
 import type { SourceColumn } from '../../shared/source-schema';
 import { warehouseType } from '../agents/offline-analyst/warehouse-types';
-import { quoteId } from '../sources/source-explorer';
 import type { ValueKind } from './ods-csv-encoder';
+import { quoteMysqlIdent, quoteIdent } from '../../shared/sql-quoting';
 
 export interface ColumnPlan {
   name: string;
@@ -46,9 +46,6 @@ const DIGITS = /^(TINYINT|SMALLINT|INTEGER|BIGINT|UBIGINT|FLOAT|DOUBLE|DECIMAL\(
 /** DuckDB's widest DECIMAL. */
 const MAX_DECIMAL_PRECISION = 38;
 
-/** A DuckDB identifier. */
-export const duckId = (name: string): string => `"${name.replace(/"/g, '""')}"`;
-
 /**
  * The ODS type of a column: the warehouse type, except where DuckDB cannot hold it exactly.
  * DECIMAL wider than 38 digits stays text (every digit kept); BIT(64) needs an unsigned BIGINT.
@@ -62,8 +59,8 @@ export function odsType(column: SourceColumn): string {
 }
 
 export function planColumn(column: SourceColumn): ColumnPlan {
-  const src = quoteId(column.name);
-  const id = duckId(column.name);
+  const src = quoteMysqlIdent(column.name);
+  const id = quoteIdent(column.name);
   const type = odsType(column);
   const plan = (sourceSelect: string, csvType: string, odsSelect: string, lenient = false): ColumnPlan => ({
     name: column.name,

@@ -16,6 +16,7 @@
  * common row (short values, nothing to quote) is not copied at all: runs of such rows are handed on
  * as slices of the buffer the network delivered. Other rows are re-encoded into a buffer of our own.
  */
+import { quoteLiteral } from '../../shared/sql-quoting';
 
 const NULL_MARKER = 0xfb;
 /** Quote (and escape) byte: SOH, which text data practically never holds, unlike `"`. */
@@ -46,7 +47,7 @@ export function csvReadOptions(columnTypes: Record<string, string>, maxLineBytes
   let marker = '_plat_line';
   while (taken.has(marker)) marker = `_${marker}`;
   const columns = [[marker, 'VARCHAR'], ...Object.entries(columnTypes)]
-    .map(([name, type]) => `'${name.replace(/'/g, "''")}': '${type}'`)
+    .map(([name, type]) => `${quoteLiteral(name)}: ${quoteLiteral(type)}`)
     .join(', ');
   return [
     `columns = {${columns}}`,

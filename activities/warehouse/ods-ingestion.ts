@@ -20,6 +20,7 @@ import { openSnapshotReaders } from './ods-snapshot';
 import { copyTableToParquet, type TableCopyResult } from './ods-table-copy';
 import { keyRanges, splitColumn } from './pk-ranges';
 import { layerDatabaseFile, layerDir, sourceSchemaFile } from './warehouse-layout';
+import { quoteIdent, quoteLiteral } from '../../shared/sql-quoting';
 
 export interface OdsIngestionResult {
   database_file: string;
@@ -201,7 +202,7 @@ async function registerViews(databaseFile: string, prd: Prd, copied: TableCopyRe
       const source = copied.find((c) => c.table === odsTable.source_tables[0]);
       if (!source) continue;
       await conn.run(
-        `CREATE VIEW "${odsTable.name}" AS SELECT * FROM read_parquet('${source.file.replace(/'/g, "''")}')`,
+        `CREATE VIEW ${quoteIdent(odsTable.name)} AS SELECT * FROM read_parquet(${quoteLiteral(source.file)})`,
       );
     }
   } finally {

@@ -12,7 +12,7 @@
  * `lockWaitSeconds`, e.g. behind a long write transaction) gets one reader: slower, never inconsistent.
  */
 import type { Connection } from 'mysql2/promise';
-import { quoteId } from '../sources/source-explorer';
+import { quoteMysqlIdent } from '../../shared/sql-quoting';
 
 export interface SnapshotReaders {
   /** Connections sharing one snapshot (one when it could not be shared). */
@@ -91,7 +91,7 @@ async function lockTables(conn: Connection, tables: string[], waitSeconds: numbe
   if (tables.length === 0) return 'no tables to read';
   try {
     await conn.query(`SET SESSION lock_wait_timeout = ${Math.max(1, Math.floor(waitSeconds))}`);
-    await conn.query(`LOCK TABLES ${tables.map((t) => `${quoteId(t)} READ`).join(', ')}`);
+    await conn.query(`LOCK TABLES ${tables.map((t) => `${quoteMysqlIdent(t)} READ`).join(', ')}`);
     return true;
   } catch (err) {
     await conn.query('SET SESSION lock_wait_timeout = DEFAULT').catch(() => {});

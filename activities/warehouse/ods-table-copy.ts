@@ -13,11 +13,11 @@ import type * as net from 'node:net';
 import * as path from 'node:path';
 import type { Connection } from 'mysql2/promise';
 import type { SourceTable } from '../../shared/source-schema';
-import { quoteId } from '../sources/source-explorer';
-import { planColumn, duckId, type ColumnPlan } from './ods-column-mapping';
+import { planColumn, type ColumnPlan } from './ods-column-mapping';
 import { CsvRowEncoder, LINE_OVERHEAD, csvReadOptions, type ValueKind } from './ods-csv-encoder';
 import { abandonFifos, createFifos, endFifoWriter, openFifoWriter, type FifoSet } from './ods-fifo';
 import { callbackConnection, queryRowPackets } from './ods-row-packets';
+import { quoteMysqlIdent, quoteIdent, quoteLiteral } from '../../shared/sql-quoting';
 
 export interface TableCopyResult {
   table: string;
@@ -49,8 +49,6 @@ export interface TableCopyOptions {
 const PARQUET_OPTIONS =
   "FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 1, PARQUET_VERSION V2, DICTIONARY_SIZE_LIMIT 1, ROW_GROUP_SIZE_BYTES '128MB'";
 const PROGRESS_EVERY = 50_000;
-
-const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 export async function copyTableToParquet(opts: TableCopyOptions): Promise<TableCopyResult> {
   const { table, outFile } = opts;
@@ -86,7 +84,7 @@ export async function copyTableToParquet(opts: TableCopyOptions): Promise<TableC
   const lenient = plans.filter((p) => p.lenient);
   const [stats] = (
     await opts.duck.runAndReadAll(
-      `SELECT COUNT(*) AS n${lenient.map((p, i) => `, COUNT(${duckId(p.name)}) AS c${i}`).join('')} FROM read_parquet(${sqlString(outFile)})`,
+      `SELECT COUNT(*) AS n${lenient.map((p, i) => `, COUNT(${quoteIdent(p.name)}) AS c${i}`).join('')} FROM read_parquet(${quoteLiteral(outFile)})`,
     )
   ).getRowObjectsJS() as Record<string, bigint>[];
   const odsRows = Number(stats.n);
@@ -128,8 +126,8 @@ function startCopy(
   const done = duck
     .run(
       `COPY (SELECT ${plans.map((p) => p.odsSelect).join(', ')}
-               FROM read_csv([${pipes.map(sqlString).join(', ')}], ${csvReadOptions(csvTypes, maxLine)}))
-         TO ${sqlString(file)} (${PARQUET_OPTIONS})`,
+               FROM read_csv([${pipes.map(quoteLiteral).join(', ')}], ${csvReadOptions(csvTypes, maxLine)}))
+         TO ${quoteLiteral(file)} (${PARQUET_OPTIONS})`,
     )
     .then(() => undefined)
     .catch((err: unknown) => {
@@ -159,7 +157,7 @@ class LaneRun {
   ) {
     this.nulls = plans.map(() => 0);
     this.kinds = plans.map((p) => p.kind);
-    const select = `SELECT ${plans.map((p) => p.sourceSelect).join(', ')} FROM ${quoteId(table.name)}`;
+    const select = `SELECT ${plans.map((p) => p.sourceSelect).join(', ')} FROM ${quoteMysqlIdent(table.name)}`;
     this.sql = (range) => (range ? `${select} WHERE ${range}` : select);
   }
 

@@ -7,7 +7,7 @@
 import type { RowDataPacket } from 'mysql2';
 import type { Connection } from 'mysql2/promise';
 import type { SourceTable } from '../../shared/source-schema';
-import { quoteId } from '../sources/source-explorer';
+import { quoteMysqlIdent } from '../../shared/sql-quoting';
 
 const INTEGER_TYPES = new Set(['tinyint', 'smallint', 'mediumint', 'int', 'integer', 'bigint']);
 
@@ -38,7 +38,7 @@ export function splitKeySpace(min: bigint, max: bigint, parts: number): bigint[]
  */
 export function rangePredicates(column: string, bounds: bigint[]): string[] {
   if (bounds.length === 0) return [''];
-  const key = quoteId(column);
+  const key = quoteMysqlIdent(column);
   return [
     `${key} < ${bounds[0]}`,
     ...bounds.slice(1).map((b, i) => `${key} >= ${bounds[i]} AND ${key} < ${b}`),
@@ -53,10 +53,10 @@ export function rangePredicates(column: string, bounds: bigint[]): string[] {
 export async function keyRanges(conn: Connection, table: SourceTable, parts: number): Promise<string[]> {
   const column = splitColumn(table);
   if (!column || parts < 2) return [''];
-  const key = quoteId(column);
+  const key = quoteMysqlIdent(column);
   // Cast to text: BIGINT UNSIGNED does not fit a JavaScript number.
   const [rows] = await conn.query<RowDataPacket[]>(
-    `SELECT CAST(MIN(${key}) AS CHAR) AS lo, CAST(MAX(${key}) AS CHAR) AS hi FROM ${quoteId(table.name)}`,
+    `SELECT CAST(MIN(${key}) AS CHAR) AS lo, CAST(MAX(${key}) AS CHAR) AS hi FROM ${quoteMysqlIdent(table.name)}`,
   );
   const { lo, hi } = rows[0] as { lo: string | null; hi: string | null };
   if (lo === null || hi === null) return [''];

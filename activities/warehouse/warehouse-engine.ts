@@ -5,7 +5,7 @@
  * SQL handed to an engine names tables by their fully qualified warehouse names,
  * `plat_<project_id>_<layer>.<table>`, so one script runs unchanged on DuckDB and on Athena.
  */
-import type { LayerName } from '../../shared/prd-schema';
+import type { LayerName, Prd } from '../../shared/prd-schema';
 
 /** One table of a layer, defined by a SELECT over earlier layers. */
 export interface LayerTableSpec {
@@ -43,6 +43,22 @@ export class LayerBuildError extends Error {
 export interface QueryRows {
   columns: string[];
   rows: Record<string, unknown>[];
+  /** More rows than `maxRows` existed; only the first `maxRows` are returned. */
+  truncated: boolean;
+}
+
+/** Why a query was refused or failed: the gateway answers each reason with its own status. */
+export type WarehouseQueryFailure = 'invalid_sql' | 'read_only' | 'timeout' | 'failed' | 'layer_not_built';
+
+/** A warehouse query refused (not one read-only SELECT, another project's data) or failed. */
+export class WarehouseQueryError extends Error {
+  constructor(
+    readonly reason: WarehouseQueryFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WarehouseQueryError';
+  }
 }
 
 export interface WarehouseEngine {
@@ -54,9 +70,24 @@ export interface WarehouseEngine {
   buildLayer(projectId: string, layer: LayerName, tables: LayerTableSpec[]): Promise<BuiltTable[]>;
   /**
    * Runs one read-only SELECT with every built layer of the project visible by its qualified name;
-   * unqualified names resolve in `defaultLayer` when given.
+   * unqualified names resolve in `defaultLayer` when given. This is the one query path of the
+   * gateway, the stages and the advisor, sandboxed inside the engine: nothing but a single SELECT
+   * runs, only the project's own data is reachable, at most `maxRows` rows come back and a query
+   * running past `timeoutMs` is stopped. Refusals and failures are `WarehouseQueryError`s.
    */
-  query(projectId: string, sql: string, maxRows: number, defaultLayer?: LayerName): Promise<QueryRows>;
+  query(
+    projectId: string,
+    sql: string,
+    maxRows: number,
+    defaultLayer?: LayerName,
+    timeoutMs?: number,
+  ): Promise<QueryRows>;
+  /**
+   * Makes the project's ODS (already written under the local warehouse root by data integration)
+   * readable by this engine's later stages: nothing to do for the embedded engine; Athena uploads it
+   * to S3 and registers it in Glue.
+   */
+  publishOds(projectId: string, prd: Prd): Promise<void>;
   /** The tables of a built layer (none when the layer is not built). */
   describeLayer(projectId: string, layer: LayerName): Promise<BuiltTable[]>;
 }

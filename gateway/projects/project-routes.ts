@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { ProjectStore } from '../../activities/analysis/project-store';
 import { HttpError } from '../http-errors';
 import { perUserRateLimit } from '../rate-limit';
-import { queryEngine, queryWarehouse, warehouseQuerySchema } from './warehouse-query';
+import { queryWarehouse, warehouseQuerySchema } from './warehouse-query';
 import type { WarehouseEngine } from '../../activities/warehouse/warehouse-engine';
 import { addArtifactRoutes } from './artifact-routes';
 import { parseBody } from '../validation';
@@ -27,9 +27,8 @@ export function projectPrefixes(stage?: string): string[] {
 export function projectRoutes(
   service: ProjectService,
   store: ProjectStore,
-  warehouseRoot: string,
+  engine: WarehouseEngine,
   createsPerMinute = 20,
-  engine?: WarehouseEngine,
 ): Router {
   const r = Router();
   r.post('/', perUserRateLimit(createsPerMinute), async (req, res) => {
@@ -69,11 +68,7 @@ export function projectRoutes(
   r.post('/:id/query', async (req, res) => {
     service.get(req.user!, req.params.id);
     const query = parseBody(warehouseQuerySchema, req.body);
-    res.json(
-      engine?.kind === 'athena'
-        ? await queryEngine(engine, req.params.id, query)
-        : await queryWarehouse(warehouseRoot, req.params.id, query),
-    );
+    res.json(await queryWarehouse(engine, req.params.id, query));
   });
   addArtifactRoutes(r, service, store);
   r.get('/:id/agent-logs', (req, res) => {

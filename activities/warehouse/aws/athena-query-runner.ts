@@ -44,7 +44,8 @@ export class AthenaQueryRunner {
   ) {}
 
   /** Runs `sql` (unqualified names resolve in `database` when given); resolves with the execution id once it SUCCEEDED. */
-  async run(sql: string, database?: string): Promise<string> {
+  /** Runs `sql` to its end; `timeoutMs` (default: the polling limit) stops it and fails. */
+  async run(sql: string, database?: string, timeoutMs?: number): Promise<string> {
     let executionId: string | undefined;
     try {
       const started = await this.athena.send(
@@ -60,7 +61,7 @@ export class AthenaQueryRunner {
       throw new AthenaQueryError(sql, 'REJECTED', (err as Error).message);
     }
     if (!executionId) throw new AthenaQueryError(sql, 'REJECTED', 'Athena returned no QueryExecutionId');
-    await this.waitForEnd(sql, executionId);
+    await this.waitForEnd(sql, executionId, timeoutMs);
     return executionId;
   }
 
@@ -85,8 +86,9 @@ export class AthenaQueryRunner {
     return { columns, rows: rows.slice(0, maxRows) };
   }
 
-  private async waitForEnd(sql: string, executionId: string): Promise<void> {
-    const { initialMs, maxMs, timeoutMs } = this.opts.polling;
+  private async waitForEnd(sql: string, executionId: string, limitMs?: number): Promise<void> {
+    const { initialMs, maxMs } = this.opts.polling;
+    const timeoutMs = limitMs ?? this.opts.polling.timeoutMs;
     const deadline = Date.now() + timeoutMs;
     for (let wait = initialMs; ; wait = Math.min(maxMs, Math.ceil(wait * 1.5))) {
       const got = await this.athena.send(new GetQueryExecutionCommand({ QueryExecutionId: executionId }));

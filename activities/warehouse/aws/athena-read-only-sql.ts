@@ -5,11 +5,12 @@
  * that needs IAM or Lake Formation scoping per project.
  */
 import { layerNames } from '../../../shared/prd-schema';
+import { WarehouseQueryError } from '../warehouse-engine';
 import { layerDatabaseName } from '../warehouse-layout';
 
-export class ReadOnlyQueryError extends Error {
+export class ReadOnlyQueryError extends WarehouseQueryError {
   constructor(message: string) {
-    super(message);
+    super('read_only', message);
     this.name = 'ReadOnlyQueryError';
   }
 }

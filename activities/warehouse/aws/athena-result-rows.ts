@@ -7,7 +7,7 @@
 import type { ColumnInfo, Row } from '@aws-sdk/client-athena';
 import type { QueryRows } from '../warehouse-engine';
 
-export function toQueryRows(columns: ColumnInfo[], rows: Row[]): QueryRows {
+export function toQueryRows(columns: ColumnInfo[], rows: Row[]): Omit<QueryRows, 'truncated'> {
   const names = columns.map((c, i) => c.Name ?? c.Label ?? `_col${i}`);
   return {
     columns: names,

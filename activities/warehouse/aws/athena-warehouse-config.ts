@@ -18,6 +18,8 @@ export interface AthenaWarehouseConfig {
   outputLocation?: string;
   /** Explicit credentials; omit to use the SDK's default provider chain. Never logged. */
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  /** Where data integration writes the ODS locally (Parquet + DuckDB catalog) before it is published. */
+  localWarehouseRoot?: string;
   /** Query polling: first wait, longest wait, and the limit after which a query is stopped. */
   polling?: Partial<PollingConfig>;
 }

@@ -4,16 +4,17 @@
  * `s3://<bucket>/<prefix>/<project_id>/<layer>/<table>/<run_id>/`. Builds are staged and swapped in
  * only when every table succeeded (layer-staging.ts, layer-promotion.ts).
  */
-import type { LayerName } from '../../../shared/prd-schema';
+import type { LayerName, Prd } from '../../../shared/prd-schema';
 import {
   LayerBuildError,
   type BuiltTable,
   type LayerTableSpec,
   type QueryRows,
   type WarehouseEngine,
+  WarehouseQueryError,
 } from '../warehouse-engine';
 import { layerDatabaseName } from '../warehouse-layout';
-import { AthenaQueryRunner } from './athena-query-runner';
+import { AthenaQueryError, AthenaQueryRunner } from './athena-query-runner';
 import { assertReadOnlySelect } from './athena-read-only-sql';
 import { toQueryRows } from './athena-result-rows';
 import { countRows } from './athena-row-count';
@@ -31,16 +32,19 @@ import { uploadLayerFiles, type UploadedTableFile } from './layer-file-upload';
 import { promoteStaged } from './layer-promotion';
 import { discardStaged, stageTable, type LayerTarget, type StagedTable } from './layer-staging';
 import { registerParquetTable, type ParquetTableDefinition } from './parquet-table-registration';
+import { publishOds } from './ods-publish';
 import { newRunId } from './warehouse-s3-layout';
 
 export class AthenaWarehouse implements WarehouseEngine {
   readonly kind = 'athena' as const;
   private readonly ctx: AwsWarehouseContext;
+  private readonly localWarehouseRoot?: string;
 
   /** `clients` replaces the SDK clients built from `config` (to share them, or add middleware). */
   constructor(config: AthenaWarehouseConfig, clients?: AwsWarehouseClients) {
     const prefix = (config.prefix ?? 'warehouse').replace(/^\/+|\/+$/g, '');
     const resolved = clients ?? createAwsWarehouseClients(config);
+    this.localWarehouseRoot = config.localWarehouseRoot;
     this.ctx = {
       clients: resolved,
       bucket: config.bucket,
@@ -80,12 +84,35 @@ export class AthenaWarehouse implements WarehouseEngine {
   }
 
   /** One read-only SELECT through Athena; unqualified names resolve in `defaultLayer`'s database. */
-  async query(projectId: string, sql: string, maxRows: number, defaultLayer?: LayerName): Promise<QueryRows> {
+  async query(
+    projectId: string,
+    sql: string,
+    maxRows: number,
+    defaultLayer?: LayerName,
+    timeoutMs?: number,
+  ): Promise<QueryRows> {
     assertReadOnlySelect(sql, projectId);
     const database = defaultLayer ? layerDatabaseName(projectId, defaultLayer) : undefined;
-    const id = await this.ctx.runner.run(sql, database);
-    const { columns, rows } = await this.ctx.runner.results(id, maxRows);
-    return toQueryRows(columns, rows);
+    try {
+      const id = await this.ctx.runner.run(sql, database, timeoutMs);
+      const { columns, rows } = await this.ctx.runner.results(id, maxRows + 1);
+      const out = toQueryRows(columns, rows);
+      return { ...out, rows: out.rows.slice(0, maxRows), truncated: out.rows.length > maxRows };
+    } catch (err) {
+      const message = (err as Error).message.split('\n')[0];
+      if (err instanceof AthenaQueryError && err.state === 'TIMED_OUT')
+        throw new WarehouseQueryError('timeout', message);
+      throw new WarehouseQueryError('failed', message);
+    }
+  }
+
+  /** Uploads the local ODS Parquet to S3 and registers each table in the ODS Glue database. */
+  async publishOds(projectId: string, prd: Prd): Promise<void> {
+    if (!this.localWarehouseRoot)
+      throw new Error(
+        'AthenaWarehouse needs localWarehouseRoot to publish the ODS written by data integration',
+      );
+    await publishOds(this, this.localWarehouseRoot, projectId, prd);
   }
 
   /** The layer's Glue tables; a table registered without a row count is counted through Athena. */

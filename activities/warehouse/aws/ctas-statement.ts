@@ -4,6 +4,8 @@
  * lower-cases names, so anything else would not be found again under the name we asked for.
  */
 
+import { quoteLiteral } from '../../../shared/sql-quoting';
+
 /** Suffix of the table a build writes before it replaces the live one. */
 export const stagingSuffix = '__building';
 
@@ -55,7 +57,7 @@ export function ctasStatement(opts: {
   partitionBy: string[];
   select: string;
 }): string {
-  const props = [`format = 'PARQUET'`, `external_location = '${opts.location.replace(/'/g, "''")}'`];
+  const props = [`format = 'PARQUET'`, `external_location = ${quoteLiteral(opts.location)}`];
   if (opts.partitionBy.length)
     props.push(`partitioned_by = ARRAY[${opts.partitionBy.map((p) => `'${p}'`).join(', ')}]`);
   return `CREATE TABLE ${opts.database}.${opts.table}\nWITH (${props.join(', ')})\nAS ${bareSelect(opts.select)}`;

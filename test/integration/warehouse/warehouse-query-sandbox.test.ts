@@ -1,0 +1,86 @@
+/**
+ * The one warehouse query path (docs/architecture.md#one-warehouse-query-path): the embedded
+ * engine's `query` is the sandbox the gateway's /query, the stages and the advisor all go through.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DuckDbWarehouse } from '../../../activities/warehouse/duckdb-warehouse';
+import { WarehouseQueryError } from '../../../activities/warehouse/warehouse-engine';
+import { layerDir } from '../../../activities/warehouse/warehouse-layout';
+import { newTestDataDir } from '../../harness/platform-gateway';
+
+const PROJECT = 'proj-20261123-sandbox1';
+const OTHER = 'proj-20261123-sandbox2';
+
+describe('warehouse query sandbox (DuckDB engine)', () => {
+  let root: string;
+  let engine: DuckDbWarehouse;
+
+  beforeAll(async () => {
+    root = newTestDataDir();
+    engine = new DuckDbWarehouse(root);
+    for (const project of [PROJECT, OTHER])
+      await engine.buildLayer(project, 'ods', [
+        { name: 'numbers', select: 'SELECT range AS n FROM range(100)', partition_by: [] },
+      ]);
+  });
+
+  const refusal = (p: Promise<unknown>) =>
+    p.then(
+      () => 'answered',
+      (err: unknown) => (err instanceof WarehouseQueryError ? err.reason : `other: ${String(err)}`),
+    );
+
+  it('answers a SELECT with capped rows, saying when more existed, in the query’s own order', async () => {
+    const out = await engine.query(PROJECT, 'SELECT n FROM numbers ORDER BY n DESC;', 3, 'ods');
+    expect(out).toEqual({ columns: ['n'], rows: [{ n: '99' }, { n: '98' }, { n: '97' }], truncated: true });
+    expect((await engine.query(PROJECT, 'SELECT COUNT(*) AS c FROM numbers', 3, 'ods')).truncated).toBe(
+      false,
+    );
+  });
+
+  it('refuses anything but one SELECT, and unparsable SQL, before running it', async () => {
+    expect(await refusal(engine.query(PROJECT, 'DELETE FROM numbers', 10, 'ods'))).toBe('read_only');
+    for (const sql of ["ATTACH 'x.duckdb' AS x", 'COPY numbers TO stolen.csv'])
+      expect(await refusal(engine.query(PROJECT, sql, 10, 'ods'))).toBe('read_only');
+    expect(await refusal(engine.query(PROJECT, 'SELEC 1', 10, 'ods'))).toBe('invalid_sql');
+    expect(await refusal(engine.query(PROJECT, 'SELECT 1; DELETE FROM numbers', 10, 'ods'))).not.toBe(
+      'answered',
+    );
+  });
+
+  it("reaches only the project's own files: not another project's, not the machine's", async () => {
+    const otherFile = path.join(layerDir(root, OTHER, 'ods'));
+    const parquet = fs
+      .readdirSync(otherFile, { recursive: true })
+      .map(String)
+      .find((f) => f.endsWith('.parquet'))!;
+    const theirs = `SELECT COUNT(*) FROM read_parquet('${path.join(otherFile, parquet)}')`;
+    expect(await refusal(engine.query(PROJECT, theirs, 10, 'ods'))).not.toBe('answered');
+    expect(await refusal(engine.query(PROJECT, "SELECT * FROM read_csv('/etc/passwd')", 10, 'ods'))).not.toBe(
+      'answered',
+    );
+    // The same query is allowed in the project it belongs to.
+    expect((await engine.query(OTHER, theirs, 10, 'ods')).rows).toEqual([{ 'count_star()': '100' }]);
+  });
+
+  it('stops a query that runs past its time limit', async () => {
+    const slow = 'SELECT COUNT(*) FROM range(100000000000) a WHERE a.range % 7 = 3';
+    expect(await refusal(engine.query(PROJECT, slow, 1, 'ods', 300))).toBe('timeout');
+  });
+
+  it('says when the layer asked for is not built', async () => {
+    expect(await refusal(engine.query(PROJECT, 'SELECT 1', 1, 'ads'))).toBe('layer_not_built');
+    await expect(engine.openReadSession(PROJECT, 'dws')).rejects.toThrow(/not built yet/);
+  });
+
+  it("gives the advisor's read session the same confinement", async () => {
+    const session = await engine.openReadSession(PROJECT, 'ods');
+    try {
+      expect(await session.query('SELECT COUNT(*) AS c FROM numbers')).toEqual([{ c: '100' }]);
+      await expect(session.query("SELECT * FROM read_csv('/etc/passwd')")).rejects.toThrow();
+    } finally {
+      session.close();
+    }
+  });
+});
