@@ -95,6 +95,8 @@ export interface OdsSummary {
   tables: { table: string; source_rows: number; ods_rows: number }[];
   rows_copied: number;
   warnings: string[];
+  /** Set when the ODS was reused from an earlier project on the same source (`reuse_ods`). */
+  reused_from?: { project_id: string; copied_at: string };
 }
 
 export type EventType =
@@ -126,6 +128,9 @@ export interface AnalysisProjectInput {
   owner_id: string;
   created_at: string;
   description: string;
+  /** Reuse a completed project's ODS of the same source instead of copying it again. */
   reuse_ods: boolean;
+  /** The caller's newest completed project on the same source, found by the gateway when `reuse_ods`. */
+  reuse_ods_from?: string;
   source: ProjectSource;
 }

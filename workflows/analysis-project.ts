@@ -73,7 +73,13 @@ export async function analysisProject(input: AnalysisProjectInput): Promise<Proj
 
     const ods = await progress.stage(
       'data_ingestion',
-      () => ingestOds({ project_id: view.project_id, source: input.source, prd: view.prd! }),
+      () =>
+        ingestOds({
+          project_id: view.project_id,
+          source: input.source,
+          prd: view.prd!,
+          reuse_ods: { requested: input.reuse_ods, from: input.reuse_ods_from },
+        }),
       odsSummary,
       (ods) => (view.warehouse = { ...view.warehouse, ods }),
     );
@@ -186,5 +192,8 @@ async function buildWarehouse(progress: ProjectProgress, request: { project_id: 
 
 function odsSummary(ods: OdsSummary): string {
   const warnings = ods.warnings.length ? `; ${ods.warnings.length} warnings` : '';
-  return `${ods.tables.length} tables, ${ods.rows_copied} rows into ${ods.database}${warnings}`;
+  const reused = ods.reused_from
+    ? ` (reused from ${ods.reused_from.project_id}, copied from the source ${ods.reused_from.copied_at})`
+    : '';
+  return `${ods.tables.length} tables, ${ods.rows_copied} rows into ${ods.database}${reused}${warnings}`;
 }

@@ -13,7 +13,8 @@ import type { LlmSettings } from '../llm/llm-settings';
 import type { UsageRecord } from '../../shared/cost-ledger';
 import type { Prd } from '../../shared/prd-schema';
 import type { AnalysisProjectInput, OdsSummary, ProjectEvent, ProjectView } from '../../shared/project-model';
-import { ingestOds } from '../warehouse/ods-ingestion';
+import { ingestOds, type OdsIngestionResult } from '../warehouse/ods-ingestion';
+import { reuseOds } from '../warehouse/ods-reuse';
 import type { TableCopyResult } from '../warehouse/ods-table-copy';
 import { layerDatabaseName } from '../warehouse/warehouse-layout';
 import type { WarehouseEngine } from '../warehouse/warehouse-engine';
@@ -42,6 +43,8 @@ export interface IngestOdsRequest {
   project_id: string;
   source: AnalysisProjectInput['source'];
   prd: Prd;
+  /** `requested`: the create request's `reuse_ods`; `from`: the completed project to reuse, if any. */
+  reuse_ods?: { requested: boolean; from?: string };
 }
 
 export interface GeneratePrdResult {
@@ -62,6 +65,55 @@ export function createAnalysisActivities({
   /** The project's source, its password resolved from the parameter store (never logged or returned). */
   const connectorOf = async (source: ProjectSource): Promise<SourceConnector> =>
     sourceConnector(sourceTarget(source), source.username, await secrets.get(source.password_ref));
+
+  /** Copies the source's tables into the project's ODS in one consistent snapshot, resuming from the heartbeat. */
+  const copySource = async (req: IngestOdsRequest): Promise<OdsIngestionResult> => {
+    const source = await connectorOf(req.source);
+    const db = await connectOrExplain(source);
+    const attempt = activityInfo().attempt;
+    const checkpoint = (activityInfo().heartbeatDetails as TableCopyResult[] | undefined) ?? [];
+    let progress: TableCopyResult[] = checkpoint;
+    const beat = setInterval(() => heartbeat(progress), 10_000);
+    try {
+      // Columns and keys only: the copy counts rows itself, inside its consistent snapshot.
+      const snapshot = await exploreSource(db, source.target.database, {
+        sampleRows: 0,
+        countRows: false,
+      });
+      return await ingestOds({
+        projectId: req.project_id,
+        warehouseRoot,
+        source,
+        snapshot,
+        prd: req.prd,
+        done: checkpoint,
+        onTable: (copied, done) => {
+          progress = done;
+          heartbeat(done);
+          store.addEvents([
+            {
+              event_key: `${req.project_id}:ods:a${attempt}:${copied.table}`,
+              project_id: req.project_id,
+              event_type: 'log_entry',
+              phase: 'data_ingestion',
+              status: 'running',
+              message: `copied ${copied.table}: ${copied.ods_rows} rows (${done.length}/${snapshot.tables.length} tables)`,
+              timestamp: new Date().toISOString(),
+              payload: {
+                table: copied.table,
+                source_rows: copied.source_rows,
+                ods_rows: copied.ods_rows,
+                tables_done: done.length,
+              },
+            },
+          ]);
+        },
+      });
+    } finally {
+      clearInterval(beat);
+      await db.end();
+    }
+  };
 
   return {
     /** The product-manager agent: explores every table of the source and writes the PRD. */
@@ -128,69 +180,46 @@ export function createAnalysisActivities({
       }
     },
 
-    /** Data integration: source tables → Parquet in the project's ODS, resuming after the last finished table. */
+    /**
+     * Data integration: source tables → Parquet in the project's ODS, resuming after the last finished
+     * table; or, with `reuse_ods`, a completed project's ODS of the same source copied over.
+     */
     async ingestOds(req: IngestOdsRequest): Promise<OdsSummary> {
-      const source = await connectorOf(req.source);
-      const db = await connectOrExplain(source);
-      const attempt = activityInfo().attempt;
-      const checkpoint = (activityInfo().heartbeatDetails as TableCopyResult[] | undefined) ?? [];
-      let progress: TableCopyResult[] = checkpoint;
-      const beat = setInterval(() => heartbeat(progress), 10_000);
-      try {
-        // Columns and keys only: the copy counts rows itself, inside its consistent snapshot.
-        const snapshot = await exploreSource(db, source.target.database, {
-          sampleRows: 0,
-          countRows: false,
-        });
-        const result = await ingestOds({
-          projectId: req.project_id,
+      const notes: string[] = [];
+      let reusedFrom: OdsSummary['reused_from'];
+      let result: OdsIngestionResult | undefined;
+      if (req.reuse_ods?.from) {
+        const reuse = await reuseOds({
           warehouseRoot,
-          source,
-          snapshot,
+          fromProjectId: req.reuse_ods.from,
+          projectId: req.project_id,
           prd: req.prd,
-          done: checkpoint,
-          onTable: (copied, done) => {
-            progress = done;
-            heartbeat(done);
-            store.addEvents([
-              {
-                event_key: `${req.project_id}:ods:a${attempt}:${copied.table}`,
-                project_id: req.project_id,
-                event_type: 'log_entry',
-                phase: 'data_ingestion',
-                status: 'running',
-                message: `copied ${copied.table}: ${copied.ods_rows} rows (${done.length}/${snapshot.tables.length} tables)`,
-                timestamp: new Date().toISOString(),
-                payload: {
-                  table: copied.table,
-                  source_rows: copied.source_rows,
-                  ods_rows: copied.ods_rows,
-                  tables_done: done.length,
-                },
-              },
-            ]);
-          },
         });
-        const mismatched = result.tables.filter((t) => t.source_rows !== t.ods_rows);
-        if (mismatched.length) {
-          throw ApplicationFailure.nonRetryable(
-            `row counts differ: ${mismatched.map((t) => `${t.table} source ${t.source_rows} / ods ${t.ods_rows}`).join(', ')}`,
-            'RowCountMismatch',
-          );
-        }
-        // Where the later stages run elsewhere (Athena), the ODS goes there too.
-        await engine?.publishOds(req.project_id, req.prd);
-        return {
-          database: layerDatabaseName(req.project_id, 'ods'),
-          database_file: result.database_file,
-          tables: result.tables.map(({ table, source_rows, ods_rows }) => ({ table, source_rows, ods_rows })),
-          rows_copied: result.rows_copied,
-          warnings: result.warnings,
-        };
-      } finally {
-        clearInterval(beat);
-        await db.end();
+        if ('reused' in reuse) {
+          result = reuse.reused;
+          reusedFrom = { project_id: req.reuse_ods.from, copied_at: reuse.copied_at };
+        } else notes.push(`reuse_ods: ${reuse.unusable}; copied from the source instead`);
+      } else if (req.reuse_ods?.requested) {
+        notes.push('reuse_ods: none of your completed projects reads this source; copied from the source');
       }
+      result ??= await copySource(req);
+      const mismatched = result.tables.filter((t) => t.source_rows !== t.ods_rows);
+      if (mismatched.length) {
+        throw ApplicationFailure.nonRetryable(
+          `row counts differ: ${mismatched.map((t) => `${t.table} source ${t.source_rows} / ods ${t.ods_rows}`).join(', ')}`,
+          'RowCountMismatch',
+        );
+      }
+      // Where the later stages run elsewhere (Athena), the ODS goes there too.
+      await engine?.publishOds(req.project_id, req.prd);
+      return {
+        database: layerDatabaseName(req.project_id, 'ods'),
+        database_file: result.database_file,
+        tables: result.tables.map(({ table, source_rows, ods_rows }) => ({ table, source_rows, ods_rows })),
+        rows_copied: result.rows_copied,
+        warnings: [...notes, ...result.warnings],
+        ...(reusedFrom ? { reused_from: reusedFrom } : {}),
+      };
     },
 
     /** Persists the project's latest view and new events (idempotent by event key). */

@@ -171,7 +171,7 @@ async function estimatedRows(conn: Connection): Promise<Map<string, number>> {
  * The source's schema as copied (keys, foreign keys, counted rows): later stages need the relations,
  * which the Parquet files do not carry.
  */
-function writeSourceSchema(
+export function writeSourceSchema(
   warehouseRoot: string,
   projectId: string,
   snapshot: SourceSnapshot,
@@ -192,7 +192,11 @@ export function readSourceSchema(warehouseRoot: string, projectId: string): Sour
 }
 
 /** The ODS catalog: one view per PRD ODS table over its Parquet file (rebuilt whole each time). */
-async function registerViews(databaseFile: string, prd: Prd, copied: TableCopyResult[]): Promise<void> {
+export async function registerViews(
+  databaseFile: string,
+  prd: Prd,
+  copied: TableCopyResult[],
+): Promise<void> {
   const tmp = `${databaseFile}.tmp`;
   fs.rmSync(tmp, { force: true });
   const instance = await DuckDBInstance.create(tmp);

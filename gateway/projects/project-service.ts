@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ProjectStore } from '../../activities/analysis/project-store';
 import type { ParameterStore } from '../../activities/secrets/parameter-store';
 import { SourceConnectionError, sourceConnector } from '../../activities/sources/mysql-connection';
-import { describeTarget } from '../../shared/mysql-source';
+import { describeTarget, sourceTarget } from '../../shared/mysql-source';
 import { initialProjectView } from '../../shared/initial-project-view';
 import type { AnalysisProjectInput, Decision, ProjectView } from '../../shared/project-model';
 import { PROJECT_PHASE_ATTR, PROJECT_STATUS_ATTR } from '../../shared/search-attributes';
@@ -40,6 +40,7 @@ export class ProjectService {
       created_at: new Date().toISOString(),
       description: req.description,
       reuse_ods: req.reuse_ods,
+      ...(req.reuse_ods ? { reuse_ods_from: this.reusableOds(user, req) } : {}),
       source: { jdbc_url: req.jdbc_url, username: req.username, password_ref, target },
     };
     const view = initialProjectView(input);
@@ -91,6 +92,28 @@ export class ProjectService {
     }
     await this.deps.client.workflow.getHandle(projectId).cancel();
     return { project_id: projectId, status: 'cancelling' };
+  }
+
+  /**
+   * The caller's newest completed project on the same database (host, port, name) read as the same
+   * user, whose ODS a new project can reuse; undefined when there is none.
+   */
+  private reusableOds(user: TokenSubject, req: CreateProjectRequest): string | undefined {
+    const same = (view: ProjectView) => {
+      const target = sourceTarget(view.source);
+      return (
+        view.source.username === req.username &&
+        target.host === req.target.host &&
+        target.port === req.target.port &&
+        target.database === req.target.database
+      );
+    };
+    for (let offset = 0; ; offset += 100) {
+      const page = this.deps.store.listProjects(user.user_id, 100, offset);
+      const found = page.projects.find((p) => p.status === 'completed' && p.warehouse?.ods && same(p));
+      if (found) return found.project_id;
+      if (offset + 100 >= page.total) return undefined;
+    }
   }
 
   private async checkSource(req: CreateProjectRequest): Promise<void> {

@@ -220,6 +220,55 @@ describe('projects API', () => {
     expect((await call('GET', '/v1/projects', undefined, otherToken)).body.total).toBe(0);
   });
 
+  it("reuse_ods: a new project on the same source reuses the caller's completed ODS, not another user's", async () => {
+    const { user, password } = harness().mariadb;
+    const body = { jdbc_url: sakilaUrl(), username: user, password, description: 'again', reuse_ods: true };
+    const mine = await call('POST', '/v1/projects', body, token);
+    expect(mine.status).toBe(201);
+    const id = mine.body.project_id as string;
+    await until(id, 'waiting_approval');
+    await call('POST', `/v1/projects/${id}/hitl/approve`, undefined, token);
+    const done = await until(id, 'completed');
+    const ods = (done.warehouse as { ods: Record<string, unknown> }).ods;
+    expect(ods.reused_from).toMatchObject({ project_id: expect.stringMatching(/^proj-/) });
+    expect(ods.rows_copied).toBe(47_268);
+    const details = done.phase_details as Record<string, { message: string }>;
+    expect(details.data_ingestion.message).toContain(
+      `reused from ${(ods.reused_from as { project_id: string }).project_id}`,
+    );
+    // Nothing was read from the source: no per-table copy log.
+    const events = await call('GET', `/v1/projects/${id}/events`, undefined, token);
+    const copies = (events.body.events as { message: string }[]).filter((e) => /^copied /.test(e.message));
+    expect(copies).toEqual([]);
+    const q = await call(
+      'POST',
+      `/v1/projects/${id}/query`,
+      { sql: 'SELECT COUNT(*) AS n FROM ods_rental' },
+      token,
+    );
+    expect(q.body.rows).toEqual([{ n: '16044' }]);
+
+    // Another user asking for reuse on the same source gets a fresh copy, and is told why.
+    const theirs = await call('POST', '/v1/projects', body, otherToken);
+    const theirId = theirs.body.project_id as string;
+    for (let i = 0; i < 300; i++) {
+      const v = await call('GET', `/v1/projects/${theirId}`, undefined, otherToken);
+      if (v.body.status === 'waiting_approval') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await call('POST', `/v1/projects/${theirId}/hitl/approve`, undefined, otherToken);
+    let theirView: Record<string, unknown> = {};
+    for (let i = 0; i < 300 && theirView.status !== 'completed'; i++) {
+      theirView = (await call('GET', `/v1/projects/${theirId}`, undefined, otherToken)).body;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const theirOds = (theirView.warehouse as { ods: { reused_from?: unknown; warnings: string[] } }).ods;
+    expect(theirOds.reused_from).toBeUndefined();
+    expect(theirOds.warnings).toContain(
+      'reuse_ods: none of your completed projects reads this source; copied from the source',
+    );
+  });
+
   it('modify with an invalid PRD answers 400 and leaves the project waiting; reject terminates it', async () => {
     const id = await create();
     const waiting = await until(id, 'waiting_approval');
