@@ -1,5 +1,5 @@
 /** The memory service's HTTP application (port 8230). */
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import type { Logger } from 'pino';
 import { errorHandler, notFound } from './http-errors';
 import { requireApiKey } from './memory-auth';
@@ -7,6 +7,7 @@ import { createProcessMetrics } from './metrics';
 import type { MemoryService } from '../activities/memory/memory-service';
 import { memoryOpenApi } from './memory/memory-openapi';
 import { memoryRoutes } from './memory/memory-routes';
+import { mountMethodNotAllowed, mountRoutes } from './api/mount-routes';
 
 export interface MemoryAppDeps {
   apiKeys: string[];
@@ -19,17 +20,20 @@ export function createMemoryApp(deps: MemoryAppDeps): Express {
   const metrics = createProcessMetrics('memory');
   app.disable('x-powered-by');
   app.use(metrics.countRequests);
+  const routes = memoryRoutes(deps.service);
   // Liveness for orchestrators, which carry no API key; it reveals nothing.
-  app.get('/health', (_req, res) => {
-    res.json({ status: 'ok', service: 'memory' });
-  });
+  const open = routes.filter((r) => r.secured === false);
+  mountRoutes(app as unknown as Router, open);
+  mountMethodNotAllowed(app as unknown as Router, open);
   app.use(requireApiKey(deps.apiKeys));
   app.use(express.json({ limit: '1mb' }));
   app.get('/metrics', metrics.serve);
   app.get('/openapi.json', (req, res) => {
-    res.json(memoryOpenApi(`${req.protocol}://${req.get('host')}`));
+    res.json(memoryOpenApi(routes, `${req.protocol}://${req.get('host')}`, deps.apiKeys.length > 0));
   });
-  app.use(memoryRoutes(deps.service));
+  const secured = routes.filter((r) => r.secured !== false);
+  mountRoutes(app as unknown as Router, secured);
+  mountMethodNotAllowed(app as unknown as Router, secured);
 
   app.use(notFound);
   app.use(errorHandler(deps.log));

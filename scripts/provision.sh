@@ -137,6 +137,23 @@ if $want_tests; then
       "check that PyPI is reachable, or set MOTO_SERVER_PATH to an existing moto_server"
     echo "$moto_pinned" > "$venv/.plat-moto-pinned"
   fi
+  # schemathesis (PyPI) runs the property-based contract tests against both services' OpenAPI
+  # documents; in its own venv so its dependencies never meet moto's.
+  st_venv="$tools/schemathesis-venv"
+  st_pinned="schemathesis==$SCHEMATHESIS_VERSION"
+  if [ -z "${SCHEMATHESIS_PATH:-}" ] &&
+    { [ ! -x "$st_venv/bin/st" ] || [ "$(cat "$st_venv/.plat-pinned" 2>/dev/null)" != "$st_pinned" ]; } &&
+    ! would "$st_pinned"; then
+    echo "provision: installing $st_pinned into $st_venv" >&2
+    command -v python3 >/dev/null 2>&1 || fail "python3 is needed to install schemathesis from PyPI" \
+      "install python3 (apt-get install python3 python3-venv), or set SCHEMATHESIS_PATH to an existing st"
+    mkdir -p "$tools"
+    [ -x "$st_venv/bin/pip" ] || python3 -m venv "$st_venv" >&2 || fail "could not create a Python venv at $st_venv" \
+      "install python3-venv, or set SCHEMATHESIS_PATH to an existing st"
+    "$st_venv/bin/pip" install --quiet --disable-pip-version-check "$st_pinned" >&2 ||
+      fail "could not install $st_pinned from PyPI" "check that PyPI is reachable, or set SCHEMATHESIS_PATH"
+    echo "$st_pinned" > "$st_venv/.plat-pinned"
+  fi
 fi
 
 # --- optional OpenSearch ----------------------------------------------------------------------

@@ -5,13 +5,10 @@
 import { z } from 'zod';
 
 /** A real calendar date written YYYY-MM-DD (2026-02-30 is refused). */
-export const isoDay = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD')
-  .refine((d) => {
-    const t = Date.parse(`${d}T00:00:00Z`);
-    return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
-  }, 'a real calendar date YYYY-MM-DD');
+export const isoDay = z.iso.date({ error: 'a date YYYY-MM-DD' }).refine((d) => {
+  const t = Date.parse(`${d}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
+}, 'a real calendar date YYYY-MM-DD');
 
 const id = z.string().min(1).max(200);
 
@@ -36,7 +33,9 @@ export const addMemoryRequestSchema = z
   .refine((r) => r.text !== undefined || r.messages !== undefined, {
     message: 'at least one of text and messages is required',
     path: ['text'],
-  });
+  })
+  // The same rule, stated in the OpenAPI document generated from this schema.
+  .meta({ anyOf: [{ required: ['text'] }, { required: ['messages'] }] });
 
 const searchFields = {
   query: z.string().min(1).max(10_000),

@@ -7,6 +7,7 @@ import type { MemoryService } from '../../activities/memory/memory-service';
 import { loadConfig } from '../../shared/config';
 import { createLogger } from '../../shared/logger';
 import { createMemoryApp } from '../../gateway/memory-app';
+import { errorHandler } from '../../gateway/http-errors';
 import { newTestDataDir } from './platform-gateway';
 
 export interface TestMemoryService {
@@ -17,9 +18,12 @@ export interface TestMemoryService {
   stop(): Promise<void>;
 }
 
-/** `dataDir` lets a test restart the service on the same data; `env` are settings (e.g. PLAT_MEMORY_AUTOSHARE). */
+/**
+ * `dataDir` lets a test restart the service on the same data; `env` are settings (e.g.
+ * PLAT_MEMORY_AUTOSHARE); `apiKeys` makes every call but /health need one.
+ */
 export async function startTestMemoryService(
-  opts: { dataDir?: string; env?: Record<string, string> } = {},
+  opts: { dataDir?: string; env?: Record<string, string>; apiKeys?: string[] } = {},
 ): Promise<TestMemoryService> {
   const service = await createMemoryService(opts.dataDir ?? newTestDataDir(), loadConfig(opts.env ?? {}));
   let failing: ((req: express.Request) => boolean) | undefined;
@@ -29,7 +33,10 @@ export async function startTestMemoryService(
     if (failing?.(req)) res.status(503).json({ error: { code: 'unavailable', message: 'test outage' } });
     else next();
   });
-  outer.use(createMemoryApp({ apiKeys: [], log: createLogger('memory-test', 'silent'), service }));
+  const log = createLogger('memory-test', 'silent');
+  outer.use(createMemoryApp({ apiKeys: opts.apiKeys ?? [], log, service }));
+  // A body the outer parser refuses answers in the service's own error format, as without the wrapper.
+  outer.use(errorHandler(log));
   const server: Server = outer.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   return {

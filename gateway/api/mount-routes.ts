@@ -1,0 +1,39 @@
+/** Mounts ApiRoutes on an Express router: validation from their schemas, then 405 for other methods. */
+import type { NextFunction, Request, Response, Router } from 'express';
+import { sendError } from '../http-errors';
+import { parseBody } from '../validation';
+import { expressPath, methodsByPath, successStatus, type ApiRoute } from './api-route';
+
+export function mountRoutes(router: Router, routes: ApiRoute[]): Router {
+  for (const route of routes) {
+    router[route.method](expressPath(route.path), async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const params = route.params ? parseBody(route.params, req.params) : req.params;
+        const query = route.query ? parseBody(route.query, req.query) : req.query;
+        const body = route.body ? parseBody(route.body, req.body) : undefined;
+        const answer = await route.handle({ params, query, body, req, res });
+        if (!res.headersSent) res.status(successStatus(route)).json(answer);
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
+  return router;
+}
+
+/** 405 with `Allow` for a method a known path does not serve (after every route is mounted). */
+export function mountMethodNotAllowed(router: Router, routes: ApiRoute[]): Router {
+  for (const [path, methods] of methodsByPath(routes)) {
+    const allow = [...new Set(methods.flatMap((m) => (m === 'get' ? ['GET', 'HEAD'] : [m.toUpperCase()])))];
+    router.all(expressPath(path), (req, res) => {
+      res.set('Allow', allow.join(', '));
+      sendError(
+        res,
+        405,
+        'method_not_allowed',
+        `${req.method} is not allowed on ${path} (allowed: ${allow.join(', ')})`,
+      );
+    });
+  }
+  return router;
+}

@@ -1,0 +1,91 @@
+/**
+ * What the memory API answers (docs/requirements.md#memory-api), as zod schemas: the OpenAPI
+ * document states them and the contract tests check every response against them. They mirror the
+ * records in shared/memory-model.ts.
+ */
+import { z } from 'zod';
+
+const metadata = z.record(z.string(), z.unknown());
+const day = z.string().describe('YYYY-MM-DD');
+
+export const memoryRecordSchema = z.object({
+  id: z.string(),
+  memory: z.string(),
+  user_id: z.string(),
+  agent_id: z.string().nullable(),
+  run_id: day.nullable().describe('YYYY-MM-DD: a short-term memory of that day; null: long-term'),
+  metadata,
+  category: z.string().nullable(),
+  hash: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  embedder: z.string(),
+});
+
+const memoryEvent = z.enum(['ADD', 'UPDATE', 'DELETE']);
+
+export const memorySearchItemSchema = z.object({
+  id: z.string(),
+  memory: z.string(),
+  score: z.number().min(0).max(1),
+  original_score: z.number().optional().describe('the relevance before time decay'),
+  created_at: z.string(),
+  user_id: z.string(),
+  agent_id: z.string().nullable(),
+  run_id: day.nullable(),
+  metadata,
+  memory_type: z.enum(['shared', 'long_term', 'short_term']),
+});
+
+export const searchResponseSchema = z.object({ results: z.array(memorySearchItemSchema) });
+
+export const addResponseSchema = z.object({
+  results: z.array(
+    z.object({
+      id: z.string(),
+      memory: z.string(),
+      event: z.enum(['ADD', 'UPDATE', 'DELETE', 'NONE']),
+      previous_memory: z.string().optional(),
+    }),
+  ),
+  token_usage: z.object({
+    llm_calls: z.number().int(),
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    total_tokens: z.number().int(),
+  }),
+  idempotent_replay: z
+    .boolean()
+    .optional()
+    .describe('true when an earlier add with this idempotency_key answered'),
+});
+
+export const listResponseSchema = z.object({ results: z.array(memoryRecordSchema) });
+
+export const historyResponseSchema = z.object({
+  results: z.array(
+    z.object({
+      id: z.string(),
+      memory_id: z.string(),
+      event: memoryEvent,
+      old_memory: z.string().nullable(),
+      new_memory: z.string().nullable(),
+      created_at: z.string(),
+    }),
+  ),
+});
+
+export const deleteResponseSchema = z.object({ message: z.string(), id: z.string() });
+
+const journalDay = z.object({ date: day, file: z.string(), content: z.string() }).nullable();
+
+export const contextResponseSchema = z.object({
+  user_id: z.string(),
+  agent_id: z.string().nullable(),
+  workspace: z.string().nullable(),
+  today: journalDay,
+  yesterday: journalDay,
+  search: z.object({ query: z.string(), results: z.array(memorySearchItemSchema) }),
+});
+
+export const healthResponseSchema = z.object({ status: z.literal('ok'), service: z.literal('memory') });

@@ -1,0 +1,35 @@
+/**
+ * The memory service against its own generated OpenAPI document, property-based (schemathesis, every
+ * check, coverage + fuzzing + stateful phases following the document's links from an added memory
+ * to get, history, update and delete): as served on loopback without keys, and with API keys.
+ */
+import { runSchemathesis } from '../harness/schemathesis';
+import { startTestMemoryService, type TestMemoryService } from '../harness/memory-service';
+
+describe('memory API contract (schemathesis)', () => {
+  let open: TestMemoryService;
+  let keyed: TestMemoryService;
+
+  beforeAll(async () => {
+    open = await startTestMemoryService();
+    keyed = await startTestMemoryService({ apiKeys: ['contract-test-key'] });
+  });
+  afterAll(async () => {
+    await open?.stop();
+    await keyed?.stop();
+  });
+
+  it('keeps every promise of its document when no key is needed', async () => {
+    const run = await runSchemathesis(`${open.url}/openapi.json`);
+    if (run.exitCode !== 0) throw new Error(run.output);
+    expect(run.summary).toMatch(/^(\d+) generated, \1 passed/);
+  }, 300_000);
+
+  it('keeps every promise of its document with API keys, refusing calls without one', async () => {
+    const run = await runSchemathesis(`${keyed.url}/openapi.json`, {
+      headers: { Authorization: 'Bearer contract-test-key' },
+    });
+    if (run.exitCode !== 0) throw new Error(run.output);
+    expect(run.summary).toMatch(/^(\d+) generated, \1 passed/);
+  }, 300_000);
+});

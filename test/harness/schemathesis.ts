@@ -1,0 +1,66 @@
+/**
+ * schemathesis (PyPI, pinned in scripts/versions.env, installed by `provision.sh --tests` into
+ * `.tools/schemathesis-venv`): the property-based run of a service's OpenAPI document, every check,
+ * with the coverage, fuzzing and stateful phases.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { toolsDir } from '../../shared/paths';
+
+/** `SCHEMATHESIS_PATH`, else the pinned one provisioning installed. */
+export function schemathesisPath(): string {
+  const explicit = process.env.SCHEMATHESIS_PATH;
+  if (explicit) {
+    if (!fs.existsSync(explicit)) throw new Error(`SCHEMATHESIS_PATH=${explicit} does not exist`);
+    return explicit;
+  }
+  const pinned = path.join(toolsDir(), 'schemathesis-venv', 'bin', 'st');
+  if (!fs.existsSync(pinned))
+    throw new Error(`schemathesis is not installed at ${pinned}: run bash scripts/provision.sh --tests`);
+  return pinned;
+}
+
+export interface SchemathesisRun {
+  exitCode: number | null;
+  output: string;
+  /** The run's count line: "N generated, N passed" or how many failures it found. */
+  summary: string;
+}
+
+/** Runs every check against the document at `schemaUrl`, seeded so a failure can be replayed. */
+export function runSchemathesis(
+  schemaUrl: string,
+  opts: { headers?: Record<string, string>; maxExamples?: number; seed?: number } = {},
+): Promise<SchemathesisRun> {
+  const args = [
+    'run',
+    schemaUrl,
+    '--checks',
+    'all',
+    '--phases',
+    'examples,coverage,fuzzing,stateful',
+    '--max-examples',
+    String(opts.maxExamples ?? 40),
+    '--seed',
+    String(opts.seed ?? 20261123),
+    '--no-color',
+    '--workers',
+    '1',
+    ...Object.entries(opts.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(schemathesisPath(), args, {
+      env: { ...process.env, SCHEMATHESIS_TELEMETRY: 'false', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.once('error', reject);
+    child.once('exit', (exitCode) => {
+      const counts = output.split('\n').filter((l) => /\d+ generated/.test(l));
+      resolve({ exitCode, output, summary: (counts.at(-1) ?? '').trim() });
+    });
+  });
+}
