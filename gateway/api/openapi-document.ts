@@ -24,8 +24,9 @@ type JsonSchema = Record<string, unknown>;
 
 /** A zod schema as JSON Schema (request side: what may be sent; response side: what comes back). */
 export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  delete out.$schema; // embedded in the document, not a standalone schema
+  return out;
 }
 
 const ERROR_SCHEMA: JsonSchema = {
