@@ -6,16 +6,17 @@ import type { Logger } from 'pino';
 import type { ProjectStore } from '../activities/analysis/project-store';
 import type { ParameterStore } from '../activities/secrets/parameter-store';
 import { repoRoot } from '../shared/paths';
-import { authRoutes, requireUser } from './auth/auth-routes';
+import { authApi, requireUser } from './auth/auth-routes';
 import type { IdTokens } from './auth/id-tokens';
 import type { UserStore } from './auth/user-store';
-import { deepHealth } from './deep-health';
 import { errorHandler, notFound } from './http-errors';
 import { accessLog } from './access-log';
 import { createProcessMetrics } from './metrics';
 import { platformOpenApi } from './openapi';
 import { ProjectService } from './projects/project-service';
-import { projectPrefixes, projectRoutes } from './projects/project-routes';
+import { projectApi, underPrefix } from './projects/project-api';
+import { healthRoute } from './health-route';
+import { mountMethodNotAllowed, mountRoutes } from './api/mount-routes';
 
 import type { WarehouseEngine } from '../activities/warehouse/warehouse-engine';
 
@@ -26,7 +27,6 @@ export interface PlatformAppDeps {
   log: Logger;
   store: ProjectStore;
   secrets: ParameterStore;
-  /** Root of the embedded warehouse (for SQL access). */
   /** The warehouse engine behind `/query` (embedded DuckDB, or Athena). */
   engine: WarehouseEngine;
   users: UserStore;
@@ -39,6 +39,12 @@ export interface PlatformAppDeps {
   deepHealthTimeoutMs?: number;
 }
 
+/** `/projects`, `/v1/projects` and, with a stage, `/<stage>/projects` and `/<stage>/v1/projects`. */
+export function projectPrefixes(stage?: string): string[] {
+  const base = ['/projects', '/v1/projects'];
+  return stage ? [...base, ...base.map((p) => `/${stage}${p}`)] : base;
+}
+
 export function createPlatformApp(deps: PlatformAppDeps): Express {
   const app = express();
   const metrics = createProcessMetrics('gateway');
@@ -47,33 +53,24 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
   app.use(accessLog(deps.log));
   app.use(express.json({ limit: '2mb' }));
 
-  app.get('/health', async (req, res) => {
-    if (!['1', 'true'].includes(String(req.query.deep ?? ''))) {
-      res.json({ status: 'ok', service: 'gateway' });
-      return;
-    }
-    const health = await deepHealth(
-      deps.client,
-      deps.temporalAddress,
-      deps.taskQueue,
-      deps.deepHealthTimeoutMs,
-    );
-    res.status(health.status === 'ok' ? 200 : 503).json(health);
-  });
-  app.get('/metrics', metrics.serve);
-  app.get('/openapi.json', (req, res) => {
-    res.json(platformOpenApi(`${req.protocol}://${req.get('host')}`));
-  });
-  app.use(authRoutes(deps));
-
   const service = new ProjectService({
     client: deps.client,
     taskQueue: deps.taskQueue,
     store: deps.store,
     secrets: deps.secrets,
   });
-  const routes = projectRoutes(service, deps.store, deps.engine, deps.createsPerMinute);
-  for (const prefix of projectPrefixes(deps.apiStage)) app.use(prefix, requireUser(deps.tokens), routes);
+  const open = [healthRoute(deps), ...authApi(deps)];
+  const projects = projectApi(service, deps.store, deps.engine, deps.createsPerMinute);
+  app.get('/metrics', metrics.serve);
+  app.get('/openapi.json', (req, res) => {
+    res.json(platformOpenApi([...open, ...projects], `${req.protocol}://${req.get('host')}`));
+  });
+  const router = express.Router();
+  mountRoutes(router, open);
+  const served = projectPrefixes(deps.apiStage).flatMap((prefix) => underPrefix(projects, prefix));
+  mountRoutes(router, served, { guard: requireUser(deps.tokens) });
+  mountMethodNotAllowed(router, [...open, ...served]);
+  app.use(router);
 
   // Pages that render a project's reports; they fetch the data with the user's token.
   const page = (file: string) => (_req: express.Request, res: express.Response) =>

@@ -2,7 +2,15 @@
 import type { z } from 'zod';
 import { HttpError } from './http-errors';
 
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+/**
+ * `body` parsed by `schema`, or an HttpError naming each bad field: 400 `validation_failed` unless
+ * the caller says otherwise (422 for rules between fields that the document cannot state).
+ */
+export function parseBody<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  refusal: { status: number; code: string } = { status: 400, code: 'validation_failed' },
+): z.output<S> {
   const parsed = schema.safeParse(body ?? {});
   if (parsed.success) return parsed.data;
   const details = parsed.error.issues.map((issue) => {
@@ -20,8 +28,8 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
     };
   });
   throw new HttpError(
-    400,
-    'validation_failed',
+    refusal.status,
+    refusal.code,
     details.map((d) => `${d.field}: ${d.message}`).join('; '),
     details,
   );

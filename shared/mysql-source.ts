@@ -14,20 +14,41 @@ export interface MysqlTarget {
 
 export class JdbcUrlError extends Error {}
 
-const PATTERN = /^jdbc:mysql:\/\/([^/:?#\s]+|\[[0-9a-fA-F:]+\])(?::(\d{1,5}))?\/([^/?#\s]+)(?:\?([^#\s]*))?$/;
+/** A TCP port, 1-65535, as the URL pattern accepts it. */
+const PORT = '(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})';
+
+/**
+ * `jdbc:mysql://<host>[:<port>]/<database>[?<options>]`, the whole rule: the create request's schema
+ * states it in the OpenAPI document, so every URL it allows is one this module can parse.
+ */
+export const JDBC_URL_PATTERN = new RegExp(
+  `^jdbc:mysql://([^/:?#\\s]+|\\[[0-9a-fA-F:]+\\])(?::(${PORT}))?/([^/?#\\s]+)(?:\\?([^#\\s]*))?$`,
+);
+
+/** `%xx` sequences decoded; a malformed one is kept as written rather than refused. */
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
 
 /** Parses `jdbc:mysql://host:port/database?options` (docs/requirements.md#create-request). */
 export function parseJdbcUrl(url: string): MysqlTarget {
-  const m = PATTERN.exec(url.trim());
-  if (!m) throw new JdbcUrlError('expected jdbc:mysql://<host>:<port>/<database>?<options>');
-  const port = m[2] ? Number(m[2]) : 3306;
-  if (port < 1 || port > 65535) throw new JdbcUrlError(`port ${port} is out of range 1-65535`);
+  const m = JDBC_URL_PATTERN.exec(url.trim());
+  if (!m) throw new JdbcUrlError('expected jdbc:mysql://<host>:<port>/<database>?<options> (port 1-65535)');
   const options: Record<string, string> = {};
   for (const pair of (m[4] ?? '').split('&').filter(Boolean)) {
     const [k, v = ''] = pair.split('=');
-    options[decodeURIComponent(k)] = decodeURIComponent(v);
+    options[decode(k)] = decode(v);
   }
-  return { host: m[1].replace(/^\[|\]$/g, ''), port, database: decodeURIComponent(m[3]), options };
+  return {
+    host: m[1].replace(/^\[|\]$/g, ''),
+    port: m[2] ? Number(m[2]) : 3306,
+    database: decode(m[3]),
+    options,
+  };
 }
 
 /** The source of a project as the workflow carries it. */

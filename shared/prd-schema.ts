@@ -136,7 +136,11 @@ export const prdDashboardSchema = z
   })
   .strict();
 
-export const prdSchema = z
+/**
+ * The PRD's shape: every field and its type. The OpenAPI document states it; a request that does not
+ * match it is a 400.
+ */
+export const prdShapeSchema = z
   .object({
     version: z.literal(1),
     title: z.string().min(1),
@@ -183,8 +187,14 @@ export const prdSchema = z
     metrics: z.array(prdMetricSchema),
     dashboards: z.array(prdDashboardSchema),
   })
-  .strict()
-  .superRefine((prd, ctx) => {
+  .strict();
+
+/**
+ * A valid PRD: its shape plus the rules between its parts (ADS partitioned by stat_date, unique names,
+ * metrics on existing ADS tables, facts among the fact tables, ...). A PRD of the right shape that
+ * breaks one of these is refused with 422 naming the field.
+ */
+export const prdSchema = prdShapeSchema.superRefine((prd, ctx) => {
     for (const table of prd.layers.ads) {
       if (!table.partition_by.includes('stat_date')) {
         ctx.addIssue({

@@ -4,7 +4,7 @@
  * and 405 answers for methods a path does not serve. Request and response schemas are zod, so what
  * the document promises is what the code checks.
  */
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
@@ -54,6 +54,8 @@ export interface ApiRoute<
   /** Every status the operation answers with, besides the common errors added for it. */
   responses: Record<number, ApiResponse>;
   links?: ApiLink[];
+  /** Middleware run after authentication and before validation (e.g. a rate limit). */
+  before?: RequestHandler[];
   /** Answers the validated request: the body of the first 2xx response, sent as JSON. */
   handle(input: ApiInput<z.output<P>, z.output<Q>, z.output<B>>): unknown;
 }

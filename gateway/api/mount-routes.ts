@@ -1,22 +1,32 @@
 /** Mounts ApiRoutes on an Express router: validation from their schemas, then 405 for other methods. */
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { sendError } from '../http-errors';
 import { parseBody } from '../validation';
 import { expressPath, methodsByPath, successStatus, type ApiRoute } from './api-route';
 
-export function mountRoutes(router: Router, routes: ApiRoute[]): Router {
+export interface MountOptions {
+  /** Authenticates secured routes before anything else runs (401 before 400). */
+  guard?: RequestHandler;
+}
+
+export function mountRoutes(router: Router, routes: ApiRoute[], opts: MountOptions = {}): Router {
   for (const route of routes) {
-    router[route.method](expressPath(route.path), async (req: Request, res: Response, next: NextFunction) => {
-      try {
-        const params = route.params ? parseBody(route.params, req.params) : req.params;
-        const query = route.query ? parseBody(route.query, req.query) : req.query;
-        const body = route.body ? parseBody(route.body, req.body) : undefined;
-        const answer = await route.handle({ params, query, body, req, res });
-        if (!res.headersSent) res.status(successStatus(route)).json(answer);
-      } catch (err) {
-        next(err);
-      }
-    });
+    const before = [...(opts.guard && route.secured !== false ? [opts.guard] : []), ...(route.before ?? [])];
+    router[route.method](
+      expressPath(route.path),
+      ...before,
+      async (req: Request, res: Response, next: NextFunction) => {
+        try {
+          const params = route.params ? parseBody(route.params, req.params) : req.params;
+          const query = route.query ? parseBody(route.query, req.query) : req.query;
+          const body = route.body ? parseBody(route.body, req.body) : undefined;
+          const answer = await route.handle({ params, query, body, req, res });
+          if (!res.headersSent) res.status(successStatus(route)).json(answer);
+        } catch (err) {
+          next(err);
+        }
+      },
+    );
   }
   return router;
 }

@@ -16,7 +16,10 @@ export interface OpenApiOptions {
    * (the memory service on loopback without keys): then no operation declares security.
    */
   security?: { name: string; scheme: Record<string, unknown> };
-  /** Extra schemas referenced with `#/components/schemas/<name>`. */
+  /**
+   * Schemas named in `components`; a route using one of these very schemas refers to it by name.
+   * Named schemas are written as responses (output), so use them for bodies whose input and output agree.
+   */
   schemas?: Record<string, z.ZodType>;
 }
 
@@ -64,6 +67,12 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
   }));
 }
 
+/** A schema by reference when the document names it in `components`, else inline. */
+function schemaOf(schema: z.ZodType, io: 'input' | 'output', opts: OpenApiOptions): JsonSchema {
+  const named = Object.entries(opts.schemas ?? {}).find(([, s]) => s === schema)?.[0];
+  return named ? { $ref: `#/components/schemas/${named}` } : jsonSchema(schema, io);
+}
+
 function operation(route: ApiRoute, opts: OpenApiOptions): JsonSchema {
   const secured = route.secured !== false && opts.security !== undefined;
   const responses: Record<string, JsonSchema> = {};
@@ -108,7 +117,7 @@ function operation(route: ApiRoute, opts: OpenApiOptions): JsonSchema {
       ? {
           requestBody: {
             required: !route.bodyOptional,
-            content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+            content: { 'application/json': { schema: schemaOf(route.body, 'input', opts) } },
           },
         }
       : {}),

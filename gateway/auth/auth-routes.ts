@@ -1,8 +1,9 @@
 /** POST /auth/signup, POST /auth/login, GET /.well-known/jwks.json, and the bearer-token guard. */
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { HttpError } from '../http-errors';
-import { parseBody } from '../validation';
+import { apiRoute, type ApiRoute } from '../api/api-route';
+import { jwksSchema, tokenSchema } from '../projects/project-responses';
 import type { IdTokens, TokenSubject } from './id-tokens';
 import { UserExists, type UserStore } from './user-store';
 
@@ -12,38 +13,65 @@ const credentialsSchema = z
     password: z.string().min(8, 'at least 8 characters').max(256),
   })
   .strict();
+/** Signing in checks the password against the stored hash only, whatever its length. */
+const loginSchema = credentialsSchema.extend({ password: z.string().min(1).max(256) });
 
-export function authRoutes(deps: { users: UserStore; tokens: IdTokens; selfSignup: boolean }): Router {
-  const router = Router();
-  router.post('/auth/signup', async (req, res) => {
-    if (!deps.selfSignup)
-      throw new HttpError(
-        403,
-        'signup_disabled',
-        'self sign-up is disabled (PLAT_SELF_SIGNUP=true enables it)',
-      );
-    const { username, password } = parseBody(credentialsSchema, req.body);
-    try {
-      const user = await deps.users.create(username, password);
-      res.status(201).json(await deps.tokens.issue(user));
-    } catch (err) {
-      if (err instanceof UserExists) throw new HttpError(409, 'username_taken', err.message);
-      throw err;
-    }
-  });
-  router.post('/auth/login', async (req, res) => {
-    const { username, password } = parseBody(
-      credentialsSchema.extend({ password: z.string().min(1) }),
-      req.body,
-    );
-    const user = await deps.users.authenticate(username, password);
-    if (!user) throw new HttpError(401, 'invalid_credentials', 'wrong username or password');
-    res.json(await deps.tokens.issue(user));
-  });
-  router.get('/.well-known/jwks.json', (_req, res) => {
-    res.json(deps.tokens.jwks());
-  });
-  return router;
+export function authApi(deps: { users: UserStore; tokens: IdTokens; selfSignup: boolean }): ApiRoute[] {
+  return [
+    apiRoute({
+      operationId: 'signup',
+      method: 'post',
+      path: '/auth/signup',
+      summary: 'Create an account and sign in (only when PLAT_SELF_SIGNUP=true)',
+      secured: false,
+      body: credentialsSchema,
+      responses: {
+        201: { description: 'signed in', schema: tokenSchema },
+        403: { description: 'self sign-up is disabled on this server' },
+        409: { description: 'the username is taken' },
+      },
+      handle: async ({ body }) => {
+        if (!deps.selfSignup)
+          throw new HttpError(
+            403,
+            'signup_disabled',
+            'self sign-up is disabled (PLAT_SELF_SIGNUP=true enables it)',
+          );
+        try {
+          return await deps.tokens.issue(await deps.users.create(body.username, body.password));
+        } catch (err) {
+          if (err instanceof UserExists) throw new HttpError(409, 'username_taken', err.message);
+          throw err;
+        }
+      },
+    }),
+    apiRoute({
+      operationId: 'login',
+      method: 'post',
+      path: '/auth/login',
+      summary: 'Sign in: an ID token for the Authorization header',
+      secured: false,
+      body: loginSchema,
+      responses: {
+        200: { description: 'signed in', schema: tokenSchema },
+        401: { description: 'wrong username or password' },
+      },
+      handle: async ({ body }) => {
+        const user = await deps.users.authenticate(body.username, body.password);
+        if (!user) throw new HttpError(401, 'invalid_credentials', 'wrong username or password');
+        return deps.tokens.issue(user);
+      },
+    }),
+    apiRoute({
+      operationId: 'jwks',
+      method: 'get',
+      path: '/.well-known/jwks.json',
+      summary: 'Public keys that verify the ID tokens',
+      secured: false,
+      responses: { 200: { description: 'the JSON Web Key Set', schema: jwksSchema } },
+      handle: () => deps.tokens.jwks(),
+    }),
+  ];
 }
 
 declare module 'express-serve-static-core' {

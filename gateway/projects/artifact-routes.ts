@@ -3,12 +3,8 @@
  * scripts (data modeling), quality and catalog (data governance), metrics (query building),
  * dashboards (visualization), profile (analytics advisor), pipeline (production templates).
  */
-import type { Router } from 'express';
-import type { ProjectStore } from '../../activities/analysis/project-store';
 import type { PhaseName } from '../../shared/project-model';
 import type { ArtifactKind } from '../../shared/warehouse-model';
-import { HttpError } from '../http-errors';
-import type { ProjectService } from './project-service';
 
 /** Every report route: path segment, stored kind, the stage that writes it, and what it holds. */
 export const ARTIFACT_ROUTES: { path: string; kind: ArtifactKind; phase: PhaseName; summary: string }[] = [
@@ -55,21 +51,3 @@ export const ARTIFACT_ROUTES: { path: string; kind: ArtifactKind; phase: PhaseNa
     summary: 'Production pipeline templates: incremental-load workflow, schedule and SQL',
   },
 ];
-
-/** Adds `GET /:id/<report>` for every report to a project router. */
-export function addArtifactRoutes(r: Router, service: ProjectService, store: ProjectStore): void {
-  for (const { path, kind, phase } of ARTIFACT_ROUTES) {
-    r.get(`/:id/${path}`, (req, res) => {
-      const view = service.get(req.user!, req.params.id);
-      const content = store.getArtifact(view.project_id, kind);
-      if (content === undefined) {
-        throw new HttpError(
-          404,
-          'not_built',
-          `the ${path} of ${view.project_id} does not exist yet: its ${phase} stage is ${view.phases[phase]}`,
-        );
-      }
-      res.json({ project_id: view.project_id, ...(content as object) });
-    });
-  }
-}

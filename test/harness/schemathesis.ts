@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { toolsDir } from '../../shared/paths';
+import { repoRoot, toolsDir } from '../../shared/paths';
 
 /** `SCHEMATHESIS_PATH`, else the pinned one provisioning installed. */
 export function schemathesisPath(): string {
@@ -28,14 +28,23 @@ export interface SchemathesisRun {
   summary: string;
 }
 
-/** Runs every check against the document at `schemaUrl`, seeded so a failure can be replayed. */
+/** The contract tests' settings (which statuses answer a well-shaped request). */
+const CONFIG_FILE = path.join(repoRoot, 'test', 'contract', 'schemathesis.toml');
+
+/**
+ * Runs every check against the document at `schema` (a URL, or a file with `baseUrl`), seeded so a
+ * failure can be replayed.
+ */
 export function runSchemathesis(
-  schemaUrl: string,
-  opts: { headers?: Record<string, string>; maxExamples?: number; seed?: number } = {},
+  schema: string,
+  opts: { headers?: Record<string, string>; maxExamples?: number; seed?: number; baseUrl?: string } = {},
 ): Promise<SchemathesisRun> {
   const args = [
+    '--config-file',
+    CONFIG_FILE,
     'run',
-    schemaUrl,
+    schema,
+    ...(opts.baseUrl ? ['--url', opts.baseUrl] : []),
     '--checks',
     'all',
     '--phases',

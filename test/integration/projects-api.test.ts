@@ -275,7 +275,11 @@ describe('projects API', () => {
     const invalid = { ...(waiting.prd as object), metrics: 'none' };
     const res = await call('POST', `/v1/projects/${id}/hitl/modify`, invalid, token);
     expect(res.status).toBe(400);
-    expect((res.body.error as { code: string }).code).toBe('invalid_prd');
+    // Checked at the edge against the documented PRD schema, naming the field.
+    expect(res.body.error).toMatchObject({
+      code: 'validation_failed',
+      details: [expect.objectContaining({ field: 'metrics' })],
+    });
     expect((await call('GET', `/v1/projects/${id}`, undefined, token)).body.status).toBe('waiting_approval');
     const rejected = await call(
       'POST',
@@ -304,7 +308,8 @@ describe('projects API', () => {
     expect(listed.find((p) => p.project_id === legacyId)?.status).toBe('terminated');
     // A report of a stage that never ran names the phase's status, read from the old shape.
     const quality = await call('GET', `/v1/projects/${legacyId}/quality`, undefined, token);
-    expect(quality.status).toBe(404);
+    // 409: the project exists, its report does not (yet): the state of the project, not a missing resource.
+    expect(quality.status).toBe(409);
     expect((quality.body.error as { message: string }).message).toContain('data_governance stage is skipped');
   });
 

@@ -1,0 +1,238 @@
+/**
+ * The analysis-project API (docs/requirements.md#api) as ApiRoutes, under `/v1/projects`; the app
+ * also serves them under `/projects` and the optional stage prefix. Every route needs an ID token.
+ */
+import { z } from 'zod';
+import type { ProjectStore } from '../../activities/analysis/project-store';
+import type { WarehouseEngine } from '../../activities/warehouse/warehouse-engine';
+import { prdSchema, prdShapeSchema } from '../../shared/prd-schema';
+import type { ProjectView } from '../../shared/project-model';
+import { apiRoute, type ApiResponse, type ApiRoute } from '../api/api-route';
+import { HttpError } from '../http-errors';
+import { perUserRateLimit } from '../rate-limit';
+import { parseBody } from '../validation';
+import { ARTIFACT_ROUTES } from './artifact-routes';
+import { createProjectRequestSchema } from './create-project-request';
+import type { ProjectService } from './project-service';
+import {
+  agentLogsSchema,
+  artifactSchema,
+  cancelResultSchema,
+  createdProjectSchema,
+  decisionResultSchema,
+  eventsSchema,
+  projectListSchema,
+  projectViewSchema,
+  queryResultSchema,
+} from './project-responses';
+import { queryWarehouse, warehouseQuerySchema } from './warehouse-query';
+
+const pageQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    offset: z.coerce.number().int().min(0).default(0),
+  })
+  .strict();
+const sinceQuery = z.object({ since: z.coerce.number().int().min(0).default(0) }).strict();
+const rejectBody = z.object({ reason: z.string().max(2000).optional() }).strict();
+const projectParams = z
+  .object({ project_id: z.string().min(1).max(200).describe('proj-<yyyymmdd>-<suffix>') })
+  .strict();
+
+const PROJECTS = '/v1/projects';
+const BROKEN_RULE: ApiResponse = {
+  description: 'the PRD breaks a rule between its parts (error.details names each field)',
+};
+const ONE = `${PROJECTS}/{project_id}`;
+
+/** Follow a created project to its record, its events and its decision. */
+const fromCreated = (operationId: string, name: string) => ({
+  status: 201,
+  name,
+  operationId,
+  parameters: { project_id: '$response.body#/project_id' },
+});
+
+export function projectApi(
+  service: ProjectService,
+  store: ProjectStore,
+  engine: WarehouseEngine,
+  createsPerMinute = 20,
+): ApiRoute[] {
+  const decide = (decision: 'approve' | 'modify' | 'reject', summary: string, body?: z.ZodType) =>
+    apiRoute({
+      operationId: `${decision}Prd`,
+      method: 'post',
+      path: `${ONE}/hitl/${decision}`,
+      summary,
+      params: projectParams,
+      body: body ?? z.object({}).strict(),
+      bodyOptional: body === undefined || decision === 'reject',
+      responses: {
+        200: { description: 'the decision taken and the status it led to', schema: decisionResultSchema },
+        409: {
+          description: 'no PRD is waiting for a decision (someone decided already, or the project ended)',
+        },
+        ...((decision === 'modify' ? { 422: BROKEN_RULE } : {}) as Record<number, ApiResponse>),
+      },
+      handle: async ({ req, params, body: given }) => {
+        const payload = (given ?? {}) as { reason?: string };
+        if (decision === 'modify') parseBody(prdSchema, given, { status: 422, code: 'invalid_prd' });
+        return service.decide(req.user!, params.project_id, decision, {
+          prd: decision === 'modify' ? given : undefined,
+          reason: payload.reason,
+        });
+      },
+    });
+  return [
+    apiRoute({
+      operationId: 'createProject',
+      method: 'post',
+      path: PROJECTS,
+      summary: 'Create a project from a MySQL source (checked first: 422 when it cannot be reached)',
+      body: createProjectRequestSchema,
+      before: [perUserRateLimit(createsPerMinute)],
+      responses: {
+        201: { description: 'the project, started', schema: createdProjectSchema },
+        422: { description: "the source refused or could not be reached: the driver's reason" },
+        429: { description: 'too many projects created this minute' },
+      },
+      links: [
+        fromCreated('getProject', 'GetCreatedProject'),
+        fromCreated('projectEvents', 'EventsOfCreatedProject'),
+        fromCreated('rejectPrd', 'RejectCreatedProject'),
+      ],
+      handle: async ({ req, body }) => {
+        const view = await service.create(req.user!, body);
+        return {
+          project_id: view.project_id,
+          status: view.status,
+          message: view.message,
+          created_at: view.created_at,
+        };
+      },
+    }),
+    apiRoute({
+      operationId: 'listProjects',
+      method: 'get',
+      path: PROJECTS,
+      summary: "The caller's projects, newest first",
+      query: pageQuery,
+      responses: { 200: { description: 'a page of projects', schema: projectListSchema } },
+      handle: ({ req, query }) => {
+        const { total, projects } = service.list(req.user!, query.limit, query.offset);
+        return { projects: projects.map(summary), total, limit: query.limit, offset: query.offset };
+      },
+    }),
+    apiRoute({
+      operationId: 'getProject',
+      method: 'get',
+      path: ONE,
+      summary: 'The project: status, phases (status per phase), phase_details (timings), PRD, cost, duration',
+      params: projectParams,
+      responses: { 200: { description: 'the project', schema: projectViewSchema } },
+      handle: ({ req, params }) => service.get(req.user!, params.project_id),
+    }),
+    decide('approve', 'Approve the pending PRD'),
+    decide('modify', 'Replace the pending PRD with an edited one, then approve', prdShapeSchema),
+    decide('reject', 'Reject the pending PRD (ends the project as terminated)', rejectBody),
+    apiRoute({
+      operationId: 'cancelProject',
+      method: 'post',
+      path: `${ONE}/cancel`,
+      summary: 'Cancel a running project',
+      params: projectParams,
+      responses: {
+        202: { description: 'cancellation requested', schema: cancelResultSchema },
+        409: { description: 'the project has already ended' },
+      },
+      handle: ({ req, params }) => service.cancel(req.user!, params.project_id),
+    }),
+    apiRoute({
+      operationId: 'queryWarehouse',
+      method: 'post',
+      path: `${ONE}/query`,
+      summary: 'Read-only SQL on plat_<id>_<layer> (one SELECT; rows and time capped)',
+      params: projectParams,
+      body: warehouseQuerySchema,
+      responses: {
+        200: { description: 'the rows', schema: queryResultSchema },
+        408: { description: 'the query ran past timeout_ms' },
+        409: { description: 'the layer asked for is not built yet' },
+      },
+      handle: ({ req, params, body }) => {
+        service.get(req.user!, params.project_id);
+        return queryWarehouse(engine, params.project_id, body);
+      },
+    }),
+    ...ARTIFACT_ROUTES.map(({ path, kind, phase, summary: what }) =>
+      apiRoute({
+        operationId: `project${path[0].toUpperCase()}${path.slice(1)}`,
+        method: 'get',
+        path: `${ONE}/${path}`,
+        summary: what,
+        params: projectParams,
+        responses: {
+          200: { description: what, schema: artifactSchema },
+          409: { description: `not built yet: the project's ${phase} stage has not completed` },
+        },
+        handle: ({ req, params }) => {
+          const view = service.get(req.user!, params.project_id);
+          const content = store.getArtifact(view.project_id, kind);
+          if (content === undefined)
+            throw new HttpError(
+              409,
+              'not_built',
+              `the ${path} of ${view.project_id} does not exist yet: its ${phase} stage is ${view.phases[phase]}`,
+            );
+          return { project_id: view.project_id, ...(content as object) };
+        },
+      }),
+    ),
+    apiRoute({
+      operationId: 'agentLogs',
+      method: 'get',
+      path: `${ONE}/agent-logs`,
+      summary: 'Agent work log: tool calls with parameters and result summaries',
+      params: projectParams,
+      responses: { 200: { description: 'the work log', schema: agentLogsSchema } },
+      handle: ({ req, params }) => {
+        service.get(req.user!, params.project_id);
+        return { project_id: params.project_id, entries: store.agentLogs(params.project_id) };
+      },
+    }),
+    apiRoute({
+      operationId: 'projectEvents',
+      method: 'get',
+      path: `${ONE}/events`,
+      summary: 'Persisted events after event id `since`',
+      params: projectParams,
+      query: sinceQuery,
+      responses: { 200: { description: 'the events, oldest first', schema: eventsSchema } },
+      handle: ({ req, params, query }) => {
+        service.get(req.user!, params.project_id);
+        return { project_id: params.project_id, events: store.eventsSince(params.project_id, query.since) };
+      },
+    }),
+  ];
+}
+
+/** The same routes under another prefix (`/projects`, `/<stage>/v1/projects`). */
+export function underPrefix(routes: ApiRoute[], prefix: string): ApiRoute[] {
+  return routes.map((r) => ({ ...r, path: r.path.replace(PROJECTS, prefix) }));
+}
+
+function summary(v: ProjectView) {
+  const { project_id, status, phase, message, created_at, updated_at, cost_usd, duration_seconds } = v;
+  return {
+    project_id,
+    status,
+    phase,
+    message,
+    created_at,
+    updated_at,
+    cost_usd,
+    duration_seconds,
+    industry: v.prd?.industry.name ?? null,
+  };
+}
