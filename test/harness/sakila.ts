@@ -1,6 +1,10 @@
 /** Connections to the harness's private MariaDB with the Sakila sample loaded. */
 import mysql from 'mysql2/promise';
 import { sourceConnector, type SourceConnector } from '../../activities/sources/mysql-connection';
+import { buildOfflinePrd } from '../../activities/agents/offline-analyst/prd-builder';
+import { exploreSource } from '../../activities/sources/source-explorer';
+import { ingestOds } from '../../activities/warehouse/ods-ingestion';
+import type { Prd } from '../../shared/prd-schema';
 import { harness } from './harness-state';
 
 export function sakilaConnection(): Promise<mysql.Connection> {
@@ -16,4 +20,28 @@ export function harnessSource(database = 'sakila', user?: string, password?: str
     user ?? h.user,
     password ?? h.password,
   );
+}
+
+/**
+ * Sakila's ODS for `projectId` under `warehouseRoot`, copied as data integration does, with the
+ * offline analyst's PRD (which the ODS follows); answers that PRD.
+ */
+export async function ingestSakilaOds(warehouseRoot: string, projectId: string): Promise<Prd> {
+  const mysql = await sakilaConnection();
+  try {
+    const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
+    const prd = buildOfflinePrd(snapshot);
+    await ingestOds({
+      source: harnessSource(),
+      projectId,
+      warehouseRoot,
+      snapshot,
+      prd,
+      done: [],
+      onTable: () => {},
+    });
+    return prd;
+  } finally {
+    await mysql.end();
+  }
 }

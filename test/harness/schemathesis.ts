@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot, toolsDir } from '../../shared/paths';
+import { harness } from './harness-state';
 
 /** `SCHEMATHESIS_PATH`, else the pinned one provisioning installed. */
 export function schemathesisPath(): string {
@@ -60,6 +61,8 @@ export function runSchemathesis(
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(schemathesisPath(), args, {
+      // It keeps a cache in its working directory: the test run's own, not the checkout.
+      cwd: harness().runDir,
       env: { ...process.env, SCHEMATHESIS_TELEMETRY: 'false', NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

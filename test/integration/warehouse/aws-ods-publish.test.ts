@@ -7,17 +7,14 @@ import { GetTablesCommand, GlueClient } from '@aws-sdk/client-glue';
 import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildOfflinePrd } from '../../../activities/agents/offline-analyst/prd-builder';
-import { exploreSource } from '../../../activities/sources/source-explorer';
 import type { AthenaWarehouse } from '../../../activities/warehouse/aws/athena-warehouse';
 import { hiveType, publishOds } from '../../../activities/warehouse/aws/ods-publish';
 import { warehouseEngine, type WarehouseSettings } from '../../../activities/warehouse/engine-factory';
-import { ingestOds } from '../../../activities/warehouse/ods-ingestion';
 import { layerDatabaseName, layerDir } from '../../../activities/warehouse/warehouse-layout';
 import type { Prd } from '../../../shared/prd-schema';
 import { startTestMoto, type TestMoto } from '../../harness/moto';
 import { newTestDataDir } from '../../harness/platform-gateway';
-import { harnessSource, sakilaConnection } from '../../harness/sakila';
+import { ingestSakilaOds } from '../../harness/sakila';
 
 const projectId = 'proj-20261122-awsods01';
 const bucket = 'plat-ods-test';
@@ -45,22 +42,7 @@ describe('ODS published to S3 and Glue', () => {
     const s3 = new S3Client({ region: moto.region, endpoint: moto.url, forcePathStyle: true });
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     root = newTestDataDir();
-    const mysql = await sakilaConnection();
-    try {
-      const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
-      prd = buildOfflinePrd(snapshot);
-      await ingestOds({
-        source: harnessSource(),
-        projectId,
-        warehouseRoot: root,
-        snapshot,
-        prd,
-        done: [],
-        onTable: () => {},
-      });
-    } finally {
-      await mysql.end();
-    }
+    prd = await ingestSakilaOds(root, projectId);
   });
   afterAll(async () => {
     delete process.env.AWS_ACCESS_KEY_ID;

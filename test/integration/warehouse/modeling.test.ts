@@ -1,16 +1,14 @@
 /** Data modeling on Sakila: DWD/DWS/ADS built from the offline PRD into DuckDB over Parquet. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildOfflinePrd } from '../../../activities/agents/offline-analyst/prd-builder';
-import { exploreSource } from '../../../activities/sources/source-explorer';
 import { DuckDbWarehouse } from '../../../activities/warehouse/duckdb-warehouse';
 import { layerSelects, layerScript, MODELED_LAYERS } from '../../../activities/warehouse/model-sql';
-import { ingestOds, readSourceSchema } from '../../../activities/warehouse/ods-ingestion';
+import { readSourceSchema } from '../../../activities/warehouse/ods-ingestion';
 import { LayerBuildError } from '../../../activities/warehouse/warehouse-engine';
 import { layerDatabaseFile, layerDir } from '../../../activities/warehouse/warehouse-layout';
 import type { Prd } from '../../../shared/prd-schema';
 import { newTestDataDir } from '../../harness/platform-gateway';
-import { harnessSource, sakilaConnection } from '../../harness/sakila';
+import { ingestSakilaOds } from '../../harness/sakila';
 
 const projectId = 'proj-20261122-model01';
 
@@ -21,22 +19,7 @@ describe('data modeling on Sakila', () => {
 
   beforeAll(async () => {
     root = newTestDataDir();
-    const mysql = await sakilaConnection();
-    try {
-      const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
-      prd = buildOfflinePrd(snapshot);
-      await ingestOds({
-        source: harnessSource(),
-        projectId,
-        warehouseRoot: root,
-        snapshot,
-        prd,
-        done: [],
-        onTable: () => {},
-      });
-    } finally {
-      await mysql.end();
-    }
+    prd = await ingestSakilaOds(root, projectId);
     engine = new DuckDbWarehouse(root);
     const source = readSourceSchema(root, projectId);
     for (const layer of MODELED_LAYERS)

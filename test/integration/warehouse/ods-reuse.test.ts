@@ -1,36 +1,18 @@
 /** reuse_ods: a completed project's ODS copied to a new project on the same source (Sakila). */
 import * as fs from 'node:fs';
-import { buildOfflinePrd } from '../../../activities/agents/offline-analyst/prd-builder';
-import { exploreSource } from '../../../activities/sources/source-explorer';
 import { DuckDbWarehouse } from '../../../activities/warehouse/duckdb-warehouse';
-import { ingestOds } from '../../../activities/warehouse/ods-ingestion';
 import { reuseOds } from '../../../activities/warehouse/ods-reuse';
 import { layerDir } from '../../../activities/warehouse/warehouse-layout';
 import type { Prd } from '../../../shared/prd-schema';
 import { newTestDataDir } from '../../harness/platform-gateway';
-import { harnessSource, sakilaConnection } from '../../harness/sakila';
+import { ingestSakilaOds } from '../../harness/sakila';
 
 describe('ODS reuse', () => {
   const root = newTestDataDir();
   let prd: Prd;
 
   beforeAll(async () => {
-    const mysql = await sakilaConnection();
-    try {
-      const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
-      prd = buildOfflinePrd(snapshot);
-      await ingestOds({
-        projectId: 'proj-20261123-reusea',
-        warehouseRoot: root,
-        source: harnessSource(),
-        snapshot,
-        prd,
-        done: [],
-        onTable: () => {},
-      });
-    } finally {
-      await mysql.end();
-    }
+    prd = await ingestSakilaOds(root, 'proj-20261123-reusea');
   });
 
   it('copies every table the PRD reads, with their counts, into an independent catalog', async () => {
