@@ -43,8 +43,12 @@ export const templateOptionsSchema = z
 
 export type TemplateOptions = z.input<typeof templateOptionsSchema>;
 
-/** The `PUT _index_template/<name>` body for the rolling index `name`. */
-export function indexTemplateBody(name: string, options: TemplateOptions = {}) {
+/**
+ * The `PUT _index_template/<name>` body for the rolling index `name`. `ism`: the cluster runs the ISM
+ * plugin, whose rollover reads the alias from the index setting; without ISM that setting does not
+ * exist (the cluster refuses it) and plat's lifecycle engine keeps the alias itself.
+ */
+export function indexTemplateBody(name: string, options: TemplateOptions = {}, ism = true) {
   const o = templateOptionsSchema.parse(options);
   for (const [field, mapping] of Object.entries(o.properties)) {
     const tv = mapping.term_vector;
@@ -61,7 +65,7 @@ export function indexTemplateBody(name: string, options: TemplateOptions = {}) {
         number_of_shards: o.shards,
         number_of_replicas: o.replicas,
         refresh_interval: o.refresh_interval,
-        'plugins.index_state_management.rollover_alias': name,
+        ...(ism ? { 'plugins.index_state_management.rollover_alias': name } : {}),
       },
       mappings: { dynamic: o.dynamic, properties: o.properties },
     },
