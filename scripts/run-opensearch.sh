@@ -20,9 +20,9 @@
 # execs directly without forking, so the pid is still that of the node.
 # The install itself stays root-owned and only needs to be world-readable
 # (everything the node writes - config/keystore, data, logs, tmp - is under
-# DIR), but every parent directory of the install and of DIR must be
-# traversable by that user (not e.g. under a mode-700 /root).
-# If useradd is unavailable or fails, it falls back to a user namespace
+# DIR). When that user cannot reach the install or DIR (a checkout or DIR under
+# a private, mode-700 parent such as a mktemp directory or /root), and when
+# useradd is unavailable or fails, it falls back to a user namespace
 # (`unshare --user --map-user=65534`): the JVM sees a non-root uid while file
 # access is still that of root outside the namespace.
 set -euo pipefail
@@ -112,9 +112,13 @@ fi
 if id -u "$RUN_USER" >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1; then
   chown -R "$RUN_USER:" "$STATE_DIR"
   AS_USER=(setpriv --reuid="$RUN_USER" --regid="$RUN_USER" --init-groups --)
-  "${AS_USER[@]}" test -x "$HOME_DIR/bin/opensearch" -a -r "$HOME_DIR/lib" -a -w "$STATE_DIR/data" ||
-    die "user $RUN_USER cannot read $HOME_DIR or write $STATE_DIR; put both under directories that other users can traverse (PLAT_TOOLS_DIR, DIR argument)"
-  exec "${AS_USER[@]}" "${CMD[@]}"
+  if "${AS_USER[@]}" test -x "$HOME_DIR/bin/opensearch" -a -r "$HOME_DIR/lib" -a -w "$STATE_DIR/data"; then
+    exec "${AS_USER[@]}" "${CMD[@]}"
+  fi
+  # A checkout or state directory under a private (0700) parent cannot be reached by that user:
+  # run in a user namespace instead, where file access stays root's.
+  echo "run-opensearch: $RUN_USER cannot reach $HOME_DIR or $STATE_DIR (a private parent directory); running in a user namespace" >&2
+  chown -R root: "$STATE_DIR"
 fi
 command -v unshare >/dev/null 2>&1 ||
   die "running as root, but neither a '$RUN_USER' user (useradd + setpriv) nor 'unshare' is available; run as an unprivileged user"

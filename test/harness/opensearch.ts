@@ -13,10 +13,15 @@ export interface TestOpenSearch {
   stop(): Promise<void>;
 }
 
-export async function startTestOpenSearch(): Promise<TestOpenSearch> {
+/**
+ * `privateDir`: keep the node's directory as mkdtemp made it (mode 700), as in a clone in a private
+ * temporary directory; run as root, the node then cannot use its unprivileged user and
+ * run-opensearch.sh runs it in a user namespace. Otherwise the directory is opened (755) and, as
+ * root, the node runs as the `opensearch` user.
+ */
+export async function startTestOpenSearch(opts: { privateDir?: boolean } = {}): Promise<TestOpenSearch> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-opensearch-'));
-  // The node runs as an unprivileged user when we are root: it must be able to enter the dir.
-  fs.chmodSync(dir, 0o755);
+  if (!opts.privateDir) fs.chmodSync(dir, 0o755);
   const node = await startOpenSearch({
     port: await freePort(),
     dataDir: path.join(dir, 'node'),

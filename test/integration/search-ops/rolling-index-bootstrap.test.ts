@@ -11,7 +11,8 @@ describe('rolling index bootstrap (real OpenSearch node)', () => {
   let client: OpenSearchClient;
 
   beforeAll(async () => {
-    node = await startTestOpenSearch();
+    // In a private (700) directory, as a clone in a mktemp directory would be.
+    node = await startTestOpenSearch({ privateDir: true });
     client = new OpenSearchClient({ url: node.url });
   }, 300_000);
   afterAll(async () => {
