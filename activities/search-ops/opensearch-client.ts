@@ -45,7 +45,7 @@ export class OpenSearchClient {
       signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
     });
     const text = await res.text();
-    let json: unknown = undefined;
+    let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
