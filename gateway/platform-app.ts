@@ -16,6 +16,8 @@ import { platformOpenApi } from './openapi';
 import { ProjectService } from './projects/project-service';
 import { projectApi, underPrefix } from './projects/project-api';
 import { healthRoute } from './health-route';
+import { searchApi } from './search/search-api';
+import type { OpenSearchClient } from '../activities/search-ops/opensearch-client';
 import { mountMethodNotAllowed, mountRoutes } from './api/mount-routes';
 
 import type { WarehouseEngine } from '../activities/warehouse/warehouse-engine';
@@ -35,6 +37,8 @@ export interface PlatformAppDeps {
   apiStage?: string;
   /** Project creations per user and minute (default 20). */
   createsPerMinute?: number;
+  /** The OpenSearch cluster of the /v1/search operations; absent, they answer 503. */
+  search?: OpenSearchClient;
   /** How long the deep health check waits for a worker (default 15 s). */
   deepHealthTimeoutMs?: number;
 }
@@ -61,15 +65,16 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
   });
   const open = [healthRoute(deps), ...authApi(deps)];
   const projects = projectApi(service, deps.store, deps.engine, deps.createsPerMinute);
+  const search = searchApi(deps.search);
   app.get('/metrics', metrics.serve);
   app.get('/openapi.json', (req, res) => {
-    res.json(platformOpenApi([...open, ...projects], `${req.protocol}://${req.get('host')}`));
+    res.json(platformOpenApi([...open, ...projects, ...search], `${req.protocol}://${req.get('host')}`));
   });
   const router = express.Router();
   mountRoutes(router, open);
   const served = projectPrefixes(deps.apiStage).flatMap((prefix) => underPrefix(projects, prefix));
-  mountRoutes(router, served, { guard: requireUser(deps.tokens) });
-  mountMethodNotAllowed(router, [...open, ...served]);
+  mountRoutes(router, [...served, ...search], { guard: requireUser(deps.tokens) });
+  mountMethodNotAllowed(router, [...open, ...served, ...search]);
   app.use(router);
 
   // Pages that render a project's reports; they fetch the data with the user's token.

@@ -9,6 +9,7 @@ import { LocalParameterStore } from '../activities/secrets/local-parameter-store
 import { metadataDbPath, openMetadataDb } from '../activities/store/metadata-db';
 import { warehouseEngine, type WarehouseSettings } from '../activities/warehouse/engine-factory';
 import type { PlatConfig } from '../shared/config';
+import { OpenSearchClient } from '../activities/search-ops/opensearch-client';
 import { IdTokens } from './auth/id-tokens';
 import { UserStore } from './auth/user-store';
 
@@ -21,6 +22,7 @@ export async function platformDeps(
     | 'PLAT_OIDC_ISSUER'
     | 'PLAT_OIDC_JWKS_URL'
     | 'PLAT_OIDC_AUDIENCE'
+    | 'OPENSEARCH_URL'
   > &
     WarehouseSettings,
 ) {
@@ -37,5 +39,6 @@ export async function platformDeps(
       }
     : undefined;
   const tokens = await IdTokens.open(path.join(dataDir, 'keys'), config.PLAT_TOKEN_TTL_SECONDS, external);
-  return { store, secrets, engine, users, tokens };
+  const search = config.OPENSEARCH_URL ? new OpenSearchClient({ url: config.OPENSEARCH_URL }) : undefined;
+  return { store, secrets, engine, users, tokens, search };
 }

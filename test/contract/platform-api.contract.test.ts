@@ -1,7 +1,8 @@
 /**
  * The platform gateway against its own generated OpenAPI document, property-based (schemathesis,
  * every check, coverage + fuzzing + stateful phases following the links from a created project to
- * its record, events and decision), signed in, with a worker running the projects it creates. The
+ * its record, events and decision), signed in, with a worker running the projects it creates and a
+ * real OpenSearch node behind /v1/search. The
  * document's example source is pointed at the harness's Sakila, so creating a project succeeds.
  */
 import * as fs from 'node:fs';
@@ -10,6 +11,7 @@ import { dataDirDeps } from '../../workers/platform-activities';
 import { apiCaller } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
 import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
+import { startTestOpenSearch, type TestOpenSearch } from '../harness/opensearch';
 import { runSchemathesis } from '../harness/schemathesis';
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
 
@@ -17,6 +19,7 @@ const TASK_QUEUE = 'platform-contract-test';
 
 describe('platform API contract (schemathesis)', () => {
   let stack: DevServerWithWorker;
+  let node: TestOpenSearch;
   let gateway: TestGateway;
   let dataDir: string;
   const call = apiCaller(() => gateway.base);
@@ -24,16 +27,20 @@ describe('platform API contract (schemathesis)', () => {
   beforeAll(async () => {
     dataDir = newTestDataDir();
     stack = await devServerWithPlatformWorker(TASK_QUEUE, dataDirDeps(dataDir));
+    // A real node behind /v1/search, so those operations are exercised too.
+    node = await startTestOpenSearch();
     gateway = await startTestGateway({
       client: stack.env.client,
       taskQueue: TASK_QUEUE,
       dataDir,
       apiStage: 'prod',
+      opensearchUrl: node.url,
     });
   });
   afterAll(async () => {
     await gateway?.stop();
     await stack?.stop();
+    await node?.stop();
   });
 
   it('keeps every promise of its document', async () => {

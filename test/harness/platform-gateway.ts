@@ -29,9 +29,14 @@ export async function startTestGateway(opts: {
   selfSignup?: boolean;
   apiStage?: string;
   deepHealthTimeoutMs?: number;
+  /** The OpenSearch cluster of /v1/search (none: those answer 503). */
+  opensearchUrl?: string;
 }): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? newTestDataDir();
-  const deps = await platformDeps(dataDir, loadConfig({}));
+  const deps = await platformDeps(
+    dataDir,
+    loadConfig(opts.opensearchUrl ? { OPENSEARCH_URL: opts.opensearchUrl } : {}),
+  );
   const app = createPlatformApp({
     client: opts.client,
     temporalAddress: harness().temporal.address,

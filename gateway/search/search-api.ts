@@ -1,0 +1,185 @@
+/**
+ * The search-engine operations of the platform API under `/v1/search` (docs/search-lifecycle.md):
+ * bootstrap a rolling index, analyze text, term vectors, terms aggregation. They need an OpenSearch
+ * cluster (OPENSEARCH_URL, or `npm start -- --with-opensearch`); without one they answer 503 saying so.
+ * A request the cluster refuses (no such analyzer, index or field) answers 422 with its reason.
+ */
+import { z } from 'zod';
+import { templateOptionsSchema, rollingIndexName } from '../../activities/search-ops/index-template';
+import { OpenSearchError, type OpenSearchClient } from '../../activities/search-ops/opensearch-client';
+import { bootstrapRollingIndex } from '../../activities/search-ops/rolling-index-bootstrap';
+import {
+  NotAggregatableError,
+  analyze,
+  termVectors,
+  termsAggregation,
+} from '../../activities/search-ops/term-statistics';
+import { apiRoute, type ApiResponse, type ApiRoute } from '../api/api-route';
+import { HttpError } from '../http-errors';
+
+const indexParams = z
+  .object({ index: z.string().min(1).max(255).describe('an index, alias or pattern') })
+  .strict();
+const nameParams = z
+  .object({ name: rollingIndexName.describe('the write alias; indices are <name>-000001, ...') })
+  .strict();
+
+const analyzeBody = z
+  .object({
+    text: z.string().min(1).max(100_000),
+    analyzer: z.string().min(1).optional(),
+    field: z.string().min(1).optional(),
+  })
+  .strict()
+  .refine((b) => !b.analyzer !== !b.field, {
+    message: 'give exactly one of analyzer and field',
+    path: ['analyzer'],
+  })
+  .meta({ oneOf: [{ required: ['analyzer'] }, { required: ['field'] }] });
+
+const termVectorsBody = z
+  .object({
+    id: z.string().min(1).optional().describe("a stored document's _id (the engine's own id)"),
+    doc: z.record(z.string(), z.unknown()).optional().describe('an artificial document'),
+    fields: z.array(z.string().min(1)).min(1).optional(),
+    term_statistics: z.boolean().default(false),
+    field_statistics: z.boolean().default(true),
+    positions: z.boolean().default(true),
+    offsets: z.boolean().default(true),
+    filter: z
+      .object({
+        max_num_terms: z.number().int().min(1).optional(),
+        min_term_freq: z.number().int().min(0).optional(),
+        max_term_freq: z.number().int().min(0).optional(),
+        min_doc_freq: z.number().int().min(0).optional(),
+        max_doc_freq: z.number().int().min(0).optional(),
+        min_word_length: z.number().int().min(0).optional(),
+        max_word_length: z.number().int().min(0).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .refine((b) => !b.id !== !b.doc, { message: 'give exactly one of id and doc', path: ['id'] })
+  .meta({ oneOf: [{ required: ['id'] }, { required: ['doc'] }] });
+
+const termsBody = z
+  .object({
+    field: z.string().min(1),
+    size: z.number().int().min(1).max(1000).default(10),
+    from: z.iso.datetime({ offset: true }).optional(),
+    to: z.iso.datetime({ offset: true }).optional(),
+    timestamp_field: z.string().min(1).default('@timestamp'),
+  })
+  .strict();
+
+const open = (description: string) => z.looseObject({}).describe(description);
+const UNAVAILABLE: ApiResponse = { description: 'no OpenSearch is configured (OPENSEARCH_URL)' };
+const REFUSED: ApiResponse = {
+  description: 'the cluster refused the request: its reason (no such index, analyzer or field)',
+};
+
+/** The cluster's own refusals become 422 (or 404 for a missing index), naming its reason. */
+async function onCluster<T>(
+  client: OpenSearchClient | undefined,
+  work: (c: OpenSearchClient) => Promise<T>,
+): Promise<T> {
+  if (!client)
+    throw new HttpError(
+      503,
+      'search_unavailable',
+      'no OpenSearch is configured: set OPENSEARCH_URL, or run npm start -- --with-opensearch',
+    );
+  try {
+    return await work(client);
+  } catch (err) {
+    if (err instanceof NotAggregatableError) throw new HttpError(422, 'not_aggregatable', err.message);
+    if (err instanceof OpenSearchError && err.status === 404)
+      throw new HttpError(404, 'not_found', `${err.type}: ${err.reason}`);
+    if (err instanceof OpenSearchError && err.status < 500)
+      throw new HttpError(422, 'search_refused', `${err.type}: ${err.reason}`);
+    throw err;
+  }
+}
+
+export function searchApi(client: OpenSearchClient | undefined): ApiRoute[] {
+  const common = { 422: REFUSED, 503: UNAVAILABLE };
+  return [
+    apiRoute({
+      operationId: 'bootstrapRollingIndex',
+      method: 'post',
+      path: '/v1/search/indices/{name}/bootstrap',
+      summary:
+        'Make <name> a rolling index: template of <name>-*, first index with the write alias (idempotent)',
+      params: nameParams,
+      body: templateOptionsSchema,
+      bodyOptional: true,
+      responses: {
+        200: {
+          description: 'what each step did (created, updated, unchanged)',
+          schema: open('the bootstrap report'),
+        },
+        409: {
+          description:
+            'an existing state would break rollover: error.details holds the report with each conflict',
+        },
+        ...common,
+      },
+      handle: ({ params, body }) =>
+        onCluster(client, async (c) => {
+          const report = await bootstrapRollingIndex(c, params.name, body ?? {});
+          if (report.conflicts.length)
+            throw new HttpError(409, 'conflict', report.conflicts.join('; '), report);
+          return report;
+        }),
+    }),
+    apiRoute({
+      operationId: 'analyzeText',
+      method: 'post',
+      path: '/v1/search/indices/{index}/analyze',
+      summary: 'Tokens of a text, by an analyzer or a field’s analyzer (positions and offsets, no counts)',
+      params: indexParams,
+      body: analyzeBody,
+      responses: {
+        200: {
+          description: 'the tokens',
+          schema: z.object({
+            tokens: z.array(z.looseObject({ token: z.string(), position: z.number().int() })),
+          }),
+        },
+        ...common,
+      },
+      handle: ({ params, body }) =>
+        onCluster(client, async (c) => ({ tokens: await analyze(c, params.index, body) })),
+    }),
+    apiRoute({
+      operationId: 'termVectors',
+      method: 'post',
+      path: '/v1/search/indices/{index}/termvectors',
+      summary: 'Term vectors of a stored document (by _id) or an artificial one, with statistics',
+      params: indexParams,
+      body: termVectorsBody,
+      responses: {
+        200: {
+          description: 'term vectors, with a note when the mapping stores none',
+          schema: open('the term vectors'),
+        },
+        ...common,
+      },
+      handle: ({ params, body }) => onCluster(client, (c) => termVectors(c, params.index, body)),
+    }),
+    apiRoute({
+      operationId: 'termsAggregation',
+      method: 'post',
+      path: '/v1/search/indices/{index}/terms',
+      summary: 'Most frequent values of a field over a time range (doc_count: document frequency)',
+      params: indexParams,
+      body: termsBody,
+      responses: {
+        200: { description: 'the buckets', schema: open('the field and its buckets') },
+        ...common,
+      },
+      handle: ({ params, body }) => onCluster(client, (c) => termsAggregation(c, params.index, body)),
+    }),
+  ];
+}
