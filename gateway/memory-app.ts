@@ -1,5 +1,5 @@
 /** The memory service's HTTP application (port 8230). */
-import express, { type Express, type Router } from 'express';
+import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { errorHandler, notFound } from './http-errors';
 import { requireApiKey } from './memory-auth';
@@ -21,10 +21,9 @@ export function createMemoryApp(deps: MemoryAppDeps): Express {
   app.disable('x-powered-by');
   app.use(metrics.countRequests);
   const routes = memoryRoutes(deps.service);
-  // Liveness for orchestrators, which carry no API key; it reveals nothing.
+  // /health first: orchestrators probe it without a key. Everything after needs one (when keys are set).
   const open = routes.filter((r) => r.secured === false);
-  mountRoutes(app as unknown as Router, open);
-  mountMethodNotAllowed(app as unknown as Router, open);
+  app.use(mountMethodNotAllowed(mountRoutes(express.Router(), open), open));
   app.use(requireApiKey(deps.apiKeys));
   app.use(express.json({ limit: '1mb' }));
   app.get('/metrics', metrics.serve);
@@ -32,8 +31,7 @@ export function createMemoryApp(deps: MemoryAppDeps): Express {
     res.json(memoryOpenApi(routes, `${req.protocol}://${req.get('host')}`, deps.apiKeys.length > 0));
   });
   const secured = routes.filter((r) => r.secured !== false);
-  mountRoutes(app as unknown as Router, secured);
-  mountMethodNotAllowed(app as unknown as Router, secured);
+  app.use(mountMethodNotAllowed(mountRoutes(express.Router(), secured), secured));
 
   app.use(notFound);
   app.use(errorHandler(deps.log));

@@ -4,7 +4,7 @@
  * and 405 answers for methods a path does not serve. Request and response schemas are zod, so what
  * the document promises is what the code checks.
  */
-import type { Request, RequestHandler, Response, Router } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
@@ -81,5 +81,3 @@ export function methodsByPath(routes: ApiRoute[]): Map<string, HttpMethod[]> {
   for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r.method]);
   return byPath;
 }
-
-export type { Router };

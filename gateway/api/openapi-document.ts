@@ -4,7 +4,7 @@
  * applies it, links for clients (and property-based testers) that follow created resources.
  */
 import { z } from 'zod';
-import { successStatus, type ApiRoute } from './api-route';
+import type { ApiRoute } from './api-route';
 
 export interface OpenApiOptions {
   title: string;
@@ -144,5 +144,3 @@ export function openApiDocument(routes: ApiRoute[], opts: OpenApiOptions): JsonS
     paths,
   };
 }
-
-export { successStatus };
