@@ -6,6 +6,7 @@
 import type { ScheduleOptions } from '@temporalio/client';
 import type { PlatConfig } from '../shared/config';
 import { costReporterWorkflow } from '../workflows/cost-reporter';
+import { lifecyclePassWorkflow } from '../workflows/search-lifecycle';
 import {
   memoryConsolidationWorkflow,
   memoryDigestWorkflow,
@@ -20,8 +21,14 @@ export function scheduleId(name: string, taskQueue: string): string {
   return taskQueue === 'plat-platform' ? `plat-${name}` : `plat-${name}-${taskQueue}`;
 }
 
-export function platformSchedules(config: Pick<PlatConfig, 'PLAT_TASK_QUEUE'>): ScheduleOptions[] {
+export function platformSchedules(
+  config: Pick<PlatConfig, 'PLAT_TASK_QUEUE'> &
+    Partial<Pick<PlatConfig, 'OPENSEARCH_URL' | 'PLAT_LIFECYCLE_INTERVAL'>>,
+): ScheduleOptions[] {
   return [
+    ...(config.OPENSEARCH_URL
+      ? [lifecycleSchedule(config.PLAT_TASK_QUEUE, config.PLAT_LIFECYCLE_INTERVAL ?? '5m')]
+      : []),
     {
       scheduleId: scheduleId('cost-reporter', config.PLAT_TASK_QUEUE),
       spec: { intervals: [{ every: '5 minutes' }] },
@@ -71,4 +78,20 @@ export function platformSchedules(config: Pick<PlatConfig, 'PLAT_TASK_QUEUE'>): 
       policies: { overlap: 'SKIP', catchupWindow: '12 hours' },
     },
   ];
+}
+
+/** The index lifecycle engine, where an OpenSearch cluster is configured (a no-op where ISM runs). */
+function lifecycleSchedule(taskQueue: string, every: string): ScheduleOptions {
+  return {
+    scheduleId: scheduleId('index-lifecycle', taskQueue),
+    spec: { intervals: [{ every: every as `${number}${'s' | 'm' | 'h'}` }] },
+    action: {
+      type: 'startWorkflow',
+      workflowType: lifecyclePassWorkflow,
+      taskQueue,
+      workflowExecutionTimeout: '15 minutes',
+    },
+    // Each pass reads the whole state again: missed passes need no catching up, one is enough.
+    policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
+  };
 }

@@ -244,6 +244,14 @@ export const settings = {
     schema: httpUrl.optional(),
     help: 'Existing OpenSearch cluster; overrides the local one.',
   },
+  PLAT_LIFECYCLE_INTERVAL: {
+    schema: z
+      .string()
+      .regex(/^[1-9]\d*(s|m|h)$/, 'a duration such as 30s, 5m or 1h')
+      .refine((v) => !/^[1-9]s$/.test(v), 'at least 10s')
+      .default('5m'),
+    help: 'How often the lifecycle engine runs over managed indices (clusters without ISM).',
+  },
   LOG_LEVEL: {
     schema: z
       .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], {

@@ -41,6 +41,7 @@ async function main(): Promise<void> {
           url: memoryUrl(config),
           apiKey: config.PLAT_MEMORY_API_KEY ?? config.PLAT_MEMORY_API_KEYS[0],
         },
+        opensearchUrl: config.OPENSEARCH_URL,
       }),
       onStoredEvents: metrics.observe,
       gauges: metrics,

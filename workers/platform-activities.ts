@@ -21,6 +21,8 @@ import type { ParameterStore } from '../activities/secrets/parameter-store';
 import type { LlmSettings } from '../activities/llm/llm-settings';
 import type { ProjectEvent } from '../shared/project-model';
 import { metadataDbPath, openMetadataDb } from '../activities/store/metadata-db';
+import { createLifecycleActivities } from '../activities/search-ops/lifecycle-activities';
+import { OpenSearchClient } from '../activities/search-ops/opensearch-client';
 import * as path from 'node:path';
 
 export interface ActivityDeps {
@@ -37,6 +39,8 @@ export interface ActivityDeps {
   memoryPipelines: MemoryPipelineDeps;
   /** Where the cost reporter publishes per-project costs (the worker's metrics). */
   gauges?: CostGauges;
+  /** The OpenSearch cluster whose indices the lifecycle engine manages (OPENSEARCH_URL). */
+  search?: OpenSearchClient;
 }
 
 /** The real dependencies of a data directory: its metadata database and local parameter store. */
@@ -49,6 +53,8 @@ export function dataDirDeps(
     warehouse?: WarehouseSettings;
     /** The memory pipelines: PLAT_MEMORY_WORKSPACES and where the memory service answers. */
     memory?: { workspaces?: string; url?: string; apiKey?: string };
+    /** OPENSEARCH_URL: the cluster of the index lifecycle engine. */
+    opensearchUrl?: string;
   } = {},
 ): ActivityDeps {
   const warehouseRoot = path.join(dataDir, 'warehouse');
@@ -65,6 +71,7 @@ export function dataDirDeps(
     warehouseRoot,
     engine: warehouseEngine(opts.warehouse, warehouseRoot),
     publicUrl: opts.publicUrl ?? 'http://localhost:8080',
+    search: opts.opensearchUrl ? new OpenSearchClient({ url: opts.opensearchUrl }) : undefined,
   };
 }
 
@@ -75,5 +82,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createWarehouseActivities(deps),
     ...createCostReportActivities(deps),
     ...createMemoryPipelineActivities(deps.memoryPipelines),
+    ...createLifecycleActivities(deps),
   };
 }

@@ -3,3 +3,4 @@ export * from './ping-workflow';
 export * from './analysis-project';
 export * from './cost-reporter';
 export * from './memory-pipelines';
+export * from './search-lifecycle';

@@ -33,15 +33,39 @@ export class OpenSearchClient {
     this.base = opts.url.replace(/\/+$/, '');
   }
 
+  /** The cluster's base URL. */
+  get url(): string {
+    return this.base;
+  }
+
   /** The parsed JSON answer; a status ≥ 400 throws an OpenSearchError. */
   async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
+    return this.send<T>(
+      method,
+      path,
+      body === undefined ? undefined : JSON.stringify(body),
+      'application/json',
+    );
+  }
+
+  /** `POST /_bulk` with newline-delimited JSON (each line already serialised, ending in a newline). */
+  async bulk<T = Record<string, unknown>>(ndjson: string, query = ''): Promise<T> {
+    return this.send<T>('POST', `/_bulk${query ? `?${query}` : ''}`, ndjson, 'application/x-ndjson');
+  }
+
+  private async send<T>(
+    method: string,
+    path: string,
+    body: string | undefined,
+    contentType: string,
+  ): Promise<T> {
     const res = await fetch(`${this.base}${path.startsWith('/') ? path : `/${path}`}`, {
       method,
       headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(body === undefined ? {} : { 'content-type': contentType }),
         ...(this.opts.authorization ? { authorization: this.opts.authorization } : {}),
       },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body,
       signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
     });
     const text = await res.text();

@@ -1,0 +1,63 @@
+/**
+ * Lifecycle policies and managed indices behind one interface, whichever engine runs them
+ * (docs/search-lifecycle.md#two-engines-one-policy-format): the cluster's ISM plugin when
+ * `_cat/plugins` lists it, plat's own engine otherwise. Both speak ISM's request and answer shapes.
+ */
+import type { IsmPolicy } from '../ism-policy';
+import type { OpenSearchClient } from '../opensearch-client';
+import { ISM_PLUGIN } from '../rolling-index-bootstrap';
+import { IsmLifecycleManager } from './ism-lifecycle-manager';
+import type { StoredPolicy } from './lifecycle-store';
+import { PlatLifecycleManager } from './plat-lifecycle-manager';
+
+/** ISM's answer to add, remove, change and retry. */
+export interface ManagedIndicesUpdate {
+  updated_indices: number;
+  failures: boolean;
+  failed_indices: { index_name: string; index_uuid?: string; reason: string }[];
+}
+
+export interface LifecycleManager {
+  /** `ism`: the cluster's plugin runs the policies; `plat`: plat's lifecycle engine does. */
+  readonly engine: 'ism' | 'plat';
+  /** A managed domain (Amazon OpenSearch Service) also has warm_migration, cold_migration, cold_delete. */
+  readonly managedDomain: boolean;
+  getPolicy(id: string): Promise<StoredPolicy | undefined>;
+  /** Writes a validated policy; `expected` names the revision an update replaces. */
+  putPolicy(
+    id: string,
+    policy: IsmPolicy,
+    expected?: { seq_no: number; primary_term: number },
+  ): Promise<StoredPolicy>;
+  deletePolicy(id: string): Promise<boolean>;
+  /** Attaches a policy to the existing indices of a pattern (new ones get it through ism_template). */
+  addPolicy(pattern: string, policyId: string): Promise<ManagedIndicesUpdate>;
+  removePolicy(pattern: string): Promise<ManagedIndicesUpdate>;
+  /** Restarts the failed action of each failed index of a pattern. */
+  retry(pattern: string): Promise<ManagedIndicesUpdate>;
+  /** ISM's explain report of each index of a pattern, plus `total_managed_indices`. */
+  explain(pattern: string): Promise<Record<string, unknown>>;
+}
+
+/** Amazon OpenSearch Service endpoints: the only clusters with the managed-domain actions. */
+export function isManagedDomainUrl(url: string): boolean {
+  return /\.(es\.amazonaws\.com|aos\.[a-z0-9-]+\.on\.aws)(\.cn)?$/i.test(new URL(url).hostname);
+}
+
+/** The manager of the engine the cluster has. */
+export async function lifecycleManager(client: OpenSearchClient): Promise<LifecycleManager> {
+  const managedDomain = isManagedDomainUrl(client.url);
+  if ((await client.plugins()).includes(ISM_PLUGIN)) return new IsmLifecycleManager(client, managedDomain);
+  return new PlatLifecycleManager(client);
+}
+
+/** A lifecycle request that cannot be served (no such policy), with the HTTP status it deserves. */
+export class LifecycleRequestError extends Error {
+  constructor(
+    readonly status: 404 | 409 | 422,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LifecycleRequestError';
+  }
+}
