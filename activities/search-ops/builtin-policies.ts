@@ -107,3 +107,55 @@ export function selfManagedWarmPolicy(
     ism_template: template(name, opts.priority ?? 100),
   };
 }
+
+/**
+ * The tiered policy for a self-managed cluster: hot (rollover) → warm at 7 d (read_only, shards
+ * required on `attribute=warm` nodes, `replicas` replicas) → cold at 30 d (shards on `attribute=cold`
+ * nodes) → deleted at 90 d. The same tiers as `tieredPolicy`, through node attributes instead of
+ * the managed domain's UltraWarm and cold storage.
+ */
+export function selfManagedTieredPolicy(
+  name: string,
+  opts: {
+    rollover?: RolloverThresholds;
+    attribute?: string;
+    warmValue?: string;
+    coldValue?: string;
+    replicas?: number;
+    /** Wait until the shards sit on the tier's nodes before the state's next action. */
+    waitFor?: boolean;
+    priority?: number;
+  } = {},
+): IsmPolicy {
+  const attribute = opts.attribute ?? 'temp';
+  const tier = (value: string) => ({
+    allocation: { require: { [attribute]: value }, wait_for: opts.waitFor ?? true },
+  });
+  return {
+    description: `${name}: hot, warm (${attribute}=${opts.warmValue ?? 'warm'}) at 7d, cold (${attribute}=${opts.coldValue ?? 'cold'}) at 30d, deleted at 90d`,
+    default_state: 'hot',
+    states: [
+      {
+        name: 'hot',
+        actions: [{ rollover: { ...(opts.rollover ?? DEFAULT_ROLLOVER) } }],
+        transitions: [{ state_name: 'warm', conditions: { min_index_age: '7d' } }],
+      },
+      {
+        name: 'warm',
+        actions: [
+          { read_only: {} },
+          tier(opts.warmValue ?? 'warm'),
+          { replica_count: { number_of_replicas: opts.replicas ?? 0 } },
+        ],
+        transitions: [{ state_name: 'cold', conditions: { min_index_age: '30d' } }],
+      },
+      {
+        name: 'cold',
+        actions: [tier(opts.coldValue ?? 'cold')],
+        transitions: [{ state_name: 'delete', conditions: { min_index_age: '90d' } }],
+      },
+      { name: 'delete', actions: [{ delete: {} }], transitions: [] },
+    ],
+    ism_template: template(name, opts.priority ?? 100),
+  };
+}

@@ -23,6 +23,7 @@ export const RECORDED_SCENARIOS = [
   'memory-sync',
   'memory-consolidation',
   'cost-reporter',
+  'lifecycle-pass',
 ] as const;
 
 export type RecordedScenario = (typeof RECORDED_SCENARIOS)[number];

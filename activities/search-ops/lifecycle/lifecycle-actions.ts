@@ -187,9 +187,9 @@ async function allocation(params: Record<string, unknown>, ctx: ActionContext): 
     };
 
   const [shards, attrs] = await Promise.all([
-    client.request<{ node: string | null; state: string }[]>(
+    client.request<{ node: string | null; state: string; prirep: string }[]>(
       'GET',
-      `/_cat/shards/${enc(index)}?format=json&h=node,state`,
+      `/_cat/shards/${enc(index)}?format=json&h=node,state,prirep`,
     ),
     client.request<{ node: string; attr: string; value: string }[]>(
       'GET',
@@ -203,7 +203,10 @@ async function allocation(params: Record<string, unknown>, ctx: ActionContext): 
         ? node === value
         : attrs.some((a) => a.node === node && a.attr === attr && a.value === value),
     );
-  const elsewhere = shards.filter((s) => s.state !== 'STARTED' || !satisfies(s.node));
+  // An unassigned replica is placed by the new filter when it is assigned: it does not hold the move up.
+  const elsewhere = shards.filter(
+    (s) => !(s.state === 'UNASSIGNED' && s.prirep === 'r') && (s.state !== 'STARTED' || !satisfies(s.node)),
+  );
   if (!elsewhere.length)
     return { status: 'completed', message: `Successfully allocated index to ${described} [index=${index}]` };
   return {
