@@ -16,6 +16,8 @@ import { platformOpenApi } from './openapi';
 import { ProjectService } from './projects/project-service';
 import { projectApi, underPrefix } from './projects/project-api';
 import { healthRoute } from './health-route';
+import { indexOpsApi } from './search/index-ops-api';
+import { lifecycleApi } from './search/lifecycle-api';
 import { searchApi } from './search/search-api';
 import type { OpenSearchClient } from '../activities/search-ops/opensearch-client';
 import { mountMethodNotAllowed, mountRoutes } from './api/mount-routes';
@@ -65,7 +67,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
   });
   const open = [healthRoute(deps), ...authApi(deps)];
   const projects = projectApi(service, deps.store, deps.engine, deps.createsPerMinute);
-  const search = searchApi(deps.search);
+  const search = [...searchApi(deps.search), ...lifecycleApi(deps.search), ...indexOpsApi(deps.search)];
   app.get('/metrics', metrics.serve);
   app.get('/openapi.json', (req, res) => {
     res.json(platformOpenApi([...open, ...projects, ...search], `${req.protocol}://${req.get('host')}`));

@@ -6,16 +6,12 @@
  */
 import { z } from 'zod';
 import { templateOptionsSchema, rollingIndexName } from '../../activities/search-ops/index-template';
-import { OpenSearchError, type OpenSearchClient } from '../../activities/search-ops/opensearch-client';
+import type { OpenSearchClient } from '../../activities/search-ops/opensearch-client';
 import { bootstrapRollingIndex } from '../../activities/search-ops/rolling-index-bootstrap';
-import {
-  NotAggregatableError,
-  analyze,
-  termVectors,
-  termsAggregation,
-} from '../../activities/search-ops/term-statistics';
-import { apiRoute, type ApiResponse, type ApiRoute } from '../api/api-route';
+import { analyze, termVectors, termsAggregation } from '../../activities/search-ops/term-statistics';
+import { apiRoute, type ApiRoute } from '../api/api-route';
 import { HttpError } from '../http-errors';
+import { onCluster, REFUSED, UNAVAILABLE } from './on-cluster';
 
 const indexParams = z
   .object({ index: z.string().min(1).max(255).describe('an index, alias or pattern') })
@@ -74,33 +70,6 @@ const termsBody = z
   .strict();
 
 const open = (description: string) => z.looseObject({}).describe(description);
-const UNAVAILABLE: ApiResponse = { description: 'no OpenSearch is configured (OPENSEARCH_URL)' };
-const REFUSED: ApiResponse = {
-  description: 'the cluster refused the request: its reason (no such index, analyzer or field)',
-};
-
-/** The cluster's own refusals become 422 (or 404 for a missing index), naming its reason. */
-async function onCluster<T>(
-  client: OpenSearchClient | undefined,
-  work: (c: OpenSearchClient) => Promise<T>,
-): Promise<T> {
-  if (!client)
-    throw new HttpError(
-      503,
-      'search_unavailable',
-      'no OpenSearch is configured: set OPENSEARCH_URL, or run npm start -- --with-opensearch',
-    );
-  try {
-    return await work(client);
-  } catch (err) {
-    if (err instanceof NotAggregatableError) throw new HttpError(422, 'not_aggregatable', err.message);
-    if (err instanceof OpenSearchError && err.status === 404)
-      throw new HttpError(404, 'not_found', `${err.type}: ${err.reason}`);
-    if (err instanceof OpenSearchError && err.status < 500)
-      throw new HttpError(422, 'search_refused', `${err.type}: ${err.reason}`);
-    throw err;
-  }
-}
 
 export function searchApi(client: OpenSearchClient | undefined): ApiRoute[] {
   const common = { 422: REFUSED, 503: UNAVAILABLE };

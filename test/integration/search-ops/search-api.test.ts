@@ -91,6 +91,87 @@ describe('search API (real OpenSearch node)', () => {
     expect(terms.body).toMatchObject({ field: 'message.keyword', buckets: [] });
   });
 
+  it('writes a policy idempotently, attaches it, explains, rolls over by hand and lists indices and shards', async () => {
+    const policy = {
+      default_state: 'hot',
+      states: [
+        {
+          name: 'hot',
+          actions: [{ rollover: { min_doc_count: 1000 } }],
+          transitions: [{ state_name: 'delete', conditions: { min_index_age: '30d' } }],
+        },
+        { name: 'delete', actions: [{ delete: {} }] },
+      ],
+      ism_template: { index_patterns: ['api-logs-*'], priority: 50 },
+    };
+    const created = await call('PUT', '/v1/search/policies/api-retention', { policy }, token);
+    expect(created.body).toMatchObject({
+      result: 'created',
+      engine: 'plat',
+      policy: { _id: 'api-retention' },
+    });
+    expect((await call('PUT', '/v1/search/policies/api-retention', { policy }, token)).body.result).toBe(
+      'unchanged',
+    );
+    const invalid = await call(
+      'PUT',
+      '/v1/search/policies/broken',
+      { policy: { ...policy, default_state: 'warm' } },
+      token,
+    );
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.error).toMatchObject({
+      code: 'policy_invalid',
+      details: { problems: [expect.objectContaining({ path: 'default_state' })] },
+    });
+    expect((await call('GET', '/v1/search/policies/broken', undefined, token)).status).toBe(404);
+
+    const attached = await call(
+      'POST',
+      '/v1/search/indices/api-logs-*/policy',
+      { policy_id: 'api-retention' },
+      token,
+    );
+    expect(attached.body).toEqual({ updated_indices: 1, failures: false, failed_indices: [] });
+    const explain = await call('GET', '/v1/search/indices/api-logs-000001/explain', undefined, token);
+    expect(explain.body).toMatchObject({
+      'api-logs-000001': { policy_id: 'api-retention', enabled: true },
+      total_managed_indices: 1,
+    });
+
+    const rolled = await call('POST', '/v1/search/aliases/api-logs/rollover', undefined, token);
+    expect(rolled.body).toMatchObject({
+      old_index: 'api-logs-000001',
+      new_index: 'api-logs-000002',
+      rolled_over: true,
+    });
+    const alias = await call('GET', '/v1/search/aliases/api-logs', undefined, token);
+    expect(alias.body).toMatchObject({
+      'api-logs-000002': { aliases: { 'api-logs': { is_write_index: true } } },
+    });
+    const indices = await call('GET', '/v1/search/cat/indices/api-logs-*?s=index:desc', undefined, token);
+    expect((indices.body as unknown as { index: string }[]).map((r) => r.index)).toEqual([
+      'api-logs-000002',
+      'api-logs-000001',
+    ]);
+    const shards = await call('GET', '/v1/search/cat/shards/api-logs-000001', undefined, token);
+    expect(shards.body).toEqual([
+      expect.objectContaining({ index: 'api-logs-000001', prirep: 'p', state: 'STARTED' }),
+    ]);
+    const settings = await call(
+      'GET',
+      '/v1/search/indices/api-logs-000001/settings?filter_path=*.settings.index.number_of_replicas',
+      undefined,
+      token,
+    );
+    expect(settings.body).toEqual({
+      'api-logs-000001': { settings: { index: { number_of_replicas: '0' } } },
+    });
+    expect((await call('GET', '/v1/search/indices/no-such-index/explain', undefined, token)).status).toBe(
+      404,
+    );
+  });
+
   it('answers 503 saying what to configure when no OpenSearch is set', async () => {
     const res = await apiCaller(bare.base)(
       'POST',

@@ -1,0 +1,44 @@
+/**
+ * Runs a search operation on the configured cluster and turns its refusals into HTTP answers
+ * (docs/search-lifecycle.md#rest): no cluster 503 naming OPENSEARCH_URL, a missing index or policy
+ * 404, an invalid policy 422 with each problem, any other refusal 422 with the cluster's reason.
+ */
+import { PolicyInvalid } from '../../activities/search-ops/lifecycle/apply-policy';
+import { LifecycleRequestError } from '../../activities/search-ops/lifecycle/lifecycle-manager';
+import { OpenSearchError, type OpenSearchClient } from '../../activities/search-ops/opensearch-client';
+import { NotAggregatableError } from '../../activities/search-ops/term-statistics';
+import type { ApiResponse } from '../api/api-route';
+import { HttpError } from '../http-errors';
+
+export const UNAVAILABLE: ApiResponse = { description: 'no OpenSearch is configured (OPENSEARCH_URL)' };
+export const REFUSED: ApiResponse = {
+  description: 'the cluster refused the request: its reason (no such index, analyzer or field)',
+};
+
+export async function onCluster<T>(
+  client: OpenSearchClient | undefined,
+  work: (c: OpenSearchClient) => Promise<T>,
+): Promise<T> {
+  if (!client)
+    throw new HttpError(
+      503,
+      'search_unavailable',
+      'no OpenSearch is configured: set OPENSEARCH_URL, or run npm start -- --with-opensearch',
+    );
+  try {
+    return await work(client);
+  } catch (err) {
+    if (err instanceof NotAggregatableError) throw new HttpError(422, 'not_aggregatable', err.message);
+    if (err instanceof PolicyInvalid)
+      throw new HttpError(422, 'policy_invalid', err.message, { problems: err.problems });
+    if (err instanceof LifecycleRequestError)
+      throw new HttpError(err.status, err.status === 404 ? 'not_found' : 'lifecycle_refused', err.message);
+    if (err instanceof OpenSearchError && err.status === 404)
+      throw new HttpError(404, 'not_found', `${err.type}: ${err.reason}`);
+    if (err instanceof OpenSearchError && err.status === 409)
+      throw new HttpError(409, 'conflict', `${err.type}: ${err.reason}`);
+    if (err instanceof OpenSearchError && err.status < 500)
+      throw new HttpError(422, 'search_refused', `${err.type}: ${err.reason}`);
+    throw err;
+  }
+}
