@@ -215,7 +215,8 @@ export function validatePolicy(
             path: `states.${i}.actions.${j}.${name}`,
             message:
               `${name} exists only on a managed domain (Amazon OpenSearch Service with UltraWarm/cold storage); ` +
-              'on a self-managed cluster use read_only, allocation (require a node attribute) and replica_count',
+              'on a self-managed cluster use read_only, allocation (require a node attribute) and replica_count, ' +
+              'as the built-in self-managed-tiered policy does',
           });
       }),
     );

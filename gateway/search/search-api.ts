@@ -7,7 +7,10 @@
 import { z } from 'zod';
 import { templateOptionsSchema, rollingIndexName } from '../../activities/search-ops/index-template';
 import type { OpenSearchClient } from '../../activities/search-ops/opensearch-client';
-import { bootstrapRollingIndex } from '../../activities/search-ops/rolling-index-bootstrap';
+import {
+  lifecycleChoiceSchema,
+  setUpRollingIndex,
+} from '../../activities/search-ops/lifecycle/rolling-index-setup';
 import { analyze, termVectors, termsAggregation } from '../../activities/search-ops/term-statistics';
 import { apiRoute, type ApiRoute } from '../api/api-route';
 import { HttpError } from '../http-errors';
@@ -79,9 +82,9 @@ export function searchApi(client: OpenSearchClient | undefined): ApiRoute[] {
       method: 'post',
       path: '/v1/search/indices/{name}/bootstrap',
       summary:
-        'Make <name> a rolling index: template of <name>-*, first index with the write alias (idempotent)',
+        'Make <name> a rolling index: its lifecycle policy, the template of <name>-*, the first index with the write alias (idempotent)',
       params: nameParams,
-      body: templateOptionsSchema,
+      body: templateOptionsSchema.extend(lifecycleChoiceSchema.shape),
       bodyOptional: true,
       responses: {
         200: {
@@ -96,7 +99,12 @@ export function searchApi(client: OpenSearchClient | undefined): ApiRoute[] {
       },
       handle: ({ params, body }) =>
         onCluster(client, async (c) => {
-          const report = await bootstrapRollingIndex(c, params.name, body ?? {});
+          const { policy, retention_days, rollover, ...template } = body ?? {};
+          const report = await setUpRollingIndex(c, params.name, template, {
+            policy,
+            retention_days,
+            rollover,
+          });
           if (report.conflicts.length)
             throw new HttpError(409, 'conflict', report.conflicts.join('; '), report);
           return report;

@@ -45,9 +45,20 @@ describe('search API (real OpenSearch node)', () => {
       template: 'created',
       write_alias: 'created',
       write_index: 'api-logs-000001',
+      // The default lifecycle: rolled over at 1d or 40gb, deleted at 30d.
+      policy: { id: 'api-logs-lifecycle', result: 'created', engine: 'plat' },
+      attached: 0,
     });
     const again = await call('POST', '/v1/search/indices/api-logs/bootstrap', body, token);
-    expect(again.body).toMatchObject({ template: 'unchanged', write_alias: 'unchanged' });
+    expect(again.body).toMatchObject({
+      template: 'unchanged',
+      write_alias: 'unchanged',
+      policy: { result: 'unchanged' },
+    });
+    // The managed-domain tiers are refused on this self-managed node, naming the one that works here.
+    const tiered = await call('POST', '/v1/search/indices/tier-logs/bootstrap', { policy: 'tiered' }, token);
+    expect(tiered.status).toBe(422);
+    expect((tiered.body.error as { message: string }).message).toMatch(/self-managed-tiered/);
     expect((await call('POST', '/v1/search/indices/api-logs/bootstrap', body)).status).toBe(401);
   });
 
