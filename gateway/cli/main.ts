@@ -3,6 +3,7 @@
  *   plat login | signup
  *   plat projects create|list|show|watch|approve|modify|reject|cancel|logs|report|query
  *   plat memory add|search|search-combined|list|get|update|delete|history (memory-commands.ts)
+ *   plat index bootstrap|policy|attach|detach|retry|explain|rollover|alias|cat|settings (index-commands.ts)
  * Global options: --url (PLAT_URL, default http://127.0.0.1:8080), --json.
  */
 import * as fs from 'node:fs';
@@ -10,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
 import type { ProjectView } from '../../shared/project-model';
 import { ApiClient, ApiError, loadToken, saveToken } from './api-client';
+import { INDEX_USAGE, indexCommand } from './index-commands';
 import { MEMORY_USAGE, memoryCommand } from './memory-commands';
 import { phaseBoard, table } from './render';
 import { query, report } from './report-commands';
@@ -32,6 +34,7 @@ const USAGE = `Usage: plat <command> [options]
                                           pipeline (--out writes the pipeline templates to DIR)
   projects query ID --sql SQL [--layer L] read-only SQL on plat_<id>_<layer> (ods, dwd, dws, ads; default ads)
 ${MEMORY_USAGE}
+${INDEX_USAGE}
 
 Options: --url URL (default $PLAT_URL or http://127.0.0.1:8080)  --json (raw JSON output)`;
 
@@ -47,6 +50,12 @@ async function main(argv: string[]): Promise<number> {
   // The memory service has its own server and options (--memory-url): memory-commands.ts.
   const first = argv.findIndex((a) => !a.startsWith('-'));
   if (argv[first] === 'memory') return memoryCommand([...argv.slice(0, first), ...argv.slice(first + 1)]);
+  if (argv[first] === 'index') {
+    const rest = [...argv.slice(0, first), ...argv.slice(first + 1)];
+    const { data, text } = await indexCommand(rest);
+    print(rest.includes('--json') ? JSON.stringify(data, null, 2) : text);
+    return 0;
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -252,6 +261,9 @@ main(process.argv.slice(2)).then(
     if (Array.isArray(e.details))
       for (const d of e.details as { field?: string; message?: string }[])
         process.stderr.write(`  ${d.field}: ${d.message}\n`);
+    // An invalid policy: each problem with its path.
+    for (const p of (e.details as { problems?: { path: string; message: string }[] })?.problems ?? [])
+      process.stderr.write(`  ${p.path}: ${p.message}\n`);
     process.exit(e.status === 2 ? 2 : 1);
   },
 );

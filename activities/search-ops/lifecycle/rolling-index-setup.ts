@@ -77,6 +77,10 @@ export async function setUpRollingIndex(
   if (policy?.result === 'created' && report.write_alias !== 'created') {
     const update = await manager.addPolicy(`${name}-*`, policy.id);
     attached = update.updated_indices;
+  } else if (policy && report.write_alias === 'created' && manager.engine === 'plat') {
+    // ISM claims the new index at its creation; plat's engine would at its next pass: claim it now,
+    // so explain shows it managed from the start.
+    await manager.addPolicy(report.write_index!, policy.id);
   }
   return { ...report, ...(policy ? { policy } : {}), attached };
 }

@@ -1,4 +1,8 @@
 /** /v1/search through the gateway, signed in, against a real OpenSearch node. */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { repoRoot } from '../../../shared/paths';
 import { apiCaller } from '../../harness/api-caller';
 import { startTestOpenSearch, type TestOpenSearch } from '../../harness/opensearch';
 import { startTestGateway, type TestGateway } from '../../harness/platform-gateway';
@@ -103,6 +107,13 @@ describe('search API (real OpenSearch node)', () => {
   });
 
   it('writes a policy idempotently, attaches it, explains, rolls over by hand and lists indices and shards', async () => {
+    // A rolling index without a lifecycle, then a policy of its own.
+    await call(
+      'POST',
+      '/v1/search/indices/plain-logs/bootstrap',
+      { shards: 1, replicas: 0, policy: 'none' },
+      token,
+    );
     const policy = {
       default_state: 'hot',
       states: [
@@ -113,7 +124,7 @@ describe('search API (real OpenSearch node)', () => {
         },
         { name: 'delete', actions: [{ delete: {} }] },
       ],
-      ism_template: { index_patterns: ['api-logs-*'], priority: 50 },
+      ism_template: { index_patterns: ['plain-logs-*'], priority: 50 },
     };
     const created = await call('PUT', '/v1/search/policies/api-retention', { policy }, token);
     expect(created.body).toMatchObject({
@@ -139,47 +150,115 @@ describe('search API (real OpenSearch node)', () => {
 
     const attached = await call(
       'POST',
-      '/v1/search/indices/api-logs-*/policy',
+      '/v1/search/indices/plain-logs-*/policy',
       { policy_id: 'api-retention' },
       token,
     );
     expect(attached.body).toEqual({ updated_indices: 1, failures: false, failed_indices: [] });
-    const explain = await call('GET', '/v1/search/indices/api-logs-000001/explain', undefined, token);
+    const explain = await call('GET', '/v1/search/indices/plain-logs-000001/explain', undefined, token);
     expect(explain.body).toMatchObject({
-      'api-logs-000001': { policy_id: 'api-retention', enabled: true },
+      'plain-logs-000001': { policy_id: 'api-retention', enabled: true },
       total_managed_indices: 1,
     });
 
-    const rolled = await call('POST', '/v1/search/aliases/api-logs/rollover', undefined, token);
+    const rolled = await call('POST', '/v1/search/aliases/plain-logs/rollover', undefined, token);
     expect(rolled.body).toMatchObject({
-      old_index: 'api-logs-000001',
-      new_index: 'api-logs-000002',
+      old_index: 'plain-logs-000001',
+      new_index: 'plain-logs-000002',
       rolled_over: true,
     });
-    const alias = await call('GET', '/v1/search/aliases/api-logs', undefined, token);
+    const alias = await call('GET', '/v1/search/aliases/plain-logs', undefined, token);
     expect(alias.body).toMatchObject({
-      'api-logs-000002': { aliases: { 'api-logs': { is_write_index: true } } },
+      'plain-logs-000002': { aliases: { 'plain-logs': { is_write_index: true } } },
     });
-    const indices = await call('GET', '/v1/search/cat/indices/api-logs-*?s=index:desc', undefined, token);
+    const indices = await call('GET', '/v1/search/cat/indices/plain-logs-*?s=index:desc', undefined, token);
     expect((indices.body as unknown as { index: string }[]).map((r) => r.index)).toEqual([
-      'api-logs-000002',
-      'api-logs-000001',
+      'plain-logs-000002',
+      'plain-logs-000001',
     ]);
-    const shards = await call('GET', '/v1/search/cat/shards/api-logs-000001', undefined, token);
+    const shards = await call('GET', '/v1/search/cat/shards/plain-logs-000001', undefined, token);
     expect(shards.body).toEqual([
-      expect.objectContaining({ index: 'api-logs-000001', prirep: 'p', state: 'STARTED' }),
+      expect.objectContaining({ index: 'plain-logs-000001', prirep: 'p', state: 'STARTED' }),
     ]);
     const settings = await call(
       'GET',
-      '/v1/search/indices/api-logs-000001/settings?filter_path=*.settings.index.number_of_replicas',
+      '/v1/search/indices/plain-logs-000001/settings?filter_path=*.settings.index.number_of_replicas',
       undefined,
       token,
     );
     expect(settings.body).toEqual({
-      'api-logs-000001': { settings: { index: { number_of_replicas: '0' } } },
+      'plain-logs-000001': { settings: { index: { number_of_replicas: '0' } } },
     });
     expect((await call('GET', '/v1/search/indices/no-such-index/explain', undefined, token)).status).toBe(
       404,
+    );
+  });
+
+  /** The `plat` CLI as a user runs it, without blocking this process (it serves the gateway). */
+  const plat = (...args: string[]) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        [path.join(repoRoot, 'gateway', 'cli', 'plat.cjs'), 'index', ...args],
+        {
+          env: { ...process.env, PLAT_URL: gateway.base, PLAT_TOKEN: token },
+        },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('exit', (status) => resolve({ status, stdout, stderr }));
+    });
+
+  it('plat index: bootstrap, explain, cat with -v and -s, an invalid policy named problem by problem', async () => {
+    const boot = await plat(
+      'bootstrap',
+      'cli-logs',
+      '--replicas',
+      '0',
+      '--retention-days',
+      '14',
+      '--rollover-docs',
+      '100',
+    );
+    expect(boot.stderr).toBe('');
+    expect(boot.stdout).toContain('write alias cli-logs → cli-logs-000001: created');
+    expect(boot.stdout).toContain("policy cli-logs-lifecycle: created (run by plat's lifecycle engine)");
+    const again = await plat(
+      'bootstrap',
+      'cli-logs',
+      '--replicas',
+      '0',
+      '--retention-days',
+      '14',
+      '--rollover-docs',
+      '100',
+    );
+    expect(again.stdout).toContain('policy cli-logs-lifecycle: unchanged');
+
+    await plat('rollover', 'cli-logs');
+    const cat = await plat('cat', 'indices', 'cli-logs-*', '-v', '-s', 'index:desc');
+    const lines = cat.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^health\s+status\s+index/);
+    expect(lines.slice(1).map((l) => l.split(/\s+/)[2])).toEqual(['cli-logs-000002', 'cli-logs-000001']);
+
+    const explain = await plat('explain', 'cli-logs-*');
+    expect(explain.stdout).toMatch(
+      /cli-logs-000001 {2}\(not managed\)|cli-logs-000001 {2}cli-logs-lifecycle/,
+    );
+
+    const file = path.join(gateway.dataDir, 'bad-policy.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        policy: { default_state: 'hot', states: [{ name: 'hot', transitions: [{ state_name: 'gone' }] }] },
+      }),
+    );
+    const bad = await plat('policy', 'put', 'bad', '--file', file);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(
+      /states\.0\.transitions\.0\.state_name: state hot moves to gone, which is not one of the states/,
     );
   });
 

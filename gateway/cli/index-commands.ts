@@ -1,0 +1,207 @@
+/**
+ * `plat index ...`: rolling indices and their lifecycle from a terminal, through the platform API's
+ * `/v1/search` operations (docs/search-lifecycle.md#rest), signed in as `plat login` left it.
+ */
+import * as fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ApiClient, ApiError, loadToken } from './api-client';
+
+export const INDEX_USAGE = `  index bootstrap NAME [--policy retention|tiered|self-managed-warm|self-managed-tiered|none|FILE.json]
+             [--retention-days N] [--rollover-age 1d] [--rollover-docs N] [--rollover-size 40gb]
+             [--shards N] [--replicas N] [--refresh-interval 1s]
+                                          policy NAME-lifecycle, template NAME-*, first index NAME-000001
+                                          with the write alias NAME (idempotent; conflicts reported)
+  index policy put ID --file POLICY.json | policy get ID | policy delete ID
+  index attach PATTERN POLICY_ID          attach a policy to existing indices
+  index detach PATTERN | retry PATTERN    stop managing | restart failed actions
+  index explain PATTERN                   state, action, step, info of each index
+  index rollover ALIAS                    roll the write alias over now
+  index alias ALIAS                       the alias's indices and its write index
+  index cat indices|shards PATTERN [-v] [-s COLUMNS]
+  index settings INDEX [--filter-path PATHS]`;
+
+const enc = encodeURIComponent;
+
+export async function indexCommand(argv: string[]): Promise<{ data: unknown; text: string }> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      policy: { type: 'string' },
+      'retention-days': { type: 'string' },
+      'rollover-age': { type: 'string' },
+      'rollover-docs': { type: 'string' },
+      'rollover-size': { type: 'string' },
+      shards: { type: 'string' },
+      replicas: { type: 'string' },
+      'refresh-interval': { type: 'string' },
+      file: { type: 'string' },
+      'filter-path': { type: 'string' },
+      v: { type: 'boolean', short: 'v', default: false },
+      s: { type: 'string', short: 's' },
+    },
+  });
+  const baseUrl = (values.url ?? process.env.PLAT_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+  const api = new ApiClient(baseUrl, loadToken(baseUrl));
+  const [sub, a, b] = positionals;
+  const need = (v: string | undefined, what: string) => {
+    if (!v) throw new ApiError(2, 'usage', `missing ${what}\n${INDEX_USAGE}`);
+    return v;
+  };
+  const json = (data: unknown) => ({ data, text: JSON.stringify(data, null, 2) });
+
+  switch (sub) {
+    case 'bootstrap': {
+      const name = need(a, 'NAME');
+      const policy = values.policy;
+      const body = {
+        ...(values.shards ? { shards: Number(values.shards) } : {}),
+        ...(values.replicas ? { replicas: Number(values.replicas) } : {}),
+        ...(values['refresh-interval'] ? { refresh_interval: values['refresh-interval'] } : {}),
+        ...(policy ? { policy: policy.endsWith('.json') ? readPolicy(policy) : policy } : {}),
+        ...(values['retention-days'] ? { retention_days: Number(values['retention-days']) } : {}),
+        ...(values['rollover-age'] || values['rollover-docs'] || values['rollover-size']
+          ? {
+              rollover: {
+                ...(values['rollover-age'] ? { min_index_age: values['rollover-age'] } : {}),
+                ...(values['rollover-docs'] ? { min_doc_count: Number(values['rollover-docs']) } : {}),
+                ...(values['rollover-size'] ? { min_primary_shard_size: values['rollover-size'] } : {}),
+              },
+            }
+          : {}),
+      };
+      const report = await api.request<Record<string, unknown>>(
+        'POST',
+        `/v1/search/indices/${enc(name)}/bootstrap`,
+        body,
+      );
+      return { data: report, text: bootstrapText(report) };
+    }
+    case 'policy': {
+      const id = need(b, 'ID');
+      if (a === 'put') {
+        const res = await api.request<{ result: string; engine: string }>(
+          'PUT',
+          `/v1/search/policies/${enc(id)}`,
+          {
+            policy: readPolicy(need(values.file, '--file')),
+          },
+        );
+        return {
+          data: res,
+          text: `policy ${id}: ${res.result} (run by ${res.engine === 'ism' ? 'ISM' : "plat's lifecycle engine"})`,
+        };
+      }
+      if (a === 'get') return json(await api.request('GET', `/v1/search/policies/${enc(id)}`));
+      if (a === 'delete') return json(await api.request('DELETE', `/v1/search/policies/${enc(id)}`));
+      throw new ApiError(2, 'usage', `plat index policy put|get|delete ID\n${INDEX_USAGE}`);
+    }
+    case 'attach':
+      return json(
+        await api.request('POST', `/v1/search/indices/${enc(need(a, 'PATTERN'))}/policy`, {
+          policy_id: need(b, 'POLICY_ID'),
+        }),
+      );
+    case 'detach':
+      return json(await api.request('DELETE', `/v1/search/indices/${enc(need(a, 'PATTERN'))}/policy`));
+    case 'retry':
+      return json(await api.request('POST', `/v1/search/indices/${enc(need(a, 'PATTERN'))}/retry`));
+    case 'explain': {
+      const res = await api.request<Record<string, unknown>>(
+        'GET',
+        `/v1/search/indices/${enc(need(a, 'PATTERN'))}/explain`,
+      );
+      return { data: res, text: explainText(res) };
+    }
+    case 'rollover':
+      return json(await api.request('POST', `/v1/search/aliases/${enc(need(a, 'ALIAS'))}/rollover`));
+    case 'alias':
+      return json(await api.request('GET', `/v1/search/aliases/${enc(need(a, 'ALIAS'))}`));
+    case 'settings':
+      return json(
+        await api.request(
+          'GET',
+          `/v1/search/indices/${enc(need(a, 'INDEX'))}/settings${values['filter-path'] ? `?filter_path=${enc(values['filter-path'])}` : ''}`,
+        ),
+      );
+    case 'cat': {
+      if (a !== 'indices' && a !== 'shards')
+        throw new ApiError(2, 'usage', `plat index cat indices|shards PATTERN\n${INDEX_USAGE}`);
+      const rows = await api.request<Record<string, string | null>[]>(
+        'GET',
+        `/v1/search/cat/${a}/${enc(need(b, 'PATTERN'))}${values.s ? `?s=${enc(values.s)}` : ''}`,
+      );
+      return { data: rows, text: catTable(rows, values.v) };
+    }
+    default:
+      throw new ApiError(2, 'usage', INDEX_USAGE);
+  }
+}
+
+function readPolicy(file: string): unknown {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ApiError(2, 'usage', `cannot read ${file} as JSON: ${(err as Error).message}`);
+  }
+  // Accept the body of PUT _plugins/_ism/policies/<id> ({"policy": {...}}) or the policy itself.
+  return (parsed as { policy?: unknown }).policy ?? parsed;
+}
+
+/** `_cat`'s text form: space-aligned columns, with a header line under -v. */
+export function catTable(rows: Record<string, string | null>[], headers: boolean): string {
+  if (!rows.length) return '';
+  const columns = Object.keys(rows[0]);
+  const cells = [...(headers ? [columns] : []), ...rows.map((r) => columns.map((c) => r[c] ?? ''))];
+  const widths = columns.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
+  return cells
+    .map((row) =>
+      row
+        .map((v, i) => v.padEnd(widths[i]))
+        .join(' ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+function bootstrapText(r: Record<string, unknown>): string {
+  const policy = r.policy as { id: string; result: string; engine: string } | undefined;
+  return [
+    `template ${r.name}-*: ${r.template}`,
+    `write alias ${r.name} → ${r.write_index ?? '(none)'}: ${r.write_alias}`,
+    policy
+      ? `policy ${policy.id}: ${policy.result} (run by ${policy.engine === 'ism' ? 'ISM' : "plat's lifecycle engine"})`
+      : 'policy: none',
+    ...(Number(r.attached) ? [`attached to ${r.attached} existing indices`] : []),
+    ...((r.conflicts as string[]) ?? []).map((c) => `conflict: ${c}`),
+  ].join('\n');
+}
+
+function explainText(res: Record<string, unknown>): string {
+  const lines: string[] = [];
+  for (const [index, e] of Object.entries(res)) {
+    if (index === 'total_managed_indices') continue;
+    const entry = e as {
+      policy_id?: string | null;
+      state?: { name: string };
+      action?: { name: string; failed?: boolean };
+      step?: { name: string; step_status: string };
+      info?: { message?: string; cause?: string };
+    };
+    if (!entry.policy_id) {
+      lines.push(`${index}  (not managed)`);
+      continue;
+    }
+    const where = [entry.state?.name ?? 'initializing', entry.action?.name, entry.step?.step_status]
+      .filter(Boolean)
+      .join(' / ');
+    lines.push(`${index}  ${entry.policy_id}  ${where}${entry.action?.failed ? '  FAILED' : ''}`);
+    if (entry.info?.message) lines.push(`    ${entry.info.message}`);
+    if (entry.info?.cause) lines.push(`    cause: ${entry.info.cause}`);
+  }
+  lines.push(`${res.total_managed_indices ?? 0} managed`);
+  return lines.join('\n');
+}
