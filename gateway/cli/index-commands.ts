@@ -18,11 +18,23 @@ export const INDEX_USAGE = `  index bootstrap NAME [--policy retention|tiered|se
   index rollover ALIAS                    roll the write alias over now
   index alias ALIAS                       the alias's indices and its write index
   index cat indices|shards PATTERN [-v] [-s COLUMNS]
-  index settings INDEX [--filter-path PATHS]`;
+  index settings INDEX [--filter-path PATHS]
+  index doctor ALIAS [--field F] [--timestamp-field @timestamp]
+                                          why rollover, writes, policy attachment or an aggregation go
+                                          wrong: cause and fix of each (exit 1 when a problem is found)`;
 
 const enc = encodeURIComponent;
 
-export async function indexCommand(argv: string[]): Promise<{ data: unknown; text: string }> {
+type DoctorView = {
+  alias: string;
+  engine: string;
+  problems: number;
+  findings: { symptom: number; title: string; status: string; detail: string; fix?: string }[];
+};
+
+export async function indexCommand(
+  argv: string[],
+): Promise<{ data: unknown; text: string; exitCode?: number }> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -39,6 +51,8 @@ export async function indexCommand(argv: string[]): Promise<{ data: unknown; tex
       'refresh-interval': { type: 'string' },
       file: { type: 'string' },
       'filter-path': { type: 'string' },
+      field: { type: 'string' },
+      'timestamp-field': { type: 'string' },
       v: { type: 'boolean', short: 'v', default: false },
       s: { type: 'string', short: 's' },
     },
@@ -126,6 +140,17 @@ export async function indexCommand(argv: string[]): Promise<{ data: unknown; tex
           `/v1/search/indices/${enc(need(a, 'INDEX'))}/settings${values['filter-path'] ? `?filter_path=${enc(values['filter-path'])}` : ''}`,
         ),
       );
+    case 'doctor': {
+      const query = new URLSearchParams({
+        ...(values.field ? { field: values.field } : {}),
+        ...(values['timestamp-field'] ? { timestamp_field: values['timestamp-field'] } : {}),
+      }).toString();
+      const report = await api.request<DoctorView>(
+        'GET',
+        `/v1/search/indices/${enc(need(a, 'ALIAS'))}/doctor${query ? `?${query}` : ''}`,
+      );
+      return { data: report, text: doctorText(report), exitCode: report.problems ? 1 : 0 };
+    }
     case 'cat': {
       if (a !== 'indices' && a !== 'shards')
         throw new ApiError(2, 'usage', `plat index cat indices|shards PATTERN\n${INDEX_USAGE}`);
@@ -203,5 +228,18 @@ function explainText(res: Record<string, unknown>): string {
     if (entry.info?.cause) lines.push(`    cause: ${entry.info.cause}`);
   }
   lines.push(`${res.total_managed_indices ?? 0} managed`);
+  return lines.join('\n');
+}
+
+function doctorText(r: DoctorView): string {
+  const lines = [`${r.alias} (lifecycle by ${r.engine === 'ism' ? 'ISM' : "plat's engine"})`];
+  for (const f of r.findings) {
+    lines.push(
+      `${f.status === 'ok' ? 'ok     ' : 'PROBLEM'} ${f.symptom}. ${f.title}`,
+      `        ${f.detail}`,
+    );
+    if (f.fix) lines.push(`        fix: ${f.fix}`);
+  }
+  lines.push(r.problems ? `${r.problems} problem(s)` : 'no problem found');
   return lines.join('\n');
 }

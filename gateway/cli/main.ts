@@ -3,7 +3,7 @@
  *   plat login | signup
  *   plat projects create|list|show|watch|approve|modify|reject|cancel|logs|report|query
  *   plat memory add|search|search-combined|list|get|update|delete|history (memory-commands.ts)
- *   plat index bootstrap|policy|attach|detach|retry|explain|rollover|alias|cat|settings (index-commands.ts)
+ *   plat index bootstrap|policy|attach|detach|retry|explain|rollover|alias|cat|settings|doctor (index-commands.ts)
  * Global options: --url (PLAT_URL, default http://127.0.0.1:8080), --json.
  */
 import * as fs from 'node:fs';
@@ -52,9 +52,9 @@ async function main(argv: string[]): Promise<number> {
   if (argv[first] === 'memory') return memoryCommand([...argv.slice(0, first), ...argv.slice(first + 1)]);
   if (argv[first] === 'index') {
     const rest = [...argv.slice(0, first), ...argv.slice(first + 1)];
-    const { data, text } = await indexCommand(rest);
+    const { data, text, exitCode } = await indexCommand(rest);
     print(rest.includes('--json') ? JSON.stringify(data, null, 2) : text);
-    return 0;
+    return exitCode ?? 0;
   }
   const { values, positionals } = parseArgs({
     args: argv,

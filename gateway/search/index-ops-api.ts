@@ -4,6 +4,9 @@
  * `filter_path`, and an alias's indices with their write flag.
  */
 import { z } from 'zod';
+import { diagnose } from '../../activities/search-ops/index-doctor';
+import { lifecycleManager } from '../../activities/search-ops/lifecycle/lifecycle-manager';
+import { PlatLifecycleManager } from '../../activities/search-ops/lifecycle/plat-lifecycle-manager';
 import type { OpenSearchClient } from '../../activities/search-ops/opensearch-client';
 import { apiRoute, type ApiRoute } from '../api/api-route';
 import { onCluster, REFUSED, UNAVAILABLE } from './on-cluster';
@@ -55,7 +58,14 @@ export function indexOpsApi(client: OpenSearchClient | undefined): ApiRoute[] {
         },
         ...common,
       },
-      handle: ({ params }) => onCluster(client, (c) => c.request('POST', `/${enc(params.alias)}/_rollover`)),
+      handle: ({ params }) =>
+        onCluster(client, async (c) => {
+          const res = await c.request<{ new_index: string }>('POST', `/${enc(params.alias)}/_rollover`);
+          // ISM attaches a new index at creation; plat's engine is told now rather than at its next pass.
+          const manager = await lifecycleManager(c);
+          if (manager instanceof PlatLifecycleManager) await manager.claimNewIndex(res.new_index);
+          return res;
+        }),
     }),
     apiRoute({
       operationId: 'getAlias',
@@ -91,6 +101,44 @@ export function indexOpsApi(client: OpenSearchClient | undefined): ApiRoute[] {
       query: catQuery(SHARD_COLUMNS),
       responses: { 200: { description: 'one row per shard copy', schema: rows }, ...common },
       handle: ({ params, query }) => cat('shards', params.pattern, query.s),
+    }),
+    apiRoute({
+      operationId: 'diagnoseRollingIndex',
+      method: 'get',
+      path: '/v1/search/indices/{name}/doctor',
+      summary:
+        'Why a rolling index misbehaves: rollover alias and template, where writes go, policy attachment, text-field aggregations',
+      params: z.object({ name: name('the write alias') }).strict(),
+      query: z
+        .object({
+          field: z.string().min(1).max(255).optional().describe('a field an aggregation failed on'),
+          timestamp_field: z.string().min(1).max(255).default('@timestamp'),
+        })
+        .strict(),
+      responses: {
+        200: {
+          description: 'one finding per symptom (ok or problem, with the cause and the fix)',
+          schema: z.looseObject({
+            alias: z.string(),
+            engine: z.enum(['ism', 'plat']),
+            problems: z.number().int(),
+            findings: z.array(
+              z.looseObject({
+                symptom: z.number().int(),
+                title: z.string(),
+                status: z.enum(['ok', 'problem']),
+                detail: z.string(),
+              }),
+            ),
+          }),
+        },
+        422: REFUSED,
+        503: UNAVAILABLE,
+      },
+      handle: ({ params, query }) =>
+        onCluster(client, (c) =>
+          diagnose(c, params.name, { field: query.field, timestampField: query.timestamp_field }),
+        ),
     }),
     apiRoute({
       operationId: 'indexSettings',

@@ -45,6 +45,14 @@ export async function startFakeIsm(nodeUrl: string): Promise<FakeIsm> {
 
   async function ism(method: string, url: URL, body: unknown): Promise<[number, unknown]> {
     const [, , , kind, target] = url.pathname.split('/').map(decodeURIComponent);
+    if (kind === 'policies' && !target && method === 'GET')
+      return [
+        200,
+        {
+          policies: [...policies].map(([id, p]) => ({ ...stored(id, p), policy: p.body })),
+          total_policies: policies.size,
+        },
+      ];
     if (kind === 'policies') {
       const current = policies.get(target);
       if (method === 'GET')

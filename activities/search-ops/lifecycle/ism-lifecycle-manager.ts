@@ -28,6 +28,11 @@ export class IsmLifecycleManager implements LifecycleManager {
     }
   }
 
+  async listPolicies(): Promise<StoredPolicy[]> {
+    const res = await this.client.request<{ policies: StoredPolicy[] }>('GET', `${ISM}/policies?size=1000`);
+    return res.policies;
+  }
+
   async putPolicy(
     id: string,
     policy: IsmPolicy,

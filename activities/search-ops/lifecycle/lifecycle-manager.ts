@@ -23,6 +23,8 @@ export interface LifecycleManager {
   /** A managed domain (Amazon OpenSearch Service) also has warm_migration, cold_migration, cold_delete. */
   readonly managedDomain: boolean;
   getPolicy(id: string): Promise<StoredPolicy | undefined>;
+  /** Every stored policy. */
+  listPolicies(): Promise<StoredPolicy[]>;
   /** Writes a validated policy; `expected` names the revision an update replaces. */
   putPolicy(
     id: string,

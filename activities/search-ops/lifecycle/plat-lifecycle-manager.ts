@@ -13,6 +13,7 @@ import {
   type StoredManagedIndex,
   type StoredPolicy,
 } from './lifecycle-store';
+import { templatePolicyFor } from './ism-template-match';
 import { attachedRecord, explainEntry, unmanagedEntry } from './managed-index';
 
 type CatRow = { index: string; uuid: string; 'creation.date': string };
@@ -28,6 +29,10 @@ export class PlatLifecycleManager implements LifecycleManager {
 
   getPolicy(id: string): Promise<StoredPolicy | undefined> {
     return this.store.getPolicy(id);
+  }
+
+  listPolicies(): Promise<StoredPolicy[]> {
+    return this.store.listPolicies();
   }
 
   putPolicy(
@@ -71,6 +76,24 @@ export class PlatLifecycleManager implements LifecycleManager {
       }
     }
     return this.apply(writes, update);
+  }
+
+  /**
+   * Attaches an index just created (a manual rollover) to the policy whose ism_template claims it,
+   * as ISM does at creation; the engine would otherwise at its next pass. Returns the policy id.
+   */
+  async claimNewIndex(index: string): Promise<string | undefined> {
+    const [[row], policies, { managed, removed }] = await Promise.all([
+      this.indices(index),
+      this.store.listPolicies(),
+      this.records(),
+    ]);
+    if (!row || managed.has(index) || removed.has(index)) return undefined;
+    const observed = { index: row.index, uuid: row.uuid, creation_date: Number(row['creation.date']) };
+    const claim = templatePolicyFor(observed, policies);
+    if (!claim) return undefined;
+    await this.store.write([{ op: 'create', record: attachedRecord(observed, claim.policy, 0) }]);
+    return claim.policy._id;
   }
 
   async removePolicy(pattern: string): Promise<ManagedIndicesUpdate> {

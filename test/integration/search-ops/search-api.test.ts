@@ -248,6 +248,14 @@ describe('search API (real OpenSearch node)', () => {
       /cli-logs-000001 {2}\(not managed\)|cli-logs-000001 {2}cli-logs-lifecycle/,
     );
 
+    const doctor = await plat('doctor', 'cli-logs', '--field', 'message');
+    expect(doctor.status).toBe(1);
+    expect(doctor.stdout).toContain('PROBLEM 4. aggregation on a text field');
+    expect(doctor.stdout).toContain('fix: aggregate on message.keyword instead');
+    expect(doctor.stdout).toMatch(/ok +2\. new index created but writes go to the old one/);
+    // The manual rollover attached the new index at once; only the aggregation is a problem.
+    expect(doctor.stdout).toContain('1 problem(s)');
+
     const file = path.join(gateway.dataDir, 'bad-policy.json');
     fs.writeFileSync(
       file,
