@@ -11,6 +11,7 @@ import type { IdTokens } from './auth/id-tokens';
 import type { UserStore } from './auth/user-store';
 import { errorHandler, notFound } from './http-errors';
 import { accessLog } from './access-log';
+import type { LogShipper } from '../activities/search-ops/plat-logs/log-shipper';
 import { createProcessMetrics } from './metrics';
 import { platformOpenApi } from './openapi';
 import { ProjectService } from './projects/project-service';
@@ -41,6 +42,8 @@ export interface PlatformAppDeps {
   createsPerMinute?: number;
   /** The OpenSearch cluster of the /v1/search operations; absent, they answer 503. */
   search?: OpenSearchClient;
+  /** API access logs to OpenSearch (the `plat-access-logs` alias), when it is configured. */
+  accessLogs?: LogShipper;
   /** How long the deep health check waits for a worker (default 15 s). */
   deepHealthTimeoutMs?: number;
 }
@@ -56,7 +59,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
   const metrics = createProcessMetrics('gateway');
   app.disable('x-powered-by');
   app.use(metrics.countRequests);
-  app.use(accessLog(deps.log));
+  app.use(accessLog(deps.log, deps.accessLogs));
   app.use(express.json({ limit: '2mb' }));
 
   const service = new ProjectService({
@@ -66,7 +69,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
     secrets: deps.secrets,
   });
   const open = [healthRoute(deps), ...authApi(deps)];
-  const projects = projectApi(service, deps.store, deps.engine, deps.createsPerMinute);
+  const projects = projectApi(service, deps.store, deps.engine, deps.createsPerMinute, deps.search);
   const search = [...searchApi(deps.search), ...lifecycleApi(deps.search), ...indexOpsApi(deps.search)];
   app.get('/metrics', metrics.serve);
   app.get('/openapi.json', (req, res) => {

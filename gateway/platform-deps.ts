@@ -10,6 +10,8 @@ import { metadataDbPath, openMetadataDb } from '../activities/store/metadata-db'
 import { warehouseEngine, type WarehouseSettings } from '../activities/warehouse/engine-factory';
 import type { PlatConfig } from '../shared/config';
 import { OpenSearchClient } from '../activities/search-ops/opensearch-client';
+import { LogShipper } from '../activities/search-ops/plat-logs/log-shipper';
+import { ACCESS_LOGS, ensurePlatLogIndices } from '../activities/search-ops/plat-logs/plat-log-indices';
 import { IdTokens } from './auth/id-tokens';
 import { UserStore } from './auth/user-store';
 
@@ -40,5 +42,12 @@ export async function platformDeps(
     : undefined;
   const tokens = await IdTokens.open(path.join(dataDir, 'keys'), config.PLAT_TOKEN_TTL_SECONDS, external);
   const search = config.OPENSEARCH_URL ? new OpenSearchClient({ url: config.OPENSEARCH_URL }) : undefined;
-  return { store, secrets, engine, users, tokens, search };
+  const accessLogs =
+    search &&
+    new LogShipper(search, ACCESS_LOGS, {
+      ensure: () => ensurePlatLogIndices(search),
+      onError: (err) =>
+        console.warn(`access logs not shipped to OpenSearch yet (kept, retrying): ${String(err)}`),
+    });
+  return { store, secrets, engine, users, tokens, search, accessLogs };
 }

@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     log,
     async () => {
       hub.close();
+      await deps.accessLogs?.close();
       await connection.close();
     },
   );

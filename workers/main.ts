@@ -25,24 +25,25 @@ async function main(): Promise<void> {
   const metrics = createWorkerMetrics();
   const metricsServer = await serveMetrics(metrics.registry, '127.0.0.1', config.PLAT_WORKER_METRICS_PORT);
   const connection = await connectWithRetry(address, log);
+  const activityDeps = dataDirDeps(dataDir(config), {
+    secretKey: config.PLAT_SECRET_KEY,
+    llm: llmSettings(config),
+    publicUrl: publicUrl(config),
+    warehouse: config,
+    memory: {
+      workspaces: config.PLAT_MEMORY_WORKSPACES,
+      url: memoryUrl(config),
+      apiKey: config.PLAT_MEMORY_API_KEY ?? config.PLAT_MEMORY_API_KEYS[0],
+    },
+    opensearchUrl: config.OPENSEARCH_URL,
+  });
   const worker = await createPlatformWorker({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.PLAT_TASK_QUEUE,
     bundleCacheDir: path.join(dataDir(config), 'cache'),
     deps: {
-      ...dataDirDeps(dataDir(config), {
-        secretKey: config.PLAT_SECRET_KEY,
-        llm: llmSettings(config),
-        publicUrl: publicUrl(config),
-        warehouse: config,
-        memory: {
-          workspaces: config.PLAT_MEMORY_WORKSPACES,
-          url: memoryUrl(config),
-          apiKey: config.PLAT_MEMORY_API_KEY ?? config.PLAT_MEMORY_API_KEYS[0],
-        },
-        opensearchUrl: config.OPENSEARCH_URL,
-      }),
+      ...activityDeps,
       onStoredEvents: metrics.observe,
       gauges: metrics,
     },
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
   log.info({ task_queue: config.PLAT_TASK_QUEUE, temporal: address }, 'worker polling');
   // Worker.run() returns after SIGINT/SIGTERM once in-flight tasks have finished.
   await worker.run();
+  await activityDeps.agentLogs?.close();
   await connection.close();
   metricsServer.close();
   log.info('worker stopped');

@@ -23,6 +23,8 @@ import type { ProjectEvent } from '../shared/project-model';
 import { metadataDbPath, openMetadataDb } from '../activities/store/metadata-db';
 import { createLifecycleActivities } from '../activities/search-ops/lifecycle-activities';
 import { OpenSearchClient } from '../activities/search-ops/opensearch-client';
+import { LogShipper } from '../activities/search-ops/plat-logs/log-shipper';
+import { AGENT_LOGS, ensurePlatLogIndices } from '../activities/search-ops/plat-logs/plat-log-indices';
 import * as path from 'node:path';
 
 export interface ActivityDeps {
@@ -41,6 +43,8 @@ export interface ActivityDeps {
   gauges?: CostGauges;
   /** The OpenSearch cluster whose indices the lifecycle engine manages (OPENSEARCH_URL). */
   search?: OpenSearchClient;
+  /** Agent logs to OpenSearch, beside the metadata store, when OPENSEARCH_URL is set. */
+  agentLogs?: LogShipper;
 }
 
 /** The real dependencies of a data directory: its metadata database and local parameter store. */
@@ -71,8 +75,20 @@ export function dataDirDeps(
     warehouseRoot,
     engine: warehouseEngine(opts.warehouse, warehouseRoot),
     publicUrl: opts.publicUrl ?? 'http://localhost:8080',
-    search: opts.opensearchUrl ? new OpenSearchClient({ url: opts.opensearchUrl }) : undefined,
+    ...searchDeps(opts.opensearchUrl),
   };
+}
+
+/** The cluster, and the shipper of agent logs to its `plat-agent-logs` alias. */
+function searchDeps(url: string | undefined): Pick<ActivityDeps, 'search' | 'agentLogs'> {
+  if (!url) return {};
+  const search = new OpenSearchClient({ url });
+  const agentLogs = new LogShipper(search, AGENT_LOGS, {
+    ensure: () => ensurePlatLogIndices(search),
+    onError: (err) =>
+      console.warn(`agent logs not shipped to OpenSearch yet (kept, retrying): ${String(err)}`),
+  });
+  return { search, agentLogs };
 }
 
 export function createActivities(deps: ActivityDeps) {

@@ -19,6 +19,7 @@ import type { TableCopyResult } from '../warehouse/ods-table-copy';
 import { layerDatabaseName } from '../warehouse/warehouse-layout';
 import type { WarehouseEngine } from '../warehouse/warehouse-engine';
 import type { AgentLogEntry, ProjectStore } from './project-store';
+import type { LogShipper } from '../search-ops/plat-logs/log-shipper';
 
 export interface AnalysisActivityDeps {
   store: ProjectStore;
@@ -31,6 +32,8 @@ export interface AnalysisActivityDeps {
   engine?: WarehouseEngine;
   /** Called with the events stored for the first time (metrics). */
   onStoredEvents?: (events: ProjectEvent[]) => void;
+  /** Where agent logs also go when OpenSearch is configured (the `plat-agent-logs` alias). */
+  agentLogs?: LogShipper;
 }
 
 export interface GeneratePrdRequest {
@@ -61,6 +64,7 @@ export function createAnalysisActivities({
   onStoredEvents,
   warehouseRoot,
   engine,
+  agentLogs,
 }: AnalysisActivityDeps) {
   /** The project's source, its password resolved from the parameter store (never logged or returned). */
   const connectorOf = async (source: ProjectSource): Promise<SourceConnector> =>
@@ -149,7 +153,10 @@ export function createAnalysisActivities({
         if (logs.length >= 10) flush();
       };
       const flush = () => {
-        store.addAgentLogs(logs.splice(0));
+        const batch = logs.splice(0);
+        store.addAgentLogs(batch);
+        // The log key as the document id: a retried activity re-sends the same documents, as no-ops.
+        for (const e of batch) agentLogs?.ship({ ...e, '@timestamp': e.timestamp }, e.log_key);
         store.addEvents(events.splice(0));
       };
       // Model calls can be slow: keep the heartbeat going independently of tool calls.

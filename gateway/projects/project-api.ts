@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import type { ProjectStore } from '../../activities/analysis/project-store';
 import type { WarehouseEngine } from '../../activities/warehouse/warehouse-engine';
+import type { OpenSearchClient } from '../../activities/search-ops/opensearch-client';
+import { agentLogsFromOpenSearch } from '../../activities/search-ops/plat-logs/agent-log-reader';
 import { prdSchema, prdShapeSchema } from '../../shared/prd-schema';
 import type { ProjectView } from '../../shared/project-model';
 import { apiRoute, type ApiResponse, type ApiRoute } from '../api/api-route';
@@ -58,6 +60,8 @@ export function projectApi(
   store: ProjectStore,
   engine: WarehouseEngine,
   createsPerMinute = 20,
+  /** The cluster agent logs are also shipped to (OPENSEARCH_URL). */
+  search?: OpenSearchClient,
 ): ApiRoute[] {
   const decide = (decision: 'approve' | 'modify' | 'reject', summary: string, body?: z.ZodType) =>
     apiRoute({
@@ -195,10 +199,33 @@ export function projectApi(
       path: `${ONE}/agent-logs`,
       summary: 'Agent work log: tool calls with parameters and result summaries',
       params: projectParams,
-      responses: { 200: { description: 'the work log', schema: agentLogsSchema } },
-      handle: ({ req, params }) => {
+      query: z
+        .object({
+          source: z
+            .enum(['store', 'opensearch'])
+            .default('store')
+            .describe('store: the metadata store; opensearch: the plat-agent-logs alias (OPENSEARCH_URL)'),
+        })
+        .strict(),
+      responses: {
+        200: { description: 'the work log', schema: agentLogsSchema },
+        503: { description: 'source=opensearch without an OpenSearch cluster (OPENSEARCH_URL)' },
+      },
+      handle: async ({ req, params, query }) => {
         service.get(req.user!, params.project_id);
-        return { project_id: params.project_id, entries: store.agentLogs(params.project_id) };
+        if (query.source === 'store')
+          return {
+            project_id: params.project_id,
+            source: 'store',
+            entries: store.agentLogs(params.project_id),
+          };
+        if (!search)
+          throw new HttpError(503, 'search_unavailable', 'no OpenSearch is configured: set OPENSEARCH_URL');
+        return {
+          project_id: params.project_id,
+          source: 'opensearch',
+          entries: await agentLogsFromOpenSearch(search, params.project_id),
+        };
       },
     }),
     apiRoute({

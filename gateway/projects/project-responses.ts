@@ -96,6 +96,7 @@ export const queryResultSchema = z.object({
 
 export const agentLogsSchema = z.object({
   project_id: z.string(),
+  source: z.enum(['store', 'opensearch']),
   entries: z.array(
     z.looseObject({
       agent: z.string(),
