@@ -82,11 +82,22 @@ export async function termVectors(
     throw new Error('give exactly one of id (a stored document) and doc (an artificial one)');
   const { id, ...body } = req;
   const path = `/${encodeURIComponent(index)}/_termvectors${id ? `/${encodeURIComponent(id)}` : ''}`;
-  const out = await client.request<{ found: boolean; term_vectors?: Record<string, unknown> }>(
-    'POST',
-    path,
-    body,
-  );
+  let out: { found: boolean; term_vectors?: Record<string, unknown> };
+  try {
+    out = await client.request('POST', path, body);
+  } catch (err) {
+    // The cluster answers 500 for an artificial document it cannot map (an empty field name, a value
+    // that contradicts the mapping): the request's fault, said as such.
+    if (req.doc && err instanceof OpenSearchError && err.status === 500)
+      throw new OpenSearchError(
+        422,
+        err.type,
+        `the cluster could not compute term vectors for this document (${err.reason}): check its field names and that its values fit the index mapping`,
+        err.method,
+        err.path,
+      );
+    throw err;
+  }
   const answer: TermVectorsAnswer = { found: out.found, term_vectors: out.term_vectors ?? {} };
   if (!id) return answer;
   if (!out.found) {

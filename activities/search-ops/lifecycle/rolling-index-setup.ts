@@ -13,7 +13,7 @@ import {
   type RolloverThresholds,
 } from '../builtin-policies';
 import type { TemplateOptions } from '../index-template';
-import { ismPolicySchema, type IsmPolicy } from '../ism-policy';
+import type { IsmPolicy } from '../ism-policy';
 import type { OpenSearchClient } from '../opensearch-client';
 import { bootstrapRollingIndex, type BootstrapReport } from '../rolling-index-bootstrap';
 import { applyPolicy, type ApplyPolicyResult } from './apply-policy';
@@ -27,7 +27,7 @@ export const lifecycleChoiceSchema = z
     policy: z
       .union([
         z.enum([...BUILTIN_POLICIES, 'none']),
-        ismPolicySchema.describe('a policy document (ISM format)'),
+        z.looseObject({}).describe('a policy document (ISM format): default_state, states, ism_template'),
       ])
       .default('retention'),
     retention_days: z
@@ -102,6 +102,7 @@ function policyDocument(name: string, c: z.output<typeof lifecycleChoiceSchema>)
     case 'none':
       throw new Error('no policy');
     default:
-      return c.policy;
+      // Validated by applyPolicy, which names each problem.
+      return c.policy as IsmPolicy;
   }
 }

@@ -102,6 +102,15 @@ describe('search API (real OpenSearch node)', () => {
     expect((noAnalyzer.body.error as { message: string }).message).toMatch(/klingon/);
     const both = await call('POST', '/v1/search/indices/api-logs/analyze', { text: 'x' }, token);
     expect(both.status).toBe(400);
+    // An artificial document the cluster cannot map: its 500 is the request's fault, answered 422.
+    const unmappable = await call(
+      'POST',
+      '/v1/search/indices/api-logs-000001/termvectors',
+      { doc: { '': 1, nested: { '': 'x' } } },
+      token,
+    );
+    expect(unmappable.status).toBe(422);
+    expect((unmappable.body.error as { message: string }).message).toMatch(/could not compute term vectors/);
     const terms = await call('POST', '/v1/search/indices/api-logs/terms', { field: 'message' }, token);
     expect(terms.body).toMatchObject({ field: 'message.keyword', buckets: [] });
   });
