@@ -42,4 +42,16 @@ describe('docker-compose.yml', () => {
     for (const image of images.filter((i) => !i.startsWith('plat:'))) expect(image).toMatch(/:[\w.-]+$/);
     expect(images.some((i) => i.endsWith(':latest'))).toBe(false);
   });
+
+  it('runs the official OpenSearch image (ISM included), wired to the gateway and the worker', () => {
+    const [cmd, ...args] = composeCommand();
+    // docker-compose 1.29 prints only YAML: the resolved file, anchors expanded per service.
+    const config = execFileSync(cmd, [...args, '-f', file, 'config'], { encoding: 'utf8' });
+    expect(config).toMatch(/image: opensearchproject\/opensearch:2\.[\d.]+/);
+    const services = config.split(/\n {2}(?=[a-z-]+:\n)/);
+    for (const name of ['gateway', 'worker'])
+      expect(services.find((s) => s.startsWith(`${name}:`))).toContain(
+        'OPENSEARCH_URL: http://opensearch:9200',
+      );
+  });
 });
