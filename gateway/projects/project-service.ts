@@ -118,7 +118,8 @@ export class ProjectService {
 
   private async checkSource(req: CreateProjectRequest): Promise<void> {
     try {
-      const db = await sourceConnector(req.target, req.username, req.password).connect();
+      // A probe, not the ingestion: a user waiting on the create learns of an unreachable host in 5 s.
+      const db = await sourceConnector(req.target, req.username, req.password, 5_000).connect();
       await db.end();
     } catch (err) {
       if (err instanceof SourceConnectionError) {

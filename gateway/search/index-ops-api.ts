@@ -9,10 +9,11 @@ import { lifecycleManager } from '../../activities/search-ops/lifecycle/lifecycl
 import { PlatLifecycleManager } from '../../activities/search-ops/lifecycle/plat-lifecycle-manager';
 import type { OpenSearchClient } from '../../activities/search-ops/opensearch-client';
 import { apiRoute, type ApiRoute } from '../api/api-route';
+import { indexExpression } from './index-names';
 import { onCluster, REFUSED, UNAVAILABLE } from './on-cluster';
 
 const enc = encodeURIComponent;
-const name = (what: string) => z.string().min(1).max(255).describe(what);
+const name = (what: string) => indexExpression(what);
 const INDEX_COLUMNS =
   'health,status,index,uuid,pri,rep,docs.count,docs.deleted,store.size,pri.store.size,creation.date.string';
 const SHARD_COLUMNS = 'index,shard,prirep,state,docs,store,ip,node,unassigned.reason';

@@ -10,13 +10,14 @@ import { lifecycleManager } from '../../activities/search-ops/lifecycle/lifecycl
 import type { OpenSearchClient } from '../../activities/search-ops/opensearch-client';
 import { apiRoute, type ApiRoute } from '../api/api-route';
 import { HttpError } from '../http-errors';
+import { indexExpression } from './index-names';
 import { onCluster, REFUSED, UNAVAILABLE } from './on-cluster';
 
 const policyParams = z
   .object({ policy_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'letters, digits, . _ -') })
   .strict();
 const indexParams = z
-  .object({ index: z.string().min(1).max(255).describe('an index, a comma-separated list or a pattern') })
+  .object({ index: indexExpression('an index, a comma-separated list or a pattern') })
   .strict();
 
 const managedUpdate = z.object({

@@ -14,11 +14,10 @@ import {
 import { analyze, termVectors, termsAggregation } from '../../activities/search-ops/term-statistics';
 import { apiRoute, type ApiRoute } from '../api/api-route';
 import { HttpError } from '../http-errors';
+import { indexExpression } from './index-names';
 import { onCluster, REFUSED, UNAVAILABLE } from './on-cluster';
 
-const indexParams = z
-  .object({ index: z.string().min(1).max(255).describe('an index, alias or pattern') })
-  .strict();
+const indexParams = z.object({ index: indexExpression('an index, alias or pattern') }).strict();
 const nameParams = z
   .object({ name: rollingIndexName.describe('the write alias; indices are <name>-000001, ...') })
   .strict();
