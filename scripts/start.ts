@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     const ism = os.plugins.includes('opensearch-index-management');
     urls.push([
       'OpenSearch',
-      `${os.url}${ism ? '' : '  (no ISM plugin: Maven Central lacks it; see README, OPENSEARCH_ISM_ZIP)'}`,
+      `${os.url}  (${ism ? 'lifecycle by ISM' : `no ISM plugin (Maven Central lacks it): lifecycle by plat's engine, schedule plat-index-lifecycle every ${config.PLAT_LIFECYCLE_INTERVAL}`})`,
     ]);
   } else if (env.OPENSEARCH_URL) urls.push(['OpenSearch', env.OPENSEARCH_URL]);
 

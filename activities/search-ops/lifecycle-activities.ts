@@ -25,7 +25,7 @@ export function createLifecycleActivities(deps: LifecycleDeps) {
       if ((await deps.search.plugins()).includes(ISM_PLUGIN))
         return { engine: 'ism', skipped: 'the cluster runs ISM, which applies the policies itself' };
       const summary = await lifecyclePass(deps.search, input.now);
-      for (const e of summary.events) log.info('lifecycle', { ...e });
+      for (const { message, ...e } of summary.events) log.info(`lifecycle: ${message}`, e);
       return { engine: 'plat', ...summary };
     },
   };

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ApiClient, ApiError, loadToken } from './api-client';
+import { triggerSchedule } from './schedule-trigger';
 
 export const INDEX_USAGE = `  index bootstrap NAME [--policy retention|tiered|self-managed-warm|self-managed-tiered|none|FILE.json]
              [--retention-days N] [--rollover-age 1d] [--rollover-docs N] [--rollover-size 40gb]
@@ -19,6 +20,8 @@ export const INDEX_USAGE = `  index bootstrap NAME [--policy retention|tiered|se
   index alias ALIAS                       the alias's indices and its write index
   index cat indices|shards PATTERN [-v] [-s COLUMNS]
   index settings INDEX [--filter-path PATHS]
+  index pass [--wait]                     run the lifecycle engine's pass now (triggers its Temporal
+                                          Schedule; TEMPORAL_ADDRESS, default 127.0.0.1:7233)
   index doctor ALIAS [--field F] [--timestamp-field @timestamp]
                                           why rollover, writes, policy attachment or an aggregation go
                                           wrong: cause and fix of each (exit 1 when a problem is found)`;
@@ -55,6 +58,7 @@ export async function indexCommand(
       'timestamp-field': { type: 'string' },
       v: { type: 'boolean', short: 'v', default: false },
       s: { type: 'string', short: 's' },
+      wait: { type: 'boolean', default: false },
     },
   });
   const baseUrl = (values.url ?? process.env.PLAT_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
@@ -140,6 +144,11 @@ export async function indexCommand(
           `/v1/search/indices/${enc(need(a, 'INDEX'))}/settings${values['filter-path'] ? `?filter_path=${enc(values['filter-path'])}` : ''}`,
         ),
       );
+    case 'pass': {
+      const run = await triggerSchedule('index-lifecycle', values.wait);
+      const result = (run.data as { result?: PassView }).result;
+      return result ? { data: run.data, text: passText(result) } : run;
+    }
     case 'doctor': {
       const query = new URLSearchParams({
         ...(values.field ? { field: values.field } : {}),
@@ -229,6 +238,26 @@ function explainText(res: Record<string, unknown>): string {
   }
   lines.push(`${res.total_managed_indices ?? 0} managed`);
   return lines.join('\n');
+}
+
+type PassView =
+  | {
+      engine: 'plat';
+      managed: number;
+      waiting: number;
+      attached: string[];
+      events: { index: string; kind: string; message: string }[];
+      failed: { index: string; cause: string }[];
+    }
+  | { engine: 'ism' | 'none'; skipped: string };
+
+function passText(r: PassView): string {
+  if (r.engine !== 'plat') return `pass skipped: ${r.skipped}`;
+  return [
+    `pass: ${r.managed} managed, ${r.waiting} waiting, ${r.failed.length} failed${r.attached.length ? `, attached ${r.attached.join(', ')}` : ''}`,
+    ...r.events.map((e) => `  ${e.index}  ${e.kind}  ${e.message}`),
+    ...r.failed.map((f) => `  ${f.index}  FAILED  ${f.cause}`),
+  ].join('\n');
 }
 
 function doctorText(r: DoctorView): string {

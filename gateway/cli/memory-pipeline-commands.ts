@@ -3,9 +3,7 @@
  * Temporal Schedule (as the Web UI's "Trigger" or `temporal schedule trigger` would), and with
  * --wait prints what the run did.
  */
-import type { Connection } from '@temporalio/client';
-import { scheduleId } from '../../schedules/platform-schedules';
-import { ApiError } from './api-client';
+import { triggerSchedule } from './schedule-trigger';
 
 const PIPELINES: Record<string, string> = {
   digest: 'memory-digest',
@@ -17,63 +15,6 @@ export function isPipelineCommand(sub: string): boolean {
   return sub in PIPELINES;
 }
 
-export async function triggerPipeline(sub: string, wait: boolean): Promise<{ data: unknown; text: string }> {
-  const address = process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
-  const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
-  const id = scheduleId(PIPELINES[sub], process.env.PLAT_TASK_QUEUE ?? 'plat-platform');
-  // Loaded here: the other memory commands should not pay for the Temporal client's start-up.
-  const { Client, Connection } = await import('@temporalio/client');
-  let connection: Connection;
-  try {
-    connection = await Connection.connect({ address, connectTimeout: '5s' });
-  } catch (err) {
-    throw new ApiError(
-      1,
-      'unreachable',
-      `Temporal is not reachable at ${address} (is plat running? npm start): ${(err as Error).message}`,
-    );
-  }
-  try {
-    const client = new Client({ connection, namespace });
-    const handle = client.schedule.getHandle(id);
-    let before: number;
-    try {
-      before = (await handle.describe()).info.recentActions.length;
-    } catch {
-      throw new ApiError(
-        1,
-        'not_found',
-        `schedule ${id} does not exist: the worker registers it at start (npm start)`,
-      );
-    }
-    await handle.trigger();
-    let workflowId: string | undefined;
-    for (let i = 0; i < 100 && !workflowId; i++) {
-      const actions = (await handle.describe()).info.recentActions;
-      if (actions.length > before) workflowId = actions[actions.length - 1].action.workflow.workflowId;
-      else await new Promise((r) => setTimeout(r, 100));
-    }
-    if (!workflowId) throw new ApiError(1, 'not_started', `schedule ${id} was triggered but no run started`);
-    if (!wait)
-      return {
-        data: { schedule_id: id, workflow_id: workflowId },
-        text: `triggered ${id}: workflow ${workflowId}`,
-      };
-    try {
-      const result = await client.workflow.getHandle(workflowId).result();
-      return {
-        data: { schedule_id: id, workflow_id: workflowId, result },
-        text: `${id} finished (${workflowId}):\n${JSON.stringify(result, null, 2)}`,
-      };
-    } catch (err) {
-      const cause = (err as { cause?: { message?: string; details?: unknown[] } }).cause;
-      throw new ApiError(
-        1,
-        'failed',
-        `${id} failed (${workflowId}): ${cause?.message ?? (err as Error).message}${cause?.details?.length ? `\n${JSON.stringify(cause.details[0], null, 2)}` : ''}`,
-      );
-    }
-  } finally {
-    await connection.close();
-  }
+export function triggerPipeline(sub: string, wait: boolean): Promise<{ data: unknown; text: string }> {
+  return triggerSchedule(PIPELINES[sub], wait);
 }
