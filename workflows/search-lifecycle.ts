@@ -9,6 +9,8 @@ import type { LifecycleActivities, LifecyclePassResult } from '../activities/sea
 
 const acts = proxyActivities<LifecycleActivities>({
   startToCloseTimeout: '4 minutes',
+  // A pass steps indices one after another and heartbeats as it goes: a stuck one is noticed early.
+  heartbeatTimeout: '1 minute',
   retry: { maximumAttempts: 3, initialInterval: '10 seconds' },
 });
 

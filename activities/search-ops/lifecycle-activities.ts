@@ -3,7 +3,7 @@
  * managed index, on the workflow's clock. It does nothing where the cluster runs ISM (ISM applies the
  * same policies itself) or where no OpenSearch is configured, and says which.
  */
-import { log } from '@temporalio/activity';
+import { heartbeat, log } from '@temporalio/activity';
 import type { PassSummary } from './lifecycle/lifecycle-pass';
 import { lifecyclePass } from './lifecycle/lifecycle-pass';
 import type { OpenSearchClient } from './opensearch-client';
@@ -24,7 +24,9 @@ export function createLifecycleActivities(deps: LifecycleDeps) {
       if (!deps.search) return { engine: 'none', skipped: 'no OpenSearch is configured (OPENSEARCH_URL)' };
       if ((await deps.search.plugins()).includes(ISM_PLUGIN))
         return { engine: 'ism', skipped: 'the cluster runs ISM, which applies the policies itself' };
-      const summary = await lifecyclePass(deps.search, input.now);
+      const summary = await lifecyclePass(deps.search, input.now, {
+        onProgress: (stepped, total) => heartbeat({ stepped, total }),
+      });
       for (const { message, ...e } of summary.events) log.info(`lifecycle: ${message}`, e);
       return { engine: 'plat', ...summary };
     },

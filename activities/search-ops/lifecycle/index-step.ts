@@ -34,7 +34,10 @@ const MAX_CHAINED_STEPS = 16;
 
 export async function advanceIndex(
   current: ManagedIndex,
-  ctx: Omit<ActionContext, 'record'>,
+  ctx: Omit<ActionContext, 'record'> & {
+    /** Asked before each cluster-changing action; false defers it to a later pass. */
+    mayAct?: () => boolean;
+  },
   run: typeof runAction = runAction,
 ): Promise<StepResult> {
   const rec: ManagedIndex = structuredClone(current);
@@ -76,6 +79,9 @@ export async function advanceIndex(
         rec.step = { name: STEP_NAMES[name] ?? name, start_time: now, step_status: 'starting' };
       }
       if (acted || !retryDue(rec, spec, now)) break;
+      // The pass's budget of cluster changes is spent: the action runs at a later pass.
+      if (ctx.mayAct && !ctx.mayAct()) break;
+      consumeRetry(rec, now);
       if (spec.timeout && now - rec.action.start_time > parseDuration(spec.timeout)!) {
         fail(rec, now, name, `action ${name} timed out after ${spec.timeout}`);
         event('failed', rec.info!.message, name);
@@ -160,7 +166,7 @@ function actionCursor(rec: ManagedIndex, actions: number): number {
   return rec.step?.step_status === 'completed' ? rec.action.index + 1 : rec.action.index;
 }
 
-/** A failed action runs again once its backoff passed, while retries remain. */
+/** Whether a failed action may run again: its backoff passed and retries remain. */
 function retryDue(
   rec: ManagedIndex,
   spec: { retry?: { count: number; backoff?: string; delay?: string } },
@@ -174,10 +180,15 @@ function retryDue(
   const n = action.consumed_retries + 1;
   const wait =
     retry.backoff === 'constant' ? delay : retry.backoff === 'linear' ? delay * n : delay * 2 ** (n - 1);
-  if (now < action.last_retry_time + wait) return false;
-  action.consumed_retries = n;
+  return now >= action.last_retry_time + wait;
+}
+
+/** A failed action about to run again counts one more retry. */
+function consumeRetry(rec: ManagedIndex, now: number): void {
+  const action = rec.action!;
+  if (!action.failed) return;
+  action.consumed_retries += 1;
   action.last_retry_time = now;
-  return true;
 }
 
 function fail(rec: ManagedIndex, now: number, name: string, cause: string): void {

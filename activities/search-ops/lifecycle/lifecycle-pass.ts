@@ -30,15 +30,31 @@ export interface PassSummary {
   failed: { index: string; action?: string; cause: string; retries_left: boolean }[];
   /** Records changed meanwhile by someone else; the next pass takes them up. */
   write_conflicts: { index: string; reason: string }[];
+  /** Actions left for the next pass because this one spent its budget (PassOptions.maxActions). */
+  deferred?: number;
 }
 
 /** How many indices run their step at once (most steps make no call at all). */
 const CONCURRENCY = 8;
 
+export interface PassOptions {
+  /**
+   * Cluster-changing actions one pass may run (default 500); the rest run at the next passes. Keeps
+   * a pass short when many indices act at once (a policy attached to thousands of old indices).
+   */
+  maxActions?: number;
+  /** Called as indices are stepped (the activity heartbeats with it). */
+  onProgress?: (stepped: number, total: number) => void;
+}
+
+/** Changed records are written in batches of this size as the pass goes, not all at its end. */
+const WRITE_BATCH = 200;
+
 export async function lifecyclePass(
   client: OpenSearchClient,
   /** The engine's clock: the workflow's time, so time-skipping tests age indices in seconds. */
   now: number,
+  opts: PassOptions = {},
 ): Promise<PassSummary> {
   const store = new PlatLifecycleStore(client);
   const clockOffset = now - Date.now();
@@ -76,7 +92,16 @@ export async function lifecyclePass(
   }
 
   const created: string[] = [];
+  let budget = opts.maxActions ?? 500;
+  const mayAct = () => budget-- > 0;
+  let stepped = 0;
+  // What is done is recorded as the pass goes: a pass cut short (a timeout) loses little.
+  const flushIfFull = async () => {
+    if (writes.length >= WRITE_BATCH) summary.write_conflicts.push(...(await store.write(writes.splice(0))));
+  };
   await eachLimited(items, CONCURRENCY, async ({ record, seq }) => {
+    opts.onProgress?.(++stepped, items.length);
+    await flushIfFull();
     const observed = snapshot.indices.get(record.index);
     if (record.auto_manage === false) {
       // A removed policy's marker: kept while its index exists.
@@ -97,7 +122,7 @@ export async function lifecyclePass(
           },
         ],
       };
-    } else result = await advanceIndex(record, { client, snapshot, observed, now });
+    } else result = await advanceIndex(record, { client, snapshot, observed, now, mayAct });
     summary.events.push(...result.events);
     if (result.new_index) created.push(result.new_index);
     const next = 'record' in result ? result.record : undefined;
@@ -129,7 +154,8 @@ export async function lifecyclePass(
     }
   }
   if (newest !== claimedUntil) writes.push({ op: 'claimed_until', time: newest });
-  summary.write_conflicts = await store.write(writes);
+  summary.write_conflicts.push(...(await store.write(writes)));
+  if (budget < 0) summary.deferred = -budget;
   return summary;
 }
 

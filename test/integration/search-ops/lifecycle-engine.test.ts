@@ -174,6 +174,67 @@ describe('lifecycle engine (real OpenSearch node, no ISM)', () => {
     );
   });
 
+  it('copies the other aliases on rollover (copy_alias), waits for shards to reach tagged nodes, and spreads many actions over passes', async () => {
+    const manager = await lifecycleManager(client);
+    await bootstrapRollingIndex(client, 'copy-logs', { shards: 1, replicas: 0 }, false);
+    await client.request('POST', '/_aliases', {
+      actions: [{ add: { index: 'copy-logs-000001', alias: 'copy-readers' } }],
+    });
+    await applyPolicy(manager, 'copy-policy', {
+      default_state: 'hot',
+      states: [
+        {
+          name: 'hot',
+          actions: [{ rollover: { min_doc_count: 1, copy_alias: true } }],
+          transitions: [{ state_name: 'warm', conditions: { min_index_age: '1d' } }],
+        },
+        // No node of this cluster carries node.attr.temp: the move waits, saying so.
+        { name: 'warm', actions: [{ allocation: { require: { temp: 'warm' }, wait_for: true } }] },
+      ],
+    });
+    await manager.addPolicy('copy-logs-000001', 'copy-policy');
+    await client.request('POST', '/copy-logs/_doc?refresh=true', { message: 'one' });
+    const t0 = Date.now();
+    await lifecyclePass(client, t0);
+    await lifecyclePass(client, t0 + HOUR);
+    const aliases = await client.request<Record<string, { aliases: Record<string, unknown> }>>(
+      'GET',
+      '/_alias/copy-readers',
+    );
+    expect(Object.keys(aliases).sort()).toEqual(['copy-logs-000001', 'copy-logs-000002']);
+
+    await lifecyclePass(client, t0 + DAY + HOUR);
+    expect(await explain('copy-logs-000001')).toMatchObject({
+      state: { name: 'warm' },
+      action: { name: 'allocation', failed: false },
+      step: { step_status: 'condition_not_met' },
+      info: { message: expect.stringMatching(/1 of 1 shards not yet on nodes with temp=warm/) },
+    });
+
+    // Twelve indices due to act at once, with a budget of five actions a pass.
+    for (let i = 1; i <= 12; i++)
+      await client.request('PUT', `/many-${i}`, { settings: { number_of_replicas: 0 } });
+    await applyPolicy(manager, 'many-policy', {
+      default_state: 'ro',
+      states: [{ name: 'ro', actions: [{ read_only: {} }] }],
+    });
+    await manager.addPolicy('many-*', 'many-policy');
+    // Other tests' indices share the node and the budget: count every action of the pass.
+    const acted = (p: { events: { kind: string }[] }) =>
+      p.events.filter((e) => ['action_completed', 'failed', 'deleted'].includes(e.kind)).length;
+    const first = await lifecyclePass(client, t0 + 2 * DAY, { maxActions: 5 });
+    expect(acted(first)).toBeLessThanOrEqual(5);
+    expect(first.deferred).toBeGreaterThan(0);
+    let passes = 1;
+    for (let p = first; p.deferred && passes < 10; passes++)
+      p = await lifecyclePass(client, t0 + 2 * DAY, { maxActions: 5 });
+    expect(passes).toBeGreaterThanOrEqual(3);
+    const blocks = await client.request<
+      Record<string, { settings: { index: { blocks?: { write?: string } } } }>
+    >('GET', '/many-*/_settings?filter_path=*.settings.index.blocks');
+    expect(Object.values(blocks).filter((b) => b.settings.index.blocks?.write === 'true')).toHaveLength(12);
+  });
+
   it('drops the record of an index deleted by hand, and removes a policy on request', async () => {
     await bootstrapRollingIndex(client, 'hand-logs', { shards: 1, replicas: 0 }, false);
     await applyPolicy(manager, 'hand-policy', retentionPolicy('hand-logs'));
