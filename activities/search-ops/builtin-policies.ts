@@ -17,6 +17,13 @@ export const DEFAULT_ROLLOVER: RolloverThresholds = { min_index_age: '1d', min_p
 
 const template = (name: string, priority: number) => ({ index_patterns: [`${name}-*`], priority });
 
+/** The hot state: rolled over when a threshold is met, then on to `next` at `after`. */
+const hotState = (rollover: RolloverThresholds | undefined, next: string, after: string) => ({
+  name: 'hot',
+  actions: [{ rollover: { ...(rollover ?? DEFAULT_ROLLOVER) } }],
+  transitions: [{ state_name: next, conditions: { min_index_age: after } }],
+});
+
 /** hot (rollover) → warm at 7 d (warm_migration) → cold at 30 d (cold_migration) → delete at 90 d (cold_delete). */
 export function tieredPolicy(
   name: string,
@@ -26,11 +33,7 @@ export function tieredPolicy(
     description: `${name}: hot, then warm at 7d, cold at 30d, deleted at 90d (managed domain)`,
     default_state: 'hot',
     states: [
-      {
-        name: 'hot',
-        actions: [{ rollover: { ...(opts.rollover ?? DEFAULT_ROLLOVER) } }],
-        transitions: [{ state_name: 'warm', conditions: { min_index_age: '7d' } }],
-      },
+      hotState(opts.rollover, 'warm', '7d'),
       {
         name: 'warm',
         actions: [{ warm_migration: {} }],
@@ -57,11 +60,7 @@ export function retentionPolicy(
     description: `${name}: rolled over while hot, deleted at ${days}d`,
     default_state: 'hot',
     states: [
-      {
-        name: 'hot',
-        actions: [{ rollover: { ...(opts.rollover ?? DEFAULT_ROLLOVER) } }],
-        transitions: [{ state_name: 'delete', conditions: { min_index_age: `${days}d` } }],
-      },
+      hotState(opts.rollover, 'delete', `${days}d`),
       { name: 'delete', actions: [{ delete: {} }], transitions: [] },
     ],
     ism_template: template(name, opts.priority ?? 100),
@@ -88,11 +87,7 @@ export function selfManagedWarmPolicy(
     description: `${name}: hot, then read-only on ${opts.attribute ?? 'temp'}=${opts.value ?? 'warm'} nodes, deleted at ${opts.deleteAfter ?? '90d'}`,
     default_state: 'hot',
     states: [
-      {
-        name: 'hot',
-        actions: [{ rollover: { ...(opts.rollover ?? DEFAULT_ROLLOVER) } }],
-        transitions: [{ state_name: 'warm', conditions: { min_index_age: opts.warmAfter ?? '7d' } }],
-      },
+      hotState(opts.rollover, 'warm', opts.warmAfter ?? '7d'),
       {
         name: 'warm',
         actions: [
@@ -135,11 +130,7 @@ export function selfManagedTieredPolicy(
     description: `${name}: hot, warm (${attribute}=${opts.warmValue ?? 'warm'}) at 7d, cold (${attribute}=${opts.coldValue ?? 'cold'}) at 30d, deleted at 90d`,
     default_state: 'hot',
     states: [
-      {
-        name: 'hot',
-        actions: [{ rollover: { ...(opts.rollover ?? DEFAULT_ROLLOVER) } }],
-        transitions: [{ state_name: 'warm', conditions: { min_index_age: '7d' } }],
-      },
+      hotState(opts.rollover, 'warm', '7d'),
       {
         name: 'warm',
         actions: [

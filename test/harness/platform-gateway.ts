@@ -54,10 +54,11 @@ export async function startTestGateway(opts: {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     dataDir,
     deps,
-    stop: () =>
-      new Promise((resolve) => {
-        hub.close();
-        server.close(() => resolve());
-      }),
+    async stop() {
+      hub.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // The last access-log lines, while the cluster is still up; no timer left behind.
+      await deps.accessLogs?.close();
+    },
   };
 }

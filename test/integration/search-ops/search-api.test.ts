@@ -221,7 +221,7 @@ describe('search API (real OpenSearch node)', () => {
     });
 
   it('plat index: bootstrap, explain, cat with -v and -s, an invalid policy named problem by problem', async () => {
-    const boot = await plat(
+    const bootstrap = [
       'bootstrap',
       'cli-logs',
       '--replicas',
@@ -230,20 +230,12 @@ describe('search API (real OpenSearch node)', () => {
       '14',
       '--rollover-docs',
       '100',
-    );
+    ];
+    const boot = await plat(...bootstrap);
     expect(boot.stderr).toBe('');
     expect(boot.stdout).toContain('write alias cli-logs → cli-logs-000001: created');
     expect(boot.stdout).toContain("policy cli-logs-lifecycle: created (run by plat's lifecycle engine)");
-    const again = await plat(
-      'bootstrap',
-      'cli-logs',
-      '--replicas',
-      '0',
-      '--retention-days',
-      '14',
-      '--rollover-docs',
-      '100',
-    );
+    const again = await plat(...bootstrap);
     expect(again.stdout).toContain('policy cli-logs-lifecycle: unchanged');
 
     await plat('rollover', 'cli-logs');
