@@ -133,8 +133,17 @@ export async function indexCommand(
       );
       return { data: res, text: explainText(res) };
     }
-    case 'rollover':
-      return json(await api.request('POST', `/v1/search/aliases/${enc(need(a, 'ALIAS'))}/rollover`));
+    case 'rollover': {
+      const alias = need(a, 'ALIAS');
+      const res = await api.request<{ old_index: string; new_index: string }>(
+        'POST',
+        `/v1/search/aliases/${enc(alias)}/rollover`,
+      );
+      return {
+        data: res,
+        text: `rolled over ${alias}: ${res.old_index} → ${res.new_index} (now its write index)`,
+      };
+    }
     case 'alias':
       return json(await api.request('GET', `/v1/search/aliases/${enc(need(a, 'ALIAS'))}`));
     case 'settings':

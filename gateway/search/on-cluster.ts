@@ -30,7 +30,12 @@ export async function onCluster<T>(
   } catch (err) {
     if (err instanceof NotAggregatableError) throw new HttpError(422, 'not_aggregatable', err.message);
     if (err instanceof PolicyInvalid)
-      throw new HttpError(422, 'policy_invalid', err.message, { problems: err.problems });
+      throw new HttpError(
+        422,
+        'policy_invalid',
+        `policy ${err.policyId} is invalid: ${err.problems.length} problem(s), each in error.details.problems`,
+        { problems: err.problems },
+      );
     if (err instanceof LifecycleRequestError)
       throw new HttpError(err.status, err.status === 404 ? 'not_found' : 'lifecycle_refused', err.message);
     if (err instanceof OpenSearchError && err.status === 404)
