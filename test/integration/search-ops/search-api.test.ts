@@ -62,7 +62,9 @@ describe('search API (real OpenSearch node)', () => {
     // The managed-domain tiers are refused on this self-managed node, naming the one that works here.
     const tiered = await call('POST', '/v1/search/indices/tier-logs/bootstrap', { policy: 'tiered' }, token);
     expect(tiered.status).toBe(422);
-    expect(JSON.stringify((tiered.body.error as { details: unknown }).details)).toMatch(/self-managed-tiered/);
+    expect(JSON.stringify((tiered.body.error as { details: unknown }).details)).toMatch(
+      /self-managed-tiered/,
+    );
     expect((await call('POST', '/v1/search/indices/api-logs/bootstrap', body)).status).toBe(401);
   });
 
