@@ -1,0 +1,61 @@
+/**
+ * Fusing ranked lists from different signals (dense vectors, a lexical index, entity matches) into
+ * one relevance in [0, 1], the score that `min_score` and time decay apply to (issue #14's hybrid
+ * retrieval). Pure, for exact unit tests.
+ *
+ * - `rrf`: reciprocal-rank fusion, Σ wᵢ / (k + rankᵢ), divided by its maximum Σ wᵢ / (k + 1), so a
+ *   memory first in every list scores 1. Ranks only: robust to signals whose scores do not compare.
+ * - `weighted`: Σ wᵢ · scoreᵢ / maxᵢ, divided by Σ wᵢ: each list's scores scaled by its best (a BM25
+ *   score has no upper bound), so the best of every list scores 1 and an absent memory adds 0.
+ */
+
+export interface RankedHit {
+  id: string;
+  /** The signal's own score, higher is better (a cosine similarity, a BM25 score). */
+  score: number;
+}
+
+export interface FusedHit {
+  id: string;
+  /** The fused relevance in [0, 1]. */
+  score: number;
+  /** Each signal's 1-based rank of this memory; absent where the signal did not find it. */
+  ranks: (number | undefined)[];
+}
+
+export interface FusionOptions {
+  method: 'rrf' | 'weighted';
+  /** One weight per list (default 1 each). */
+  weights?: number[];
+  /** RRF's damping constant (default 60, as in Cormack et al.). */
+  k?: number;
+}
+
+export function fuseRankings(lists: RankedHit[][], opts: FusionOptions): FusedHit[] {
+  const weights = lists.map((_, i) => opts.weights?.[i] ?? 1);
+  const totalWeight = weights.reduce((a, b) => a + b, 0);
+  if (totalWeight <= 0) return [];
+  const k = opts.k ?? 60;
+  const fused = new Map<string, FusedHit>();
+  lists.forEach((list, li) => {
+    // Sorted here, so callers may pass hits in any order; ties keep their given order.
+    const sorted = [...list].sort((a, b) => b.score - a.score);
+    const best = sorted[0]?.score ?? 0;
+    sorted.forEach((hit, index) => {
+      const entry = fused.get(hit.id) ?? { id: hit.id, score: 0, ranks: lists.map(() => undefined) };
+      if (entry.ranks[li] !== undefined) return; // a memory counts once per signal
+      entry.ranks[li] = index + 1;
+      entry.score +=
+        opts.method === 'rrf'
+          ? weights[li] / (k + index + 1)
+          : best > 0
+            ? (weights[li] * Math.max(0, hit.score)) / best
+            : 0;
+      fused.set(hit.id, entry);
+    });
+  });
+  const max = opts.method === 'rrf' ? totalWeight / (k + 1) : totalWeight;
+  return [...fused.values()]
+    .map((f) => ({ ...f, score: Math.min(1, f.score / max) }))
+    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+}
