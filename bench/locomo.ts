@@ -28,6 +28,7 @@ import { repoRoot } from '../shared/paths';
 import { Bm25Index } from './lib/bm25';
 import { envInt, loadLine, machineLine, ms, pct, ratio, summarize, table, timed } from './lib/bench-stats';
 import { benchConfig, startMemoryServer, type AddResponse, type SearchItem } from './lib/memory-server';
+import { MONTHS } from '../activities/memory/search/time-expressions';
 
 const DATASET = path.resolve(repoRoot, '..', 'shared', 'datasets', 'locomo', 'locomo10.json');
 const CONVERSATIONS = envInt('BENCH_CONVERSATIONS', 10);
@@ -65,21 +66,6 @@ interface Sample {
   conversation: Record<string, unknown>;
   qa: Qa[];
 }
-
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
 
 /** "1:56 pm on 8 May, 2023" as a UTC instant (the dataset gives no time zone). */
 function sessionDate(text: string): Date {

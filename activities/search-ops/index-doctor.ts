@@ -12,7 +12,9 @@
  */
 import { firstIndexName } from './index-template';
 import { patternMatches, templatePolicyFor, templatesOf } from './lifecycle/ism-template-match';
+import { indexIdentities, writeIndexAmong } from './lifecycle/cluster-snapshot';
 import { lifecycleManager } from './lifecycle/lifecycle-manager';
+import { rolloverAliasIn } from './settings-shape';
 import type { OpenSearchClient } from './opensearch-client';
 
 export interface Finding {
@@ -74,11 +76,12 @@ export async function diagnose(
   const aliases = await client.getOrUndefined<Aliases>(`/_alias/${enc(alias)}`);
   const concrete = !aliases && (await client.getOrUndefined(`/${enc(alias)}/_settings`)) !== undefined;
   const members = Object.entries(aliases ?? {})
-    .map(([index, a]) => ({ index, write: a.aliases[alias]?.is_write_index }))
+    .map(([index, a]) => ({ index, is_write_index: a.aliases[alias]?.is_write_index }))
     .sort((a, b) => a.index.localeCompare(b.index));
-  const explicit = members.filter((m) => m.write === true);
-  const writeIndex =
-    explicit[0]?.index ?? (members.length === 1 && members[0].write !== false ? members[0].index : undefined);
+  const explicit = members.filter((m) => m.is_write_index === true);
+  const writeIndex = writeIndexAmong(members);
+  // Read once: the rollover time (symptom 2) and ism_template's creation rule (symptom 3) need it.
+  const created = writeIndex ? (await indexIdentities(client, writeIndex))[0].creation_date : 0;
 
   // 2. Where writes go.
   if (concrete)
@@ -99,7 +102,7 @@ export async function diagnose(
   else {
     const older = members.filter((m) => m.index !== writeIndex).map((m) => m.index);
     const strays = older.length
-      ? await writesAfterRollover(client, older, writeIndex, opts.timestampField ?? '@timestamp')
+      ? await writesAfterRollover(client, alias, writeIndex, created, opts.timestampField ?? '@timestamp')
       : [];
     if (strays.length)
       add(
@@ -140,10 +143,7 @@ export async function diagnose(
       `template ${winner.name} (priority ${winner.index_template.priority ?? 0}) wins over ${alias} (priority ${ownTemplate.index_template.priority ?? 0}) for ${next}: only the highest-priority template applies`,
       `raise the priority of ${alias} above ${winner.index_template.priority ?? 0}, or narrow the patterns of ${winner.name}`,
     );
-  else if (
-    manager.engine === 'ism' &&
-    rolloverAliasSetting(winner.index_template.template?.settings) !== alias
-  )
+  else if (manager.engine === 'ism' && rolloverAliasIn(winner.index_template.template?.settings) !== alias)
     add(
       1,
       'problem',
@@ -181,7 +181,6 @@ export async function diagnose(
     if (policyId) add(3, 'ok', `${writeIndex} is managed by policy ${policyId}`);
     else {
       const policies = await manager.listPolicies();
-      const created = await creationDate(client, writeIndex);
       const claimers = policies.filter((p) =>
         templatesOf(p.policy).some((t) => t.index_patterns.some((pat) => patternMatches(pat, writeIndex))),
       );
@@ -281,50 +280,40 @@ function nextIndexName(index: string): string {
   return m ? `${m[1]}${String(Number(m[2]) + 1).padStart(m[2].length, '0')}` : `${index}-000002`;
 }
 
-function rolloverAliasSetting(settings: Record<string, unknown> | undefined): string | undefined {
-  const flat = JSON.stringify(settings ?? {});
-  const m =
-    /"rollover_alias":"([^"]+)"/.exec(flat) ??
-    /"(?:index\.)?plugins\.index_state_management\.rollover_alias":"([^"]+)"/.exec(flat);
-  return m?.[1];
-}
-
 async function indexRolloverAlias(client: OpenSearchClient, index: string): Promise<string | undefined> {
   const res = await client.request<Record<string, { settings: Record<string, unknown> }>>(
     'GET',
     `/${enc(index)}/_settings?flat_settings=true`,
   );
-  return rolloverAliasSetting(res[index]?.settings);
+  return rolloverAliasIn(res[index]?.settings);
 }
 
-async function creationDate(client: OpenSearchClient, index: string): Promise<number> {
-  const [row] = await client.request<{ 'creation.date': string }[]>(
-    'GET',
-    `/_cat/indices/${enc(index)}?format=json&h=creation.date`,
-  );
-  return Number(row['creation.date']);
-}
-
-/** Older indices holding documents stamped after the write index was created. */
+/**
+ * Older indices of the alias holding documents stamped after the write index was created, counted in
+ * one search over the alias (not a call per index).
+ */
 async function writesAfterRollover(
   client: OpenSearchClient,
-  older: string[],
+  alias: string,
   writeIndex: string,
+  since: number,
   timestampField: string,
 ): Promise<{ index: string; count: number }[]> {
-  const since = await creationDate(client, writeIndex);
-  const out: { index: string; count: number }[] = [];
-  for (const index of older) {
-    const res = await client.request<{ count: number }>(
-      'POST',
-      `/${enc(index)}/_count?ignore_unavailable=true`,
-      {
-        query: { range: { [timestampField]: { gte: since } } },
+  const res = await client.request<{
+    aggregations?: { by_index: { buckets: { key: string; doc_count: number }[] } };
+  }>('POST', `/${enc(alias)}/_search`, {
+    size: 0,
+    query: {
+      bool: {
+        filter: [{ range: { [timestampField]: { gte: since } } }],
+        must_not: [{ term: { _index: writeIndex } }],
       },
-    );
-    if (res.count > 0) out.push({ index, count: res.count });
-  }
-  return out;
+    },
+    aggs: { by_index: { terms: { field: '_index', size: 1000 } } },
+  });
+  return (res.aggregations?.by_index.buckets ?? [])
+    .map((b) => ({ index: b.key, count: b.doc_count }))
+    .sort((a, b) => a.index.localeCompare(b.index));
 }
 
 function textFields(

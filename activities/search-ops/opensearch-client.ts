@@ -99,9 +99,21 @@ export class OpenSearchClient {
     }
   }
 
-  /** The plugins the cluster runs (`_cat/plugins`), each once. */
-  async plugins(): Promise<string[]> {
-    const rows = await this.request<{ component: string }[]>('GET', '/_cat/plugins?format=json');
-    return [...new Set(rows.map((r) => r.component))];
+  /**
+   * The plugins the cluster runs (`_cat/plugins`), each once. Asked before most lifecycle requests
+   * (ISM or plat's engine?), and plugins change only with a node restart: kept for a minute.
+   */
+  plugins(): Promise<string[]> {
+    if (!this.pluginList || Date.now() - this.pluginList.at > 60_000) {
+      const list = this.request<{ component: string }[]>('GET', '/_cat/plugins?format=json').then((rows) => [
+        ...new Set(rows.map((r) => r.component)),
+      ]);
+      // A failed read is not kept: the next call asks again.
+      list.catch(() => (this.pluginList = undefined));
+      this.pluginList = { at: Date.now(), list };
+    }
+    return this.pluginList.list;
   }
+
+  private pluginList?: { at: number; list: Promise<string[]> };
 }

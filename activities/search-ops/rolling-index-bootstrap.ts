@@ -7,6 +7,7 @@
  */
 import { firstIndexName, indexTemplateBody, type TemplateOptions } from './index-template';
 import { OpenSearchError, type OpenSearchClient } from './opensearch-client';
+import { flattenSettings, rolloverAliasIn, sortKeys } from './settings-shape';
 
 export type StepOutcome = 'created' | 'updated' | 'unchanged' | 'conflict';
 
@@ -99,19 +100,15 @@ export async function bootstrapRollingIndex(
   return report;
 }
 
-function rolloverAliasOf(template: Record<string, unknown>): string | undefined {
-  const settings = (template.template as { settings?: Record<string, unknown> } | undefined)?.settings ?? {};
-  const flat = flatten(settings);
-  return (flat['index.plugins.index_state_management.rollover_alias'] ??
-    flat['plugins.index_state_management.rollover_alias']) as string | undefined;
-}
+const rolloverAliasOf = (template: Record<string, unknown>) =>
+  rolloverAliasIn((template.template as { settings?: object } | undefined)?.settings);
 
 /** The parts plat sets, compared as OpenSearch returns them (settings nested and stringified). */
 function sameTemplate(
   existing: Record<string, unknown>,
   desired: ReturnType<typeof indexTemplateBody>,
 ): boolean {
-  const settings = flatten((existing.template as { settings?: object })?.settings ?? {});
+  const settings = flattenSettings((existing.template as { settings?: object })?.settings ?? {});
   const want = desired.template.settings;
   const value = (key: string) => settings[`index.${key}`] ?? settings[key];
   return (
@@ -125,25 +122,4 @@ function sameTemplate(
     JSON.stringify(sortKeys((existing.template as { mappings?: object })?.mappings ?? {})) ===
       JSON.stringify(sortKeys(desired.template.mappings))
   );
-}
-
-function flatten(obj: object, prefix = ''): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) {
-    const key = prefix ? `${prefix}.${k}` : k;
-    if (v && typeof v === 'object' && !Array.isArray(v)) Object.assign(out, flatten(v, key));
-    else out[key] = v;
-  }
-  return out;
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.entries(value)
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([k, v]) => [k, sortKeys(v)]),
-    );
-  return value;
 }

@@ -14,6 +14,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The gateway the CLI talks to: --url, else PLAT_URL, else the local default. */
+export function gatewayUrl(flag?: string): string {
+  return (flag ?? process.env.PLAT_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+}
+
 /** Where `plat login` keeps tokens, per gateway URL (mode 0600). */
 export function credentialsFile(): string {
   return process.env.PLAT_CREDENTIALS_FILE ?? path.join(os.homedir(), '.config', 'plat', 'credentials.json');

@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ApiClient, ApiError, loadToken } from './api-client';
+import { ApiClient, ApiError, gatewayUrl, loadToken } from './api-client';
 import { triggerSchedule } from './schedule-trigger';
 
 export const INDEX_USAGE = `  index bootstrap NAME [--policy retention|tiered|self-managed-warm|self-managed-tiered|none|FILE.json]
@@ -61,7 +61,7 @@ export async function indexCommand(
       wait: { type: 'boolean', default: false },
     },
   });
-  const baseUrl = (values.url ?? process.env.PLAT_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+  const baseUrl = gatewayUrl(values.url);
   const api = new ApiClient(baseUrl, loadToken(baseUrl));
   const [sub, a, b] = positionals;
   const need = (v: string | undefined, what: string) => {

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
 import type { ProjectView } from '../../shared/project-model';
-import { ApiClient, ApiError, loadToken, saveToken } from './api-client';
+import { ApiClient, ApiError, gatewayUrl, loadToken, saveToken } from './api-client';
 import { INDEX_USAGE, indexCommand } from './index-commands';
 import { MEMORY_USAGE, memoryCommand } from './memory-commands';
 import { phaseBoard, table } from './render';
@@ -78,7 +78,7 @@ async function main(argv: string[]): Promise<number> {
   });
   const [command, sub, id, kind] = positionals;
   if (values.help || !command) return (print(USAGE), command ? 0 : 2);
-  const baseUrl = (values.url ?? process.env.PLAT_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+  const baseUrl = gatewayUrl(values.url);
   const out = (data: unknown, text: () => string) =>
     print(values.json ? JSON.stringify(data, null, 2) : text());
 

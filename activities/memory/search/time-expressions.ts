@@ -16,7 +16,8 @@ export interface TimeRange {
   text: string;
 }
 
-const MONTHS = [
+/** Month names, January first (lower case). */
+export const MONTHS = [
   'january',
   'february',
   'march',

@@ -4,7 +4,9 @@
  * same policy is already stored.
  */
 import { validatePolicy, type IsmPolicy, type PolicyProblem } from '../ism-policy';
+import { templatesOf } from './ism-template-match';
 import type { LifecycleManager } from './lifecycle-manager';
+import { sortKeys } from '../settings-shape';
 import type { StoredPolicy } from './lifecycle-store';
 
 export class PolicyInvalid extends Error {
@@ -47,18 +49,22 @@ function samePolicy(stored: IsmPolicy, wanted: IsmPolicy): boolean {
 }
 
 function comparable(p: IsmPolicy): unknown {
-  const templates =
-    p.ism_template === undefined ? [] : Array.isArray(p.ism_template) ? p.ism_template : [p.ism_template];
-  return sortKeys({
-    description: p.description ?? '',
-    default_state: p.default_state,
-    states: p.states.map((s) => ({
-      name: s.name,
-      actions: (s.actions ?? []).map(withoutDefaultRetry),
-      transitions: s.transitions ?? [],
-    })),
-    ism_template: templates.map((t) => ({ index_patterns: t.index_patterns, priority: t.priority ?? 0 })),
-  });
+  return sortKeys(
+    {
+      description: p.description ?? '',
+      default_state: p.default_state,
+      states: p.states.map((s) => ({
+        name: s.name,
+        actions: (s.actions ?? []).map(withoutDefaultRetry),
+        transitions: s.transitions ?? [],
+      })),
+      ism_template: templatesOf(p).map((t) => ({
+        index_patterns: t.index_patterns,
+        priority: t.priority ?? 0,
+      })),
+    },
+    true,
+  );
 }
 
 /** ISM stores every action with its default retry spelt out; a policy without it is the same policy. */
@@ -72,16 +78,4 @@ function withoutDefaultRetry(action: Record<string, unknown>): Record<string, un
     return Object.fromEntries(Object.entries(action).filter(([k]) => k !== 'retry'));
   }
   return action;
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([, v]) => v !== undefined && v !== null)
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([k, v]) => [k, sortKeys(v)]),
-    );
-  return value;
 }

@@ -136,3 +136,23 @@ export function writeIndexInAnswer(answer: Aliases | undefined, alias: string): 
     })),
   );
 }
+
+/** An index's identity: what a lifecycle record is attached to. */
+export interface IndexIdentity {
+  index: string;
+  uuid: string;
+  /** Wall-clock creation time (ms). */
+  creation_date: number;
+}
+
+/**
+ * The indices a name, list or pattern resolves to, by name, in one `_cat/indices` call (the cluster
+ * resolves patterns; a missing concrete name is its 404).
+ */
+export async function indexIdentities(client: OpenSearchClient, pattern: string): Promise<IndexIdentity[]> {
+  const rows = await client.request<{ index: string; uuid: string; 'creation.date': string }[]>(
+    'GET',
+    `/_cat/indices/${encodeURIComponent(pattern)}?format=json&h=index,uuid,creation.date&s=index`,
+  );
+  return rows.map((r) => ({ index: r.index, uuid: r.uuid, creation_date: Number(r['creation.date']) }));
+}

@@ -5,7 +5,7 @@
  * their versions. Temporal runs a pass on a Schedule; the state lives in the cluster.
  */
 import type { OpenSearchClient } from '../opensearch-client';
-import { clusterSnapshot, type ObservedIndex } from './cluster-snapshot';
+import { clusterSnapshot, indexIdentities, type ObservedIndex } from './cluster-snapshot';
 import { advanceIndex, type IndexEvent } from './index-step';
 import { templatePolicyFor } from './ism-template-match';
 import {
@@ -175,11 +175,7 @@ async function attachNew(
   policies: StoredPolicy[],
   clockOffset: number,
 ): Promise<ManagedIndex | undefined> {
-  const [row] = await client.request<{ index: string; uuid: string; 'creation.date': string }[]>(
-    'GET',
-    `/_cat/indices/${encodeURIComponent(index)}?format=json&h=index,uuid,creation.date`,
-  );
-  const observed = { index: row.index, uuid: row.uuid, creation_date: Number(row['creation.date']) };
+  const [observed] = await indexIdentities(client, index);
   const claim = templatePolicyFor(observed, policies);
   return claim ? attachedRecord(observed, claim.policy, clockOffset) : undefined;
 }

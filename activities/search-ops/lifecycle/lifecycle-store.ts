@@ -4,6 +4,7 @@
  * it describes, survives restarts of plat and of the node, and every plat process reads the same.
  */
 import type { IsmPolicy } from '../ism-policy';
+import { templatesOf } from './ism-template-match';
 import { OpenSearchError, type OpenSearchClient } from '../opensearch-client';
 import type { ManagedIndex } from './managed-index';
 
@@ -121,10 +122,7 @@ export class PlatLifecycleStore {
       schema_version: 1,
       ...(policy.ism_template
         ? {
-            ism_template: (Array.isArray(policy.ism_template)
-              ? policy.ism_template
-              : [policy.ism_template]
-            ).map((t) => ({ ...t, last_updated_time: now })),
+            ism_template: templatesOf(policy).map((t) => ({ ...t, last_updated_time: now })),
           }
         : {}),
     };

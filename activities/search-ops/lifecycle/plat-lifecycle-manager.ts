@@ -13,10 +13,9 @@ import {
   type StoredManagedIndex,
   type StoredPolicy,
 } from './lifecycle-store';
+import { indexIdentities, type IndexIdentity } from './cluster-snapshot';
 import { templatePolicyFor } from './ism-template-match';
 import { attachedRecord, explainEntry, unmanagedEntry } from './managed-index';
-
-type CatRow = { index: string; uuid: string; 'creation.date': string };
 
 export class PlatLifecycleManager implements LifecycleManager {
   readonly engine = 'plat' as const;
@@ -62,11 +61,7 @@ export class PlatLifecycleManager implements LifecycleManager {
           reason: 'This index already has a policy, use the update policy API to update index policies',
         });
       else {
-        const record = attachedRecord(
-          { index: row.index, uuid: row.uuid, creation_date: Number(row['creation.date']) },
-          policy,
-          0,
-        );
+        const record = attachedRecord(row, policy, 0);
         const marker = removed.get(row.index);
         writes.push(
           marker
@@ -89,10 +84,9 @@ export class PlatLifecycleManager implements LifecycleManager {
       this.records(),
     ]);
     if (!row || managed.has(index) || removed.has(index)) return undefined;
-    const observed = { index: row.index, uuid: row.uuid, creation_date: Number(row['creation.date']) };
-    const claim = templatePolicyFor(observed, policies);
+    const claim = templatePolicyFor(row, policies);
     if (!claim) return undefined;
-    await this.store.write([{ op: 'create', record: attachedRecord(observed, claim.policy, 0) }]);
+    await this.store.write([{ op: 'create', record: attachedRecord(row, claim.policy, 0) }]);
     return claim.policy._id;
   }
 
@@ -162,11 +156,8 @@ export class PlatLifecycleManager implements LifecycleManager {
   }
 
   /** The open indices a pattern names (the cluster resolves it; a missing concrete name is its 404). */
-  private async indices(pattern: string): Promise<CatRow[]> {
-    const rows = await this.client.request<CatRow[]>(
-      'GET',
-      `/_cat/indices/${encodeURIComponent(pattern)}?format=json&h=index,uuid,creation.date&s=index`,
-    );
+  private async indices(pattern: string): Promise<IndexIdentity[]> {
+    const rows = await indexIdentities(this.client, pattern);
     return rows.filter((r) => r.index !== POLICIES_INDEX && r.index !== MANAGED_INDEX);
   }
 
