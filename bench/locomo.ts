@@ -9,9 +9,10 @@
  * Then each QA question is searched (top_k 10) and recall@5 / recall@10 of its evidence turns is
  * computed (share of the evidence dia_ids whose memory is in the first k results, averaged over
  * questions), by category and overall:
- *   - time_decay false: pure similarity;
- *   - time_decay true, with the service's clock set to the day after the conversation's last session
- *     (at the real date every turn is years old, decay weights are ~0 and the order equals decay off).
+ *   - search_mode semantic, lexical and hybrid, time_decay false;
+ *   - hybrid with time_decay true.
+ * The service's clock is the day after the conversation's last session (at the real date every turn
+ * is years old: decay weights would be ~0, and "last week" would name a week after the talk).
  * Baseline in the same run: BM25 (k1 1.2, b 0.75, lower-cased word tokens) over the same stored
  * memories of the conversation, same questions, top 10.
  *
@@ -103,15 +104,23 @@ function evidenceIds(evidence: string[]): string[] {
   return [...new Set(ids)];
 }
 
-type Method = 'plat' | 'platDecay' | 'bm25';
+/** What is measured per question: the service in each search mode, with decay, and the baseline. */
+const METHODS = ['semantic', 'lexical', 'hybrid', 'hybridDecay', 'bm25'] as const;
+type Method = (typeof METHODS)[number];
+const METHOD_LABEL: Record<Method, string> = {
+  semantic: 'semantic',
+  lexical: 'lexical',
+  hybrid: 'hybrid',
+  hybridDecay: 'hybrid+decay',
+  bm25: 'BM25',
+};
 
 class Tally {
   questions = 0;
-  readonly sum: Record<Method, { r5: number; r10: number }> = {
-    plat: { r5: 0, r10: 0 },
-    platDecay: { r5: 0, r10: 0 },
-    bm25: { r5: 0, r10: 0 },
-  };
+  readonly sum = Object.fromEntries(METHODS.map((m) => [m, { r5: 0, r10: 0 }])) as Record<
+    Method,
+    { r5: number; r10: number }
+  >;
 
   add(method: Method, evidence: string[], ranked: string[]): void {
     const at = (k: number) => {
@@ -191,7 +200,7 @@ async function main(): Promise<void> {
     // 2. Ask every question.
     const byCategory = new Map<number, Tally>();
     const overall = new Tally();
-    const searchTimes: number[] = [];
+    const searchTimes: Record<string, number[]> = {};
     const bm25Times: number[] = [];
     let skipped = 0;
     for (const { sample, user, memoryOfTurn, docs, lastSession } of perConversation) {
@@ -205,33 +214,37 @@ async function main(): Promise<void> {
           skipped++;
           continue;
         }
-        const search = async (timeDecay: boolean) => {
+        // The service's clock: the day after the conversation's last session (see the file comment).
+        clock = new Date(lastSession.getTime() + DAY_MS);
+        const search = async (mode: string, timeDecay: boolean) => {
           const [took, res] = await timed(() =>
             server.client.post<{ results: SearchItem[] }>('/memory/search', {
               query: qa.question,
               user_id: user,
               top_k: TOP_K,
               time_decay: timeDecay,
+              search_mode: mode,
             }),
           );
-          searchTimes.push(took);
+          (searchTimes[mode] ??= []).push(took);
           return res.results.map((r) => r.id);
         };
-        clock = undefined;
-        const plain = await search(false);
-        clock = new Date(lastSession.getTime() + DAY_MS);
-        const decayed = await search(true);
+        const ranked: Record<Method, string[]> = {
+          semantic: await search('semantic', false),
+          lexical: await search('lexical', false),
+          hybrid: await search('hybrid', false),
+          hybridDecay: await search('hybrid', true),
+          bm25: [],
+        };
         clock = undefined;
         const [bmMs, bmTop] = await timed(() => bm25.search(qa.question, TOP_K));
         bm25Times.push(bmMs);
-        const lexical = bmTop.map((d) => docs[d].id);
+        ranked.bm25 = bmTop.map((d) => docs[d].id);
         let tally = byCategory.get(qa.category);
         if (!tally) byCategory.set(qa.category, (tally = new Tally()));
         for (const t of [tally, overall]) {
           t.questions++;
-          t.add('plat', wanted, plain);
-          t.add('platDecay', wanted, decayed);
-          t.add('bm25', wanted, lexical);
+          for (const m of METHODS) t.add(m, wanted, ranked[m]);
         }
       }
     }
@@ -242,43 +255,42 @@ async function main(): Promise<void> {
     const line = (name: string, t: Tally) => [
       name,
       String(t.questions),
-      pct(t.recall('plat', 5)),
-      pct(t.recall('plat', 10)),
-      pct(t.recall('platDecay', 5)),
-      pct(t.recall('platDecay', 10)),
-      pct(t.recall('bm25', 5)),
-      pct(t.recall('bm25', 10)),
+      ...METHODS.flatMap((m) => [pct(t.recall(m, 5)), pct(t.recall(m, 10))]),
     ];
     console.log(
-      `\nrecall of evidence turns, top_k ${TOP_K} (plat = POST /memory/search, time_decay false; ` +
-        '+decay = time_decay true at the day after the last session; BM25 baseline on the same memories)\n',
+      `\nrecall of evidence turns, top_k ${TOP_K}: POST /memory/search by search_mode with time_decay false, ` +
+        'hybrid+decay = hybrid with time_decay true at the day after the last session; BM25 baseline on the same memories\n',
     );
     console.log(
       table(
         [
           'category',
           'questions',
-          'plat R@5',
-          'plat R@10',
-          '+decay R@5',
-          '+decay R@10',
-          'BM25 R@5',
-          'BM25 R@10',
+          ...METHODS.flatMap((m) => [`${METHOD_LABEL[m]} R@5`, `${METHOD_LABEL[m]} R@10`]),
         ],
         [...rows.map(([name, t]) => line(name, t)), line('overall', overall)],
       ),
     );
+    const vsBm25 = (m: Method) =>
+      `${METHOD_LABEL[m]} R@5 ${ratio(overall.recall(m, 5), overall.recall('bm25', 5))}, R@10 ${ratio(overall.recall(m, 10), overall.recall('bm25', 10))}`;
     console.log(
-      `\nratio plat / BM25 overall: R@5 ${ratio(overall.recall('plat', 5), overall.recall('bm25', 5))}, ` +
-        `R@10 ${ratio(overall.recall('plat', 10), overall.recall('bm25', 10))}; ` +
-        `${skipped} question(s) skipped (no evidence dia_id that resolves to a stored turn)`,
+      `\nratio to BM25 overall: ${(['semantic', 'lexical', 'hybrid', 'hybridDecay'] as const).map(vsBm25).join('; ')}`,
     );
-    const s = summarize(searchTimes);
+    const below = rows.filter(([, t]) => t.recall('hybrid', 10) < t.recall('bm25', 10)).map(([name]) => name);
+    const target = overall.recall('hybrid', 10) >= 1.2 * overall.recall('bm25', 10);
+    console.log(
+      `target hybrid R@10 >= 1.2x BM25: ${target ? 'met' : 'NOT met'}; categories where hybrid R@10 < BM25: ${below.length ? below.join(', ') : 'none'}`,
+    );
+    console.log(
+      `what decay costs: hybrid R@10 ${pct(overall.recall('hybrid', 10))} -> ${pct(overall.recall('hybridDecay', 10))} with time_decay on`,
+    );
+    console.log(`${skipped} question(s) skipped (no evidence dia_id that resolves to a stored turn)`);
+    for (const [mode, times] of Object.entries(searchTimes)) {
+      const s = summarize(times);
+      console.log(`search_mode ${mode} over HTTP (${s.n} calls): p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms`);
+    }
     const b = summarize(bm25Times);
-    console.log(
-      `search over HTTP (${s.n} calls): p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms; ` +
-        `BM25 in-process: p50 ${ms(b.p50, 3)} ms, p99 ${ms(b.p99, 3)} ms`,
-    );
+    console.log(`BM25 baseline in-process: p50 ${ms(b.p50, 3)} ms, p99 ${ms(b.p99, 3)} ms`);
     console.log(loadLine());
   } finally {
     await server.stop();

@@ -153,7 +153,14 @@ async function main(): Promise<void> {
         }),
       );
       const [service] = await timed(() =>
-        server.service.search({ query, user_id: USER, top_k: TOP_K, min_score: 0, time_decay: true }),
+        server.service.search({
+          query,
+          user_id: USER,
+          top_k: TOP_K,
+          min_score: 0,
+          time_decay: true,
+          search_mode: 'hybrid',
+        }),
       );
       const [embed, [vector]] = await timed(() => embedder.embed([query]));
       const [storeMs, hits] = await timed(async () => {

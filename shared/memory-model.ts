@@ -58,6 +58,13 @@ export interface MemorySearchItem {
   metadata: Record<string, unknown>;
   /** "shared" for items from the shared space; "long_term" or "short_term" otherwise. */
   memory_type: 'shared' | 'long_term' | 'short_term';
+  /** Which signals found it: similarity, matched terms, named entities, the question's time. */
+  signals?: {
+    semantic?: number;
+    lexical?: { relevance: number; terms: string[] };
+    entities?: string[];
+    time?: string;
+  };
 }
 
 /** What an add did to each fact (mem0-style), returned in `results`. */

@@ -12,6 +12,13 @@ export const isoDay = z.iso.date({ error: 'a date YYYY-MM-DD' }).refine((d) => {
 
 const id = z.string().min(1).max(200);
 
+/** How a search finds memories (docs/memory-search.md). */
+export const SEARCH_MODES = ['semantic', 'lexical', 'hybrid'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
+/** The search mode when a request names none: the best measured on LoCoMo (docs/memory-search.md). */
+export const DEFAULT_SEARCH_MODE: SearchMode = 'hybrid';
+
 export const chatMessageSchema = z.object({ role: z.string().min(1).max(50), content: z.string() }).strict();
 
 export const addMemoryRequestSchema = z
@@ -44,6 +51,12 @@ const searchFields = {
   top_k: z.number().int().min(1).max(100).default(5),
   min_score: z.number().min(0).max(1).default(0),
   time_decay: z.boolean().default(true),
+  search_mode: z
+    .enum(SEARCH_MODES)
+    .default(DEFAULT_SEARCH_MODE)
+    .describe(
+      'semantic: embedding similarity; lexical: BM25 over terms; hybrid: both fused, plus named entities and times',
+    ),
 };
 
 export const searchRequestSchema = z.object({ ...searchFields, run_id: isoDay.optional() }).strict();

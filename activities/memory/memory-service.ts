@@ -1,6 +1,6 @@
 /**
- * The memory service (docs/requirements.md#memories): add with extraction and deduplication, semantic
- * search with the shared space and time decay, combined long/short-term search, list, get,
+ * The memory service (docs/requirements.md#memories): add with extraction and deduplication,
+ * semantic, lexical or hybrid search (docs/memory-search.md) with the shared space and time decay, combined long/short-term search, list, get,
  * update, delete and history. Used by the REST app on port 8230; every change lands in history.
  */
 import { randomUUID } from 'node:crypto';
@@ -20,14 +20,17 @@ import type {
   ContextQuery,
   ListQuery,
   SearchCombinedRequest,
+  SearchMode,
   SearchRequest,
   UpdateRequest,
 } from '../../shared/memory-requests';
+import { DEFAULT_SEARCH_MODE } from '../../shared/memory-requests';
 import type { AuditLog } from './audit/audit-log';
 import type { Embedder } from './embedding/embedder';
 import { addUsage, NO_USAGE, type FactExtractor } from './extraction/fact-extractor';
 import type { MemoryHistory } from './memory-history';
 import { textHash } from './memory-text';
+import { queryPlan, retrieve, type Candidate, type QueryPlan } from './search/hybrid-retrieval';
 import { mergeResults } from './search/result-merge';
 import { decayedScore } from './search/time-decay';
 import type { MemoryFilter, MemoryStore, VectorHit } from './store/memory-store';
@@ -267,77 +270,72 @@ export class MemoryService {
   }
 
   async search(req: SearchRequest): Promise<{ results: MemorySearchItem[] }> {
-    const [query] = await this.deps.embedder.embed([req.query]);
+    const plan = await this.plan(req);
     const filter: MemoryFilter = { user_id: req.user_id, agent_id: req.agent_id, run_id: req.run_id };
-    return { results: await this.rank(query, filter, req) };
+    const pool = this.pool(req);
+    // The shared space is cross-agent and long-term: no agent or day filter.
+    const [[own], [shared]] = await Promise.all([
+      retrieve(this.deps.store, plan, [filter], pool),
+      this.sharedCandidates(plan, req.user_id, pool),
+    ]);
+    return { results: this.rankCandidates(own, shared, req) };
   }
 
   async searchCombined(req: SearchCombinedRequest): Promise<{ results: MemorySearchItem[] }> {
-    const [query] = await this.deps.embedder.embed([req.query]);
+    const plan = await this.plan(req);
     const firstDay = new Date(this.now().getTime() - (req.recent_days - 1) * DAY_MS)
       .toISOString()
       .slice(0, 10);
     const longTerm: MemoryFilter = { user_id: req.user_id, agent_id: req.agent_id, long_term: true };
     const shortTerm: MemoryFilter = { user_id: req.user_id, agent_id: req.agent_id, run_id_from: firstDay };
     const pool = this.pool(req);
-    // Both lists from one pass over the user's vectors when the store can; the shared space is long-term.
-    const [[own, recent], shared] = await Promise.all([
-      this.deps.store.searchMany
-        ? this.deps.store.searchMany(query, [longTerm, shortTerm], pool)
-        : Promise.all([
-            this.deps.store.search(query, longTerm, pool),
-            this.deps.store.search(query, shortTerm, pool),
-          ]),
-      req.user_id === SHARED_USER
-        ? Promise.resolve([])
-        : this.deps.store.search(query, { user_id: SHARED_USER }, pool),
+    // Both lists from one pass over the user's indexes; the shared space is long-term.
+    const [[own, recent], [shared]] = await Promise.all([
+      retrieve(this.deps.store, plan, [longTerm, shortTerm], pool),
+      this.sharedCandidates(plan, req.user_id, pool),
     ]);
     return {
-      results: mergeResults([this.rankHits([...own], shared, req), this.rankHits(recent, [], req)]),
+      results: mergeResults([this.rankCandidates(own, shared, req), this.rankCandidates(recent, [], req)]),
     };
   }
 
-  /** Candidates per list: decay can lift an older-but-close memory above a newer one, so wider than top_k. */
-  private pool(opts: { top_k: number; time_decay: boolean }): number {
-    return opts.time_decay ? Math.max(opts.top_k * 4, 40) : opts.top_k;
+  /** The question analysed for its mode: embedding (not for lexical), terms, entities, time. */
+  private async plan(req: { query: string; search_mode: SearchMode }): Promise<QueryPlan> {
+    const vector =
+      req.search_mode === 'lexical' ? undefined : (await this.deps.embedder.embed([req.query]))[0];
+    return queryPlan(req.search_mode, req.query, vector, this.now());
   }
 
-  /** Scored items (similarity, min_score, decay), merged and cut to top_k. */
-  private rankHits(
-    own: VectorHit[],
-    shared: VectorHit[],
+  private sharedCandidates(plan: QueryPlan, userId: string, pool: number): Promise<Candidate[][]> {
+    return userId === SHARED_USER
+      ? Promise.resolve([[]])
+      : retrieve(this.deps.store, plan, [{ user_id: SHARED_USER }], pool);
+  }
+
+  /**
+   * Candidates per signal. Fusion needs depth (a memory second in both lists beats one first in
+   * one), and decay can lift an older-but-close memory above a newer one: both widen it past top_k.
+   */
+  private pool(opts: { top_k: number; time_decay: boolean; search_mode: SearchMode }): number {
+    return opts.time_decay || opts.search_mode === 'hybrid' ? Math.max(opts.top_k * 4, 40) : opts.top_k;
+  }
+
+  /** Scored items (relevance, min_score, decay), merged and cut to top_k. */
+  private rankCandidates(
+    own: Candidate[],
+    shared: Candidate[],
     opts: { top_k: number; min_score: number; time_decay: boolean },
   ): MemorySearchItem[] {
     const now = this.now();
     const items = [
-      ...own.map((h) => this.item(h, false, now, opts.time_decay)),
-      ...shared.map((h) => this.item(h, true, now, opts.time_decay)),
+      ...own.map((c) => this.item(c, false, now, opts.time_decay)),
+      ...shared.map((c) => this.item(c, true, now, opts.time_decay)),
     ].filter((i) => (i.original_score ?? i.score) >= opts.min_score);
     return mergeResults([items], opts.top_k);
   }
 
-  /**
-   * The best `top_k` of the user's memories under `filter` plus the shared space: similarity in
-   * [0, 1], min_score on it, then time decay (when on) ordering by the blended score.
-   */
-  private async rank(
-    query: Float32Array,
-    filter: MemoryFilter,
-    opts: { top_k: number; min_score: number; time_decay: boolean },
-  ): Promise<MemorySearchItem[]> {
-    const pool = this.pool(opts);
-    // The shared space is cross-agent and long-term: no agent or day filter.
-    const [own, shared] = await Promise.all([
-      this.deps.store.search(query, filter, pool),
-      filter.user_id === SHARED_USER
-        ? Promise.resolve([])
-        : this.deps.store.search(query, { user_id: SHARED_USER }, pool),
-    ]);
-    return this.rankHits(own, shared, opts);
-  }
-
-  private item(hit: VectorHit, shared: boolean, now: Date, decay: boolean): MemorySearchItem {
-    const r = hit.record;
+  private item(c: Candidate, shared: boolean, now: Date, decay: boolean): MemorySearchItem {
+    const r = c.record;
     const base = {
       id: r.id,
       memory: r.memory,
@@ -349,8 +347,13 @@ export class MemoryService {
       memory_type: shared ? ('shared' as const) : r.run_id ? ('short_term' as const) : ('long_term' as const),
     };
     return decay
-      ? { ...base, score: decayedScore(hit.similarity, r.created_at, now), original_score: hit.similarity }
-      : { ...base, score: hit.similarity };
+      ? {
+          ...base,
+          score: decayedScore(c.relevance, r.created_at, now),
+          original_score: c.relevance,
+          signals: c.signals,
+        }
+      : { ...base, score: c.relevance, signals: c.signals };
   }
 
   async list(q: ListQuery): Promise<{ results: MemoryRecord[] }> {
@@ -423,6 +426,7 @@ export class MemoryService {
       recent_days: q.recent_days,
       min_score: 0,
       time_decay: true,
+      search_mode: DEFAULT_SEARCH_MODE,
     });
     return {
       user_id: q.user_id,

@@ -176,6 +176,7 @@ describe('schedule registration against the dev server', () => {
       top_k: 3,
       min_score: 0,
       time_decay: true,
+      search_mode: 'hybrid',
     });
     expect(results[0].memory).toContain('ledger database');
     for (const s of platformSchedules({ PLAT_TASK_QUEUE: TASK_QUEUE }))

@@ -5,13 +5,15 @@
  *
  * - `rrf`: reciprocal-rank fusion, Σ wᵢ / (k + rankᵢ), divided by its maximum Σ wᵢ / (k + 1), so a
  *   memory first in every list scores 1. Ranks only: robust to signals whose scores do not compare.
- * - `weighted`: Σ wᵢ · scoreᵢ / maxᵢ, divided by Σ wᵢ: each list's scores scaled by its best (a BM25
- *   score has no upper bound), so the best of every list scores 1 and an absent memory adds 0.
+ * - `weighted`: Σ wᵢ · scoreᵢ / Σ wᵢ over relevances already in [0, 1] (a cosine similarity, a
+ *   normalized BM25), so the fused score stays absolute and `min_score` keeps its meaning. A memory a
+ *   list did not return counts at that list's floor: the caller passes the last score of a list cut
+ *   at its pool size (the memory scored at most that), 0 for a list that returned every match.
  */
 
 export interface RankedHit {
   id: string;
-  /** The signal's own score, higher is better (a cosine similarity, a BM25 score). */
+  /** The signal's own score, higher is better; in [0, 1] for `weighted`. */
   score: number;
 }
 
@@ -29,6 +31,8 @@ export interface FusionOptions {
   weights?: number[];
   /** RRF's damping constant (default 60, as in Cormack et al.). */
   k?: number;
+  /** `weighted`: per list, the score of a memory it did not return (default 0). */
+  floors?: number[];
 }
 
 export function fuseRankings(lists: RankedHit[][], opts: FusionOptions): FusedHit[] {
@@ -40,22 +44,25 @@ export function fuseRankings(lists: RankedHit[][], opts: FusionOptions): FusedHi
   lists.forEach((list, li) => {
     // Sorted here, so callers may pass hits in any order; ties keep their given order.
     const sorted = [...list].sort((a, b) => b.score - a.score);
-    const best = sorted[0]?.score ?? 0;
     sorted.forEach((hit, index) => {
       const entry = fused.get(hit.id) ?? { id: hit.id, score: 0, ranks: lists.map(() => undefined) };
       if (entry.ranks[li] !== undefined) return; // a memory counts once per signal
       entry.ranks[li] = index + 1;
-      entry.score +=
-        opts.method === 'rrf'
-          ? weights[li] / (k + index + 1)
-          : best > 0
-            ? (weights[li] * Math.max(0, hit.score)) / best
-            : 0;
+      entry.score += opts.method === 'rrf' ? weights[li] / (k + index + 1) : weights[li] * clamp(hit.score);
       fused.set(hit.id, entry);
     });
   });
+  if (opts.method === 'weighted') {
+    // Absent from a list: that list's floor.
+    for (const entry of fused.values())
+      entry.ranks.forEach((rank, li) => {
+        if (rank === undefined) entry.score += weights[li] * clamp(opts.floors?.[li] ?? 0);
+      });
+  }
   const max = opts.method === 'rrf' ? totalWeight / (k + 1) : totalWeight;
   return [...fused.values()]
-    .map((f) => ({ ...f, score: Math.min(1, f.score / max) }))
+    .map((f) => ({ ...f, score: clamp(f.score / max) }))
     .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 }
+
+const clamp = (x: number) => Math.min(1, Math.max(0, x));

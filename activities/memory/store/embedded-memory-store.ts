@@ -1,11 +1,14 @@
 /**
- * The embedded memory store: rows and vectors in the memory database, and an in-process exact
- * index per user (int16 SIMD scan) loaded at open, so a search touches SQLite only for its hits.
+ * The embedded memory store: rows and vectors in the memory database, and two in-process indexes
+ * per user built at open: an exact vector index (int16 SIMD scan) and a lexical inverted index
+ * (BM25) over the same slots, so a search touches SQLite only for its hits.
  */
 import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
+import { LexicalIndex, Vocabulary } from '../search/lexical-index';
+import { indexTerms } from '../search/text-terms';
 import { VectorPartition, type SlotInfo } from '../vector/vector-partition';
 import { openMemoryDb, type MemoryDb } from './memory-db';
-import type { MemoryFilter, MemoryStore, VectorHit } from './memory-store';
+import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from './memory-store';
 
 interface Row {
   id: string;
@@ -55,7 +58,9 @@ function slotFilter(f: MemoryFilter): (s: SlotInfo) => boolean {
     (f.agent_id === undefined || s.agent_id === f.agent_id) &&
     (f.run_id === undefined || s.run_id === f.run_id) &&
     (!f.long_term || s.run_id === null) &&
-    (f.run_id_from === undefined || (s.run_id !== null && s.run_id >= f.run_id_from));
+    (f.run_id_from === undefined || (s.run_id !== null && s.run_id >= f.run_id_from)) &&
+    (f.created_from === undefined || s.created_ms >= Date.parse(f.created_from)) &&
+    (f.created_to === undefined || s.created_ms < Date.parse(f.created_to));
 }
 
 /** The filter as SQL over the memories table. */
@@ -70,34 +75,56 @@ function sqlFilter(f: MemoryFilter): { where: string; params: unknown[] } {
   if (f.run_id !== undefined) add('run_id = ?', f.run_id);
   if (f.long_term) add('run_id IS NULL');
   if (f.run_id_from !== undefined) add('run_id >= ?', f.run_id_from);
+  // created_at is stored as ISO 8601 UTC (toISOString), so text order is time order.
+  if (f.created_from !== undefined) add('created_at >= ?', new Date(f.created_from).toISOString());
+  if (f.created_to !== undefined) add('created_at < ?', new Date(f.created_to).toISOString());
   return { where: clauses.join(' AND '), params };
 }
 
+/** One user's indexes: vectors and terms over the same slots. */
+interface Partition {
+  vectors: VectorPartition;
+  lexical: LexicalIndex;
+}
+
+type IndexedFields = Pick<MemoryRecord, 'id' | 'agent_id' | 'run_id' | 'created_at' | 'memory'>;
+
 export class EmbeddedMemoryStore implements MemoryStore {
   readonly kind = 'embedded';
-  private readonly partitions = new Map<string, VectorPartition>();
+  private readonly partitions = new Map<string, Partition>();
+  private readonly vocabulary = new Vocabulary();
 
   constructor(
     private readonly db: MemoryDb,
     private readonly dims: number,
   ) {
-    const rows = db.prepare('SELECT id, user_id, agent_id, run_id, vector FROM memories').all() as {
-      id: string;
-      user_id: string;
-      agent_id: string | null;
-      run_id: string | null;
-      vector: ArrayBuffer | Uint8Array;
-    }[];
-    for (const r of rows) {
-      const v = vectorOf(r.vector);
-      this.partition(r.user_id).upsert({ id: r.id, agent_id: r.agent_id, run_id: r.run_id }, v);
-    }
+    const rows = db
+      .prepare('SELECT id, user_id, agent_id, run_id, created_at, memory, vector FROM memories')
+      .all() as (IndexedFields & { user_id: string; vector: ArrayBuffer | Uint8Array })[];
+    for (const r of rows) this.index(r.user_id, r, vectorOf(r.vector));
   }
 
-  private partition(userId: string): VectorPartition {
+  private partition(userId: string): Partition {
     let p = this.partitions.get(userId);
-    if (!p) this.partitions.set(userId, (p = new VectorPartition(this.dims)));
+    if (!p)
+      this.partitions.set(
+        userId,
+        (p = { vectors: new VectorPartition(this.dims), lexical: new LexicalIndex() }),
+      );
     return p;
+  }
+
+  private termIds(text: string): number[] {
+    return indexTerms(text).map((t) => this.vocabulary.idOf(t));
+  }
+
+  /** Adds a memory to its user's indexes (replacing what `before` indexed, on an update). */
+  private index(userId: string, r: IndexedFields, vector: Float32Array, before?: IndexedFields): void {
+    const p = this.partition(userId);
+    const info = { id: r.id, agent_id: r.agent_id, run_id: r.run_id, created_ms: Date.parse(r.created_at) };
+    const slot = p.vectors.upsert(info, vector);
+    if (before) p.lexical.remove(slot, this.termIds(before.memory));
+    p.lexical.add(slot, this.termIds(r.memory));
   }
 
   async insert(record: MemoryRecord, vector: Float32Array): Promise<void> {
@@ -117,10 +144,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
         record.embedder,
         toBlob(vector),
       );
-    this.partition(record.user_id).upsert(
-      { id: record.id, agent_id: record.agent_id, run_id: record.run_id },
-      vector,
-    );
+    this.index(record.user_id, record, vector);
   }
 
   async update(
@@ -148,15 +172,18 @@ export class EmbeddedMemoryStore implements MemoryStore {
         toBlob(vector),
         id,
       );
-    this.partition(before.user_id).upsert({ id, agent_id: before.agent_id, run_id: before.run_id }, vector);
-    return { ...before, ...change, metadata, category };
+    const after = { ...before, ...change, metadata, category };
+    this.index(before.user_id, after, vector, before);
+    return after;
   }
 
   async delete(id: string): Promise<MemoryRecord | undefined> {
     const before = await this.get(id);
     if (!before) return undefined;
     this.db.prepare('DELETE FROM memories WHERE id = ?').run(id);
-    this.partitions.get(before.user_id)?.remove(id);
+    const p = this.partitions.get(before.user_id);
+    const slot = p?.vectors.remove(id);
+    if (p && slot !== undefined) p.lexical.remove(slot, this.termIds(before.memory));
     return before;
   }
 
@@ -182,13 +209,8 @@ export class EmbeddedMemoryStore implements MemoryStore {
     if (filters.some((f) => f.user_id !== userId)) throw new Error('searchMany: filters of one user only');
     const partition = userId === undefined ? undefined : this.partitions.get(userId);
     if (!partition) return filters.map(() => []);
-    const lists = partition.searchMany(vector, limit, filters.map(slotFilter));
-    const ids = [...new Set(lists.flat().map((h) => h.id))];
-    if (!ids.length) return filters.map(() => []);
-    const rows = this.db
-      .prepare(`SELECT ${COLUMNS} FROM memories WHERE id IN (${ids.map(() => '?').join(', ')})`)
-      .all(...ids) as Row[];
-    const byId = new Map(rows.map((r) => [r.id, toRecord(r)]));
+    const lists = partition.vectors.searchMany(vector, limit, filters.map(slotFilter));
+    const byId = this.records(lists.flat().map((h) => h.id));
     // Cosine similarity is already a similarity: only clamped into [0, 1] (opposite meaning = 0).
     return lists.map((hits) =>
       hits.flatMap((h) => {
@@ -196,6 +218,45 @@ export class EmbeddedMemoryStore implements MemoryStore {
         return record ? [{ record, similarity: Math.min(1, Math.max(0, h.cosine)) }] : [];
       }),
     );
+  }
+
+  async searchText(terms: string[], filters: MemoryFilter[], limit: number): Promise<TextHit[][]> {
+    const userId = filters[0]?.user_id;
+    if (filters.some((f) => f.user_id !== userId)) throw new Error('searchText: filters of one user only');
+    const partition = userId === undefined ? undefined : this.partitions.get(userId);
+    if (!partition || !terms.length) return filters.map(() => []);
+    const { vectors, lexical } = partition;
+    const accepts = filters.map((f) => {
+      const accept = slotFilter(f);
+      return (slot: number) => {
+        const info = vectors.info(slot);
+        return info !== undefined && accept(info);
+      };
+    });
+    const lists = lexical.searchMany(
+      terms.map((t) => this.vocabulary.find(t)),
+      limit,
+      accepts,
+    );
+    const byId = this.records(lists.flat().map((m) => vectors.info(m.slot)!.id));
+    return lists.map((matches) =>
+      matches.flatMap((m) => {
+        const record = byId.get(vectors.info(m.slot)!.id);
+        return record
+          ? [{ record, score: m.score, relevance: m.relevance, matched: m.matched.map((i) => terms[i]) }]
+          : [];
+      }),
+    );
+  }
+
+  /** The rows of these ids, by id (one query). */
+  private records(ids: string[]): Map<string, MemoryRecord> {
+    const distinct = [...new Set(ids)];
+    if (!distinct.length) return new Map();
+    const rows = this.db
+      .prepare(`SELECT ${COLUMNS} FROM memories WHERE id IN (${distinct.map(() => '?').join(', ')})`)
+      .all(...distinct) as Row[];
+    return new Map(rows.map((r) => [r.id, toRecord(r)]));
   }
 
   async staleRecords(embedder: string, limit: number): Promise<MemoryRecord[]> {

@@ -15,12 +15,27 @@ export interface MemoryFilter {
   long_term?: boolean;
   /** Short-term memories whose run_id is on or after this day (YYYY-MM-DD). */
   run_id_from?: string;
+  /** Created at or after this instant (ISO 8601). */
+  created_from?: string;
+  /** Created before this instant (ISO 8601). */
+  created_to?: string;
 }
 
 /** A memory and its similarity to the query, normalized to [0, 1] (1 = same direction). */
 export interface VectorHit {
   record: MemoryRecord;
   similarity: number;
+}
+
+/**
+ * A memory matching query terms lexically: its BM25 score, that score as a relevance in [0, 1]
+ * (over Σ idf of the query terms, see search/lexical-index.ts), and which query terms it holds.
+ */
+export interface TextHit {
+  record: MemoryRecord;
+  score: number;
+  relevance: number;
+  matched: string[];
 }
 
 export interface MemoryStore {
@@ -47,6 +62,11 @@ export interface MemoryStore {
   searchMany?(vector: Float32Array, filters: MemoryFilter[], limit: number): Promise<VectorHit[][]>;
   /** The `limit` most similar memories matching the filter, most similar first. */
   search(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<VectorHit[]>;
+  /**
+   * For each filter (all of one user), its `limit` best lexical matches of `terms` (the
+   * `queryTerms` of search/text-terms.ts), best first.
+   */
+  searchText(terms: string[], filters: MemoryFilter[], limit: number): Promise<TextHit[][]>;
   /** Up to `limit` memories whose vector was made by another embedder than `embedder` (a model change). */
   staleRecords(embedder: string, limit: number): Promise<MemoryRecord[]>;
   /** A memory with exactly this normalized-text hash under the filter, if any. */

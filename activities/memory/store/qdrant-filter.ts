@@ -23,5 +23,8 @@ export function toQdrantFilter(filter: MemoryFilter, extra: Condition[] = []): S
     // A range never matches a null or missing value, so long-term memories drop out, as wanted.
     must.push({ key: 'run_day', range: { gte: from } });
   }
+  if (filter.created_from !== undefined || filter.created_to !== undefined) {
+    must.push({ key: 'created_at', range: { gte: filter.created_from, lt: filter.created_to } });
+  }
   return { must: [...must, ...extra] };
 }

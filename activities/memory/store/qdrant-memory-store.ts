@@ -1,14 +1,16 @@
 /**
- * The Qdrant memory store: one collection holds every memory as a point (id = memory id, vector =
- * its embedding, payload = the whole record), so rows and vectors live together and scale out
+ * The Qdrant memory store: one collection holds every memory as a point (id = memory id, vectors =
+ * its embedding and its terms as a sparse vector, payload = the whole record), so rows and vectors live together and scale out
  * with Qdrant. Writes wait for Qdrant to apply them, so a read right after a write sees it.
  */
 import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
 import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
-import type { MemoryFilter, MemoryStore, VectorHit } from './memory-store';
+import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from './memory-store';
 import { ensureMemoryCollection } from './qdrant-collection';
 import { toQdrantFilter } from './qdrant-filter';
 import { fromPayload, toPayload } from './qdrant-payload';
+import { documentVector, idf, queryVector, TEXT_VECTOR } from './qdrant-sparse';
+import { indexTerms } from '../search/text-terms';
 
 /** Where the store keeps its memories. */
 export interface QdrantMemoryStoreOptions {
@@ -125,6 +127,41 @@ export class QdrantMemoryStore implements MemoryStore {
     return points.map((p) => ({ record: recordOf(p), similarity: Math.min(1, Math.max(0, p.score)) }));
   }
 
+  async searchText(terms: string[], filters: MemoryFilter[], limit: number): Promise<TextHit[][]> {
+    return Promise.all(filters.map((f) => this.searchTextOne(terms, f, limit)));
+  }
+
+  /** BM25 over one filter: idf from counts among the filtered memories, then a sparse query. */
+  private async searchTextOne(terms: string[], filter: MemoryFilter, limit: number): Promise<TextHit[]> {
+    if (limit <= 0 || !terms.length) return [];
+    const count = async (extra: Schemas['Condition'][] = []) =>
+      (await this.client.count(this.collection, { filter: toQdrantFilter(filter, extra), exact: true }))
+        .count;
+    const [n, ...dfs] = await Promise.all([
+      count(),
+      ...terms.map((t) => count([{ key: 'terms', match: { value: t } }])),
+    ]);
+    const weights = new Map(terms.map((t, i) => [t, dfs[i] > 0 ? idf(n, dfs[i]) : 0]));
+    const ceiling = [...weights.values()].reduce((a, b) => a + b, 0);
+    if (ceiling <= 0) return [];
+    const { points } = await this.client.query(this.collection, {
+      query: queryVector(weights),
+      using: TEXT_VECTOR,
+      filter: toQdrantFilter(filter),
+      limit,
+      with_payload: true,
+    });
+    return points.map((p) => {
+      const held = new Set((p.payload?.terms as string[] | undefined) ?? []);
+      return {
+        record: recordOf(p),
+        score: p.score,
+        relevance: Math.min(1, Math.max(0, p.score / ceiling)),
+        matched: terms.filter((t) => held.has(t)),
+      };
+    });
+  }
+
   async findByHash(filter: MemoryFilter, hash: string): Promise<MemoryRecord | undefined> {
     const { points } = await this.client.scroll(this.collection, {
       filter: toQdrantFilter(filter, [{ key: 'hash', match: { value: hash } }]),
@@ -150,7 +187,14 @@ export class QdrantMemoryStore implements MemoryStore {
     // The payload is spread into a plain object: the client's payload type wants an index signature.
     await this.client.upsert(this.collection, {
       wait: true,
-      points: [{ id: record.id, vector: Array.from(vector), payload: { ...toPayload(record) } }],
+      points: [
+        {
+          id: record.id,
+          // The unnamed dense vector is named "" beside the named sparse one.
+          vector: { '': Array.from(vector), [TEXT_VECTOR]: documentVector(indexTerms(record.memory)) },
+          payload: { ...toPayload(record) },
+        },
+      ],
     });
   }
 }

@@ -1,13 +1,16 @@
 /**
  * How a memory is laid out as a Qdrant point payload: every `MemoryRecord` field as is (metadata
- * as a nested object), plus `run_day`, the only field Qdrant can compare by range.
+ * as a nested object), plus `run_day`, the only field Qdrant can compare by range, and `terms`.
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
+import { indexTerms } from '../search/text-terms';
 
 /** A record as stored in Qdrant. */
 export type QdrantMemoryPayload = MemoryRecord & {
   /** Whole days since 1970-01-01 of `run_id`; null for long-term memories (see `runDay`). */
   run_day: number | null;
+  /** The memory's distinct index terms (search/text-terms.ts), for per-user document frequencies. */
+  terms: string[];
 };
 
 const DAY_MS = 86_400_000;
@@ -40,6 +43,7 @@ export function toPayload(record: MemoryRecord): QdrantMemoryPayload {
     updated_at: record.updated_at,
     embedder: record.embedder,
     run_day: record.run_id === null ? null : (runDay(record.run_id) ?? null),
+    terms: [...new Set(indexTerms(record.memory))],
   };
 }
 

@@ -13,6 +13,8 @@ export interface SlotInfo {
   id: string;
   agent_id: string | null;
   run_id: string | null;
+  /** created_at as epoch milliseconds, for time-range filters. */
+  created_ms: number;
 }
 
 export class VectorPartition {
@@ -20,7 +22,7 @@ export class VectorPartition {
   private readonly rowBytes: number;
   private readonly vectorsOffset: number;
   private slots: (SlotInfo | undefined)[] = [];
-  private readonly slotOf = new Map<string, number>();
+  private readonly slotById = new Map<string, number>();
   private readonly free: number[] = [];
 
   constructor(readonly dims: number) {
@@ -31,28 +33,41 @@ export class VectorPartition {
   }
 
   get size(): number {
-    return this.slotOf.size;
+    return this.slotById.size;
   }
 
-  /** Adds or replaces the vector of `info.id`. */
-  upsert(info: SlotInfo, vector: Float32Array): void {
-    let slot = this.slotOf.get(info.id);
+  /** Adds or replaces the vector of `info.id`; answers its slot (other indexes key by it). */
+  upsert(info: SlotInfo, vector: Float32Array): number {
+    let slot = this.slotById.get(info.id);
     if (slot === undefined) {
       slot = this.free.pop() ?? this.slots.length;
-      this.slotOf.set(info.id, slot);
+      this.slotById.set(info.id, slot);
     }
     this.slots[slot] = info;
     this.ensureCapacity(this.slots.length);
     this.write(this.vectorsOffset + slot * this.rowBytes, vector);
+    return slot;
   }
 
-  remove(id: string): void {
-    const slot = this.slotOf.get(id);
-    if (slot === undefined) return;
-    this.slotOf.delete(id);
+  /** The slot of a memory id, if indexed. */
+  slotOf(id: string): number | undefined {
+    return this.slotById.get(id);
+  }
+
+  /** What the slot holds (undefined: free). */
+  info(slot: number): SlotInfo | undefined {
+    return this.slots[slot];
+  }
+
+  /** Frees the slot of `id`; answers it (undefined when the id was not indexed). */
+  remove(id: string): number | undefined {
+    const slot = this.slotById.get(id);
+    if (slot === undefined) return undefined;
+    this.slotById.delete(id);
     this.slots[slot] = undefined;
     new Int16Array(this.kernel.memory.buffer, this.vectorsOffset + slot * this.rowBytes, this.dims).fill(0);
     this.free.push(slot);
+    return slot;
   }
 
   /** The `limit` most similar slots passing `accept`, most similar first (cosine similarity). */

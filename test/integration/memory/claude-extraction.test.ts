@@ -123,6 +123,7 @@ describe('memory extraction with Claude', () => {
       top_k: 5,
       min_score: 0,
       time_decay: true,
+      search_mode: 'hybrid',
     });
     const [hit] = results;
     // 30 days old on the service clock: freshness 0.5.

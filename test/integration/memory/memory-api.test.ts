@@ -275,6 +275,7 @@ describe('memory service API', () => {
       top_k: 1,
       min_score: 0.2,
       time_decay: false,
+      search_mode: 'semantic',
     });
     expect(results[0]?.memory).toBe('The on-call phone number is 555-0142.');
     expect((await service.get(results[0].id)).embedder).toBe(service.embedderId);

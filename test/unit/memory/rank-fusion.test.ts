@@ -7,9 +7,9 @@ const dense = [
   { id: 'c', score: 0.2 },
 ];
 const lexical = [
-  { id: 'c', score: 12.5 },
-  { id: 'a', score: 3.1 },
-  { id: 'd', score: 1.0 },
+  { id: 'c', score: 0.8 },
+  { id: 'a', score: 0.3 },
+  { id: 'd', score: 0.1 },
 ];
 
 describe('fuseRankings', () => {
@@ -25,14 +25,27 @@ describe('fuseRankings', () => {
     expect(fused[3]).toEqual({ id: 'd', score: expect.closeTo(1 / 63 / max, 12), ranks: [undefined, 3] });
   });
 
-  it('weighted: each list scaled by its best score, weights normalised, absent adds 0', () => {
+  it('weighted: absolute scores, weights normalised, absent counts at the floor', () => {
     const fused = fuseRankings([dense, lexical], { method: 'weighted', weights: [3, 1] });
     const score = (id: string) => fused.find((f) => f.id === id)!.score;
-    expect(score('a')).toBeCloseTo((3 * 1 + 1 * (3.1 / 12.5)) / 4, 12);
-    expect(score('c')).toBeCloseTo((3 * (0.2 / 0.9) + 1 * 1) / 4, 12);
-    expect(score('d')).toBeCloseTo((1 * (1.0 / 12.5)) / 4, 12);
-    expect(fused[0].id).toBe('a');
-    for (const f of fused) expect(f.score).toBeGreaterThanOrEqual(0);
+    expect(score('a')).toBeCloseTo((3 * 0.9 + 1 * 0.3) / 4, 12);
+    expect(score('c')).toBeCloseTo((3 * 0.2 + 1 * 0.8) / 4, 12);
+    expect(score('d')).toBeCloseTo((1 * 0.1) / 4, 12);
+    expect(fused.map((f) => f.id)).toEqual(['a', 'b', 'c', 'd']);
+
+    const floored = fuseRankings([dense, lexical], {
+      method: 'weighted',
+      weights: [3, 1],
+      floors: [0.2, 0.1],
+    });
+    const at = (id: string) => floored.find((f) => f.id === id)!.score;
+    expect(at('b')).toBeCloseTo((3 * 0.8 + 1 * 0.1) / 4, 12);
+    expect(at('d')).toBeCloseTo((3 * 0.2 + 1 * 0.1) / 4, 12);
+    // Out-of-range inputs are clamped, so the fused score stays in [0, 1].
+    const clamped = fuseRankings([[{ id: 'x', score: 1.7 }], [{ id: 'x', score: -2 }]], {
+      method: 'weighted',
+    });
+    expect(clamped[0].score).toBeCloseTo(0.5, 12);
   });
 
   it('takes hits in any order, counts a memory once per signal, and handles empty lists', () => {

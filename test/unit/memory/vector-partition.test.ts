@@ -25,7 +25,9 @@ describe('vector partition', () => {
   const dims = 384;
   const data = vectors(3000, dims);
   const index = new VectorPartition(dims);
-  data.forEach((v, i) => index.upsert({ id: `m${i}`, agent_id: i % 2 ? 'a' : 'b', run_id: null }, v));
+  data.forEach((v, i) =>
+    index.upsert({ id: `m${i}`, agent_id: i % 2 ? 'a' : 'b', run_id: null, created_ms: 0 }, v),
+  );
 
   it('finds the exact nearest neighbours with cosine scores', () => {
     for (const q of vectors(5, dims, 99)) {
@@ -48,10 +50,10 @@ describe('vector partition', () => {
   it('forgets removed vectors, reuses their slots and replaces updated ones', () => {
     index.remove('m1');
     expect(index.search(data[1], 1, () => true)[0].id).not.toBe('m1');
-    index.upsert({ id: 'fresh', agent_id: null, run_id: '2026-11-22' }, data[1]);
+    index.upsert({ id: 'fresh', agent_id: null, run_id: '2026-11-22', created_ms: 0 }, data[1]);
     expect(index.search(data[1], 1, () => true)[0]).toMatchObject({ id: 'fresh' });
     expect(index.size).toBe(3000);
-    index.upsert({ id: 'fresh', agent_id: null, run_id: '2026-11-22' }, data[2]);
+    index.upsert({ id: 'fresh', agent_id: null, run_id: '2026-11-22', created_ms: 0 }, data[2]);
     expect(
       index
         .search(data[2], 2, () => true)

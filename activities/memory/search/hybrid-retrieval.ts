@@ -1,0 +1,143 @@
+/**
+ * Retrieval by search mode (docs/memory-search.md): the candidate lists of each signal from the
+ * store, fused into one relevance in [0, 1] per memory, with the signals that found it.
+ *
+ * - `semantic`: cosine similarity of the query embedding, nothing else (the relevance is the
+ *   similarity);
+ * - `lexical`: BM25 over the memory's terms, normalized (search/lexical-index.ts);
+ * - `hybrid`: semantic and lexical, plus an entity list (BM25 over only the things the question
+ *   names) when it names any, and a time list (semantic within the range) when it names a time,
+ *   fused with weights (search/rank-fusion.ts).
+ */
+import type { MemoryRecord } from '../../../shared/memory-model';
+import type { SearchMode } from '../../../shared/memory-requests';
+import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from '../store/memory-store';
+import { fuseRankings, type RankedHit } from './rank-fusion';
+import { entityTerms, queryTerms } from './text-terms';
+import { timeRangeOf, type TimeRange } from './time-expressions';
+
+/** What each signal said about a result (shown in search results and by `plat memory search`). */
+export interface MatchSignals {
+  /** Cosine similarity in [0, 1], when the semantic list held the memory. */
+  semantic?: number;
+  /** Normalized BM25 relevance and the query terms the memory holds. */
+  lexical?: { relevance: number; terms: string[] };
+  /** The named things (entity terms) of the question the memory holds. */
+  entities?: string[];
+  /** The question's time expression, when the memory lies in its range. */
+  time?: string;
+}
+
+/** A memory with its fused relevance in [0, 1]. */
+export interface Candidate {
+  record: MemoryRecord;
+  relevance: number;
+  signals: MatchSignals;
+}
+
+/** What a question asks for, analysed once per search. */
+export interface QueryPlan {
+  mode: SearchMode;
+  /** The query embedding (absent in lexical mode). */
+  vector?: Float32Array;
+  terms: string[];
+  entities: string[];
+  range?: TimeRange;
+}
+
+/** Fusion weights of the hybrid mode, tuned on LoCoMo's first conversations (see bench/locomo.ts). */
+export const HYBRID_WEIGHTS = { semantic: 1, lexical: 1, entity: 0.25, time: 0.5 };
+
+export function queryPlan(
+  mode: SearchMode,
+  question: string,
+  vector: Float32Array | undefined,
+  now: Date,
+): QueryPlan {
+  const hybrid = mode === 'hybrid';
+  return {
+    mode,
+    vector: mode === 'lexical' ? undefined : vector,
+    terms: mode === 'semantic' ? [] : queryTerms(question),
+    entities: hybrid ? entityTerms(question) : [],
+    range: hybrid ? timeRangeOf(question, now) : undefined,
+  };
+}
+
+const none = <T>(filters: MemoryFilter[]): T[][] => filters.map(() => []);
+
+/** The candidates of each filter (all of one user), best first, at most `pool` per signal. */
+export async function retrieve(
+  store: MemoryStore,
+  plan: QueryPlan,
+  filters: MemoryFilter[],
+  pool: number,
+): Promise<Candidate[][]> {
+  const dense = (fs: MemoryFilter[]): Promise<VectorHit[][]> =>
+    !plan.vector
+      ? Promise.resolve(none(fs))
+      : store.searchMany
+        ? store.searchMany(plan.vector, fs, pool)
+        : Promise.all(fs.map((f) => store.search(plan.vector!, f, pool)));
+  const text = (terms: string[]): Promise<TextHit[][]> =>
+    terms.length ? store.searchText(terms, filters, pool) : Promise.resolve(none(filters));
+  const range = plan.range;
+  const inRange = range ? filters.map((f) => ({ ...f, created_from: range.from, created_to: range.to })) : [];
+  const [semantic, lexical, entity, timed] = await Promise.all([
+    dense(filters),
+    text(plan.terms),
+    text(plan.entities),
+    range && plan.vector ? dense(inRange) : Promise.resolve(none<VectorHit>(filters)),
+  ]);
+  return filters.map((_, i) => fuse(plan, pool, semantic[i], lexical[i], entity[i], timed[i]));
+}
+
+function fuse(
+  plan: QueryPlan,
+  pool: number,
+  semantic: VectorHit[],
+  lexical: TextHit[],
+  entity: TextHit[],
+  timed: VectorHit[],
+): Candidate[] {
+  const records = new Map<string, MemoryRecord>();
+  const signals = new Map<string, MatchSignals>();
+  const signal = (record: MemoryRecord): MatchSignals => {
+    records.set(record.id, record);
+    let s = signals.get(record.id);
+    if (!s) signals.set(record.id, (s = {}));
+    return s;
+  };
+  for (const h of semantic) signal(h.record).semantic = h.similarity;
+  for (const h of lexical) signal(h.record).lexical = { relevance: h.relevance, terms: h.matched };
+  for (const h of entity) signal(h.record).entities = h.matched;
+  for (const h of timed) signal(h.record).time = plan.range!.text;
+
+  const vectorHits = (hits: VectorHit[]): RankedHit[] =>
+    hits.map((h) => ({ id: h.record.id, score: h.similarity }));
+  const textHits = (hits: TextHit[]): RankedHit[] =>
+    hits.map((h) => ({ id: h.record.id, score: h.relevance }));
+  // A list cut at the pool size says an absent memory scored at most its last score.
+  const floor = (scores: RankedHit[]) => (scores.length >= pool ? (scores.at(-1)?.score ?? 0) : 0);
+  // The time list rewards being in the range: outside it a memory scores 0, not the list's floor.
+  const lists: { hits: RankedHit[]; weight: number; floor?: number }[] =
+    plan.mode === 'semantic'
+      ? [{ hits: vectorHits(semantic), weight: 1 }]
+      : plan.mode === 'lexical'
+        ? [{ hits: textHits(lexical), weight: 1 }]
+        : [
+            { hits: vectorHits(semantic), weight: HYBRID_WEIGHTS.semantic },
+            { hits: textHits(lexical), weight: HYBRID_WEIGHTS.lexical },
+            ...(plan.entities.length ? [{ hits: textHits(entity), weight: HYBRID_WEIGHTS.entity }] : []),
+            ...(plan.range ? [{ hits: vectorHits(timed), weight: HYBRID_WEIGHTS.time, floor: 0 }] : []),
+          ];
+  const fused = fuseRankings(
+    lists.map((l) => l.hits),
+    {
+      method: 'weighted',
+      weights: lists.map((l) => l.weight),
+      floors: lists.map((l) => l.floor ?? floor(l.hits)),
+    },
+  );
+  return fused.map((f) => ({ record: records.get(f.id)!, relevance: f.score, signals: signals.get(f.id)! }));
+}
