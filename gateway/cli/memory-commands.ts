@@ -15,6 +15,7 @@ import {
   type MemorySearchItem,
   type TokenUsage,
 } from '../../shared/memory-model';
+import { SEARCH_MODES, type SearchMode } from '../../shared/memory-requests';
 import { ApiClient, ApiError } from './api-client';
 import {
   addResultsText,
@@ -32,9 +33,12 @@ export const MEMORY_USAGE = `  memory add --user U [--agent A] [--run-id YYYY-MM
              [--no-infer] [--prompt TEXT] (TEXT... | --file F | stdin)
                                           long-term experience/procedural memories are also added to
                                           user "shared" (once)
-  memory search --user U [--agent A] [--top-k N] [--min-score X] [--run-id D] [--no-decay] QUERY...
+  memory search --user U [--agent A] [--top-k N] [--min-score X] [--run-id D] [--no-decay]
+             [--mode hybrid|semantic|lexical] QUERY...
+                                          MATCHED shows what found each memory: its similarity, the
+                                          query terms it holds, the names and time it matches
   memory search-combined --user U [--agent A] [--top-k N] [--min-score X] [--recent-days N]
-             [--no-decay] QUERY...        long-term plus the last N days of short-term
+             [--no-decay] [--mode M] QUERY...  long-term plus the last N days of short-term
   memory list --user U [--agent A] [--run-id D] [--limit N]
   memory get ID
   memory update ID (TEXT... | --file F | stdin) [--metadata JSON]
@@ -58,6 +62,14 @@ type AddBody = {
   custom_extraction_prompt?: string;
 };
 
+/** --mode, checked here so a typo names the choices (the service would answer 400 too). */
+function searchMode(mode: string | undefined): SearchMode | undefined {
+  if (mode === undefined) return undefined;
+  if (!(SEARCH_MODES as readonly string[]).includes(mode))
+    throw usage(`--mode must be one of ${SEARCH_MODES.join(', ')}, got "${mode}"`);
+  return mode as SearchMode;
+}
+
 const usage = (message: string) => new ApiError(2, 'usage', `${message} (plat memory --help)`);
 
 function parse(argv: string[]) {
@@ -80,6 +92,7 @@ function parse(argv: string[]) {
         'min-score': { type: 'string' },
         'recent-days': { type: 'string' },
         'no-decay': { type: 'boolean', default: false },
+        mode: { type: 'string' },
         limit: { type: 'string' },
         query: { type: 'string' },
         wait: { type: 'boolean', default: false },
@@ -142,6 +155,7 @@ export async function memoryCommand(argv: string[]): Promise<number> {
         top_k: num(values['top-k'], '--top-k'),
         min_score: num(values['min-score'], '--min-score'),
         time_decay: values['no-decay'] ? false : undefined,
+        search_mode: searchMode(values.mode),
         ...(combined
           ? { recent_days: num(values['recent-days'], '--recent-days') }
           : { run_id: values['run-id'] }),

@@ -50,6 +50,19 @@ export function addResultsText(results: MemoryAddResult[]): string {
   return fittedTable(results as unknown as Record<string, unknown>[], ['event', 'id', 'memory']);
 }
 
+/** What found a result, compactly: "sim 0.52 terms drone,part names qx4471 time May 2023". */
+export function matchedText(signals: MemorySearchItem['signals']): string {
+  if (!signals) return '';
+  return [
+    signals.semantic !== undefined ? `sim ${signals.semantic.toFixed(2)}` : '',
+    signals.lexical ? `terms ${signals.lexical.terms.join(',')}` : '',
+    signals.entities?.length ? `names ${signals.entities.join(',')}` : '',
+    signals.time ? `time ${signals.time}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
 export function searchText(results: MemorySearchItem[]): string {
   const decayed = results.some((r) => r.original_score !== undefined);
   const rows = results.map((r) => ({
@@ -58,9 +71,19 @@ export function searchText(results: MemorySearchItem[]): string {
     type: r.memory_type,
     created: day(r.created_at),
     id: r.id.slice(0, 8),
+    matched: matchedText(r.signals),
     memory: r.memory,
   }));
-  const columns = ['score', ...(decayed ? ['original'] : []), 'type', 'created', 'id', 'memory'];
+  const matched = results.some((r) => r.signals);
+  const columns = [
+    'score',
+    ...(decayed ? ['original'] : []),
+    'type',
+    'created',
+    'id',
+    ...(matched ? ['matched'] : []),
+    'memory',
+  ];
   return `${fittedTable(rows, columns)}\n${results.length} result(s)`;
 }
 

@@ -64,16 +64,20 @@ describe('plat memory CLI', () => {
 
     const found = await plat('search', '--user', 'ana', 'which', 'port', 'does', 'staging', 'use?');
     expect(found.status).toBe(0);
-    expect(found.stdout).toMatch(/^SCORE\s+ORIGINAL\s+TYPE\s+CREATED\s+ID\s+MEMORY$/m);
+    expect(found.stdout).toMatch(/^SCORE\s+ORIGINAL\s+TYPE\s+CREATED\s+ID\s+MATCHED\s+MEMORY$/m);
+    // MATCHED: the similarity, and the query terms the memory holds (stemmed).
     expect(found.stdout).toMatch(
       new RegExp(
-        `^0\\.\\d{3}\\s+0\\.\\d{3}\\s+long_term\\s+${today()}\\s+${id.slice(0, 8)}\\s+The staging database`,
+        `^0\\.\\d{3}\\s+0\\.\\d{3}\\s+long_term\\s+${today()}\\s+${id.slice(0, 8)}\\s+sim 0\\.\\d\\d terms (port,stag|stag,port)\\s+The staging database`,
         'm',
       ),
     );
     const plain = await plat('search', '--user', 'ana', '--no-decay', '--top-k', '1', 'staging port');
     expect(plain.stdout).toMatch(/^SCORE\s+TYPE\s+CREATED/m);
     expect(plain.stdout).toContain('1 result(s)');
+    const lexical = await plat('search', '--user', 'ana', '--mode', 'lexical', '--no-decay', 'port 5433');
+    expect(lexical.stdout).toMatch(/\sterms port,5433\s+The staging database/);
+    expect(lexical.stdout).not.toContain('sim ');
 
     await plat(
       'add',
@@ -230,6 +234,9 @@ describe('plat memory CLI', () => {
     const noText = await plat('add', '--user', 'ana');
     expect(noText.status).toBe(2);
     expect(noText.stderr).toContain('missing the text');
+    const badMode = await plat('search', '--user', 'ana', '--mode', 'fuzzy', 'q');
+    expect(badMode.status).toBe(2);
+    expect(badMode.stderr).toContain('--mode must be one of semantic, lexical, hybrid');
     const notNumber = await plat('search', '--user', 'ana', '--top-k', 'many', 'q');
     expect(notNumber.status).toBe(2);
     expect(notNumber.stderr).toContain('--top-k must be a number');

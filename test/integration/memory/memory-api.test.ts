@@ -151,6 +151,52 @@ describe('memory service API', () => {
     expect(strict.map((r) => r.memory)).toEqual([plain[0].memory]);
   });
 
+  it('hybrid search finds a rare product code by its terms and a paraphrase by its meaning', async () => {
+    for (const text of [
+      'Replacement cartridge QX-4471 fits the basement dehumidifier.',
+      'Change the furnace air filter every three months.',
+      'Coffee filter papers are in the top kitchen drawer.',
+      "I can't stand cilantro, keep it out of every recipe.",
+      'The dog walker comes every weekday at noon.',
+    ])
+      await add({ user_id: 'cy', text, infer: false });
+    type Signals = {
+      semantic?: number;
+      lexical?: { relevance: number; terms: string[] };
+      entities?: string[];
+    };
+    const find = async (query: string, mode: string) =>
+      (await search({ user_id: 'cy', query, search_mode: mode, time_decay: false, top_k: 3 })) as (Item & {
+        signals: Signals;
+      })[];
+
+    // The code: a term no embedding knows, found lexically, and named as an entity.
+    const [code] = await find('which part is qx4471?', 'hybrid');
+    expect(code.memory).toContain('QX-4471');
+    expect(code.signals.lexical?.terms).toContain('qx4471');
+    expect(code.signals.entities).toContain('qx4471');
+    expect(code.score).toBeGreaterThan(0);
+    expect(code.score).toBeLessThanOrEqual(1);
+    expect((await find('which part is qx4471?', 'lexical'))[0].memory).toContain('QX-4471');
+
+    // The paraphrase: no word in common, so lexical search cannot find it; semantic (in hybrid) does.
+    const question = 'which herb do I dislike?';
+    expect((await find(question, 'lexical')).map((r) => r.memory)).not.toContainEqual(
+      expect.stringContaining('cilantro'),
+    );
+    const [herb] = await find(question, 'hybrid');
+    expect(herb.memory).toContain('cilantro');
+    expect(herb.signals.semantic).toBeGreaterThan(0);
+    expect(herb.signals.lexical).toBeUndefined();
+
+    // Semantic mode's score is the cosine similarity itself.
+    const [semantic] = await find(question, 'semantic');
+    expect(semantic.score).toBeCloseTo(semantic.signals.semantic!, 10);
+    expect(
+      (await call('POST', '/memory/search', { user_id: 'cy', query: 'q', search_mode: 'fuzzy' })).status,
+    ).toBe(400);
+  });
+
   it('always includes the shared space, marked memory_type shared', async () => {
     await add({
       user_id: 'shared',

@@ -5,6 +5,7 @@
  * stores that quantize vectors (the embedded int16 index): similarities within 0.005.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { queryTerms } from '../../../activities/memory/search/text-terms';
 import type { MemoryFilter, MemoryStore, VectorHit } from '../../../activities/memory/store/memory-store';
 import type { MemoryRecord } from '../../../shared/memory-model';
 
@@ -353,6 +354,97 @@ export function memoryStoreContract(
         expect(await store.list({ user_id: 'alice' })).toEqual([scoped, rich]);
         expect((await store.search(vector, { user_id: 'alice' }, 1))[0].record).toEqual(rich);
         expect(await store.findByHash({ user_id: 'alice' }, scoped.hash)).toEqual(scoped);
+      });
+
+      it('finds memories by their terms: best match first, matched terms, relevance in [0, 1]', async () => {
+        const code = memory({ memory: 'Ordered replacement part XR-7734 for the drone' });
+        const drone = memory({ memory: 'The drone battery was charged overnight' });
+        const coffee = memory({ memory: 'Coffee with Maria on Friday' });
+        const other = memory({ memory: 'Ordered replacement part XR-7734 for the drone', user_id: 'bob' });
+        await insertAll([code, drone, coffee, other].map((r, i) => [r, unitVector(100 + i)]));
+
+        const [hits] = await store.searchText(
+          queryTerms('which drone part is xr7734?'),
+          [{ user_id: 'alice' }],
+          5,
+        );
+        expect(hits.map((h) => h.record.id)).toEqual([code.id, drone.id]);
+        expect(hits[0].record).toEqual(code);
+        expect(hits[0].matched.sort()).toEqual(['dron', 'part', 'xr7734']);
+        expect(hits[1].matched).toEqual(['dron']);
+        expect(hits[0].score).toBeGreaterThan(hits[1].score);
+        for (const h of hits) {
+          expect(h.relevance).toBeGreaterThan(0);
+          expect(h.relevance).toBeLessThanOrEqual(1);
+        }
+        expect(hits[0].relevance).toBeGreaterThan(hits[1].relevance);
+        // Nothing shares a term: no hits; no terms at all: no hits.
+        expect(
+          await store.searchText(queryTerms('quantum chromodynamics'), [{ user_id: 'alice' }], 5),
+        ).toEqual([[]]);
+        expect(await store.searchText([], [{ user_id: 'alice' }], 5)).toEqual([[]]);
+      });
+
+      it('answers each lexical filter in one call, and follows updates and deletes', async () => {
+        const longTerm = memory({ memory: 'the staging database lives on host db7', agent_id: 'ops' });
+        const shortTerm = memory({ memory: 'restarted the staging database today', run_id: '2025-03-05' });
+        await insertAll([
+          [longTerm, unitVector(110)],
+          [shortTerm, unitVector(111)],
+        ]);
+        const terms = queryTerms('staging database');
+        const [lt, st, ops] = await store.searchText(
+          terms,
+          [
+            { user_id: 'alice', long_term: true },
+            { user_id: 'alice', run_id_from: '2025-03-01' },
+            { user_id: 'alice', agent_id: 'ops' },
+          ],
+          5,
+        );
+        expect(lt.map((h) => h.record.id)).toEqual([longTerm.id]);
+        expect(st.map((h) => h.record.id)).toEqual([shortTerm.id]);
+        expect(ops.map((h) => h.record.id)).toEqual([longTerm.id]);
+
+        const text = 'the staging cache lives on host db9';
+        await store.update(
+          longTerm.id,
+          { memory: text, hash: sha256(text), updated_at: new Date().toISOString(), embedder: 'e' },
+          unitVector(112),
+        );
+        const [afterUpdate] = await store.searchText(queryTerms('database db9'), [{ user_id: 'alice' }], 5);
+        // Equal idf (each term in one memory): order is by length, so compare as a set.
+        expect(new Map(afterUpdate.map((h) => [h.record.id, h.matched]))).toEqual(
+          new Map([
+            [longTerm.id, ['db9']],
+            [shortTerm.id, ['databas']],
+          ]),
+        );
+        await store.delete(shortTerm.id);
+        const [afterDelete] = await store.searchText(queryTerms('database'), [{ user_id: 'alice' }], 5);
+        expect(afterDelete).toEqual([]);
+      });
+
+      it('filters searches and lists by a created_at range (from inclusive, to exclusive)', async () => {
+        const at = (iso: string, text: string) => memory({ memory: text, created_at: iso, updated_at: iso });
+        const april = at('2023-04-30T23:59:59.000Z', 'hiking trip in april');
+        const mayFirst = at('2023-05-01T00:00:00.000Z', 'hiking trip on may day');
+        const mayLast = at('2023-05-31T12:00:00.000Z', 'hiking trip late in may');
+        const june = at('2023-06-01T00:00:00.000Z', 'hiking trip in june');
+        await insertAll([april, mayFirst, mayLast, june].map((r, i) => [r, unitVector(120 + i)]));
+        const may: MemoryFilter = {
+          user_id: 'alice',
+          created_from: '2023-05-01T00:00:00.000Z',
+          created_to: '2023-06-01T00:00:00.000Z',
+        };
+        expect(ids(await store.list(may))).toEqual(ids([mayFirst, mayLast]));
+        expect(ids((await store.search(unitVector(120), may, 10)).map((h) => h.record))).toEqual(
+          ids([mayFirst, mayLast]),
+        );
+        const [text] = await store.searchText(queryTerms('hiking trip'), [may], 10);
+        expect(ids(text.map((h) => h.record))).toEqual(ids([mayFirst, mayLast]));
+        const since = await store.list({ user_id: 'alice', created_from: '2023-05-31T12:00:00.000Z' });
+        expect(ids(since)).toEqual(ids([mayLast, june]));
       });
 
       it('still answers the exact nearest neighbours after 1,000 inserts', async () => {
