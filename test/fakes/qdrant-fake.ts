@@ -1,12 +1,13 @@
 /**
  * A local HTTP fake of Qdrant's REST wire format, for exactly the endpoints the memory store's
  * `@qdrant/js-client-rest` calls make: root, collection exists/info/create/delete, payload index
- * create, and points upsert/retrieve/delete/scroll/query. Everything is real but in memory:
+ * create, and points upsert/retrieve/delete/scroll/count/query. Everything is real but in memory:
  * filters (must/should/must_not, match value/any/except, range numeric and datetime, is_null,
- * is_empty, has_id, nested filters, dotted keys, arrays), cosine/dot/euclid scoring by brute
- * force, id-paged and `order_by` scrolls (which, as in Qdrant, need a range-capable index).
- * Anything else answers 400 "not implemented by the fake" so an unexpected call is visible.
- * Every request is recorded for assertions.
+ * is_empty, has_id, nested filters, dotted keys, arrays), one unnamed dense vector scored
+ * cosine/dot/euclid by brute force beside any named sparse vectors (validated as Qdrant does,
+ * scored by dot product over shared indices), id-paged and `order_by` scrolls (which, as in
+ * Qdrant, need a range-capable index). Anything else answers 400 "not implemented by the fake" so
+ * an unexpected call is visible. Every request is recorded for assertions.
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Server } from 'node:http';
@@ -24,9 +25,18 @@ export interface QdrantFakeRequest {
 
 export type PointId = string | number;
 
+/** Qdrant's sparse vector: parallel lists of unique dimensions and their values. */
+export interface SparseVector {
+  indices: number[];
+  values: number[];
+}
+
 interface StoredPoint {
   id: PointId;
-  vector: number[];
+  /** The unnamed dense vector ("" in a named-vector object); a point may lack it, as in Qdrant. */
+  vector: number[] | undefined;
+  /** Sparse vector name -> the point's vector (sorted by index, as Qdrant keeps them). */
+  sparse: Map<string, SparseVector>;
   payload: Record<string, unknown>;
   version: number;
 }
@@ -35,6 +45,8 @@ interface StoredPoint {
 export interface FakeCollection {
   size: number;
   distance: 'Cosine' | 'Dot' | 'Euclid';
+  /** Sparse vector name -> its params as created (`{}` for the defaults). */
+  sparseVectors: Map<string, Json>;
   /** Keyed by `idKey`. */
   points: Map<string, StoredPoint>;
   /** field name -> payload schema type. */
@@ -219,16 +231,82 @@ function matches(filter: unknown, point: StoredPoint): boolean {
 
 // ---- vectors ---------------------------------------------------------------------------------
 
+/** Qdrant's answer to a sparse vector given for a dense one, or the other way round. */
+const wrongKind = () => bad('Wrong input: Conversion between sparse and regular vectors failed');
+
 function denseVector(raw: unknown, size: number): number[] {
+  if (isObject(raw) && 'indices' in raw) throw wrongKind();
   if (!Array.isArray(raw) || !raw.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-    throw raw !== null && typeof raw === 'object' && !Array.isArray(raw)
-      ? unsupported('named or sparse vectors')
+    throw Array.isArray(raw) && raw.every(Array.isArray)
+      ? unsupported('multivectors')
       : bad('vector must be an array of numbers');
   }
   if (raw.length !== size) {
     throw bad(`Wrong input: Vector dimension error: expected dim: ${size}, got ${raw.length}`);
   }
   return raw as number[];
+}
+
+const U32_MAX = 0xffffffff;
+
+/**
+ * A sparse vector checked as Qdrant checks one (`at` names it in errors the way Qdrant's
+ * validation does): unsigned 32-bit indices, finite values, as many values as indices, no index
+ * twice. Answered sorted by index, as Qdrant stores it.
+ */
+function sparseVector(raw: unknown, at: string): SparseVector {
+  if (Array.isArray(raw)) throw wrongKind();
+  if (!isObject(raw) || !Array.isArray(raw.indices) || !Array.isArray(raw.values)) {
+    throw bad(`Format error in JSON body: ${at}: a sparse vector needs \`indices\` and \`values\` lists`);
+  }
+  const { indices, values } = raw as { indices: unknown[]; values: unknown[] };
+  if (!indices.every((i) => typeof i === 'number' && Number.isInteger(i) && i >= 0 && i <= U32_MAX)) {
+    throw bad(`Format error in JSON body: ${at}.indices: expected unsigned 32-bit integers`);
+  }
+  if (!values.every((v) => typeof v === 'number' && Number.isFinite(v))) {
+    throw bad(`Format error in JSON body: ${at}.values: expected numbers`);
+  }
+  if (values.length !== indices.length) {
+    throw bad(
+      `Validation error in JSON body: [${at}.values: Validation error: must be the same length as indices [{}]]`,
+    );
+  }
+  if (new Set(indices).size !== indices.length) {
+    throw bad(`Validation error in JSON body: [${at}.indices: Validation error: must be unique [{}]]`);
+  }
+  const order = indices.map((_, k) => k).sort((a, b) => (indices[a] as number) - (indices[b] as number));
+  return { indices: order.map((k) => indices[k] as number), values: order.map((k) => values[k] as number) };
+}
+
+/** Dot product over the dimensions both hold, or undefined when no shared dimension scores. */
+function sparseScore(query: SparseVector, stored: SparseVector): number | undefined {
+  const at = new Map(stored.indices.map((index, k) => [index, stored.values[k]]));
+  let score = 0;
+  let overlaps = false;
+  query.indices.forEach((index, k) => {
+    const v = at.get(index);
+    if (v === undefined) return;
+    const product = v * query.values[k];
+    if (product !== 0) overlaps = true;
+    score += product;
+  });
+  return overlaps ? score : undefined;
+}
+
+/**
+ * A point's vectors from an upsert: a plain list is the unnamed dense vector; an object names
+ * them, "" being that same dense vector and every other key a declared sparse vector.
+ */
+function pointVectors(c: FakeCollection, raw: unknown, at: string): Pick<StoredPoint, 'vector' | 'sparse'> {
+  if (!isObject(raw)) return { vector: denseVector(raw, c.size), sparse: new Map() };
+  let vector: number[] | undefined;
+  const sparse = new Map<string, SparseVector>();
+  for (const [name, value] of Object.entries(raw)) {
+    if (name === '') vector = denseVector(value, c.size);
+    else if (c.sparseVectors.has(name)) sparse.set(name, sparseVector(value, `${at}.?`));
+    else throw bad(`Wrong input: Not existing vector name error: ${name}`);
+  }
+  return { vector, sparse };
 }
 
 function normalized(v: number[]): number[] {
@@ -269,12 +347,32 @@ function selectPayload(payload: Json, withPayload: unknown): Json | undefined {
   throw bad(`invalid with_payload: ${JSON.stringify(withPayload)}`);
 }
 
+/**
+ * The vectors `with_vector` asks for: Qdrant answers a plain list when the point holds only the
+ * unnamed dense vector, and an object by name otherwise.
+ */
+function selectVectors(point: StoredPoint, withVector: unknown): unknown {
+  if (withVector === false || withVector === undefined || withVector === null) return undefined;
+  if (withVector !== true && !(Array.isArray(withVector) && withVector.every((n) => typeof n === 'string'))) {
+    throw bad(`invalid with_vector: ${JSON.stringify(withVector)}`);
+  }
+  const named: Json = {
+    ...(point.vector ? { '': point.vector } : {}),
+    ...Object.fromEntries(point.sparse),
+  };
+  if (withVector === true && point.sparse.size === 0 && point.vector) return point.vector;
+  return withVector === true
+    ? named
+    : Object.fromEntries(Object.entries(named).filter(([name]) => withVector.includes(name)));
+}
+
 function render(point: StoredPoint, body: Json, payloadByDefault: boolean): Json {
   const payload = selectPayload(point.payload, body.with_payload ?? payloadByDefault);
+  const vector = selectVectors(point, body.with_vector);
   return {
     id: point.id,
     ...(payload !== undefined ? { payload } : {}),
-    ...(body.with_vector === true ? { vector: point.vector } : {}),
+    ...(vector !== undefined ? { vector } : {}),
   };
 }
 
@@ -368,6 +466,14 @@ export async function startQdrantFake(options: { apiKey?: string } = {}): Promis
         config: {
           params: {
             vectors: { size: c.size, distance: c.distance },
+            // Like Qdrant, the key is there only when the collection has sparse vectors.
+            ...(c.sparseVectors.size > 0
+              ? {
+                  sparse_vectors: Object.fromEntries(
+                    [...c.sparseVectors].map(([n, p]) => [n, structuredClone(p)]),
+                  ),
+                }
+              : {}),
             shard_number: 1,
             replication_factor: 1,
             write_consistency_factor: 1,
@@ -404,15 +510,54 @@ export async function startQdrantFake(options: { apiKey?: string } = {}): Promis
       const name = String(req.params.name);
       if (collections.has(name))
         throw new FakeError(409, `Wrong input: Collection \`${name}\` already exists!`);
-      const vectors = bodyOf(req).vectors;
+      const { vectors, sparse_vectors } = bodyOf(req);
       if (!isObject(vectors) || typeof vectors.size !== 'number') {
-        throw vectors === undefined ? bad('vectors config is required') : unsupported('named vectors');
+        // Qdrant also takes named dense vectors, or none at all (sparse only); the fake keeps one unnamed.
+        throw unsupported(vectors === undefined ? 'a collection without a dense vector' : 'named vectors');
+      }
+      if (!Number.isInteger(vectors.size) || vectors.size < 1) {
+        throw bad(
+          `Validation error in JSON body: [vectors.size: value ${String(vectors.size)} invalid, must be 1 or larger]`,
+        );
       }
       const distance = vectors.distance;
       if (distance !== 'Cosine' && distance !== 'Dot' && distance !== 'Euclid') {
         throw unsupported(`distance ${String(distance)}`);
       }
-      collections.set(name, { size: vectors.size, distance, points: new Map(), indexes: new Map() });
+      const sparseVectors = new Map<string, Json>();
+      if (sparse_vectors !== undefined && sparse_vectors !== null) {
+        if (!isObject(sparse_vectors))
+          throw bad('Format error in JSON body: sparse_vectors must be a map by name');
+        for (const [vectorName, params] of Object.entries(sparse_vectors)) {
+          if (!isObject(params)) {
+            throw bad(
+              `Format error in JSON body: sparse_vectors.${vectorName}: expected sparse vector params`,
+            );
+          }
+          // "" is the unnamed dense vector's name.
+          if (vectorName === '') {
+            throw bad(`Wrong input: Dense and sparse vector names must be unique - duplicate found with ''`);
+          }
+          if (params.modifier !== undefined && params.modifier !== null && params.modifier !== 'none') {
+            throw params.modifier === 'idf'
+              ? unsupported('the idf modifier of sparse vectors')
+              : bad(
+                  `Format error in JSON body: unknown sparse vector modifier ${JSON.stringify(params.modifier)}`,
+                );
+          }
+          if (params.index !== undefined && params.index !== null && !isObject(params.index)) {
+            throw bad(`Format error in JSON body: sparse_vectors.${vectorName}.index must be an object`);
+          }
+          sparseVectors.set(vectorName, structuredClone(params));
+        }
+      }
+      collections.set(name, {
+        size: vectors.size,
+        distance,
+        sparseVectors,
+        points: new Map(),
+        indexes: new Map(),
+      });
       return true;
     }),
   );
@@ -444,15 +589,16 @@ export async function startQdrantFake(options: { apiKey?: string } = {}): Promis
       const { points } = bodyOf(req);
       if (!Array.isArray(points)) throw unsupported('upsert without a `points` list (batch form)');
       // Validate everything first: Qdrant applies a request all or nothing.
-      const valid = points.map((p: unknown) => {
+      const valid = points.map((p: unknown, i) => {
         if (!isObject(p)) throw bad('point must be an object');
-        const vector = denseVector(p.vector, c.size);
+        const { vector, sparse } = pointVectors(c, p.vector, `points[${i}].vector`);
         if (p.payload !== undefined && p.payload !== null && !isObject(p.payload)) {
           throw bad('payload must be an object');
         }
         return {
           id: pointId(p.id),
-          vector: c.distance === 'Cosine' ? normalized(vector) : vector,
+          vector: vector && c.distance === 'Cosine' ? normalized(vector) : vector,
+          sparse,
           payload: structuredClone((p.payload as Json | null | undefined) ?? {}),
         };
       });
@@ -488,6 +634,19 @@ export async function startQdrantFake(options: { apiKey?: string } = {}): Promis
       operationId += 1;
       for (const key of doomed) c.points.delete(key);
       return updated(req);
+    }),
+  );
+
+  app.post(
+    '/collections/:name/points/count',
+    route((req) => {
+      const c = collectionOf(req);
+      const body = bodyOf(req);
+      if (body.exact !== undefined && body.exact !== null && typeof body.exact !== 'boolean') {
+        throw bad('Format error in JSON body: exact must be a boolean');
+      }
+      // Qdrant counts exactly by default; an approximate count may be exact too, so one answer serves.
+      return { count: [...c.points.values()].filter((p) => matches(body.filter, p)).length };
     }),
   );
 
@@ -550,16 +709,43 @@ export async function startQdrantFake(options: { apiKey?: string } = {}): Promis
       const c = collectionOf(req);
       const body = bodyOf(req);
       if (body.prefetch !== undefined && body.prefetch !== null) throw unsupported('prefetch');
-      if (body.using !== undefined && body.using !== null) throw unsupported('named vectors (using)');
-      const raw = isObject(body.query) && 'nearest' in body.query ? body.query.nearest : body.query;
-      if (!Array.isArray(raw)) throw unsupported('a query other than a dense vector');
-      const { score, higherIsBetter } = scorer(c.distance, denseVector(raw, c.size));
+      // No `using` (or "") is the unnamed dense vector; any other name must be a sparse vector.
+      const using = body.using ?? '';
+      if (typeof using !== 'string') throw bad('Format error in JSON body: using must be a string');
+      if (using !== '' && !c.sparseVectors.has(using)) {
+        throw bad(`Wrong input: Not existing vector name error: ${using}`);
+      }
+      const nearest = isObject(body.query) && 'nearest' in body.query;
+      if (nearest && Object.keys(body.query as Json).some((k) => k !== 'nearest')) {
+        throw unsupported(`query options ${JSON.stringify(Object.keys(body.query as Json))}`);
+      }
+      const raw = nearest ? (body.query as Json).nearest : body.query;
+      const sparse = isObject(raw) && 'indices' in raw;
+      if (!Array.isArray(raw) && !sparse) throw unsupported('a query other than a nearest-vector search');
+      if (sparse !== (using !== '')) throw wrongKind();
+      let score: (p: StoredPoint) => number | undefined;
+      let higherIsBetter = true;
+      if (sparse) {
+        const query = sparseVector(raw, nearest ? 'query.nearest' : 'query');
+        // As in Qdrant, only points sharing a scoring dimension with the query are found.
+        score = (p) => {
+          const stored = p.sparse.get(using);
+          return stored && sparseScore(query, stored);
+        };
+      } else {
+        const dense = scorer(c.distance, denseVector(raw, c.size));
+        higherIsBetter = dense.higherIsBetter;
+        score = (p) => p.vector && dense.score(p.vector);
+      }
       const limit = typeof body.limit === 'number' ? body.limit : 10;
       const offset = typeof body.offset === 'number' ? body.offset : 0;
       const threshold = typeof body.score_threshold === 'number' ? body.score_threshold : undefined;
       const scored = [...c.points.values()]
         .filter((p) => matches(body.filter, p))
-        .map((p) => ({ p, score: score(p.vector) }))
+        .flatMap((p) => {
+          const s = score(p);
+          return s === undefined ? [] : [{ p, score: s }];
+        })
         .filter(
           (s) => threshold === undefined || (higherIsBetter ? s.score >= threshold : s.score <= threshold),
         )
