@@ -270,7 +270,7 @@ export class MemoryService {
   }
 
   async search(req: SearchRequest): Promise<{ results: MemorySearchItem[] }> {
-    const plan = await this.plan(req);
+    const plan = this.plan(req);
     const filter: MemoryFilter = { user_id: req.user_id, agent_id: req.agent_id, run_id: req.run_id };
     const pool = this.pool(req);
     // The shared space is cross-agent and long-term: no agent or day filter.
@@ -282,7 +282,7 @@ export class MemoryService {
   }
 
   async searchCombined(req: SearchCombinedRequest): Promise<{ results: MemorySearchItem[] }> {
-    const plan = await this.plan(req);
+    const plan = this.plan(req);
     const firstDay = new Date(this.now().getTime() - (req.recent_days - 1) * DAY_MS)
       .toISOString()
       .slice(0, 10);
@@ -299,10 +299,12 @@ export class MemoryService {
     };
   }
 
-  /** The question analysed for its mode: embedding (not for lexical), terms, entities, time. */
-  private async plan(req: { query: string; search_mode: SearchMode }): Promise<QueryPlan> {
+  /** The question analysed for its mode: embedding (not for lexical, still running), terms, entities, time. */
+  private plan(req: { query: string; search_mode: SearchMode }): QueryPlan {
     const vector =
-      req.search_mode === 'lexical' ? undefined : (await this.deps.embedder.embed([req.query]))[0];
+      req.search_mode === 'lexical' ? undefined : this.deps.embedder.embed([req.query]).then(([v]) => v);
+    // Retrieval awaits it; until then a failed embedding must not count as unhandled.
+    vector?.catch(() => {});
     return queryPlan(req.search_mode, req.query, vector, this.now());
   }
 

@@ -85,47 +85,61 @@ export interface FilledStore {
   build_seconds: number;
 }
 
+/** One user's memories in a filled data directory: rows `rows` (default all) of `texts`/`vectors`. */
+export interface FillGroup {
+  userId: string;
+  texts: string[];
+  /** Flat, row i = texts[i]. */
+  vectors: Float32Array;
+  rows?: ArrayLike<number>;
+}
+
 interface Manifest {
   key: string;
-  size: number;
-  shared: number;
   built_at: string;
 }
 
 /**
- * `.data/bench/memory-<size>/`: `size` memories of user `bench` (sentences[0..size)) and
- * `sharedSentences.length` of user `shared`, with the given vectors; built once per key.
+ * `.data/bench/<name>/`: a data directory whose memory database holds the groups' memories,
+ * inserted through the store API (`EmbeddedMemoryStore.insert`, no history rows) in transactions
+ * of 5,000; rebuilt only when its manifest's key differs from `key`. 10% of a non-shared user's
+ * memories are short-term (run_id within the 10 days before the build); created_at is spread over
+ * the year before it.
  */
-export async function filledStore(opts: {
-  size: number;
-  sentences: string[];
-  vectors: Float32Array;
-  sharedSentences: string[];
-  sharedVectors: Float32Array;
+export async function fillDataDir(opts: {
+  name: string;
+  key: string;
+  groups: FillGroup[];
   embedderId: string;
   dims: number;
-}): Promise<FilledStore> {
-  const { size, sentences, vectors, sharedSentences, sharedVectors, embedderId, dims } = opts;
-  const dir = path.join(BENCH_DATA, `memory-${size}`);
+  seed: number;
+}): Promise<{ dir: string; built_at: string; build_seconds: number }> {
+  const { groups, embedderId, dims } = opts;
+  const dir = path.join(BENCH_DATA, opts.name);
   const manifestFile = path.join(dir, 'bench-manifest.json');
-  const key = `v${SENTENCES_VERSION}:${embedderId}:${size}:${sharedSentences.length}:${SHORT_TERM_SHARE}`;
+  const key = `v${SENTENCES_VERSION}:${embedderId}:${SHORT_TERM_SHARE}:${opts.key}`;
   if (fs.existsSync(manifestFile)) {
     const m = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest;
-    if (m.key === key) return { dir, size, shared: m.shared, built_at: m.built_at, build_seconds: 0 };
+    if (m.key === key) return { dir, built_at: m.built_at, build_seconds: 0 };
   }
   const started = performance.now();
   const building = `${dir}.building-${process.pid}`;
   fs.rmSync(building, { recursive: true, force: true });
+  const total = groups.reduce((n, g) => n + (g.rows?.length ?? g.texts.length), 0);
   console.log(
-    `filling ${path.relative(repoRoot, dir)} through the store API (${size} + ${sharedSentences.length} memories)…`,
+    `filling ${path.relative(repoRoot, dir)} through the store API (${total} memories of ${groups.length} users)…`,
   );
   const store = await openEmbeddedMemoryStore(building, dims);
   const db = openMemoryDb(building);
   const builtAt = new Date();
-  const random = seededRandom(size);
-  const insertAll = async (userId: string, texts: string[], flat: Float32Array, count: number) => {
-    db.exec('BEGIN');
-    for (let i = 0; i < count; i++) {
+  const random = seededRandom(opts.seed);
+  let inserted = 0;
+  let lastReport = started;
+  db.exec('BEGIN');
+  for (const { userId, texts, vectors, rows } of groups) {
+    const count = rows?.length ?? texts.length;
+    for (let n = 0; n < count; n++) {
+      const i = rows ? rows[n] : n;
       const shortTerm = userId !== 'shared' && random() < SHORT_TERM_SHARE;
       const daysAgo = shortTerm ? Math.floor(random() * 10) : random() * 365;
       const at = new Date(builtAt.getTime() - daysAgo * DAY_MS);
@@ -143,28 +157,57 @@ export async function filledStore(opts: {
         updated_at: at.toISOString(),
         embedder: embedderId,
       };
-      await store.insert(record, flat.subarray(i * dims, (i + 1) * dims));
-      if (i % 5000 === 4999) {
+      await store.insert(record, vectors.subarray(i * dims, (i + 1) * dims));
+      if (++inserted % 5000 === 0) {
         db.exec('COMMIT');
         db.exec('BEGIN');
+        const now = performance.now();
+        if (now - lastReport > 15_000) {
+          lastReport = now;
+          console.log(
+            `  ${inserted}/${total} (${(inserted / ((now - started) / 1000)).toFixed(0)} inserts/s)`,
+          );
+        }
       }
     }
-    db.exec('COMMIT');
-  };
-  await insertAll('bench', sentences, vectors, size);
-  await insertAll('shared', sharedSentences, sharedVectors, sharedSentences.length);
+  }
+  db.exec('COMMIT');
   db.pragma('wal_checkpoint(TRUNCATE)');
   await store.close();
   db.close();
-  const manifest: Manifest = { key, size, shared: sharedSentences.length, built_at: builtAt.toISOString() };
+  const manifest: Manifest = { key, built_at: builtAt.toISOString() };
   fs.writeFileSync(path.join(building, 'bench-manifest.json'), JSON.stringify(manifest, null, 2));
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(building, dir);
-  return {
-    dir,
-    size,
-    shared: sharedSentences.length,
-    built_at: manifest.built_at,
-    build_seconds: (performance.now() - started) / 1000,
-  };
+  return { dir, built_at: manifest.built_at, build_seconds: (performance.now() - started) / 1000 };
 }
+
+/**
+ * `.data/bench/memory-<size>/`: `size` memories of user `bench` (sentences[0..size)) and
+ * `sharedSentences.length` of user `shared`, with the given vectors; built once per key.
+ */
+export async function filledStore(opts: {
+  size: number;
+  sentences: string[];
+  vectors: Float32Array;
+  sharedSentences: string[];
+  sharedVectors: Float32Array;
+  embedderId: string;
+  dims: number;
+}): Promise<FilledStore> {
+  const { size, sharedSentences } = opts;
+  const filled = await fillDataDir({
+    name: `memory-${size}`,
+    key: `${size}:${sharedSentences.length}`,
+    groups: [
+      { userId: 'bench', texts: opts.sentences, vectors: opts.vectors, rows: range(size) },
+      { userId: 'shared', texts: sharedSentences, vectors: opts.sharedVectors },
+    ],
+    embedderId: opts.embedderId,
+    dims: opts.dims,
+    seed: size,
+  });
+  return { ...filled, size, shared: sharedSentences.length };
+}
+
+const range = (n: number) => Int32Array.from({ length: n }, (_, i) => i);

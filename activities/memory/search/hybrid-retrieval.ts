@@ -38,8 +38,11 @@ export interface Candidate {
 /** What a question asks for, analysed once per search. */
 export interface QueryPlan {
   mode: SearchMode;
-  /** The query embedding (absent in lexical mode). */
-  vector?: Float32Array;
+  /**
+   * The query embedding (absent in lexical mode), still computing: the embedder runs in a worker
+   * thread, so lexical lookups proceed meanwhile and only the vector scan waits for it.
+   */
+  vector?: Promise<Float32Array>;
   terms: string[];
   entities: string[];
   range?: TimeRange;
@@ -51,7 +54,7 @@ export const HYBRID_WEIGHTS = { semantic: 1, lexical: 1, entity: 0.25, time: 0.5
 export function queryPlan(
   mode: SearchMode,
   question: string,
-  vector: Float32Array | undefined,
+  vector: Promise<Float32Array> | undefined,
   now: Date,
 ): QueryPlan {
   const hybrid = mode === 'hybrid';
@@ -73,23 +76,27 @@ export async function retrieve(
   filters: MemoryFilter[],
   pool: number,
 ): Promise<Candidate[][]> {
-  const dense = (fs: MemoryFilter[]): Promise<VectorHit[][]> =>
-    !plan.vector
-      ? Promise.resolve(none(fs))
-      : store.searchMany
-        ? store.searchMany(plan.vector, fs, pool)
-        : Promise.all(fs.map((f) => store.search(plan.vector!, f, pool)));
   const text = (terms: string[]): Promise<TextHit[][]> =>
     terms.length ? store.searchText(terms, filters, pool) : Promise.resolve(none(filters));
+  // Lexical lookups first: they run while the query embedding is still being computed.
+  const lexical = text(plan.terms);
+  const entity = text(plan.entities);
   const range = plan.range;
   const inRange = range ? filters.map((f) => ({ ...f, created_from: range.from, created_to: range.to })) : [];
-  const [semantic, lexical, entity, timed] = await Promise.all([
-    dense(filters),
-    text(plan.terms),
-    text(plan.entities),
-    range && plan.vector ? dense(inRange) : Promise.resolve(none<VectorHit>(filters)),
-  ]);
-  return filters.map((_, i) => fuse(plan, pool, semantic[i], lexical[i], entity[i], timed[i]));
+  const dense = async (): Promise<VectorHit[][]> => {
+    if (!plan.vector) return none(filters);
+    const vector = await plan.vector;
+    // One pass over the vectors answers the filters and their in-range twins together.
+    const all = [...filters, ...inRange];
+    return store.searchMany
+      ? store.searchMany(vector, all, pool)
+      : Promise.all(all.map((f) => store.search(vector, f, pool)));
+  };
+  const vectorLists = await dense();
+  const semantic = vectorLists.slice(0, filters.length);
+  const timed = range && plan.vector ? vectorLists.slice(filters.length) : none<VectorHit>(filters);
+  const [lexicalLists, entityLists] = await Promise.all([lexical, entity]);
+  return filters.map((_, i) => fuse(plan, pool, semantic[i], lexicalLists[i], entityLists[i], timed[i]));
 }
 
 function fuse(

@@ -92,39 +92,64 @@ export class LexicalIndex {
       return Math.log(1 + (this.documents - df + 0.5) / (df + 0.5));
     });
     const ceiling = idfs.reduce((sum, idf) => sum + idf, 0);
-    const scores = new Map<number, { score: number; matched: number[] }>();
+    // Scores accumulate in reused typed arrays (no object per posting: a search over a large
+    // user touches tens of thousands of postings, and garbage would show in the tail latency).
+    const { scores, masks, touched } = this.scratch(this.lengths.length);
+    let count = 0;
     queryIds.forEach((id, qi) => {
       const list = id === undefined ? undefined : this.postings.get(id);
       if (!list) return;
-      for (const posting of list) {
+      const idf = idfs[qi];
+      const bit = qi < 31 ? 1 << qi : 0;
+      for (let i = 0; i < list.length; i++) {
+        const posting = list[i];
         const slot = Math.floor(posting / TF_BITS);
         const tf = posting % TF_BITS;
         const norm = K1 * (1 - B + (B * this.lengths[slot]) / avgLength);
-        const add = (idfs[qi] * tf * (K1 + 1)) / (tf + norm);
-        const entry = scores.get(slot);
-        if (entry) {
-          entry.score += add;
-          entry.matched.push(qi);
-        } else scores.set(slot, { score: add, matched: [qi] });
+        if (masks[slot] === 0 && scores[slot] === 0) touched[count++] = slot;
+        scores[slot] += (idf * tf * (K1 + 1)) / (tf + norm);
+        masks[slot] |= bit;
       }
     });
-    return accepts.map((accept) => {
-      const best: LexicalMatch[] = [];
-      for (const [slot, { score, matched }] of scores) {
+    const results = accepts.map((accept) => {
+      const best: { slot: number; score: number }[] = [];
+      for (let i = 0; i < count; i++) {
+        const slot = touched[i];
+        const score = scores[slot];
         if (best.length === limit && score <= best[limit - 1].score) continue;
         if (!accept(slot)) continue;
         let at = best.length;
         while (at > 0 && best[at - 1].score < score) at--;
-        best.splice(at, 0, {
-          slot,
-          score,
-          relevance: ceiling > 0 ? Math.min(1, score / ceiling) : 0,
-          matched,
-        });
+        best.splice(at, 0, { slot, score });
         if (best.length > limit) best.pop();
       }
-      return best;
+      return best.map(({ slot, score }) => ({
+        slot,
+        score,
+        relevance: ceiling > 0 ? Math.min(1, score / ceiling) : 0,
+        matched: queryIds.flatMap((_, qi) => (qi < 31 && masks[slot] & (1 << qi) ? [qi] : [])),
+      }));
     });
+    for (let i = 0; i < count; i++) {
+      scores[touched[i]] = 0;
+      masks[touched[i]] = 0;
+    }
+    return results;
+  }
+
+  private buffers?: { scores: Float64Array; masks: Int32Array; touched: Int32Array };
+
+  /** Zeroed per-slot accumulators for at least `slots` slots (grown, never shrunk). */
+  private scratch(slots: number): { scores: Float64Array; masks: Int32Array; touched: Int32Array } {
+    if (!this.buffers || this.buffers.scores.length < slots) {
+      const size = Math.max(64, Math.ceil(slots * 1.5));
+      this.buffers = {
+        scores: new Float64Array(size),
+        masks: new Int32Array(size),
+        touched: new Int32Array(size),
+      };
+    }
+    return this.buffers;
   }
 }
 

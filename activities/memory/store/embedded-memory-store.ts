@@ -54,13 +54,16 @@ const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLe
 
 /** The filter as a predicate over index slots (user is the partition). */
 function slotFilter(f: MemoryFilter): (s: SlotInfo) => boolean {
+  // Bounds parsed once, not per slot: the predicate runs inside the scan.
+  const from = f.created_from === undefined ? -Infinity : Date.parse(f.created_from);
+  const to = f.created_to === undefined ? Infinity : Date.parse(f.created_to);
   return (s) =>
     (f.agent_id === undefined || s.agent_id === f.agent_id) &&
     (f.run_id === undefined || s.run_id === f.run_id) &&
     (!f.long_term || s.run_id === null) &&
     (f.run_id_from === undefined || (s.run_id !== null && s.run_id >= f.run_id_from)) &&
-    (f.created_from === undefined || s.created_ms >= Date.parse(f.created_from)) &&
-    (f.created_to === undefined || s.created_ms < Date.parse(f.created_to));
+    s.created_ms >= from &&
+    s.created_ms < to;
 }
 
 /** The filter as SQL over the memories table. */
