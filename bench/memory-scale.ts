@@ -4,10 +4,11 @@
  *
  * Measured, each in a fresh child process (bench/lib/memory-scale-server.ts) on a scratch copy of
  * the filled data directory:
- *   - start-up: spawn to listening (store open with both indexes built, model warm-up, HTTP);
- *   - resident memory after start; per million memories = (RSS − RSS of the same service on an
- *     empty data directory) / millions of memories;
- *   - POST /memory/search p50/p99 (hybrid, the default; top_k 10; embedding included) for users with
+ *   - start-up: spawn to answering (store open, model warm-up, HTTP; a user's indexes load on its
+ *     first request), and to every user's indexes loaded in the background;
+ *   - resident memory once every user is indexed; per million memories = (RSS − RSS of the same
+ *     service on an empty data directory) / millions of memories;
+ *   - after that, POST /memory/search p50/p99 (hybrid, the default; top_k 10; embedding included) for users with
  *     ~900 memories (a different one each query) and for the user with 100,000;
  *   - POST /memory/add p50/p99 (infer false: embed, duplicate check, insert) for both kinds of user.
  * Baselines in the same run: reading every row from the database and nothing else (the floor of
@@ -27,6 +28,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as readline from 'node:readline';
+import { openMemoryDb } from '../activities/memory/store/memory-db';
 import { repoRoot } from '../shared/paths';
 import {
   envInt,
@@ -62,13 +64,13 @@ const BIG_USER = 'big';
 const smallUser = (i: number) => `user-${String(i).padStart(4, '0')}`;
 
 interface Child {
-  report: Record<string, number | string>;
-  wall_ms: number;
+  /** Each report line with the wall time from spawn to it. */
+  reports: { line: Record<string, number | string>; wall_ms: number }[];
   stop(): void;
 }
 
-/** Runs memory-scale-server in `mode` on `dataDir` and waits for its report line. */
-async function child(mode: 'serve' | 'read', dataDir: string): Promise<Child> {
+/** Runs memory-scale-server in `mode` on `dataDir` and waits for its `lines` report lines. */
+async function child(mode: 'serve' | 'read', dataDir: string, lines: number): Promise<Child> {
   const started = performance.now();
   const proc: ChildProcess = spawn(
     process.execPath,
@@ -82,15 +84,18 @@ async function child(mode: 'serve' | 'read', dataDir: string): Promise<Child> {
     ],
     { cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'] },
   );
-  const line = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: proc.stdout! }).once('line', resolve);
+  const reports: Child['reports'] = [];
+  await new Promise<void>((resolve, reject) => {
+    readline.createInterface({ input: proc.stdout! }).on('line', (line) => {
+      reports.push({
+        line: JSON.parse(line) as Record<string, number | string>,
+        wall_ms: performance.now() - started,
+      });
+      if (reports.length === lines) resolve();
+    });
     proc.once('exit', (code) => reject(new Error(`memory-scale-server ${mode} exited with ${code}`)));
   });
-  return {
-    report: JSON.parse(line) as Record<string, number | string>,
-    wall_ms: performance.now() - started,
-    stop: () => proc.stdin!.end(),
-  };
+  return { reports, stop: () => proc.stdin!.end() };
 }
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
@@ -138,14 +143,18 @@ async function main(): Promise<void> {
     // Adds change the database: the service runs on a copy, so the cached fill stays as built.
     const dataDir = path.join(scratch, 'data');
     fs.cpSync(filled.dir, dataDir, { recursive: true });
+    // A fill made by an older version gets this version's migrations (new indexes) once, here.
+    const [migrateMs] = await timed(() => openMemoryDb(dataDir).close());
+    if (migrateMs > 1000) console.log(`migrations applied to the copy in ${(migrateMs / 1000).toFixed(1)} s`);
     const emptyDir = path.join(scratch, 'empty');
 
-    const raw = await child('read', dataDir);
+    const raw = await child('read', dataDir, 1);
     raw.stop();
-    const empty = await child('serve', emptyDir);
+    const empty = await child('serve', emptyDir, 2);
     empty.stop();
-    const full = await child('serve', dataDir);
-    const client = jsonClient(String(full.report.base));
+    const full = await child('serve', dataDir, 2);
+    const [listening, loaded] = full.reports;
+    const client = jsonClient(String(listening.line.base));
     try {
       const queries = questionSentences(600, 7);
       const times = {
@@ -183,13 +192,15 @@ async function main(): Promise<void> {
       }
 
       const millions = total / 1e6;
-      const rss = Number(full.report.rss);
-      const emptyRss = Number(empty.report.rss);
+      const rss = Number(loaded.line.rss);
+      const emptyRss = Number(empty.reports[1].line.rss);
       const s = (x: Summary) => [ms(x.p50), ms(x.p99)];
       const sm = summarize(times.small);
       const bg = summarize(times.big);
       const as = summarize(times.addSmall);
       const ab = summarize(times.addBig);
+      const sec = (x: number) => `${(x / 1000).toFixed(1)} s`;
+      const readMs = Number(raw.reports[0].line.read_ms);
       console.log(
         `\n${total} memories over ${SMALL_USERS + 1} users + shared; each service in a fresh process\n`,
       );
@@ -198,21 +209,22 @@ async function main(): Promise<void> {
           ['measure', 'value', 'baseline', 'ratio', 'target'],
           [
             [
-              'start-up (spawn to listening)',
-              `${(full.wall_ms / 1000).toFixed(1)} s`,
-              `${(empty.wall_ms / 1000).toFixed(1)} s empty`,
-              ratio(full.wall_ms, empty.wall_ms),
+              'start-up: spawn to answering',
+              sec(listening.wall_ms),
+              `${sec(empty.reports[0].wall_ms)} empty`,
+              ratio(listening.wall_ms, empty.reports[0].wall_ms),
               `< ${TARGET.start_s} s`,
             ],
+            ['  store open', sec(Number(listening.line.open_ms)), '', '', ''],
+            ['  model warm-up', sec(Number(listening.line.warm_ms)), '', '', ''],
             [
-              '  store open (rows + both indexes)',
-              `${(Number(full.report.open_ms) / 1000).toFixed(1)} s`,
-              `${(Number(raw.report.read_ms) / 1000).toFixed(1)} s rows only`,
-              ratio(Number(full.report.open_ms), Number(raw.report.read_ms)),
+              'every user indexed (background)',
+              sec(loaded.wall_ms),
+              `${sec(readMs)} rows read only`,
+              ratio(Number(loaded.line.indexes_ms), readMs),
               '',
             ],
-            ['  model warm-up', `${(Number(full.report.warm_ms) / 1000).toFixed(1)} s`, '', '', ''],
-            ['resident memory after start', mib(rss), `${mib(emptyRss)} empty`, ratio(rss, emptyRss), ''],
+            ['resident memory, all indexed', mib(rss), `${mib(emptyRss)} empty`, ratio(rss, emptyRss), ''],
             ['  per million memories', mib((rss - emptyRss) / millions), '', '', ''],
           ],
         ),
@@ -229,7 +241,7 @@ async function main(): Promise<void> {
         )}`,
       );
       const met =
-        full.wall_ms / 1000 < TARGET.start_s &&
+        listening.wall_ms / 1000 < TARGET.start_s &&
         Math.max(sm.p99, bg.p99) < TARGET.search_p99 &&
         Math.max(as.p99, ab.p99) < TARGET.add_p99;
       console.log(

@@ -30,6 +30,11 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   log.info({ store: config.PLAT_MEMORY_STORE, embedder: service.embedderId }, 'memory service ready');
+  const warming = Date.now();
+  service.warmIndexes().then(
+    () => log.info({ ms: Date.now() - warming }, 'search indexes loaded for every user'),
+    (err: Error) => log.error({ err: err.message }, 'loading search indexes failed; users load on first use'),
+  );
   const app = createMemoryApp({ apiKeys: config.PLAT_MEMORY_API_KEYS, log, service });
   await listenUntilSignalled(app, config.PLAT_MEMORY_HOST, config.PLAT_MEMORY_PORT, log);
 }

@@ -104,6 +104,14 @@ export class MemoryService {
   }
 
   /**
+   * Loads every user's search indexes (embedded store), a user at a time: started beside serving,
+   * since a request for a user not loaded yet loads that user itself.
+   */
+  async warmIndexes(): Promise<void> {
+    await this.deps.store.warm?.();
+  }
+
+  /**
    * Re-embeds memories whose vectors another model made (the embedder id is stored with each
    * vector), so a model change never mixes incomparable vectors. Answers how many were redone.
    */

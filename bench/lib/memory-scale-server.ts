@@ -1,9 +1,10 @@
 /**
  * The child process of `bench:memory-scale`, so start-up and resident memory are those of a fresh
- * process: `serve <dataDir>` starts the memory service on it (store open, model warm-up, HTTP on an
- * ephemeral port) and prints one JSON line {base, open_ms, warm_ms, rss}; `read <dataDir>` only
- * reads every memory row from the database (the floor of any start-up from it) and prints
- * {read_ms, rows, rss}. Runs until stdin closes.
+ * process: `serve <dataDir>` starts the memory service on it as `npm run memory` does (store open,
+ * model warm-up, HTTP on an ephemeral port, then every user's indexes loaded in the background)
+ * and prints two JSON lines: {base, open_ms, warm_ms} when listening, {indexes_ms, rss} when every
+ * user's indexes are loaded; `read <dataDir>` only reads every memory row from the database (the
+ * floor of loading them all) and prints {read_ms, rows, rss}. Runs until stdin closes.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +15,7 @@ import { createMemoryApp } from '../../gateway/memory-app';
 import { createLogger } from '../../shared/logger';
 import { benchConfig } from './memory-server';
 
-async function serve(dataDir: string): Promise<Record<string, unknown>> {
+async function serve(dataDir: string): Promise<void> {
   const started = performance.now();
   const service = await createMemoryService(dataDir, benchConfig());
   const opened = performance.now();
@@ -23,29 +24,33 @@ async function serve(dataDir: string): Promise<Record<string, unknown>> {
   const app = createMemoryApp({ apiKeys: [], log: createLogger('memory-scale', 'silent'), service });
   const server: http.Server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
-  global.gc?.();
-  return {
+  report({
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     open_ms: opened - started,
     warm_ms: warmed - opened,
-    rss: process.memoryUsage().rss,
-  };
+  });
+  const listening = performance.now();
+  await service.warmIndexes();
+  global.gc?.();
+  report({ indexes_ms: performance.now() - listening, rss: process.memoryUsage().rss });
 }
 
-function read(dataDir: string): Record<string, unknown> {
+const report = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
+
+function read(dataDir: string): void {
   const started = performance.now();
   const db = openMemoryDb(dataDir);
   const rows = db
     .prepare('SELECT id, user_id, agent_id, run_id, created_at, memory, vector FROM memories')
     .all() as unknown[];
-  return { read_ms: performance.now() - started, rows: rows.length, rss: process.memoryUsage().rss };
+  report({ read_ms: performance.now() - started, rows: rows.length, rss: process.memoryUsage().rss });
 }
 
 async function main(): Promise<void> {
   const [mode, dataDir] = process.argv.slice(2);
   if (!dataDir || (mode !== 'serve' && mode !== 'read')) throw new Error('usage: serve|read <dataDir>');
-  const report = mode === 'serve' ? await serve(dataDir) : read(dataDir);
-  process.stdout.write(`${JSON.stringify(report)}\n`);
+  if (mode === 'serve') await serve(dataDir);
+  else read(dataDir);
   process.stdin.resume();
   process.stdin.on('end', () => process.exit(0));
 }

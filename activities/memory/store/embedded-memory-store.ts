@@ -1,7 +1,8 @@
 /**
  * The embedded memory store: rows and vectors in the memory database, and two in-process indexes
- * per user built at open: an exact vector index (int16 SIMD scan) and a lexical inverted index
- * (BM25) over the same slots, so a search touches SQLite only for its hits.
+ * per user: an exact vector index (int16 SIMD scan) and a lexical inverted index (BM25) over the
+ * same slots, so a search touches SQLite only for its hits. A user's indexes load on first use
+ * and `warm()` loads the rest in the background.
  */
 import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
 import { LexicalIndex, Vocabulary } from '../search/lexical-index';
@@ -96,24 +97,50 @@ export class EmbeddedMemoryStore implements MemoryStore {
   readonly kind = 'embedded';
   private readonly partitions = new Map<string, Partition>();
   private readonly vocabulary = new Vocabulary();
+  private closed = false;
 
   constructor(
     private readonly db: MemoryDb,
     private readonly dims: number,
-  ) {
-    const rows = db
-      .prepare('SELECT id, user_id, agent_id, run_id, created_at, memory, vector FROM memories')
-      .all() as (IndexedFields & { user_id: string; vector: ArrayBuffer | Uint8Array })[];
-    for (const r of rows) this.index(r.user_id, r, vectorOf(r.vector));
+  ) {}
+
+  /**
+   * Loads every user's indexes, one user per turn of the event loop, so the service answers from
+   * the start (a request for a user not loaded yet loads that user first) and a million memories
+   * do not hold start-up back (docs/memory-search.md#speed-and-size).
+   */
+  async warm(): Promise<void> {
+    const users = this.db.prepare('SELECT DISTINCT user_id FROM memories').raw().all() as [string][];
+    for (const [userId] of users) {
+      if (this.closed) return;
+      this.loaded(userId);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
+  /** The user's indexes, loaded from the database on first use; undefined when the user has none. */
+  private loaded(userId: string): Partition | undefined {
+    const known = this.partitions.get(userId);
+    if (known) return known;
+    const rows = this.db
+      .prepare('SELECT id, agent_id, run_id, created_at, memory, vector FROM memories WHERE user_id = ?')
+      .raw()
+      .all(userId) as [string, string | null, string | null, string, string, ArrayBuffer | Uint8Array][];
+    if (!rows.length) return undefined;
+    const p = this.newPartition(userId, rows.length);
+    for (const [id, agent_id, run_id, created_at, memory, vector] of rows)
+      this.index(p, { id, agent_id, run_id, created_at, memory }, vectorOf(vector));
+    return p;
+  }
+
+  /** The user's indexes for a write: loaded first, so a later load cannot index the row twice. */
   private partition(userId: string): Partition {
-    let p = this.partitions.get(userId);
-    if (!p)
-      this.partitions.set(
-        userId,
-        (p = { vectors: new VectorPartition(this.dims), lexical: new LexicalIndex() }),
-      );
+    return this.loaded(userId) ?? this.newPartition(userId, 0);
+  }
+
+  private newPartition(userId: string, rows: number): Partition {
+    const p = { vectors: new VectorPartition(this.dims, rows), lexical: new LexicalIndex() };
+    this.partitions.set(userId, p);
     return p;
   }
 
@@ -122,8 +149,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
   }
 
   /** Adds a memory to its user's indexes (replacing what `before` indexed, on an update). */
-  private index(userId: string, r: IndexedFields, vector: Float32Array, before?: IndexedFields): void {
-    const p = this.partition(userId);
+  private index(p: Partition, r: IndexedFields, vector: Float32Array, before?: IndexedFields): void {
     const info = { id: r.id, agent_id: r.agent_id, run_id: r.run_id, created_ms: Date.parse(r.created_at) };
     const slot = p.vectors.upsert(info, vector);
     if (before) p.lexical.remove(slot, this.termIds(before.memory));
@@ -131,6 +157,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
   }
 
   async insert(record: MemoryRecord, vector: Float32Array): Promise<void> {
+    const p = this.partition(record.user_id);
     this.db
       .prepare(`INSERT INTO memories (${COLUMNS}, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(
@@ -147,7 +174,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
         record.embedder,
         toBlob(vector),
       );
-    this.index(record.user_id, record, vector);
+    this.index(p, record, vector);
   }
 
   async update(
@@ -159,6 +186,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
   ): Promise<MemoryRecord | undefined> {
     const before = await this.get(id);
     if (!before) return undefined;
+    const p = this.partition(before.user_id);
     const metadata = change.metadata ?? before.metadata;
     const category = categoryOf(metadata);
     this.db
@@ -176,17 +204,17 @@ export class EmbeddedMemoryStore implements MemoryStore {
         id,
       );
     const after = { ...before, ...change, metadata, category };
-    this.index(before.user_id, after, vector, before);
+    this.index(p, after, vector, before);
     return after;
   }
 
   async delete(id: string): Promise<MemoryRecord | undefined> {
     const before = await this.get(id);
     if (!before) return undefined;
+    const p = this.partition(before.user_id);
     this.db.prepare('DELETE FROM memories WHERE id = ?').run(id);
-    const p = this.partitions.get(before.user_id);
-    const slot = p?.vectors.remove(id);
-    if (p && slot !== undefined) p.lexical.remove(slot, this.termIds(before.memory));
+    const slot = p.vectors.remove(id);
+    if (slot !== undefined) p.lexical.remove(slot, this.termIds(before.memory));
     return before;
   }
 
@@ -210,7 +238,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
   async searchMany(vector: Float32Array, filters: MemoryFilter[], limit: number): Promise<VectorHit[][]> {
     const userId = filters[0]?.user_id;
     if (filters.some((f) => f.user_id !== userId)) throw new Error('searchMany: filters of one user only');
-    const partition = userId === undefined ? undefined : this.partitions.get(userId);
+    const partition = userId === undefined ? undefined : this.loaded(userId);
     if (!partition) return filters.map(() => []);
     const lists = partition.vectors.searchMany(vector, limit, filters.map(slotFilter));
     const byId = this.records(lists.flat().map((h) => h.id));
@@ -226,8 +254,8 @@ export class EmbeddedMemoryStore implements MemoryStore {
   async searchText(terms: string[], filters: MemoryFilter[], limit: number): Promise<TextHit[][]> {
     const userId = filters[0]?.user_id;
     if (filters.some((f) => f.user_id !== userId)) throw new Error('searchText: filters of one user only');
-    const partition = userId === undefined ? undefined : this.partitions.get(userId);
-    if (!partition || !terms.length) return filters.map(() => []);
+    const partition = userId === undefined || !terms.length ? undefined : this.loaded(userId);
+    if (!partition) return filters.map(() => []);
     const { vectors, lexical } = partition;
     const accepts = filters.map((f) => {
       const accept = slotFilter(f);
@@ -278,6 +306,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.partitions.clear();
   }
 }

@@ -25,6 +25,8 @@ const MIGRATIONS = [
    )`,
   `CREATE INDEX IF NOT EXISTS memories_user ON memories (user_id, created_at)`,
   `CREATE INDEX IF NOT EXISTS memories_hash ON memories (user_id, hash)`,
+  // Start-up asks for memories another embedder made: without this, a scan of every row.
+  `CREATE INDEX IF NOT EXISTS memories_embedder ON memories (embedder)`,
   `CREATE TABLE IF NOT EXISTS memory_history (
      id TEXT PRIMARY KEY,
      memory_id TEXT NOT NULL,

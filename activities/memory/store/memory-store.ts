@@ -71,5 +71,7 @@ export interface MemoryStore {
   staleRecords(embedder: string, limit: number): Promise<MemoryRecord[]>;
   /** A memory with exactly this normalized-text hash under the filter, if any. */
   findByHash(filter: MemoryFilter, hash: string): Promise<MemoryRecord | undefined>;
+  /** Loads in the background what searches would otherwise load on first use (a store that can). */
+  warm?(): Promise<void>;
   close(): Promise<void>;
 }

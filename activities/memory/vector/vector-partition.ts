@@ -25,11 +25,16 @@ export class VectorPartition {
   private readonly slotById = new Map<string, number>();
   private readonly free: number[] = [];
 
-  constructor(readonly dims: number) {
+  /** `expectedRows`: rows about to be loaded, so memory is sized once instead of grown. */
+  constructor(
+    readonly dims: number,
+    expectedRows = 0,
+  ) {
     if (dims % 32 !== 0) throw new Error(`vector dimensions must be a multiple of 32 (got ${dims})`);
     this.rowBytes = dims * 2;
     // The query sits first, padded to 64 bytes; rows follow; scores go after the last row.
     this.vectorsOffset = Math.ceil(this.rowBytes / 64) * 64;
+    if (expectedRows > 0) this.ensureBytes(this.vectorsOffset + expectedRows * (this.rowBytes + 4), 1);
   }
 
   get size(): number {
@@ -131,11 +136,11 @@ export class VectorPartition {
     this.ensureBytes(this.vectorsOffset + rows * this.rowBytes + rows * 4);
   }
 
-  private ensureBytes(bytes: number): void {
+  private ensureBytes(bytes: number, growth = 1.5): void {
     const have = this.kernel.memory.buffer.byteLength;
     if (bytes <= have) return;
     // Grow geometrically so a stream of inserts does not grow page by page.
-    const want = Math.max(bytes, have * 1.5);
+    const want = Math.max(bytes, have * growth);
     this.kernel.memory.grow(Math.ceil((want - have) / 65536));
   }
 }

@@ -197,6 +197,32 @@ describe('memory service API', () => {
     ).toBe(400);
   });
 
+  it('hybrid search lifts memories from the time a question names, and says so', async () => {
+    for (const [text, at] of [
+      ['Cooked lasagna for the neighbours.', '2023-01-14T18:00:00Z'],
+      ['Cooked paella for the neighbours.', '2023-05-20T18:00:00Z'],
+      ['Cooked curry for the neighbours.', '2023-09-09T18:00:00Z'],
+    ])
+      await add({ user_id: 'dee', text, infer: false, created_at: at });
+    const results = (await search({
+      user_id: 'dee',
+      query: 'what did I cook for the neighbours in May 2023?',
+      time_decay: false,
+      top_k: 3,
+    })) as (Item & { signals: { time?: string } })[];
+    expect(results[0].memory).toContain('paella');
+    expect(results[0].signals.time).toBe('in May 2023');
+    expect(results.slice(1).every((r) => r.signals.time === undefined)).toBe(true);
+    // A time no memory falls in changes nothing: it boosts, it never filters.
+    const none = await search({
+      user_id: 'dee',
+      query: 'what did I cook in 1999?',
+      time_decay: false,
+      top_k: 3,
+    });
+    expect(none).toHaveLength(3);
+  });
+
   it('always includes the shared space, marked memory_type shared', async () => {
     await add({
       user_id: 'shared',
