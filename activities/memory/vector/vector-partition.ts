@@ -1,12 +1,24 @@
 /**
- * An exact nearest-neighbour index over one user's vectors: unit vectors quantized to int16 in a
- * WebAssembly memory, scanned by the SIMD kernel, top-k chosen in JS with the caller's filter.
+ * An exact nearest-neighbour index over one user's vectors, in two stages:
+ *
+ * 1. a scan of every row quantized to int8 (one byte per dimension, scaled per row) by the SIMD
+ *    kernel in a WebAssembly memory: an estimate of each cosine within about 0.002, reading half
+ *    the bytes int16 rows would (a large scan is bound by memory bandwidth);
+ * 2. the best `limit + RESCORED_EXTRA` estimates per filter rescored exactly from int16 copies of
+ *    the unit vectors (cosine within 0.0001), so the answer is the exact top `limit`.
+ *
  * Deleted slots are zeroed, skipped, and reused.
  */
-import { newInt16DotKernel, type Int16DotKernel } from './int16-dot-kernel';
+import { newInt8DotKernel, type Int8DotKernel } from './int8-dot-kernel';
 
-const SCALE = 32767;
+const INT16_SCALE = 32767;
+const INT8_SCALE = 127;
 const QUERY_OFFSET = 0;
+/**
+ * Candidates beyond `limit` the exact stage rescores: a true top-`limit` vector would have to
+ * lose more places than this to estimation error (±0.002) to be missed.
+ */
+const RESCORED_EXTRA = 32;
 
 /** What a slot holds besides its vector, for filtering. */
 export interface SlotInfo {
@@ -18,12 +30,15 @@ export interface SlotInfo {
 }
 
 export class VectorPartition {
-  private readonly kernel: Int16DotKernel = newInt16DotKernel();
-  private readonly rowBytes: number;
+  private readonly kernel: Int8DotKernel = newInt8DotKernel();
   private readonly vectorsOffset: number;
   private slots: (SlotInfo | undefined)[] = [];
   private readonly slotById = new Map<string, number>();
   private readonly free: number[] = [];
+  /** Per slot: the int8 row's dot product times this is its cosine estimate (times the query's). */
+  private estimateScale = new Float32Array(0);
+  /** Per slot: the unit vector × 32767 as int16, for exact rescoring. */
+  private exact = new Int16Array(0);
 
   /** `expectedRows`: rows about to be loaded, so memory is sized once instead of grown. */
   constructor(
@@ -31,10 +46,9 @@ export class VectorPartition {
     expectedRows = 0,
   ) {
     if (dims % 32 !== 0) throw new Error(`vector dimensions must be a multiple of 32 (got ${dims})`);
-    this.rowBytes = dims * 2;
-    // The query sits first, padded to 64 bytes; rows follow; scores go after the last row.
-    this.vectorsOffset = Math.ceil(this.rowBytes / 64) * 64;
-    if (expectedRows > 0) this.ensureBytes(this.vectorsOffset + expectedRows * (this.rowBytes + 4), 1);
+    // The int16 query sits first, padded to 64 bytes; int8 rows follow; scores go after the last row.
+    this.vectorsOffset = Math.ceil((dims * 2) / 64) * 64;
+    if (expectedRows > 0) this.ensureCapacity(expectedRows, 1);
   }
 
   get size(): number {
@@ -43,6 +57,8 @@ export class VectorPartition {
 
   /** Adds or replaces the vector of `info.id`; answers its slot (other indexes key by it). */
   upsert(info: SlotInfo, vector: Float32Array): number {
+    if (vector.length !== this.dims)
+      throw new Error(`expected a ${this.dims}-d vector, got ${vector.length}`);
     let slot = this.slotById.get(info.id);
     if (slot === undefined) {
       slot = this.free.pop() ?? this.slots.length;
@@ -50,7 +66,7 @@ export class VectorPartition {
     }
     this.slots[slot] = info;
     this.ensureCapacity(this.slots.length);
-    this.write(this.vectorsOffset + slot * this.rowBytes, vector);
+    this.write(slot, vector);
     return slot;
   }
 
@@ -70,7 +86,9 @@ export class VectorPartition {
     if (slot === undefined) return undefined;
     this.slotById.delete(id);
     this.slots[slot] = undefined;
-    new Int16Array(this.kernel.memory.buffer, this.vectorsOffset + slot * this.rowBytes, this.dims).fill(0);
+    new Int8Array(this.kernel.memory.buffer, this.vectorsOffset + slot * this.dims, this.dims).fill(0);
+    this.exact.fill(0, slot * this.dims, (slot + 1) * this.dims);
+    this.estimateScale[slot] = 0;
     this.free.push(slot);
     return slot;
   }
@@ -95,52 +113,101 @@ export class VectorPartition {
   ): { id: string; cosine: number }[][] {
     const n = this.slots.length;
     if (n === 0 || limit <= 0) return accepts.map(() => []);
-    const scoresOffset = this.vectorsOffset + n * this.rowBytes;
-    this.ensureBytes(scoresOffset + n * 4);
-    this.write(QUERY_OFFSET, query);
+    if (query.length !== this.dims) throw new Error(`expected a ${this.dims}-d vector, got ${query.length}`);
+    const scoresOffset = this.vectorsOffset + this.capacity() * this.dims;
+    const maxAbs = query.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+    if (maxAbs === 0) return accepts.map(() => []);
+    const q16 = new Int16Array(this.kernel.memory.buffer, QUERY_OFFSET, this.dims);
+    // Largest query component at 32767, or less where many dimensions could overflow int32.
+    const qScale = Math.min(INT16_SCALE, Math.floor((2 ** 31 - 1) / (INT8_SCALE * this.dims)));
+    for (let i = 0; i < this.dims; i++) q16[i] = Math.round((query[i] * qScale) / maxAbs);
     this.kernel.scan(this.vectorsOffset, QUERY_OFFSET, n, this.dims, scoresOffset);
     const scores = new Int32Array(this.kernel.memory.buffer, scoresOffset, n);
-    // Top-k by insertion into short sorted lists; most candidates fail the threshold tests at once.
+    // Stage 1: the best estimates per filter, by insertion into short sorted lists.
+    const wanted = limit + RESCORED_EXTRA;
     const best = accepts.map(() => [] as { slot: number; score: number }[]);
     for (let slot = 0; slot < n; slot++) {
-      const score = scores[slot];
+      const score = scores[slot] * this.estimateScale[slot];
       const info = this.slots[slot];
       if (!info) continue;
       for (let f = 0; f < accepts.length; f++) {
         const list = best[f];
-        if (list.length === limit && score <= list[limit - 1].score) continue;
+        if (list.length === wanted && score <= list[wanted - 1].score) continue;
         if (!accepts[f](info)) continue;
         let at = list.length;
         while (at > 0 && list[at - 1].score < score) at--;
         list.splice(at, 0, { slot, score });
-        if (list.length > limit) list.pop();
+        if (list.length > wanted) list.pop();
       }
     }
+    // Stage 2: exact cosines of the candidates (a slot shared by lists is computed once).
+    const unitQuery = this.unitInt16(query);
+    const cosines = new Map<number, number>();
+    const cosineOf = (slot: number) => {
+      let c = cosines.get(slot);
+      if (c === undefined) cosines.set(slot, (c = this.exactCosine(slot, unitQuery)));
+      return c;
+    };
     return best.map((list) =>
-      list.map(({ slot, score }) => ({ id: this.slots[slot]!.id, cosine: score / (SCALE * SCALE) })),
+      list
+        .map(({ slot }) => ({ slot, cosine: cosineOf(slot) }))
+        .sort((a, b) => b.cosine - a.cosine || a.slot - b.slot)
+        .slice(0, limit)
+        .map(({ slot, cosine }) => ({ id: this.slots[slot]!.id, cosine })),
     );
   }
 
-  private write(offset: number, vector: Float32Array): void {
-    if (vector.length !== this.dims)
-      throw new Error(`expected a ${this.dims}-d vector, got ${vector.length}`);
-    const row = new Int16Array(this.kernel.memory.buffer, offset, this.dims);
+  private unitInt16(vector: Float32Array): Int16Array {
     let norm = 0;
     for (let i = 0; i < this.dims; i++) norm += vector[i] * vector[i];
-    // Stored vectors must be unit length for the int16 bound to hold: normalize defensively.
-    const k = norm > 0 ? SCALE / Math.sqrt(norm) : 0;
-    for (let i = 0; i < this.dims; i++) row[i] = Math.round(vector[i] * k);
+    const k = norm > 0 ? INT16_SCALE / Math.sqrt(norm) : 0;
+    return Int16Array.from(vector, (x) => Math.round(x * k));
   }
 
-  private ensureCapacity(rows: number): void {
-    this.ensureBytes(this.vectorsOffset + rows * this.rowBytes + rows * 4);
+  private exactCosine(slot: number, unitQuery: Int16Array): number {
+    const base = slot * this.dims;
+    let dot = 0;
+    for (let i = 0; i < this.dims; i++) dot += this.exact[base + i] * unitQuery[i];
+    return dot / (INT16_SCALE * INT16_SCALE);
   }
 
-  private ensureBytes(bytes: number, growth = 1.5): void {
-    const have = this.kernel.memory.buffer.byteLength;
-    if (bytes <= have) return;
-    // Grow geometrically so a stream of inserts does not grow page by page.
-    const want = Math.max(bytes, have * growth);
-    this.kernel.memory.grow(Math.ceil((want - have) / 65536));
+  /** Stores both forms: int8 scaled by its largest component, and the int16 unit vector. */
+  private write(slot: number, vector: Float32Array): void {
+    let norm = 0;
+    let maxAbs = 0;
+    for (let i = 0; i < this.dims; i++) {
+      norm += vector[i] * vector[i];
+      maxAbs = Math.max(maxAbs, Math.abs(vector[i]));
+    }
+    norm = Math.sqrt(norm);
+    const row = new Int8Array(this.kernel.memory.buffer, this.vectorsOffset + slot * this.dims, this.dims);
+    const k8 = maxAbs > 0 ? INT8_SCALE / maxAbs : 0;
+    for (let i = 0; i < this.dims; i++) row[i] = Math.round(vector[i] * k8);
+    // dot(int8 row, int16 query) · this / (query scale · |query|) estimates the cosine; the query's
+    // factor is the same for every row, so the ranking needs only this one.
+    this.estimateScale[slot] = maxAbs > 0 ? 1 / (k8 * norm) : 0;
+    this.exact.set(this.unitInt16(vector), slot * this.dims);
+  }
+
+  private capacity(): number {
+    return this.estimateScale.length;
+  }
+
+  /** Room for `rows` rows: kernel memory (query, int8 rows, scores) and the JS-side arrays. */
+  private ensureCapacity(rows: number, growth = 1.5): void {
+    const have = this.capacity();
+    if (rows <= have) return;
+    // Grow geometrically so a stream of inserts does not grow row by row.
+    const want = Math.max(rows, Math.ceil(have * growth));
+    const scale = new Float32Array(want);
+    scale.set(this.estimateScale);
+    this.estimateScale = scale;
+    const exact = new Int16Array(want * this.dims);
+    exact.set(this.exact);
+    this.exact = exact;
+    // Scores sit after the rows, so rows written so far stay where they are when capacity grows.
+    const bytes = this.vectorsOffset + want * this.dims + want * 4;
+    const memory = this.kernel.memory;
+    if (bytes > memory.buffer.byteLength) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
   }
 }

@@ -1,6 +1,6 @@
 /** The in-process vector index: exact nearest neighbours, filters, deletes, and the kernel's bytes. */
-import { INT16_DOT_WASM_BASE64 } from '../../../activities/memory/vector/int16-dot-kernel';
-import { INT16_DOT_WAT } from '../../../activities/memory/vector/int16-dot-wat';
+import { INT8_DOT_WASM_BASE64 } from '../../../activities/memory/vector/int8-dot-kernel';
+import { INT8_DOT_WAT } from '../../../activities/memory/vector/int8-dot-wat';
 import { VectorPartition } from '../../../activities/memory/vector/vector-partition';
 import loadWabt from 'wabt';
 
@@ -62,9 +62,24 @@ describe('vector partition', () => {
     ).toEqual(['fresh', 'm2']);
   });
 
+  it('stays exact with 1024-d vectors, where an int8 × int16 sum could overflow int32 at full scale', () => {
+    const wide = vectors(500, 1024, 3);
+    const partition = new VectorPartition(1024, 500);
+    wide.forEach((v, i) => partition.upsert({ id: `w${i}`, agent_id: null, run_id: null, created_ms: 0 }, v));
+    // A query with one dominant component scales every other one up: the worst case for overflow.
+    const q = Float32Array.from(wide[0], (x, i) => (i === 0 ? 5 : x));
+    const truth = wide
+      .map((v, i) => ({ id: `w${i}`, cosine: dot(v, q) / Math.hypot(...q) }))
+      .sort((a, b) => b.cosine - a.cosine)
+      .slice(0, 5);
+    const got = partition.search(q, 5, () => true);
+    expect(got.map((h) => h.id)).toEqual(truth.map((t) => t.id));
+    got.forEach((h, i) => expect(h.cosine).toBeCloseTo(truth[i].cosine, 3));
+  });
+
   it('ships exactly the bytes its WebAssembly text compiles to', async () => {
     const wabt = await loadWabt();
-    const bytes = wabt.parseWat('kernel.wat', INT16_DOT_WAT, { simd: true }).toBinary({}).buffer;
-    expect(Buffer.from(bytes).toString('base64')).toBe(INT16_DOT_WASM_BASE64);
+    const bytes = wabt.parseWat('kernel.wat', INT8_DOT_WAT, { simd: true }).toBinary({}).buffer;
+    expect(Buffer.from(bytes).toString('base64')).toBe(INT8_DOT_WASM_BASE64);
   });
 });
