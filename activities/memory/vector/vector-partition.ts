@@ -19,6 +19,7 @@ const QUERY_OFFSET = 0;
  * lose more places than this to estimation error (±0.002) to be missed.
  */
 const RESCORED_EXTRA = 32;
+const CHUNK_ROWS = 4096;
 
 /** What a slot holds besides its vector, for filtering. */
 export interface SlotInfo {
@@ -37,8 +38,11 @@ export class VectorPartition {
   private readonly free: number[] = [];
   /** Per slot: the int8 row's dot product times this is its cosine estimate (times the query's). */
   private estimateScale = new Float32Array(0);
-  /** Per slot: the unit vector × 32767 as int16, for exact rescoring. */
-  private exact = new Int16Array(0);
+  /**
+   * Per slot: the unit vector × 32767 as int16, for exact rescoring, in chunks of CHUNK_ROWS rows
+   * so growing never copies what is stored (a copy of a large partition would stall an add).
+   */
+  private readonly exact: Int16Array[] = [];
 
   /** `expectedRows`: rows about to be loaded, so memory is sized once instead of grown. */
   constructor(
@@ -87,7 +91,7 @@ export class VectorPartition {
     this.slotById.delete(id);
     this.slots[slot] = undefined;
     new Int8Array(this.kernel.memory.buffer, this.vectorsOffset + slot * this.dims, this.dims).fill(0);
-    this.exact.fill(0, slot * this.dims, (slot + 1) * this.dims);
+    this.exactRow(slot).fill(0);
     this.estimateScale[slot] = 0;
     this.free.push(slot);
     return slot;
@@ -157,17 +161,25 @@ export class VectorPartition {
     );
   }
 
-  private unitInt16(vector: Float32Array): Int16Array {
+  /** The vector scaled to length 32767, as int16, into `out`. */
+  private unitInt16(vector: Float32Array, out: Int16Array = new Int16Array(this.dims)): Int16Array {
     let norm = 0;
     for (let i = 0; i < this.dims; i++) norm += vector[i] * vector[i];
     const k = norm > 0 ? INT16_SCALE / Math.sqrt(norm) : 0;
-    return Int16Array.from(vector, (x) => Math.round(x * k));
+    for (let i = 0; i < this.dims; i++) out[i] = Math.round(vector[i] * k);
+    return out;
+  }
+
+  private exactRow(slot: number): Int16Array {
+    const offset = (slot % CHUNK_ROWS) * this.dims;
+    return this.exact[Math.floor(slot / CHUNK_ROWS)].subarray(offset, offset + this.dims);
   }
 
   private exactCosine(slot: number, unitQuery: Int16Array): number {
-    const base = slot * this.dims;
+    const chunk = this.exact[Math.floor(slot / CHUNK_ROWS)];
+    const base = (slot % CHUNK_ROWS) * this.dims;
     let dot = 0;
-    for (let i = 0; i < this.dims; i++) dot += this.exact[base + i] * unitQuery[i];
+    for (let i = 0; i < this.dims; i++) dot += chunk[base + i] * unitQuery[i];
     return dot / (INT16_SCALE * INT16_SCALE);
   }
 
@@ -186,7 +198,7 @@ export class VectorPartition {
     // dot(int8 row, int16 query) · this / (query scale · |query|) estimates the cosine; the query's
     // factor is the same for every row, so the ranking needs only this one.
     this.estimateScale[slot] = maxAbs > 0 ? 1 / (k8 * norm) : 0;
-    this.exact.set(this.unitInt16(vector), slot * this.dims);
+    this.unitInt16(vector, this.exactRow(slot));
   }
 
   private capacity(): number {
@@ -202,9 +214,15 @@ export class VectorPartition {
     const scale = new Float32Array(want);
     scale.set(this.estimateScale);
     this.estimateScale = scale;
-    const exact = new Int16Array(want * this.dims);
-    exact.set(this.exact);
-    this.exact = exact;
+    // Chunk k holds rows [k·CHUNK_ROWS, (k+1)·CHUNK_ROWS); only the last may be short, and only it is copied.
+    for (let k = 0; k * CHUNK_ROWS < want; k++) {
+      const need = Math.min(CHUNK_ROWS, want - k * CHUNK_ROWS) * this.dims;
+      const have = this.exact[k];
+      if (have && have.length >= need) continue;
+      const grown = new Int16Array(need);
+      if (have) grown.set(have);
+      this.exact[k] = grown;
+    }
     // Scores sit after the rows, so rows written so far stay where they are when capacity grows.
     const bytes = this.vectorsOffset + want * this.dims + want * 4;
     const memory = this.kernel.memory;

@@ -77,6 +77,21 @@ describe('vector partition', () => {
     got.forEach((h, i) => expect(h.cosine).toBeCloseTo(truth[i].cosine, 3));
   });
 
+  it('grows past a storage chunk (4,096 rows) row by row and stays exact across it', () => {
+    const many = vectors(9000, 32, 11);
+    const partition = new VectorPartition(32);
+    many.forEach((v, i) => partition.upsert({ id: `c${i}`, agent_id: null, run_id: null, created_ms: 0 }, v));
+    for (const q of [many[10], many[5000], many[8999]]) {
+      const truth = many
+        .map((v, i) => ({ id: `c${i}`, cosine: dot(v, q) }))
+        .sort((a, b) => b.cosine - a.cosine)
+        .slice(0, 10);
+      const got = partition.search(q, 10, () => true);
+      expect(got.map((h) => h.id)).toEqual(truth.map((t) => t.id));
+      got.forEach((h, i) => expect(h.cosine).toBeCloseTo(truth[i].cosine, 3));
+    }
+  });
+
   it('ships exactly the bytes its WebAssembly text compiles to', async () => {
     const wabt = await loadWabt();
     const bytes = wabt.parseWat('kernel.wat', INT8_DOT_WAT, { simd: true }).toBinary({}).buffer;
