@@ -42,38 +42,122 @@ const B = 0.75;
 /** Postings pack slot and term frequency in one small integer: slot · 64 + min(tf, 63). */
 const TF_BITS = 64;
 
+/**
+ * Postings live in two parts. The base is frozen in typed arrays (terms sorted for binary search,
+ * postings back to back): off the JS heap, so a million memories' postings are not millions of
+ * objects for every major garbage collection to mark. Changes since the last `compact()` live in a
+ * small delta (a map of arrays); removing a memory whose postings are in the base only marks its
+ * slot, and adjusts the document frequencies. `compact()` folds the delta into a new base; it runs
+ * after a bulk load and whenever the delta outgrows a quarter of the base.
+ */
 export class LexicalIndex {
-  private readonly postings = new Map<number, number[]>();
+  private baseTerms = new Int32Array(0);
+  private baseOffsets = new Int32Array(1);
+  private basePostings = new Int32Array(0);
+  /** Per slot: 1 while its base postings describe its current text. */
+  private baseLive = new Uint8Array(0);
+  private readonly delta = new Map<number, number[]>();
+  private deltaPostings = 0;
+  /** Per term: −1 for each base posting whose slot was removed since the last compaction. */
+  private readonly dfAdjust = new Map<number, number>();
   private readonly lengths: number[] = [];
   private documents = 0;
   private totalLength = 0;
 
   /** Indexes `slot` under its terms (with repeats); the slot must not be indexed already. */
   add(slot: number, termIds: number[]): void {
-    const tf = countTerms(termIds);
-    for (const [term, n] of tf) {
-      let list = this.postings.get(term);
-      if (!list) this.postings.set(term, (list = []));
+    for (const [term, n] of countTerms(termIds)) {
+      let list = this.delta.get(term);
+      if (!list) this.delta.set(term, (list = []));
       list.push(slot * TF_BITS + Math.min(n, TF_BITS - 1));
+      this.deltaPostings++;
     }
     this.lengths[slot] = termIds.length;
     this.documents++;
     this.totalLength += termIds.length;
+    if (this.deltaPostings > Math.max(4096, this.basePostings.length / 4)) this.compact();
   }
 
   /** Removes `slot`, indexed under exactly these terms. */
   remove(slot: number, termIds: number[]): void {
+    const inBase = this.baseLive[slot] === 1;
+    if (inBase) this.baseLive[slot] = 0;
     for (const term of countTerms(termIds).keys()) {
-      const list = this.postings.get(term);
-      if (!list) continue;
-      const at = list.findIndex((p) => Math.floor(p / TF_BITS) === slot);
-      if (at < 0) continue;
+      if (inBase) {
+        this.dfAdjust.set(term, (this.dfAdjust.get(term) ?? 0) - 1);
+        continue;
+      }
+      const list = this.delta.get(term);
+      const at = list ? list.findIndex((p) => Math.floor(p / TF_BITS) === slot) : -1;
+      if (!list || at < 0) continue;
       list.splice(at, 1);
-      if (!list.length) this.postings.delete(term);
+      this.deltaPostings--;
+      if (!list.length) this.delta.delete(term);
     }
     this.documents--;
     this.totalLength -= this.lengths[slot] ?? 0;
     this.lengths[slot] = 0;
+  }
+
+  /** Folds the delta into a new base (drops removed slots' postings). */
+  compact(): void {
+    const counts = new Map<number, number>();
+    const live = (posting: number) => this.baseLive[Math.floor(posting / TF_BITS)] === 1;
+    for (let t = 0; t < this.baseTerms.length; t++) {
+      let n = 0;
+      for (let i = this.baseOffsets[t]; i < this.baseOffsets[t + 1]; i++) if (live(this.basePostings[i])) n++;
+      if (n) counts.set(this.baseTerms[t], n);
+    }
+    for (const [term, list] of this.delta) counts.set(term, (counts.get(term) ?? 0) + list.length);
+    const terms = Int32Array.from(counts.keys()).sort();
+    const offsets = new Int32Array(terms.length + 1);
+    terms.forEach((term, i) => (offsets[i + 1] = offsets[i] + counts.get(term)!));
+    const postings = new Int32Array(offsets[terms.length]);
+    const fill = Int32Array.from(offsets.subarray(0, terms.length));
+    const at = new Map<number, number>();
+    terms.forEach((term, i) => at.set(term, i));
+    for (let t = 0; t < this.baseTerms.length; t++) {
+      const i = at.get(this.baseTerms[t]);
+      if (i === undefined) continue;
+      for (let j = this.baseOffsets[t]; j < this.baseOffsets[t + 1]; j++)
+        if (live(this.basePostings[j])) postings[fill[i]++] = this.basePostings[j];
+    }
+    const baseLive = new Uint8Array(Math.max(this.lengths.length, this.baseLive.length));
+    baseLive.set(this.baseLive);
+    for (const [term, list] of this.delta) {
+      const i = at.get(term)!;
+      for (const posting of list) {
+        postings[fill[i]++] = posting;
+        baseLive[Math.floor(posting / TF_BITS)] = 1;
+      }
+    }
+    this.baseTerms = terms;
+    this.baseOffsets = offsets;
+    this.basePostings = postings;
+    this.baseLive = baseLive;
+    this.delta.clear();
+    this.dfAdjust.clear();
+    this.deltaPostings = 0;
+  }
+
+  /** Where a term's base postings are: [start, end) into basePostings (empty when absent). */
+  private baseRange(term: number): [number, number] {
+    let lo = 0;
+    let hi = this.baseTerms.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const t = this.baseTerms[mid];
+      if (t === term) return [this.baseOffsets[mid], this.baseOffsets[mid + 1]];
+      if (t < term) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return [0, 0];
+  }
+
+  /** How many memories hold the term. */
+  private documentFrequency(term: number): number {
+    const [start, end] = this.baseRange(term);
+    return end - start + (this.dfAdjust.get(term) ?? 0) + (this.delta.get(term)?.length ?? 0);
   }
 
   /**
@@ -88,7 +172,7 @@ export class LexicalIndex {
     if (!this.documents || limit <= 0) return accepts.map(() => []);
     const avgLength = this.totalLength / this.documents || 1;
     const idfs = queryIds.map((id) => {
-      const df = id === undefined ? 0 : (this.postings.get(id)?.length ?? 0);
+      const df = id === undefined ? 0 : this.documentFrequency(id);
       return Math.log(1 + (this.documents - df + 0.5) / (df + 0.5));
     });
     const ceiling = idfs.reduce((sum, idf) => sum + idf, 0);
@@ -96,20 +180,24 @@ export class LexicalIndex {
     // user touches tens of thousands of postings, and garbage would show in the tail latency).
     const { scores, masks, touched } = this.scratch(this.lengths.length);
     let count = 0;
+    const accumulate = (posting: number, idf: number, bit: number) => {
+      const slot = Math.floor(posting / TF_BITS);
+      const tf = posting % TF_BITS;
+      const norm = K1 * (1 - B + (B * this.lengths[slot]) / avgLength);
+      if (masks[slot] === 0 && scores[slot] === 0) touched[count++] = slot;
+      scores[slot] += (idf * tf * (K1 + 1)) / (tf + norm);
+      masks[slot] |= bit;
+    };
     queryIds.forEach((id, qi) => {
-      const list = id === undefined ? undefined : this.postings.get(id);
-      if (!list) return;
+      if (id === undefined) return;
       const idf = idfs[qi];
       const bit = qi < 31 ? 1 << qi : 0;
-      for (let i = 0; i < list.length; i++) {
-        const posting = list[i];
-        const slot = Math.floor(posting / TF_BITS);
-        const tf = posting % TF_BITS;
-        const norm = K1 * (1 - B + (B * this.lengths[slot]) / avgLength);
-        if (masks[slot] === 0 && scores[slot] === 0) touched[count++] = slot;
-        scores[slot] += (idf * tf * (K1 + 1)) / (tf + norm);
-        masks[slot] |= bit;
+      const [start, end] = this.baseRange(id);
+      for (let i = start; i < end; i++) {
+        const posting = this.basePostings[i];
+        if (this.baseLive[Math.floor(posting / TF_BITS)] === 1) accumulate(posting, idf, bit);
       }
+      for (const posting of this.delta.get(id) ?? []) accumulate(posting, idf, bit);
     });
     const results = accepts.map((accept) => {
       const best: { slot: number; score: number }[] = [];

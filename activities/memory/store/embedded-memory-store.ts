@@ -130,6 +130,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
     const p = this.newPartition(userId, rows.length);
     for (const [id, agent_id, run_id, created_at, memory, vector] of rows)
       this.index(p, { id, agent_id, run_id, created_at, memory }, vectorOf(vector));
+    p.lexical.compact();
     return p;
   }
 

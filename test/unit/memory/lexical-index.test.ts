@@ -61,3 +61,50 @@ describe('LexicalIndex', () => {
     expect(new LexicalIndex().searchMany(query(['apple']), 10, [all])).toEqual([[]]);
   });
 });
+
+describe('LexicalIndex base and delta', () => {
+  /** BM25 recomputed from scratch over the live documents, the reference. */
+  function naive(docs: Map<number, number[]>, query: number[]): Map<number, number> {
+    const n = docs.size;
+    const avg = [...docs.values()].reduce((a, d) => a + d.length, 0) / n || 1;
+    const scores = new Map<number, number>();
+    for (const q of query) {
+      const df = [...docs.values()].filter((d) => d.includes(q)).length;
+      for (const [slot, d] of docs) {
+        const tf = d.filter((t) => t === q).length;
+        if (!tf) continue;
+        scores.set(slot, (scores.get(slot) ?? 0) + part(n, df, tf, d.length, avg));
+      }
+    }
+    return scores;
+  }
+
+  it('scores like a from-scratch BM25 through adds, removes, slot reuse and compactions', () => {
+    let seed = 5;
+    const rand = (k: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % k;
+    };
+    const index = new LexicalIndex();
+    const docs = new Map<number, number[]>();
+    const doc = () => Array.from({ length: 1 + rand(8) }, () => rand(30));
+    for (let step = 0; step < 3000; step++) {
+      const slot = rand(200);
+      if (docs.has(slot)) {
+        index.remove(slot, docs.get(slot)!);
+        docs.delete(slot);
+      } else {
+        const d = doc();
+        index.add(slot, d);
+        docs.set(slot, d);
+      }
+      if (step % 700 === 0) index.compact();
+      if (step % 250 !== 0) continue;
+      const query = [rand(30), rand(30), rand(30)];
+      const expected = naive(docs, [...new Set(query)]);
+      const [hits] = index.searchMany([...new Set(query)], 500, [() => true]);
+      expect(hits.length).toBe(expected.size);
+      for (const h of hits) expect(h.score).toBeCloseTo(expected.get(h.slot)!, 9);
+    }
+  });
+});
