@@ -19,7 +19,7 @@ const QUERY_OFFSET = 0;
  * lose more places than this to estimation error (±0.002) to be missed.
  */
 const RESCORED_EXTRA = 32;
-const CHUNK_ROWS = 4096;
+const CHUNK_ROWS = 1024;
 
 /** What a slot holds besides its vector, for filtering. */
 export interface SlotInfo {
@@ -52,7 +52,9 @@ export class VectorPartition {
     if (dims % 32 !== 0) throw new Error(`vector dimensions must be a multiple of 32 (got ${dims})`);
     // The int16 query sits first, padded to 64 bytes; int8 rows follow; scores go after the last row.
     this.vectorsOffset = Math.ceil((dims * 2) / 64) * 64;
-    if (expectedRows > 0) this.ensureCapacity(expectedRows, 1);
+    // Room for an eighth more: the first adds after a load then allocate nothing (across many
+    // users, a regrowth per first add adds up to garbage-collection pressure).
+    if (expectedRows > 0) this.ensureCapacity(expectedRows + (expectedRows >> 3) + 16, 1);
   }
 
   get size(): number {

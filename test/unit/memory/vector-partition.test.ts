@@ -77,7 +77,7 @@ describe('vector partition', () => {
     got.forEach((h, i) => expect(h.cosine).toBeCloseTo(truth[i].cosine, 3));
   });
 
-  it('grows past a storage chunk (4,096 rows) row by row and stays exact across it', () => {
+  it('grows past storage chunks (1,024 rows) row by row and stays exact across it', () => {
     const many = vectors(9000, 32, 11);
     const partition = new VectorPartition(32);
     many.forEach((v, i) => partition.upsert({ id: `c${i}`, agent_id: null, run_id: null, created_ms: 0 }, v));
