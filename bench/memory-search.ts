@@ -180,7 +180,7 @@ async function main(): Promise<void> {
       t.store.push(storeMs);
       t.scan.push(scan);
       t.embedPlusScan.push(embed + scan);
-      // Does the int16 index find the Float32 scan's top 10?
+      // Does the vector index (int8 scan, int16 rescoring) find the Float32 scan's top 10?
       const indexTop = new Set(
         hits
           .sort((a, b) => b.similarity - a.similarity)
@@ -220,7 +220,7 @@ async function main(): Promise<void> {
       ),
     );
     console.log(
-      `int16 index vs Float32 scan, top-${TOP_K} agreement: ${(100 * r.agreement).toFixed(1)}%; ` +
+      `vector index (int8 scan, int16 rescoring) vs Float32 scan, top-${TOP_K} agreement: ${(100 * r.agreement).toFixed(1)}%; ` +
         `p50 split: embedding ${ms(r.embed.p50)} + store ${ms(r.store.p50)} + ranking/merge ` +
         `${ms(r.service.p50 - r.embed.p50 - r.store.p50)} + HTTP/validation/JSON ${ms(r.search.p50 - r.service.p50)} ms`,
     );
