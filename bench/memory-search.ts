@@ -209,7 +209,7 @@ async function main(): Promise<void> {
       table(
         [`${QUERIES} queries`, 'p50 ms', 'p99 ms', 'mean ms'],
         [
-          row(`POST /memory/search (top_k ${TOP_K}, time decay on)`, r.search),
+          row(`POST /memory/search (hybrid, top_k ${TOP_K}, time decay on)`, r.search),
           row(`POST /memory/search_combined (recent_days ${recentDays})`, r.combined),
           row('  service.search in-process (same request, no HTTP)', r.service),
           row('  query embedding alone: embed([query])', r.embed),
