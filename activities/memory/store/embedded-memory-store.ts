@@ -93,6 +93,12 @@ interface Partition {
 
 type IndexedFields = Pick<MemoryRecord, 'id' | 'agent_id' | 'run_id' | 'created_at' | 'memory'>;
 
+/** What loading a user reads per memory, as a raw row. */
+type LoadRow = [string, string | null, string | null, string, string, ArrayBuffer | Uint8Array];
+const LOAD_ROWS = 'SELECT id, agent_id, run_id, created_at, memory, vector FROM memories WHERE user_id = ?';
+/** Rows per background page: a few tens of milliseconds of work. */
+const LOAD_PAGE = 2000;
+
 export class EmbeddedMemoryStore implements MemoryStore {
   readonly kind = 'embedded';
   private readonly partitions = new Map<string, Partition>();
@@ -110,10 +116,13 @@ export class EmbeddedMemoryStore implements MemoryStore {
    * do not hold start-up back (docs/memory-search.md#speed-and-size).
    */
   async warm(): Promise<void> {
-    const users = this.db.prepare('SELECT DISTINCT user_id FROM memories').raw().all() as [string][];
-    for (const [userId] of users) {
+    const users = this.db.prepare('SELECT user_id, COUNT(*) FROM memories GROUP BY user_id').raw().all() as [
+      string,
+      number,
+    ][];
+    for (const [userId, count] of users) {
       if (this.closed) return;
-      this.loaded(userId);
+      if (!this.partitions.has(userId)) await this.loadInPages(userId, count);
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
@@ -122,16 +131,42 @@ export class EmbeddedMemoryStore implements MemoryStore {
   private loaded(userId: string): Partition | undefined {
     const known = this.partitions.get(userId);
     if (known) return known;
-    const rows = this.db
-      .prepare('SELECT id, agent_id, run_id, created_at, memory, vector FROM memories WHERE user_id = ?')
-      .raw()
-      .all(userId) as [string, string | null, string | null, string, string, ArrayBuffer | Uint8Array][];
+    const rows = this.db.prepare(`${LOAD_ROWS} ORDER BY created_at, id`).raw().all(userId) as LoadRow[];
     if (!rows.length) return undefined;
-    const p = this.newPartition(userId, rows.length);
-    for (const [id, agent_id, run_id, created_at, memory, vector] of rows)
-      this.index(p, { id, agent_id, run_id, created_at, memory }, vectorOf(vector));
+    const p = this.buildPartition(rows.length);
+    for (const row of rows) this.indexRow(p, row);
     p.lexical.compact();
+    this.partitions.set(userId, p);
     return p;
+  }
+
+  /**
+   * The background load of a user: pages of rows with the event loop free between them, so a user
+   * with 100,000 memories does not stall requests for seconds. Built aside and published only if
+   * no request loaded the user meanwhile (that load, and any write after it, wins).
+   */
+  private async loadInPages(userId: string, count: number): Promise<void> {
+    const p = this.buildPartition(count);
+    const page = this.db.prepare(
+      `${LOAD_ROWS} AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?`,
+    );
+    let after: [string, string] = ['', ''];
+    for (;;) {
+      const rows = page.raw().all(userId, ...after, LOAD_PAGE) as LoadRow[];
+      for (const row of rows) this.indexRow(p, row);
+      if (rows.length < LOAD_PAGE) break;
+      const last = rows[rows.length - 1];
+      after = [last[3], last[0]];
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.closed || this.partitions.has(userId)) return;
+    }
+    if (this.partitions.has(userId)) return;
+    p.lexical.compact();
+    this.partitions.set(userId, p);
+  }
+
+  private indexRow(p: Partition, [id, agent_id, run_id, created_at, memory, vector]: LoadRow): void {
+    this.index(p, { id, agent_id, run_id, created_at, memory }, vectorOf(vector));
   }
 
   /** The user's indexes for a write: loaded first, so a later load cannot index the row twice. */
@@ -140,9 +175,13 @@ export class EmbeddedMemoryStore implements MemoryStore {
   }
 
   private newPartition(userId: string, rows: number): Partition {
-    const p = { vectors: new VectorPartition(this.dims, rows), lexical: new LexicalIndex() };
+    const p = this.buildPartition(rows);
     this.partitions.set(userId, p);
     return p;
+  }
+
+  private buildPartition(rows: number): Partition {
+    return { vectors: new VectorPartition(this.dims, rows), lexical: new LexicalIndex() };
   }
 
   private termIds(text: string): number[] {

@@ -51,4 +51,32 @@ describe('embedded store after a restart', () => {
     expect(await after.search(unitVector(9), { user_id: 'nobody' }, 10)).toEqual([]);
     await after.close();
   });
+
+  it('loads a large user in pages in the background; a request meanwhile loads it whole, once', async () => {
+    const dir = newTestDataDir();
+    const before = await openEmbeddedMemoryStore(dir);
+    const many = Array.from({ length: 4500 }, (_, i) => record('cara', `note ${i} about the garden`));
+    for (const r of many) await before.insert(r, unitVector(1000 + (many.indexOf(r) % 50)));
+    await before.close();
+
+    // Background pages, untouched: every memory, once.
+    const quiet = await openEmbeddedMemoryStore(dir);
+    await quiet.warm!();
+    const [all] = await quiet.searchText(queryTerms('garden'), [{ user_id: 'cara' }], 10_000);
+    expect(all).toHaveLength(4500);
+    await quiet.close();
+
+    // A write while the background is between pages: it loads the user itself, and wins.
+    const busy = await openEmbeddedMemoryStore(dir);
+    const warming = busy.warm!();
+    await new Promise((resolve) => setImmediate(resolve));
+    const late = record('cara', 'the garden gate is blue');
+    await busy.insert(late, unitVector(7));
+    await warming;
+    const [found] = await busy.searchText(queryTerms('garden'), [{ user_id: 'cara' }], 10_000);
+    expect(found).toHaveLength(4501);
+    expect(new Set(found.map((h) => h.record.id)).size).toBe(4501);
+    expect((await busy.search(unitVector(7), { user_id: 'cara' }, 1))[0].record.id).toBe(late.id);
+    await busy.close();
+  });
 });
