@@ -27,7 +27,18 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { repoRoot } from '../shared/paths';
 import { Bm25Index } from './lib/bm25';
-import { envInt, loadLine, machineLine, ms, pct, ratio, summarize, table, timed } from './lib/bench-stats';
+import {
+  envInt,
+  loadLine,
+  machineLine,
+  ms,
+  pct,
+  ratio,
+  summarize,
+  table,
+  timed,
+  runBench,
+} from './lib/bench-stats';
 import { benchConfig, startMemoryServer, type AddResponse, type SearchItem } from './lib/memory-server';
 import { MONTHS } from '../activities/memory/search/time-expressions';
 
@@ -298,10 +309,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

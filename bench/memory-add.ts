@@ -29,6 +29,7 @@ import {
   table,
   timed,
   type Summary,
+  runBench,
 } from './lib/bench-stats';
 import { memorySentences } from './lib/memory-sentences';
 import { benchConfig, serviceEmbedder, startMemoryServer, type AddResponse } from './lib/memory-server';
@@ -141,10 +142,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -41,6 +41,7 @@ import {
   table,
   timed,
   type Summary,
+  runBench,
 } from './lib/bench-stats';
 import { cachedVectors, fillDataDir, type FillGroup } from './lib/memory-fill';
 import { memorySentences, questionSentences } from './lib/memory-sentences';
@@ -257,10 +258,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -29,6 +29,7 @@ import {
   table,
   timed,
   type Summary,
+  runBench,
 } from './lib/bench-stats';
 import { cachedVectors, filledStore, SHORT_TERM_SHARE } from './lib/memory-fill';
 import { memorySentences, questionSentences } from './lib/memory-sentences';
@@ -266,10 +267,4 @@ async function main(): Promise<void> {
   console.log(loadLine());
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

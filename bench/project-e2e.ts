@@ -23,6 +23,7 @@ import { analysisProject } from '../workflows/analysis-project';
 import { approveSignal, statusQuery } from '../workflows/analysis-project-messages';
 import { createPlatformWorker } from '../workers/platform-worker';
 import { addKeywordSearchAttributes } from '../workers/search-attribute-registration';
+import { runBench } from './lib/bench-stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const TARGET_SECONDS = 30;
@@ -144,10 +145,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

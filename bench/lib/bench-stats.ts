@@ -76,3 +76,14 @@ export function envInt(name: string, fallback: number): number {
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number (got ${raw})`);
   return n;
 }
+
+/** Runs a benchmark's main and exits: 0 when it finished, 1 (with the error) when it threw. */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
