@@ -68,7 +68,7 @@ describe('plat memory CLI', () => {
     // MATCHED: the similarity, and the query terms the memory holds (stemmed).
     expect(found.stdout).toMatch(
       new RegExp(
-        `^0\\.\\d{3}\\s+0\\.\\d{3}\\s+long_term\\s+${today()}\\s+${id.slice(0, 8)}\\s+sim 0\\.\\d\\d terms (port,stag|stag,port)\\s+The staging database`,
+        `^0\\.\\d{3}\\s+0\\.\\d{3}\\s+long_term\\s+${today()}\\s+${id.slice(0, 8)}\\s+sim 0\\.\\d\\d terms (port,staging|staging,port)\\s+The staging database`,
         'm',
       ),
     );

@@ -13,16 +13,16 @@ import type { MemoryRecord } from '../../../shared/memory-model';
 import type { SearchMode } from '../../../shared/memory-requests';
 import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from '../store/memory-store';
 import { fuseRankings, type RankedHit } from './rank-fusion';
-import { entityTerms, queryTerms } from './text-terms';
+import { entityTerms, queryTerms, termWords } from './text-terms';
 import { timeRangeOf, type TimeRange } from './time-expressions';
 
 /** What each signal said about a result (shown in search results and by `plat memory search`). */
 export interface MatchSignals {
   /** Cosine similarity in [0, 1], when the semantic list held the memory. */
   semantic?: number;
-  /** Normalized BM25 relevance and the query terms the memory holds. */
+  /** Normalized BM25 relevance and the question's words the memory holds (by their terms). */
   lexical?: { relevance: number; terms: string[] };
-  /** The named things (entity terms) of the question the memory holds. */
+  /** The named things of the question the memory holds (its words). */
   entities?: string[];
   /** The question's time expression, when the memory lies in its range. */
   time?: string;
@@ -46,6 +46,8 @@ export interface QueryPlan {
   terms: string[];
   entities: string[];
   range?: TimeRange;
+  /** Term → the question's word it came from, to show matches in the user's words. */
+  words: Map<string, string>;
 }
 
 /** Fusion weights of the hybrid mode, tuned on LoCoMo's first conversations (see bench/locomo.ts). */
@@ -64,6 +66,7 @@ export function queryPlan(
     terms: mode === 'semantic' ? [] : queryTerms(question),
     entities: hybrid ? entityTerms(question) : [],
     range: hybrid ? timeRangeOf(question, now) : undefined,
+    words: termWords(question),
   };
 }
 
@@ -116,8 +119,9 @@ function fuse(
     return s;
   };
   for (const h of semantic) signal(h.record).semantic = h.similarity;
-  for (const h of lexical) signal(h.record).lexical = { relevance: h.relevance, terms: h.matched };
-  for (const h of entity) signal(h.record).entities = h.matched;
+  const shown = (terms: string[]) => [...new Set(terms.map((t) => plan.words.get(t) ?? t))];
+  for (const h of lexical) signal(h.record).lexical = { relevance: h.relevance, terms: shown(h.matched) };
+  for (const h of entity) signal(h.record).entities = shown(h.matched);
   for (const h of timed) signal(h.record).time = plan.range!.text;
 
   const vectorHits = (hits: VectorHit[]): RankedHit[] =>

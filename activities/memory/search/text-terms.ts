@@ -69,6 +69,14 @@ export function queryTerms(question: string): string[] {
   return [...new Set(indexTerms(question))];
 }
 
+/** Each term of a question → the question's word it came from ("stag" → "staging"), for display. */
+export function termWords(question: string): Map<string, string> {
+  const words = new Map<string, string>();
+  for (const m of question.normalize('NFKC').matchAll(/[\p{L}\p{N}]+(?:[-_./][\p{L}\p{N}]+)*/gu))
+    for (const t of indexTerms(m[0])) if (!words.has(t)) words.set(t, m[0].toLowerCase());
+  return words;
+}
+
 /**
  * The terms of the things a question names: capitalized words (not a stop word, so a question's
  * first "What" is not one), words with a digit, and the words of quoted phrases. Distinct, stemmed

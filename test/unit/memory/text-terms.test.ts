@@ -1,5 +1,11 @@
 /** Index and query terms with fixed inputs: stop words, stemming, joined codes, entities. */
-import { entityTerms, indexTerms, queryTerms, stem } from '../../../activities/memory/search/text-terms';
+import {
+  entityTerms,
+  indexTerms,
+  queryTerms,
+  stem,
+  termWords,
+} from '../../../activities/memory/search/text-terms';
 
 describe('stem', () => {
   it.each([
@@ -60,5 +66,20 @@ describe('entityTerms', () => {
     expect(entityTerms('when was order 55-B shipped')).toEqual(['55', '55b']);
     expect(entityTerms('who said "green tea" first')).toEqual(['green', 'tea']);
     expect(entityTerms('how are you')).toEqual([]);
+  });
+});
+
+describe('termWords', () => {
+  it("maps each term back to the question's word, for showing matches", () => {
+    expect(termWords('Which staging hosts run XR-7734?')).toEqual(
+      new Map([
+        ['stag', 'staging'],
+        ['host', 'hosts'],
+        ['run', 'run'],
+        ['xr', 'xr-7734'],
+        ['7734', 'xr-7734'],
+        ['xr7734', 'xr-7734'],
+      ]),
+    );
   });
 });
