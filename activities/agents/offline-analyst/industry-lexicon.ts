@@ -7,21 +7,29 @@ import { singularWords } from './name-words';
 
 interface Industry {
   name: string;
-  /** Words whose presence in a table name (3 points), column name (1) or description (2) counts. */
+  /**
+   * Words that name the business itself ("wholesale", "clinic"): in the description they outrank
+   * vocabulary any business shares ("order", "product"), so "toy wholesale orders" is wholesale.
+   */
+  names: string[];
+  /** Words whose presence in a table name (3 points), column name (1) or description (5) counts. */
   words: string[];
 }
 
 export const INDUSTRIES: Industry[] = [
   {
     name: 'DVD rental / retail',
+    names: ['dvd', 'rental', 'video'],
     words: ['film', 'movie', 'rental', 'actor', 'dvd', 'video', 'rent', 'rented'],
   },
   {
     name: 'Music / media store',
+    names: ['music', 'media'],
     words: ['track', 'album', 'artist', 'genre', 'playlist', 'song', 'music', 'media', 'composer', 'band'],
   },
   {
     name: 'E-commerce / retail',
+    names: ['retail', 'retailer', 'shop', 'store', 'ecommerce', 'webshop'],
     words: [
       'order',
       'product',
@@ -41,6 +49,7 @@ export const INDUSTRIES: Industry[] = [
   },
   {
     name: 'Wholesale / trading',
+    names: ['wholesale', 'wholesaler', 'trading', 'trader', 'distributor', 'distribution'],
     words: [
       'supplier',
       'shipper',
@@ -57,6 +66,7 @@ export const INDUSTRIES: Industry[] = [
   },
   {
     name: 'Banking / finance',
+    names: ['bank', 'banking', 'finance', 'fintech'],
     words: [
       'account',
       'transaction',
@@ -76,6 +86,7 @@ export const INDUSTRIES: Industry[] = [
   },
   {
     name: 'Healthcare',
+    names: ['healthcare', 'clinic', 'hospital', 'medical', 'health'],
     words: [
       'patient',
       'doctor',
@@ -93,6 +104,7 @@ export const INDUSTRIES: Industry[] = [
   },
   {
     name: 'Education',
+    names: ['education', 'school', 'university', 'college', 'elearning'],
     words: [
       'student',
       'course',
@@ -109,6 +121,7 @@ export const INDUSTRIES: Industry[] = [
   },
   {
     name: 'Logistics / supply chain',
+    names: ['logistics', 'courier', 'freight', 'warehousing'],
     words: [
       'warehouse',
       'carrier',
@@ -124,6 +137,7 @@ export const INDUSTRIES: Industry[] = [
   },
   {
     name: 'SaaS / subscriptions',
+    names: ['saas', 'subscription', 'software'],
     words: [
       'subscription',
       'tenant',
@@ -139,6 +153,7 @@ export const INDUSTRIES: Industry[] = [
   },
   {
     name: 'Human resources',
+    names: ['hr', 'payroll', 'recruiting', 'staffing'],
     words: [
       'payroll',
       'salary',
@@ -153,10 +168,12 @@ export const INDUSTRIES: Industry[] = [
   },
   {
     name: 'Hospitality / travel',
+    names: ['hotel', 'hospitality', 'travel', 'restaurant', 'airline'],
     words: ['booking', 'reservation', 'hotel', 'room', 'flight', 'guest', 'airline', 'passenger', 'travel'],
   },
   {
     name: 'Manufacturing',
+    names: ['manufacturing', 'manufacturer', 'factory'],
     words: [
       'machine',
       'assembly',
@@ -172,6 +189,7 @@ export const INDUSTRIES: Industry[] = [
   },
   {
     name: 'Web analytics / product usage',
+    names: ['analytics', 'website', 'clickstream'],
     words: [
       'session',
       'pageview',
@@ -201,7 +219,8 @@ export interface IndustryGuess {
 const words = (name: string): string[] => singularWords(name);
 
 /**
- * The industry from the user's description (the strongest evidence: 5 points a word), table names
+ * The industry from the user's description (the strongest evidence: a word naming the business
+ * first, then 5 points a word of its vocabulary), table names
  * (3; facts 4) and column names (1, at most 6 a table). Below a clear score it says "General business".
  */
 export function detectIndustry(
@@ -215,13 +234,16 @@ export function detectIndustry(
   const described = new Set(words(description));
   const scored = INDUSTRIES.map((industry) => {
     const vocab = new Set(industry.words);
+    const names = new Set(industry.names);
     const evidence: string[] = [];
     let score = 0;
     let said = 0;
+    let named = 0;
     for (const w of described) {
-      if (vocab.has(w)) {
+      if (vocab.has(w) || names.has(w)) {
         score += 5;
         said += 1;
+        if (names.has(w)) named += 1;
         evidence.push(`the description says "${w}"`);
       }
     }
@@ -234,12 +256,14 @@ export function detectIndustry(
       score += Math.min(6, hits.length);
       evidence.push(...hits.slice(0, 2).map((c) => `column ${table.name}.${c.name}`));
     }
-    return { name: industry.name, score, said, evidence };
-    // The user knows their business: an industry the description names outranks the schema's hints.
-  }).sort((a, b) => b.said - a.said || b.score - a.score);
+    return { name: industry.name, score, said, named, evidence };
+    // The user knows their business: an industry the description names outranks the schema's hints,
+    // and a word naming the business outranks shared vocabulary.
+  }).sort((a, b) => b.named - a.named || b.said - a.said || b.score - a.score);
 
   const [best, second] = scored;
-  if (!best || best.score < MIN_SCORE)
+  // A description naming the business is enough on its own; otherwise the evidence must add up.
+  if (!best || (best.named === 0 && best.score < MIN_SCORE))
     return {
       name: 'General business',
       confidence: 0.3,
