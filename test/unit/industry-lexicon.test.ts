@@ -26,7 +26,10 @@ const orders: SourceSnapshot = {
 
 describe('detectIndustry', () => {
   it('takes the business the description names over vocabulary every business shares', () => {
-    expect(detectIndustry(orders, 'toy wholesale orders').name).toBe('Wholesale / trading');
+    const wholesale = detectIndustry(orders, 'toy wholesale orders');
+    expect(wholesale.name).toBe('Wholesale / trading');
+    expect(wholesale.confidence).toBeGreaterThanOrEqual(0.7);
+    expect(wholesale.evidence[0]).toBe('the description says "wholesale"');
     expect(detectIndustry(orders, 'our web shop orders').name).toBe('E-commerce / retail');
   });
 

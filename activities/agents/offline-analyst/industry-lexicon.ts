@@ -276,7 +276,9 @@ export function detectIndustry(
   // Share of the lead over the runner-up, damped for tiny schemas where a few hits decide.
   const margin = best.score / (best.score + (second?.score ?? 0));
   const support = Math.min(1, best.score / 25);
-  const confidence = Math.round(Math.min(0.99, 0.5 * margin + 0.5 * support) * 100) / 100;
+  // The user naming their business is strong evidence even when the schema's vocabulary leans elsewhere.
+  const floor = best.named ? 0.7 : 0;
+  const confidence = Math.round(Math.min(0.99, Math.max(floor, 0.5 * margin + 0.5 * support)) * 100) / 100;
   // The description, then table names, then columns: the order a reader checks them in.
   const order = (e: string) => (e.startsWith('the description') ? 0 : e.startsWith('table') ? 1 : 2);
   const evidence = [...best.evidence].sort((a, b) => order(a) - order(b));
