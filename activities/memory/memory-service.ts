@@ -20,7 +20,6 @@ import type {
   ContextQuery,
   ListQuery,
   SearchCombinedRequest,
-  SearchMode,
   SearchRequest,
   UpdateRequest,
 } from '../../shared/memory-requests';
@@ -30,9 +29,7 @@ import type { Embedder } from './embedding/embedder';
 import { addUsage, NO_USAGE, type FactExtractor } from './extraction/fact-extractor';
 import type { MemoryHistory } from './memory-history';
 import { textHash } from './memory-text';
-import { queryPlan, retrieve, type Candidate, type QueryPlan } from './search/hybrid-retrieval';
-import { mergeResults } from './search/result-merge';
-import { decayedScore } from './search/time-decay';
+import { MemorySearch } from './search/memory-search';
 import type { MemoryFilter, MemoryStore, VectorHit } from './store/memory-store';
 import { journalPath, workspaceOf, type Workspace } from './workspaces/workspace-config';
 
@@ -94,8 +91,11 @@ export class MemoryService {
   /** Adds are serialized per user, so two concurrent adds of one fact cannot both pass the duplicate check. */
   private readonly userLocks = new Map<string, Promise<unknown>>();
 
+  private readonly searcher: MemorySearch;
+
   constructor(private readonly deps: MemoryServiceDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.searcher = new MemorySearch(deps.store, deps.embedder, this.now);
   }
 
   /** Loads the embedding model (the first embed is slow). */
@@ -278,92 +278,11 @@ export class MemoryService {
   }
 
   async search(req: SearchRequest): Promise<{ results: MemorySearchItem[] }> {
-    const plan = this.plan(req);
-    const filter: MemoryFilter = { user_id: req.user_id, agent_id: req.agent_id, run_id: req.run_id };
-    const pool = this.pool(req);
-    // The shared space is cross-agent and long-term: no agent or day filter.
-    const [[own], [shared]] = await Promise.all([
-      retrieve(this.deps.store, plan, [filter], pool),
-      this.sharedCandidates(plan, req.user_id, pool),
-    ]);
-    return { results: this.rankCandidates(own, shared, req) };
+    return this.searcher.search(req);
   }
 
   async searchCombined(req: SearchCombinedRequest): Promise<{ results: MemorySearchItem[] }> {
-    const plan = this.plan(req);
-    const firstDay = new Date(this.now().getTime() - (req.recent_days - 1) * DAY_MS)
-      .toISOString()
-      .slice(0, 10);
-    const longTerm: MemoryFilter = { user_id: req.user_id, agent_id: req.agent_id, long_term: true };
-    const shortTerm: MemoryFilter = { user_id: req.user_id, agent_id: req.agent_id, run_id_from: firstDay };
-    const pool = this.pool(req);
-    // Both lists from one pass over the user's indexes; the shared space is long-term.
-    const [[own, recent], [shared]] = await Promise.all([
-      retrieve(this.deps.store, plan, [longTerm, shortTerm], pool),
-      this.sharedCandidates(plan, req.user_id, pool),
-    ]);
-    return {
-      results: mergeResults([this.rankCandidates(own, shared, req), this.rankCandidates(recent, [], req)]),
-    };
-  }
-
-  /** The question analysed for its mode: embedding (not for lexical, still running), terms, entities, time. */
-  private plan(req: { query: string; search_mode: SearchMode }): QueryPlan {
-    const vector =
-      req.search_mode === 'lexical' ? undefined : this.deps.embedder.embed([req.query]).then(([v]) => v);
-    // Retrieval awaits it; until then a failed embedding must not count as unhandled.
-    vector?.catch(() => {});
-    return queryPlan(req.search_mode, req.query, vector, this.now());
-  }
-
-  private sharedCandidates(plan: QueryPlan, userId: string, pool: number): Promise<Candidate[][]> {
-    return userId === SHARED_USER
-      ? Promise.resolve([[]])
-      : retrieve(this.deps.store, plan, [{ user_id: SHARED_USER }], pool);
-  }
-
-  /**
-   * Candidates per signal. Fusion needs depth (a memory second in both lists beats one first in
-   * one), and decay can lift an older-but-close memory above a newer one: both widen it past top_k.
-   */
-  private pool(opts: { top_k: number; time_decay: boolean; search_mode: SearchMode }): number {
-    return opts.time_decay || opts.search_mode === 'hybrid' ? Math.max(opts.top_k * 4, 40) : opts.top_k;
-  }
-
-  /** Scored items (relevance, min_score, decay), merged and cut to top_k. */
-  private rankCandidates(
-    own: Candidate[],
-    shared: Candidate[],
-    opts: { top_k: number; min_score: number; time_decay: boolean },
-  ): MemorySearchItem[] {
-    const now = this.now();
-    const items = [
-      ...own.map((c) => this.item(c, false, now, opts.time_decay)),
-      ...shared.map((c) => this.item(c, true, now, opts.time_decay)),
-    ].filter((i) => (i.original_score ?? i.score) >= opts.min_score);
-    return mergeResults([items], opts.top_k);
-  }
-
-  private item(c: Candidate, shared: boolean, now: Date, decay: boolean): MemorySearchItem {
-    const r = c.record;
-    const base = {
-      id: r.id,
-      memory: r.memory,
-      created_at: r.created_at,
-      user_id: r.user_id,
-      agent_id: r.agent_id,
-      run_id: r.run_id,
-      metadata: r.metadata,
-      memory_type: shared ? ('shared' as const) : r.run_id ? ('short_term' as const) : ('long_term' as const),
-    };
-    return decay
-      ? {
-          ...base,
-          score: decayedScore(c.relevance, r.created_at, now),
-          original_score: c.relevance,
-          signals: c.signals,
-        }
-      : { ...base, score: c.relevance, signals: c.signals };
+    return this.searcher.searchCombined(req);
   }
 
   async list(q: ListQuery): Promise<{ results: MemoryRecord[] }> {

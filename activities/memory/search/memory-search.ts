@@ -1,0 +1,111 @@
+/**
+ * Search and combined search (docs/memory-search.md): the question planned for its mode, candidates
+ * retrieved and fused per scope (the user's, and always the shared space), then `min_score`, time
+ * decay, merging and the cut to `top_k`.
+ */
+import { SHARED_USER, type MemorySearchItem } from '../../../shared/memory-model';
+import type { SearchCombinedRequest, SearchMode, SearchRequest } from '../../../shared/memory-requests';
+import type { Embedder } from '../embedding/embedder';
+import type { MemoryFilter, MemoryStore } from '../store/memory-store';
+import { queryPlan, retrieve, type Candidate, type QueryPlan } from './hybrid-retrieval';
+import { mergeResults } from './result-merge';
+import { decayedScore } from './time-decay';
+
+const DAY_MS = 86_400_000;
+
+export class MemorySearch {
+  constructor(
+    private readonly store: MemoryStore,
+    private readonly embedder: Embedder,
+    private readonly now: () => Date,
+  ) {}
+
+  async search(req: SearchRequest): Promise<{ results: MemorySearchItem[] }> {
+    const plan = this.plan(req);
+    const filter: MemoryFilter = { user_id: req.user_id, agent_id: req.agent_id, run_id: req.run_id };
+    const pool = this.pool(req);
+    // The shared space is cross-agent and long-term: no agent or day filter.
+    const [[own], [shared]] = await Promise.all([
+      retrieve(this.store, plan, [filter], pool),
+      this.sharedCandidates(plan, req.user_id, pool),
+    ]);
+    return { results: this.rankCandidates(own, shared, req) };
+  }
+
+  async searchCombined(req: SearchCombinedRequest): Promise<{ results: MemorySearchItem[] }> {
+    const plan = this.plan(req);
+    const firstDay = new Date(this.now().getTime() - (req.recent_days - 1) * DAY_MS)
+      .toISOString()
+      .slice(0, 10);
+    const longTerm: MemoryFilter = { user_id: req.user_id, agent_id: req.agent_id, long_term: true };
+    const shortTerm: MemoryFilter = { user_id: req.user_id, agent_id: req.agent_id, run_id_from: firstDay };
+    const pool = this.pool(req);
+    // Both lists from one pass over the user's indexes; the shared space is long-term.
+    const [[own, recent], [shared]] = await Promise.all([
+      retrieve(this.store, plan, [longTerm, shortTerm], pool),
+      this.sharedCandidates(plan, req.user_id, pool),
+    ]);
+    return {
+      results: mergeResults([this.rankCandidates(own, shared, req), this.rankCandidates(recent, [], req)]),
+    };
+  }
+
+  /** The question analysed for its mode: embedding (not for lexical, still running), terms, entities, time. */
+  private plan(req: { query: string; search_mode: SearchMode }): QueryPlan {
+    const vector =
+      req.search_mode === 'lexical' ? undefined : this.embedder.embed([req.query]).then(([v]) => v);
+    // Retrieval awaits it; until then a failed embedding must not count as unhandled.
+    vector?.catch(() => {});
+    return queryPlan(req.search_mode, req.query, vector, this.now());
+  }
+
+  private sharedCandidates(plan: QueryPlan, userId: string, pool: number): Promise<Candidate[][]> {
+    return userId === SHARED_USER
+      ? Promise.resolve([[]])
+      : retrieve(this.store, plan, [{ user_id: SHARED_USER }], pool);
+  }
+
+  /**
+   * Candidates per signal. Fusion needs depth (a memory second in both lists beats one first in
+   * one), and decay can lift an older-but-close memory above a newer one: both widen it past top_k.
+   */
+  private pool(opts: { top_k: number; time_decay: boolean; search_mode: SearchMode }): number {
+    return opts.time_decay || opts.search_mode === 'hybrid' ? Math.max(opts.top_k * 4, 40) : opts.top_k;
+  }
+
+  /** Scored items (relevance, min_score, decay), merged and cut to top_k. */
+  private rankCandidates(
+    own: Candidate[],
+    shared: Candidate[],
+    opts: { top_k: number; min_score: number; time_decay: boolean },
+  ): MemorySearchItem[] {
+    const now = this.now();
+    const items = [
+      ...own.map((c) => this.item(c, false, now, opts.time_decay)),
+      ...shared.map((c) => this.item(c, true, now, opts.time_decay)),
+    ].filter((i) => (i.original_score ?? i.score) >= opts.min_score);
+    return mergeResults([items], opts.top_k);
+  }
+
+  private item(c: Candidate, shared: boolean, now: Date, decay: boolean): MemorySearchItem {
+    const r = c.record;
+    const base = {
+      id: r.id,
+      memory: r.memory,
+      created_at: r.created_at,
+      user_id: r.user_id,
+      agent_id: r.agent_id,
+      run_id: r.run_id,
+      metadata: r.metadata,
+      memory_type: shared ? ('shared' as const) : r.run_id ? ('short_term' as const) : ('long_term' as const),
+    };
+    return decay
+      ? {
+          ...base,
+          score: decayedScore(c.relevance, r.created_at, now),
+          original_score: c.relevance,
+          signals: c.signals,
+        }
+      : { ...base, score: c.relevance, signals: c.signals };
+  }
+}
