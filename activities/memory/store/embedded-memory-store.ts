@@ -1,14 +1,12 @@
 /**
- * The embedded memory store: rows and vectors in the memory database, and two in-process indexes
- * per user: an exact vector index (int16 SIMD scan) and a lexical inverted index (BM25) over the
- * same slots, so a search touches SQLite only for its hits. A user's indexes load on first use
- * and `warm()` loads the rest in the background.
+ * The embedded memory store: rows and vectors in the memory database, searched through in-process
+ * indexes per user (`UserIndexes`: vectors and BM25 over the same slots), so a search touches
+ * SQLite only for its hits.
  */
 import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
-import { LexicalIndex, Vocabulary } from '../search/lexical-index';
-import { indexTerms } from '../search/text-terms';
-import { VectorPartition, type SlotInfo } from '../vector/vector-partition';
+import type { SlotInfo } from '../vector/vector-partition';
 import { openMemoryDb, type MemoryDb } from './memory-db';
+import { UserIndexes } from './user-indexes';
 import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from './memory-store';
 
 interface Row {
@@ -45,12 +43,6 @@ function toRecord(r: Row): MemoryRecord {
   };
 }
 
-/** A stored vector (libsql answers BLOBs as ArrayBuffer) as an aligned Float32Array copy. */
-function vectorOf(blob: ArrayBuffer | Uint8Array): Float32Array {
-  const bytes = blob instanceof Uint8Array ? blob : new Uint8Array(blob);
-  return new Float32Array(bytes.slice().buffer);
-}
-
 const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
 /** The filter as a predicate over index slots (user is the partition). */
@@ -85,119 +77,24 @@ function sqlFilter(f: MemoryFilter): { where: string; params: unknown[] } {
   return { where: clauses.join(' AND '), params };
 }
 
-/** One user's indexes: vectors and terms over the same slots. */
-interface Partition {
-  vectors: VectorPartition;
-  lexical: LexicalIndex;
-}
-
-type IndexedFields = Pick<MemoryRecord, 'id' | 'agent_id' | 'run_id' | 'created_at' | 'memory'>;
-
-/** What loading a user reads per memory, as a raw row. */
-type LoadRow = [string, string | null, string | null, string, string, ArrayBuffer | Uint8Array];
-const LOAD_ROWS = 'SELECT id, agent_id, run_id, created_at, memory, vector FROM memories WHERE user_id = ?';
-/** Rows per background page: a few tens of milliseconds of work. */
-const LOAD_PAGE = 2000;
-
 export class EmbeddedMemoryStore implements MemoryStore {
   readonly kind = 'embedded';
-  private readonly partitions = new Map<string, Partition>();
-  private readonly vocabulary = new Vocabulary();
-  private closed = false;
+  private readonly indexes: UserIndexes;
 
   constructor(
     private readonly db: MemoryDb,
-    private readonly dims: number,
-  ) {}
-
-  /**
-   * Loads every user's indexes, one user per turn of the event loop, so the service answers from
-   * the start (a request for a user not loaded yet loads that user first) and a million memories
-   * do not hold start-up back (docs/memory-search.md#speed-and-size).
-   */
-  async warm(): Promise<void> {
-    const users = this.db.prepare('SELECT user_id, COUNT(*) FROM memories GROUP BY user_id').raw().all() as [
-      string,
-      number,
-    ][];
-    for (const [userId, count] of users) {
-      if (this.closed) return;
-      if (!this.partitions.has(userId)) await this.loadInPages(userId, count);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    dims: number,
+  ) {
+    this.indexes = new UserIndexes(db, dims);
   }
 
-  /** The user's indexes, loaded from the database on first use; undefined when the user has none. */
-  private loaded(userId: string): Partition | undefined {
-    const known = this.partitions.get(userId);
-    if (known) return known;
-    const rows = this.db.prepare(`${LOAD_ROWS} ORDER BY created_at, id`).raw().all(userId) as LoadRow[];
-    if (!rows.length) return undefined;
-    const p = this.buildPartition(rows.length);
-    for (const row of rows) this.indexRow(p, row);
-    p.lexical.compact();
-    this.partitions.set(userId, p);
-    return p;
-  }
-
-  /**
-   * The background load of a user: pages of rows with the event loop free between them, so a user
-   * with 100,000 memories does not stall requests for seconds. Built aside and published only if
-   * no request loaded the user meanwhile (that load, and any write after it, wins).
-   */
-  private async loadInPages(userId: string, count: number): Promise<void> {
-    const p = this.buildPartition(count);
-    const page = this.db.prepare(
-      `${LOAD_ROWS} AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?`,
-    );
-    let after: [string, string] = ['', ''];
-    for (;;) {
-      const rows = page.raw().all(userId, ...after, LOAD_PAGE) as LoadRow[];
-      for (const row of rows) this.indexRow(p, row);
-      if (rows.length < LOAD_PAGE) break;
-      const last = rows[rows.length - 1];
-      after = [last[3], last[0]];
-      await new Promise((resolve) => setImmediate(resolve));
-      if (this.closed || this.partitions.has(userId)) return;
-    }
-    if (this.partitions.has(userId)) return;
-    p.lexical.compact();
-    this.partitions.set(userId, p);
-  }
-
-  private indexRow(p: Partition, [id, agent_id, run_id, created_at, memory, vector]: LoadRow): void {
-    this.index(p, { id, agent_id, run_id, created_at, memory }, vectorOf(vector));
-  }
-
-  /** The user's indexes for a write: loaded first, so a later load cannot index the row twice. */
-  private partition(userId: string): Partition {
-    return this.loaded(userId) ?? this.newPartition(userId, 0);
-  }
-
-  private newPartition(userId: string, rows: number): Partition {
-    const p = this.buildPartition(rows);
-    this.partitions.set(userId, p);
-    return p;
-  }
-
-  private buildPartition(rows: number): Partition {
-    return { vectors: new VectorPartition(this.dims, rows), lexical: new LexicalIndex() };
-  }
-
-  private termIds(text: string): number[] {
-    return indexTerms(text).map((t) => this.vocabulary.idOf(t));
-  }
-
-  /** Adds a memory to its user's indexes (replacing what `before` indexed, on an update). */
-  private index(p: Partition, r: IndexedFields, vector: Float32Array, before?: IndexedFields): void {
-    const info = { id: r.id, agent_id: r.agent_id, run_id: r.run_id, created_ms: Date.parse(r.created_at) };
-    const slot = p.vectors.upsert(info, vector);
-    if (before) p.lexical.remove(slot, this.termIds(before.memory));
-    p.lexical.add(slot, this.termIds(r.memory));
+  /** Loads every user's indexes in the background (see UserIndexes.warm). */
+  warm(): Promise<void> {
+    return this.indexes.warm();
   }
 
   async insert(record: MemoryRecord, vector: Float32Array): Promise<void> {
-    const p = this.partition(record.user_id);
+    const p = this.indexes.forWrite(record.user_id);
     this.db
       .prepare(`INSERT INTO memories (${COLUMNS}, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(
@@ -214,7 +111,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
         record.embedder,
         toBlob(vector),
       );
-    this.index(p, record, vector);
+    this.indexes.index(p, record, vector);
   }
 
   async update(
@@ -226,7 +123,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
   ): Promise<MemoryRecord | undefined> {
     const before = await this.get(id);
     if (!before) return undefined;
-    const p = this.partition(before.user_id);
+    const p = this.indexes.forWrite(before.user_id);
     const metadata = change.metadata ?? before.metadata;
     const category = categoryOf(metadata);
     this.db
@@ -244,17 +141,17 @@ export class EmbeddedMemoryStore implements MemoryStore {
         id,
       );
     const after = { ...before, ...change, metadata, category };
-    this.index(p, after, vector, before);
+    this.indexes.index(p, after, vector, before);
     return after;
   }
 
   async delete(id: string): Promise<MemoryRecord | undefined> {
     const before = await this.get(id);
     if (!before) return undefined;
-    const p = this.partition(before.user_id);
+    const p = this.indexes.forWrite(before.user_id);
     this.db.prepare('DELETE FROM memories WHERE id = ?').run(id);
     const slot = p.vectors.remove(id);
-    if (slot !== undefined) p.lexical.remove(slot, this.termIds(before.memory));
+    if (slot !== undefined) p.lexical.remove(slot, this.indexes.termIds(before.memory));
     return before;
   }
 
@@ -278,7 +175,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
   async searchMany(vector: Float32Array, filters: MemoryFilter[], limit: number): Promise<VectorHit[][]> {
     const userId = filters[0]?.user_id;
     if (filters.some((f) => f.user_id !== userId)) throw new Error('searchMany: filters of one user only');
-    const partition = userId === undefined ? undefined : this.loaded(userId);
+    const partition = userId === undefined ? undefined : this.indexes.loaded(userId);
     if (!partition) return filters.map(() => []);
     const lists = partition.vectors.searchMany(vector, limit, filters.map(slotFilter));
     const byId = this.records(lists.flat().map((h) => h.id));
@@ -294,7 +191,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
   async searchText(terms: string[], filters: MemoryFilter[], limit: number): Promise<TextHit[][]> {
     const userId = filters[0]?.user_id;
     if (filters.some((f) => f.user_id !== userId)) throw new Error('searchText: filters of one user only');
-    const partition = userId === undefined || !terms.length ? undefined : this.loaded(userId);
+    const partition = userId === undefined || !terms.length ? undefined : this.indexes.loaded(userId);
     if (!partition) return filters.map(() => []);
     const { vectors, lexical } = partition;
     const accepts = filters.map((f) => {
@@ -305,7 +202,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
       };
     });
     const lists = lexical.searchMany(
-      terms.map((t) => this.vocabulary.find(t)),
+      terms.map((t) => this.indexes.termId(t)),
       limit,
       accepts,
     );
@@ -346,8 +243,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    this.partitions.clear();
+    this.indexes.close();
   }
 }
 
