@@ -1,5 +1,5 @@
 /**
- * Tokens and term statistics of an index (search-lifecycle requirements §4): `_analyze`, term vectors
+ * Tokens and term statistics of an index (docs/search-lifecycle.md#term-statistics-term-statisticsts): `_analyze`, term vectors
  * of a stored document (by the engine's own `_id`) or of an artificial one, and a terms aggregation
  * over a time range. Two rules save users a confusing answer: term vectors of a stored document come
  * back empty when the mapping stores none (plat says so and offers the artificial-document route),

@@ -1,5 +1,5 @@
 /**
- * A rolling index with its lifecycle in one idempotent call (docs/search-lifecycle.md#bootstrap):
+ * A rolling index with its lifecycle in one idempotent call (docs/search-lifecycle.md#bootstrap-rolling-index-bootstrapts):
  * the policy `<name>-lifecycle` first (its ism_template then claims the first index at creation),
  * then the template and the first index with the write alias. Indices that already existed before
  * the policy was created are attached explicitly, since an ism_template claims only new ones.
