@@ -11,6 +11,8 @@
  * fused with cosine similarities and compared with `min_score`.
  */
 
+import { idf, termFrequencyPart } from './bm25';
+
 /** Term → id, shared by every partition of a store. */
 export class Vocabulary {
   private readonly ids = new Map<string, number>();
@@ -37,8 +39,6 @@ export interface LexicalMatch {
   matched: number[];
 }
 
-const K1 = 1.2;
-const B = 0.75;
 /** Postings pack slot and term frequency in one small integer: slot · 64 + min(tf, 63). */
 const TF_BITS = 64;
 
@@ -173,31 +173,30 @@ export class LexicalIndex {
     const avgLength = this.totalLength / this.documents || 1;
     const idfs = queryIds.map((id) => {
       const df = id === undefined ? 0 : this.documentFrequency(id);
-      return Math.log(1 + (this.documents - df + 0.5) / (df + 0.5));
+      return idf(this.documents, df);
     });
     const ceiling = idfs.reduce((sum, idf) => sum + idf, 0);
     // Scores accumulate in reused typed arrays (no object per posting: a search over a large
     // user touches tens of thousands of postings, and garbage would show in the tail latency).
     const { scores, masks, touched } = this.scratch(this.lengths.length);
     let count = 0;
-    const accumulate = (posting: number, idf: number, bit: number) => {
+    const accumulate = (posting: number, weight: number, bit: number) => {
       const slot = Math.floor(posting / TF_BITS);
       const tf = posting % TF_BITS;
-      const norm = K1 * (1 - B + (B * this.lengths[slot]) / avgLength);
       if (masks[slot] === 0 && scores[slot] === 0) touched[count++] = slot;
-      scores[slot] += (idf * tf * (K1 + 1)) / (tf + norm);
+      scores[slot] += weight * termFrequencyPart(tf, this.lengths[slot], avgLength);
       masks[slot] |= bit;
     };
     queryIds.forEach((id, qi) => {
       if (id === undefined) return;
-      const idf = idfs[qi];
+      const weight = idfs[qi];
       const bit = qi < 31 ? 1 << qi : 0;
       const [start, end] = this.baseRange(id);
       for (let i = start; i < end; i++) {
         const posting = this.basePostings[i];
-        if (this.baseLive[Math.floor(posting / TF_BITS)] === 1) accumulate(posting, idf, bit);
+        if (this.baseLive[Math.floor(posting / TF_BITS)] === 1) accumulate(posting, weight, bit);
       }
-      for (const posting of this.delta.get(id) ?? []) accumulate(posting, idf, bit);
+      for (const posting of this.delta.get(id) ?? []) accumulate(posting, weight, bit);
     });
     const results = accepts.map((accept) => {
       const best: { slot: number; score: number }[] = [];

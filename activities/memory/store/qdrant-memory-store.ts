@@ -9,7 +9,8 @@ import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from './memory-sto
 import { ensureMemoryCollection } from './qdrant-collection';
 import { toQdrantFilter } from './qdrant-filter';
 import { fromPayload, toPayload } from './qdrant-payload';
-import { documentVector, idf, queryVector, TEXT_VECTOR } from './qdrant-sparse';
+import { documentVector, queryVector, TEXT_VECTOR } from './qdrant-sparse';
+import { idf } from '../search/bm25';
 import { indexTerms } from '../search/text-terms';
 
 /** Where the store keeps its memories. */

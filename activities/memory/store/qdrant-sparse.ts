@@ -6,12 +6,11 @@
  * score the embedded store computes (with a fixed average length, which Qdrant does not track).
  */
 import type { Schemas } from '@qdrant/js-client-rest';
+import { termFrequencyPart } from '../search/bm25';
 
 /** The sparse vector's name in the collection. */
 export const TEXT_VECTOR = 'text';
 
-const K1 = 1.2;
-const B = 0.75;
 /** Assumed average memory length in terms (a fact is a sentence). */
 const AVERAGE_TERMS = 12;
 
@@ -25,17 +24,16 @@ export function termDimension(term: string): number {
   return h >>> 0;
 }
 
-/** A memory's sparse vector: per distinct dimension, tf·(k1 + 1) / (tf + k1·(1 − b + b·len/avg)). */
+/** A memory's sparse vector: per distinct dimension, BM25's term-frequency part. */
 export function documentVector(terms: string[]): Schemas['SparseVector'] {
   const tf = new Map<number, number>();
   for (const t of terms) tf.set(termDimension(t), (tf.get(termDimension(t)) ?? 0) + 1);
-  const norm = K1 * (1 - B + (B * terms.length) / AVERAGE_TERMS);
   const indices = [...tf.keys()].sort((a, b) => a - b);
-  return { indices, values: indices.map((i) => (tf.get(i)! * (K1 + 1)) / (tf.get(i)! + norm)) };
+  return {
+    indices,
+    values: indices.map((i) => termFrequencyPart(tf.get(i)!, terms.length, AVERAGE_TERMS)),
+  };
 }
-
-/** BM25's idf of a term found in `df` of `n` memories. */
-export const idf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 
 /** The query vector: each term that some memory holds, weighted by its idf. */
 export function queryVector(weights: Map<string, number>): Schemas['SparseVector'] {
