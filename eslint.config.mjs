@@ -2,6 +2,15 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
+const PROCESS_WIRING = {
+  group: ['**/gateway/**', '**/workers/**', '**/scripts/**'],
+  message: 'no process wiring (gateway/, workers/, scripts/) below a composition root',
+};
+const ACTIVITIES = {
+  group: ['**/activities/**'],
+  message: 'activities call domain code, never the reverse',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'coverage/', '.data/', '.tools/'] },
   js.configs.recommended,
@@ -62,7 +71,7 @@ export default tseslint.config(
               message: 'workflows may import only @temporalio/workflow and @temporalio/common',
             },
             {
-              group: ['../activities/*', '../gateway/*', '../workers/*'],
+              group: ['../activities/*', '../domain/*', '../gateway/*', '../workers/*'],
               allowTypeImports: true,
               message: 'workflows import only shared/ (and activity types)',
             },
@@ -73,19 +82,26 @@ export default tseslint.config(
   },
   {
     // Layers point down (docs/architecture.md#which-process-loads-what): composition roots live with
-    // their process, so domain code never reaches up into a process's wiring.
-    files: ['activities/**/*.ts', 'shared/**/*.ts'],
-    ignores: ['activities/pipeline/template/**'],
+    // their process, so neither activities nor domain code reach up into a process's wiring.
+    files: ['activities/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [PROCESS_WIRING] }] },
+  },
+  {
+    // Domain code is called by activities, the gateway and the memory service; it never calls back.
+    files: ['domain/**/*.ts'],
+    ignores: ['domain/pipeline/template/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [PROCESS_WIRING, ACTIVITIES] }] },
+  },
+  {
+    files: ['shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            {
-              group: ['**/gateway/**', '**/workers/**', '**/scripts/**'],
-              message:
-                'activities/ and shared/ are loaded by every process: no process wiring (gateway/, workers/, scripts/)',
-            },
+            PROCESS_WIRING,
+            ACTIVITIES,
+            { group: ['**/domain/**'], message: 'shared/ is pure: no domain code' },
           ],
         },
       ],
@@ -102,6 +118,10 @@ export default tseslint.config(
               group: ['**/workers/**'],
               message:
                 'the gateway and memory service do not load the worker: wire what they use in gateway/',
+            },
+            {
+              group: ['**/activities/**'],
+              message: 'the gateway calls domain/ directly; activities run only in the worker',
             },
           ],
         },

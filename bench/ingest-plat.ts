@@ -1,10 +1,10 @@
 /** plat's own data integration (ingestOds) of one table to Parquet, timed. */
-import { sourceConnector } from '../activities/sources/mysql-connection';
+import { sourceConnector } from '../domain/sources/mysql-connection';
 import * as fs from 'node:fs';
 import mysql, { type ConnectionOptions } from 'mysql2/promise';
-import { buildOfflinePrd } from '../activities/agents/offline-analyst/prd-builder';
-import { exploreSource } from '../activities/sources/source-explorer';
-import { ingestOds } from '../activities/warehouse/ods-ingestion';
+import { buildOfflinePrd } from '../domain/agents/offline-analyst/prd-builder';
+import { exploreSource } from '../domain/sources/source-explorer';
+import { ingestOds } from '../domain/warehouse/ods-ingestion';
 
 export interface PlatRun {
   rows: number;

@@ -15,12 +15,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readIndexState } from '../activities/search-ops/lifecycle/cluster-snapshot';
-import { applyPolicy } from '../activities/search-ops/lifecycle/apply-policy';
-import { lifecycleManager } from '../activities/search-ops/lifecycle/lifecycle-manager';
-import { lifecyclePass, type PassSummary } from '../activities/search-ops/lifecycle/lifecycle-pass';
-import { OpenSearchClient } from '../activities/search-ops/opensearch-client';
-import type { IsmPolicy } from '../activities/search-ops/ism-policy';
+import { readIndexState } from '../domain/search-ops/lifecycle/cluster-snapshot';
+import { applyPolicy } from '../domain/search-ops/lifecycle/apply-policy';
+import { lifecycleManager } from '../domain/search-ops/lifecycle/lifecycle-manager';
+import { lifecyclePass, type PassSummary } from '../domain/search-ops/lifecycle/lifecycle-pass';
+import { OpenSearchClient } from '../domain/search-ops/opensearch-client';
+import type { IsmPolicy } from '../domain/search-ops/ism-policy';
 import { freePort } from '../scripts/lib/free-port';
 import { startOpenSearch } from '../scripts/lib/opensearch-node';
 import { envInt, loadLine, machineLine, ms, ratio, summarize, table, timed } from './lib/bench-stats';

@@ -40,7 +40,7 @@ import {
   runBench,
 } from './lib/bench-stats';
 import { benchConfig, startMemoryServer, type AddResponse, type SearchItem } from './lib/memory-server';
-import { MONTHS } from '../activities/memory/search/time-expressions';
+import { MONTHS } from '../domain/memory/search/time-expressions';
 
 const DATASET = path.resolve(repoRoot, '..', 'shared', 'datasets', 'locomo', 'locomo10.json');
 const CONVERSATIONS = envInt('BENCH_CONVERSATIONS', 10);

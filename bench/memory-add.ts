@@ -15,9 +15,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { textHash } from '../activities/memory/memory-text';
-import { openEmbeddedMemoryStore } from '../activities/memory/store/embedded-memory-store';
-import { openMemoryDb } from '../activities/memory/store/memory-db';
+import { textHash } from '../domain/memory/memory-text';
+import { openEmbeddedMemoryStore } from '../domain/memory/store/embedded-memory-store';
+import { openMemoryDb } from '../domain/memory/store/memory-db';
 import type { MemoryRecord } from '../shared/memory-model';
 import {
   envInt,

@@ -28,7 +28,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as readline from 'node:readline';
-import { openMemoryDb } from '../activities/memory/store/memory-db';
+import { openMemoryDb } from '../domain/memory/store/memory-db';
 import { repoRoot } from '../shared/paths';
 import {
   envInt,

@@ -17,7 +17,7 @@
  * BENCH_SIZES=10000,100000  BENCH_SHARED=10000  BENCH_QUERIES=400  BENCH_WARMUP=30
  */
 import * as path from 'node:path';
-import { openEmbeddedMemoryStore } from '../activities/memory/store/embedded-memory-store';
+import { openEmbeddedMemoryStore } from '../domain/memory/store/embedded-memory-store';
 import { repoRoot } from '../shared/paths';
 import {
   envInt,

@@ -4,7 +4,7 @@
  */
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import type { LogShipper } from '../activities/search-ops/plat-logs/log-shipper';
+import type { LogShipper } from '../domain/search-ops/plat-logs/log-shipper';
 
 export function accessLog(log: Logger, shipper?: LogShipper): RequestHandler {
   return (req, res, next) => {

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { errorHandler, notFound } from './http-errors';
 import { requireApiKey } from './memory-auth';
 import { createProcessMetrics } from './metrics';
-import type { MemoryService } from '../activities/memory/memory-service';
+import type { MemoryService } from '../domain/memory/memory-service';
 import { memoryOpenApi } from './memory/memory-openapi';
 import { memoryRoutes } from './memory/memory-routes';
 import { mountMethodNotAllowed, mountRoutes } from './api/mount-routes';

@@ -3,15 +3,15 @@ import express, { type Express } from 'express';
 import * as path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import type { ProjectStore } from '../activities/analysis/project-store';
-import type { ParameterStore } from '../activities/secrets/parameter-store';
+import type { ProjectStore } from '../domain/metadata-store/project-store';
+import type { ParameterStore } from '../domain/secrets/parameter-store';
 import { repoRoot } from '../shared/paths';
 import { authApi, requireUser } from './auth/auth-routes';
 import type { IdTokens } from './auth/id-tokens';
 import type { UserStore } from './auth/user-store';
 import { errorHandler, notFound } from './http-errors';
 import { accessLog } from './access-log';
-import type { LogShipper } from '../activities/search-ops/plat-logs/log-shipper';
+import type { LogShipper } from '../domain/search-ops/plat-logs/log-shipper';
 import { createProcessMetrics } from './metrics';
 import { platformOpenApi } from './openapi';
 import { ProjectService } from './projects/project-service';
@@ -20,10 +20,10 @@ import { healthRoute } from './health-route';
 import { indexOpsApi } from './search/index-ops-api';
 import { lifecycleApi } from './search/lifecycle-api';
 import { searchApi } from './search/search-api';
-import type { OpenSearchClient } from '../activities/search-ops/opensearch-client';
+import type { OpenSearchClient } from '../domain/search-ops/opensearch-client';
 import { mountMethodNotAllowed, mountRoutes } from './api/mount-routes';
 
-import type { WarehouseEngine } from '../activities/warehouse/warehouse-engine';
+import type { WarehouseEngine } from '../domain/warehouse/warehouse-engine';
 
 export interface PlatformAppDeps {
   client: Client;

@@ -4,14 +4,14 @@
  * only those (docs/architecture.md#which-process-loads-what).
  */
 import * as path from 'node:path';
-import { ProjectStore } from '../activities/analysis/project-store';
-import { LocalParameterStore } from '../activities/secrets/local-parameter-store';
-import { metadataDbPath, openMetadataDb } from '../activities/store/metadata-db';
-import { warehouseEngine, type WarehouseSettings } from '../activities/warehouse/engine-factory';
+import { ProjectStore } from '../domain/metadata-store/project-store';
+import { LocalParameterStore } from '../domain/secrets/local-parameter-store';
+import { metadataDbPath, openMetadataDb } from '../domain/metadata-store/metadata-db';
+import { warehouseEngine, type WarehouseSettings } from '../domain/warehouse/engine-factory';
 import type { PlatConfig } from '../shared/config';
-import { OpenSearchClient } from '../activities/search-ops/opensearch-client';
-import { LogShipper } from '../activities/search-ops/plat-logs/log-shipper';
-import { ACCESS_LOGS, ensurePlatLogIndices } from '../activities/search-ops/plat-logs/plat-log-indices';
+import { OpenSearchClient } from '../domain/search-ops/opensearch-client';
+import { LogShipper } from '../domain/search-ops/plat-logs/log-shipper';
+import { ACCESS_LOGS, ensurePlatLogIndices } from '../domain/search-ops/plat-logs/plat-log-indices';
 import { IdTokens } from './auth/id-tokens';
 import { UserStore } from './auth/user-store';
 

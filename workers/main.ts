@@ -8,7 +8,7 @@ import { loadConfigOrExit } from '../shared/load-config-or-exit';
 import { createLogger } from '../shared/logger';
 import { dataDir } from '../shared/paths';
 import { temporalAddress } from '../shared/temporal-address';
-import { llmSettings } from '../activities/llm/llm-settings';
+import { llmSettings } from '../domain/llm/llm-settings';
 import { memoryUrl, publicUrl } from '../shared/service-urls';
 import { dataDirDeps } from './platform-activities';
 import { createPlatformWorker } from './platform-worker';

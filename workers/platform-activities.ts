@@ -4,27 +4,27 @@
  */
 import { createAnalysisActivities } from '../activities/analysis/analysis-activities';
 import { createWarehouseActivities } from '../activities/analysis/warehouse-activities';
-import { warehouseEngine, type WarehouseSettings } from '../activities/warehouse/engine-factory';
-import type { WarehouseEngine } from '../activities/warehouse/warehouse-engine';
+import { warehouseEngine, type WarehouseSettings } from '../domain/warehouse/engine-factory';
+import type { WarehouseEngine } from '../domain/warehouse/warehouse-engine';
 import {
   createMemoryPipelineActivities,
   type MemoryPipelineDeps,
 } from '../activities/memory-pipelines/memory-pipeline-activities';
 import { MemoryClient } from '../activities/memory-pipelines/memory-client';
 import { PipelineState } from '../activities/memory-pipelines/pipeline-state';
-import { loadWorkspaces } from '../activities/memory/workspaces/workspace-config';
-import { ProjectStore } from '../activities/analysis/project-store';
+import { loadWorkspaces } from '../domain/memory/workspaces/workspace-config';
+import { ProjectStore } from '../domain/metadata-store/project-store';
 import * as pingActivities from '../activities/health/ping-activities';
 import { createCostReportActivities, type CostGauges } from '../activities/cost/cost-report-activities';
-import { LocalParameterStore } from '../activities/secrets/local-parameter-store';
-import type { ParameterStore } from '../activities/secrets/parameter-store';
-import type { LlmSettings } from '../activities/llm/llm-settings';
+import { LocalParameterStore } from '../domain/secrets/local-parameter-store';
+import type { ParameterStore } from '../domain/secrets/parameter-store';
+import type { LlmSettings } from '../domain/llm/llm-settings';
 import type { ProjectEvent } from '../shared/project-model';
-import { metadataDbPath, openMetadataDb } from '../activities/store/metadata-db';
+import { metadataDbPath, openMetadataDb } from '../domain/metadata-store/metadata-db';
 import { createLifecycleActivities } from '../activities/search-ops/lifecycle-activities';
-import { OpenSearchClient } from '../activities/search-ops/opensearch-client';
-import { LogShipper } from '../activities/search-ops/plat-logs/log-shipper';
-import { AGENT_LOGS, ensurePlatLogIndices } from '../activities/search-ops/plat-logs/plat-log-indices';
+import { OpenSearchClient } from '../domain/search-ops/opensearch-client';
+import { LogShipper } from '../domain/search-ops/plat-logs/log-shipper';
+import { AGENT_LOGS, ensurePlatLogIndices } from '../domain/search-ops/plat-logs/plat-log-indices';
 import * as path from 'node:path';
 
 export interface ActivityDeps {

@@ -3,23 +3,27 @@
  * parameter store) so tests and the worker wire the same code to real instances.
  */
 import { ApplicationFailure, activityInfo, heartbeat } from '@temporalio/activity';
-import { buildOfflinePrd, OFFLINE_ANALYST_VERSION } from '../agents/offline-analyst/prd-builder';
-import type { ParameterStore } from '../secrets/parameter-store';
-import { SourceConnectionError, sourceConnector, type SourceConnector } from '../sources/mysql-connection';
+import { buildOfflinePrd, OFFLINE_ANALYST_VERSION } from '../../domain/agents/offline-analyst/prd-builder';
+import type { ParameterStore } from '../../domain/secrets/parameter-store';
+import {
+  SourceConnectionError,
+  sourceConnector,
+  type SourceConnector,
+} from '../../domain/sources/mysql-connection';
 import { sourceTarget, type ProjectSource } from '../../shared/mysql-source';
-import { exploreSource, type ToolCallRecord } from '../sources/source-explorer';
-import { claudePrd } from '../agents/claude-prd-agent';
-import type { LlmSettings } from '../llm/llm-settings';
+import { exploreSource, type ToolCallRecord } from '../../domain/sources/source-explorer';
+import { claudePrd } from '../../domain/agents/claude-prd-agent';
+import type { LlmSettings } from '../../domain/llm/llm-settings';
 import type { UsageRecord } from '../../shared/cost-ledger';
 import type { Prd } from '../../shared/prd-schema';
 import type { AnalysisProjectInput, OdsSummary, ProjectEvent, ProjectView } from '../../shared/project-model';
-import { ingestOds, type OdsIngestionResult } from '../warehouse/ods-ingestion';
-import { reuseOds } from '../warehouse/ods-reuse';
-import type { TableCopyResult } from '../warehouse/ods-table-copy';
-import { layerDatabaseName } from '../warehouse/warehouse-layout';
-import type { WarehouseEngine } from '../warehouse/warehouse-engine';
-import type { AgentLogEntry, ProjectStore } from './project-store';
-import type { LogShipper } from '../search-ops/plat-logs/log-shipper';
+import { ingestOds, type OdsIngestionResult } from '../../domain/warehouse/ods-ingestion';
+import { reuseOds } from '../../domain/warehouse/ods-reuse';
+import type { TableCopyResult } from '../../domain/warehouse/ods-table-copy';
+import { layerDatabaseName } from '../../domain/warehouse/warehouse-layout';
+import type { WarehouseEngine } from '../../domain/warehouse/warehouse-engine';
+import type { AgentLogEntry, ProjectStore } from '../../domain/metadata-store/project-store';
+import type { LogShipper } from '../../domain/search-ops/plat-logs/log-shipper';
 
 export interface AnalysisActivityDeps {
   store: ProjectStore;

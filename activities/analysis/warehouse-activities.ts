@@ -14,28 +14,32 @@ import type {
   ProfileSummary,
   VisualizationSummary,
 } from '../../shared/warehouse-model';
-import { generatePipelineTemplates } from '../pipeline/pipeline-templates';
-import { buildDataProfile } from '../advisor/data-profile';
-import { renderProfileMarkdown } from '../advisor/profile-markdown';
-import type { QualityReport } from '../governance/quality-checks';
-import { buildCatalog } from '../governance/catalog';
-import { evaluateQualityRules } from '../governance/quality-checks';
-import { buildDashboardSpec, dashboardUrl } from '../visualization/dashboard-spec';
-import { validateMetrics, type MetricValidationReport } from '../warehouse/metric-validation';
+import { generatePipelineTemplates } from '../../domain/pipeline/pipeline-templates';
+import { buildDataProfile } from '../../domain/advisor/data-profile';
+import { renderProfileMarkdown } from '../../domain/advisor/profile-markdown';
+import type { QualityReport } from '../../domain/governance/quality-checks';
+import { buildCatalog } from '../../domain/governance/catalog';
+import { evaluateQualityRules } from '../../domain/governance/quality-checks';
+import { buildDashboardSpec, dashboardUrl } from '../../domain/visualization/dashboard-spec';
+import { validateMetrics, type MetricValidationReport } from '../../domain/warehouse/metric-validation';
 import {
   layerScript,
   layerSelects,
   MODELED_LAYERS,
   ModelSqlError,
   type ModeledLayer,
-} from '../warehouse/model-sql';
-import { claudeRepairSelect, DATA_MODELER } from '../agents/claude-sql-repair';
-import type { LlmSettings } from '../llm/llm-settings';
+} from '../../domain/warehouse/model-sql';
+import { claudeRepairSelect, DATA_MODELER } from '../../domain/agents/claude-sql-repair';
+import type { LlmSettings } from '../../domain/llm/llm-settings';
 import { layerNames } from '../../shared/prd-schema';
-import { readSourceSchema } from '../warehouse/ods-ingestion';
-import { LayerBuildError, type LayerTableSpec, type WarehouseEngine } from '../warehouse/warehouse-engine';
-import { layerDatabaseName } from '../warehouse/warehouse-layout';
-import type { ProjectStore } from './project-store';
+import { readSourceSchema } from '../../domain/warehouse/ods-ingestion';
+import {
+  LayerBuildError,
+  type LayerTableSpec,
+  type WarehouseEngine,
+} from '../../domain/warehouse/warehouse-engine';
+import { layerDatabaseName } from '../../domain/warehouse/warehouse-layout';
+import type { ProjectStore } from '../../domain/metadata-store/project-store';
 
 export interface WarehouseActivityDeps {
   store: ProjectStore;

@@ -3,7 +3,7 @@
  * active project's token totals, model calls and estimated cost as metrics (plat/Costs with a
  * ProjectId dimension → Prometheus gauges labelled project_id). Totals, not deltas: a rerun is harmless.
  */
-import type { ProjectStore } from '../analysis/project-store';
+import type { ProjectStore } from '../../domain/metadata-store/project-store';
 
 export interface CostGauges {
   setProjectCost(

@@ -7,8 +7,13 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { TASK_EXTRACTION_PROMPT } from '../memory/extraction/task-lines';
-import { journalPath, journals, memoryFiles, type Workspace } from '../memory/workspaces/workspace-config';
+import { TASK_EXTRACTION_PROMPT } from '../../domain/memory/extraction/task-lines';
+import {
+  journalPath,
+  journals,
+  memoryFiles,
+  type Workspace,
+} from '../../domain/memory/workspaces/workspace-config';
 import type { MemoryClient } from './memory-client';
 import type { PipelineState } from './pipeline-state';
 

@@ -1,5 +1,5 @@
 /** What the pipelines remember between runs (journal offsets, memory-file hashes), in the metadata store. */
-import type { MetadataDb } from '../store/metadata-db';
+import type { MetadataDb } from '../../domain/metadata-store/metadata-db';
 
 export class PipelineState {
   constructor(private readonly db: MetadataDb) {}

@@ -4,10 +4,10 @@
  * same policies itself) or where no OpenSearch is configured, and says which.
  */
 import { heartbeat, log } from '@temporalio/activity';
-import type { PassSummary } from './lifecycle/lifecycle-pass';
-import { lifecyclePass } from './lifecycle/lifecycle-pass';
-import type { OpenSearchClient } from './opensearch-client';
-import { ISM_PLUGIN } from './rolling-index-bootstrap';
+import type { PassSummary } from '../../domain/search-ops/lifecycle/lifecycle-pass';
+import { lifecyclePass } from '../../domain/search-ops/lifecycle/lifecycle-pass';
+import type { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
+import { ISM_PLUGIN } from '../../domain/search-ops/rolling-index-bootstrap';
 
 export interface LifecycleDeps {
   /** The cluster, when OPENSEARCH_URL is set. */

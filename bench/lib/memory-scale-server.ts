@@ -9,7 +9,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { openMemoryDb } from '../../activities/memory/store/memory-db';
+import { openMemoryDb } from '../../domain/memory/store/memory-db';
 import { createMemoryService } from '../../gateway/memory/memory-service-wiring';
 import { createMemoryApp } from '../../gateway/memory-app';
 import { createLogger } from '../../shared/logger';

@@ -4,10 +4,10 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { defaultEmbedder } from '../../activities/memory/embedding/default-embedder';
-import type { Embedder } from '../../activities/memory/embedding/embedder';
+import { defaultEmbedder } from '../../domain/memory/embedding/default-embedder';
+import type { Embedder } from '../../domain/memory/embedding/embedder';
 import { createMemoryService, type MemorySettings } from '../../gateway/memory/memory-service-wiring';
-import type { MemoryService } from '../../activities/memory/memory-service';
+import type { MemoryService } from '../../domain/memory/memory-service';
 import { createMemoryApp } from '../../gateway/memory-app';
 import { loadConfig, type PlatConfig } from '../../shared/config';
 import { createLogger } from '../../shared/logger';

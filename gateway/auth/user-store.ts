@@ -1,6 +1,6 @@
 /** User-password accounts of the built-in identity provider, in the metadata store. */
 import { randomUUID } from 'node:crypto';
-import type { MetadataDb } from '../../activities/store/metadata-db';
+import type { MetadataDb } from '../../domain/metadata-store/metadata-db';
 import { hashPassword, verifyPassword } from './password-hash';
 
 export interface User {

@@ -27,7 +27,7 @@ import {
   usageLine,
 } from './memory-render';
 import { isPipelineCommand, triggerPipeline } from './memory-pipeline-commands';
-import type { SessionContext } from '../../activities/memory/memory-service';
+import type { SessionContext } from '../../domain/memory/memory-service';
 
 export const MEMORY_USAGE = `  memory add --user U [--agent A] [--run-id YYYY-MM-DD] [--category C] [--metadata JSON]
              [--no-infer] [--prompt TEXT] (TEXT... | --file F | stdin)

@@ -1,5 +1,5 @@
 /** Plain-text rendering of memory responses for `plat memory`: tables fitted to the terminal. */
-import type { SessionContext } from '../../activities/memory/memory-service';
+import type { SessionContext } from '../../domain/memory/memory-service';
 import type {
   MemoryAddResult,
   MemoryHistoryEntry,

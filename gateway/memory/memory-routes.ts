@@ -3,7 +3,7 @@
  * responses and handler, from which the service mounts its routes and writes its OpenAPI document.
  */
 import { z } from 'zod';
-import { MemoryNotFoundError, type MemoryService } from '../../activities/memory/memory-service';
+import { MemoryNotFoundError, type MemoryService } from '../../domain/memory/memory-service';
 import {
   addMemoryRequestSchema,
   contextQuerySchema,

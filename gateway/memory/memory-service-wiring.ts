@@ -4,18 +4,18 @@
  */
 import * as path from 'node:path';
 import type { PlatConfig } from '../../shared/config';
-import { llmSettings } from '../../activities/llm/llm-settings';
-import { AuditLog } from '../../activities/memory/audit/audit-log';
-import { defaultEmbedder } from '../../activities/memory/embedding/default-embedder';
-import type { Embedder } from '../../activities/memory/embedding/embedder';
-import { claudeFactExtractor } from '../../activities/memory/extraction/claude-fact-extractor';
-import { offlineFactExtractor } from '../../activities/memory/extraction/offline-fact-extractor';
-import { IdempotencyKeys, MemoryHistory } from '../../activities/memory/memory-history';
-import { MemoryService } from '../../activities/memory/memory-service';
-import { openEmbeddedMemoryStore } from '../../activities/memory/store/embedded-memory-store';
-import { openMemoryDb } from '../../activities/memory/store/memory-db';
-import { openQdrantMemoryStore } from '../../activities/memory/store/qdrant-memory-store';
-import { loadWorkspaces } from '../../activities/memory/workspaces/workspace-config';
+import { llmSettings } from '../../domain/llm/llm-settings';
+import { AuditLog } from '../../domain/memory/audit/audit-log';
+import { defaultEmbedder } from '../../domain/memory/embedding/default-embedder';
+import type { Embedder } from '../../domain/memory/embedding/embedder';
+import { claudeFactExtractor } from '../../domain/memory/extraction/claude-fact-extractor';
+import { offlineFactExtractor } from '../../domain/memory/extraction/offline-fact-extractor';
+import { IdempotencyKeys, MemoryHistory } from '../../domain/memory/memory-history';
+import { MemoryService } from '../../domain/memory/memory-service';
+import { openEmbeddedMemoryStore } from '../../domain/memory/store/embedded-memory-store';
+import { openMemoryDb } from '../../domain/memory/store/memory-db';
+import { openQdrantMemoryStore } from '../../domain/memory/store/qdrant-memory-store';
+import { loadWorkspaces } from '../../domain/memory/workspaces/workspace-config';
 
 export type MemorySettings = Parameters<typeof llmSettings>[0] &
   Pick<

@@ -3,10 +3,10 @@
  * also serves them under `/projects` and the optional stage prefix. Every route needs an ID token.
  */
 import { z } from 'zod';
-import type { ProjectStore } from '../../activities/analysis/project-store';
-import type { WarehouseEngine } from '../../activities/warehouse/warehouse-engine';
-import type { OpenSearchClient } from '../../activities/search-ops/opensearch-client';
-import { agentLogsFromOpenSearch } from '../../activities/search-ops/plat-logs/agent-log-reader';
+import type { ProjectStore } from '../../domain/metadata-store/project-store';
+import type { WarehouseEngine } from '../../domain/warehouse/warehouse-engine';
+import type { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
+import { agentLogsFromOpenSearch } from '../../domain/search-ops/plat-logs/agent-log-reader';
 import { prdSchema, prdShapeSchema } from '../../shared/prd-schema';
 import type { ProjectView } from '../../shared/project-model';
 import { apiRoute, type ApiResponse, type ApiRoute } from '../api/api-route';

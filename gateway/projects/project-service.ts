@@ -4,9 +4,9 @@
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { ProjectStore } from '../../activities/analysis/project-store';
-import type { ParameterStore } from '../../activities/secrets/parameter-store';
-import { SourceConnectionError, sourceConnector } from '../../activities/sources/mysql-connection';
+import type { ProjectStore } from '../../domain/metadata-store/project-store';
+import type { ParameterStore } from '../../domain/secrets/parameter-store';
+import { SourceConnectionError, sourceConnector } from '../../domain/sources/mysql-connection';
 import { describeTarget, sourceTarget } from '../../shared/mysql-source';
 import { initialProjectView } from '../../shared/initial-project-view';
 import type { AnalysisProjectInput, Decision, ProjectView } from '../../shared/project-model';

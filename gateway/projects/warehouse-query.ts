@@ -5,8 +5,8 @@
  * request's limits and each refusal's status.
  */
 import { z } from 'zod';
-import { WarehouseQueryError, type WarehouseEngine } from '../../activities/warehouse/warehouse-engine';
-import { layerDatabaseName } from '../../activities/warehouse/warehouse-layout';
+import { WarehouseQueryError, type WarehouseEngine } from '../../domain/warehouse/warehouse-engine';
+import { layerDatabaseName } from '../../domain/warehouse/warehouse-layout';
 import { layerNames } from '../../shared/prd-schema';
 import { HttpError } from '../http-errors';
 

@@ -4,10 +4,10 @@
  * `filter_path`, and an alias's indices with their write flag.
  */
 import { z } from 'zod';
-import { diagnose } from '../../activities/search-ops/index-doctor';
-import { lifecycleManager } from '../../activities/search-ops/lifecycle/lifecycle-manager';
-import { PlatLifecycleManager } from '../../activities/search-ops/lifecycle/plat-lifecycle-manager';
-import type { OpenSearchClient } from '../../activities/search-ops/opensearch-client';
+import { diagnose } from '../../domain/search-ops/index-doctor';
+import { lifecycleManager } from '../../domain/search-ops/lifecycle/lifecycle-manager';
+import { PlatLifecycleManager } from '../../domain/search-ops/lifecycle/plat-lifecycle-manager';
+import type { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
 import { apiRoute, type ApiRoute } from '../api/api-route';
 import { indexExpression } from './index-names';
 import { onCluster, REFUSED, UNAVAILABLE } from './on-cluster';

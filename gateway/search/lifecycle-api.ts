@@ -5,9 +5,9 @@
  * cluster's ISM plugin, or plat's lifecycle engine where the cluster has none.
  */
 import { z } from 'zod';
-import { applyPolicy } from '../../activities/search-ops/lifecycle/apply-policy';
-import { lifecycleManager } from '../../activities/search-ops/lifecycle/lifecycle-manager';
-import type { OpenSearchClient } from '../../activities/search-ops/opensearch-client';
+import { applyPolicy } from '../../domain/search-ops/lifecycle/apply-policy';
+import { lifecycleManager } from '../../domain/search-ops/lifecycle/lifecycle-manager';
+import type { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
 import { apiRoute, type ApiRoute } from '../api/api-route';
 import { HttpError } from '../http-errors';
 import { indexExpression } from './index-names';

@@ -3,10 +3,10 @@
  * (docs/search-lifecycle.md#rest): no cluster 503 naming OPENSEARCH_URL, a missing index or policy
  * 404, an invalid policy 422 with each problem, any other refusal 422 with the cluster's reason.
  */
-import { PolicyInvalid } from '../../activities/search-ops/lifecycle/apply-policy';
-import { LifecycleRequestError } from '../../activities/search-ops/lifecycle/lifecycle-manager';
-import { OpenSearchError, type OpenSearchClient } from '../../activities/search-ops/opensearch-client';
-import { NotAggregatableError } from '../../activities/search-ops/term-statistics';
+import { PolicyInvalid } from '../../domain/search-ops/lifecycle/apply-policy';
+import { LifecycleRequestError } from '../../domain/search-ops/lifecycle/lifecycle-manager';
+import { OpenSearchError, type OpenSearchClient } from '../../domain/search-ops/opensearch-client';
+import { NotAggregatableError } from '../../domain/search-ops/term-statistics';
 import type { ApiResponse } from '../api/api-route';
 import { HttpError } from '../http-errors';
 

@@ -5,13 +5,13 @@
  * A request the cluster refuses (no such analyzer, index or field) answers 422 with its reason.
  */
 import { z } from 'zod';
-import { templateOptionsSchema, rollingIndexName } from '../../activities/search-ops/index-template';
-import type { OpenSearchClient } from '../../activities/search-ops/opensearch-client';
+import { templateOptionsSchema, rollingIndexName } from '../../domain/search-ops/index-template';
+import type { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
 import {
   lifecycleChoiceSchema,
   setUpRollingIndex,
-} from '../../activities/search-ops/lifecycle/rolling-index-setup';
-import { analyze, termVectors, termsAggregation } from '../../activities/search-ops/term-statistics';
+} from '../../domain/search-ops/lifecycle/rolling-index-setup';
+import { analyze, termVectors, termsAggregation } from '../../domain/search-ops/term-statistics';
 import { apiRoute, type ApiRoute } from '../api/api-route';
 import { HttpError } from '../http-errors';
 import { indexExpression } from './index-names';

@@ -7,7 +7,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
-import type { ProjectStore, StoredEvent } from '../../activities/analysis/project-store';
+import type { ProjectStore, StoredEvent } from '../../domain/metadata-store/project-store';
 import type { IdTokens, TokenSubject } from '../auth/id-tokens';
 
 /** Close codes a client can act on. */

@@ -3,7 +3,7 @@ import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMemoryService } from '../../gateway/memory/memory-service-wiring';
-import type { MemoryService } from '../../activities/memory/memory-service';
+import type { MemoryService } from '../../domain/memory/memory-service';
 import { loadConfig } from '../../shared/config';
 import { createLogger } from '../../shared/logger';
 import { createMemoryApp } from '../../gateway/memory-app';

@@ -1,9 +1,9 @@
 /** Connections to the harness's private MariaDB with the Sakila sample loaded. */
 import mysql from 'mysql2/promise';
-import { sourceConnector, type SourceConnector } from '../../activities/sources/mysql-connection';
-import { buildOfflinePrd } from '../../activities/agents/offline-analyst/prd-builder';
-import { exploreSource } from '../../activities/sources/source-explorer';
-import { ingestOds } from '../../activities/warehouse/ods-ingestion';
+import { sourceConnector, type SourceConnector } from '../../domain/sources/mysql-connection';
+import { buildOfflinePrd } from '../../domain/agents/offline-analyst/prd-builder';
+import { exploreSource } from '../../domain/sources/source-explorer';
+import { ingestOds } from '../../domain/warehouse/ods-ingestion';
 import type { Prd } from '../../shared/prd-schema';
 import { harness } from './harness-state';
 

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { dataDirDeps } from '../../workers/platform-activities';
-import { metadataDbPath, openMetadataDb } from '../../activities/store/metadata-db';
+import { metadataDbPath, openMetadataDb } from '../../domain/metadata-store/metadata-db';
 import { PHASES } from '../../shared/project-model';
 import { repoRoot } from '../../shared/paths';
 import { insertLegacyProject, legacyProjectRecord } from '../fixtures/legacy-project-view';

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { WebSocket } from 'ws';
 import { temporalCliPath } from '../../scripts/lib/tool-paths';
 import { dataDirDeps } from '../../workers/platform-activities';
-import { metadataDbPath, openMetadataDb } from '../../activities/store/metadata-db';
+import { metadataDbPath, openMetadataDb } from '../../domain/metadata-store/metadata-db';
 import { PHASES } from '../../shared/project-model';
 import {
   LEGACY_PHASES_READ,

@@ -1,5 +1,5 @@
 /** Industry detection with fixed inputs: the description's words naming a business come first. */
-import { detectIndustry } from '../../activities/agents/offline-analyst/industry-lexicon';
+import { detectIndustry } from '../../domain/agents/offline-analyst/industry-lexicon';
 import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
 
 const table = (name: string, columns: string[]): SourceTable => ({

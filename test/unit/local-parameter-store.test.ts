@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LocalParameterStore } from '../../activities/secrets/local-parameter-store';
-import { SecretNotFound } from '../../activities/secrets/parameter-store';
+import { LocalParameterStore } from '../../domain/secrets/local-parameter-store';
+import { SecretNotFound } from '../../domain/secrets/parameter-store';
 
 describe('local AES-256-GCM parameter store', () => {
   let dir: string;

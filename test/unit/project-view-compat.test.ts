@@ -5,8 +5,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ProjectStore } from '../../activities/analysis/project-store';
-import { openMetadataDb, type MetadataDb } from '../../activities/store/metadata-db';
+import { ProjectStore } from '../../domain/metadata-store/project-store';
+import { openMetadataDb, type MetadataDb } from '../../domain/metadata-store/metadata-db';
 import { initialProjectView } from '../../shared/initial-project-view';
 import { PHASES, type ProjectView } from '../../shared/project-model';
 import { normalizePhases, normalizeProjectView } from '../../shared/project-view-compat';

@@ -9,7 +9,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { buildOfflinePrd } from '../../activities/agents/offline-analyst/prd-builder';
+import { buildOfflinePrd } from '../../domain/agents/offline-analyst/prd-builder';
 import type { UsageRecord } from '../../shared/cost-ledger';
 import type { Prd } from '../../shared/prd-schema';
 import {

@@ -7,7 +7,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../workers/platform-activities';
 import { PHASES, type ProjectView } from '../../shared/project-model';
-import type { QualityReport } from '../../activities/governance/quality-checks';
+import type { QualityReport } from '../../domain/governance/quality-checks';
 import {
   decideUpdate,
   approveSignal,

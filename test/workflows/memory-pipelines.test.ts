@@ -12,8 +12,8 @@ import * as path from 'node:path';
 import { createMemoryPipelineActivities } from '../../activities/memory-pipelines/memory-pipeline-activities';
 import { MemoryClient } from '../../activities/memory-pipelines/memory-client';
 import { PipelineState } from '../../activities/memory-pipelines/pipeline-state';
-import { loadWorkspaces } from '../../activities/memory/workspaces/workspace-config';
-import { metadataDbPath, openMetadataDb } from '../../activities/store/metadata-db';
+import { loadWorkspaces } from '../../domain/memory/workspaces/workspace-config';
+import { metadataDbPath, openMetadataDb } from '../../domain/metadata-store/metadata-db';
 import type { MemoryRecord } from '../../shared/memory-model';
 import {
   memoryConsolidationWorkflow,

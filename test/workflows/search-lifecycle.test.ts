@@ -7,15 +7,15 @@
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { selfManagedTieredPolicy } from '../../activities/search-ops/builtin-policies';
+import { selfManagedTieredPolicy } from '../../domain/search-ops/builtin-policies';
 import {
   createLifecycleActivities,
   type LifecyclePassResult,
 } from '../../activities/search-ops/lifecycle-activities';
-import { applyPolicy } from '../../activities/search-ops/lifecycle/apply-policy';
-import { lifecycleManager } from '../../activities/search-ops/lifecycle/lifecycle-manager';
-import { OpenSearchClient } from '../../activities/search-ops/opensearch-client';
-import { bootstrapRollingIndex } from '../../activities/search-ops/rolling-index-bootstrap';
+import { applyPolicy } from '../../domain/search-ops/lifecycle/apply-policy';
+import { lifecycleManager } from '../../domain/search-ops/lifecycle/lifecycle-manager';
+import { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
+import { bootstrapRollingIndex } from '../../domain/search-ops/rolling-index-bootstrap';
 import { workflowsPath } from '../../workers/platform-worker';
 import { lifecyclePassWorkflow } from '../../workflows/search-lifecycle';
 import { startTestOpenSearch, type TestOpenSearch } from '../harness/opensearch';

@@ -6,20 +6,16 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import * as fs from 'node:fs';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
-import { buildDataProfile } from '../../../activities/advisor/data-profile';
-import type { DataProfileReport, TableProfileReport } from '../../../activities/advisor/data-profile-types';
-import { openOdsCatalog } from '../../../activities/advisor/ods-catalog-reader';
-import { renderProfileMarkdown } from '../../../activities/advisor/profile-markdown';
-import { declaredConfidence, inferredConfidence } from '../../../activities/advisor/relation-detector';
-import { FREQUENT_VALUES_SAMPLE_ROWS, profileTable } from '../../../activities/advisor/table-profiler';
-import { buildOfflinePrd } from '../../../activities/agents/offline-analyst/prd-builder';
-import { exploreSource } from '../../../activities/sources/source-explorer';
-import { ingestOds } from '../../../activities/warehouse/ods-ingestion';
-import {
-  layerDatabaseFile,
-  layerDir,
-  sourceSchemaFile,
-} from '../../../activities/warehouse/warehouse-layout';
+import { buildDataProfile } from '../../../domain/advisor/data-profile';
+import type { DataProfileReport, TableProfileReport } from '../../../domain/advisor/data-profile-types';
+import { openOdsCatalog } from '../../../domain/advisor/ods-catalog-reader';
+import { renderProfileMarkdown } from '../../../domain/advisor/profile-markdown';
+import { declaredConfidence, inferredConfidence } from '../../../domain/advisor/relation-detector';
+import { FREQUENT_VALUES_SAMPLE_ROWS, profileTable } from '../../../domain/advisor/table-profiler';
+import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
+import { exploreSource } from '../../../domain/sources/source-explorer';
+import { ingestOds } from '../../../domain/warehouse/ods-ingestion';
+import { layerDatabaseFile, layerDir, sourceSchemaFile } from '../../../domain/warehouse/warehouse-layout';
 import type { SourceColumn, SourceSnapshot } from '../../../shared/source-schema';
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { harnessSource, sakilaConnection } from '../../harness/sakila';

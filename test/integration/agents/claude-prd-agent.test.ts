@@ -8,8 +8,8 @@ import {
   createAnalysisActivities,
   type GeneratePrdResult,
 } from '../../../activities/analysis/analysis-activities';
-import { buildOfflinePrd } from '../../../activities/agents/offline-analyst/prd-builder';
-import { exploreSource } from '../../../activities/sources/source-explorer';
+import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
+import { exploreSource } from '../../../domain/sources/source-explorer';
 import { addUsage, emptyCost } from '../../../shared/cost-ledger';
 import { tokenCostUsd } from '../../../shared/pricing';
 import {
@@ -21,7 +21,7 @@ import {
 import { harness } from '../../harness/harness-state';
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { sakilaConnection } from '../../harness/sakila';
-import type { LlmSettings } from '../../../activities/llm/llm-settings';
+import type { LlmSettings } from '../../../domain/llm/llm-settings';
 
 const lastToolResults = (req: FakeRequest) => {
   const last = req.body.messages[req.body.messages.length - 1];

@@ -5,13 +5,13 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
 import { dataDirDeps } from '../../../workers/platform-activities';
-import { buildOfflinePrd } from '../../../activities/agents/offline-analyst/prd-builder';
+import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import {
   createWarehouseActivities,
   type ModelScripts,
 } from '../../../activities/analysis/warehouse-activities';
-import { exploreSource } from '../../../activities/sources/source-explorer';
-import { ingestOds } from '../../../activities/warehouse/ods-ingestion';
+import { exploreSource } from '../../../domain/sources/source-explorer';
+import { ingestOds } from '../../../domain/warehouse/ods-ingestion';
 import type { Prd } from '../../../shared/prd-schema';
 import type { ModelingSummary } from '../../../shared/warehouse-model';
 import { startMessagesFake } from '../../fakes/anthropic-messages-fake';

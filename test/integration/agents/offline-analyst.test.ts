@@ -1,6 +1,6 @@
 import type { Connection } from 'mysql2/promise';
-import { buildOfflinePrd } from '../../../activities/agents/offline-analyst/prd-builder';
-import { exploreSource, type ToolCallRecord } from '../../../activities/sources/source-explorer';
+import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
+import { exploreSource, type ToolCallRecord } from '../../../domain/sources/source-explorer';
 import { prdSchema, type Prd } from '../../../shared/prd-schema';
 import type { SourceSnapshot } from '../../../shared/source-schema';
 import { sakilaConnection } from '../../harness/sakila';

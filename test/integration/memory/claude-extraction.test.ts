@@ -5,8 +5,8 @@
  */
 import * as fs from 'node:fs';
 import { auditDir, createMemoryService } from '../../../gateway/memory/memory-service-wiring';
-import { DEFAULT_EXTRACTION_PROMPT } from '../../../activities/memory/extraction/claude-fact-extractor';
-import type { MemoryService } from '../../../activities/memory/memory-service';
+import { DEFAULT_EXTRACTION_PROMPT } from '../../../domain/memory/extraction/claude-fact-extractor';
+import type { MemoryService } from '../../../domain/memory/memory-service';
 import { loadConfig } from '../../../shared/config';
 import { startMessagesFake, type FakeRequest, type MessagesFake } from '../../fakes/anthropic-messages-fake';
 import { newTestDataDir } from '../../harness/platform-gateway';

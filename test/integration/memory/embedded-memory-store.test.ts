@@ -3,8 +3,8 @@
  * index, BM25 index), and loads its per-user indexes lazily after a restart.
  */
 import { randomUUID } from 'node:crypto';
-import { queryTerms } from '../../../activities/memory/search/text-terms';
-import { openEmbeddedMemoryStore } from '../../../activities/memory/store/embedded-memory-store';
+import { queryTerms } from '../../../domain/memory/search/text-terms';
+import { openEmbeddedMemoryStore } from '../../../domain/memory/store/embedded-memory-store';
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { memoryStoreContract, unitVector } from './memory-store-contract';

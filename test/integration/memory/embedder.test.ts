@@ -4,9 +4,9 @@
  * each text's own vector. Prints load time, throughput and latency (not asserted).
  */
 import { performance } from 'node:perf_hooks';
-import { defaultEmbedder, embeddingModelDir } from '../../../activities/memory/embedding/default-embedder';
-import type { Embedder } from '../../../activities/memory/embedding/embedder';
-import { LocalOnnxEmbedder, MINILM_MODEL } from '../../../activities/memory/embedding/local-onnx-embedder';
+import { defaultEmbedder, embeddingModelDir } from '../../../domain/memory/embedding/default-embedder';
+import type { Embedder } from '../../../domain/memory/embedding/embedder';
+import { LocalOnnxEmbedder, MINILM_MODEL } from '../../../domain/memory/embedding/local-onnx-embedder';
 import { loadConfig } from '../../../shared/config';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i], 0);

@@ -4,7 +4,7 @@
  * lexical match finds, a paraphrase only a semantic match finds, and a named month, all by the
  * default search mode.
  */
-import type { MemoryService } from '../../../activities/memory/memory-service';
+import type { MemoryService } from '../../../domain/memory/memory-service';
 import { createMemoryService } from '../../../gateway/memory/memory-service-wiring';
 import { loadConfig } from '../../../shared/config';
 import type { SearchRequest } from '../../../shared/memory-requests';

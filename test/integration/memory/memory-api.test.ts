@@ -5,8 +5,8 @@
  */
 import * as fs from 'node:fs';
 import { auditDir, createMemoryService } from '../../../gateway/memory/memory-service-wiring';
-import { textHash } from '../../../activities/memory/memory-text';
-import { openEmbeddedMemoryStore } from '../../../activities/memory/store/embedded-memory-store';
+import { textHash } from '../../../domain/memory/memory-text';
+import { openEmbeddedMemoryStore } from '../../../domain/memory/store/embedded-memory-store';
 import { loadConfig } from '../../../shared/config';
 import { apiCaller, type ApiCall } from '../../harness/api-caller';
 import { startTestMemoryService } from '../../harness/memory-service';

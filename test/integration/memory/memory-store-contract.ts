@@ -5,8 +5,8 @@
  * stores that quantize vectors (the embedded int16 index): similarities within 0.005.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { queryTerms } from '../../../activities/memory/search/text-terms';
-import type { MemoryFilter, MemoryStore, VectorHit } from '../../../activities/memory/store/memory-store';
+import { queryTerms } from '../../../domain/memory/search/text-terms';
+import type { MemoryFilter, MemoryStore, VectorHit } from '../../../domain/memory/store/memory-store';
 import type { MemoryRecord } from '../../../shared/memory-model';
 
 const DIMS = 384;

@@ -10,10 +10,10 @@ import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_QDRANT_COLLECTION,
   openQdrantMemoryStore,
-} from '../../../activities/memory/store/qdrant-memory-store';
-import type { MemoryStore } from '../../../activities/memory/store/memory-store';
-import { documentVector, termDimension } from '../../../activities/memory/store/qdrant-sparse';
-import { indexTerms, queryTerms } from '../../../activities/memory/search/text-terms';
+} from '../../../domain/memory/store/qdrant-memory-store';
+import type { MemoryStore } from '../../../domain/memory/store/memory-store';
+import { documentVector, termDimension } from '../../../domain/memory/store/qdrant-sparse';
+import { indexTerms, queryTerms } from '../../../domain/memory/search/text-terms';
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { startQdrantFake, type QdrantFake, type QdrantFakeRequest } from '../../fakes/qdrant-fake';
 import { memoryStoreContract, unitVector } from './memory-store-contract';

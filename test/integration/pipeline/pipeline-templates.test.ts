@@ -10,13 +10,13 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { buildOfflinePrd } from '../../../activities/agents/offline-analyst/prd-builder';
+import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import {
   generatePipelineTemplates,
   type PipelineTemplates,
-} from '../../../activities/pipeline/pipeline-templates';
-import { exploreSource } from '../../../activities/sources/source-explorer';
-import { layerSelects, MODELED_LAYERS } from '../../../activities/warehouse/model-sql';
+} from '../../../domain/pipeline/pipeline-templates';
+import { exploreSource } from '../../../domain/sources/source-explorer';
+import { layerSelects, MODELED_LAYERS } from '../../../domain/warehouse/model-sql';
 import { repoRoot } from '../../../shared/paths';
 import { harness } from '../../harness/harness-state';
 import { newTestDataDir } from '../../harness/platform-gateway';
@@ -95,7 +95,7 @@ describe('production pipeline templates', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const generated = require(
       path.join(dir, 'activities.ts'),
-    ) as typeof import('../../../activities/pipeline/template/activities');
+    ) as typeof import('../../../domain/pipeline/template/activities');
     const worker = await Worker.create({
       connection: env.nativeConnection,
       taskQueue: 'pipeline-template-test',

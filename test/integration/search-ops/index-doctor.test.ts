@@ -3,13 +3,13 @@
  * requirements is built for real, and doctor names its cause and the fix; a healthy rolling index
  * has no problem.
  */
-import { diagnose, type DoctorReport } from '../../../activities/search-ops/index-doctor';
-import { applyPolicy } from '../../../activities/search-ops/lifecycle/apply-policy';
-import { lifecycleManager } from '../../../activities/search-ops/lifecycle/lifecycle-manager';
-import { lifecyclePass } from '../../../activities/search-ops/lifecycle/lifecycle-pass';
-import { setUpRollingIndex } from '../../../activities/search-ops/lifecycle/rolling-index-setup';
-import { retentionPolicy } from '../../../activities/search-ops/builtin-policies';
-import { OpenSearchClient } from '../../../activities/search-ops/opensearch-client';
+import { diagnose, type DoctorReport } from '../../../domain/search-ops/index-doctor';
+import { applyPolicy } from '../../../domain/search-ops/lifecycle/apply-policy';
+import { lifecycleManager } from '../../../domain/search-ops/lifecycle/lifecycle-manager';
+import { lifecyclePass } from '../../../domain/search-ops/lifecycle/lifecycle-pass';
+import { setUpRollingIndex } from '../../../domain/search-ops/lifecycle/rolling-index-setup';
+import { retentionPolicy } from '../../../domain/search-ops/builtin-policies';
+import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
 import { startTestOpenSearch, type TestOpenSearch } from '../../harness/opensearch';
 
 describe('index doctor (real OpenSearch node)', () => {

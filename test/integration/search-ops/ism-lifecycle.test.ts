@@ -4,15 +4,15 @@
  * FAKE of `_plugins/_ism/*` in front of a real node (test/harness/fake-ism.ts; it says it is one),
  * and against a real cluster with ISM when OPENSEARCH_URL names one (skipped otherwise).
  */
-import { retentionPolicy } from '../../../activities/search-ops/builtin-policies';
+import { retentionPolicy } from '../../../domain/search-ops/builtin-policies';
 import { createLifecycleActivities } from '../../../activities/search-ops/lifecycle-activities';
-import { applyPolicy } from '../../../activities/search-ops/lifecycle/apply-policy';
+import { applyPolicy } from '../../../domain/search-ops/lifecycle/apply-policy';
 import {
   lifecycleManager,
   type LifecycleManager,
-} from '../../../activities/search-ops/lifecycle/lifecycle-manager';
-import { OpenSearchClient } from '../../../activities/search-ops/opensearch-client';
-import { bootstrapRollingIndex, ISM_PLUGIN } from '../../../activities/search-ops/rolling-index-bootstrap';
+} from '../../../domain/search-ops/lifecycle/lifecycle-manager';
+import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
+import { bootstrapRollingIndex, ISM_PLUGIN } from '../../../domain/search-ops/rolling-index-bootstrap';
 import { startFakeIsm, type FakeIsm } from '../../harness/fake-ism';
 import { startTestOpenSearch, type TestOpenSearch } from '../../harness/opensearch';
 

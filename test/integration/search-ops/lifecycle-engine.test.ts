@@ -5,15 +5,15 @@
  * `retry`, and records of indices deleted by hand dropped. The engine's clock is passed in, as the
  * workflow does; days pass by moving it.
  */
-import { applyPolicy, PolicyInvalid } from '../../../activities/search-ops/lifecycle/apply-policy';
-import { lifecyclePass } from '../../../activities/search-ops/lifecycle/lifecycle-pass';
+import { applyPolicy, PolicyInvalid } from '../../../domain/search-ops/lifecycle/apply-policy';
+import { lifecyclePass } from '../../../domain/search-ops/lifecycle/lifecycle-pass';
 import {
   lifecycleManager,
   type LifecycleManager,
-} from '../../../activities/search-ops/lifecycle/lifecycle-manager';
-import { retentionPolicy, tieredPolicy } from '../../../activities/search-ops/builtin-policies';
-import { OpenSearchClient } from '../../../activities/search-ops/opensearch-client';
-import { bootstrapRollingIndex } from '../../../activities/search-ops/rolling-index-bootstrap';
+} from '../../../domain/search-ops/lifecycle/lifecycle-manager';
+import { retentionPolicy, tieredPolicy } from '../../../domain/search-ops/builtin-policies';
+import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
+import { bootstrapRollingIndex } from '../../../domain/search-ops/rolling-index-bootstrap';
 import { startTestOpenSearch, type TestOpenSearch } from '../../harness/opensearch';
 
 const DAY = 86_400_000;

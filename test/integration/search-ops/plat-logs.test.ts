@@ -7,14 +7,14 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createAnalysisActivities } from '../../../activities/analysis/analysis-activities';
-import { lifecycleManager } from '../../../activities/search-ops/lifecycle/lifecycle-manager';
-import { OpenSearchClient } from '../../../activities/search-ops/opensearch-client';
-import { LogShipper } from '../../../activities/search-ops/plat-logs/log-shipper';
+import { lifecycleManager } from '../../../domain/search-ops/lifecycle/lifecycle-manager';
+import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
+import { LogShipper } from '../../../domain/search-ops/plat-logs/log-shipper';
 import {
   ACCESS_LOGS,
   AGENT_LOGS,
   ensurePlatLogIndices,
-} from '../../../activities/search-ops/plat-logs/plat-log-indices';
+} from '../../../domain/search-ops/plat-logs/plat-log-indices';
 import { dataDirDeps } from '../../../workers/platform-activities';
 import { apiCaller } from '../../harness/api-caller';
 import { harness } from '../../harness/harness-state';

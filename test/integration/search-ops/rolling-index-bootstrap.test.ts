@@ -2,8 +2,8 @@
  * Bootstrapping a rolling index on a real OpenSearch node: template, first index and write alias;
  * a second run changes nothing; each broken set-up is reported instead of overwritten.
  */
-import { OpenSearchClient } from '../../../activities/search-ops/opensearch-client';
-import { bootstrapRollingIndex } from '../../../activities/search-ops/rolling-index-bootstrap';
+import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
+import { bootstrapRollingIndex } from '../../../domain/search-ops/rolling-index-bootstrap';
 import { startTestOpenSearch, type TestOpenSearch } from '../../harness/opensearch';
 
 describe('rolling index bootstrap (real OpenSearch node)', () => {

@@ -1,11 +1,11 @@
 /** Tokens and term statistics on a real OpenSearch node, with the two rules that save a confusing answer. */
-import { OpenSearchClient } from '../../../activities/search-ops/opensearch-client';
+import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
 import {
   NotAggregatableError,
   analyze,
   termVectors,
   termsAggregation,
-} from '../../../activities/search-ops/term-statistics';
+} from '../../../domain/search-ops/term-statistics';
 import { startTestOpenSearch, type TestOpenSearch } from '../../harness/opensearch';
 
 describe('term statistics (real OpenSearch node)', () => {

@@ -35,14 +35,14 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ReadOnlyQueryError } from '../../../activities/warehouse/aws/athena-read-only-sql';
-import { AthenaWarehouse } from '../../../activities/warehouse/aws/athena-warehouse';
+import { ReadOnlyQueryError } from '../../../domain/warehouse/aws/athena-read-only-sql';
+import { AthenaWarehouse } from '../../../domain/warehouse/aws/athena-warehouse';
 import type {
   AthenaWarehouseConfig,
   AwsWarehouseClients,
-} from '../../../activities/warehouse/aws/athena-warehouse-config';
-import { LayerBuildError, type LayerTableSpec } from '../../../activities/warehouse/warehouse-engine';
-import { layerDatabaseName } from '../../../activities/warehouse/warehouse-layout';
+} from '../../../domain/warehouse/aws/athena-warehouse-config';
+import { LayerBuildError, type LayerTableSpec } from '../../../domain/warehouse/warehouse-engine';
+import { layerDatabaseName } from '../../../domain/warehouse/warehouse-layout';
 import {
   athenaResult,
   emptyAthenaResult,

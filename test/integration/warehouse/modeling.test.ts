@@ -1,11 +1,11 @@
 /** Data modeling on Sakila: DWD/DWS/ADS built from the offline PRD into DuckDB over Parquet. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DuckDbWarehouse } from '../../../activities/warehouse/duckdb-warehouse';
-import { layerSelects, layerScript, MODELED_LAYERS } from '../../../activities/warehouse/model-sql';
-import { readSourceSchema } from '../../../activities/warehouse/ods-ingestion';
-import { LayerBuildError } from '../../../activities/warehouse/warehouse-engine';
-import { layerDatabaseFile, layerDir } from '../../../activities/warehouse/warehouse-layout';
+import { DuckDbWarehouse } from '../../../domain/warehouse/duckdb-warehouse';
+import { layerSelects, layerScript, MODELED_LAYERS } from '../../../domain/warehouse/model-sql';
+import { readSourceSchema } from '../../../domain/warehouse/ods-ingestion';
+import { LayerBuildError } from '../../../domain/warehouse/warehouse-engine';
+import { layerDatabaseFile, layerDir } from '../../../domain/warehouse/warehouse-layout';
 import type { Prd } from '../../../shared/prd-schema';
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { ingestSakilaOds } from '../../harness/sakila';

@@ -5,15 +5,15 @@
  * everywhere. Also read by a SELECT-only user, who cannot share a snapshot across connections and
  * so gets one reader: the same values.
  */
-import type { SourceConnector } from '../../../activities/sources/mysql-connection';
+import type { SourceConnector } from '../../../domain/sources/mysql-connection';
 import { harnessSource } from '../../harness/sakila';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import mysql, { type Connection, type RowDataPacket } from 'mysql2/promise';
-import { buildOfflinePrd } from '../../../activities/agents/offline-analyst/prd-builder';
-import { exploreSource } from '../../../activities/sources/source-explorer';
-import { ingestOds, type OdsIngestionResult } from '../../../activities/warehouse/ods-ingestion';
+import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
+import { exploreSource } from '../../../domain/sources/source-explorer';
+import { ingestOds, type OdsIngestionResult } from '../../../domain/warehouse/ods-ingestion';
 import { mariadbProgram } from '../../../scripts/lib/tool-paths';
 import { harness } from '../../harness/harness-state';
 import { newTestDataDir } from '../../harness/platform-gateway';

@@ -1,10 +1,10 @@
 /** Source → ODS on Sakila: exact types, reconciled counts, queryable through the layer's DuckDB catalog. */
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
-import { buildOfflinePrd } from '../../../activities/agents/offline-analyst/prd-builder';
-import { exploreSource } from '../../../activities/sources/source-explorer';
-import { ingestOds, type OdsIngestionResult } from '../../../activities/warehouse/ods-ingestion';
-import { layerDatabaseName } from '../../../activities/warehouse/warehouse-layout';
+import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
+import { exploreSource } from '../../../domain/sources/source-explorer';
+import { ingestOds, type OdsIngestionResult } from '../../../domain/warehouse/ods-ingestion';
+import { layerDatabaseName } from '../../../domain/warehouse/warehouse-layout';
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { harnessSource, sakilaConnection } from '../../harness/sakila';
 

@@ -1,8 +1,8 @@
 /** reuse_ods: a completed project's ODS copied to a new project on the same source (Sakila). */
 import * as fs from 'node:fs';
-import { DuckDbWarehouse } from '../../../activities/warehouse/duckdb-warehouse';
-import { reuseOds } from '../../../activities/warehouse/ods-reuse';
-import { layerDir } from '../../../activities/warehouse/warehouse-layout';
+import { DuckDbWarehouse } from '../../../domain/warehouse/duckdb-warehouse';
+import { reuseOds } from '../../../domain/warehouse/ods-reuse';
+import { layerDir } from '../../../domain/warehouse/warehouse-layout';
 import type { Prd } from '../../../shared/prd-schema';
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { ingestSakilaOds } from '../../harness/sakila';

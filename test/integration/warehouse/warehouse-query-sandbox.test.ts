@@ -4,9 +4,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DuckDbWarehouse } from '../../../activities/warehouse/duckdb-warehouse';
-import { WarehouseQueryError } from '../../../activities/warehouse/warehouse-engine';
-import { layerDir } from '../../../activities/warehouse/warehouse-layout';
+import { DuckDbWarehouse } from '../../../domain/warehouse/duckdb-warehouse';
+import { WarehouseQueryError } from '../../../domain/warehouse/warehouse-engine';
+import { layerDir } from '../../../domain/warehouse/warehouse-layout';
 import { newTestDataDir } from '../../harness/platform-gateway';
 
 const PROJECT = 'proj-20261123-sandbox1';
@@ -77,8 +77,28 @@ describe('warehouse query sandbox (DuckDB engine)', () => {
   it("gives the advisor's read session the same confinement", async () => {
     const session = await engine.openReadSession(PROJECT, 'ods');
     try {
-      expect(await session.query('SELECT COUNT(*) AS c FROM numbers')).toEqual([{ c: '100' }]);
-      await expect(session.query("SELECT * FROM read_csv('/etc/passwd')")).rejects.toThrow();
+      expect((await session.query('SELECT COUNT(*) AS c FROM numbers')).rows).toEqual([{ c: '100' }]);
+      expect(
+        (await session.query('SELECT COUNT(*) AS c FROM numbers', { singleThreaded: true })).rows,
+      ).toEqual([{ c: '100' }]);
+      expect(await refusal(session.query("SELECT * FROM read_csv('/etc/passwd')"))).not.toBe('answered');
+      expect(await refusal(session.query('SET threads = 1'))).toBe('read_only');
+      expect(await refusal(session.query('CREATE TABLE x AS SELECT 1'))).toBe('read_only');
+      expect(await refusal(session.query('SELEC 1'))).toBe('invalid_sql');
+    } finally {
+      session.close();
+    }
+  });
+
+  it("caps the read session's rows and time like a query", async () => {
+    const session = await engine.openReadSession(PROJECT, 'ods', { maxRows: 3, timeoutMs: 300 });
+    try {
+      const out = await session.query('SELECT n FROM numbers ORDER BY n DESC');
+      expect(out).toEqual({ columns: ['n'], rows: [{ n: '99' }, { n: '98' }, { n: '97' }], truncated: true });
+      const slow = 'SELECT COUNT(*) FROM range(100000000000) a WHERE a.range % 7 = 3';
+      expect(await refusal(session.query(slow))).toBe('timeout');
+      // The session survives a refusal and an interrupted statement.
+      expect((await session.query('SELECT COUNT(*) AS c FROM numbers')).rows).toEqual([{ c: '100' }]);
     } finally {
       session.close();
     }

@@ -3,20 +3,17 @@
  * ODS → DWD/DWS/ADS → metric checks) and holds the result against the database's ground truth,
  * computed with SQL on the source: event dates covered, revenue to the cent, no key aggregated.
  */
-import type { SourceConnector } from '../../../activities/sources/mysql-connection';
+import type { SourceConnector } from '../../../domain/sources/mysql-connection';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
-import { buildOfflinePrd } from '../../../activities/agents/offline-analyst/prd-builder';
-import { prdProblems } from '../../../activities/agents/prd-checks';
-import { exploreSource } from '../../../activities/sources/source-explorer';
-import { DuckDbWarehouse } from '../../../activities/warehouse/duckdb-warehouse';
-import {
-  validateMetrics,
-  type MetricValidationReport,
-} from '../../../activities/warehouse/metric-validation';
-import { layerSelects, MODELED_LAYERS } from '../../../activities/warehouse/model-sql';
-import { ingestOds, readSourceSchema } from '../../../activities/warehouse/ods-ingestion';
+import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
+import { prdProblems } from '../../../domain/agents/prd-checks';
+import { exploreSource } from '../../../domain/sources/source-explorer';
+import { DuckDbWarehouse } from '../../../domain/warehouse/duckdb-warehouse';
+import { validateMetrics, type MetricValidationReport } from '../../../domain/warehouse/metric-validation';
+import { layerSelects, MODELED_LAYERS } from '../../../domain/warehouse/model-sql';
+import { ingestOds, readSourceSchema } from '../../../domain/warehouse/ods-ingestion';
 import type { Prd } from '../../../shared/prd-schema';
 import type { SourceSnapshot } from '../../../shared/source-schema';
 import type { SchemaTruth } from '../../../scripts/demo-data/generated-database';

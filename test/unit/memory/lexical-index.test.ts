@@ -1,5 +1,5 @@
 /** BM25 over slots with fixed inputs: scores, normalized relevance, filters, removal. */
-import { LexicalIndex, Vocabulary } from '../../../activities/memory/search/lexical-index';
+import { LexicalIndex, Vocabulary } from '../../../domain/memory/search/lexical-index';
 
 const vocabulary = new Vocabulary();
 const ids = (terms: string[]) => terms.map((t) => vocabulary.idOf(t));

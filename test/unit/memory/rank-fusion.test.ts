@@ -1,5 +1,5 @@
 /** Rank fusion with fixed inputs: RRF and weighted fusion, scores in [0, 1], ranks kept per signal. */
-import { fuseRankings } from '../../../activities/memory/search/rank-fusion';
+import { fuseRankings } from '../../../domain/memory/search/rank-fusion';
 
 const dense = [
   { id: 'a', score: 0.9 },

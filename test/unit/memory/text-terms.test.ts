@@ -5,7 +5,7 @@ import {
   queryTerms,
   stem,
   termWords,
-} from '../../../activities/memory/search/text-terms';
+} from '../../../domain/memory/search/text-terms';
 
 describe('stem', () => {
   it.each([

@@ -1,10 +1,6 @@
 /** Search scoring (docs/requirements.md#search-results), pinned with a fixed clock. */
-import {
-  decayWeight,
-  decayedScore,
-  similarityFromDistance,
-} from '../../../activities/memory/search/time-decay';
-import { mergeResults } from '../../../activities/memory/search/result-merge';
+import { decayWeight, decayedScore, similarityFromDistance } from '../../../domain/memory/search/time-decay';
+import { mergeResults } from '../../../domain/memory/search/result-merge';
 import type { MemorySearchItem } from '../../../shared/memory-model';
 
 const now = new Date('2026-11-22T12:00:00Z');

@@ -1,5 +1,5 @@
 /** Time expressions of questions, with a fixed clock: Thursday 2023-06-15 10:00 UTC. */
-import { timeRangeOf } from '../../../activities/memory/search/time-expressions';
+import { timeRangeOf } from '../../../domain/memory/search/time-expressions';
 
 const now = new Date('2023-06-15T10:00:00Z');
 const range = (q: string) => {

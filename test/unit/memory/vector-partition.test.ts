@@ -1,7 +1,7 @@
 /** The in-process vector index: exact nearest neighbours, filters, deletes, and the kernel's bytes. */
-import { INT8_DOT_WASM_BASE64 } from '../../../activities/memory/vector/int8-dot-kernel';
-import { INT8_DOT_WAT } from '../../../activities/memory/vector/int8-dot-wat';
-import { VectorPartition } from '../../../activities/memory/vector/vector-partition';
+import { INT8_DOT_WASM_BASE64 } from '../../../domain/memory/vector/int8-dot-kernel';
+import { INT8_DOT_WAT } from '../../../domain/memory/vector/int8-dot-wat';
+import { VectorPartition } from '../../../domain/memory/vector/vector-partition';
 import loadWabt from 'wabt';
 
 /** Deterministic unit vectors (mulberry32). */

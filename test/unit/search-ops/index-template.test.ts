@@ -1,5 +1,5 @@
 /** The rolling index's template: the write alias as rollover_alias, never is_write_index. */
-import { firstIndexName, indexTemplateBody } from '../../../activities/search-ops/index-template';
+import { firstIndexName, indexTemplateBody } from '../../../domain/search-ops/index-template';
 
 describe('index template of a rolling index', () => {
   it('matches <name>-*, names the write alias for rollover, and sets shards, replicas and refresh', () => {

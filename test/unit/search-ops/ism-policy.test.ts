@@ -3,9 +3,9 @@ import {
   retentionPolicy,
   selfManagedWarmPolicy,
   tieredPolicy,
-} from '../../../activities/search-ops/builtin-policies';
-import { validatePolicy, type IsmPolicy } from '../../../activities/search-ops/ism-policy';
-import { parseDuration, parseSize } from '../../../activities/search-ops/ism-units';
+} from '../../../domain/search-ops/builtin-policies';
+import { validatePolicy, type IsmPolicy } from '../../../domain/search-ops/ism-policy';
+import { parseDuration, parseSize } from '../../../domain/search-ops/ism-units';
 
 const SELF_MANAGED = { managedDomain: false };
 const MANAGED = { managedDomain: true };

@@ -1,5 +1,5 @@
 /** A project's agent log read back from the `plat-agent-logs` alias, oldest first. */
-import type { AgentLogEntry } from '../../analysis/project-store';
+import type { AgentLogEntry } from '../../metadata-store/project-store';
 import type { OpenSearchClient } from '../opensearch-client';
 import { AGENT_LOGS } from './plat-log-indices';
 

@@ -4,7 +4,7 @@
  * and keys live here whichever store holds the vectors.
  */
 import * as path from 'node:path';
-import { openSqliteDb, type MetadataDb } from '../../store/metadata-db';
+import { openSqliteDb, type MetadataDb } from '../../metadata-store/metadata-db';
 
 export type MemoryDb = MetadataDb;
 

@@ -1,5 +1,5 @@
 /** Reads and writes project records, events and agent logs in the metadata store. */
-import type { MetadataDb } from '../store/metadata-db';
+import type { MetadataDb } from './metadata-db';
 import type { ProjectEvent, ProjectView } from '../../shared/project-model';
 import { normalizeProjectView } from '../../shared/project-view-compat';
 import type { ArtifactKind } from '../../shared/warehouse-model';

@@ -160,15 +160,11 @@ async function addFrequentValues(
   const sample = sampled
     ? `WITH s AS MATERIALIZED (SELECT * FROM ${from} USING SAMPLE reservoir(${FREQUENT_VALUES_SAMPLE_ROWS} ROWS) REPEATABLE (42)) `
     : '';
-  if (sampled) await catalog.query('SET threads = 1');
-  let result: JsonRow[];
-  try {
-    result = await catalog.query(
-      `${sample}SELECT * FROM (${parts.join(' UNION ALL ')}) ORDER BY k, c DESC, v`,
-    );
-  } finally {
-    if (sampled) await catalog.query('RESET threads');
-  }
+  const result = await catalog.query(
+    `${sample}SELECT * FROM (${parts.join(' UNION ALL ')}) ORDER BY k, c DESC, v`,
+    // The reservoir sample is repeatable only on one thread.
+    { singleThreaded: sampled },
+  );
   const scale = sampled ? rows / FREQUENT_VALUES_SAMPLE_ROWS : 1;
   for (const r of result) {
     columns[num(r.k)].frequent_values.push({ value: renderValue(r.v), count: Math.round(num(r.c) * scale) });

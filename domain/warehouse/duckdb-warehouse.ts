@@ -92,8 +92,8 @@ export class DuckDbWarehouse implements WarehouseEngine {
   }
 
   /**
-   * One read-only SELECT in the sandbox (see `withProject`): the statement is prepared first and
-   * refused unless it is a single SELECT; it is interrupted after `timeoutMs`.
+   * One read-only SELECT in the sandbox (see `withProject` and `selectInSandbox`): only the layers
+   * it names are attached, and the connection is closed afterwards.
    */
   async query(
     projectId: string,
@@ -106,59 +106,43 @@ export class DuckDbWarehouse implements WarehouseEngine {
     return this.withProject(
       projectId,
       defaultLayer,
-      async (conn) => {
-        let prepared;
-        try {
-          prepared = await conn.prepare(statement);
-        } catch (err) {
-          // A write the read-only attach refused is a refusal, not a typo: say so plainly.
-          if (WRITE_STATEMENT.test(statement))
-            throw new WarehouseQueryError('read_only', 'only SELECT queries are allowed on the warehouse');
-          throw new WarehouseQueryError('invalid_sql', firstLine(err));
-        }
-        if (prepared.statementType !== StatementType.SELECT)
-          throw new WarehouseQueryError('read_only', 'only SELECT queries are allowed on the warehouse');
-        const timer = setTimeout(() => conn.interrupt(), timeoutMs);
-        try {
-          // Streamed: only the rows read are produced, whatever the query's size, in its own order.
-          const reader = await conn.streamAndReadUntil(statement, maxRows + 1);
-          const rows = reader.getRowObjectsJson() as Record<string, unknown>[];
-          return {
-            columns: reader.columnNames(),
-            rows: rows.slice(0, maxRows),
-            truncated: rows.length > maxRows,
-          };
-        } catch (err) {
-          const message = firstLine(err);
-          if (/interrupt/i.test(message))
-            throw new WarehouseQueryError('timeout', `query exceeded ${timeoutMs} ms`);
-          throw new WarehouseQueryError('failed', message);
-        } finally {
-          clearTimeout(timer);
-        }
-      },
+      (conn) => selectInSandbox(conn, statement, maxRows, timeoutMs),
       { sql: statement, sandboxed: true },
     );
   }
 
   /**
    * A read session on one layer for a reader that runs many statements (the advisor's profiling):
-   * the same sandbox as `query`, one connection kept open until `close()`.
+   * the same sandbox and the same statement checks and caps as `query`, on one connection kept open
+   * until `close()`.
    */
-  async openReadSession(projectId: string, layer: LayerName): Promise<WarehouseReadSession> {
+  async openReadSession(
+    projectId: string,
+    layer: LayerName,
+    limits: ReadSessionLimits = {},
+  ): Promise<WarehouseReadSession> {
     const file = layerDatabaseFile(this.warehouseRoot, projectId, layer);
     if (!fs.existsSync(file))
       throw new WarehouseQueryError(
         'layer_not_built',
         `${layerDatabaseName(projectId, layer)} is not built yet (${file} does not exist)`,
       );
+    const maxRows = limits.maxRows ?? DEFAULT_SESSION_MAX_ROWS;
+    const timeoutMs = limits.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
     const instance = await DuckDBInstance.create(':memory:');
     try {
       const conn = await instance.connect();
       await this.attach(conn, projectId, layer, { sandboxed: true });
       return {
-        async query(sql: string) {
-          return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+        async query(sql, { singleThreaded = false } = {}) {
+          const statement = sql.trim().replace(/;\s*$/, '');
+          // Settings are the engine's to change: a reader's SQL stays one SELECT.
+          if (singleThreaded) await conn.run('SET threads = 1');
+          try {
+            return await selectInSandbox(conn, statement, maxRows, timeoutMs);
+          } finally {
+            if (singleThreaded) await conn.run('RESET threads');
+          }
         },
         close() {
           conn.closeSync();
@@ -262,11 +246,60 @@ interface AttachOptions {
   sandboxed?: boolean;
 }
 
+/** Caps of a read session's statements. */
+export interface ReadSessionLimits {
+  /** Rows a statement may return before its result is `truncated` (default 100,000). */
+  maxRows?: number;
+  /** Longest one statement may run (default 60 s). */
+  timeoutMs?: number;
+}
+
 /** An open read session on a layer; `close()` must be called. */
 export interface WarehouseReadSession {
-  /** Every value as JSON (BIGINT and DECIMAL as strings, timestamps as text). */
-  query(sql: string): Promise<Record<string, unknown>[]>;
+  /**
+   * One SELECT, checked and capped like `WarehouseEngine.query` (values as JSON: BIGINT and DECIMAL
+   * as strings, timestamps as text). `singleThreaded` runs it on one thread, which makes a
+   * `REPEATABLE` sample repeatable.
+   */
+  query(sql: string, options?: { singleThreaded?: boolean }): Promise<QueryRows>;
   close(): void;
+}
+
+/**
+ * Runs a statement on a sandboxed connection: prepared first and refused unless it is a single
+ * SELECT, rows streamed up to `maxRows` (one more tells `truncated`), interrupted after `timeoutMs`.
+ */
+async function selectInSandbox(
+  conn: DuckDBConnection,
+  statement: string,
+  maxRows: number,
+  timeoutMs: number,
+): Promise<QueryRows> {
+  let prepared;
+  try {
+    prepared = await conn.prepare(statement);
+  } catch (err) {
+    // A write the read-only attach refused is a refusal, not a typo: say so plainly.
+    if (WRITE_STATEMENT.test(statement))
+      throw new WarehouseQueryError('read_only', 'only SELECT queries are allowed on the warehouse');
+    throw new WarehouseQueryError('invalid_sql', firstLine(err));
+  }
+  if (prepared.statementType !== StatementType.SELECT)
+    throw new WarehouseQueryError('read_only', 'only SELECT queries are allowed on the warehouse');
+  const timer = setTimeout(() => conn.interrupt(), timeoutMs);
+  try {
+    // Streamed: only the rows read are produced, whatever the query's size, in its own order.
+    const reader = await conn.streamAndReadUntil(statement, maxRows + 1);
+    const rows = reader.getRowObjectsJson() as Record<string, unknown>[];
+    return { columns: reader.columnNames(), rows: rows.slice(0, maxRows), truncated: rows.length > maxRows };
+  } catch (err) {
+    const message = firstLine(err);
+    if (/interrupt/i.test(message))
+      throw new WarehouseQueryError('timeout', `query exceeded ${timeoutMs} ms`);
+    throw new WarehouseQueryError('failed', message);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Statements that change something, by their first keyword. */
@@ -275,6 +308,9 @@ const WRITE_STATEMENT =
 
 /** Longest a query runs unless the caller says otherwise. */
 const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
+
+/** Rows a read session's statement may return unless the caller says otherwise. */
+const DEFAULT_SESSION_MAX_ROWS = 100_000;
 
 const firstLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0];
 
