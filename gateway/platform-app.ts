@@ -1,11 +1,9 @@
 /** The platform gateway's HTTP application (REST API, auth, health, metrics, web UI). */
 import express, { type Express } from 'express';
-import * as path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { ProjectStore } from '../domain/metadata-store/project-store';
 import type { ParameterStore } from '../domain/secrets/parameter-store';
-import { repoRoot } from '../shared/paths';
 import { authApi, requireUser } from './auth/auth-routes';
 import type { IdTokens } from './auth/id-tokens';
 import type { UserStore } from './auth/user-store';
@@ -16,12 +14,14 @@ import { createProcessMetrics } from './metrics';
 import { platformOpenApi } from './openapi';
 import { ProjectService } from './projects/project-service';
 import { projectApi, underPrefix } from './projects/project-api';
+import { pricingRoute } from './projects/pricing-route';
 import { healthRoute } from './health-route';
 import { indexOpsApi } from './search/index-ops-api';
 import { lifecycleApi } from './search/lifecycle-api';
 import { searchApi } from './search/search-api';
 import type { OpenSearchClient } from '../domain/search-ops/opensearch-client';
 import { mountMethodNotAllowed, mountRoutes } from './api/mount-routes';
+import { mountWebPages, uiConfigRoute, type TemporalUiSettings } from './web/web-pages';
 
 import type { WarehouseEngine } from '../domain/warehouse/warehouse-engine';
 
@@ -46,6 +46,8 @@ export interface PlatformAppDeps {
   accessLogs?: LogShipper;
   /** How long the deep health check waits for a worker (default 15 s). */
   deepHealthTimeoutMs?: number;
+  /** Where the Temporal Web UI is, for the monitor page's workflow link. */
+  temporalUi?: TemporalUiSettings;
 }
 
 /** `/projects`, `/v1/projects` and, with a stage, `/<stage>/projects` and `/<stage>/v1/projects`. */
@@ -68,7 +70,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
     store: deps.store,
     secrets: deps.secrets,
   });
-  const open = [healthRoute(deps), ...authApi(deps)];
+  const open = [healthRoute(deps), ...authApi(deps), uiConfigRoute(deps), pricingRoute()];
   const projects = projectApi(service, deps.store, deps.engine, deps.createsPerMinute, deps.search);
   const search = [...searchApi(deps.search), ...lifecycleApi(deps.search), ...indexOpsApi(deps.search)];
   app.get('/metrics', metrics.serve);
@@ -82,12 +84,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
   mountMethodNotAllowed(router, [...open, ...served, ...search]);
   app.use(router);
 
-  // Pages that render a project's reports; they fetch the data with the user's token.
-  const page = (file: string) => (_req: express.Request, res: express.Response) =>
-    res.sendFile(path.join(repoRoot, 'web', file));
-  app.get('/ui/projects/:id/dashboard', page('dashboard.html'));
-  app.get('/ui/projects/:id/profile', page('profile.html'));
-  app.use(express.static(path.join(repoRoot, 'web'), { index: 'index.html' }));
+  mountWebPages(app);
   app.use(notFound);
   app.use(errorHandler(deps.log));
   return app;

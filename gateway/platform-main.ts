@@ -26,6 +26,12 @@ async function main(): Promise<void> {
     selfSignup: config.PLAT_SELF_SIGNUP,
     apiStage: config.PLAT_API_STAGE,
     createsPerMinute: config.PLAT_PROJECT_CREATES_PER_MINUTE,
+    temporalUi: {
+      namespace: config.TEMPORAL_NAMESPACE,
+      url: config.TEMPORAL_UI_URL,
+      // `npm start` runs the dev server, and its UI, when no cluster is configured.
+      embeddedPort: config.TEMPORAL_ADDRESS ? undefined : config.TEMPORAL_UI_PORT,
+    },
   });
   const server = await listenUntilSignalled(
     app,

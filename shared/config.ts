@@ -39,6 +39,10 @@ export const settings = {
   TEMPORAL_NAMESPACE: { schema: z.string().min(1).default('default'), help: 'Temporal namespace.' },
   TEMPORAL_DEV_PORT: { schema: port(7233), help: 'gRPC port of the embedded Temporal dev server.' },
   TEMPORAL_UI_PORT: { schema: port(8233), help: 'Web UI port of the embedded Temporal dev server.' },
+  TEMPORAL_UI_URL: {
+    schema: httpUrl.optional(),
+    help: "Temporal Web UI of an existing cluster, for the monitor page's workflow links.",
+  },
   TEMPORAL_CLI_PATH: {
     schema: z.string().min(1).optional(),
     help: 'Temporal CLI binary. Unset: `temporal` on PATH, else the one provisioned into .tools/.',

@@ -18,6 +18,9 @@ export interface UsageRecord {
 export interface AgentCost {
   agent_name: string;
   phase: string;
+  /** The price tier and model of the agent's latest call (absent on records written before they were kept). */
+  tier?: ModelTier;
+  model?: string;
   input_tokens: number;
   output_tokens: number;
   call_count: number;
@@ -67,6 +70,8 @@ export function addUsage(cost: CostRecord, records: UsageRecord[], now: string):
       };
       byAgent.push(entry);
     }
+    entry.tier = r.tier;
+    entry.model = r.model;
     entry.input_tokens += r.input_tokens;
     entry.output_tokens += r.output_tokens;
     entry.call_count += r.call_count;

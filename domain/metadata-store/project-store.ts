@@ -1,6 +1,6 @@
 /** Reads and writes project records, events and agent logs in the metadata store. */
 import type { MetadataDb } from './metadata-db';
-import type { ProjectEvent, ProjectView } from '../../shared/project-model';
+import type { ProjectEvent, ProjectStatus, ProjectView } from '../../shared/project-model';
 import { normalizeProjectView } from '../../shared/project-view-compat';
 import type { ArtifactKind } from '../../shared/warehouse-model';
 
@@ -108,15 +108,25 @@ export class ProjectStore {
     return row ? normalizeProjectView(JSON.parse(row.view_json)) : undefined;
   }
 
-  listProjects(ownerId: string, limit: number, offset: number): { total: number; projects: ProjectView[] } {
+  /** The owner's projects, newest first; only those in `statuses` when given. */
+  listProjects(
+    ownerId: string,
+    limit: number,
+    offset: number,
+    statuses?: readonly ProjectStatus[],
+  ): { total: number; projects: ProjectView[] } {
+    const filter = statuses?.length ? ` AND status IN (${statuses.map(() => '?').join(', ')})` : '';
+    const args = [ownerId, ...(statuses ?? [])];
     const total = (
-      this.db.prepare('SELECT COUNT(*) AS n FROM projects WHERE owner_id = ?').get(ownerId) as { n: number }
+      this.db.prepare(`SELECT COUNT(*) AS n FROM projects WHERE owner_id = ?${filter}`).get(...args) as {
+        n: number;
+      }
     ).n;
     const rows = this.db
       .prepare(
-        'SELECT view_json FROM projects WHERE owner_id = ? ORDER BY created_at DESC, project_id DESC LIMIT ? OFFSET ?',
+        `SELECT view_json FROM projects WHERE owner_id = ?${filter} ORDER BY created_at DESC, project_id DESC LIMIT ? OFFSET ?`,
       )
-      .all(ownerId, limit, offset) as { view_json: string }[];
+      .all(...args, limit, offset) as { view_json: string }[];
     return { total, projects: rows.map((r) => normalizeProjectView(JSON.parse(r.view_json))) };
   }
 

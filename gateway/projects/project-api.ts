@@ -8,7 +8,7 @@ import type { WarehouseEngine } from '../../domain/warehouse/warehouse-engine';
 import type { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
 import { agentLogsFromOpenSearch } from '../../domain/search-ops/plat-logs/agent-log-reader';
 import { prdSchema, prdShapeSchema } from '../../shared/prd-schema';
-import type { ProjectView } from '../../shared/project-model';
+import { PROJECT_STATUSES, type ProjectStatus, type ProjectView } from '../../shared/project-model';
 import { apiRoute, type ApiResponse, type ApiRoute } from '../api/api-route';
 import { HttpError } from '../http-errors';
 import { perUserRateLimit } from '../rate-limit';
@@ -28,6 +28,7 @@ import {
   queryResultSchema,
 } from './project-responses';
 import { queryWarehouse, warehouseQuerySchema } from './warehouse-query';
+import { stageAttemptsSchema } from './stage-attempts';
 
 const pageQuery = z
   .object({
@@ -35,6 +36,17 @@ const pageQuery = z
     offset: z.coerce.number().int().min(0).default(0),
   })
   .strict();
+const STATUS_NAME = `(${PROJECT_STATUSES.join('|')})`;
+const listQuery = pageQuery.extend({
+  status: z
+    .string()
+    .regex(
+      new RegExp(`^${STATUS_NAME}(,${STATUS_NAME})*$`),
+      `comma-separated statuses: ${PROJECT_STATUSES.join(', ')}`,
+    )
+    .optional()
+    .describe('Only projects in these statuses, comma-separated (e.g. `running,waiting_approval`)'),
+});
 const sinceQuery = z.object({ since: z.coerce.number().int().min(0).default(0) }).strict();
 const rejectBody = z.object({ reason: z.string().max(2000).optional() }).strict();
 const projectParams = z
@@ -121,10 +133,11 @@ export function projectApi(
       method: 'get',
       path: PROJECTS,
       summary: "The caller's projects, newest first",
-      query: pageQuery,
+      query: listQuery,
       responses: { 200: { description: 'a page of projects', schema: projectListSchema } },
       handle: ({ req, query }) => {
-        const { total, projects } = service.list(req.user!, query.limit, query.offset);
+        const statuses = query.status?.split(',') as ProjectStatus[] | undefined;
+        const { total, projects } = service.list(req.user!, query.limit, query.offset, statuses);
         return { projects: projects.map(summary), total, limit: query.limit, offset: query.offset };
       },
     }),
@@ -227,6 +240,15 @@ export function projectApi(
           entries: await agentLogsFromOpenSearch(search, params.project_id),
         };
       },
+    }),
+    apiRoute({
+      operationId: 'projectStages',
+      method: 'get',
+      path: `${ONE}/stages`,
+      summary: "Each stage's attempts, failures and last failure, from the project's workflow",
+      params: projectParams,
+      responses: { 200: { description: 'the stages that ran so far', schema: stageAttemptsSchema } },
+      handle: ({ req, params }) => service.stages(req.user!, params.project_id),
     }),
     apiRoute({
       operationId: 'projectEvents',

@@ -9,7 +9,8 @@ import type { ParameterStore } from '../../domain/secrets/parameter-store';
 import { SourceConnectionError, sourceConnector } from '../../domain/sources/mysql-connection';
 import { describeTarget, sourceTarget } from '../../shared/mysql-source';
 import { initialProjectView } from '../../shared/initial-project-view';
-import type { AnalysisProjectInput, Decision, ProjectView } from '../../shared/project-model';
+import { stageAttempts, type StageAttempts } from './stage-attempts';
+import type { AnalysisProjectInput, Decision, ProjectStatus, ProjectView } from '../../shared/project-model';
 import { PROJECT_PHASE_ATTR, PROJECT_STATUS_ATTR } from '../../shared/search-attributes';
 import { analysisProject } from '../../workflows/analysis-project';
 import { decideUpdate, type DecisionResult } from '../../workflows/analysis-project-messages';
@@ -58,8 +59,8 @@ export class ProjectService {
     return view;
   }
 
-  list(user: TokenSubject, limit: number, offset: number) {
-    return this.deps.store.listProjects(user.user_id, limit, offset);
+  list(user: TokenSubject, limit: number, offset: number, statuses?: readonly ProjectStatus[]) {
+    return this.deps.store.listProjects(user.user_id, limit, offset, statuses);
   }
 
   get(user: TokenSubject, projectId: string): ProjectView {
@@ -67,6 +68,12 @@ export class ProjectService {
     if (!view || view.owner_id !== user.user_id)
       throw new HttpError(404, 'not_found', `no project ${projectId}`);
     return view;
+  }
+
+  /** Attempts and failures of the project's stages, from its workflow. */
+  async stages(user: TokenSubject, projectId: string): Promise<StageAttempts> {
+    this.get(user, projectId);
+    return stageAttempts(this.deps.client, projectId);
   }
 
   async decide(

@@ -157,6 +157,18 @@ describe('worker killed during data integration (real processes)', () => {
     });
     // A second attempt did the rest of the copy.
     expect((await ingestionEvents()).some((e) => /:ods:a[2-9]:/.test(String(e.event_key)))).toBe(true);
+    // The monitor page sees that retry in the workflow's history, with why the first attempt ended.
+    const { stages } = (await call('GET', `/v1/projects/${id}/stages`, undefined, token)) as {
+      stages: { phase: string; attempts: number; failures: number; state: string; last_failure: string }[];
+    };
+    expect(stages.find((s) => s.phase === 'data_ingestion')).toEqual({
+      phase: 'data_ingestion',
+      activity: 'ingestOds',
+      attempts: 2,
+      failures: 1,
+      state: 'completed',
+      last_failure: expect.stringMatching(/heartbeat/i),
+    });
 
     const instance = await DuckDBInstance.create(ods.database_file, { access_mode: 'READ_ONLY' });
     const conn = await instance.connect();

@@ -21,10 +21,15 @@ export default async function globalSetup(): Promise<void> {
   await globalTeardown();
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-test-'));
   const timeSkippingServerPath = temporalTestServerPath();
-  const [temporalPort, mariadbPort] = [await freePort(), await freePort()];
+  const [temporalPort, temporalUiPort, mariadbPort] = [await freePort(), await freePort(), await freePort()];
   const started = Date.now();
   const [temporal, mariadb] = await Promise.all([
-    startTemporalDevServer({ port: temporalPort, logFile: path.join(runDir, 'temporal.log') }),
+    // With its Web UI: the monitor page links a project's workflow there, and a UI test follows the link.
+    startTemporalDevServer({
+      port: temporalPort,
+      uiPort: temporalUiPort,
+      logFile: path.join(runDir, 'temporal.log'),
+    }),
     startPrivateMariaDb({
       dataDir: path.join(runDir, 'mariadb'),
       port: mariadbPort,
@@ -34,7 +39,12 @@ export default async function globalSetup(): Promise<void> {
   await loadSakila(mariadb, sakilaDir);
   writeHarnessState({
     runDir,
-    temporal: { address: temporal.address, pid: temporal.service.pid, logFile: temporal.service.logFile },
+    temporal: {
+      address: temporal.address,
+      uiUrl: temporal.uiUrl!,
+      pid: temporal.service.pid,
+      logFile: temporal.service.logFile,
+    },
     mariadb: {
       host: mariadb.host,
       port: mariadb.port,

@@ -9,7 +9,7 @@ import { repoRoot } from '../../shared/paths';
 export interface HarnessState {
   /** Temp directory holding every server's data and logs for this run. */
   runDir: string;
-  temporal: { address: string; pid: number; logFile: string };
+  temporal: { address: string; uiUrl: string; pid: number; logFile: string };
   mariadb: {
     host: string;
     port: number;

@@ -46,6 +46,7 @@ export async function startTestGateway(opts: {
     selfSignup: opts.selfSignup ?? true,
     apiStage: opts.apiStage,
     deepHealthTimeoutMs: opts.deepHealthTimeoutMs ?? 3000,
+    temporalUi: { namespace: 'default', url: harness().temporal.uiUrl },
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));

@@ -218,6 +218,15 @@ describe('projects API', () => {
     const list = await call('GET', '/v1/projects?limit=5', undefined, token);
     expect((list.body.projects as { project_id: string }[])[0].project_id).toBe(id);
     expect((await call('GET', '/v1/projects', undefined, otherToken)).body.total).toBe(0);
+    // Filtered by status: only the statuses asked for, counted the same way.
+    const completed = (await call('GET', '/v1/projects?status=completed,failed', undefined, token)).body;
+    const statuses = (completed.projects as { status: string }[]).map((p) => p.status);
+    expect(statuses.length).toBe(completed.total);
+    expect(statuses.every((s) => s === 'completed' || s === 'failed')).toBe(true);
+    expect(statuses.length).toBeGreaterThan(0);
+    const running = (await call('GET', '/v1/projects?status=running', undefined, token)).body;
+    expect((running.projects as { project_id: string }[]).map((p) => p.project_id)).not.toContain(id);
+    expect((await call('GET', '/v1/projects?status=done', undefined, token)).status).toBe(400);
   });
 
   it("reuse_ods: a new project on the same source reuses the caller's completed ODS, not another user's", async () => {

@@ -58,6 +58,8 @@ describe('price table and cost arithmetic', () => {
       {
         agent_name: 'product_manager',
         phase: 'prd',
+        tier: 'large',
+        model: 'claude-x',
         input_tokens: 15_000,
         output_tokens: 3_000,
         call_count: 2,
@@ -66,6 +68,8 @@ describe('price table and cost arithmetic', () => {
       {
         agent_name: 'analytics_advisor',
         phase: 'analytics_advisor',
+        tier: 'medium',
+        model: 'claude-x',
         input_tokens: 20_000,
         output_tokens: 4_000,
         call_count: 1,

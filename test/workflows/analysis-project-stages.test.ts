@@ -24,6 +24,7 @@ import { analysisProject } from '../../workflows/analysis-project';
 import { approveSignal, statusQuery } from '../../workflows/analysis-project-messages';
 import { workflowsPath } from '../../workers/platform-worker';
 import { timeSkippingEnv } from '../harness/temporal-envs';
+import { stageAttempts } from '../../gateway/projects/stage-attempts';
 
 const TASK_QUEUE = 'analysis-project-stages-test';
 
@@ -145,7 +146,9 @@ describe('analysisProject stages (stand-in activities, time skipping)', () => {
   });
 
   /** Runs one project to its end on a worker with `activities`, approving when asked. */
-  async function runProject(activities: object): Promise<{ view?: ProjectView; error?: unknown }> {
+  async function runProject(
+    activities: object,
+  ): Promise<{ id: string; view?: ProjectView; error?: unknown }> {
     const worker = await Worker.create({
       connection: env.nativeConnection,
       taskQueue: TASK_QUEUE,
@@ -166,9 +169,9 @@ describe('analysisProject stages (stand-in activities, time skipping)', () => {
       }
       await handle.signal(approveSignal);
       try {
-        return { view: await handle.result() };
+        return { id: project.project_id, view: await handle.result() };
       } catch (error) {
-        return { error, view: await handle.query(statusQuery) };
+        return { id: project.project_id, error, view: await handle.query(statusQuery) };
       }
     });
   }
@@ -215,8 +218,19 @@ describe('analysisProject stages (stand-in activities, time skipping)', () => {
         return { overall_score: 70, insights: 1 };
       },
     };
-    const { view } = await runProject({ ...activities, ...flaky });
+    const { id, view } = await runProject({ ...activities, ...flaky });
     expect(attempts).toBe(3);
+    // The monitor reads the retries from the workflow's history. (The time-skipping server keeps no
+    // failure on a retried attempt's start; the dev server does: test/e2e/ingest-worker-kill.test.ts.)
+    const { stages } = await stageAttempts(env.client, id);
+    expect(stages.map((s) => s.phase)).toEqual(PHASES);
+    expect(stages.find((s) => s.phase === 'analytics_advisor')).toMatchObject({
+      activity: 'profileData',
+      attempts: 3,
+      failures: 2,
+      state: 'completed',
+    });
+    expect(stages.find((s) => s.phase === 'data_modeling')).toMatchObject({ attempts: 1, failures: 0 });
     expect(view!.status).toBe('completed');
     expect(view!.phase_details.analytics_advisor.message).toBe(
       'data profile scored 70/100 with 1 key insights',
@@ -229,9 +243,17 @@ describe('analysisProject stages (stand-in activities, time skipping)', () => {
         throw ApplicationFailure.nonRetryable('the ADS layer has no tables', 'NoAds');
       },
     });
-    const { view, error } = await runProject(activities);
+    const { id, view, error } = await runProject(activities);
     expect(error).toBeInstanceOf(WorkflowFailedError);
     expect(ran).not.toContain('buildDashboards');
+    expect((await stageAttempts(env.client, id)).stages.at(-1)).toEqual({
+      phase: 'query_building',
+      activity: 'validateMetricSql',
+      attempts: 1,
+      failures: 1,
+      state: 'failed',
+      last_failure: 'the ADS layer has no tables',
+    });
     expect(view!.status).toBe('failed');
     expect(view!.error).toEqual({ phase: 'query_building', message: 'the ADS layer has no tables' });
     const after: PhaseName[] = ['visualization', 'analytics_advisor', 'production_pipeline'];

@@ -1,0 +1,68 @@
+/**
+ * The web front end: the pages the gateway serves and the one setting they need before sign-in
+ * (docs/web-ui.md). Pages are static files under `web/`; each fetches its data with the user's token.
+ */
+import express, { type Express, type Request } from 'express';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { repoRoot } from '../../shared/paths';
+import { apiRoute, type ApiRoute } from '../api/api-route';
+
+/** Where the Temporal Web UI is, for the monitor page's link to a project's workflow. */
+export interface TemporalUiSettings {
+  namespace: string;
+  /** An explicit URL (TEMPORAL_UI_URL). */
+  url?: string;
+  /** The embedded dev server's UI port: the UI is on the gateway's own host. */
+  embeddedPort?: number;
+}
+
+const uiConfigSchema = z.object({
+  self_signup: z.boolean(),
+  temporal_ui_url: z.string().nullable(),
+  temporal_namespace: z.string(),
+});
+
+/** `GET /v1/ui-config`: what the pages need to know before anyone signs in. */
+export function uiConfigRoute(deps: { selfSignup: boolean; temporalUi?: TemporalUiSettings }): ApiRoute {
+  return apiRoute({
+    operationId: 'uiConfig',
+    method: 'get',
+    path: '/v1/ui-config',
+    summary: "The web pages' settings: whether sign-up is open and where the Temporal Web UI is",
+    secured: false,
+    responses: { 200: { description: 'the settings', schema: uiConfigSchema } },
+    handle: ({ req }) => ({
+      self_signup: deps.selfSignup,
+      temporal_ui_url: temporalUiUrl(req, deps.temporalUi),
+      temporal_namespace: deps.temporalUi?.namespace ?? 'default',
+    }),
+  });
+}
+
+function temporalUiUrl(req: Request, ui?: TemporalUiSettings): string | null {
+  if (ui?.url) return ui.url.replace(/\/+$/, '');
+  if (!ui?.embeddedPort) return null;
+  // The browser reaches the dev server's UI on the host it reached the gateway on.
+  const host = new URL(`http://${req.get('host') ?? 'localhost'}`).hostname;
+  return `${req.protocol}://${host.includes(':') ? `[${host}]` : host}:${ui.embeddedPort}`;
+}
+
+/** Page paths and their files; a project's pages take its id from the path. */
+const PAGES: [string, string][] = [
+  ['/ui/signin', 'signin.html'],
+  ['/ui/projects', 'index.html'],
+  ['/ui/projects/:id', 'project.html'],
+  ['/ui/projects/:id/monitor', 'monitor.html'],
+  ['/ui/projects/:id/cost', 'cost.html'],
+  ['/ui/projects/:id/result', 'result.html'],
+  ['/ui/projects/:id/dashboard', 'dashboard.html'],
+  ['/ui/projects/:id/profile', 'profile.html'],
+];
+
+/** Serves the pages and `web/`'s static files (stylesheet, client library, chart library). */
+export function mountWebPages(app: Express): void {
+  const web = path.join(repoRoot, 'web');
+  for (const [route, file] of PAGES) app.get(route, (_req, res) => res.sendFile(path.join(web, file)));
+  app.use(express.static(web, { index: 'index.html' }));
+}

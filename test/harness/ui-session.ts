@@ -1,0 +1,100 @@
+/// <reference lib="dom" />
+/**
+ * Browser helpers of the UI tests: Debian's Chromium driven by playwright-core, a signed-in page, and
+ * screenshots under `.data/ui-screenshots/` (look at them before calling a page done).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { repoRoot } from '../../shared/paths';
+import { chromiumPath } from './browser';
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 900 };
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
+}
+
+/**
+ * A fresh browser context (own localStorage) at desktop size; `errors` collects the page's uncaught
+ * script errors, which a test expects to stay empty.
+ */
+export async function newPage(
+  browser: Browser,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(`${page.url()}: ${err.message}`));
+  return { context, page, errors };
+}
+
+/** Signs in through the sign-in page; the browser returns to `next`. */
+export async function signIn(page: Page, base: string, username: string, password: string, next = '/') {
+  await page.goto(`${base}/ui/signin?next=${encodeURIComponent(next)}`);
+  await page.fill('#plat-login input[name=username]', username);
+  await page.fill('#plat-login input[name=password]', password);
+  await Promise.all([page.waitForURL((u) => !u.pathname.startsWith('/ui/signin')), page.click('#submit')]);
+}
+
+/** Saves what the screen shows and the whole page, at desktop and at phone width. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  const dir = path.join(repoRoot, '.data', 'ui-screenshots');
+  fs.mkdirSync(dir, { recursive: true });
+  for (const [size, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: path.join(dir, `${name}-${size}.png`) });
+    await page.screenshot({ path: path.join(dir, `${name}-${size}-full.png`), fullPage: true });
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+/**
+ * What sticks out sideways on a phone: the outermost elements wider than the screen, as
+ * `tag#id.class (+N px)`; empty when nothing makes the page scroll sideways.
+ */
+export async function horizontalOverflow(page: Page): Promise<string[]> {
+  await page.setViewportSize(PHONE);
+  const culprits = await page.evaluate(() => {
+    const limit = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= limit) return [];
+    const out: string[] = [];
+    for (const el of Array.from(document.querySelectorAll('body *'))) {
+      const right = el.getBoundingClientRect().right;
+      const parent = el.parentElement!.getBoundingClientRect().right;
+      if (right > limit + 1 && parent <= limit + 1) {
+        const name = `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}${el.classList.length ? '.' + Array.from(el.classList).join('.') : ''}`;
+        out.push(`${name} (+${Math.round(right - limit)} px)`);
+      }
+    }
+    return out.slice(0, 5);
+  });
+  await page.setViewportSize(DESKTOP);
+  return culprits;
+}
+
+/**
+ * axe-core's serious and critical accessibility violations on the page as it is now, each as
+ * `rule: first offending element`; a test expects none.
+ */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')} (${v.help})`);
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}

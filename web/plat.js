@@ -1,0 +1,411 @@
+// plat's one client library, shared by every page (docs/web-ui.md): the session, the API with its
+// error format, the live event stream, a safe DOM builder, formatting and the page frame.
+(function () {
+  const TOKEN_KEY = 'plat_token';
+
+  // ---- session ----------------------------------------------------------------------------------
+
+  /** The token's claims, or null when it is missing or unreadable (the server still verifies it). */
+  function claims(token) {
+    try {
+      const part = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+      return JSON.parse(atob(part));
+    } catch {
+      return null;
+    }
+  }
+
+  /** The signed-in user `{username, expiresAt}`, or null when signed out or the token has expired. */
+  function currentUser() {
+    const token = localStorage.getItem(TOKEN_KEY);
+    const c = token && claims(token);
+    if (!c || (c.exp && c.exp * 1000 <= Date.now())) return null;
+    return { username: c.username || c.sub, expiresAt: c.exp ? new Date(c.exp * 1000) : null };
+  }
+
+  /** Sends the browser to sign-in, remembering this page so sign-in brings it back. */
+  function toSignIn(reason) {
+    localStorage.removeItem(TOKEN_KEY);
+    const next = location.pathname + location.search + location.hash;
+    const query = new URLSearchParams({ next });
+    if (reason) query.set('reason', reason);
+    location.assign('/ui/signin?' + query.toString());
+  }
+
+  /** For pages that need a user: redirects to sign-in when there is none; returns the user. */
+  function requireUser() {
+    const user = currentUser();
+    if (!user) {
+      toSignIn(localStorage.getItem(TOKEN_KEY) ? 'expired' : 'signin');
+      throw new PageLeft();
+    }
+    return user;
+  }
+
+  /** Thrown to stop a page's script after it sent the browser elsewhere. */
+  class PageLeft extends Error {}
+
+  function signOut() {
+    localStorage.removeItem(TOKEN_KEY);
+    location.assign('/ui/signin?reason=signedout');
+  }
+
+  // ---- API -----------------------------------------------------------------------------------------
+
+  /** An API error in plat's format: `status`, `code`, `message` and `details` (e.g. one per field). */
+  class ApiError extends Error {
+    constructor(status, code, message, details, body) {
+      super(message);
+      this.status = status;
+      this.code = code;
+      this.details = details;
+      /** The whole response body (a 503 health check carries its checks there). */
+      this.body = body;
+    }
+  }
+
+  /** JSON request without credentials (sign-in, sign-up, health). */
+  async function request(path, options) {
+    const opts = Object.assign({}, options || {});
+    if (opts.body !== undefined && typeof opts.body !== 'string') opts.body = JSON.stringify(opts.body);
+    opts.headers = Object.assign(
+      opts.body !== undefined ? { 'content-type': 'application/json' } : {},
+      opts.headers || {},
+    );
+    let res;
+    try {
+      res = await fetch(path, opts);
+    } catch {
+      throw new ApiError(0, 'unreachable', 'the plat gateway cannot be reached');
+    }
+    const data = await res.json().catch(() => ({}));
+    if (!res.ok) {
+      const e = data.error || {};
+      throw new ApiError(
+        res.status,
+        e.code || String(res.status),
+        e.message || res.statusText,
+        e.details,
+        data,
+      );
+    }
+    return data;
+  }
+
+  /** JSON request as the signed-in user; a rejected token sends the browser to sign-in. */
+  async function api(path, options) {
+    const token = localStorage.getItem(TOKEN_KEY);
+    if (!token || !currentUser()) {
+      toSignIn('expired');
+      throw new PageLeft();
+    }
+    const opts = Object.assign({}, options || {});
+    opts.headers = Object.assign({ authorization: 'Bearer ' + token }, opts.headers || {});
+    try {
+      return await request(path, opts);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        toSignIn('expired');
+        throw new PageLeft();
+      }
+      throw err;
+    }
+  }
+
+  // ---- live events ------------------------------------------------------------------------------
+
+  /**
+   * Follows a project's events over the WebSocket. Each event reaches `onEvent` once, in order: after
+   * a dropped connection it reconnects (1 s, 2 s, ... up to 15 s) and subscribes with `since` = the
+   * last event id seen, so nothing is lost or repeated. `onState` hears 'connecting', 'live',
+   * 'reconnecting' and 'closed'. Returns `{close(), drop()}`; `drop()` cuts the socket as a network
+   * failure would (the UI tests use it).
+   */
+  function followEvents(projectId, { since = 0, onEvent, onState }) {
+    let last = since;
+    let socket = null;
+    let closed = false;
+    let attempt = 0;
+    let timer = null;
+    const state = (s) => onState && onState(s);
+
+    function connect() {
+      const token = localStorage.getItem(TOKEN_KEY);
+      if (!token) return toSignIn('expired');
+      state(attempt ? 'reconnecting' : 'connecting');
+      const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+      socket = new WebSocket(`${scheme}//${location.host}/ws?token=${encodeURIComponent(token)}`);
+      socket.onopen = () => {
+        socket.send(JSON.stringify({ action: 'subscribe', project_id: projectId, since: last }));
+      };
+      socket.onmessage = (msg) => {
+        let data;
+        try {
+          data = JSON.parse(msg.data);
+        } catch {
+          return;
+        }
+        if (data.type === 'subscribed') {
+          attempt = 0;
+          state('live');
+        } else if (data.type === 'event') {
+          if (data.event_id <= last) return;
+          last = data.event_id;
+          onEvent(data);
+        }
+      };
+      socket.onclose = (ev) => {
+        socket = null;
+        if (closed) return state('closed');
+        if (ev.code === 4401) return toSignIn('expired');
+        attempt += 1;
+        state('reconnecting');
+        timer = setTimeout(connect, Math.min(15_000, 1000 * 2 ** (attempt - 1)));
+      };
+    }
+    connect();
+    return {
+      close() {
+        closed = true;
+        clearTimeout(timer);
+        if (socket) socket.close(1000, 'page closed');
+      },
+      drop() {
+        if (socket) socket.close(4000, 'dropped for a test');
+      },
+      get lastEventId() {
+        return last;
+      },
+    };
+  }
+
+  /** The phases of a project in the order they run, with the names the pages show. */
+  const PHASES = [
+    ['prd', 'PRD'],
+    ['data_ingestion', 'Integration'],
+    ['data_modeling', 'Modeling'],
+    ['data_governance', 'Governance'],
+    ['query_building', 'Query building'],
+    ['visualization', 'Visualization'],
+    ['analytics_advisor', 'Advisor'],
+    ['production_pipeline', 'Pipeline'],
+  ];
+
+  const STATE_TEXT = { connecting: 'connecting…', live: '● live', reconnecting: 'reconnecting…', closed: '' };
+  const END_EVENTS = ['project_completed', 'project_failed', 'project_terminated', 'project_cancelled'];
+
+  /**
+   * A project's events as a page needs them: every stored event first (`onHistory`, oldest first),
+   * then each new one live (`onEvent`), the connection state shown in `stateEl`. The stream closes
+   * itself once the project has ended.
+   */
+  async function liveProject(projectId, { onHistory, onEvent, stateEl }) {
+    const { events } = await api(`/v1/projects/${encodeURIComponent(projectId)}/events?since=0`);
+    if (onHistory) onHistory(events);
+    const stream = followEvents(projectId, {
+      since: events.length ? events[events.length - 1].event_id : 0,
+      onState: (s) => stateEl && (stateEl.textContent = STATE_TEXT[s] || ''),
+      onEvent: (e) => {
+        onEvent(e);
+        if (END_EVENTS.includes(e.event_type)) setTimeout(() => stream.close(), 500);
+      },
+    });
+    return stream;
+  }
+
+  // ---- DOM ------------------------------------------------------------------------------------------
+
+  /**
+   * Builds an element: `h('a', {href: '/x', class: 'y'}, 'text', child)`. Strings become text nodes,
+   * so nothing from the API is ever parsed as HTML. `on<event>` attributes take functions.
+   */
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+      else if (k === 'dataset') Object.assign(el.dataset, v);
+      else el.setAttribute(k, v === true ? '' : String(v));
+    }
+    append(el, children);
+    return el;
+  }
+  function append(el, children) {
+    for (const c of children.flat(Infinity)) {
+      if (c === undefined || c === null || c === false) continue;
+      el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return el;
+  }
+
+  /** Builds an SVG element the same way as `h`. */
+  function svg(tag, attrs, ...children) {
+    const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+    for (const [k, v] of Object.entries(attrs || {}))
+      if (v !== undefined && v !== null) el.setAttribute(k, v);
+    return append(el, children);
+  }
+
+  // ---- formatting ---------------------------------------------------------------------------------
+
+  const fmt = {
+    usd(n) {
+      const v = Number(n || 0);
+      return v > 0 && v < 0.01 ? '$' + v.toFixed(4) : '$' + v.toFixed(2);
+    },
+    int(n) {
+      return Number(n || 0).toLocaleString('en-US');
+    },
+    /** 0:42, 12:05, 1:02:33 */
+    clock(seconds) {
+      const s = Math.max(0, Math.floor(seconds));
+      const hh = Math.floor(s / 3600);
+      const mm = Math.floor((s % 3600) / 60);
+      const ss = String(s % 60).padStart(2, '0');
+      return hh ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
+    },
+    /** 42 s, 3 min 5 s, 2 h 4 min */
+    duration(seconds) {
+      const s = Math.round(Number(seconds || 0));
+      if (s < 60) return `${s} s`;
+      if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+      return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+    },
+    /** A local date and time, to the minute (the full ISO time is the element's title). */
+    time(iso) {
+      if (!iso) return '';
+      const d = new Date(iso);
+      return d.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+    },
+    clockTime(iso) {
+      return iso ? new Date(iso).toLocaleTimeString('en-GB') : '';
+    },
+    label(name) {
+      return String(name || '').replace(/_/g, ' ');
+    },
+  };
+
+  /**
+   * A stage timer: counts from `start` (ISO) every second until `end` is set, as spec'd for
+   * `phase_changed` (the timer starts from its `started_at`).
+   */
+  function timer(start, end) {
+    const el = h('span', { class: 'timer', dataset: { start: start || '', end: end || '' } });
+    tickTimer(el);
+    return el;
+  }
+  function tickTimer(el) {
+    const { start, end } = el.dataset;
+    if (!start) return (el.textContent = '');
+    const to = end ? Date.parse(end) : Date.now();
+    el.textContent = fmt.clock((to - Date.parse(start)) / 1000);
+  }
+  setInterval(() => {
+    for (const el of document.querySelectorAll('.timer[data-end=""]:not([data-start=""])')) tickTimer(el);
+  }, 1000);
+
+  /** A status badge. */
+  function badge(status) {
+    return h('span', { class: `badge s-${status}` }, fmt.label(status));
+  }
+
+  // ---- page frame ---------------------------------------------------------------------------------
+
+  /** The top bar: brand, navigation, the user and sign-out. */
+  function topbar(user) {
+    const bar = h(
+      'header',
+      { class: 'topbar' },
+      h('a', { class: 'brand', href: '/' }, 'plat'),
+      h('nav', { 'aria-label': 'main' }, h('a', { href: '/' }, 'Projects')),
+    );
+    if (user) {
+      bar.append(
+        h(
+          'div',
+          { class: 'user' },
+          h('span', { class: 'muted' }, 'Signed in as ', h('strong', {}, user.username)),
+          h('button', { type: 'button', class: 'secondary', id: 'sign-out', onclick: signOut }, 'Sign out'),
+        ),
+      );
+    }
+    return bar;
+  }
+
+  /** The tabs of a project's pages, the current one marked. */
+  function projectTabs(projectId, current) {
+    const id = encodeURIComponent(projectId);
+    const tabs = [
+      ['detail', `/ui/projects/${id}`, 'Progress & PRD'],
+      ['monitor', `/ui/projects/${id}/monitor`, 'Monitor'],
+      ['cost', `/ui/projects/${id}/cost`, 'Cost'],
+      ['result', `/ui/projects/${id}/result`, 'Result'],
+      ['dashboard', `/ui/projects/${id}/dashboard`, 'Dashboard'],
+      ['profile', `/ui/projects/${id}/profile`, 'Data profile'],
+    ];
+    return h(
+      'nav',
+      { class: 'tabs', 'aria-label': 'project pages' },
+      tabs.map(([key, href, text]) =>
+        h('a', { href, 'aria-current': key === current ? 'page' : undefined }, text),
+      ),
+    );
+  }
+
+  /** The project id of a page under /ui/projects/<id>/..., or ?project=<id>. */
+  function projectId() {
+    const m = /\/ui\/projects\/([^/]+)/.exec(location.pathname);
+    return m ? decodeURIComponent(m[1]) : new URLSearchParams(location.search).get('project');
+  }
+
+  /**
+   * Runs a page: `start(user)` after the frame is drawn; an error it throws is shown in the page
+   * (a redirect to sign-in is not an error).
+   */
+  function page(start, { needsUser = true } = {}) {
+    const run = async () => {
+      let user;
+      try {
+        user = needsUser ? requireUser() : currentUser();
+      } catch (err) {
+        if (err instanceof PageLeft) return;
+        throw err;
+      }
+      document.body.prepend(topbar(user));
+      try {
+        await start(user);
+      } catch (err) {
+        if (err instanceof PageLeft) return;
+        const main = document.querySelector('main') || document.body;
+        main.append(h('p', { class: 'error-box', role: 'alert' }, err.message || String(err)));
+      }
+    };
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', run);
+    else run();
+  }
+
+  window.plat = {
+    TOKEN_KEY,
+    PHASES,
+    ApiError,
+    PageLeft,
+    api,
+    request,
+    currentUser,
+    requireUser,
+    toSignIn,
+    signOut,
+    followEvents,
+    liveProject,
+    h,
+    svg,
+    fmt,
+    badge,
+    timer,
+    tickTimer,
+    topbar,
+    projectTabs,
+    projectId,
+    page,
+  };
+})();

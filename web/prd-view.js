@@ -1,0 +1,217 @@
+// Renders a PRD readably: industry with the analyst's evidence, the four layers with their tables,
+// facts, relationships, metrics, dashboards and quality rules (docs/web-ui.md).
+(function () {
+  const { h, fmt } = window.plat;
+
+  const list = (items, render) => (items && items.length ? h('ul', {}, items.map(render)) : none());
+  const none = () => h('p', { class: 'muted' }, 'none');
+  const evidence = (text) => (text ? h('span', { class: 'muted' }, ' — ', text) : '');
+
+  function table(head, rows) {
+    return h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        {},
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            head.map((c) => h('th', { scope: 'col' }, c)),
+          ),
+        ),
+        h('tbody', {}, rows),
+      ),
+    );
+  }
+
+  function layerTable(layer, t) {
+    return h(
+      'details',
+      { class: 'panel', dataset: { table: `${layer}.${t.name}` } },
+      h(
+        'summary',
+        {},
+        h('code', {}, t.name),
+        ' ',
+        h('span', { class: 'tag' }, `${t.fields.length} fields`),
+        t.partition_by.length
+          ? h('span', { class: 'tag' }, `partitioned by ${t.partition_by.join(', ')}`)
+          : '',
+        t.grain ? h('span', { class: 'muted' }, ' — one row per ', t.grain.replace(/^one /, '')) : '',
+      ),
+      t.description ? h('p', {}, t.description) : '',
+      t.source_tables.length ? h('p', { class: 'muted' }, 'From ', t.source_tables.join(', ')) : '',
+      table(
+        ['Field', 'Type', 'Source', 'Description'],
+        t.fields.map((f) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, h('code', {}, f.name)),
+            h('td', {}, f.type),
+            h('td', {}, f.source ? h('code', {}, f.source) : ''),
+            h('td', {}, f.description),
+          ),
+        ),
+      ),
+    );
+  }
+
+  /** The PRD as sections; `headingLevel` is the level of the section headings (2 by default). */
+  function renderPrd(prd, { headingLevel = 2 } = {}) {
+    const hx = (text) => h('h' + headingLevel, {}, text);
+    /** A long section, folded: its heading is the summary. */
+    const fold = (text, ...content) =>
+      h('details', { class: 'fold' }, h('summary', {}, h('h' + headingLevel, {}, text)), ...content);
+    const hy = (text) => h('h' + (headingLevel + 1), {}, text);
+    const analyst =
+      prd.analyst.kind === 'claude'
+        ? `Claude (${prd.analyst.model})`
+        : `the offline schema analyst (${prd.analyst.model}; no model calls)`;
+    return h(
+      'div',
+      { class: 'prd' },
+      h('p', {}, h('strong', {}, prd.title)),
+      h('p', {}, prd.summary),
+      h(
+        'dl',
+        { class: 'kv' },
+        h('dt', {}, 'Written by'),
+        h('dd', {}, analyst),
+        h('dt', {}, 'Source'),
+        h(
+          'dd',
+          {},
+          h('code', {}, prd.source.database),
+          `: ${fmt.int(prd.source.table_count)} tables, ${fmt.int(prd.source.total_rows)} rows`,
+        ),
+        h('dt', {}, 'Industry'),
+        h(
+          'dd',
+          { id: 'prd-industry' },
+          h('strong', {}, prd.industry.name),
+          ` (confidence ${Math.round(prd.industry.confidence * 100)}%)`,
+        ),
+      ),
+      prd.industry.evidence.length
+        ? h(
+            'details',
+            {},
+            h('summary', {}, 'Why this industry'),
+            list(prd.industry.evidence, (e) => h('li', {}, e)),
+          )
+        : '',
+      fold(
+        `Source tables and their roles (${(prd.table_roles || []).length})`,
+        table(
+          ['Table', 'Role', 'Evidence'],
+          (prd.table_roles || []).map((r) =>
+            h('tr', {}, h('td', {}, h('code', {}, r.table)), h('td', {}, r.role), h('td', {}, r.evidence)),
+          ),
+        ),
+      ),
+      prd.facts && prd.facts.length
+        ? [
+            hy('Facts'),
+            list(prd.facts, (f) =>
+              h(
+                'li',
+                {},
+                h('code', {}, f.table),
+                ` (${f.kind})`,
+                f.event_time
+                  ? [
+                      ', dated by ',
+                      h('code', {}, `${f.event_time.table}.${f.event_time.column}`),
+                      f.event_time.path.length ? ` via ${f.event_time.path.join(', ')}` : '',
+                    ]
+                  : ', a snapshot',
+                f.measures.length ? h('div', { class: 'muted' }, f.measures.join('; ')) : '',
+                evidence(f.evidence),
+              ),
+            ),
+          ]
+        : '',
+      prd.relationships && prd.relationships.length
+        ? [
+            hy('Relationships'),
+            list(prd.relationships, (r) =>
+              h(
+                'li',
+                {},
+                h('code', {}, `${r.table}(${r.columns.join(', ')})`),
+                ' → ',
+                h('code', {}, `${r.references_table}(${r.references_columns.join(', ')})`),
+                h('span', { class: 'tag' }, r.origin),
+                evidence(r.evidence),
+              ),
+            ),
+          ]
+        : '',
+      hx('Warehouse layers'),
+      ['ods', 'dwd', 'dws', 'ads'].map((layer) => [
+        hy(`${layer.toUpperCase()} (${prd.layers[layer].length} tables)`),
+        prd.layers[layer].length ? prd.layers[layer].map((t) => layerTable(layer, t)) : none(),
+      ]),
+      fold(
+        `Metrics (${prd.metrics.length})`,
+        table(
+          ['Metric', 'Description', 'ADS table', 'Kind', 'SQL'],
+          prd.metrics.map((m) =>
+            h(
+              'tr',
+              {},
+              h('td', {}, h('code', {}, m.name), m.unit ? h('span', { class: 'tag' }, m.unit) : ''),
+              h('td', {}, m.description),
+              h('td', {}, h('code', {}, m.ads_table)),
+              h('td', {}, m.kind, m.dimension ? ` by ${m.dimension}` : ''),
+              h('td', {}, h('details', {}, h('summary', {}, 'SQL'), h('pre', {}, m.sql))),
+            ),
+          ),
+        ),
+      ),
+      hx(`Dashboards (${prd.dashboards.length})`),
+      list(prd.dashboards, (d) =>
+        h(
+          'li',
+          {},
+          h('strong', {}, d.title),
+          ` (${d.chart}): `,
+          d.metrics
+            .map((m) => h('code', {}, m))
+            .reduce((acc, el) => (acc.length ? [...acc, ', ', el] : [el]), []),
+          d.description ? h('div', { class: 'muted' }, d.description) : '',
+        ),
+      ),
+      fold(
+        `Quality rules (${prd.quality_rules.length})`,
+        table(
+          ['Rule', 'Where', 'Kind', 'Severity'],
+          prd.quality_rules.map((r) =>
+            h(
+              'tr',
+              {},
+              h('td', {}, r.name),
+              h('td', {}, h('code', {}, `${r.layer}.${r.table}${r.column ? '.' + r.column : ''}`)),
+              h(
+                'td',
+                {},
+                r.kind,
+                Object.keys(r.params || {}).length
+                  ? h('span', { class: 'muted' }, ' ', JSON.stringify(r.params))
+                  : '',
+              ),
+              h('td', {}, h('span', { class: r.severity === 'blocking' ? 'bad' : 'warn' }, r.severity)),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  window.platPrd = { renderPrd };
+})();

@@ -1,0 +1,322 @@
+// The result page: links to the dashboard and data profile, the quality report, metric validation,
+// the catalog with lineage (relations only at confidence ≥ 0.5), the modeling scripts and the
+// pipeline templates to download (docs/web-ui.md#result).
+window.plat.page(async () => {
+  const { api, h, fmt, badge, projectTabs } = window.plat;
+  const { download, tarArchive } = window.platDownloads;
+  const id = window.plat.projectId();
+  const enc = encodeURIComponent(id);
+  const base = `/v1/projects/${enc}`;
+  const $ = (sel) => document.querySelector(sel);
+  document.getElementById('tabs').replaceWith(projectTabs(id, 'result'));
+  /** Relations below this confidence are not shown (the data-profile rule). */
+  const MIN_CONFIDENCE = 0.5;
+
+  const view = await api(base);
+  document.title = `Result ${view.project_id} · plat`;
+  $('#title').textContent = `Result: ${view.prd ? view.prd.title : view.project_id}`;
+  $('#headline').replaceChildren(
+    badge(view.status),
+    ' ',
+    h('code', {}, view.project_id),
+    ` · ${view.message}`,
+  );
+  if (view.status !== 'completed') {
+    $('#not-done').hidden = false;
+    $('#not-done').textContent =
+      view.status === 'running' || view.status === 'waiting_approval'
+        ? 'The project is still running: each result appears here once its stage has run.'
+        : `The project ended ${view.status}: only the stages that ran have results.`;
+  }
+
+  /** An artifact, or null with the reason shown in `el` when its stage has not run. */
+  async function artifact(path, el) {
+    try {
+      return await api(`${base}/${path}`);
+    } catch (err) {
+      if (err instanceof window.plat.PageLeft) throw err;
+      el.replaceChildren(
+        h('p', { class: 'muted' }, err.status === 409 ? `Not built yet: ${err.message}.` : err.message),
+      );
+      return null;
+    }
+  }
+  const table = (head, rows, attrs = {}) =>
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        attrs,
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            head.map((c) => h('th', { scope: 'col', class: c.endsWith(' ') ? 'num' : '' }, c.trim())),
+          ),
+        ),
+        h('tbody', {}, rows),
+      ),
+    );
+
+  // ---- reports -------------------------------------------------------------------------------
+  const done = (phase) => view.phases[phase] === 'completed';
+  $('#reports').replaceChildren(
+    h(
+      'li',
+      {},
+      done('visualization')
+        ? h('a', { href: `/ui/projects/${enc}/dashboard`, id: 'dashboard-link' }, 'Dashboard')
+        : h('span', { class: 'muted' }, 'Dashboard (not built yet)'),
+      view.warehouse && view.warehouse.visualization
+        ? ` — ${view.warehouse.visualization.dashboards} dashboards, ${view.warehouse.visualization.charts} charts`
+        : '',
+    ),
+    h(
+      'li',
+      {},
+      done('analytics_advisor')
+        ? h('a', { href: `/ui/projects/${enc}/profile`, id: 'profile-link' }, 'Data profile')
+        : h('span', { class: 'muted' }, 'Data profile (not built yet)'),
+      view.warehouse && view.warehouse.profile ? ` — scored ${view.warehouse.profile.overall_score}/100` : '',
+    ),
+    h(
+      'li',
+      {},
+      h('a', { href: '#quality-title' }, 'Quality report'),
+      ' · ',
+      h('a', { href: '#catalog-title' }, 'Catalog'),
+      ' · ',
+      h('a', { href: '#scripts-title' }, 'Scripts'),
+      ' · ',
+      h('a', { href: '#pipeline-title' }, 'Pipeline templates'),
+    ),
+  );
+
+  const [quality, metrics, catalog, scripts, pipeline, profile] = await Promise.all([
+    artifact('quality', $('#quality')),
+    artifact('metrics', $('#metrics')),
+    artifact('catalog', $('#catalog')),
+    artifact('scripts', $('#scripts')),
+    artifact('pipeline', $('#pipeline')),
+    done('analytics_advisor') ? api(`${base}/profile`).catch(() => null) : null,
+  ]);
+
+  // ---- quality ---------------------------------------------------------------------------------
+  if (quality) {
+    const statusClass = { passed: 'ok', failed: 'bad', error: 'warn' };
+    $('#quality').replaceChildren(
+      h(
+        'p',
+        { id: 'quality-summary' },
+        h('strong', {}, `${quality.rules_passed} of ${quality.rules_total} rules passed`),
+        quality.rules_failed ? `, ${quality.rules_failed} failed` : '',
+        quality.rules_errored ? `, ${quality.rules_errored} could not run` : '',
+        quality.blocking_failed.length
+          ? h('span', { class: 'bad' }, ` — blocking: ${quality.blocking_failed.join(', ')}`)
+          : '',
+      ),
+      table(
+        ['Rule', 'Where', 'Severity', 'Status', 'Violations ', 'Details'],
+        quality.results.map((r) =>
+          h(
+            'tr',
+            { dataset: { rule: r.name, status: r.status } },
+            h('td', { 'data-label': 'Rule' }, r.name),
+            h('td', { 'data-label': 'Where' }, h('code', {}, r.table + (r.column ? '.' + r.column : ''))),
+            h('td', { 'data-label': 'Severity' }, r.severity),
+            h('td', { 'data-label': 'Status', class: statusClass[r.status] }, r.status),
+            h(
+              'td',
+              { 'data-label': 'Violations', class: 'num' },
+              `${fmt.int(r.violations)} / ${fmt.int(r.checked_rows)}`,
+            ),
+            h(
+              'td',
+              { 'data-label': 'Details' },
+              h(
+                'details',
+                {},
+                h('summary', {}, r.message || 'SQL'),
+                h('pre', {}, r.sql),
+                r.samples.length ? h('pre', {}, JSON.stringify(r.samples, null, 2)) : '',
+              ),
+            ),
+          ),
+        ),
+        { class: 'stack-on-phone' },
+      ),
+    );
+  }
+
+  // ---- metrics ---------------------------------------------------------------------------------
+  if (metrics) {
+    const valid = metrics.results.filter((m) => m.valid).length;
+    $('#metrics').replaceChildren(
+      h('p', {}, h('strong', {}, `${valid} of ${metrics.results.length} metrics valid`)),
+      table(
+        ['Metric', 'ADS table', 'Valid', 'Rows ', 'Dates', 'Why'],
+        metrics.results.map((m) =>
+          h(
+            'tr',
+            { dataset: { metric: m.name } },
+            h('td', { 'data-label': 'Metric' }, h('code', {}, m.name)),
+            h('td', { 'data-label': 'ADS table' }, h('code', {}, m.ads_table)),
+            h('td', { 'data-label': 'Valid', class: m.valid ? 'ok' : 'bad' }, m.valid ? 'yes' : 'no'),
+            h('td', { 'data-label': 'Rows', class: 'num' }, fmt.int(m.row_count)),
+            h('td', { 'data-label': 'Dates' }, m.first_date ? `${m.first_date} – ${m.last_date}` : ''),
+            h('td', { 'data-label': 'Why' }, m.reason),
+          ),
+        ),
+        { class: 'stack-on-phone' },
+      ),
+    );
+  }
+
+  // ---- catalog and lineage -----------------------------------------------------------------------
+  if (catalog) {
+    const upstreamOf = new Map();
+    for (const l of catalog.lineage) upstreamOf.set(l.to, [...(upstreamOf.get(l.to) || []), l.from]);
+    const relations = profile ? profile.relations.filter((r) => r.confidence >= MIN_CONFIDENCE) : [];
+    const layers = ['ods', 'dwd', 'dws', 'ads'];
+    $('#catalog').replaceChildren(
+      h(
+        'p',
+        { class: 'muted' },
+        `${catalog.tables.length} tables on the ${catalog.engine} engine; lineage: each table's upstream tables.`,
+      ),
+      ...layers.map((layer) => {
+        const tables = catalog.tables.filter((t) => t.layer === layer);
+        if (!tables.length) return '';
+        return h(
+          'details',
+          { class: 'panel', open: layer !== 'ods', dataset: { layer } },
+          h('summary', {}, h('strong', {}, layer.toUpperCase()), ` — ${tables.length} tables`),
+          table(
+            ['Table', 'Rows ', 'Columns ', 'Upstream', 'Location'],
+            tables.map((t) =>
+              h(
+                'tr',
+                { dataset: { table: `${t.database}.${t.table}` } },
+                h(
+                  'td',
+                  { 'data-label': 'Table' },
+                  h('code', {}, t.table),
+                  t.description ? h('div', { class: 'muted' }, t.description) : '',
+                ),
+                h('td', { 'data-label': 'Rows', class: 'num' }, fmt.int(t.row_count)),
+                h('td', { 'data-label': 'Columns', class: 'num' }, String(t.columns.length)),
+                h(
+                  'td',
+                  { 'data-label': 'Upstream', class: 'lineage' },
+                  (upstreamOf.get(`${t.database}.${t.table}`) || t.upstream || []).map((u) =>
+                    h('div', {}, h('code', {}, u)),
+                  ),
+                ),
+                h('td', { 'data-label': 'Location' }, h('code', {}, t.location)),
+              ),
+            ),
+            { class: 'stack-on-phone' },
+          ),
+        );
+      }),
+      h('h3', {}, `Relations between source tables (confidence ≥ ${MIN_CONFIDENCE})`),
+      relations.length
+        ? table(
+            ['From', 'To', 'Confidence ', 'Match rate ', 'Evidence'],
+            relations.map((r) =>
+              h(
+                'tr',
+                { class: 'relation' },
+                h('td', { 'data-label': 'From' }, h('code', {}, `${r.from_table}.${r.from_column}`)),
+                h('td', { 'data-label': 'To' }, h('code', {}, `${r.to_table}.${r.to_column}`)),
+                h('td', { 'data-label': 'Confidence', class: 'num' }, r.confidence.toFixed(2)),
+                h('td', { 'data-label': 'Match rate', class: 'num' }, `${(r.match_rate * 100).toFixed(1)}%`),
+                h('td', { 'data-label': 'Evidence' }, fmt.label(r.evidence)),
+              ),
+            ),
+            { class: 'stack-on-phone', id: 'relations' },
+          )
+        : h(
+            'p',
+            { class: 'muted' },
+            profile ? 'None at this confidence.' : 'Shown once the data profile is built.',
+          ),
+    );
+  }
+
+  // ---- scripts -------------------------------------------------------------------------------------
+  if (scripts) {
+    $('#scripts').replaceChildren(
+      ...scripts.layers.map((l) =>
+        h(
+          'details',
+          { class: 'panel', dataset: { layer: l.layer } },
+          h(
+            'summary',
+            {},
+            h('strong', {}, l.layer.toUpperCase()),
+            ` — ${l.tables.length} tables into `,
+            h('code', {}, l.database),
+          ),
+          h(
+            'div',
+            { class: 'actions' },
+            h(
+              'button',
+              { type: 'button', class: 'secondary', onclick: () => download(`${l.database}.sql`, l.script) },
+              `Download ${l.database}.sql`,
+            ),
+          ),
+          h('pre', {}, l.script),
+        ),
+      ),
+    );
+  }
+
+  // ---- pipeline ------------------------------------------------------------------------------------
+  if (pipeline) {
+    $('#pipeline').replaceChildren(
+      h(
+        'p',
+        {},
+        `A Temporal project that loads the source daily (${pipeline.schedule.cron} ${pipeline.schedule.timezone}): `,
+        `${pipeline.incremental.length} tables incrementally, ${pipeline.full_reload.length} reloaded whole.`,
+      ),
+      h(
+        'div',
+        { class: 'actions' },
+        h(
+          'button',
+          {
+            type: 'button',
+            id: 'download-pipeline',
+            onclick: () => download(`${id}-pipeline.tar`, tarArchive(pipeline.files), 'application/x-tar'),
+          },
+          `Download all ${pipeline.files.length} files (.tar)`,
+        ),
+      ),
+      h(
+        'ul',
+        { id: 'pipeline-files', class: 'files' },
+        pipeline.files.map((f) =>
+          h(
+            'li',
+            {},
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'link-button',
+                onclick: () => download(f.path.split('/').pop(), f.content),
+              },
+              f.path,
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+});
