@@ -45,6 +45,7 @@ export default tseslint.config(
         atob: 'readonly',
         TextEncoder: 'readonly',
         Blob: 'readonly',
+        ResizeObserver: 'readonly',
         WebSocket: 'readonly',
         Node: 'readonly',
         history: 'readonly',

@@ -12,6 +12,7 @@ window.plat.page(async () => {
   let prdShownFor = null;
   let editing = false;
 
+  let rendered = false;
   function render() {
     document.title = `${view.project_id} · plat`;
     $('#title').textContent = view.prd ? view.prd.title : view.project_id;
@@ -27,6 +28,7 @@ window.plat.page(async () => {
     renderPrd();
     renderAbout();
     $('#cancel').hidden = !['running', 'waiting_approval'].includes(view.status);
+    rendered = true;
   }
 
   function renderPhases() {
@@ -110,7 +112,9 @@ window.plat.page(async () => {
       $('#editor').replaceChildren();
       return;
     }
-    if (wasHidden) {
+    // Opened live (hitl_required while the page is open): bring it into view. On load it is already
+    // near the top, under the headline.
+    if (wasHidden && rendered) {
       decisionBox.scrollIntoView({ block: 'start' });
       decisionBox.focus({ preventScroll: true });
     }

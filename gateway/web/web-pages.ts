@@ -60,9 +60,16 @@ const PAGES: [string, string][] = [
   ['/ui/projects/:id/profile', 'profile.html'],
 ];
 
-/** Serves the pages and `web/`'s static files (stylesheet, client library, chart library). */
+/** Third-party browser code, from npm, served by the gateway so no page loads anything from elsewhere. */
+const VENDOR: [string, string][] = [['/vendor/echarts.min.js', 'echarts/dist/echarts.common.min.js']];
+
+/** Serves the pages, `web/`'s static files (stylesheet, client library) and the vendored chart library. */
 export function mountWebPages(app: Express): void {
   const web = path.join(repoRoot, 'web');
+  for (const [route, file] of VENDOR) {
+    const resolved = require.resolve(file);
+    app.get(route, (_req, res) => res.sendFile(resolved, { maxAge: '1d' }));
+  }
   for (const [route, file] of PAGES) app.get(route, (_req, res) => res.sendFile(path.join(web, file)));
   app.use(express.static(web, { index: 'index.html' }));
 }

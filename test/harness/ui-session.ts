@@ -12,6 +12,12 @@ import { chromiumPath } from './browser';
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 900 };
 
+/** Resizes the page and gives it time to lay out again (charts resize on a ResizeObserver). */
+async function resize(page: Page, viewport: { width: number; height: number }): Promise<void> {
+  await page.setViewportSize(viewport);
+  await page.waitForTimeout(300);
+}
+
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
 }
@@ -46,11 +52,11 @@ export async function screenshots(page: Page, name: string): Promise<void> {
     ['desktop', DESKTOP],
     ['phone', PHONE],
   ] as const) {
-    await page.setViewportSize(viewport);
+    await resize(page, viewport);
     await page.screenshot({ path: path.join(dir, `${name}-${size}.png`) });
     await page.screenshot({ path: path.join(dir, `${name}-${size}-full.png`), fullPage: true });
   }
-  await page.setViewportSize(DESKTOP);
+  await resize(page, DESKTOP);
 }
 
 /**
@@ -58,7 +64,7 @@ export async function screenshots(page: Page, name: string): Promise<void> {
  * `tag#id.class (+N px)`; empty when nothing makes the page scroll sideways.
  */
 export async function horizontalOverflow(page: Page): Promise<string[]> {
-  await page.setViewportSize(PHONE);
+  await resize(page, PHONE);
   const culprits = await page.evaluate(() => {
     const limit = document.documentElement.clientWidth;
     if (document.documentElement.scrollWidth <= limit) return [];
@@ -73,7 +79,7 @@ export async function horizontalOverflow(page: Page): Promise<string[]> {
     }
     return out.slice(0, 5);
   });
-  await page.setViewportSize(DESKTOP);
+  await resize(page, DESKTOP);
   return culprits;
 }
 

@@ -346,9 +346,11 @@ describe('project pages', () => {
       await page.waitForURL(/\/ui\/signin\?/);
       expect(await page.textContent('#reason')).toMatch(/expired/);
     }
-    await page.fill('input[name=username]', USER.username);
-    await page.fill('input[name=password]', USER.password);
-    await Promise.all([page.waitForURL(`${gateway.base}/?status=completed`), page.click('#submit')]);
+    // By keyboard alone: the username has focus, Tab reaches the password, Enter signs in.
+    await page.keyboard.type(USER.username);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(USER.password);
+    await Promise.all([page.waitForURL(`${gateway.base}/?status=completed`), page.keyboard.press('Enter')]);
     await page.click('#sign-out');
     await page.waitForURL(/reason=signedout/);
     expect(await page.evaluate(() => localStorage.getItem('plat_token'))).toBeNull();

@@ -1,0 +1,213 @@
+// The dashboard's charts, drawn by Apache ECharts (served by the gateway at /vendor/echarts.min.js):
+// daily series on a time axis that reads well from one day to ten years, gaps left as gaps, lone days
+// as dots, tooltips, zoom on long series, and top-N breakdowns as bars (docs/web-ui.md#dashboard).
+(function () {
+  const DAY = 86_400_000;
+  const BLUE = '#2f6fde';
+  const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  /** Series longer than this many days get a zoom slider (and wheel / pinch zoom). */
+  const ZOOM_AFTER_DAYS = 90;
+
+  const dayOf = (d) => Date.parse(`${d}T00:00:00Z`);
+
+  /** Numbers as the metric's unit reads: money with two decimals, the rest up to two. */
+  function formatValue(n, unit) {
+    if (n === null || n === undefined || Number.isNaN(n)) return '';
+    return unit === 'currency'
+      ? n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+      : n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  }
+
+  /** Short axis numbers: 1.2k, 3.4M. */
+  const compact = (n) =>
+    Math.abs(n) >= 1e6
+      ? `${+(n / 1e6).toFixed(1)}M`
+      : Math.abs(n) >= 1e3
+        ? `${+(n / 1e3).toFixed(1)}k`
+        : String(+n.toFixed(2));
+
+  /**
+   * Time-axis labels for a range of `days`: days for two months or less, months up to three years,
+   * years beyond. A label names its year where the year changes (January, or Jan 1); the card's
+   * caption names the whole range with its years (`rangeText`), so a range within one year still
+   * says which.
+   */
+  function timeAxis(fromDay, toDay) {
+    const days = Math.round((toDay - fromDay) / DAY) + 1;
+    const level = days <= 62 ? 'day' : days <= 3 * 366 ? 'month' : 'year';
+    return {
+      type: 'time',
+      // Half a day each side: a single day sits in the middle instead of on the axis.
+      min: fromDay - DAY / 2,
+      max: toDay + DAY / 2,
+      minInterval: level === 'day' ? DAY : level === 'month' ? 28 * DAY : 365 * DAY,
+      axisLabel: {
+        hideOverlap: true,
+        color: '#5b6475',
+        formatter: (value) => {
+          const d = new Date(value);
+          const y = d.getUTCFullYear();
+          const m = MONTHS[d.getUTCMonth()];
+          const newYear = d.getUTCMonth() === 0;
+          if (level === 'year') return String(y);
+          if (level === 'month') return newYear ? `${m} ${y}` : m;
+          return newYear && d.getUTCDate() === 1 ? `${m} 1, ${y}` : `${m} ${d.getUTCDate()}`;
+        },
+      },
+      splitLine: { show: false },
+    };
+  }
+
+  /** "Jul 6, 2005" or "May 24, 2005 – Feb 14, 2006": the range a chart covers, with its years. */
+  function rangeText(from, to) {
+    const text = (iso) => {
+      const d = new Date(dayOf(iso));
+      return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
+    };
+    return from === to ? text(from) : `${text(from)} – ${text(to)}`;
+  }
+
+  /**
+   * The points of a daily series with a null between days that are not consecutive, so a line
+   * breaks at every gap instead of joining across it; and the days with no neighbour on either side,
+   * which a line cannot show, to be drawn as dots.
+   */
+  function withGaps(rows) {
+    const points = [];
+    const lone = [];
+    rows.forEach((r, i) => {
+      const t = dayOf(r.stat_date);
+      const prev = i > 0 ? dayOf(rows[i - 1].stat_date) : null;
+      const next = i + 1 < rows.length ? dayOf(rows[i + 1].stat_date) : null;
+      if (prev !== null && t - prev > DAY) points.push([prev + DAY, null]);
+      points.push([t, r.value]);
+      if ((prev === null || t - prev > DAY) && (next === null || next - t > DAY)) lone.push([t, r.value]);
+    });
+    return { points, lone };
+  }
+
+  /** ECharts option of a daily series drawn as `kind` (line, area or bar) over [from, to]. */
+  function seriesOption(kind, rows, unit, from, to) {
+    const fromDay = dayOf(from);
+    const toDay = Math.max(dayOf(to), fromDay);
+    const days = Math.round((toDay - fromDay) / DAY) + 1;
+    const { points, lone } = withGaps(rows);
+    const tooltipValue = (v) => formatValue(v, unit);
+    const series =
+      kind === 'bar'
+        ? [
+            {
+              type: 'bar',
+              name: 'value',
+              data: rows.map((r) => [dayOf(r.stat_date), r.value]),
+              itemStyle: { color: BLUE },
+              barMaxWidth: 24,
+            },
+          ]
+        : [
+            {
+              type: 'line',
+              name: 'value',
+              data: points,
+              connectNulls: false,
+              showSymbol: false,
+              lineStyle: { color: BLUE, width: 1.5 },
+              itemStyle: { color: BLUE },
+              areaStyle: kind === 'area' ? { color: 'rgba(47,111,222,0.18)' } : undefined,
+            },
+            // Days alone between gaps: a line of one point draws nothing, a dot does.
+            {
+              type: 'scatter',
+              name: 'value',
+              data: lone,
+              symbolSize: 5,
+              itemStyle: { color: BLUE },
+              tooltip: { show: true },
+            },
+          ];
+    const zoom = days > ZOOM_AFTER_DAYS;
+    return {
+      animation: false,
+      grid: { left: 8, right: 16, top: 12, bottom: zoom ? 56 : 8, containLabel: true },
+      tooltip: {
+        trigger: kind === 'bar' ? 'axis' : 'item',
+        valueFormatter: tooltipValue,
+        formatter: (p) => {
+          const item = Array.isArray(p) ? p[0] : p;
+          const [t, v] = item.value;
+          return `${new Date(t).toISOString().slice(0, 10)}<br/><strong>${tooltipValue(v)}</strong>`;
+        },
+      },
+      xAxis: timeAxis(fromDay, toDay),
+      yAxis: {
+        type: 'value',
+        axisLabel: { formatter: compact, color: '#5b6475' },
+        splitLine: { lineStyle: { color: '#eef0f4' } },
+      },
+      dataZoom: zoom
+        ? [
+            { type: 'inside', filterMode: 'none' },
+            {
+              type: 'slider',
+              filterMode: 'none',
+              height: 22,
+              bottom: 8,
+              labelFormatter: (v) => new Date(v).toISOString().slice(0, 10),
+            },
+          ]
+        : [],
+      series,
+    };
+  }
+
+  /** ECharts option of top-N bars, largest first; `others` is the rest summed into one pale bar. */
+  function topOption(rows, unit, others) {
+    const all = others
+      ? [...rows, { dimension: `${others.count} others`, value: others.value, other: true }]
+      : rows;
+    const names = all.map((r) => (r.dimension === null ? '(none)' : String(r.dimension)));
+    return {
+      animation: false,
+      grid: { left: 8, right: 64, top: 4, bottom: 4, containLabel: true },
+      tooltip: {
+        trigger: 'item',
+        formatter: (p) => `${p.name}<br/><strong>${formatValue(p.value, unit)}</strong>`,
+      },
+      xAxis: { type: 'value', show: false },
+      yAxis: {
+        type: 'category',
+        inverse: true,
+        data: names,
+        axisTick: { show: false },
+        axisLabel: { color: '#1d2330', width: 150, overflow: 'truncate' },
+      },
+      series: [
+        {
+          type: 'bar',
+          data: all.map((r) => ({ value: r.value, itemStyle: { color: BLUE, opacity: r.other ? 0.35 : 1 } })),
+          label: {
+            show: true,
+            position: 'right',
+            formatter: (p) => formatValue(p.value, unit),
+            color: '#1d2330',
+          },
+          barMaxWidth: 16,
+        },
+      ],
+    };
+  }
+
+  /** Draws `option` into `el` with the SVG renderer, resizing with the card. */
+  function draw(el, option, height) {
+    el.style.height = `${height}px`;
+    const chart = window.echarts.getInstanceByDom(el) || window.echarts.init(el, null, { renderer: 'svg' });
+    chart.setOption(option, true);
+    if (!el.dataset.resizes) {
+      el.dataset.resizes = '1';
+      new ResizeObserver(() => chart.resize()).observe(el);
+    }
+    return chart;
+  }
+
+  window.platCharts = { seriesOption, topOption, draw, formatValue, rangeText, dayOf };
+})();

@@ -1,0 +1,217 @@
+// The dashboard page (the project's bi_dashboard_url): each dashboard of the spec as cards, each card
+// one metric queried live from the ADS layer over the stat_date range picked (docs/web-ui.md#dashboard).
+window.plat.page(async () => {
+  const { api, h, projectTabs } = window.plat;
+  const { seriesOption, topOption, draw, formatValue, rangeText } = window.platCharts;
+  const id = window.plat.projectId();
+  const base = `/v1/projects/${encodeURIComponent(id)}`;
+  const $ = (sel) => document.querySelector(sel);
+  const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+  /** Breakdowns show the largest values and sum the rest into one bar. */
+  const TOP_N = 10;
+  document.getElementById('tabs').replaceWith(projectTabs(id, 'dashboard'));
+
+  const query = (sql) =>
+    api(`${base}/query`, { method: 'POST', body: { sql, layer: 'ads', max_rows: 10000 } });
+  const stat = (label, value) => h('span', {}, `${label} `, h('b', {}, value));
+
+  /** A card drew `rows` rows (the UI test waits on data-rows). */
+  function markLoaded(card, rows) {
+    card.dataset.rows = String(rows);
+    delete card.dataset.error;
+  }
+  /** Marked so a reader (and the UI test) can tell a failed card from one still loading. */
+  function markFailed(card, body, err) {
+    if (err instanceof window.plat.PageLeft) throw err;
+    card.dataset.error = err.message;
+    body.replaceChildren(h('p', { class: 'bad' }, err.message));
+  }
+
+  function dataTable(rows, unit) {
+    return h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        { class: 'data' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col' }, 'stat_date'),
+            h('th', { scope: 'col', class: 'num' }, 'value'),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          rows
+            .slice(-60)
+            .map((r) =>
+              h('tr', {}, h('td', {}, r.stat_date), h('td', { class: 'num' }, formatValue(r.value, unit))),
+            ),
+        ),
+      ),
+    );
+  }
+
+  async function renderSeries(card, dataset, kind, from, to) {
+    const body = card.querySelector('.body');
+    body.replaceChildren(h('span', { class: 'muted' }, 'querying…'));
+    const sql = `SELECT CAST(stat_date AS VARCHAR) AS stat_date, CAST(value AS DOUBLE) AS value FROM (${dataset.sql}) AS m WHERE stat_date BETWEEN DATE '${from}' AND DATE '${to}' ORDER BY stat_date`;
+    try {
+      const res = await query(sql);
+      const rows = res.rows.map((r) => ({ stat_date: r.stat_date, value: Number(r.value) }));
+      const total = rows.reduce((n, r) => n + r.value, 0);
+      // Distinct counts and averages do not add up across days: no total for them.
+      const additive = dataset.additive !== false;
+      const unit = dataset.unit;
+      const stats = h(
+        'div',
+        { class: 'stats' },
+        h(
+          'span',
+          { class: 'range' },
+          rangeText(
+            rows.length ? rows[0].stat_date : from,
+            rows.length ? rows[rows.length - 1].stat_date : to,
+          ),
+        ),
+        stat('days', String(rows.length)),
+        additive ? stat('total', formatValue(total, unit)) : '',
+        stat('daily avg', formatValue(rows.length ? total / rows.length : 0, unit)),
+        stat('max', formatValue(rows.length ? Math.max(...rows.map((r) => r.value)) : 0, unit)),
+      );
+      if (!rows.length) body.replaceChildren(stats, h('p', { class: 'muted' }, 'no data in this date range'));
+      else if (kind === 'stat')
+        body.replaceChildren(
+          stats,
+          h('div', { class: 'big' }, formatValue(additive ? total : total / rows.length, unit)),
+        );
+      else if (kind === 'table') body.replaceChildren(stats, dataTable(rows, unit));
+      else {
+        const canvas = h('div', {
+          class: 'chart',
+          role: 'img',
+          'aria-label': `${dataset.metric}: ${rows.length} days from ${from} to ${to}`,
+        });
+        body.replaceChildren(stats, canvas);
+        draw(canvas, seriesOption(kind, rows, unit, from, to), 220);
+      }
+      markLoaded(card, rows.length);
+    } catch (err) {
+      markFailed(card, body, err);
+    }
+  }
+
+  async function renderBreakdown(card, dataset, from, to) {
+    const body = card.querySelector('.body');
+    body.replaceChildren(h('span', { class: 'muted' }, 'querying…'));
+    const ranked = `SELECT CAST(dimension AS VARCHAR) AS dimension, CAST(SUM(value) AS DOUBLE) AS value FROM (${dataset.sql}) AS m WHERE stat_date BETWEEN DATE '${from}' AND DATE '${to}' GROUP BY 1 ORDER BY 2 DESC, 1`;
+    try {
+      const res = await query(ranked);
+      const rows = res.rows.map((r) => ({ dimension: r.dimension, value: Number(r.value) }));
+      const top = rows.slice(0, TOP_N);
+      const rest = rows.slice(TOP_N);
+      const others = rest.length
+        ? { count: rest.length, value: rest.reduce((n, r) => n + r.value, 0) }
+        : null;
+      const total = rows.reduce((n, r) => n + r.value, 0);
+      const stats = h(
+        'div',
+        { class: 'stats' },
+        stat(dataset.dimension || 'values', String(rows.length)),
+        stat('total', formatValue(total, dataset.unit)),
+        top.length ? stat('top share', `${total ? Math.round((100 * top[0].value) / total) : 0}%`) : '',
+      );
+      if (!rows.length) body.replaceChildren(stats, h('p', { class: 'muted' }, 'no data in this date range'));
+      else {
+        const bars = top.length + (others ? 1 : 0);
+        const canvas = h('div', {
+          class: 'chart',
+          role: 'img',
+          'aria-label': `${dataset.metric}: top ${top.length} of ${rows.length}`,
+        });
+        body.replaceChildren(stats, canvas);
+        draw(canvas, topOption(top, dataset.unit, others), 24 * bars + 16);
+      }
+      markLoaded(card, rows.length);
+    } catch (err) {
+      markFailed(card, body, err);
+    }
+  }
+
+  const [project, spec] = await Promise.all([api(base), api(`${base}/dashboards`)]);
+  document.title = `Dashboard · ${project.prd ? project.prd.title : id} · plat`;
+  $('#title').textContent = project.prd ? project.prd.title : id;
+  $('#subtitle').textContent = `${id} · ${project.status} · ${spec.datasets.length} metrics`;
+  const firsts = spec.datasets
+    .map((d) => d.first_date)
+    .filter(Boolean)
+    .sort();
+  const lasts = spec.datasets
+    .map((d) => d.last_date)
+    .filter(Boolean)
+    .sort();
+  const form = $('#filter');
+  form.from.value = firsts[0] || '';
+  form.to.value = lasts[lasts.length - 1] || '';
+  const byMetric = new Map(spec.datasets.map((d) => [d.metric, d]));
+  const cards = [];
+  const container = $('#dashboards');
+  for (const d of spec.dashboards) {
+    const grid = h('div', { class: 'cards' });
+    for (const c of d.charts) {
+      const dataset = byMetric.get(c.metric);
+      const card = h(
+        'div',
+        { class: 'card panel', 'data-metric': c.metric, 'data-kind': dataset.kind || 'series' },
+        h('h3', {}, c.title),
+        h(
+          'div',
+          { class: 'muted' },
+          `${c.metric}${dataset.unit ? ' · ' + dataset.unit : ''} · ${dataset.ads_table}`,
+        ),
+        h('div', { class: 'body' }),
+        h('details', {}, h('summary', {}, 'SQL'), h('pre', {}, dataset.sql)),
+      );
+      grid.append(card);
+      cards.push({ card, dataset, kind: c.chart });
+    }
+    container.append(
+      h(
+        'section',
+        { class: 'dashboard' },
+        h('h2', {}, d.title),
+        h('p', { class: 'muted' }, d.description),
+        grid,
+      ),
+    );
+  }
+  if (!spec.dashboards.length)
+    container.append(h('p', { class: 'muted' }, 'No dashboard has a valid metric.'));
+  if (spec.skipped.length)
+    $('#skipped').append(
+      h('h2', {}, 'Metrics not shown'),
+      h(
+        'ul',
+        {},
+        spec.skipped.map((s) => h('li', {}, `${s.metric}: ${s.reason}`)),
+      ),
+    );
+  const refresh = () => {
+    const from = form.from.value;
+    const to = form.to.value;
+    if (!ISO_DATE.test(from) || !ISO_DATE.test(to)) return;
+    for (const { card, dataset, kind } of cards)
+      if (dataset.kind === 'breakdown') renderBreakdown(card, dataset, from, to);
+      else renderSeries(card, dataset, kind, from, to);
+  };
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    refresh();
+  });
+  refresh();
+});
