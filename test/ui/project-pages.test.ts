@@ -333,6 +333,27 @@ describe('project pages', () => {
     expect(errors).toEqual([]);
   });
 
+  it('offers sign-up only when self-registration is on', async () => {
+    const closed = await startTestGateway({
+      client: stack.env.client,
+      taskQueue: TASK_QUEUE,
+      selfSignup: false,
+    });
+    const { context, page, errors } = await newPage(browser);
+    try {
+      // The setting arrives after the page: wait until the page has acted on it.
+      await page.goto(`${closed.base}/ui/signin`);
+      await page.waitForSelector('body[data-config="settled"]');
+      expect(await page.isVisible('#switch')).toBe(false);
+      await page.goto(`${gateway.base}/ui/signin`);
+      await page.waitForSelector('#switch:not([hidden])');
+    } finally {
+      await context.close();
+      await closed.stop();
+    }
+    expect(errors).toEqual([]);
+  });
+
   it('sends an expired or rejected session to sign-in and back to the page it was on', async () => {
     const { context, page, errors } = await newPage(browser);
     const past = Math.floor(Date.now() / 1000) - 60;
