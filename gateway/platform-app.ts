@@ -1,4 +1,5 @@
 /** The platform gateway's HTTP application (REST API, auth, health, metrics, web UI). */
+import { countingFailures, warehouseFailureCounter } from '../domain/warehouse/failure-counting-warehouse';
 import express, { type Express } from 'express';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
@@ -71,7 +72,8 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
     secrets: deps.secrets,
   });
   const open = [healthRoute(deps), ...authApi(deps), uiConfigRoute(deps), pricingRoute()];
-  const projects = projectApi(service, deps.store, deps.engine, deps.createsPerMinute, deps.search);
+  const engine = countingFailures(deps.engine, warehouseFailureCounter(metrics.registry));
+  const projects = projectApi(service, deps.store, engine, deps.createsPerMinute, deps.search);
   const search = [...searchApi(deps.search), ...lifecycleApi(deps.search), ...indexOpsApi(deps.search)];
   app.get('/metrics', metrics.serve);
   app.get('/openapi.json', (req, res) => {

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs what plat needs to run and test locally, idempotently; prints nothing when all is there:
 # npm packages, the Temporal CLI, the embedding model (scripts/provision-embedding-model.sh), MariaDB.
-#   bash scripts/provision.sh [--tests] [--with-opensearch] [--check]
+#   bash scripts/provision.sh [--tests] [--with-opensearch] [--with-monitoring] [--check]
 # --tests also installs what only the test suite needs (docker-compose, for `config -q`; Chromium,
-# for the UI tests; moto's server, the local AWS for the warehouse adapter's tests).
+# for the UI tests; moto's server, the local AWS for the warehouse adapter's tests; Prometheus and
+# Alertmanager, whose rule engine runs the alarms' tests; aiosmtpd, the test's mail server).
+# --with-monitoring installs Prometheus and Alertmanager (Debian) for `npm start -- --with-monitoring`.
 # --check installs nothing: lists what is missing and exits 1 if anything is.
 set -euo pipefail
 
@@ -15,6 +17,7 @@ venv="$tools/venv"
 
 want_tests=false
 want_opensearch=false
+want_monitoring=false
 check_only=false
 missing=0
 for arg in "$@"; do
@@ -22,10 +25,13 @@ for arg in "$@"; do
     --tests) want_tests=true ;;
     --check) check_only=true ;;
     --with-opensearch) want_opensearch=true ;;
+    --with-monitoring) want_monitoring=true ;;
     *) echo "provision: unknown option $arg" >&2; exit 2 ;;
   esac
 done
 [ "${PLAT_WITH_OPENSEARCH:-}" = "true" ] && want_opensearch=true
+[ "${PLAT_WITH_MONITORING:-}" = "true" ] && want_monitoring=true
+$want_tests && want_monitoring=true
 
 # In --check mode, note what would be installed instead of installing it.
 would() {
@@ -119,6 +125,16 @@ if [ -z "$(find_sbin mariadbd)" ] || ! command -v mariadb-install-db >/dev/null 
   apt_install "MariaDB" "$MARIADB_DEBIAN_PACKAGE" mariadb-client
 fi
 
+# --- Prometheus and Alertmanager (Debian), for --with-monitoring and the alarms' tests -----------
+if $want_monitoring && [ -z "${PROMETHEUS_BIN_DIR:-}" ]; then
+  if ! command -v promtool >/dev/null 2>&1 || ! command -v prometheus >/dev/null 2>&1; then
+    apt_install "Prometheus" "$PROMETHEUS_DEBIAN_PACKAGE"
+  fi
+  if ! command -v prometheus-alertmanager >/dev/null 2>&1 && ! command -v alertmanager >/dev/null 2>&1; then
+    apt_install "Alertmanager" "$ALERTMANAGER_DEBIAN_PACKAGE"
+  fi
+fi
+
 # --- test-only tools --------------------------------------------------------------------------
 if $want_tests; then
   if ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev/null 2>&1; then
@@ -145,6 +161,13 @@ if $want_tests; then
     { [ ! -x "$st_venv/bin/st" ] || [ "$(cat "$st_venv/.plat-pinned" 2>/dev/null)" != "$st_pinned" ]; } &&
     ! would "$st_pinned"; then
     pip_install_pinned "$st_venv" .plat-pinned "$st_pinned" "schemathesis" "set SCHEMATHESIS_PATH to an existing st"
+  fi
+  # aiosmtpd (PyPI): the real SMTP server the alarm e-mail test delivers to.
+  smtp_venv="$tools/smtp-venv"
+  smtp_pinned="aiosmtpd==$AIOSMTPD_VERSION"
+  if { [ ! -x "$smtp_venv/bin/aiosmtpd" ] || [ "$(cat "$smtp_venv/.plat-pinned" 2>/dev/null)" != "$smtp_pinned" ]; } &&
+    ! would "$smtp_pinned"; then
+    pip_install_pinned "$smtp_venv" .plat-pinned "$smtp_pinned" "aiosmtpd" "install python3-venv"
   fi
 fi
 

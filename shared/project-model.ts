@@ -23,6 +23,18 @@ export const PHASES = [
 ] as const;
 export type PhaseName = (typeof PHASES)[number];
 
+/** The activity that runs each phase, by activity type (bookkeeping activities belong to none). */
+export const PHASE_OF_ACTIVITY: Record<string, PhaseName> = {
+  generatePrd: 'prd',
+  ingestOds: 'data_ingestion',
+  buildWarehouseModel: 'data_modeling',
+  governWarehouse: 'data_governance',
+  validateMetricSql: 'query_building',
+  buildDashboards: 'visualization',
+  profileData: 'analytics_advisor',
+  generatePipeline: 'production_pipeline',
+};
+
 export const PROJECT_STATUSES = [
   'running',
   'waiting_approval',

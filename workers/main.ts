@@ -14,6 +14,7 @@ import { dataDirDeps } from './platform-activities';
 import { createPlatformWorker } from './platform-worker';
 import { ensureSearchAttributes } from './search-attribute-registration';
 import { temporalLoggerFor } from './temporal-logger';
+import { countingFailures, warehouseFailureCounter } from '../domain/warehouse/failure-counting-warehouse';
 import { createWorkerMetrics, serveMetrics } from './worker-metrics';
 
 async function main(): Promise<void> {
@@ -44,10 +45,12 @@ async function main(): Promise<void> {
     bundleCacheDir: path.join(dataDir(config), 'cache'),
     deps: {
       ...activityDeps,
+      engine: countingFailures(activityDeps.engine, warehouseFailureCounter(metrics.registry)),
       onStoredEvents: metrics.observe,
       gauges: metrics,
     },
     logger: temporalLogger,
+    metrics: metrics.registry,
   });
 
   const clientConnection = await Connection.connect({ address });

@@ -26,6 +26,7 @@ import { OpenSearchClient } from '../domain/search-ops/opensearch-client';
 import { LogShipper } from '../domain/search-ops/plat-logs/log-shipper';
 import { AGENT_LOGS, ensurePlatLogIndices } from '../domain/search-ops/plat-logs/plat-log-indices';
 import * as path from 'node:path';
+import type { ActivityFunction } from './activity-metrics';
 
 export interface ActivityDeps {
   store: ProjectStore;
@@ -91,13 +92,39 @@ function searchDeps(url: string | undefined): Pick<ActivityDeps, 'search' | 'age
   return { search, agentLogs };
 }
 
-export function createActivities(deps: ActivityDeps) {
+/** Every activity of the worker, grouped by the function the metrics name it by. */
+export function createActivityGroups(deps: ActivityDeps) {
   return {
-    ...pingActivities,
-    ...createAnalysisActivities(deps),
-    ...createWarehouseActivities(deps),
-    ...createCostReportActivities(deps),
-    ...createMemoryPipelineActivities(deps.memoryPipelines),
-    ...createLifecycleActivities(deps),
+    'agent-runner': { ...createAnalysisActivities(deps), ...createWarehouseActivities(deps) },
+    'memory-pipelines': createMemoryPipelineActivities(deps.memoryPipelines),
+    'search-lifecycle': createLifecycleActivities(deps),
+    'cost-reporter': createCostReportActivities(deps),
+    health: { ...pingActivities },
+  } satisfies Record<ActivityFunction, object>;
+}
+
+export type ActivityGroups = ReturnType<typeof createActivityGroups>;
+
+export function createActivities(deps: ActivityDeps) {
+  return allActivities(createActivityGroups(deps));
+}
+
+/** One registration map of every group's activities. */
+export function allActivities(groups: ActivityGroups) {
+  return {
+    ...groups.health,
+    ...groups['agent-runner'],
+    ...groups['cost-reporter'],
+    ...groups['memory-pipelines'],
+    ...groups['search-lifecycle'],
   };
+}
+
+/** The function each activity type belongs to. */
+export function activityFunctions(groups: ActivityGroups): Record<string, ActivityFunction> {
+  const functions: Record<string, ActivityFunction> = {};
+  for (const [fn, activities] of Object.entries(groups)) {
+    for (const name of Object.keys(activities)) functions[name] = fn as ActivityFunction;
+  }
+  return functions;
 }

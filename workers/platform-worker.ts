@@ -1,7 +1,14 @@
 /** The platform worker: every plat workflow and activity on one task queue. */
 import type { Logger } from '@temporalio/common';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from './platform-activities';
+import type { Registry } from 'prom-client';
+import { createActivityMetrics } from './activity-metrics';
+import {
+  activityFunctions,
+  allActivities,
+  createActivityGroups,
+  type ActivityDeps,
+} from './platform-activities';
 import { cachedWorkflowBundle } from './workflow-bundle-cache';
 
 export interface PlatformWorkerOptions {
@@ -14,6 +21,8 @@ export interface PlatformWorkerOptions {
   bundleCacheDir?: string;
   /** Where webpack's output goes when the bundle is built. */
   logger?: Logger;
+  /** Where each activity attempt's duration and failure are counted (the worker's /metrics). */
+  metrics?: Registry;
 }
 
 export const workflowsPath = require.resolve('../workflows');
@@ -26,11 +35,16 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
         ),
       }
     : { workflowsPath };
+  const groups = createActivityGroups(opts.deps);
+  const activityInterceptors = opts.metrics
+    ? [createActivityMetrics(opts.metrics, activityFunctions(groups)).interceptor]
+    : [];
   return Worker.create({
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    activities: createActivities(opts.deps),
+    activities: allActivities(groups),
+    interceptors: { activity: activityInterceptors },
     ...workflowSource,
   });
 }

@@ -6,19 +6,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
-import { PHASES, type PhaseName } from '../../shared/project-model';
-
-/** The activity that runs each phase (bookkeeping activities belong to none). */
-const PHASE_OF_ACTIVITY: Record<string, PhaseName> = {
-  generatePrd: 'prd',
-  ingestOds: 'data_ingestion',
-  buildWarehouseModel: 'data_modeling',
-  governWarehouse: 'data_governance',
-  validateMetricSql: 'query_building',
-  buildDashboards: 'visualization',
-  profileData: 'analytics_advisor',
-  generatePipeline: 'production_pipeline',
-};
+import { PHASES, PHASE_OF_ACTIVITY } from '../../shared/project-model';
 
 export const stageAttemptsSchema = z.object({
   project_id: z.string(),

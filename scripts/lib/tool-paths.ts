@@ -60,3 +60,19 @@ export function mariadbProgram(
     throw new Error(`${name} not found: run \`bash scripts/provision.sh\` (installs Debian mariadb-server)`);
   return found;
 }
+
+/**
+ * A Prometheus or Alertmanager program: Debian names Alertmanager `prometheus-alertmanager`, the
+ * upstream tarball `alertmanager`; PROMETHEUS_BIN_DIR points at another install.
+ */
+export function monitoringProgram(name: 'prometheus' | 'promtool' | 'alertmanager' | 'amtool'): string {
+  const names = name === 'alertmanager' ? ['prometheus-alertmanager', 'alertmanager'] : [name];
+  const dir = process.env.PROMETHEUS_BIN_DIR;
+  for (const candidate of names) {
+    const found = dir ? [path.join(dir, candidate)].find((p) => fs.existsSync(p)) : onPath(candidate);
+    if (found) return found;
+  }
+  throw new Error(
+    `${name} not found: run \`bash scripts/provision.sh --with-monitoring\` (installs Debian prometheus and prometheus-alertmanager) or set PROMETHEUS_BIN_DIR`,
+  );
+}

@@ -1,0 +1,258 @@
+/**
+ * The shipped alerting rules, run by Prometheus's own rule engine (`promtool test rules`): every
+ * alarm is fed series that cross its threshold and series that stay just under it.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ALARMS } from '../../../domain/monitoring/alarm-catalog';
+import { VALUE_PLACEHOLDER, summaryTemplate } from '../../../domain/monitoring/alert-rules';
+import { monitoringProgram } from '../../../scripts/lib/tool-paths';
+import { SHIPPED_RULES_FILE } from '../../../scripts/write-alert-rules';
+
+interface Series {
+  series: string;
+  values: string;
+}
+
+interface RuleCase {
+  name: string;
+  /** Sample spacing of `series` (promtool's `interval`). */
+  interval?: string;
+  series: Series[];
+  evalTime: string;
+  /** The alarms that must fire at `evalTime` with their value; every other alarm must not. */
+  firing: Record<string, number>;
+}
+
+const ALL_LABELS = { severity: 'warning', topic: 'plat-alerts' };
+
+function expectedAlerts(alarmName: string, value: number | undefined) {
+  if (value === undefined) return [];
+  const alarm = ALARMS.find((a) => a.name === alarmName)!;
+  return [
+    {
+      exp_labels: { ...ALL_LABELS, severity: alarm.severity },
+      exp_annotations: {
+        summary: summaryTemplate(alarm).replace(VALUE_PLACEHOLDER, String(value)),
+        hint: alarm.hint,
+      },
+    },
+  ];
+}
+
+function promtoolTest(rc: RuleCase) {
+  return {
+    interval: rc.interval ?? '1m',
+    input_series: rc.series,
+    alert_rule_test: ALARMS.map((a) => ({
+      eval_time: rc.evalTime,
+      alertname: a.name,
+      exp_alerts: expectedAlerts(a.name, rc.firing[a.name]),
+    })),
+  };
+}
+
+const failures = (values: string): Series => ({
+  series: 'plat_project_failures_total{service="worker"}',
+  values,
+});
+const runnerErrors = (activity: string, values: string): Series => ({
+  series: `plat_activity_errors_total{service="worker",function="agent-runner",activity="${activity}"}`,
+  values,
+});
+const bucket = (le: string, values: string): Series => ({
+  series: `plat_activity_duration_seconds_bucket{service="worker",function="agent-runner",activity="generatePrd",le="${le}"}`,
+  values,
+});
+
+const CASES: RuleCase[] = [
+  {
+    // Half a sample off the grid, increase() reads 5 failures as 5.08: the rule must still count 5.
+    name: '5 project failures in the hour stay under plat-ProjectFailureRate',
+    series: [failures('0x70 1 2 3 4 5 5x30')],
+    evalTime: '100m30s',
+    firing: {},
+  },
+  {
+    name: '6 project failures in the hour fire plat-ProjectFailureRate',
+    series: [failures('0x70 1 2 3 4 5 6 6x30')],
+    evalTime: '100m30s',
+    firing: { 'plat-ProjectFailureRate': 6 },
+  },
+  {
+    name: 'failures older than the hour do not count',
+    series: [failures('0 10 20 20x80')],
+    evalTime: '80m',
+    firing: {},
+  },
+  {
+    name: '1,000,000 tokens in a day stay under plat-TokenUsageHigh',
+    interval: '1h',
+    series: [
+      { series: 'plat_model_tokens_total{direction="input"}', values: '0 500000 700000' },
+      { series: 'plat_model_tokens_total{direction="output"}', values: '0 100000 300000' },
+    ],
+    evalTime: '2h',
+    firing: {},
+  },
+  {
+    name: '1,000,001 tokens in a day fire plat-TokenUsageHigh',
+    interval: '1h',
+    series: [
+      { series: 'plat_model_tokens_total{direction="input"}', values: '0 500000 700000' },
+      { series: 'plat_model_tokens_total{direction="output"}', values: '0 100000 300001' },
+    ],
+    evalTime: '2h',
+    firing: { 'plat-TokenUsageHigh': 1000001 },
+  },
+  {
+    // One attempt a minute: 10 slow minutes (200 s each, P95 in 180..240), then 5 fast ones.
+    name: 'two of three 5-minute periods with P95 over 180 s fire plat-LambdaDuration',
+    series: [
+      bucket('120', '0x10 1+1x4'),
+      bucket('180', '0x10 1+1x4'),
+      bucket('240', '0+1x15'),
+      bucket('+Inf', '0+1x15'),
+    ],
+    evalTime: '15m',
+    firing: { 'plat-LambdaDuration': 2 },
+  },
+  {
+    name: 'one slow period of three stays under plat-LambdaDuration',
+    series: [
+      bucket('120', '0x5 1+1x9'),
+      bucket('180', '0x5 1+1x9'),
+      bucket('240', '0+1x15'),
+      bucket('+Inf', '0+1x15'),
+    ],
+    evalTime: '15m',
+    firing: {},
+  },
+  {
+    name: 'attempts of 170 s (P95 under 180 s) stay under plat-LambdaDuration',
+    series: [
+      bucket('120', '0x15'),
+      bucket('180', '0+1x15'),
+      bucket('240', '0+1x15'),
+      bucket('+Inf', '0+1x15'),
+    ],
+    evalTime: '15m',
+    firing: {},
+  },
+  {
+    name: "10 agent-runner errors stay under plat-LambdaErrors, whatever other functions' errors",
+    series: [
+      runnerErrors('generatePrd', '0 4 4x10'),
+      runnerErrors('ingestOds', '0 6 6x10'),
+      {
+        series: 'plat_activity_errors_total{function="memory-pipelines",activity="digestMemories"}',
+        values: '0 50 50x10',
+      },
+    ],
+    evalTime: '10m',
+    firing: {},
+  },
+  {
+    name: '11 agent-runner errors fire plat-LambdaErrors',
+    series: [runnerErrors('generatePrd', '0 4 4x10'), runnerErrors('ingestOds', '0 7 7x10')],
+    evalTime: '10m',
+    firing: { 'plat-LambdaErrors': 11 },
+  },
+  {
+    name: '10 failed warehouse statements stay under plat-AthenaQueryFailed',
+    series: [
+      {
+        series: 'plat_warehouse_query_failures_total{engine="duckdb",reason="failed"}',
+        values: '0 10 10x10',
+      },
+    ],
+    evalTime: '10m',
+    firing: {},
+  },
+  {
+    name: '11 failed warehouse statements over both engines fire plat-AthenaQueryFailed',
+    series: [
+      {
+        series: 'plat_warehouse_query_failures_total{engine="duckdb",reason="failed"}',
+        values: '0 10 10x10',
+      },
+      { series: 'plat_warehouse_query_failures_total{engine="athena",reason="timeout"}', values: '0 1 1x10' },
+    ],
+    evalTime: '10m',
+    firing: { 'plat-AthenaQueryFailed': 11 },
+  },
+  {
+    name: 'each phase alarm counts its own phase: 6 advisor failures, 5 governance failures',
+    series: [
+      { series: 'plat_agent_invoke_failures_total{phase="analytics_advisor"}', values: '0 6 6x10' },
+      { series: 'plat_agent_invoke_failures_total{phase="data_governance"}', values: '0 5 5x10' },
+      { series: 'plat_agent_invoke_failures_total{phase="prd"}', values: '0 40 40x10' },
+    ],
+    evalTime: '10m',
+    firing: { 'plat-AAInvokeFailed': 6 },
+  },
+  {
+    name: '6 governance failures fire plat-DGInvokeFailed',
+    series: [
+      { series: 'plat_agent_invoke_failures_total{phase="analytics_advisor"}', values: '0 5 5x10' },
+      { series: 'plat_agent_invoke_failures_total{phase="data_governance"}', values: '0 6 6x10' },
+    ],
+    evalTime: '10m',
+    firing: { 'plat-DGInvokeFailed': 6 },
+  },
+  {
+    name: 'plat-SystemCritical fires when errors and project failures are both in alarm',
+    series: [runnerErrors('generatePrd', '0 11 11x10'), failures('0 6 6x10')],
+    evalTime: '10m',
+    firing: { 'plat-LambdaErrors': 11, 'plat-ProjectFailureRate': 6, 'plat-SystemCritical': 1 },
+  },
+  {
+    name: 'plat-SystemCritical stays quiet with errors alone',
+    series: [runnerErrors('generatePrd', '0 11 11x10'), failures('0 5 5x10')],
+    evalTime: '10m',
+    firing: { 'plat-LambdaErrors': 11 },
+  },
+  {
+    name: 'plat-SystemCritical stays quiet with project failures alone',
+    series: [runnerErrors('generatePrd', '0 10 10x10'), failures('0 6 6x10')],
+    evalTime: '10m',
+    firing: { 'plat-ProjectFailureRate': 6 },
+  },
+];
+
+describe('alerting rules', () => {
+  let dir: string;
+  let promtool: string;
+
+  beforeAll(() => {
+    promtool = monitoringProgram('promtool');
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-rules-'));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('ships the rules rendered from the alarm catalog (npm run monitoring:rules)', () => {
+    // A child process: prettier, which styles the file, loads as ESM only outside jest's VM.
+    const writer = path.join(__dirname, '..', '..', '..', 'scripts', 'write-alert-rules.ts');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', writer, '--check'], { encoding: 'utf8' });
+    expect(run.stdout).toContain('is current');
+    expect(run.status).toBe(0);
+  });
+
+  it('passes promtool check rules with all eight alarms', () => {
+    const out = execFileSync(promtool, ['check', 'rules', SHIPPED_RULES_FILE], { encoding: 'utf8' });
+    expect(out).toContain(`SUCCESS: ${ALARMS.length} rules found`);
+    expect(ALARMS).toHaveLength(8);
+  });
+
+  it.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, rc) => {
+    const file = path.join(dir, `${CASES.indexOf(rc)}.test.yml`);
+    const spec = { rule_files: [SHIPPED_RULES_FILE], evaluation_interval: '1m', tests: [promtoolTest(rc)] };
+    // JSON is YAML: promtool reads it as its test file.
+    fs.writeFileSync(file, JSON.stringify(spec, null, 1));
+    const run = spawnSync(promtool, ['test', 'rules', file], { encoding: 'utf8' });
+    expect(`${run.stdout}${run.stderr}`).toContain('SUCCESS');
+    expect(run.status).toBe(0);
+  });
+});
