@@ -113,6 +113,7 @@ async function main(): Promise<void> {
   });
 
   urls.push(
+    ['Web pages', `${gatewayUrl}/  (sign in, projects, monitor, results)`],
     ['Gateway', `${gatewayUrl}  (health: ${gatewayUrl}/health?deep=1)`],
     ['Memory service', `${memoryUrl}  (health: ${memoryUrl}/health)`],
     [

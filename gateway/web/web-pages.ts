@@ -71,5 +71,9 @@ export function mountWebPages(app: Express): void {
     app.get(route, (_req, res) => res.sendFile(resolved, { maxAge: '1d' }));
   }
   for (const [route, file] of PAGES) app.get(route, (_req, res) => res.sendFile(path.join(web, file)));
+  // The project list is the home page at `/`; `/ui` is where people guess it is.
+  app.get('/ui', (_req, res) => res.redirect(302, '/'));
+  // Browsers ask for /favicon.ico before reading the pages' <link rel="icon">.
+  app.get('/favicon.ico', (_req, res) => res.redirect(301, '/favicon.svg'));
   app.use(express.static(web, { index: 'index.html' }));
 }
