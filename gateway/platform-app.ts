@@ -25,6 +25,8 @@ import { mountMethodNotAllowed, mountRoutes } from './api/mount-routes';
 import { mountWebPages, uiConfigRoute, type TemporalUiSettings } from './web/web-pages';
 
 import type { WarehouseEngine } from '../domain/warehouse/warehouse-engine';
+import type { AlarmStore } from '../domain/monitoring/alarm-store';
+import { alarmRoutes } from './alarms/alarm-routes';
 
 export interface PlatformAppDeps {
   client: Client;
@@ -49,6 +51,9 @@ export interface PlatformAppDeps {
   deepHealthTimeoutMs?: number;
   /** Where the Temporal Web UI is, for the monitor page's workflow link. */
   temporalUi?: TemporalUiSettings;
+  /** What Alertmanager reported, and the bearer token its webhook presents (unset: 503). */
+  alarms: AlarmStore;
+  alertsWebhookToken?: string;
 }
 
 /** `/projects`, `/v1/projects` and, with a stage, `/<stage>/projects` and `/<stage>/v1/projects`. */
@@ -75,15 +80,18 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
   const engine = countingFailures(deps.engine, warehouseFailureCounter(metrics.registry));
   const projects = projectApi(service, deps.store, engine, deps.createsPerMinute, deps.search);
   const search = [...searchApi(deps.search), ...lifecycleApi(deps.search), ...indexOpsApi(deps.search)];
+  const alarms = alarmRoutes(deps.alarms, deps.alertsWebhookToken);
   app.get('/metrics', metrics.serve);
   app.get('/openapi.json', (req, res) => {
-    res.json(platformOpenApi([...open, ...projects, ...search], `${req.protocol}://${req.get('host')}`));
+    res.json(
+      platformOpenApi([...open, ...projects, ...search, ...alarms], `${req.protocol}://${req.get('host')}`),
+    );
   });
   const router = express.Router();
   mountRoutes(router, open);
   const served = projectPrefixes(deps.apiStage).flatMap((prefix) => underPrefix(projects, prefix));
-  mountRoutes(router, [...served, ...search], { guard: requireUser(deps.tokens) });
-  mountMethodNotAllowed(router, [...open, ...served, ...search]);
+  mountRoutes(router, [...served, ...search, ...alarms], { guard: requireUser(deps.tokens) });
+  mountMethodNotAllowed(router, [...open, ...served, ...search, ...alarms]);
   app.use(router);
 
   mountWebPages(app);

@@ -12,6 +12,7 @@ import type { PlatConfig } from '../shared/config';
 import { OpenSearchClient } from '../domain/search-ops/opensearch-client';
 import { LogShipper } from '../domain/search-ops/plat-logs/log-shipper';
 import { ACCESS_LOGS, ensurePlatLogIndices } from '../domain/search-ops/plat-logs/plat-log-indices';
+import { AlarmStore } from '../domain/monitoring/alarm-store';
 import { IdTokens } from './auth/id-tokens';
 import { UserStore } from './auth/user-store';
 
@@ -49,5 +50,5 @@ export async function platformDeps(
       onError: (err) =>
         console.warn(`access logs not shipped to OpenSearch yet (kept, retrying): ${String(err)}`),
     });
-  return { store, secrets, engine, users, tokens, search, accessLogs };
+  return { store, secrets, engine, users, tokens, search, accessLogs, alarms: new AlarmStore(db) };
 }

@@ -18,6 +18,7 @@ import { httpOk, startNodeService } from './lib/node-service';
 import { startOpenSearch } from './lib/opensearch-node';
 import { parseStartArgs, startHelp, type StartOptions } from './lib/start-options';
 import { startTemporalDevServer } from './lib/temporal-dev-server';
+import { alertsWebhookToken, provisionMonitoring, startPlatMonitoring } from './lib/plat-monitoring';
 
 const children: ChildService[] = [];
 let lifeline: Lifeline | undefined;
@@ -91,6 +92,12 @@ async function main(): Promise<void> {
     ]);
   }
 
+  const monitoringDir = path.join(data, 'monitoring');
+  if (opts.withMonitoring) {
+    await provisionMonitoring();
+    env.PLAT_ALERTS_WEBHOOK_TOKEN = alertsWebhookToken(config, monitoringDir);
+  }
+
   step('worker, gateway, memory service');
   const echo = (name: string) => (line: string) => {
     // Children log JSON to .data/logs; the terminal shows only what needs a person's eye.
@@ -111,6 +118,21 @@ async function main(): Promise<void> {
     intervalMs: 500,
     service: worker,
   });
+
+  if (opts.withMonitoring) {
+    step('Prometheus and Alertmanager');
+    const monitoring = await startPlatMonitoring({
+      config,
+      monitoringDir,
+      logDir: logs,
+      gatewayUrl,
+      memoryUrl,
+      webhookToken: env.PLAT_ALERTS_WEBHOOK_TOKEN!,
+    });
+    watch(monitoring.stack.alertmanager);
+    watch(monitoring.stack.prometheus);
+    urls.push(...monitoring.lines);
+  }
 
   urls.push(
     ['Web pages', `${gatewayUrl}/  (sign in, projects, monitor, results)`],
@@ -182,6 +204,8 @@ async function assertPortsFree(config: PlatConfig, opts: StartOptions): Promise<
       [config.TEMPORAL_UI_PORT, 'TEMPORAL_UI_PORT'],
     );
   if (opts.withDemoDb) wanted.push([config.PLAT_DEMO_DB_PORT, 'PLAT_DEMO_DB_PORT']);
+  if (opts.withMonitoring)
+    wanted.push([config.PROMETHEUS_PORT, 'PROMETHEUS_PORT'], [config.ALERTMANAGER_PORT, 'ALERTMANAGER_PORT']);
   if (opts.withOpenSearch && !config.OPENSEARCH_URL) wanted.push([config.OPENSEARCH_PORT, 'OPENSEARCH_PORT']);
   const busy = [];
   for (const [port, variable] of wanted) if (await portInUse(port)) busy.push(`port ${port} (${variable})`);
@@ -205,6 +229,7 @@ function parseOrExit(): StartOptions {
       process.exit(0);
     }
     if (process.env.PLAT_WITH_OPENSEARCH === 'true') opts.withOpenSearch = true;
+    if (process.env.PLAT_WITH_MONITORING === 'true') opts.withMonitoring = true;
     return opts;
   } catch (err) {
     console.error((err as Error).message);

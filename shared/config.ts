@@ -168,7 +168,11 @@ export const settings = {
     schema: z.string().min(1).default('claude-haiku-4-5'),
     help: 'Model of the small tier.',
   },
-  PLAT_WORKER_METRICS_PORT: { schema: port(9464), help: "Port of the worker's /metrics (on 127.0.0.1)." },
+  PLAT_WORKER_METRICS_PORT: { schema: port(9464), help: "Port of the worker's /metrics." },
+  PLAT_WORKER_METRICS_HOST: {
+    schema: z.string().min(1).default('127.0.0.1'),
+    help: "Address the worker's /metrics binds to (0.0.0.0 for a Prometheus in another container).",
+  },
   PLAT_MEMORY_HOST: {
     schema: z.string().min(1).default('127.0.0.1'),
     help: 'Address the memory service binds to. Non-loopback requires PLAT_MEMORY_API_KEYS.',
@@ -226,6 +230,41 @@ export const settings = {
       )
       .optional(),
     help: 'Key of the local parameter store (AES-256-GCM). Unset: a key file is created in the data dir.',
+  },
+  PLAT_WITH_MONITORING: {
+    schema: bool(false),
+    help: 'Also start Prometheus and Alertmanager with the alarms (same as --with-monitoring).',
+  },
+  PROMETHEUS_PORT: { schema: port(9090), help: 'Port of the Prometheus started with --with-monitoring.' },
+  ALERTMANAGER_PORT: { schema: port(9093), help: 'Port of the Alertmanager started with --with-monitoring.' },
+  PLAT_ALERTS_WEBHOOK_TOKEN: {
+    schema: z.string().min(24, 'at least 24 characters (openssl rand -hex 24)').optional(),
+    help: "Bearer token Alertmanager's webhook presents at POST /v1/alerts. Unset: npm start -- --with-monitoring generates one in the data dir; otherwise the webhook answers 503.",
+  },
+  ALERT_EMAIL: {
+    schema: z.string().email().optional(),
+    help: 'Address the plat-alerts receiver e-mails every alarm to (through SMTP_SMARTHOST, or the SNS topic on AWS).',
+  },
+  SMTP_SMARTHOST: {
+    schema: hostPort.default('localhost:25'),
+    help: "SMTP server (host:port) Alertmanager sends ALERT_EMAIL's mail through.",
+  },
+  SMTP_FROM: {
+    schema: z.string().email().default('plat-alerts@localhost'),
+    help: 'Sender of alarm e-mails.',
+  },
+  SMTP_USERNAME: { schema: z.string().min(1).optional(), help: 'SMTP user, if the server needs one.' },
+  SMTP_PASSWORD: { schema: z.string().min(1).optional(), help: 'SMTP password, if the server needs one.' },
+  SMTP_REQUIRE_TLS: {
+    schema: bool(true),
+    help: 'Send alarm e-mail only over STARTTLS (false for a local server without TLS).',
+  },
+  PLAT_ALARM_HOUR: {
+    schema: z
+      .string()
+      .regex(/^[1-9]\d*(s|m|h)$/, 'a duration such as 30s or 1h')
+      .default('1h'),
+    help: "Test setting: the alarms' hour. Shorter, the day and the 5-minute periods shrink with it, and Prometheus scrapes and evaluates faster, so alarms fire and resolve in seconds.",
   },
   PLAT_DEMO_DB_PORT: { schema: port(3307), help: 'Port of the demo MariaDB (npm start -- --with-demo-db).' },
   PLAT_WITH_OPENSEARCH: {

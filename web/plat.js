@@ -311,14 +311,31 @@
 
   // ---- page frame ---------------------------------------------------------------------------------
 
-  /** The top bar: brand, navigation, the user and sign-out. */
+  /** The top bar: brand, navigation, firing alarms, the user and sign-out. */
   function topbar(user) {
-    const bar = h(
-      'header',
-      { class: 'topbar' },
-      h('a', { class: 'brand', href: '/' }, 'plat'),
-      h('nav', { 'aria-label': 'main' }, h('a', { href: '/' }, 'Projects')),
+    const nav = h(
+      'nav',
+      { 'aria-label': 'main' },
+      h('a', { href: '/' }, 'Projects'),
+      h('a', { href: '/ui/alarms' }, 'Alarms'),
     );
+    const bar = h('header', { class: 'topbar' }, h('a', { class: 'brand', href: '/' }, 'plat'), nav);
+    if (user) {
+      // Every page says when the platform is in alarm (docs/web-ui.md#alarms); quiet when it is not.
+      api('/v1/alarms')
+        .then(({ firing, alarms }) => {
+          if (!firing) return;
+          const names = alarms.filter((a) => a.state === 'firing').map((a) => a.name);
+          nav.append(
+            h(
+              'a',
+              { class: 'alarm-pill', id: 'alarm-pill', href: '/ui/alarms', title: names.join(', ') },
+              `${firing} alarm${firing === 1 ? '' : 's'} firing`,
+            ),
+          );
+        })
+        .catch(() => {});
+    }
     if (user) {
       bar.append(
         h(

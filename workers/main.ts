@@ -24,7 +24,11 @@ async function main(): Promise<void> {
   Runtime.install({ logger: temporalLogger });
   const address = temporalAddress(config);
   const metrics = createWorkerMetrics();
-  const metricsServer = await serveMetrics(metrics.registry, '127.0.0.1', config.PLAT_WORKER_METRICS_PORT);
+  const metricsServer = await serveMetrics(
+    metrics.registry,
+    config.PLAT_WORKER_METRICS_HOST,
+    config.PLAT_WORKER_METRICS_PORT,
+  );
   const connection = await connectWithRetry(address, log);
   const activityDeps = dataDirDeps(dataDir(config), {
     secretKey: config.PLAT_SECRET_KEY,

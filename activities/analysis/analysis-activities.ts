@@ -11,7 +11,7 @@ import {
   type SourceConnector,
 } from '../../domain/sources/mysql-connection';
 import { sourceTarget, type ProjectSource } from '../../shared/mysql-source';
-import { exploreSource, type ToolCallRecord } from '../../domain/sources/source-explorer';
+import { emptySourceMessage, exploreSource, type ToolCallRecord } from '../../domain/sources/source-explorer';
 import { claudePrd } from '../../domain/agents/claude-prd-agent';
 import type { LlmSettings } from '../../domain/llm/llm-settings';
 import type { UsageRecord } from '../../shared/cost-ledger';
@@ -167,6 +167,10 @@ export function createAnalysisActivities({
       const beat = setInterval(() => heartbeat({ tool_calls: seq }), 15_000);
       try {
         const snapshot = await exploreSource(db, source.target.database, { onToolCall });
+        if (snapshot.tables.length === 0) {
+          // Nothing to analyse, and a retry will not change that.
+          throw ApplicationFailure.nonRetryable(emptySourceMessage(source.target.database), 'SourceEmpty');
+        }
         if (llm) {
           return await claudePrd({ settings: llm, snapshot, db, description: req.description, onToolCall });
         }

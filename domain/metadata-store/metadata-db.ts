@@ -64,6 +64,19 @@ const MIGRATIONS: string[] = [
      updated_at TEXT NOT NULL,
      PRIMARY KEY (project_id, kind)
    )`,
+  `CREATE TABLE IF NOT EXISTS alarm_notifications (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     alarm TEXT NOT NULL,
+     fingerprint TEXT NOT NULL,
+     status TEXT NOT NULL,
+     starts_at TEXT NOT NULL,
+     ends_at TEXT,
+     summary TEXT NOT NULL,
+     labels_json TEXT NOT NULL,
+     received_at TEXT NOT NULL,
+     UNIQUE (fingerprint, status, starts_at)
+   )`,
+  `CREATE INDEX IF NOT EXISTS alarm_notifications_alarm ON alarm_notifications (alarm, id)`,
 ];
 
 const open = new Map<string, MetadataDb>();

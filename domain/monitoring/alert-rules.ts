@@ -1,8 +1,8 @@
 /**
  * Renders the Prometheus alerting rules of the alarm catalog (docs/monitoring.md#alarms). Counts over
- * a period use `round(sum(increase(...)))`: increase() extrapolates to the window's edges, and a
- * threshold of "> 5 failures" must not fire on 5 failures read as 5.02. The shipped rules file is
- * this rendering with the requirements' periods; tests render it with short ones.
+ * a period are exact where they can be (see countOver): a threshold of "> 5 failures" must not fire on
+ * 5 failures read as 5.08. The shipped rules file is this rendering with the requirements' periods;
+ * tests render it with short ones.
  */
 import { ALARMS, type AlarmDefinition } from './alarm-catalog';
 
@@ -25,6 +25,22 @@ export const REQUIRED_PERIODS: AlarmPeriods = {
   evaluationInterval: 60,
 };
 
+/**
+ * The periods for an alarm "hour" of `hourSeconds` (PLAT_ALARM_HOUR): everything shrinks with it, so
+ * a test can watch an alarm fire and resolve in seconds. Whole seconds, at least 1.
+ */
+export function periodsForHour(hourSeconds: number): AlarmPeriods {
+  const scaled = (seconds: number) => Math.max(1, Math.round((seconds * hourSeconds) / 3600));
+  return { hour: hourSeconds, day: scaled(86_400), period: scaled(300), evaluationInterval: scaled(60) };
+}
+
+/** `30s`, `5m`, `1h` in seconds. */
+export function durationSeconds(text: string): number {
+  const m = /^(\d+)(s|m|h|d)$/.exec(text);
+  if (!m) throw new Error(`not a duration: ${text} (use e.g. 30s, 5m, 1h)`);
+  return Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[m[2] as 's' | 'm' | 'h' | 'd'];
+}
+
 /** The rules group's name in Prometheus. */
 export const RULE_GROUP = 'plat-alerts';
 
@@ -40,8 +56,16 @@ export function promDuration(seconds: number): string {
   return `${seconds}s`;
 }
 
-const countOver = (series: string, seconds: number) =>
-  `round(sum(increase(${series}[${promDuration(seconds)}])))`;
+/**
+ * How much the counters of `series` grew over the window, summed: the exact growth (last sample less
+ * the window's first) for each series without a restart in the window, `increase()` for the others.
+ * increase() extrapolates to the window's edges, which reads a young series' 6 failures as 7; a
+ * restarted counter needs its reset handling, and the count is rounded for the extrapolated part.
+ */
+export function countOver(series: string, seconds: number): string {
+  const w = promDuration(seconds);
+  return `round(sum((${series} - min_over_time(${series}[${w}])) and (resets(${series}[${w}]) == 0) or increase(${series}[${w}])))`;
+}
 
 const firing = (alarm: string) => `count(ALERTS{alertname="${alarm}", alertstate="firing"})`;
 

@@ -22,6 +22,20 @@ export interface ExploreOptions {
   onToolCall?: (call: ToolCallRecord) => void;
 }
 
+/** Why a database without readable tables cannot become a project. */
+export function emptySourceMessage(database: string): string {
+  return `database ${database} has no tables this account can read: nothing to analyse (check the database name and the account's SELECT grants)`;
+}
+
+/** How many tables of `database` the connected account can see. */
+export async function readableTableCount(db: Connection, database: string): Promise<number> {
+  const [[row]] = await db.query<RowDataPacket[]>(
+    "SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = ? AND table_type = 'BASE TABLE'",
+    [database],
+  );
+  return Number(row.n);
+}
+
 export async function exploreSource(
   db: Connection,
   database: string,

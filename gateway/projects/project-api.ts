@@ -105,12 +105,16 @@ export function projectApi(
       operationId: 'createProject',
       method: 'post',
       path: PROJECTS,
-      summary: 'Create a project from a MySQL source (checked first: 422 when it cannot be reached)',
+      summary:
+        'Create a project from a MySQL source (checked first: 422 when it cannot be reached or has no readable tables)',
       body: createProjectRequestSchema,
       before: [perUserRateLimit(createsPerMinute)],
       responses: {
         201: { description: 'the project, started', schema: createdProjectSchema },
-        422: { description: "the source refused or could not be reached: the driver's reason" },
+        422: {
+          description:
+            "the source refused or could not be reached (the driver's reason), or has no tables the account can read",
+        },
         429: { description: 'too many projects created this minute' },
       },
       links: [

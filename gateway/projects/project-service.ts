@@ -7,6 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ProjectStore } from '../../domain/metadata-store/project-store';
 import type { ParameterStore } from '../../domain/secrets/parameter-store';
 import { SourceConnectionError, sourceConnector } from '../../domain/sources/mysql-connection';
+import { emptySourceMessage, readableTableCount } from '../../domain/sources/source-explorer';
 import { describeTarget, sourceTarget } from '../../shared/mysql-source';
 import { initialProjectView } from '../../shared/initial-project-view';
 import { stageAttempts, type StageAttempts } from './stage-attempts';
@@ -127,7 +128,13 @@ export class ProjectService {
     try {
       // A probe, not the ingestion: a user waiting on the create learns of an unreachable host in 5 s.
       const db = await sourceConnector(req.target, req.username, req.password, 5_000).connect();
-      await db.end();
+      try {
+        if ((await readableTableCount(db, req.target.database)) === 0) {
+          throw new HttpError(422, 'source_empty', emptySourceMessage(req.target.database));
+        }
+      } finally {
+        await db.end();
+      }
     } catch (err) {
       if (err instanceof SourceConnectionError) {
         throw new HttpError(422, 'source_unreachable', err.message, { driver_code: err.code });

@@ -52,6 +52,7 @@ function temporalUiUrl(req: Request, ui?: TemporalUiSettings): string | null {
 const PAGES: [string, string][] = [
   ['/ui/signin', 'signin.html'],
   ['/ui/projects', 'index.html'],
+  ['/ui/alarms', 'alarms.html'],
   ['/ui/projects/:id', 'project.html'],
   ['/ui/projects/:id/monitor', 'monitor.html'],
   ['/ui/projects/:id/cost', 'cost.html'],

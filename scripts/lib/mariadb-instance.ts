@@ -81,7 +81,8 @@ export async function startPrivateMariaDb(opts: MariaDbOptions): Promise<MariaDb
     });
     await sql(
       `CREATE USER IF NOT EXISTS '${PRIVATE_DB_USER}'@'%' IDENTIFIED BY '${PRIVATE_DB_PASSWORD}';\n` +
-        `GRANT ALL PRIVILEGES ON *.* TO '${PRIVATE_DB_USER}'@'%';`,
+        // With GRANT OPTION: tests create accounts of narrower rights to try refusals with.
+        `GRANT ALL PRIVILEGES ON *.* TO '${PRIVATE_DB_USER}'@'%' WITH GRANT OPTION;`,
     );
   } catch (err) {
     await service.stop();

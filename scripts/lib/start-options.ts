@@ -5,6 +5,8 @@ export interface StartOptions {
   help: boolean;
   withOpenSearch: boolean;
   withDemoDb: boolean;
+  /** Also Prometheus and Alertmanager with plat's alarms. */
+  withMonitoring: boolean;
   /** Size of the generated demo database (1 ≈ 8,000 orders); only with `withDemoDb`. */
   demoScale: number;
 }
@@ -13,12 +15,19 @@ export interface StartOptions {
 const MAX_DEMO_SCALE = 100;
 
 export function parseStartArgs(argv: string[]): StartOptions {
-  const opts: StartOptions = { help: false, withOpenSearch: false, withDemoDb: false, demoScale: 1 };
+  const opts: StartOptions = {
+    help: false,
+    withOpenSearch: false,
+    withDemoDb: false,
+    withMonitoring: false,
+    demoScale: 1,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') opts.help = true;
     else if (arg === '--with-opensearch') opts.withOpenSearch = true;
     else if (arg === '--with-demo-db') opts.withDemoDb = true;
+    else if (arg === '--with-monitoring') opts.withMonitoring = true;
     else if (arg === '--demo-scale' || arg.startsWith('--demo-scale=')) {
       const value = arg === '--demo-scale' ? argv[++i] : arg.slice('--demo-scale='.length);
       opts.demoScale = parseDemoScale(value);
@@ -57,6 +66,8 @@ export function startHelp(): string {
     '                             up to yesterday; regenerated when the day, scale or generator changes',
     '  --demo-scale N             size of demo_store, N > 0 (default 1 ≈ 8,000 orders and 20,000 order lines;',
     '                             0.1 for a tiny one); implies --with-demo-db',
+    '  --with-monitoring          also start Prometheus and Alertmanager (Debian packages) with the eight',
+    '                             alarms; alarms reach the web pages, and ALERT_EMAIL by mail when it is set',
     '  --help                     show this text',
     '',
     'Settings (environment variables; see .env.example):',

@@ -35,6 +35,8 @@ describe('platform API contract (schemathesis)', () => {
       dataDir,
       apiStage: 'prod',
       opensearchUrl: node.url,
+      // Configured, as in a deployment with Alertmanager: the webhook answers 401 to other callers.
+      alertsWebhookToken: 'contract-test-alert-webhook-token-0123456789',
     });
   });
   afterAll(async () => {

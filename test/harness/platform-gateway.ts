@@ -31,6 +31,8 @@ export async function startTestGateway(opts: {
   deepHealthTimeoutMs?: number;
   /** The OpenSearch cluster of /v1/search (none: those answer 503). */
   opensearchUrl?: string;
+  /** The bearer token of Alertmanager's webhook at POST /v1/alerts (none: it answers 503). */
+  alertsWebhookToken?: string;
 }): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? newTestDataDir();
   const deps = await platformDeps(
@@ -47,6 +49,7 @@ export async function startTestGateway(opts: {
     apiStage: opts.apiStage,
     deepHealthTimeoutMs: opts.deepHealthTimeoutMs ?? 3000,
     temporalUi: { namespace: 'default', url: harness().temporal.uiUrl },
+    alertsWebhookToken: opts.alertsWebhookToken,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));

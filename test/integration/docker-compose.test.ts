@@ -35,6 +35,9 @@ describe('docker-compose.yml', () => {
       'gateway',
       'memory',
       'worker',
+      'prometheus',
+      'alertmanager',
+      'monitoring-config',
     ]) {
       expect(services).toContain(name);
     }

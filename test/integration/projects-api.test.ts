@@ -1,6 +1,7 @@
 /**
  * The projects REST API end to end: real gateway, real worker, dev server, the harness's Sakila.
  */
+import mysql from 'mysql2/promise';
 import { execFileSync } from 'node:child_process';
 import { WebSocket } from 'ws';
 import { temporalCliPath } from '../../scripts/lib/tool-paths';
@@ -111,6 +112,24 @@ describe('projects API', () => {
     );
     expect(unreachable.status).toBe(422);
     expect((unreachable.body.error as { message: string }).message).toMatch(/ECONNREFUSED/);
+    // Reachable, but nothing to analyse: said at once rather than by a failed PRD stage.
+    const { host, port, user, password } = harness().mariadb;
+    for (const database of ['information_schema', 'mysql_empty_for_plat']) {
+      const admin = await mysql.createConnection({ host, port, user, password });
+      await admin.query('CREATE DATABASE IF NOT EXISTS mysql_empty_for_plat');
+      await admin.end();
+      const empty = await call(
+        'POST',
+        '/v1/projects',
+        { jdbc_url: `jdbc:mysql://${host}:${port}/${database}`, username: user, password },
+        token,
+      );
+      expect(empty.status).toBe(422);
+      expect(empty.body.error).toMatchObject({
+        code: 'source_empty',
+        message: expect.stringContaining(`database ${database} has no tables this account can read`),
+      });
+    }
     expect((await call('GET', '/v1/projects', undefined, token)).body.total).toBe(0);
   });
 

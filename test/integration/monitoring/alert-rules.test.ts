@@ -82,6 +82,33 @@ const CASES: RuleCase[] = [
     firing: { 'plat-ProjectFailureRate': 6 },
   },
   {
+    // A worker scraped for a few minutes only: increase() would read these 6 failures as 7.2.
+    name: 'a young series counts its 6 failures as 6, not extrapolated',
+    interval: '15s',
+    series: [failures('0 0 0 0 6 6')],
+    evalTime: '1m20s',
+    firing: { 'plat-ProjectFailureRate': 6 },
+  },
+  {
+    name: 'a young series with 5 failures stays under, not extrapolated to 6',
+    interval: '15s',
+    series: [failures('0 0 0 0 5 5')],
+    evalTime: '1m20s',
+    firing: {},
+  },
+  {
+    name: 'failures before and after a worker restart add up',
+    series: [failures('0x10 3 3 0 0 3 3x10')],
+    evalTime: '20m',
+    firing: { 'plat-ProjectFailureRate': 6 },
+  },
+  {
+    name: 'a Prometheus that first sees a long-running worker does not count its old failures',
+    series: [failures('500 500 500 500 500')],
+    evalTime: '4m',
+    firing: {},
+  },
+  {
     name: 'failures older than the hour do not count',
     series: [failures('0 10 20 20x80')],
     evalTime: '80m',
