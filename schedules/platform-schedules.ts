@@ -1,12 +1,15 @@
 /**
- * The platform's Temporal Schedules (all UTC): the cost reporter every 5 minutes, the memory
- * digest every 15 minutes, memory sync at 01:00 and consolidation at 02:00. Start-up registers
- * them idempotently; a schedule an operator paused stays paused.
+ * The platform's Temporal Schedules (all UTC): the cost reporter and the agent runner's warm-up every
+ * 5 minutes, the memory digest every 15 minutes, memory sync at 01:00, consolidation at 02:00 and
+ * retention at 03:00.
+ * Start-up registers them idempotently; a schedule an operator paused stays paused.
  */
 import type { ScheduleOptions } from '@temporalio/client';
 import type { PlatConfig } from '../shared/config';
+import { agentRunnerWarmupWorkflow } from '../workflows/agent-runner-warmup';
 import { costReporterWorkflow } from '../workflows/cost-reporter';
 import { lifecyclePassWorkflow } from '../workflows/search-lifecycle';
+import { retentionWorkflow } from '../workflows/retention';
 import {
   memoryConsolidationWorkflow,
   memoryDigestWorkflow,
@@ -43,6 +46,18 @@ export function platformSchedules(
       policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
     },
     {
+      scheduleId: scheduleId('agent-runner-warmup', config.PLAT_TASK_QUEUE),
+      spec: { intervals: [{ every: '5 minutes' }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: agentRunnerWarmupWorkflow,
+        taskQueue: config.PLAT_TASK_QUEUE,
+        workflowExecutionTimeout: '2 minutes',
+      },
+      // A missed warm-up is not worth catching up: the next one comes in 5 minutes.
+      policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
+    },
+    {
       scheduleId: scheduleId('memory-digest', config.PLAT_TASK_QUEUE),
       spec: { intervals: [{ every: '15 minutes' }] },
       action: {
@@ -75,6 +90,19 @@ export function platformSchedules(
         taskQueue: config.PLAT_TASK_QUEUE,
         workflowExecutionTimeout: '2 hours',
       },
+      policies: { overlap: 'SKIP', catchupWindow: '12 hours' },
+    },
+    {
+      scheduleId: scheduleId('retention', config.PLAT_TASK_QUEUE),
+      spec: { calendars: [{ hour: 3, minute: 0, comment: 'daily at 03:00 UTC' }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: retentionWorkflow,
+        taskQueue: config.PLAT_TASK_QUEUE,
+        args: [{ dry_run: false }],
+        workflowExecutionTimeout: '2 hours',
+      },
+      // Down at 03:00: still clean up when back within the day.
       policies: { overlap: 'SKIP', catchupWindow: '12 hours' },
     },
   ];

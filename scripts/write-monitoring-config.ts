@@ -6,15 +6,16 @@
  *     --targets worker=worker:9464,gateway=gateway:8080,memory=memory:8230 \
  *     --alertmanager alertmanager:9093 --webhook http://gateway:8080/v1/alerts [--seen-at /etc/plat-monitoring]
  *
- * The webhook token (PLAT_ALERTS_WEBHOOK_TOKEN), ALERT_EMAIL, the SMTP settings and PLAT_ALARM_HOUR
- * come from the environment, as for the gateway.
+ * The webhook token (PLAT_ALERTS_WEBHOOK_TOKEN), ALERT_EMAIL, the SMTP or SNS settings and
+ * PLAT_ALARM_HOUR come from the environment, as for the gateway.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadConfigOrExit } from '../shared/load-config-or-exit';
+import { alertsReceiver } from './lib/alerts-receiver';
 import { writeMonitoringConfig } from './lib/monitoring-stack';
 
-function main(): void {
+async function main(): Promise<void> {
   const [dir, ...rest] = process.argv.slice(2);
   const flags = new Map<string, string>();
   for (let i = 0; i < rest.length; i += 2) flags.set(rest[i], rest[i + 1] ?? '');
@@ -40,34 +41,20 @@ function main(): void {
       .split(',')
       .map((t) => t.split('=') as [string, string]),
   );
+  const plan = await alertsReceiver(config, { webhookUrl: need('--webhook'), secretFile: secret });
   const files = writeMonitoringConfig({
     dir,
     seenAt,
     targets,
     alertmanager: need('--alertmanager'),
     alarmHour: config.PLAT_ALARM_HOUR,
-    receiver: {
-      webhookUrl: need('--webhook'),
-      webhookTokenFile: secret('alerts-webhook.token', config.PLAT_ALERTS_WEBHOOK_TOKEN),
-      email: config.ALERT_EMAIL
-        ? {
-            to: config.ALERT_EMAIL,
-            from: config.SMTP_FROM,
-            smarthost: config.SMTP_SMARTHOST,
-            username: config.SMTP_USERNAME,
-            passwordFile: config.SMTP_PASSWORD ? secret('smtp-password', config.SMTP_PASSWORD) : undefined,
-            requireTls: config.SMTP_REQUIRE_TLS,
-          }
-        : undefined,
-    },
+    receiver: plan.receiver,
   });
   for (const file of Object.values(files)) fs.chmodSync(file, 0o644);
-  console.log(`wrote ${Object.values(files).join(', ')}`);
+  console.log(`wrote ${Object.values(files).join(', ')}; plat-alerts delivers to ${plan.summary}`);
 }
 
-try {
-  main();
-} catch (err) {
+main().catch((err) => {
   console.error(`write-monitoring-config: ${(err as Error).message}`);
   process.exit(2);
-}
+});

@@ -245,6 +245,10 @@ export const settings = {
     schema: z.string().email().optional(),
     help: 'Address the plat-alerts receiver e-mails every alarm to (through SMTP_SMARTHOST, or the SNS topic on AWS).',
   },
+  PLAT_ALERTS_SNS: {
+    schema: bool(false),
+    help: 'Publish alarms to the SNS topic plat-alerts (created when missing, ALERT_EMAIL subscribed) instead of mailing through SMTP; needs AWS_REGION (AWS_ENDPOINT_URL for a local AWS).',
+  },
   SMTP_SMARTHOST: {
     schema: hostPort.default('localhost:25'),
     help: "SMTP server (host:port) Alertmanager sends ALERT_EMAIL's mail through.",

@@ -3,6 +3,7 @@
  * (docs/architecture.md#which-process-loads-what).
  */
 import { createAnalysisActivities } from '../activities/analysis/analysis-activities';
+import { warmAgentRunner } from '../activities/analysis/agent-runner-warmup';
 import { createWarehouseActivities } from '../activities/analysis/warehouse-activities';
 import { warehouseEngine, type WarehouseSettings } from '../domain/warehouse/engine-factory';
 import type { WarehouseEngine } from '../domain/warehouse/warehouse-engine';
@@ -16,6 +17,8 @@ import { loadWorkspaces } from '../domain/memory/workspaces/workspace-config';
 import { ProjectStore } from '../domain/metadata-store/project-store';
 import * as pingActivities from '../activities/health/ping-activities';
 import { createCostReportActivities, type CostGauges } from '../activities/cost/cost-report-activities';
+import { createRetentionActivities } from '../activities/retention/retention-activities';
+import type { LocalRetentionScope } from '../domain/retention/local-retention';
 import { LocalParameterStore } from '../domain/secrets/local-parameter-store';
 import type { ParameterStore } from '../domain/secrets/parameter-store';
 import type { LlmSettings } from '../domain/llm/llm-settings';
@@ -46,6 +49,8 @@ export interface ActivityDeps {
   search?: OpenSearchClient;
   /** Agent logs to OpenSearch, beside the metadata store, when OPENSEARCH_URL is set. */
   agentLogs?: LogShipper;
+  /** What the retention pass may remove: log files, agent-log rows, ODS files. */
+  retention: LocalRetentionScope;
 }
 
 /** The real dependencies of a data directory: its metadata database and local parameter store. */
@@ -75,6 +80,7 @@ export function dataDirDeps(
     llm: opts.llm,
     warehouseRoot,
     engine: warehouseEngine(opts.warehouse, warehouseRoot),
+    retention: { logDir: path.join(dataDir, 'logs'), warehouseRoot, db },
     publicUrl: opts.publicUrl ?? 'http://localhost:8080',
     ...searchDeps(opts.opensearchUrl),
   };
@@ -95,10 +101,15 @@ function searchDeps(url: string | undefined): Pick<ActivityDeps, 'search' | 'age
 /** Every activity of the worker, grouped by the function the metrics name it by. */
 export function createActivityGroups(deps: ActivityDeps) {
   return {
-    'agent-runner': { ...createAnalysisActivities(deps), ...createWarehouseActivities(deps) },
+    'agent-runner': {
+      ...createAnalysisActivities(deps),
+      ...createWarehouseActivities(deps),
+      warmAgentRunner,
+    },
     'memory-pipelines': createMemoryPipelineActivities(deps.memoryPipelines),
     'search-lifecycle': createLifecycleActivities(deps),
     'cost-reporter': createCostReportActivities(deps),
+    retention: createRetentionActivities(deps),
     health: { ...pingActivities },
   } satisfies Record<ActivityFunction, object>;
 }
@@ -117,6 +128,7 @@ export function allActivities(groups: ActivityGroups) {
     ...groups['cost-reporter'],
     ...groups['memory-pipelines'],
     ...groups['search-lifecycle'],
+    ...groups.retention,
   };
 }
 

@@ -4,3 +4,5 @@ export * from './analysis-project';
 export * from './cost-reporter';
 export * from './memory-pipelines';
 export * from './search-lifecycle';
+export * from './agent-runner-warmup';
+export * from './retention';

@@ -4,6 +4,7 @@
  *   plat projects create|list|show|watch|approve|modify|reject|cancel|logs|report|query
  *   plat memory add|search|search-combined|list|get|update|delete|history (memory-commands.ts)
  *   plat index bootstrap|policy|attach|detach|retry|explain|rollover|alias|cat|settings|doctor (index-commands.ts)
+ *   plat retention [--dry-run] (retention-commands.ts)
  * Global options: --url (PLAT_URL, default http://127.0.0.1:8080), --json.
  */
 import * as fs from 'node:fs';
@@ -15,6 +16,7 @@ import { INDEX_USAGE, indexCommand } from './index-commands';
 import { MEMORY_USAGE, memoryCommand } from './memory-commands';
 import { phaseBoard, table } from './render';
 import { query, report } from './report-commands';
+import { RETENTION_USAGE, retentionCommand } from './retention-commands';
 
 const USAGE = `Usage: plat <command> [options]
 
@@ -35,6 +37,7 @@ const USAGE = `Usage: plat <command> [options]
   projects query ID --sql SQL [--layer L] read-only SQL on plat_<id>_<layer> (ods, dwd, dws, ads; default ads)
 ${MEMORY_USAGE}
 ${INDEX_USAGE}
+${RETENTION_USAGE}
 
 Options: --url URL (default $PLAT_URL or http://127.0.0.1:8080)  --json (raw JSON output)`;
 
@@ -50,6 +53,11 @@ async function main(argv: string[]): Promise<number> {
   // The memory service has its own server and options (--memory-url): memory-commands.ts.
   const first = argv.findIndex((a) => !a.startsWith('-'));
   if (argv[first] === 'memory') return memoryCommand([...argv.slice(0, first), ...argv.slice(first + 1)]);
+  if (argv[first] === 'retention') {
+    const { data, text } = await retentionCommand(argv);
+    print(argv.includes('--json') ? JSON.stringify(data, null, 2) : text);
+    return 0;
+  }
   if (argv[first] === 'index') {
     const rest = [...argv.slice(0, first), ...argv.slice(first + 1)];
     const { data, text, exitCode } = await indexCommand(rest);

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { DailyLogFile } from './daily-log-file';
 import type { Lifeline } from './lifeline';
 
 export interface ChildService {
@@ -22,6 +23,11 @@ export interface SpawnOptions {
   cwd?: string;
   /** Also copy each output line here (e.g. to the console with a prefix). */
   onLine?: (line: string) => void;
+  /**
+   * Write `logFile` as one file per UTC day behind a symlink (plat's own services, whose logs have a
+   * retention period); needs `onLine`, since the output then passes through this process.
+   */
+  dailyLog?: boolean;
 }
 
 let lifeline: Lifeline | undefined;
@@ -40,12 +46,13 @@ export function spawnService(
   opts: SpawnOptions = {},
 ): ChildService {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
-  const log = fs.openSync(logFile, 'a');
+  const daily = opts.dailyLog && opts.onLine ? new DailyLogFile(logFile) : undefined;
+  const log = daily ? undefined : fs.openSync(logFile, 'a');
   const child: ChildProcess = spawn(command, args, {
     cwd: opts.cwd,
     env: opts.env ?? process.env,
     detached: true,
-    stdio: ['ignore', opts.onLine ? 'pipe' : log, opts.onLine ? 'pipe' : log],
+    stdio: ['ignore', opts.onLine ? 'pipe' : log!, opts.onLine ? 'pipe' : log!],
   });
   if (child.pid === undefined) throw new Error(`could not start ${name} (${command})`);
   if (opts.onLine) {
@@ -53,7 +60,8 @@ export function spawnService(
     for (const stream of [child.stdout, child.stderr]) {
       let pending = '';
       stream?.on('data', (chunk: Buffer) => {
-        fs.writeSync(log, chunk);
+        if (daily) daily.write(chunk);
+        else fs.writeSync(log!, chunk);
         pending += chunk.toString('utf8');
         const lines = pending.split('\n');
         pending = lines.pop() ?? '';
@@ -63,7 +71,8 @@ export function spawnService(
   }
   const exited = new Promise<number | string>((resolve) => {
     child.once('exit', (code, signal) => {
-      fs.closeSync(log);
+      if (daily) daily.close();
+      else fs.closeSync(log!);
       resolve(code ?? signal ?? 'unknown');
     });
   });

@@ -81,8 +81,7 @@ export async function startPrivateMariaDb(opts: MariaDbOptions): Promise<MariaDb
     });
     await sql(
       `CREATE USER IF NOT EXISTS '${PRIVATE_DB_USER}'@'%' IDENTIFIED BY '${PRIVATE_DB_PASSWORD}';\n` +
-        // With GRANT OPTION: tests create accounts of narrower rights to try refusals with.
-        `GRANT ALL PRIVILEGES ON *.* TO '${PRIVATE_DB_USER}'@'%' WITH GRANT OPTION;`,
+        `GRANT ALL PRIVILEGES ON *.* TO '${PRIVATE_DB_USER}'@'%';`,
     );
   } catch (err) {
     await service.stop();

@@ -19,6 +19,8 @@ export function startNodeService(
       cwd: repoRoot,
       env,
       onLine,
+      // Their logs have retention periods: one file per day, so old days can go whole.
+      dailyLog: true,
     },
   );
 }

@@ -1,7 +1,7 @@
 /**
  * `npm start -- --with-monitoring` (docs/monitoring.md#running-them): provisions Prometheus and
  * Alertmanager from Debian, gives the gateway's alarm webhook its token, and starts both watching
- * the worker, the gateway and the memory service.
+ * the worker, the gateway and the memory service (with the SNS topic, when PLAT_ALERTS_SNS is set).
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { PlatConfig } from '../../shared/config';
 import { repoRoot } from '../../shared/paths';
+import { alertsReceiver } from './alerts-receiver';
 import { startMonitoring, type MonitoringStack } from './monitoring-stack';
 
 const run = promisify(execFile);
@@ -46,6 +47,10 @@ export async function startPlatMonitoring(opts: {
     fs.writeFileSync(file, value, { mode: 0o600 });
     return file;
   };
+  const plan = await alertsReceiver(
+    { ...config, PLAT_ALERTS_WEBHOOK_TOKEN: opts.webhookToken },
+    { webhookUrl: `${opts.gatewayUrl}/v1/alerts`, secretFile },
+  );
   const stack = await startMonitoring({
     dir: monitoringDir,
     logDir: opts.logDir,
@@ -57,22 +62,7 @@ export async function startPlatMonitoring(opts: {
       memory: new URL(opts.memoryUrl).host,
     },
     alarmHour: config.PLAT_ALARM_HOUR,
-    receiver: {
-      webhookUrl: `${opts.gatewayUrl}/v1/alerts`,
-      webhookTokenFile: secretFile('alerts-webhook.token', opts.webhookToken),
-      email: config.ALERT_EMAIL
-        ? {
-            to: config.ALERT_EMAIL,
-            from: config.SMTP_FROM,
-            smarthost: config.SMTP_SMARTHOST,
-            username: config.SMTP_USERNAME,
-            passwordFile: config.SMTP_PASSWORD
-              ? secretFile('smtp-password', config.SMTP_PASSWORD)
-              : undefined,
-            requireTls: config.SMTP_REQUIRE_TLS,
-          }
-        : undefined,
-    },
+    receiver: plan.receiver,
   });
   // Debian's build serves only the classic UI (/classic/alerts); upstream builds serve /alerts.
   const upstreamUi = await fetch(`${stack.prometheusUrl}/alerts`).then(
@@ -80,17 +70,11 @@ export async function startPlatMonitoring(opts: {
     () => false,
   );
   const alertsPage = `${stack.prometheusUrl}${upstreamUi ? '/alerts' : '/classic/alerts'}`;
-  const mail = config.ALERT_EMAIL
-    ? `e-mail to ${config.ALERT_EMAIL} via ${config.SMTP_SMARTHOST}`
-    : 'no e-mail (set ALERT_EMAIL)';
   return {
     stack,
     lines: [
       ['Prometheus (alarms)', `${alertsPage}  (alarm hour ${config.PLAT_ALARM_HOUR})`],
-      [
-        'Alertmanager',
-        `${stack.alertmanagerUrl}  (receiver plat-alerts: ${opts.gatewayUrl}/v1/alerts, ${mail})`,
-      ],
+      ['Alertmanager', `${stack.alertmanagerUrl}  (receiver plat-alerts: ${plan.summary})`],
     ],
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The alarms on the real engines: plat's worker and gateway as `npm start` runs them, Debian's
  * Prometheus and Alertmanager with the shipped rules (at a test alarm hour of 60 s), and a real SMTP
- * server (aiosmtpd). Projects fail for real (their source account is dropped between the PRD and the
+ * server (aiosmtpd). Projects fail for real (their source database is dropped between the PRD and the
  * approval, so data integration is refused) until plat-ProjectFailureRate fires; it reaches the gateway's webhook and an inbox, the
  * composite waits for its second input, and everything resolves once the failures age out.
  */
@@ -19,8 +19,8 @@ import { startProcess, type Proc } from '../harness/processes';
 
 const ALARM_HOUR = '60s';
 const WEBHOOK_TOKEN = 'alarm-webhook-token-of-this-test-0123456789';
-const SOURCE_USER = `alarm_src_${process.pid}`;
-const SOURCE_PASSWORD = 'alarm-source-password';
+/** A small source database, created for each batch of projects and dropped before their approval. */
+const SOURCE_DB = `alarm_src_${process.pid}`;
 
 interface Inbox {
   process: ChildProcess;
@@ -56,7 +56,7 @@ describe('alarms on Prometheus and Alertmanager (real engines)', () => {
     inbox?.process.kill('SIGKILL');
     await monitoring?.stop();
     const admin = await sourceAdmin();
-    await admin.query(`DROP USER IF EXISTS '${SOURCE_USER}'@'%'`);
+    await admin.query(`DROP DATABASE IF EXISTS ${SOURCE_DB}`);
     await admin.end();
   });
 
@@ -169,24 +169,26 @@ describe('alarms on Prometheus and Alertmanager (real engines)', () => {
     });
 
     /**
-     * `count` projects that fail for real: created while their source account exists (the PRD reads
-     * the schema), approved after it is dropped, so each one's data integration is refused.
+     * `count` projects that fail for real: created on a database that exists (the PRD reads it) and
+     * approved after it is dropped, so each one's data integration is refused (no such database, which
+     * is not retried).
      */
     const failingProjects = async (count: number): Promise<void> => {
       const admin = await sourceAdmin();
-      await admin.query(`CREATE USER '${SOURCE_USER}'@'%' IDENTIFIED BY '${SOURCE_PASSWORD}'`);
-      await admin.query(`GRANT SELECT ON sakila.* TO '${SOURCE_USER}'@'%'`);
-      const { port } = harness().mariadb;
+      await admin.query(`CREATE DATABASE ${SOURCE_DB}`);
+      await admin.query(
+        `CREATE TABLE ${SOURCE_DB}.orders (order_id INT PRIMARY KEY, amount DECIMAL(10,2) NOT NULL, ordered_at DATETIME NOT NULL)`,
+      );
+      await admin.query(
+        `INSERT INTO ${SOURCE_DB}.orders SELECT seq, seq * 1.5, TIMESTAMP('2026-01-01') + INTERVAL seq HOUR FROM ${SOURCE_DB}.seq_1_to_200`,
+      );
+      const { host, port, user, password } = harness().mariadb;
       const ids: string[] = [];
       for (let i = 0; i < count; i++) {
         const created = await api(
           'POST',
           '/v1/projects',
-          {
-            jdbc_url: `jdbc:mysql://127.0.0.1:${port}/sakila`,
-            username: SOURCE_USER,
-            password: SOURCE_PASSWORD,
-          },
+          { jdbc_url: `jdbc:mysql://${host}:${port}/${SOURCE_DB}`, username: user, password },
           token,
         );
         expect(created.status).toBe(201);
@@ -195,7 +197,7 @@ describe('alarms on Prometheus and Alertmanager (real engines)', () => {
       const waiting = async () =>
         (await api('GET', '/v1/projects?status=waiting_approval', undefined, token)).body.total as number;
       await until(`${count} PRDs written`, async () => ((await waiting()) === count ? true : undefined));
-      await admin.query(`DROP USER '${SOURCE_USER}'@'%'`);
+      await admin.query(`DROP DATABASE ${SOURCE_DB}`);
       await admin.end();
       for (const id of ids) {
         expect((await api('POST', `/v1/projects/${id}/hitl/approve`, undefined, token)).status).toBe(200);
@@ -211,7 +213,7 @@ describe('alarms on Prometheus and Alertmanager (real engines)', () => {
     await until('plat-ProjectFailureRate firing at the gateway', async () =>
       (await stateOf('plat-ProjectFailureRate')) === 'firing' ? true : undefined,
     );
-    // One refused attempt per project (access denied is not retried): 6 errors, under plat-LambdaErrors.
+    // One refused attempt per project (a missing database is not retried): 6 errors, under plat-LambdaErrors.
     const workerMetrics = await (await fetch(`http://127.0.0.1:${workerMetricsPort}/metrics`)).text();
     expect(workerMetrics).toMatch(
       /^plat_activity_errors_total\{function="agent-runner",activity="ingestOds"[^}]*\} 6$/m,

@@ -5,7 +5,9 @@ import { platformSchedules, scheduleId } from '../../schedules/platform-schedule
 import { registerSchedules } from '../../schedules/register-schedules';
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import { metadataDbPath, openMetadataDb } from '../../domain/metadata-store/metadata-db';
 import { repoRoot } from '../../shared/paths';
 import { harness } from '../harness/harness-state';
 import * as path from 'node:path';
@@ -14,6 +16,27 @@ import { startTestMemoryService, type TestMemoryService } from '../harness/memor
 import { newTestDataDir } from '../harness/platform-gateway';
 
 const TASK_QUEUE = 'schedules-test';
+
+/** Every file of a data directory with its size and content hash, and each metadata table's rows. */
+function dataDirState(dir: string): Record<string, string> {
+  const state: Record<string, string> = {};
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    // SQLite's write-ahead log changes on reads too (checkpoints); the rows are compared instead.
+    if (/plat\.db(-wal|-shm)?$/.test(file)) continue;
+    state[path.relative(dir, file)] = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  }
+  const db = openMetadataDb(metadataDbPath(dir));
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
+    name: string;
+  }[];
+  for (const { name } of tables) {
+    const rows = db.prepare(`SELECT * FROM "${name}"`).all();
+    state[`table ${name}`] = createHash('sha256').update(JSON.stringify(rows)).digest('hex');
+  }
+  return state;
+}
 
 function definition(scheduleId: string, hour: number): ScheduleOptions {
   return {
@@ -34,9 +57,10 @@ describe('schedule registration against the dev server', () => {
   let stack: DevServerWithWorker;
   let memory: TestMemoryService;
   let workspaceDir: string;
+  let dataDir: string;
   beforeAll(async () => {
     memory = await startTestMemoryService();
-    const dataDir = newTestDataDir();
+    dataDir = newTestDataDir();
     workspaceDir = path.join(dataDir, 'workspace');
     // The worker's pipelines use the default workspace of its data directory and this memory service.
     stack = await devServerWithPlatformWorker(
@@ -93,7 +117,14 @@ describe('schedule registration against the dev server', () => {
     const schedules = platformSchedules({ PLAT_TASK_QUEUE: TASK_QUEUE });
     const id = (name: string) => scheduleId(name, TASK_QUEUE);
     expect(id('cost-reporter')).toBe(`plat-cost-reporter-${TASK_QUEUE}`);
-    const names = ['cost-reporter', 'memory-digest', 'memory-sync', 'memory-consolidation'];
+    const names = [
+      'cost-reporter',
+      'agent-runner-warmup',
+      'memory-digest',
+      'memory-sync',
+      'memory-consolidation',
+      'retention',
+    ];
     for (const s of schedules)
       await env.client.schedule
         .getHandle(s.scheduleId)
@@ -111,10 +142,12 @@ describe('schedule registration against the dev server', () => {
     expect((await describe('memory-digest')).state.paused).toBe(true);
     await env.client.schedule.getHandle(id('memory-digest')).unpause();
     expect((await describe('cost-reporter')).spec.intervals?.[0].every).toBe(5 * 60 * 1000);
+    expect((await describe('agent-runner-warmup')).spec.intervals?.[0].every).toBe(5 * 60 * 1000);
     expect((await describe('memory-digest')).spec.intervals?.[0].every).toBe(15 * 60 * 1000);
     const hourOf = async (n: string) => (await describe(n)).spec.calendars?.[0].hour;
     expect(await hourOf('memory-sync')).toEqual([{ start: 1, end: 1, step: 1 }]);
     expect(await hourOf('memory-consolidation')).toEqual([{ start: 2, end: 2, step: 1 }]);
+    expect(await hourOf('retention')).toEqual([{ start: 3, end: 3, step: 1 }]);
     for (const n of names) {
       const d = await describe(n);
       expect(d.policies.overlap).toBe('SKIP');
@@ -162,6 +195,10 @@ describe('schedule registration against the dev server', () => {
       throw new Error(`${name} never ran`);
     };
     expect(await run('cost-reporter')).toMatchObject({ projects: expect.any(Number) });
+    // The warm-up answers `warm` and changes nothing: not a file, not a row of the metadata store.
+    const before = dataDirState(dataDir);
+    expect(await run('agent-runner-warmup')).toBe('warm');
+    expect(dataDirState(dataDir)).toEqual(before);
     // From the CLI, as a user would: run the digest now and wait for it.
     const digest = await plat(['memory', 'digest', '--wait']);
     expect(digest.stderr).toBe('');

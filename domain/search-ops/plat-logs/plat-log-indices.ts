@@ -3,6 +3,7 @@
  * bootstrapped by the same code users run, each with a retention policy: agent logs 30 days, API
  * access logs 14 days (the platform's retention requirements).
  */
+import { RETENTION_DAYS } from '../../retention/retention-periods';
 import type { OpenSearchClient } from '../opensearch-client';
 import { setUpRollingIndex, type SetupReport } from '../lifecycle/rolling-index-setup';
 
@@ -15,7 +16,7 @@ const timestamp = { type: 'date' };
 
 export const PLAT_LOG_INDICES = {
   [AGENT_LOGS]: {
-    retention_days: 30,
+    retention_days: RETENTION_DAYS.agent_logs,
     properties: {
       '@timestamp': timestamp,
       log_key: keyword,
@@ -36,7 +37,7 @@ export const PLAT_LOG_INDICES = {
     },
   },
   [ACCESS_LOGS]: {
-    retention_days: 14,
+    retention_days: RETENTION_DAYS.access_logs,
     properties: {
       '@timestamp': timestamp,
       method: keyword,

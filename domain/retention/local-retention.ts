@@ -1,0 +1,142 @@
+/**
+ * Retention on the local data directory (docs/monitoring.md#retention): what is past its period at
+ * `now`, and removing it. Plans first, so a dry run lists exactly what a real run removes:
+ * - the gateway's and the memory service's daily log files (API access logs) and the worker's
+ *   (function logs), a day's file once its last possible line is older than the period;
+ * - agent-log rows of the metadata store;
+ * - each project's ODS, once its newest file is older than the period (the schema it was read with
+ *   stays, so the project still says what its source looked like).
+ * Query results are not kept locally: the embedded engine answers them directly.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { MetadataDb } from '../metadata-store/metadata-db';
+import { layerDir } from '../warehouse/warehouse-layout';
+import { ageInDays, retentionCutoff, type RetentionKind } from './retention-periods';
+
+/** One thing past its period. */
+export interface RetentionItem {
+  kind: RetentionKind;
+  /** A file or directory path, or `metadata: agent_logs`. */
+  target: string;
+  /** What it is, for people. */
+  detail: string;
+  bytes: number;
+  age_days: number;
+}
+
+export interface LocalRetentionScope {
+  /** Where the launcher writes plat's daily log files. */
+  logDir: string;
+  warehouseRoot: string;
+  db: MetadataDb;
+}
+
+/** Which retention period a service's log has. */
+const LOG_KIND: Record<string, RetentionKind> = {
+  gateway: 'access_logs',
+  memory: 'access_logs',
+  worker: 'function_logs',
+};
+
+const DAY_MS = 86_400_000;
+
+export function planLocalRetention(scope: LocalRetentionScope, now: Date): RetentionItem[] {
+  return [
+    ...logFiles(scope.logDir, now),
+    ...agentLogRows(scope.db, now),
+    ...odsDirs(scope.warehouseRoot, now),
+  ];
+}
+
+/** Removes the planned `items`; `now` must be the instant they were planned at. */
+export function applyLocalRetention(scope: LocalRetentionScope, items: RetentionItem[], now: Date): void {
+  for (const item of items) {
+    if (item.kind === 'agent_logs') continue;
+    if (item.kind === 'ods_objects') {
+      for (const file of odsDataFiles(item.target)) fs.rmSync(file, { force: true });
+    } else {
+      fs.rmSync(item.target, { force: true });
+    }
+  }
+  if (items.some((i) => i.kind === 'agent_logs')) {
+    const cutoff = retentionCutoff('agent_logs', now).toISOString();
+    scope.db.prepare('DELETE FROM agent_logs WHERE timestamp < ?').run(cutoff);
+  }
+}
+
+/** `worker-2026-11-24.log`: a day's lines; `worker-before-2026-11-24.log`: lines from before it. */
+function logFiles(logDir: string, now: Date): RetentionItem[] {
+  if (!fs.existsSync(logDir)) return [];
+  const items: RetentionItem[] = [];
+  for (const name of fs.readdirSync(logDir)) {
+    const m = /^([a-z]+)-(before-)?(\d{4}-\d{2}-\d{2})\.log$/.exec(name);
+    const kind = m && LOG_KIND[m[1]];
+    if (!m || !kind) continue;
+    // The last moment a line of this file can carry: the day's end, or the start of `before-<day>`.
+    const lastLine = new Date(Date.parse(`${m[3]}T00:00:00Z`) + (m[2] ? 0 : DAY_MS));
+    if (Number.isNaN(lastLine.getTime()) || lastLine >= retentionCutoff(kind, now)) continue;
+    const file = path.join(logDir, name);
+    items.push({
+      kind,
+      target: file,
+      detail: `${m[1]} log of ${m[2] ? 'the days before ' : ''}${m[3]}`,
+      bytes: fs.statSync(file).size,
+      age_days: ageInDays(lastLine, now),
+    });
+  }
+  return items;
+}
+
+function agentLogRows(db: MetadataDb, now: Date): RetentionItem[] {
+  const cutoff = retentionCutoff('agent_logs', now).toISOString();
+  const row = db
+    .prepare(
+      `SELECT COUNT(*) AS n, MIN(timestamp) AS oldest,
+              COALESCE(SUM(LENGTH(params_json) + LENGTH(summary)), 0) AS bytes
+         FROM agent_logs WHERE timestamp < ?`,
+    )
+    .get(cutoff) as { n: number; oldest: string | null; bytes: number };
+  if (!row.n) return [];
+  return [
+    {
+      kind: 'agent_logs',
+      target: 'metadata: agent_logs',
+      detail: `${row.n} agent-log entries`,
+      bytes: Number(row.bytes),
+      age_days: ageInDays(new Date(row.oldest!), now),
+    },
+  ];
+}
+
+/** The ODS's data: everything in the layer's directory but the source schema it was read with. */
+function odsDataFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name !== 'source-schema.json')
+    .map((name) => path.join(dir, name))
+    .filter((file) => fs.statSync(file).isFile());
+}
+
+function odsDirs(warehouseRoot: string, now: Date): RetentionItem[] {
+  if (!fs.existsSync(warehouseRoot)) return [];
+  const items: RetentionItem[] = [];
+  const cutoff = retentionCutoff('ods_objects', now);
+  for (const project of fs.readdirSync(warehouseRoot)) {
+    const dir = layerDir(warehouseRoot, project, 'ods');
+    const files = odsDataFiles(dir);
+    if (!files.length) continue;
+    const stats = files.map((f) => fs.statSync(f));
+    const newest = new Date(Math.max(...stats.map((s) => s.mtimeMs)));
+    if (newest >= cutoff) continue;
+    items.push({
+      kind: 'ods_objects',
+      target: dir,
+      detail: `ODS of ${project}: ${files.length} files`,
+      bytes: stats.reduce((n, s) => n + s.size, 0),
+      age_days: ageInDays(newest, now),
+    });
+  }
+  return items;
+}

@@ -1,0 +1,12 @@
+/** Runs every 5 minutes from the `plat-agent-runner-warmup` schedule: the agent runner answers `warm`. */
+import { proxyActivities } from '@temporalio/workflow';
+import type * as warmup from '../activities/analysis/agent-runner-warmup';
+
+const { warmAgentRunner } = proxyActivities<typeof warmup>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 2 },
+});
+
+export async function agentRunnerWarmupWorkflow(): Promise<'warm'> {
+  return warmAgentRunner({ _warmup: true });
+}
