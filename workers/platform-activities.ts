@@ -19,6 +19,7 @@ import * as pingActivities from '../activities/health/ping-activities';
 import { createCostReportActivities, type CostGauges } from '../activities/cost/cost-report-activities';
 import { createRetentionActivities } from '../activities/retention/retention-activities';
 import type { LocalRetentionScope } from '../domain/retention/local-retention';
+import { warehouseS3Retention, type WarehouseS3Retention } from '../domain/retention/warehouse-s3-retention';
 import { LocalParameterStore } from '../domain/secrets/local-parameter-store';
 import type { ParameterStore } from '../domain/secrets/parameter-store';
 import type { LlmSettings } from '../domain/llm/llm-settings';
@@ -51,6 +52,8 @@ export interface ActivityDeps {
   agentLogs?: LogShipper;
   /** What the retention pass may remove: log files, agent-log rows, ODS files. */
   retention: LocalRetentionScope;
+  /** The Athena warehouse's buckets, whose lifecycle rules the retention pass keeps. */
+  retentionS3?: WarehouseS3Retention;
 }
 
 /** The real dependencies of a data directory: its metadata database and local parameter store. */
@@ -81,6 +84,7 @@ export function dataDirDeps(
     warehouseRoot,
     engine: warehouseEngine(opts.warehouse, warehouseRoot),
     retention: { logDir: path.join(dataDir, 'logs'), warehouseRoot, db },
+    retentionS3: warehouseS3Retention(opts.warehouse),
     publicUrl: opts.publicUrl ?? 'http://localhost:8080',
     ...searchDeps(opts.opensearchUrl),
   };

@@ -1,7 +1,7 @@
 /**
  * The daily retention pass (docs/monitoring.md#retention): removes what is past its period from the
- * data directory, and where OpenSearch is configured makes sure plat's log indices carry their
- * retention policies. With `dry_run`, lists what would go and changes nothing.
+ * data directory, and makes sure plat's log indices in OpenSearch and the Athena warehouse's buckets
+ * carry their retention policies and lifecycle rules, where those are configured. With `dry_run`, lists what would go and changes nothing.
  */
 import { heartbeat } from '@temporalio/activity';
 import {
@@ -10,6 +10,8 @@ import {
   type LocalRetentionScope,
 } from '../../domain/retention/local-retention';
 import { RETENTION_DAYS, type RetentionKind } from '../../domain/retention/retention-periods';
+import { applyLifecycleRules } from '../../domain/retention/s3-lifecycle';
+import type { WarehouseS3Retention } from '../../domain/retention/warehouse-s3-retention';
 import type { RetentionReport, RetentionRequest } from '../../domain/retention/retention-report';
 import type { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
 import { ensurePlatLogIndices, PLAT_LOG_INDICES } from '../../domain/search-ops/plat-logs/plat-log-indices';
@@ -17,6 +19,8 @@ import { ensurePlatLogIndices, PLAT_LOG_INDICES } from '../../domain/search-ops/
 export function createRetentionActivities(deps: {
   retention: LocalRetentionScope;
   search?: OpenSearchClient;
+  /** The Athena warehouse's buckets, whose lifecycle rules the pass keeps. */
+  retentionS3?: WarehouseS3Retention;
 }) {
   return {
     async applyRetention(req: RetentionRequest): Promise<RetentionReport> {
@@ -33,6 +37,9 @@ export function createRetentionActivities(deps: {
         if (!req.dry_run) await ensurePlatLogIndices(deps.search);
         state = req.dry_run ? 'would apply policies' : 'policies applied';
       }
+      const s3 = deps.retentionS3
+        ? await applyLifecycleRules(deps.retentionS3.client, deps.retentionS3.buckets, req.dry_run)
+        : [];
       const totals = Object.fromEntries(
         (Object.keys(RETENTION_DAYS) as RetentionKind[]).map((kind) => {
           const mine = items.filter((i) => i.kind === kind);
@@ -46,6 +53,7 @@ export function createRetentionActivities(deps: {
         items,
         totals,
         opensearch: { state, policies },
+        s3_lifecycle: s3,
         notes: [
           'query results: none kept locally (the embedded engine answers queries directly)',
           'Temporal, MariaDB, OpenSearch, Prometheus and Alertmanager logs are theirs: not covered',

@@ -1,6 +1,7 @@
 /** What the retention pass is asked and what it answers (the worker's activity, the CLI's output). */
 import type { RetentionItem } from './local-retention';
 import type { RETENTION_DAYS, RetentionKind } from './retention-periods';
+import type { BucketLifecycle } from './s3-lifecycle';
 
 export interface RetentionRequest {
   /** The pass's instant (the workflow's clock): periods count back from it. */
@@ -20,5 +21,7 @@ export interface RetentionReport {
     state: 'not configured' | 'policies applied' | 'would apply policies';
     policies: Record<string, number>;
   };
+  /** The Athena warehouse's buckets and plat's lifecycle rules on them (none: not configured). */
+  s3_lifecycle: BucketLifecycle[];
   notes: string[];
 }

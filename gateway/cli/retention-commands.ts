@@ -60,6 +60,10 @@ function renderReport(r: RetentionReport): string {
             .map(([n, d]) => `${n} ${d} days`)
             .join(', ')})`
     }`,
+    ...r.s3_lifecycle.map(
+      (b) =>
+        `S3 s3://${b.bucket}: lifecycle ${b.state} (${b.rules.map((x) => `${x.id}: ${x.applies_to} after ${x.expire_after_days} days`).join('; ')})`,
+    ),
     ...r.notes.map((n) => `note: ${n}`),
   );
   return lines.join('\n');

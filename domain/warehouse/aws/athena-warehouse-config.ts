@@ -24,6 +24,11 @@ export interface AthenaWarehouseConfig {
   polling?: Partial<PollingConfig>;
 }
 
+/** Where Athena writes results unless told otherwise. */
+export function defaultOutputLocation(bucket: string, prefix: string): string {
+  return `s3://${bucket}/${prefix}/_athena-results/`;
+}
+
 export interface PollingConfig {
   initialMs: number;
   maxMs: number;

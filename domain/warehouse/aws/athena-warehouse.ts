@@ -20,6 +20,7 @@ import { toQueryRows } from './athena-result-rows';
 import { countRows } from './athena-row-count';
 import {
   createAwsWarehouseClients,
+  defaultOutputLocation,
   defaultPolling,
   type AthenaWarehouseConfig,
   type AwsWarehouseClients,
@@ -51,7 +52,7 @@ export class AthenaWarehouse implements WarehouseEngine {
       prefix,
       runner: new AthenaQueryRunner(resolved.athena, {
         workgroup: config.workgroup ?? 'primary',
-        outputLocation: config.outputLocation ?? `s3://${config.bucket}/${prefix}/_athena-results/`,
+        outputLocation: config.outputLocation ?? defaultOutputLocation(config.bucket, prefix),
         polling: { ...defaultPolling, ...config.polling },
       }),
     };

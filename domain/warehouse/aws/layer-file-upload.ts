@@ -10,6 +10,7 @@ import type { AwsWarehouseContext } from './aws-warehouse-context';
 import { invalidNameReason } from './ctas-statement';
 import { uploadFile } from './s3-objects';
 import { s3Uri, tableKeyPrefix } from './warehouse-s3-layout';
+import { ODS_RETENTION_TAG } from '../../retention/s3-lifecycle';
 
 /** One uploaded table file. */
 export interface UploadedTableFile {
@@ -39,7 +40,9 @@ export async function uploadLayerFiles(
     if (invalid) throw new Error(`${path.join(localDir, file)}: ${invalid}`);
     const folder = tableKeyPrefix(ctx.prefix, projectId, layer, table);
     const key = `${folder}${file}`;
-    const bytes = await uploadFile(ctx.clients.s3, ctx.bucket, key, path.join(localDir, file));
+    // Raw data carries the tag the 90-day lifecycle rule expires (docs/monitoring.md#retention).
+    const tags = layer === 'ods' ? ODS_RETENTION_TAG : {};
+    const bytes = await uploadFile(ctx.clients.s3, ctx.bucket, key, path.join(localDir, file), tags);
     uploaded.push({ table, location: s3Uri(ctx.bucket, folder), key, bytes });
   }
   return uploaded;

@@ -8,10 +8,23 @@ import {
 import * as fs from 'node:fs';
 
 /** Uploads a local file (streamed, one PutObject: up to S3's 5 GB single-object limit). */
-export async function uploadFile(s3: S3Client, bucket: string, key: string, file: string): Promise<number> {
+export async function uploadFile(
+  s3: S3Client,
+  bucket: string,
+  key: string,
+  file: string,
+  tags: Record<string, string> = {},
+): Promise<number> {
   const bytes = fs.statSync(file).size;
+  const tagging = new URLSearchParams(tags).toString();
   await s3.send(
-    new PutObjectCommand({ Bucket: bucket, Key: key, Body: fs.createReadStream(file), ContentLength: bytes }),
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: key,
+      Body: fs.createReadStream(file),
+      ContentLength: bytes,
+      ...(tagging ? { Tagging: tagging } : {}),
+    }),
   );
   return bytes;
 }

@@ -26,6 +26,7 @@ import {
 } from '@aws-sdk/client-glue';
 import {
   CreateBucketCommand,
+  GetObjectTaggingCommand,
   GetObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -449,6 +450,9 @@ describe('AthenaWarehouse against moto (Glue, Athena, S3)', () => {
     expect(Buffer.from(await got.Body!.transformToByteArray())).toEqual(
       fs.readFileSync(path.join(dir, 'ods_actor.parquet')),
     );
+    // Raw data carries the tag the 90-day lifecycle rule expires.
+    const tags = await clients.s3.send(new GetObjectTaggingCommand({ Bucket: bucket, Key: uploaded[0].key }));
+    expect(tags.TagSet).toEqual([{ Key: 'plat-retention', Value: 'ods' }]);
 
     const actor = await engine.registerParquetTable(projectId, 'ods', {
       name: 'ods_actor',
