@@ -133,7 +133,7 @@ function odsDirs(warehouseRoot: string, now: Date): RetentionItem[] {
     items.push({
       kind: 'ods_objects',
       target: dir,
-      detail: `ODS of ${project}: ${files.length} files`,
+      detail: `ODS of ${project}: ${files.length} file${files.length === 1 ? '' : 's'}`,
       bytes: stats.reduce((n, s) => n + s.size, 0),
       age_days: ageInDays(newest, now),
     });
