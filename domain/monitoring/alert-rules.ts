@@ -98,7 +98,7 @@ export function renderAlertRules(periods: AlarmPeriods = REQUIRED_PERIODS): stri
     `    interval: ${promDuration(periods.evaluationInterval)}`,
     '    rules:',
   ];
-  for (const alarm of ALARMS) lines.push(...ruleLines(alarm, exprs[alarm.name]));
+  for (const alarm of ALARMS) lines.push(...ruleLines(alarm, exprs[alarm.name], periods));
   return lines.join('\n') + '\n';
 }
 
@@ -106,15 +106,15 @@ export function renderAlertRules(periods: AlarmPeriods = REQUIRED_PERIODS): stri
 export const VALUE_PLACEHOLDER = '{{ printf "%.0f" $value }}';
 
 /** The summary annotation's template; Prometheus fills in the value. */
-export function summaryTemplate(alarm: AlarmDefinition): string {
+export function summaryTemplate(alarm: AlarmDefinition, periods: AlarmPeriods = REQUIRED_PERIODS): string {
   const value: Record<string, string> = {
     'plat-LambdaDuration': ` (${VALUE_PLACEHOLDER} of the last 3 periods breaching)`,
     'plat-SystemCritical': '',
   };
-  return `${alarmCondition(alarm)}${value[alarm.name] ?? ` (now ${VALUE_PLACEHOLDER})`}`;
+  return `${alarmCondition(alarm, periods)}${value[alarm.name] ?? ` (now ${VALUE_PLACEHOLDER})`}`;
 }
 
-function ruleLines(alarm: AlarmDefinition, expr: string): string[] {
+function ruleLines(alarm: AlarmDefinition, expr: string, periods: AlarmPeriods): string[] {
   return [
     `      - alert: ${alarm.name}`,
     `        expr: ${quote(expr)}`,
@@ -122,15 +122,25 @@ function ruleLines(alarm: AlarmDefinition, expr: string): string[] {
     `          severity: ${alarm.severity}`,
     '          topic: plat-alerts',
     '        annotations:',
-    `          summary: ${quote(summaryTemplate(alarm))}`,
+    `          summary: ${quote(summaryTemplate(alarm, periods))}`,
     `          hint: ${quote(alarm.hint)}`,
   ];
 }
 
-/** The alarm's condition in words: "projects that failed (...) > 5 over 1 hour". */
-export function alarmCondition(alarm: AlarmDefinition): string {
+/**
+ * The alarm's condition in words: "projects that failed (...) > 5 over 1 hour". With shortened periods
+ * (PLAT_ALARM_HOUR) the words say the periods really in force: "over 1m".
+ */
+export function alarmCondition(alarm: AlarmDefinition, periods: AlarmPeriods = REQUIRED_PERIODS): string {
   if (alarm.period === '-') return alarm.metric;
-  return `${alarm.metric} ${alarm.threshold} over ${alarm.period}`;
+  const required = periods.hour === REQUIRED_PERIODS.hour;
+  const period = required
+    ? alarm.period
+    : alarm.period
+        .replace('1 hour', promDuration(periods.hour))
+        .replace('1 day', promDuration(periods.day))
+        .replace('5 minutes', promDuration(periods.period));
+  return `${alarm.metric} ${alarm.threshold} over ${period}`;
 }
 
 /** A YAML double-quoted scalar (JSON's string syntax is one). */
