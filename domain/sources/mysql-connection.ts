@@ -20,6 +20,8 @@ export class SourceConnectionError extends Error {
 
 const NOT_RETRYABLE = new Set([
   'ER_ACCESS_DENIED_ERROR',
+  // What MariaDB answers for an account that does not exist (or was dropped).
+  'ER_ACCESS_DENIED_NO_PASSWORD_ERROR',
   'ER_DBACCESS_DENIED_ERROR',
   'ER_BAD_DB_ERROR',
   'ENOTFOUND',
