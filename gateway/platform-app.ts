@@ -54,6 +54,8 @@ export interface PlatformAppDeps {
   /** What Alertmanager reported, and the bearer token its webhook presents (unset: 503). */
   alarms: AlarmStore;
   alertsWebhookToken?: string;
+  /** PLAT_ALARM_HOUR: the alarms' periods as Prometheus evaluates them (default 1h). */
+  alarmHour?: string;
 }
 
 /** `/projects`, `/v1/projects` and, with a stage, `/<stage>/projects` and `/<stage>/v1/projects`. */
@@ -80,7 +82,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
   const engine = countingFailures(deps.engine, warehouseFailureCounter(metrics.registry));
   const projects = projectApi(service, deps.store, engine, deps.createsPerMinute, deps.search);
   const search = [...searchApi(deps.search), ...lifecycleApi(deps.search), ...indexOpsApi(deps.search)];
-  const alarms = alarmRoutes(deps.alarms, deps.alertsWebhookToken);
+  const alarms = alarmRoutes(deps.alarms, deps.alertsWebhookToken, deps.alarmHour);
   app.get('/metrics', metrics.serve);
   app.get('/openapi.json', (req, res) => {
     res.json(

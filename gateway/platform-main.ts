@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     apiStage: config.PLAT_API_STAGE,
     createsPerMinute: config.PLAT_PROJECT_CREATES_PER_MINUTE,
     alertsWebhookToken: config.PLAT_ALERTS_WEBHOOK_TOKEN,
+    alarmHour: config.PLAT_ALARM_HOUR,
     temporalUi: {
       namespace: config.TEMPORAL_NAMESPACE,
       url: config.TEMPORAL_UI_URL,

@@ -47,13 +47,13 @@ window.plat.page(async () => {
             h('button', { type: 'button', class: 'link-button', onclick: () => showHistory(a.name) }, a.name),
           ),
           h('td', { 'data-label': 'State' }, badge(a.state)),
+          h('td', { 'data-label': 'Fires when', class: 'condition' }, a.condition),
+          h('td', { 'data-label': 'Since' }, when(a.since)),
           h(
             'td',
-            { 'data-label': 'Fires when' },
-            a.period === '-' ? a.metric : `${a.metric} ${a.threshold} over ${a.period}`,
+            { 'data-label': 'Latest', class: 'condition' },
+            a.summary || h('span', { class: 'muted' }, 'never fired'),
           ),
-          h('td', { 'data-label': 'Since' }, when(a.since)),
-          h('td', { 'data-label': 'Latest' }, a.summary || h('span', { class: 'muted' }, 'never fired')),
         ),
       ),
     );

@@ -8,6 +8,7 @@ import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { ALARMS } from '../../domain/monitoring/alarm-catalog';
 import type { AlarmStore } from '../../domain/monitoring/alarm-store';
+import { alarmCondition, durationSeconds, periodsForHour } from '../../domain/monitoring/alert-rules';
 import { apiRoute, type ApiRoute } from '../api/api-route';
 import { HttpError } from '../http-errors';
 
@@ -39,6 +40,7 @@ const alarmStateSchema = z.object({
   period: z.string(),
   severity: z.enum(['warning', 'critical']),
   hint: z.string(),
+  condition: z.string().describe('when it fires, with the periods Prometheus evaluates'),
   state: z.enum(['firing', 'ok']),
   since: z.string().nullable(),
   summary: z.string().nullable(),
@@ -56,7 +58,14 @@ const notificationSchema = z.object({
   received_at: z.string(),
 });
 
-export function alarmRoutes(store: AlarmStore, webhookToken: string | undefined): ApiRoute[] {
+export function alarmRoutes(
+  store: AlarmStore,
+  webhookToken: string | undefined,
+  alarmHour = '1h',
+): ApiRoute[] {
+  const periods = periodsForHour(durationSeconds(alarmHour));
+  // Each alarm with the condition in force (a shortened PLAT_ALARM_HOUR says so).
+  const states = () => store.states().map((a) => ({ ...a, condition: alarmCondition(a, periods) }));
   return [
     apiRoute({
       operationId: 'receiveAlerts',
@@ -101,7 +110,7 @@ export function alarmRoutes(store: AlarmStore, webhookToken: string | undefined)
         },
       },
       handle: () => {
-        const alarms = store.states();
+        const alarms = states();
         return { firing: alarms.filter((a) => a.state === 'firing').length, alarms };
       },
     }),
@@ -120,7 +129,7 @@ export function alarmRoutes(store: AlarmStore, webhookToken: string | undefined)
         404: { description: 'no such alarm' },
       },
       handle: ({ params, query }) => {
-        const alarm = store.states().find((a) => a.name === params.name);
+        const alarm = states().find((a) => a.name === params.name);
         if (!alarm) {
           throw new HttpError(
             404,

@@ -33,6 +33,8 @@ export async function startTestGateway(opts: {
   opensearchUrl?: string;
   /** The bearer token of Alertmanager's webhook at POST /v1/alerts (none: it answers 503). */
   alertsWebhookToken?: string;
+  /** PLAT_ALARM_HOUR as the gateway reports the alarms' periods (default 1h). */
+  alarmHour?: string;
 }): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? newTestDataDir();
   const deps = await platformDeps(
@@ -50,6 +52,7 @@ export async function startTestGateway(opts: {
     deepHealthTimeoutMs: opts.deepHealthTimeoutMs ?? 3000,
     temporalUi: { namespace: 'default', url: harness().temporal.uiUrl },
     alertsWebhookToken: opts.alertsWebhookToken,
+    alarmHour: opts.alarmHour,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));

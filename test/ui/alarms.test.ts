@@ -65,6 +65,7 @@ describe('alarm pages', () => {
       client: env.client,
       taskQueue: 'alarm-pages-ui-test',
       alertsWebhookToken: WEBHOOK_TOKEN,
+      alarmHour: '60s',
     });
     browser = await launchChromium();
     await call('POST', '/auth/signup', USER);
@@ -103,6 +104,8 @@ describe('alarm pages', () => {
       await page.waitForSelector('#alarm-plat-LambdaErrors .badge.s-firing');
       expect(await page.textContent('#headline')).toBe('1 of 8 alarms firing');
       expect(await page.$$eval('#alarms tbody tr', (rows) => rows.length)).toBe(8);
+      // A shortened alarm hour shows in the conditions: what Prometheus really evaluates.
+      expect(await page.textContent('#alarm-plat-ProjectFailureRate')).toContain('> 5 over 1m');
       await page.click('#alarm-plat-LambdaErrors button');
       await page.waitForSelector('#history-section:not([hidden])');
       expect(await page.textContent('#history tbody')).toContain('(now 12)');
