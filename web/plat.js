@@ -311,6 +311,13 @@
 
   // ---- page frame ---------------------------------------------------------------------------------
 
+  let alarmsRead;
+  /** The alarms (GET /v1/alarms), read once per page: the top bar and the page share the answer. */
+  function alarms() {
+    alarmsRead ??= api('/v1/alarms');
+    return alarmsRead;
+  }
+
   /** The top bar: brand, navigation, firing alarms, the user and sign-out. */
   function topbar(user) {
     const nav = h(
@@ -322,10 +329,10 @@
     const bar = h('header', { class: 'topbar' }, h('a', { class: 'brand', href: '/' }, 'plat'), nav);
     if (user) {
       // Every page says when the platform is in alarm (docs/web-ui.md#alarms); quiet when it is not.
-      api('/v1/alarms')
-        .then(({ firing, alarms }) => {
+      alarms()
+        .then(({ firing, alarms: all }) => {
           if (!firing) return;
-          const names = alarms.filter((a) => a.state === 'firing').map((a) => a.name);
+          const names = all.filter((a) => a.state === 'firing').map((a) => a.name);
           nav.append(
             h(
               'a',
@@ -335,8 +342,6 @@
           );
         })
         .catch(() => {});
-    }
-    if (user) {
       bar.append(
         h(
           'div',
@@ -403,6 +408,7 @@
 
   window.plat = {
     TOKEN_KEY,
+    alarms,
     PHASES,
     ApiError,
     PageLeft,

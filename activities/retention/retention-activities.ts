@@ -1,7 +1,8 @@
 /**
  * The daily retention pass (docs/monitoring.md#retention): removes what is past its period from the
  * data directory, and makes sure plat's log indices in OpenSearch and the Athena warehouse's buckets
- * carry their retention policies and lifecycle rules, where those are configured. With `dry_run`, lists what would go and changes nothing.
+ * carry their retention policies and lifecycle rules, where those are configured. With `dry_run`,
+ * lists what would go and changes nothing.
  */
 import { heartbeat } from '@temporalio/activity';
 import {

@@ -4,6 +4,7 @@
  * 5 failures read as 5.08. The shipped rules file is this rendering with the requirements' periods;
  * tests render it with short ones.
  */
+import { parseDuration } from '../search-ops/ism-units';
 import { ALARMS, type AlarmDefinition } from './alarm-catalog';
 
 /** The periods the rules are evaluated over, in seconds. */
@@ -34,11 +35,11 @@ export function periodsForHour(hourSeconds: number): AlarmPeriods {
   return { hour: hourSeconds, day: scaled(86_400), period: scaled(300), evaluationInterval: scaled(60) };
 }
 
-/** `30s`, `5m`, `1h` in seconds. */
+/** `30s`, `5m`, `1h` in seconds (the duration syntax plat reads everywhere: ism-units.ts). */
 export function durationSeconds(text: string): number {
-  const m = /^(\d+)(s|m|h|d)$/.exec(text);
-  if (!m) throw new Error(`not a duration: ${text} (use e.g. 30s, 5m, 1h)`);
-  return Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[m[2] as 's' | 'm' | 'h' | 'd'];
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new Error(`not a duration: ${text} (use e.g. 30s, 5m, 1h)`);
+  return ms / 1000;
 }
 
 /** The rules group's name in Prometheus. */

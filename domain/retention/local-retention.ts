@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { MetadataDb } from '../metadata-store/metadata-db';
 import { layerDir } from '../warehouse/warehouse-layout';
+import { parseDailyLogName } from './daily-log-names';
 import { ageInDays, retentionCutoff, type RetentionKind } from './retention-periods';
 
 /** One thing past its period. */
@@ -39,8 +40,6 @@ const LOG_KIND: Record<string, RetentionKind> = {
   worker: 'function_logs',
 };
 
-const DAY_MS = 86_400_000;
-
 export function planLocalRetention(scope: LocalRetentionScope, now: Date): RetentionItem[] {
   return [
     ...logFiles(scope.logDir, now),
@@ -65,24 +64,21 @@ export function applyLocalRetention(scope: LocalRetentionScope, items: Retention
   }
 }
 
-/** `worker-2026-11-24.log`: a day's lines; `worker-before-2026-11-24.log`: lines from before it. */
+/** plat's services' daily log files (daily-log-names.ts) whose last line is past the period. */
 function logFiles(logDir: string, now: Date): RetentionItem[] {
   if (!fs.existsSync(logDir)) return [];
   const items: RetentionItem[] = [];
   for (const name of fs.readdirSync(logDir)) {
-    const m = /^([a-z]+)-(before-)?(\d{4}-\d{2}-\d{2})\.log$/.exec(name);
-    const kind = m && LOG_KIND[m[1]];
-    if (!m || !kind) continue;
-    // The last moment a line of this file can carry: the day's end, or the start of `before-<day>`.
-    const lastLine = new Date(Date.parse(`${m[3]}T00:00:00Z`) + (m[2] ? 0 : DAY_MS));
-    if (Number.isNaN(lastLine.getTime()) || lastLine >= retentionCutoff(kind, now)) continue;
+    const log = parseDailyLogName(name);
+    const kind = log && LOG_KIND[log.service];
+    if (!log || !kind || log.lastLine >= retentionCutoff(kind, now)) continue;
     const file = path.join(logDir, name);
     items.push({
       kind,
       target: file,
-      detail: `${m[1]} log of ${m[2] ? 'the days before ' : ''}${m[3]}`,
+      detail: `${log.service} log of ${log.earlier ? 'the days before ' : ''}${log.day}`,
       bytes: fs.statSync(file).size,
-      age_days: ageInDays(lastLine, now),
+      age_days: ageInDays(log.lastLine, now),
     });
   }
   return items;

@@ -12,7 +12,7 @@ export const RETENTION_DAYS = {
 
 export type RetentionKind = keyof typeof RETENTION_DAYS;
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 /** Anything last written before this instant is past its period at `now`. */
 export function retentionCutoff(kind: RetentionKind, now: Date): Date {

@@ -1,37 +1,25 @@
 /**
  * `plat retention [--dry-run] [--json]`: runs the retention pass now (docs/monitoring.md#retention),
  * as the daily `plat-retention` schedule does; with --dry-run it only lists what would go.
- * Talks to Temporal (TEMPORAL_ADDRESS, default 127.0.0.1:7233) on the platform's task queue.
  */
 import type { RetentionReport } from '../../domain/retention/retention-report';
-import { ApiError } from './api-client';
 import { table } from './render';
+import { withTemporal } from './temporal-cli-client';
 
 export const RETENTION_USAGE = `  retention [--dry-run]                   remove logs, agent logs and ODS files past their retention
                                           period now (daily at 03:00 by schedule); --dry-run lists them`;
 
 export async function retentionCommand(args: string[]): Promise<{ data: unknown; text: string }> {
   const dryRun = args.includes('--dry-run');
-  const address = process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
-  const { Client, Connection } = await import('@temporalio/client');
-  const connection = await Connection.connect({ address, connectTimeout: '5s' }).catch((err: Error) => {
-    throw new ApiError(
-      1,
-      'unreachable',
-      `Temporal is not reachable at ${address} (is plat running? npm start): ${err.message}`,
-    );
-  });
-  try {
-    const client = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default' });
-    const report = (await client.workflow.execute('retentionWorkflow', {
-      taskQueue: process.env.PLAT_TASK_QUEUE ?? 'plat-platform',
-      workflowId: `plat-retention-${dryRun ? 'dry-run-' : ''}${Date.now()}`,
-      args: [{ dry_run: dryRun }],
-    })) as RetentionReport;
-    return { data: report, text: renderReport(report) };
-  } finally {
-    await connection.close();
-  }
+  const report = await withTemporal(
+    (client, taskQueue) =>
+      client.workflow.execute('retentionWorkflow', {
+        taskQueue,
+        workflowId: `plat-retention-${dryRun ? 'dry-run-' : ''}${Date.now()}`,
+        args: [{ dry_run: dryRun }],
+      }) as Promise<RetentionReport>,
+  );
+  return { data: report, text: renderReport(report) };
 }
 
 function renderReport(r: RetentionReport): string {

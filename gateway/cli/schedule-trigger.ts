@@ -2,29 +2,14 @@
  * Runs a platform Schedule's workflow now, as the Web UI's "Trigger" or `temporal schedule trigger`
  * would (TEMPORAL_ADDRESS, default 127.0.0.1:7233), and with `wait` returns what the run did.
  */
-import type { Connection } from '@temporalio/client';
 import { scheduleId } from '../../schedules/platform-schedules';
 import { ApiError } from './api-client';
+import { withTemporal } from './temporal-cli-client';
 
 /** `name` as in platform-schedules.ts (`memory-digest`, `index-lifecycle`, ...). */
 export async function triggerSchedule(name: string, wait: boolean): Promise<{ data: unknown; text: string }> {
-  const address = process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
-  const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
-  const id = scheduleId(name, process.env.PLAT_TASK_QUEUE ?? 'plat-platform');
-  // Loaded here: commands that do not trigger a schedule should not pay for the Temporal client's start-up.
-  const { Client, Connection } = await import('@temporalio/client');
-  let connection: Connection;
-  try {
-    connection = await Connection.connect({ address, connectTimeout: '5s' });
-  } catch (err) {
-    throw new ApiError(
-      1,
-      'unreachable',
-      `Temporal is not reachable at ${address} (is plat running? npm start): ${(err as Error).message}`,
-    );
-  }
-  try {
-    const client = new Client({ connection, namespace });
+  return withTemporal(async (client, taskQueue) => {
+    const id = scheduleId(name, taskQueue);
     const handle = client.schedule.getHandle(id);
     // The newest run before the trigger: recentActions keeps only the last few, so compare ids, not counts.
     let before: string | undefined;
@@ -70,7 +55,5 @@ export async function triggerSchedule(name: string, wait: boolean): Promise<{ da
         `${id} failed (${workflowId}): ${cause?.message ?? (err as Error).message}${cause?.details?.length ? `\n${JSON.stringify(cause.details[0], null, 2)}` : ''}`,
       );
     }
-  } finally {
-    await connection.close();
-  }
+  });
 }

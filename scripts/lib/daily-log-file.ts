@@ -1,16 +1,11 @@
 /**
- * A log written as one file per UTC day, `<name>-YYYY-MM-DD.log`, with `<name>.log` a symlink to the
+ * A log written as one file per UTC day (named by domain/retention/daily-log-names.ts), with `<name>.log` a symlink to the
  * current day's file. Retention removes whole days (docs/monitoring.md#retention); the stable name
  * keeps `tail -f .data/logs/worker.log` working.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-
-/** `worker-2026-11-24.log` → the service and the day; undefined for other files. */
-export function parseDailyLogName(file: string): { service: string; day: string } | undefined {
-  const m = /^(.+)-(\d{4}-\d{2}-\d{2})\.log$/.exec(path.basename(file));
-  return m ? { service: m[1], day: m[2] } : undefined;
-}
+import { dailyLogName, earlierLogName } from '../../domain/retention/daily-log-names';
 
 export class DailyLogFile {
   private fd: number | undefined;
@@ -33,12 +28,12 @@ export class DailyLogFile {
   private open(day: string): void {
     this.close();
     const base = path.basename(this.link, '.log');
-    const file = `${base}-${day}.log`;
+    const file = dailyLogName(base, day);
     this.fd = fs.openSync(path.join(path.dirname(this.link), file), 'a');
     this.day = day;
     // A plain file left by an older plat is kept under a dated name of its own, not lost.
     if (fs.existsSync(this.link) && !fs.lstatSync(this.link).isSymbolicLink()) {
-      fs.renameSync(this.link, path.join(path.dirname(this.link), `${base}-before-${day}.log`));
+      fs.renameSync(this.link, path.join(path.dirname(this.link), earlierLogName(base, day)));
     }
     const next = `${this.link}.${process.pid}.tmp`;
     fs.rmSync(next, { force: true });

@@ -50,43 +50,38 @@ export function writeMonitoringConfig(
   },
 ): MonitoringFiles {
   const periods = periodsForHour(durationSeconds(opts.alarmHour));
-  const seen = (file: string) => path.join(opts.seenAt ?? opts.dir, file);
-  fs.mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
-  fs.writeFileSync(path.join(opts.dir, 'plat-alerts.rules.yml'), renderAlertRules(periods));
-  fs.writeFileSync(
-    path.join(opts.dir, 'prometheus.yml'),
-    prometheusConfig({
-      targets: opts.targets,
-      alertmanager: opts.alertmanager,
-      rulesFile: seen('plat-alerts.rules.yml'),
-      periods,
-    }),
-  );
-  fs.writeFileSync(
-    path.join(opts.dir, 'alertmanager.yml'),
-    alertmanagerConfig({ ...opts.receiver, periods }),
-    {
-      mode: 0o600,
-    },
-  );
-  return {
+  const files: MonitoringFiles = {
     rulesFile: path.join(opts.dir, 'plat-alerts.rules.yml'),
     prometheusConfig: path.join(opts.dir, 'prometheus.yml'),
     alertmanagerConfig: path.join(opts.dir, 'alertmanager.yml'),
   };
+  fs.mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(files.rulesFile, renderAlertRules(periods));
+  const rulesSeenAt = path.join(opts.seenAt ?? opts.dir, path.basename(files.rulesFile));
+  fs.writeFileSync(
+    files.prometheusConfig,
+    prometheusConfig({
+      targets: opts.targets,
+      alertmanager: opts.alertmanager,
+      rulesFile: rulesSeenAt,
+      periods,
+    }),
+  );
+  fs.writeFileSync(files.alertmanagerConfig, alertmanagerConfig({ ...opts.receiver, periods }), {
+    mode: 0o600,
+  });
+  return files;
 }
 
 export async function startMonitoring(opts: MonitoringOptions): Promise<MonitoringStack> {
   const amAddress = `127.0.0.1:${opts.alertmanagerPort}`;
   const files = writeMonitoringConfig({ ...opts, alertmanager: amAddress });
-  const promConfig = files.prometheusConfig;
-  const amConfig = files.alertmanagerConfig;
 
   const alertmanager = spawnService(
     'alertmanager',
     monitoringProgram('alertmanager'),
     [
-      `--config.file=${amConfig}`,
+      `--config.file=${files.alertmanagerConfig}`,
       `--storage.path=${path.join(opts.dir, 'alertmanager-data')}`,
       `--web.listen-address=${amAddress}`,
       // A single instance: no gossip port to collide with another Alertmanager on 9094.
@@ -98,7 +93,7 @@ export async function startMonitoring(opts: MonitoringOptions): Promise<Monitori
     'prometheus',
     monitoringProgram('prometheus'),
     [
-      `--config.file=${promConfig}`,
+      `--config.file=${files.prometheusConfig}`,
       `--storage.tsdb.path=${path.join(opts.dir, 'prometheus-data')}`,
       `--web.listen-address=127.0.0.1:${opts.prometheusPort}`,
     ],
