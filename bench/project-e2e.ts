@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     await loadSakila(mariadb, path.resolve(repoRoot, '..', 'shared', 'datasets', 'sakila'));
     const env = await TestWorkflowEnvironment.createFromExistingServer({ address: temporal.address });
     await addKeywordSearchAttributes(env.connection, 'default');
-    const deps = dataDirDeps(path.join(scratch, 'data'));
+    const deps = await dataDirDeps(path.join(scratch, 'data'));
     const worker = await createPlatformWorker({
       connection: env.nativeConnection,
       namespace: 'default',

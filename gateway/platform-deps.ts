@@ -5,15 +5,15 @@
  */
 import * as path from 'node:path';
 import { ProjectStore } from '../domain/metadata-store/project-store';
-import { LocalParameterStore } from '../domain/secrets/local-parameter-store';
-import { metadataDbPath, openMetadataDb } from '../domain/metadata-store/metadata-db';
+import { openParameterStore } from '../domain/secrets/open-parameter-store';
+import { metadataLocation, openMetadataDb } from '../domain/metadata-store/metadata-db';
 import { warehouseEngine, type WarehouseSettings } from '../domain/warehouse/engine-factory';
 import type { PlatConfig } from '../shared/config';
 import { OpenSearchClient } from '../domain/search-ops/opensearch-client';
 import { LogShipper } from '../domain/search-ops/plat-logs/log-shipper';
 import { ACCESS_LOGS, ensurePlatLogIndices } from '../domain/search-ops/plat-logs/plat-log-indices';
 import { AlarmStore } from '../domain/monitoring/alarm-store';
-import { IdTokens } from './auth/id-tokens';
+import { IdTokens, keyDirectory } from './auth/id-tokens';
 import { UserStore } from './auth/user-store';
 
 export async function platformDeps(
@@ -21,6 +21,7 @@ export async function platformDeps(
   config: Pick<
     PlatConfig,
     | 'PLAT_SECRET_KEY'
+    | 'PLAT_METADATA_URL'
     | 'PLAT_TOKEN_TTL_SECONDS'
     | 'PLAT_OIDC_ISSUER'
     | 'PLAT_OIDC_JWKS_URL'
@@ -29,9 +30,9 @@ export async function platformDeps(
   > &
     WarehouseSettings,
 ) {
-  const db = openMetadataDb(metadataDbPath(dataDir));
+  const db = await openMetadataDb(metadataLocation(dataDir, config.PLAT_METADATA_URL));
   const store = new ProjectStore(db);
-  const secrets = new LocalParameterStore(path.join(dataDir, 'secrets'), config.PLAT_SECRET_KEY);
+  const secrets = await openParameterStore(db, dataDir, config.PLAT_SECRET_KEY);
   const engine = warehouseEngine(config, path.join(dataDir, 'warehouse'));
   const users = new UserStore(db);
   const external = config.PLAT_OIDC_ISSUER
@@ -41,7 +42,12 @@ export async function platformDeps(
         audience: config.PLAT_OIDC_AUDIENCE,
       }
     : undefined;
-  const tokens = await IdTokens.open(path.join(dataDir, 'keys'), config.PLAT_TOKEN_TTL_SECONDS, external);
+  // Shared metadata: the signing key is a shared secret too, so every gateway signs and verifies alike.
+  const signingKeys =
+    db.dialect === 'postgres'
+      ? { putIfAbsent: (name: string, value: string) => secrets.putIfAbsent(`plat/${name}`, value) }
+      : keyDirectory(path.join(dataDir, 'keys'));
+  const tokens = await IdTokens.open(signingKeys, config.PLAT_TOKEN_TTL_SECONDS, external);
   const search = config.OPENSEARCH_URL ? new OpenSearchClient({ url: config.OPENSEARCH_URL }) : undefined;
   const accessLogs =
     search &&

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what plat needs to run and test locally, idempotently; prints nothing when all is there:
 # npm packages, the Temporal CLI, the embedding model (scripts/provision-embedding-model.sh), MariaDB.
-#   bash scripts/provision.sh [--tests] [--with-opensearch] [--with-monitoring] [--check]
+#   bash scripts/provision.sh [--tests] [--with-opensearch] [--with-monitoring] [--with-postgres] [--check]
+# --with-postgres installs PostgreSQL (Debian) for `npm start -- --with-postgres`; --tests installs it
+# too (the metadata store's suites run against it).
 # --tests also installs what only the test suite needs (docker-compose, for `config -q`; Chromium,
 # for the UI tests; moto's server, the local AWS for the warehouse adapter's tests; Prometheus and
 # Alertmanager, whose rule engine runs the alarms' tests; aiosmtpd, the test's mail server).
@@ -18,6 +20,7 @@ venv="$tools/venv"
 want_tests=false
 want_opensearch=false
 want_monitoring=false
+want_postgres=false
 check_only=false
 missing=0
 for arg in "$@"; do
@@ -26,12 +29,15 @@ for arg in "$@"; do
     --check) check_only=true ;;
     --with-opensearch) want_opensearch=true ;;
     --with-monitoring) want_monitoring=true ;;
+    --with-postgres) want_postgres=true ;;
     *) echo "provision: unknown option $arg" >&2; exit 2 ;;
   esac
 done
 [ "${PLAT_WITH_OPENSEARCH:-}" = "true" ] && want_opensearch=true
 [ "${PLAT_WITH_MONITORING:-}" = "true" ] && want_monitoring=true
+[ "${PLAT_WITH_POSTGRES:-}" = "true" ] && want_postgres=true
 $want_tests && want_monitoring=true
+$want_tests && want_postgres=true
 
 # In --check mode, note what would be installed instead of installing it.
 would() {
@@ -123,6 +129,13 @@ apt_install() {
 find_sbin() { command -v "$1" 2>/dev/null || { [ -x "/usr/sbin/$1" ] && echo "/usr/sbin/$1"; } || true; }
 if [ -z "$(find_sbin mariadbd)" ] || ! command -v mariadb-install-db >/dev/null 2>&1 || ! command -v mariadb >/dev/null 2>&1; then
   apt_install "MariaDB" "$MARIADB_DEBIAN_PACKAGE" mariadb-client
+fi
+
+# --- PostgreSQL (Debian), the shared metadata store of --with-postgres and the tests ---------------
+# Debian keeps the server programs in /usr/lib/postgresql/<major>/bin (scripts/lib/tool-paths.ts).
+have_postgres() { command -v postgres >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; }
+if $want_postgres && ! have_postgres; then
+  apt_install "PostgreSQL" "$POSTGRESQL_DEBIAN_PACKAGE"
 fi
 
 # --- Prometheus and Alertmanager (Debian), for --with-monitoring and the alarms' tests -----------

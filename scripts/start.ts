@@ -19,6 +19,8 @@ import { startOpenSearch } from './lib/opensearch-node';
 import { parseStartArgs, startHelp, type StartOptions } from './lib/start-options';
 import { startTemporalDevServer } from './lib/temporal-dev-server';
 import { alertsWebhookToken, provisionMonitoring, startPlatMonitoring } from './lib/plat-monitoring';
+import { fleetSecretKey, provisionPostgres, startPlatPostgres } from './lib/plat-postgres';
+import { redactUrl } from '../domain/metadata-store/metadata-db';
 
 const children: ChildService[] = [];
 let lifeline: Lifeline | undefined;
@@ -91,6 +93,25 @@ async function main(): Promise<void> {
       `jdbc:mysql://127.0.0.1:${db.port}/${DEMO_DATABASE_NAME}  user ${db.user} password ${db.password}`,
     ]);
   }
+
+  if (opts.withPostgres && !config.PLAT_METADATA_URL) {
+    step('PostgreSQL (shared metadata store)');
+    await provisionPostgres();
+    const pg = await startPlatPostgres({
+      dataDir: data,
+      port: config.PLAT_POSTGRES_PORT,
+      logFile: path.join(logs, 'postgres.log'),
+    });
+    watch(pg.instance.service);
+    env.PLAT_METADATA_URL = pg.url;
+    const secret = fleetSecretKey(config.PLAT_SECRET_KEY, data);
+    env.PLAT_SECRET_KEY = secret.key;
+    urls.push([
+      'Metadata store (PostgreSQL)',
+      `${redactUrl(pg.url)}${secret.file ? `  (secret key in ${secret.file}: another host joins with PLAT_METADATA_URL and PLAT_SECRET_KEY)` : ''}`,
+    ]);
+  } else if (config.PLAT_METADATA_URL)
+    urls.push(['Metadata store (PostgreSQL)', redactUrl(config.PLAT_METADATA_URL)]);
 
   const monitoringDir = path.join(data, 'monitoring');
   if (opts.withMonitoring) {
@@ -204,6 +225,8 @@ async function assertPortsFree(config: PlatConfig, opts: StartOptions): Promise<
       [config.TEMPORAL_UI_PORT, 'TEMPORAL_UI_PORT'],
     );
   if (opts.withDemoDb) wanted.push([config.PLAT_DEMO_DB_PORT, 'PLAT_DEMO_DB_PORT']);
+  if (opts.withPostgres && !config.PLAT_METADATA_URL)
+    wanted.push([config.PLAT_POSTGRES_PORT, 'PLAT_POSTGRES_PORT']);
   if (opts.withMonitoring)
     wanted.push([config.PROMETHEUS_PORT, 'PROMETHEUS_PORT'], [config.ALERTMANAGER_PORT, 'ALERTMANAGER_PORT']);
   if (opts.withOpenSearch && !config.OPENSEARCH_URL) wanted.push([config.OPENSEARCH_PORT, 'OPENSEARCH_PORT']);
@@ -230,6 +253,7 @@ function parseOrExit(): StartOptions {
     }
     if (process.env.PLAT_WITH_OPENSEARCH === 'true') opts.withOpenSearch = true;
     if (process.env.PLAT_WITH_MONITORING === 'true') opts.withMonitoring = true;
+    if (process.env.PLAT_WITH_POSTGRES === 'true') opts.withPostgres = true;
     return opts;
   } catch (err) {
     console.error((err as Error).message);

@@ -221,6 +221,13 @@ export const settings = {
     schema: z.string().min(1).default('plat_memories'),
     help: 'Qdrant collection of the memory service.',
   },
+  PLAT_METADATA_URL: {
+    schema: z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/, 'a PostgreSQL URL, e.g. postgres://plat:secret@db-host:5432/plat')
+      .optional(),
+    help: 'Shared metadata store of a fleet (PostgreSQL): projects, events, users, secrets. Unset: a file under PLAT_DATA_DIR, for one host. Needs PLAT_SECRET_KEY.',
+  },
   PLAT_SECRET_KEY: {
     schema: z
       .string()
@@ -229,7 +236,7 @@ export const settings = {
         '32 bytes, base64-encoded (openssl rand -base64 32)',
       )
       .optional(),
-    help: 'Key of the local parameter store (AES-256-GCM). Unset: a key file is created in the data dir.',
+    help: 'Key of the parameter store (AES-256-GCM), the same on every host of a fleet. Unset: a key file is created in the data dir (one host only; required with PLAT_METADATA_URL).',
   },
   PLAT_WITH_MONITORING: {
     schema: bool(false),
@@ -271,6 +278,14 @@ export const settings = {
     help: "Test setting: the alarms' hour. Shorter, the day and the 5-minute periods shrink with it, and Prometheus scrapes and evaluates faster, so alarms fire and resolve in seconds.",
   },
   PLAT_DEMO_DB_PORT: { schema: port(3307), help: 'Port of the demo MariaDB (npm start -- --with-demo-db).' },
+  PLAT_POSTGRES_PORT: {
+    schema: port(5433),
+    help: 'Port of the private PostgreSQL (npm start -- --with-postgres).',
+  },
+  PLAT_WITH_POSTGRES: {
+    schema: bool(false),
+    help: 'Keep the metadata in a private PostgreSQL (same as --with-postgres).',
+  },
   PLAT_WITH_OPENSEARCH: {
     schema: bool(false),
     help: 'Also start a local OpenSearch (same as --with-opensearch).',
@@ -341,6 +356,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatConfig {
         got: raw,
       });
   }
+  // A fleet seals secrets with one key every host holds; a key file of one data directory is not that.
+  if (
+    out.PLAT_METADATA_URL &&
+    !out.PLAT_SECRET_KEY &&
+    !problems.some((p) => p.variable === 'PLAT_SECRET_KEY')
+  )
+    problems.push({
+      variable: 'PLAT_SECRET_KEY',
+      expected:
+        'a key shared by every host when PLAT_METADATA_URL is set: 32 bytes, base64-encoded (openssl rand -base64 32)',
+      got: undefined,
+    });
   if (problems.length) throw new ConfigError(problems);
   return out as PlatConfig;
 }

@@ -30,8 +30,9 @@ async function main(): Promise<void> {
     config.PLAT_WORKER_METRICS_PORT,
   );
   const connection = await connectWithRetry(address, log);
-  const activityDeps = dataDirDeps(dataDir(config), {
+  const activityDeps = await dataDirDeps(dataDir(config), {
     secretKey: config.PLAT_SECRET_KEY,
+    metadataUrl: config.PLAT_METADATA_URL,
     llm: llmSettings(config),
     publicUrl: publicUrl(config),
     warehouse: config,

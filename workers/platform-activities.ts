@@ -20,11 +20,11 @@ import { createCostReportActivities, type CostGauges } from '../activities/cost/
 import { createRetentionActivities } from '../activities/retention/retention-activities';
 import type { LocalRetentionScope } from '../domain/retention/local-retention';
 import { warehouseS3Retention, type WarehouseS3Retention } from '../domain/retention/warehouse-s3-retention';
-import { LocalParameterStore } from '../domain/secrets/local-parameter-store';
 import type { ParameterStore } from '../domain/secrets/parameter-store';
 import type { LlmSettings } from '../domain/llm/llm-settings';
 import type { ProjectEvent } from '../shared/project-model';
-import { metadataDbPath, openMetadataDb } from '../domain/metadata-store/metadata-db';
+import { metadataLocation, openMetadataDb } from '../domain/metadata-store/metadata-db';
+import { openParameterStore } from '../domain/secrets/open-parameter-store';
 import { createLifecycleActivities } from '../activities/search-ops/lifecycle-activities';
 import { OpenSearchClient } from '../domain/search-ops/opensearch-client';
 import { LogShipper } from '../domain/search-ops/plat-logs/log-shipper';
@@ -57,10 +57,12 @@ export interface ActivityDeps {
 }
 
 /** The real dependencies of a data directory: its metadata database and local parameter store. */
-export function dataDirDeps(
+export async function dataDirDeps(
   dataDir: string,
   opts: {
     secretKey?: string;
+    /** PLAT_METADATA_URL: the shared metadata store (unset: the data directory's file). */
+    metadataUrl?: string;
     llm?: LlmSettings;
     publicUrl?: string;
     warehouse?: WarehouseSettings;
@@ -69,9 +71,9 @@ export function dataDirDeps(
     /** OPENSEARCH_URL: the cluster of the index lifecycle engine. */
     opensearchUrl?: string;
   } = {},
-): ActivityDeps {
+): Promise<ActivityDeps> {
   const warehouseRoot = path.join(dataDir, 'warehouse');
-  const db = openMetadataDb(metadataDbPath(dataDir));
+  const db = await openMetadataDb(metadataLocation(dataDir, opts.metadataUrl));
   return {
     store: new ProjectStore(db),
     memoryPipelines: {
@@ -79,7 +81,7 @@ export function dataDirDeps(
       memory: new MemoryClient(opts.memory?.url ?? 'http://127.0.0.1:8230', opts.memory?.apiKey),
       state: new PipelineState(db),
     },
-    secrets: new LocalParameterStore(path.join(dataDir, 'secrets'), opts.secretKey),
+    secrets: await openParameterStore(db, dataDir, opts.secretKey),
     llm: opts.llm,
     warehouseRoot,
     engine: warehouseEngine(opts.warehouse, warehouseRoot),

@@ -24,6 +24,7 @@ import { layerDatabaseName } from '../../domain/warehouse/warehouse-layout';
 import type { WarehouseEngine } from '../../domain/warehouse/warehouse-engine';
 import type { AgentLogEntry, ProjectStore } from '../../domain/metadata-store/project-store';
 import type { LogShipper } from '../../domain/search-ops/plat-logs/log-shipper';
+import { OrderedWrites } from '../../domain/metadata-store/ordered-writes';
 
 export interface AnalysisActivityDeps {
   store: ProjectStore;
@@ -82,6 +83,7 @@ export function createAnalysisActivities({
     const checkpoint = (activityInfo().heartbeatDetails as TableCopyResult[] | undefined) ?? [];
     let progress: TableCopyResult[] = checkpoint;
     const beat = setInterval(() => heartbeat(progress), 10_000);
+    const writes = new OrderedWrites();
     try {
       // Columns and keys only: the copy counts rows itself, inside its consistent snapshot.
       const snapshot = await exploreSource(db, source.target.database, {
@@ -98,28 +100,31 @@ export function createAnalysisActivities({
         onTable: (copied, done) => {
           progress = done;
           heartbeat(done);
-          store.addEvents([
-            {
-              event_key: `${req.project_id}:ods:a${attempt}:${copied.table}`,
-              project_id: req.project_id,
-              event_type: 'log_entry',
-              phase: 'data_ingestion',
-              status: 'running',
-              message: `copied ${copied.table}: ${copied.ods_rows} rows (${done.length}/${snapshot.tables.length} tables)`,
-              timestamp: new Date().toISOString(),
-              payload: {
-                table: copied.table,
-                source_rows: copied.source_rows,
-                ods_rows: copied.ods_rows,
-                tables_done: done.length,
+          writes.push(() =>
+            store.addEvents([
+              {
+                event_key: `${req.project_id}:ods:a${attempt}:${copied.table}`,
+                project_id: req.project_id,
+                event_type: 'log_entry',
+                phase: 'data_ingestion',
+                status: 'running',
+                message: `copied ${copied.table}: ${copied.ods_rows} rows (${done.length}/${snapshot.tables.length} tables)`,
+                timestamp: new Date().toISOString(),
+                payload: {
+                  table: copied.table,
+                  source_rows: copied.source_rows,
+                  ods_rows: copied.ods_rows,
+                  tables_done: done.length,
+                },
               },
-            },
-          ]);
+            ]),
+          );
         },
       });
     } finally {
       clearInterval(beat);
       await db.end();
+      await writes.drain();
     }
   };
 
@@ -132,6 +137,7 @@ export function createAnalysisActivities({
       let seq = 0;
       const logs: AgentLogEntry[] = [];
       const events: ProjectEvent[] = [];
+      const writes = new OrderedWrites();
       const onToolCall = (call: ToolCallRecord & { input_tokens?: number; output_tokens?: number }) => {
         const key = `${req.project_id}:prd:a${attempt}:t${++seq}`;
         const timestamp = new Date().toISOString();
@@ -158,10 +164,13 @@ export function createAnalysisActivities({
       };
       const flush = () => {
         const batch = logs.splice(0);
-        store.addAgentLogs(batch);
+        const batchEvents = events.splice(0);
+        writes.push(async () => {
+          await store.addAgentLogs(batch);
+          await store.addEvents(batchEvents);
+        });
         // The log key as the document id: a retried activity re-sends the same documents, as no-ops.
         for (const e of batch) agentLogs?.ship({ ...e, '@timestamp': e.timestamp }, e.log_key);
-        store.addEvents(events.splice(0));
       };
       // Model calls can be slow: keep the heartbeat going independently of tool calls.
       const beat = setInterval(() => heartbeat({ tool_calls: seq }), 15_000);
@@ -192,6 +201,7 @@ export function createAnalysisActivities({
         clearInterval(beat);
         flush();
         await db.end();
+        await writes.drain();
       }
     },
 
@@ -240,7 +250,7 @@ export function createAnalysisActivities({
     /** Persists the project's latest view and new events (idempotent by event key). */
     async recordProgress(view: ProjectView, events: ProjectEvent[]): Promise<void> {
       // Save first: `f?.(save())` would skip the save when there is no observer.
-      const stored = store.saveProgress(view, events);
+      const stored = await store.saveProgress(view, events);
       onStoredEvents?.(stored);
     },
   };

@@ -71,7 +71,7 @@ export function createWarehouseActivities({
   publicUrl,
   llm,
 }: WarehouseActivityDeps) {
-  const log = (projectId: string, phase: PhaseName, key: string, message: string, payload = {}) => {
+  const log = async (projectId: string, phase: PhaseName, key: string, message: string, payload = {}) => {
     const event: ProjectEvent = {
       event_key: `${projectId}:${phase}:a${activityInfo().attempt}:${key}`,
       project_id: projectId,
@@ -82,7 +82,7 @@ export function createWarehouseActivities({
       timestamp: new Date().toISOString(),
       payload,
     };
-    store.addEvents([event]);
+    await store.addEvents([event]);
   };
 
   /**
@@ -118,7 +118,7 @@ export function createWarehouseActivities({
         summary.usage.push(fix.usage);
         summary.repairs.push({ layer, table: err.table, reason: err.reason });
         entry.tables = entry.tables.map((t) => (t.name === err.table ? { ...t, select: fix.select } : t));
-        log(
+        await log(
           projectId,
           'data_modeling',
           `repair:${layer}:${err.table}:${repairs}`,
@@ -154,7 +154,7 @@ export function createWarehouseActivities({
         throw err;
       } finally {
         // Stored before running, so a failing script can be read through the API.
-        store.putArtifact(project_id, 'model_scripts', scripts);
+        await store.putArtifact(project_id, 'model_scripts', scripts);
       }
       const summary: ModelingSummary = { layers: [], repairs: [], usage: [] };
       for (const entry of scripts.layers) {
@@ -162,7 +162,7 @@ export function createWarehouseActivities({
         const built = await buildWithRepairs(project_id, prd, entry, summary);
         if (summary.repairs.some((r) => r.layer === layer)) {
           entry.script = layerScript(project_id, layer, entry.tables);
-          store.putArtifact(project_id, 'model_scripts', scripts);
+          await store.putArtifact(project_id, 'model_scripts', scripts);
         }
         summary.layers.push({
           layer,
@@ -174,7 +174,7 @@ export function createWarehouseActivities({
             partition_by: t.partition_by,
           })),
         });
-        log(
+        await log(
           project_id,
           'data_modeling',
           layer,
@@ -188,9 +188,9 @@ export function createWarehouseActivities({
     /** Data governance: quality rules evaluated into a report; every table registered in the catalog with lineage. */
     async governWarehouse({ project_id, prd }: WarehouseStageRequest): Promise<GovernanceSummary> {
       const report = await evaluateQualityRules(engine, project_id, prd);
-      store.putArtifact(project_id, 'quality_report', report);
+      await store.putArtifact(project_id, 'quality_report', report);
       for (const r of report.results.filter((x) => x.status !== 'passed')) {
-        log(
+        await log(
           project_id,
           'data_governance',
           `rule:${r.name}`,
@@ -203,11 +203,11 @@ export function createWarehouseActivities({
           },
         );
       }
-      const scripts = store.getArtifact<ModelScripts>(project_id, 'model_scripts');
+      const scripts = await store.getArtifact<ModelScripts>(project_id, 'model_scripts');
       const selects = Object.fromEntries((scripts?.layers ?? []).map((l) => [l.layer, l.tables]));
       const catalog = await buildCatalog(engine, project_id, prd, selects);
-      store.putArtifact(project_id, 'catalog', catalog);
-      log(
+      await store.putArtifact(project_id, 'catalog', catalog);
+      await log(
         project_id,
         'data_governance',
         'catalog',
@@ -230,9 +230,9 @@ export function createWarehouseActivities({
     /** Query building: every ADS metric's SQL run and sanity-checked. */
     async validateMetricSql({ project_id, prd }: WarehouseStageRequest): Promise<MetricValidationSummary> {
       const report = await validateMetrics(engine, project_id, prd);
-      store.putArtifact(project_id, 'metric_validation', report);
+      await store.putArtifact(project_id, 'metric_validation', report);
       for (const r of report.results)
-        log(
+        await log(
           project_id,
           'query_building',
           `metric:${r.name}`,
@@ -251,10 +251,10 @@ export function createWarehouseActivities({
 
     /** Visualization: datasets (valid metrics) and dashboards, served live by the gateway's dashboard page. */
     async buildDashboards({ project_id, prd }: WarehouseStageRequest): Promise<VisualizationSummary> {
-      const validation = store.getArtifact<MetricValidationReport>(project_id, 'metric_validation');
+      const validation = await store.getArtifact<MetricValidationReport>(project_id, 'metric_validation');
       const url = dashboardUrl(publicUrl, project_id);
       const spec = buildDashboardSpec(prd, validation, url);
-      store.putArtifact(project_id, 'dashboards', spec);
+      await store.putArtifact(project_id, 'dashboards', spec);
       return {
         url,
         dashboards: spec.dashboards.length,
@@ -264,7 +264,7 @@ export function createWarehouseActivities({
 
     /** The analytics advisor: the data-profile report (docs/requirements.md#data-profile) over ODS, using the quality report when there is one. */
     async profileData({ project_id, prd }: WarehouseStageRequest): Promise<ProfileSummary> {
-      const quality = store.getArtifact<QualityReport>(project_id, 'quality_report');
+      const quality = await store.getArtifact<QualityReport>(project_id, 'quality_report');
       const report = await buildDataProfile({
         warehouseRoot,
         projectId: project_id,
@@ -276,23 +276,26 @@ export function createWarehouseActivities({
           blocking_failed: quality.blocking_failed.length,
         },
       });
-      store.putArtifact(project_id, 'data_profile', { ...report, markdown: renderProfileMarkdown(report) });
+      await store.putArtifact(project_id, 'data_profile', {
+        ...report,
+        markdown: renderProfileMarkdown(report),
+      });
       for (const [i, insight] of report.key_insights.entries())
-        log(project_id, 'analytics_advisor', `insight:${i}`, insight);
+        await log(project_id, 'analytics_advisor', `insight:${i}`, insight);
       return { overall_score: report.overall_score, insights: report.key_insights.length };
     },
 
     /** The production-pipeline agent: runnable incremental-load templates (no model calls). */
     async generatePipeline({ project_id, prd }: WarehouseStageRequest): Promise<PipelineSummary> {
-      const scripts = store.getArtifact<ModelScripts>(project_id, 'model_scripts');
+      const scripts = await store.getArtifact<ModelScripts>(project_id, 'model_scripts');
       const templates = generatePipelineTemplates({
         projectId: project_id,
         prd,
         source: readSourceSchema(warehouseRoot, project_id),
         layers: scripts?.layers ?? [],
       });
-      store.putArtifact(project_id, 'pipeline_templates', templates);
-      log(
+      await store.putArtifact(project_id, 'pipeline_templates', templates);
+      await log(
         project_id,
         'production_pipeline',
         'templates',

@@ -22,7 +22,7 @@ export function createCostReportActivities(deps: { store: ProjectStore; gauges?:
   return {
     async reportCosts(windowMinutes: number): Promise<CostReport> {
       const since = new Date(Date.now() - windowMinutes * 60_000).toISOString();
-      const costs = deps.store.costsUpdatedSince(since);
+      const costs = await deps.store.costsUpdatedSince(since);
       let tokens = 0;
       let usd = 0;
       for (const { project_id, cost } of costs) {

@@ -68,7 +68,7 @@ export function createMemoryPipelineActivities({ workspaces, memory, state }: Me
       const deltas: JournalDelta[] = [];
       for (const ws of workspaces) {
         for (const j of journals(ws)) {
-          const from = Number(state.get(offsetKey(ws.name, j.file)) ?? 0);
+          const from = Number((await state.get(offsetKey(ws.name, j.file))) ?? 0);
           const size = fs.statSync(j.file).size;
           if (size <= from) continue;
           const tail = fs.readFileSync(j.file).subarray(from, size);
@@ -116,7 +116,7 @@ export function createMemoryPipelineActivities({ workspaces, memory, state }: Me
 
     /** Moves a journal's offset: called only after both writes of its chunk succeeded. */
     async commitJournalOffset(req: { workspace: string; file: string; offset: number }): Promise<void> {
-      state.set(offsetKey(req.workspace, req.file), String(req.offset));
+      await state.set(offsetKey(req.workspace, req.file), String(req.offset));
     },
 
     /** Memory files of every workspace (MEMORY.md and non-journal memory/*.md). */
@@ -132,7 +132,7 @@ export function createMemoryPipelineActivities({ workspaces, memory, state }: Me
       const ws = workspace(req.workspace);
       const content = fs.readFileSync(req.file, 'utf8');
       const hash = createHash('sha256').update(content).digest('hex');
-      if (state.get(hashKey(ws.name, req.file)) === hash) return 'unchanged';
+      if ((await state.get(hashKey(ws.name, req.file))) === hash) return 'unchanged';
       if (content.trim()) {
         await memory.add({
           user_id: ws.user_id,
@@ -143,7 +143,7 @@ export function createMemoryPipelineActivities({ workspaces, memory, state }: Me
           idempotency_key: `sync:${ws.name}:${path.relative(ws.dir, req.file)}:${hash}`,
         });
       }
-      state.set(hashKey(ws.name, req.file), hash);
+      await state.set(hashKey(ws.name, req.file), hash);
       return content.trim() ? 'synced' : 'empty';
     },
 

@@ -2,20 +2,27 @@
 import type { MetadataDb } from '../../domain/metadata-store/metadata-db';
 
 export class PipelineState {
-  constructor(private readonly db: MetadataDb) {}
+  constructor(private readonly metadata: MetadataDb) {}
 
-  get(key: string): string | undefined {
-    const row = this.db.prepare('SELECT value FROM memory_pipeline_state WHERE key = ?').get(key) as
-      { value: string } | undefined;
+  async get(key: string): Promise<string | undefined> {
+    const row = await this.metadata.db
+      .selectFrom('memory_pipeline_state')
+      .select('value')
+      .where('key', '=', key)
+      .executeTakeFirst();
     return row?.value;
   }
 
-  set(key: string, value: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO memory_pipeline_state (key, value, updated_at) VALUES (?, ?, ?)
-         ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+  async set(key: string, value: string): Promise<void> {
+    await this.metadata.db
+      .insertInto('memory_pipeline_state')
+      .values({ key, value, updated_at: new Date().toISOString() })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet((eb) => ({
+          value: eb.ref('excluded.value'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
       )
-      .run(key, value, new Date().toISOString());
+      .execute();
   }
 }

@@ -27,9 +27,9 @@ export function createRetentionActivities(deps: {
     async applyRetention(req: RetentionRequest): Promise<RetentionReport> {
       const now = new Date(req.now);
       if (Number.isNaN(now.getTime())) throw new Error(`applyRetention: not an instant: ${req.now}`);
-      const items = planLocalRetention(deps.retention, now);
+      const items = await planLocalRetention(deps.retention, now);
       heartbeat(items.length);
-      if (!req.dry_run) applyLocalRetention(deps.retention, items, now);
+      if (!req.dry_run) await applyLocalRetention(deps.retention, items, now);
       const policies = Object.fromEntries(
         Object.entries(PLAT_LOG_INDICES).map(([name, spec]) => [name, spec.retention_days]),
       );

@@ -1,118 +1,154 @@
 /**
- * The metadata store (embedded default: a SQLite-format file through libsql, whose prebuilt binary
- * ships in the npm package). Shared by the gateway and the worker processes; WAL mode lets them
- * read while the other writes.
+ * The metadata store (docs/fleet.md#shared-state): projects, events, agent logs, users, artifacts,
+ * alarms, pipeline state and, when shared, secrets. Embedded default: a SQLite-format file under the
+ * data directory, for the processes of one host. With `PLAT_METADATA_URL=postgres://…`: PostgreSQL,
+ * shared by every gateway, worker and memory service of a fleet. Both are reached through one typed
+ * query layer (Kysely); the schema is versioned migrations run at open.
  */
-import Database from 'libsql';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { metadataMigrations, type MetadataDialect } from './metadata-migrations';
+import type { MetadataTables } from './metadata-tables';
+import { forgetSqliteFile, isLocked, openSqliteFile } from './sqlite-file';
+import { PostgresNotifications } from './postgres-notifications';
 
-export type MetadataDb = InstanceType<typeof Database>;
+export type { MetadataDialect } from './metadata-migrations';
 
-const MIGRATIONS: string[] = [
-  `CREATE TABLE IF NOT EXISTS projects (
-     project_id TEXT PRIMARY KEY,
-     owner_id TEXT NOT NULL,
-     created_at TEXT NOT NULL,
-     updated_at TEXT NOT NULL,
-     status TEXT NOT NULL,
-     view_json TEXT NOT NULL
-   )`,
-  `CREATE INDEX IF NOT EXISTS projects_owner ON projects (owner_id, created_at)`,
-  `CREATE TABLE IF NOT EXISTS events (
-     event_id INTEGER PRIMARY KEY AUTOINCREMENT,
-     project_id TEXT NOT NULL,
-     event_key TEXT NOT NULL UNIQUE,
-     event_type TEXT NOT NULL,
-     phase TEXT NOT NULL,
-     status TEXT NOT NULL,
-     message TEXT NOT NULL,
-     payload_json TEXT NOT NULL,
-     timestamp TEXT NOT NULL
-   )`,
-  `CREATE INDEX IF NOT EXISTS events_project ON events (project_id, event_id)`,
-  `CREATE TABLE IF NOT EXISTS agent_logs (
-     id INTEGER PRIMARY KEY AUTOINCREMENT,
-     project_id TEXT NOT NULL,
-     log_key TEXT NOT NULL UNIQUE,
-     agent TEXT NOT NULL,
-     phase TEXT NOT NULL,
-     tool TEXT NOT NULL,
-     params_json TEXT NOT NULL,
-     summary TEXT NOT NULL,
-     duration_ms INTEGER NOT NULL,
-     input_tokens INTEGER NOT NULL DEFAULT 0,
-     output_tokens INTEGER NOT NULL DEFAULT 0,
-     timestamp TEXT NOT NULL
-   )`,
-  `CREATE INDEX IF NOT EXISTS agent_logs_project ON agent_logs (project_id, id)`,
-  `CREATE TABLE IF NOT EXISTS users (
-     user_id TEXT PRIMARY KEY,
-     username TEXT NOT NULL UNIQUE,
-     password_hash TEXT NOT NULL,
-     created_at TEXT NOT NULL
-   )`,
-  `CREATE TABLE IF NOT EXISTS memory_pipeline_state (
-     key TEXT PRIMARY KEY,
-     value TEXT NOT NULL,
-     updated_at TEXT NOT NULL
-   )`,
-  `CREATE TABLE IF NOT EXISTS project_artifacts (
-     project_id TEXT NOT NULL,
-     kind TEXT NOT NULL,
-     content_json TEXT NOT NULL,
-     updated_at TEXT NOT NULL,
-     PRIMARY KEY (project_id, kind)
-   )`,
-  `CREATE TABLE IF NOT EXISTS alarm_notifications (
-     id INTEGER PRIMARY KEY AUTOINCREMENT,
-     alarm TEXT NOT NULL,
-     fingerprint TEXT NOT NULL,
-     status TEXT NOT NULL,
-     starts_at TEXT NOT NULL,
-     ends_at TEXT,
-     summary TEXT NOT NULL,
-     labels_json TEXT NOT NULL,
-     received_at TEXT NOT NULL,
-     UNIQUE (fingerprint, status, starts_at)
-   )`,
-  `CREATE INDEX IF NOT EXISTS alarm_notifications_alarm ON alarm_notifications (alarm, id)`,
-];
-
-const open = new Map<string, MetadataDb>();
-
-/** Opens (once per process) and migrates the metadata database at `file`. */
-export function openMetadataDb(file: string): MetadataDb {
-  return openSqliteDb(file, MIGRATIONS);
+/** An open metadata store. */
+export interface MetadataDb {
+  readonly dialect: MetadataDialect;
+  readonly db: Kysely<MetadataTables>;
+  /** Where it lives, without credentials (for messages). */
+  readonly location: string;
+  /**
+   * Calls `listener` with each payload another process (or this one) sent on `channel` once its
+   * transaction committed; undefined when the store cannot push (SQLite: readers poll instead).
+   */
+  readonly notifications?: PostgresNotifications;
+  close(): Promise<void>;
 }
 
-/** Opens (once per process) a SQLite-format database in WAL mode and applies its migrations. */
-export function openSqliteDb(file: string, migrations: string[]): MetadataDb {
-  const existing = open.get(file);
-  if (existing) return existing;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file);
-  // Gateway and worker open the file at the same moment on start-up: wait for locks, do not fail.
-  db.pragma('busy_timeout = 10000');
-  retryWhileLocked(() => db.pragma('journal_mode = WAL'));
-  for (const sql of migrations) retryWhileLocked(() => db.exec(sql));
-  open.set(file, db);
-  return db;
-}
-
-/** The metadata database of a data directory. */
+/** The embedded metadata file of a data directory. */
 export function metadataDbPath(dataDir: string): string {
   return path.join(dataDir, 'metadata', 'plat.db');
 }
 
-/** Switching to WAL needs a moment of exclusive access, which busy_timeout does not cover. */
-function retryWhileLocked<T>(fn: () => T): T {
+/** What `openMetadataDb` opens: the shared PostgreSQL when a URL is configured, else the data directory's file. */
+export function metadataLocation(dataDir: string, url?: string): string {
+  return url ?? metadataDbPath(dataDir);
+}
+
+/** Whether a location names a PostgreSQL database. */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+/** A URL with its password masked, fit for logs and messages. */
+export function redactUrl(location: string): string {
+  return isPostgresUrl(location) ? location.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@') : location;
+}
+
+const opened = new Map<string, Promise<MetadataDb>>();
+
+/**
+ * Opens (once per process and location) and migrates the metadata store at `location`: a
+ * `postgres://` URL or a file path. Migrations are safe when several processes open a fresh store
+ * at once.
+ */
+export function openMetadataDb(location: string): Promise<MetadataDb> {
+  let db = opened.get(location);
+  if (!db) {
+    db = (isPostgresUrl(location) ? openPostgres(location) : openSqlite(location)).catch((err) => {
+      opened.delete(location);
+      throw err;
+    });
+    opened.set(location, db);
+  }
+  return db;
+}
+
+async function openSqlite(file: string): Promise<MetadataDb> {
+  const database = openSqliteFile(file);
+  const db = new Kysely<MetadataTables>({ dialect: new SqliteDialect({ database }) });
+  // Two processes migrating one fresh file: the loser's transaction is refused as busy; by its
+  // next attempt the winner has committed and nothing is left to run.
   for (let attempt = 1; ; attempt++) {
     try {
-      return fn();
+      await migrate(db, 'sqlite');
+      break;
     } catch (err) {
-      if (attempt >= 50 || !/locked|busy/i.test((err as Error).message)) throw err;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+      if (attempt >= 50 || !isLocked(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  }
+  return {
+    dialect: 'sqlite',
+    db,
+    location: file,
+    async close() {
+      opened.delete(file);
+      forgetSqliteFile(file);
+      await db.destroy();
+    },
+  };
+}
+
+// int8 (bigserial ids, COUNT(*)) as numbers: ids stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+/** Connections per process: the worker's activities and the gateway's requests are short. */
+const POOL_SIZE = 10;
+
+async function openPostgres(url: string): Promise<MetadataDb> {
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, application_name: 'plat' });
+  // A pool error (the server restarted) is reported on the next query; do not crash the process.
+  pool.on('error', () => {});
+  const db = new Kysely<MetadataTables>({ dialect: new PostgresDialect({ pool }) });
+  const location = redactUrl(url);
+  try {
+    await withMigrationLock(pool, () => migrate(db, 'postgres'));
+  } catch (err) {
+    await db.destroy();
+    throw new Error(`metadata store ${location}: ${(err as Error).message}`, { cause: err });
+  }
+  const notifications = new PostgresNotifications(url);
+  return {
+    dialect: 'postgres',
+    db,
+    location,
+    notifications,
+    async close() {
+      opened.delete(url);
+      await notifications.close();
+      await db.destroy();
+    },
+  };
+}
+
+/**
+ * Several processes starting at once on a fresh database: one migrates while the others wait on a
+ * session advisory lock, then find nothing to do.
+ */
+async function withMigrationLock(pool: pg.Pool, fn: () => Promise<void>): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtext('plat-metadata-migrations'))");
+    await fn();
+  } finally {
+    await client.query("SELECT pg_advisory_unlock(hashtext('plat-metadata-migrations'))").catch(() => {});
+    client.release();
+  }
+}
+
+async function migrate(db: Kysely<MetadataTables>, dialect: MetadataDialect): Promise<void> {
+  const migrations = metadataMigrations(dialect);
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`migration ${failed ?? '(setup)'} failed: ${(error as Error).message ?? String(error)}`, {
+      cause: error,
+    });
   }
 }

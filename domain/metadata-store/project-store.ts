@@ -1,5 +1,7 @@
 /** Reads and writes project records, events and agent logs in the metadata store. */
+import { sql, type Transaction } from 'kysely';
 import type { MetadataDb } from './metadata-db';
+import type { MetadataTables } from './metadata-tables';
 import type { ProjectEvent, ProjectStatus, ProjectView } from '../../shared/project-model';
 import { normalizeProjectView } from '../../shared/project-view-compat';
 import type { ArtifactKind } from '../../shared/warehouse-model';
@@ -22,8 +24,15 @@ export interface AgentLogEntry {
   timestamp: string;
 }
 
+/** The channel on which a shared store announces the projects that have new events. */
+const EVENTS_CHANNEL = 'plat_events';
+
 export class ProjectStore {
-  constructor(private readonly db: MetadataDb) {}
+  constructor(private readonly metadata: MetadataDb) {}
+
+  private get db() {
+    return this.metadata.db;
+  }
 
   /**
    * Saves the latest view (an older snapshot never overwrites a newer one) and its events,
@@ -31,135 +40,177 @@ export class ProjectStore {
    * A view in the older phases shape (a workflow still run by a previous worker version) is
    * stored in today's shape.
    */
-  saveProgress(given: ProjectView, events: ProjectEvent[]): ProjectEvent[] {
+  async saveProgress(given: ProjectView, events: ProjectEvent[]): Promise<ProjectEvent[]> {
     const view = normalizeProjectView(given);
-    const upsert = this.db.prepare(
-      `INSERT INTO projects (project_id, owner_id, created_at, updated_at, status, view_json) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (project_id) DO UPDATE SET updated_at = excluded.updated_at, status = excluded.status, view_json = excluded.view_json
-       WHERE excluded.updated_at >= projects.updated_at`,
-    );
-    return this.db.transaction(() => {
-      upsert.run(
-        view.project_id,
-        view.owner_id,
-        view.created_at,
-        view.updated_at,
-        view.status,
-        JSON.stringify(view),
-      );
-      return this.insertEvents(events);
-    })();
+    return this.db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('projects')
+        .values({
+          project_id: view.project_id,
+          owner_id: view.owner_id,
+          created_at: view.created_at,
+          updated_at: view.updated_at,
+          status: view.status,
+          view_json: JSON.stringify(view),
+        })
+        .onConflict((oc) =>
+          oc
+            .column('project_id')
+            .doUpdateSet((eb) => ({
+              updated_at: eb.ref('excluded.updated_at'),
+              status: eb.ref('excluded.status'),
+              view_json: eb.ref('excluded.view_json'),
+            }))
+            .where(sql<boolean>`excluded.updated_at >= projects.updated_at`),
+        )
+        .execute();
+      return this.insertEvents(tx, events);
+    });
   }
 
   /** Appends events; one already stored under the same event_key is not stored again. */
-  addEvents(events: ProjectEvent[]): void {
-    this.db.transaction(() => this.insertEvents(events))();
+  async addEvents(events: ProjectEvent[]): Promise<void> {
+    if (!events.length) return;
+    await this.db.transaction().execute((tx) => this.insertEvents(tx, events));
   }
 
-  private insertEvents(events: ProjectEvent[]): ProjectEvent[] {
-    const insert = this.db.prepare(
-      `INSERT OR IGNORE INTO events (project_id, event_key, event_type, phase, status, message, payload_json, timestamp)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const payload = (e: ProjectEvent) => JSON.stringify(e.payload ?? {});
-    return events.filter(
-      (e) =>
-        insert.run(
-          e.project_id,
-          e.event_key,
-          e.event_type,
-          e.phase,
-          e.status,
-          e.message,
-          payload(e),
-          e.timestamp,
-        ).changes > 0,
-    );
+  /**
+   * On PostgreSQL, event ids come from a sequence, which hands them out before commit: two writers
+   * of one project could commit out of id order, and a reader whose cursor passed the higher id
+   * would never see the lower one. A per-project transaction lock makes each project's ids follow
+   * commit order; the commit then announces the project to listening gateways.
+   */
+  private async insertEvents(
+    tx: Transaction<MetadataTables>,
+    events: ProjectEvent[],
+  ): Promise<ProjectEvent[]> {
+    const shared = this.metadata.dialect === 'postgres';
+    const projects = [...new Set(events.map((e) => e.project_id))].sort();
+    if (shared) {
+      for (const id of projects)
+        await sql`SELECT pg_advisory_xact_lock(hashtext(${`plat-events:${id}`}))`.execute(tx);
+    }
+    const stored: ProjectEvent[] = [];
+    for (const e of events) {
+      const inserted = await tx
+        .insertInto('events')
+        .values({
+          project_id: e.project_id,
+          event_key: e.event_key,
+          event_type: e.event_type,
+          phase: e.phase,
+          status: e.status,
+          message: e.message,
+          payload_json: JSON.stringify(e.payload ?? {}),
+          timestamp: e.timestamp,
+        })
+        .onConflict((oc) => oc.column('event_key').doNothing())
+        .returning('event_id')
+        .executeTakeFirst();
+      if (inserted) stored.push(e);
+    }
+    if (shared) {
+      for (const id of new Set(stored.map((e) => e.project_id)))
+        await sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${id})`.execute(tx);
+    }
+    return stored;
   }
 
-  addAgentLogs(entries: AgentLogEntry[]): void {
-    const insert = this.db.prepare(
-      `INSERT OR IGNORE INTO agent_logs (project_id, log_key, agent, phase, tool, params_json, summary, duration_ms, input_tokens, output_tokens, timestamp)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.db.transaction(() => {
-      for (const e of entries) {
-        insert.run(
-          e.project_id,
-          e.log_key,
-          e.agent,
-          e.phase,
-          e.tool,
-          JSON.stringify(e.params),
-          e.summary,
-          e.duration_ms,
-          e.input_tokens ?? 0,
-          e.output_tokens ?? 0,
-          e.timestamp,
-        );
-      }
-    })();
+  /**
+   * Calls `listener` with a project's id whenever events of it are committed by any process; answers
+   * the function that stops it, or undefined when the store cannot push (the caller polls).
+   */
+  async watchEvents(listener: (projectId: string) => void): Promise<(() => void) | undefined> {
+    return this.metadata.notifications?.listen(EVENTS_CHANNEL, listener);
+  }
+
+  async addAgentLogs(entries: AgentLogEntry[]): Promise<void> {
+    if (!entries.length) return;
+    await this.db
+      .insertInto('agent_logs')
+      .values(
+        entries.map((e) => ({
+          project_id: e.project_id,
+          log_key: e.log_key,
+          agent: e.agent,
+          phase: e.phase,
+          tool: e.tool,
+          params_json: JSON.stringify(e.params),
+          summary: e.summary,
+          duration_ms: e.duration_ms,
+          input_tokens: e.input_tokens ?? 0,
+          output_tokens: e.output_tokens ?? 0,
+          timestamp: e.timestamp,
+        })),
+      )
+      .onConflict((oc) => oc.column('log_key').doNothing())
+      .execute();
   }
 
   /** The project record; one stored in the older phases shape is read in today's (shared/project-view-compat.ts). */
-  getProject(projectId: string): ProjectView | undefined {
-    const row = this.db.prepare('SELECT view_json FROM projects WHERE project_id = ?').get(projectId) as
-      { view_json: string } | undefined;
+  async getProject(projectId: string): Promise<ProjectView | undefined> {
+    const row = await this.db
+      .selectFrom('projects')
+      .select('view_json')
+      .where('project_id', '=', projectId)
+      .executeTakeFirst();
     return row ? normalizeProjectView(JSON.parse(row.view_json)) : undefined;
   }
 
   /** The owner's projects, newest first; only those in `statuses` when given. */
-  listProjects(
+  async listProjects(
     ownerId: string,
     limit: number,
     offset: number,
     statuses?: readonly ProjectStatus[],
-  ): { total: number; projects: ProjectView[] } {
-    const filter = statuses?.length ? ` AND status IN (${statuses.map(() => '?').join(', ')})` : '';
-    const args = [ownerId, ...(statuses ?? [])];
-    const total = (
-      this.db.prepare(`SELECT COUNT(*) AS n FROM projects WHERE owner_id = ?${filter}`).get(...args) as {
-        n: number;
-      }
-    ).n;
-    const rows = this.db
-      .prepare(
-        `SELECT view_json FROM projects WHERE owner_id = ?${filter} ORDER BY created_at DESC, project_id DESC LIMIT ? OFFSET ?`,
-      )
-      .all(...args, limit, offset) as { view_json: string }[];
-    return { total, projects: rows.map((r) => normalizeProjectView(JSON.parse(r.view_json))) };
+  ): Promise<{ total: number; projects: ProjectView[] }> {
+    let query = this.db.selectFrom('projects').where('owner_id', '=', ownerId);
+    if (statuses?.length) query = query.where('status', 'in', [...statuses]);
+    const { n } = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await query
+      .select('view_json')
+      .orderBy('created_at', 'desc')
+      .orderBy('project_id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return { total: Number(n), projects: rows.map((r) => normalizeProjectView(JSON.parse(r.view_json))) };
   }
 
   /** Cost record of every project updated since `sinceIso` (the cost reporter's input). */
-  costsUpdatedSince(sinceIso: string): { project_id: string; cost: ProjectView['cost'] }[] {
-    const rows = this.db
-      .prepare('SELECT project_id, view_json FROM projects WHERE updated_at >= ?')
-      .all(sinceIso) as {
-      project_id: string;
-      view_json: string;
-    }[];
+  async costsUpdatedSince(sinceIso: string): Promise<{ project_id: string; cost: ProjectView['cost'] }[]> {
+    const rows = await this.db
+      .selectFrom('projects')
+      .select(['project_id', 'view_json'])
+      .where('updated_at', '>=', sinceIso)
+      .execute();
     return rows.map((r) => ({
       project_id: r.project_id,
       cost: (JSON.parse(r.view_json) as ProjectView).cost,
     }));
   }
 
-  eventsSince(projectId: string, afterEventId: number): StoredEvent[] {
-    const rows = this.db
-      .prepare('SELECT * FROM events WHERE project_id = ? AND event_id > ? ORDER BY event_id')
-      .all(projectId, afterEventId) as (Omit<StoredEvent, 'payload'> & { payload_json: string })[];
+  async eventsSince(projectId: string, afterEventId: number): Promise<StoredEvent[]> {
+    const rows = await this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('event_id', '>', afterEventId)
+      .orderBy('event_id')
+      .execute();
     return rows.map(({ payload_json, ...e }) => ({
       ...e,
       payload: JSON.parse(payload_json) as Record<string, unknown>,
-    }));
+    })) as StoredEvent[];
   }
 
-  agentLogs(projectId: string): AgentLogEntry[] {
-    const rows = this.db
-      .prepare('SELECT * FROM agent_logs WHERE project_id = ? ORDER BY id')
-      .all(projectId) as (Omit<AgentLogEntry, 'params'> & {
-      params_json: string;
-    })[];
+  async agentLogs(projectId: string): Promise<AgentLogEntry[]> {
+    const rows = await this.db
+      .selectFrom('agent_logs')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .orderBy('id')
+      .execute();
     return rows.map(({ params_json, ...e }) => ({
       ...e,
       params: JSON.parse(params_json) as Record<string, unknown>,
@@ -167,19 +218,31 @@ export class ProjectStore {
   }
 
   /** Stores (replacing) one of the project's reports: scripts, quality report, profile, ... */
-  putArtifact(projectId: string, kind: ArtifactKind, content: unknown): void {
-    this.db
-      .prepare(
-        `INSERT INTO project_artifacts (project_id, kind, content_json, updated_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (project_id, kind) DO UPDATE SET content_json = excluded.content_json, updated_at = excluded.updated_at`,
+  async putArtifact(projectId: string, kind: ArtifactKind, content: unknown): Promise<void> {
+    await this.db
+      .insertInto('project_artifacts')
+      .values({
+        project_id: projectId,
+        kind,
+        content_json: JSON.stringify(content),
+        updated_at: new Date().toISOString(),
+      })
+      .onConflict((oc) =>
+        oc.columns(['project_id', 'kind']).doUpdateSet((eb) => ({
+          content_json: eb.ref('excluded.content_json'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
       )
-      .run(projectId, kind, JSON.stringify(content), new Date().toISOString());
+      .execute();
   }
 
-  getArtifact<T = unknown>(projectId: string, kind: ArtifactKind): T | undefined {
-    const row = this.db
-      .prepare('SELECT content_json FROM project_artifacts WHERE project_id = ? AND kind = ?')
-      .get(projectId, kind) as { content_json: string } | undefined;
+  async getArtifact<T = unknown>(projectId: string, kind: ArtifactKind): Promise<T | undefined> {
+    const row = await this.db
+      .selectFrom('project_artifacts')
+      .select('content_json')
+      .where('project_id', '=', projectId)
+      .where('kind', '=', kind)
+      .executeTakeFirst();
     return row ? (JSON.parse(row.content_json) as T) : undefined;
   }
 }

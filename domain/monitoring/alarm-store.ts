@@ -45,51 +45,56 @@ interface Row {
 }
 
 export class AlarmStore {
-  constructor(private readonly db: MetadataDb) {}
+  constructor(private readonly metadata: MetadataDb) {}
+
+  private get db() {
+    return this.metadata.db;
+  }
 
   /** Stores the notifications not stored yet; answers how many were new. */
-  record(notifications: Omit<AlarmNotification, 'received_at'>[]): number {
-    const insert = this.db.prepare(
-      `INSERT OR IGNORE INTO alarm_notifications
-         (alarm, fingerprint, status, starts_at, ends_at, summary, labels_json, received_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+  async record(notifications: Omit<AlarmNotification, 'received_at'>[]): Promise<number> {
+    if (!notifications.length) return 0;
     const now = new Date().toISOString();
-    let added = 0;
-    const all = this.db.transaction(() => {
-      for (const n of notifications) {
-        const info = insert.run(
-          n.alarm,
-          n.fingerprint,
-          n.status,
-          n.starts_at,
-          n.ends_at,
-          n.summary,
-          JSON.stringify(n.labels),
-          now,
-        );
-        added += info.changes;
-      }
-    });
-    all();
-    return added;
+    const added = await this.db
+      .insertInto('alarm_notifications')
+      .values(
+        notifications.map((n) => ({
+          alarm: n.alarm,
+          fingerprint: n.fingerprint,
+          status: n.status,
+          starts_at: n.starts_at,
+          ends_at: n.ends_at,
+          summary: n.summary,
+          labels_json: JSON.stringify(n.labels),
+          received_at: now,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['fingerprint', 'status', 'starts_at']).doNothing())
+      .returning('id')
+      .execute();
+    return added.length;
   }
 
   /** Every alarm of the catalog, and any other alert Alertmanager sent, with its current state. */
-  states(): AlarmState[] {
-    const latest = this.db
-      .prepare(
-        `SELECT n.* FROM alarm_notifications n
-         JOIN (SELECT fingerprint, MAX(id) AS id FROM alarm_notifications GROUP BY fingerprint) l ON l.id = n.id`,
-      )
-      .all() as Row[];
+  async states(): Promise<AlarmState[]> {
+    const newest = this.db
+      .selectFrom('alarm_notifications')
+      .select((eb) => ['fingerprint', eb.fn.max('id').as('id')])
+      .groupBy('fingerprint')
+      .as('l');
+    const latest = (await this.db
+      .selectFrom('alarm_notifications as n')
+      .innerJoin(newest, 'l.id', 'n.id')
+      .selectAll('n')
+      .execute()) as Row[];
     const counts = new Map(
       (
-        this.db.prepare('SELECT alarm, COUNT(*) AS n FROM alarm_notifications GROUP BY alarm').all() as {
-          alarm: string;
-          n: number;
-        }[]
-      ).map((r) => [r.alarm, r.n]),
+        await this.db
+          .selectFrom('alarm_notifications')
+          .select((eb) => ['alarm', eb.fn.countAll<number>().as('n')])
+          .groupBy('alarm')
+          .execute()
+      ).map((r) => [r.alarm, Number(r.n)]),
     );
     const known = new Set(ALARMS.map((a) => a.name));
     const others = [...new Set(latest.map((r) => r.alarm))].filter((name) => !known.has(name));
@@ -125,10 +130,14 @@ export class AlarmStore {
   }
 
   /** The alarm's notifications, newest first. */
-  history(alarm: string, limit: number): AlarmNotification[] {
-    const rows = this.db
-      .prepare('SELECT * FROM alarm_notifications WHERE alarm = ? ORDER BY id DESC LIMIT ?')
-      .all(alarm, limit) as Row[];
+  async history(alarm: string, limit: number): Promise<AlarmNotification[]> {
+    const rows = (await this.db
+      .selectFrom('alarm_notifications')
+      .selectAll()
+      .where('alarm', '=', alarm)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute()) as Row[];
     return rows.map(({ labels_json, ...r }) => ({ ...r, labels: JSON.parse(labels_json) }));
   }
 }

@@ -10,6 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { sql } from 'kysely';
 import type { MetadataDb } from '../metadata-store/metadata-db';
 import { layerDir } from '../warehouse/warehouse-layout';
 import { parseDailyLogName } from './daily-log-names';
@@ -40,16 +41,20 @@ const LOG_KIND: Record<string, RetentionKind> = {
   worker: 'function_logs',
 };
 
-export function planLocalRetention(scope: LocalRetentionScope, now: Date): RetentionItem[] {
+export async function planLocalRetention(scope: LocalRetentionScope, now: Date): Promise<RetentionItem[]> {
   return [
     ...logFiles(scope.logDir, now),
-    ...agentLogRows(scope.db, now),
+    ...(await agentLogRows(scope.db, now)),
     ...odsDirs(scope.warehouseRoot, now),
   ];
 }
 
 /** Removes the planned `items`; `now` must be the instant they were planned at. */
-export function applyLocalRetention(scope: LocalRetentionScope, items: RetentionItem[], now: Date): void {
+export async function applyLocalRetention(
+  scope: LocalRetentionScope,
+  items: RetentionItem[],
+  now: Date,
+): Promise<void> {
   for (const item of items) {
     if (item.kind === 'agent_logs') continue;
     if (item.kind === 'ods_objects') {
@@ -60,7 +65,7 @@ export function applyLocalRetention(scope: LocalRetentionScope, items: Retention
   }
   if (items.some((i) => i.kind === 'agent_logs')) {
     const cutoff = retentionCutoff('agent_logs', now).toISOString();
-    scope.db.prepare('DELETE FROM agent_logs WHERE timestamp < ?').run(cutoff);
+    await scope.db.db.deleteFrom('agent_logs').where('timestamp', '<', cutoff).execute();
   }
 }
 
@@ -84,16 +89,18 @@ function logFiles(logDir: string, now: Date): RetentionItem[] {
   return items;
 }
 
-function agentLogRows(db: MetadataDb, now: Date): RetentionItem[] {
+async function agentLogRows(metadata: MetadataDb, now: Date): Promise<RetentionItem[]> {
   const cutoff = retentionCutoff('agent_logs', now).toISOString();
-  const row = db
-    .prepare(
-      `SELECT COUNT(*) AS n, MIN(timestamp) AS oldest,
-              COALESCE(SUM(LENGTH(params_json) + LENGTH(summary)), 0) AS bytes
-         FROM agent_logs WHERE timestamp < ?`,
-    )
-    .get(cutoff) as { n: number; oldest: string | null; bytes: number };
-  if (!row.n) return [];
+  const row = await metadata.db
+    .selectFrom('agent_logs')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.min('timestamp').as('oldest'),
+      sql<number>`COALESCE(SUM(LENGTH(params_json) + LENGTH(summary)), 0)`.as('bytes'),
+    ])
+    .where('timestamp', '<', cutoff)
+    .executeTakeFirstOrThrow();
+  if (!Number(row.n)) return [];
   return [
     {
       kind: 'agent_logs',

@@ -9,6 +9,11 @@ export type SecretRef = string;
 export interface ParameterStore {
   /** Stores `value` under `name` (overwriting) and returns its reference. */
   put(name: string, value: string): Promise<SecretRef>;
+  /**
+   * Stores `value` under `name` unless a value is stored there already; answers the stored value
+   * (the first writer's, when several processes race).
+   */
+  putIfAbsent(name: string, value: string): Promise<string>;
   /** The value behind a reference; throws {@link SecretNotFound} if there is none. */
   get(ref: SecretRef): Promise<string>;
   delete(ref: SecretRef): Promise<void>;

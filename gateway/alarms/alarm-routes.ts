@@ -65,7 +65,8 @@ export function alarmRoutes(
 ): ApiRoute[] {
   const periods = periodsForHour(durationSeconds(alarmHour));
   // Each alarm with the condition in force (a shortened PLAT_ALARM_HOUR says so).
-  const states = () => store.states().map((a) => ({ ...a, condition: alarmCondition(a, periods) }));
+  const states = async () =>
+    (await store.states()).map((a) => ({ ...a, condition: alarmCondition(a, periods) }));
   return [
     apiRoute({
       operationId: 'receiveAlerts',
@@ -83,8 +84,8 @@ export function alarmRoutes(
         401: { description: 'missing or wrong webhook token' },
         503: { description: 'no webhook token is configured (PLAT_ALERTS_WEBHOOK_TOKEN)' },
       },
-      handle: ({ body }) => {
-        const recorded = store.record(
+      handle: async ({ body }) => {
+        const recorded = await store.record(
           body.alerts.map((a) => ({
             alarm: a.labels.alertname,
             fingerprint: a.fingerprint,
@@ -109,8 +110,8 @@ export function alarmRoutes(
           schema: z.object({ firing: z.number().int(), alarms: z.array(alarmStateSchema) }),
         },
       },
-      handle: () => {
-        const alarms = states();
+      handle: async () => {
+        const alarms = await states();
         return { firing: alarms.filter((a) => a.state === 'firing').length, alarms };
       },
     }),
@@ -128,8 +129,8 @@ export function alarmRoutes(
         },
         404: { description: 'no such alarm' },
       },
-      handle: ({ params, query }) => {
-        const alarm = states().find((a) => a.name === params.name);
+      handle: async ({ params, query }) => {
+        const alarm = (await states()).find((a) => a.name === params.name);
         if (!alarm) {
           throw new HttpError(
             404,
@@ -137,7 +138,7 @@ export function alarmRoutes(
             `no alarm ${params.name}; the alarms are ${ALARMS.map((a) => a.name).join(', ')}`,
           );
         }
-        return { alarm, history: store.history(params.name, query.limit) };
+        return { alarm, history: await store.history(params.name, query.limit) };
       },
     }),
   ];

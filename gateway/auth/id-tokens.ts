@@ -1,7 +1,9 @@
 /**
- * The built-in identity provider's ID tokens: ES256 JWTs signed with a key created once in the data
- * directory (its public half served as JWKS), plus verification of tokens from an external OIDC
- * issuer through that issuer's JWKS.
+ * The built-in identity provider's ID tokens: ES256 JWTs signed with a key created once (its public
+ * half served as JWKS), plus verification of tokens from an external OIDC issuer through that
+ * issuer's JWKS. The key is kept where every gateway of the deployment reads it
+ * (docs/fleet.md#tokens-and-limits): the data directory on one host, the shared parameter store in
+ * a fleet, so a token issued by one gateway is accepted by all.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -33,33 +35,52 @@ export interface ExternalIssuer {
   audience?: string;
 }
 
+/** Where the signing key is kept: the first process to store one wins, the others read it. */
+export interface SigningKeyStore {
+  putIfAbsent(name: string, value: string): Promise<string>;
+}
+
+const SIGNING_KEY = 'id-token-es256';
+
+/** The embedded keeper: `<keyDir>/id-token-es256.jwk.json`, mode 0600. */
+export function keyDirectory(keyDir: string): SigningKeyStore {
+  return {
+    async putIfAbsent(name, value) {
+      fs.mkdirSync(keyDir, { recursive: true, mode: 0o700 });
+      const file = path.join(keyDir, `${name}.jwk.json`);
+      try {
+        fs.writeFileSync(file, value, { mode: 0o600, flag: 'wx' });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      return fs.readFileSync(file, 'utf8');
+    },
+  };
+}
+
 export class IdTokens {
+  /** The JWKS of the local key, built once (verification runs on every request). */
+  private readonly localJwks: ReturnType<typeof createLocalJWKSet>;
+
   private constructor(
     private readonly privateKey: SigningKey,
     readonly publicJwk: JWK,
     private readonly ttlSeconds: number,
     private readonly external?: ExternalIssuer,
-  ) {}
+  ) {
+    this.localJwks = createLocalJWKSet(this.jwks());
+  }
 
-  /** Loads the signing key from `keyDir` (creating it with mode 0600 the first time). */
-  static async open(keyDir: string, ttlSeconds: number, external?: ExternalIssuer): Promise<IdTokens> {
-    fs.mkdirSync(keyDir, { recursive: true, mode: 0o700 });
-    const file = path.join(keyDir, 'id-token-es256.jwk.json');
-    if (!fs.existsSync(file)) {
-      const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-      const jwk = {
-        ...(await exportJWK(privateKey)),
-        alg: 'ES256',
-        use: 'sig',
-        kid: `plat-${Date.now().toString(36)}`,
-      };
-      try {
-        fs.writeFileSync(file, JSON.stringify(jwk), { mode: 0o600, flag: 'wx' });
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      }
-    }
-    const jwk = JSON.parse(fs.readFileSync(file, 'utf8')) as JWK;
+  /** Loads the signing key from `keys`, creating it the first time (a key made by a racing process wins). */
+  static async open(keys: SigningKeyStore, ttlSeconds: number, external?: ExternalIssuer): Promise<IdTokens> {
+    const { privateKey: fresh } = await generateKeyPair('ES256', { extractable: true });
+    const candidate = {
+      ...(await exportJWK(fresh)),
+      alg: 'ES256',
+      use: 'sig',
+      kid: `plat-${Date.now().toString(36)}`,
+    };
+    const jwk = JSON.parse(await keys.putIfAbsent(SIGNING_KEY, JSON.stringify(candidate))) as JWK;
     const privateKey = await importJWK(jwk, 'ES256');
     const publicJwk: JWK = {
       kty: jwk.kty,
@@ -91,11 +112,10 @@ export class IdTokens {
 
   /** The token's subject, or throws with a reason (expired, bad signature, unknown issuer...). */
   async verify(token: string): Promise<TokenSubject> {
-    const local = createLocalJWKSet(this.jwks());
     let payload: JWTPayload;
     const issuer = peekIssuer(token);
     if (issuer === LOCAL_ISSUER) {
-      ({ payload } = await jwtVerify(token, local, {
+      ({ payload } = await jwtVerify(token, this.localJwks, {
         issuer: LOCAL_ISSUER,
         audience: LOCAL_AUDIENCE,
         algorithms: ['ES256'],

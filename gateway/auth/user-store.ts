@@ -11,28 +11,29 @@ export interface User {
 export class UserExists extends Error {}
 
 export class UserStore {
-  constructor(private readonly db: MetadataDb) {}
+  constructor(private readonly metadata: MetadataDb) {}
 
   async create(username: string, password: string): Promise<User> {
     const user = { user_id: `user-${randomUUID()}`, username };
     const hash = await hashPassword(password);
-    try {
-      this.db
-        .prepare('INSERT INTO users (user_id, username, password_hash, created_at) VALUES (?, ?, ?, ?)')
-        .run(user.user_id, username, hash, new Date().toISOString());
-    } catch (err) {
-      if (/UNIQUE/i.test(String((err as Error).message)))
-        throw new UserExists(`username ${username} is taken`);
-      throw err;
-    }
+    // Two gateways signing up one name at once: the unique index decides, the loser sees no row.
+    const inserted = await this.metadata.db
+      .insertInto('users')
+      .values({ ...user, password_hash: hash, created_at: new Date().toISOString() })
+      .onConflict((oc) => oc.column('username').doNothing())
+      .returning('user_id')
+      .executeTakeFirst();
+    if (!inserted) throw new UserExists(`username ${username} is taken`);
     return user;
   }
 
   /** The user when the password matches; undefined otherwise (same answer for unknown users). */
   async authenticate(username: string, password: string): Promise<User | undefined> {
-    const row = this.db
-      .prepare('SELECT user_id, username, password_hash FROM users WHERE username = ?')
-      .get(username) as (User & { password_hash: string }) | undefined;
+    const row = await this.metadata.db
+      .selectFrom('users')
+      .select(['user_id', 'username', 'password_hash'])
+      .where('username', '=', username)
+      .executeTakeFirst();
     // Hash anyway for unknown users so response time does not reveal which usernames exist.
     const ok = await verifyPassword(
       password,

@@ -139,9 +139,9 @@ export function projectApi(
       summary: "The caller's projects, newest first",
       query: listQuery,
       responses: { 200: { description: 'a page of projects', schema: projectListSchema } },
-      handle: ({ req, query }) => {
+      handle: async ({ req, query }) => {
         const statuses = query.status?.split(',') as ProjectStatus[] | undefined;
-        const { total, projects } = service.list(req.user!, query.limit, query.offset, statuses);
+        const { total, projects } = await service.list(req.user!, query.limit, query.offset, statuses);
         return { projects: projects.map(summary), total, limit: query.limit, offset: query.offset };
       },
     }),
@@ -181,8 +181,8 @@ export function projectApi(
         408: { description: 'the query ran past timeout_ms' },
         409: { description: 'the layer asked for is not built yet' },
       },
-      handle: ({ req, params, body }) => {
-        service.get(req.user!, params.project_id);
+      handle: async ({ req, params, body }) => {
+        await service.get(req.user!, params.project_id);
         return queryWarehouse(engine, params.project_id, body);
       },
     }),
@@ -197,9 +197,9 @@ export function projectApi(
           200: { description: what, schema: artifactSchema },
           409: { description: `not built yet: the project's ${phase} stage has not completed` },
         },
-        handle: ({ req, params }) => {
-          const view = service.get(req.user!, params.project_id);
-          const content = store.getArtifact(view.project_id, kind);
+        handle: async ({ req, params }) => {
+          const view = await service.get(req.user!, params.project_id);
+          const content = await store.getArtifact(view.project_id, kind);
           if (content === undefined)
             throw new HttpError(
               409,
@@ -229,12 +229,12 @@ export function projectApi(
         503: { description: 'source=opensearch without an OpenSearch cluster (OPENSEARCH_URL)' },
       },
       handle: async ({ req, params, query }) => {
-        service.get(req.user!, params.project_id);
+        await service.get(req.user!, params.project_id);
         if (query.source === 'store')
           return {
             project_id: params.project_id,
             source: 'store',
-            entries: store.agentLogs(params.project_id),
+            entries: await store.agentLogs(params.project_id),
           };
         if (!search)
           throw new HttpError(503, 'search_unavailable', 'no OpenSearch is configured: set OPENSEARCH_URL');
@@ -262,9 +262,12 @@ export function projectApi(
       params: projectParams,
       query: sinceQuery,
       responses: { 200: { description: 'the events, oldest first', schema: eventsSchema } },
-      handle: ({ req, params, query }) => {
-        service.get(req.user!, params.project_id);
-        return { project_id: params.project_id, events: store.eventsSince(params.project_id, query.since) };
+      handle: async ({ req, params, query }) => {
+        await service.get(req.user!, params.project_id);
+        return {
+          project_id: params.project_id,
+          events: await store.eventsSince(params.project_id, query.since),
+        };
       },
     }),
   ];

@@ -42,11 +42,11 @@ export class ProjectService {
       created_at: new Date().toISOString(),
       description: req.description,
       reuse_ods: req.reuse_ods,
-      ...(req.reuse_ods ? { reuse_ods_from: this.reusableOds(user, req) } : {}),
+      ...(req.reuse_ods ? { reuse_ods_from: await this.reusableOds(user, req) } : {}),
       source: { jdbc_url: req.jdbc_url, username: req.username, password_ref, target },
     };
     const view = initialProjectView(input);
-    this.deps.store.saveProgress(view, []);
+    await this.deps.store.saveProgress(view, []);
     await this.deps.client.workflow.start(analysisProject, {
       taskQueue: this.deps.taskQueue,
       workflowId: project_id,
@@ -64,8 +64,8 @@ export class ProjectService {
     return this.deps.store.listProjects(user.user_id, limit, offset, statuses);
   }
 
-  get(user: TokenSubject, projectId: string): ProjectView {
-    const view = PROJECT_ID_PATTERN.test(projectId) ? this.deps.store.getProject(projectId) : undefined;
+  async get(user: TokenSubject, projectId: string): Promise<ProjectView> {
+    const view = PROJECT_ID_PATTERN.test(projectId) ? await this.deps.store.getProject(projectId) : undefined;
     if (!view || view.owner_id !== user.user_id)
       throw new HttpError(404, 'not_found', `no project ${projectId}`);
     return view;
@@ -73,7 +73,7 @@ export class ProjectService {
 
   /** Attempts and failures of the project's stages, from its workflow. */
   async stages(user: TokenSubject, projectId: string): Promise<StageAttempts> {
-    this.get(user, projectId);
+    await this.get(user, projectId);
     return stageAttempts(this.deps.client, projectId);
   }
 
@@ -83,7 +83,7 @@ export class ProjectService {
     decision: Decision,
     body: { prd?: unknown; reason?: string },
   ): Promise<DecisionResult> {
-    this.get(user, projectId);
+    await this.get(user, projectId);
     try {
       return await this.deps.client.workflow
         .getHandle(projectId)
@@ -94,7 +94,7 @@ export class ProjectService {
   }
 
   async cancel(user: TokenSubject, projectId: string): Promise<{ project_id: string; status: string }> {
-    const view = this.get(user, projectId);
+    const view = await this.get(user, projectId);
     if (['completed', 'failed', 'terminated', 'cancelled'].includes(view.status)) {
       throw new HttpError(409, 'not_running', `project ${projectId} is already ${view.status}`);
     }
@@ -106,7 +106,7 @@ export class ProjectService {
    * The caller's newest completed project on the same database (host, port, name) read as the same
    * user, whose ODS a new project can reuse; undefined when there is none.
    */
-  private reusableOds(user: TokenSubject, req: CreateProjectRequest): string | undefined {
+  private async reusableOds(user: TokenSubject, req: CreateProjectRequest): Promise<string | undefined> {
     const same = (view: ProjectView) => {
       const target = sourceTarget(view.source);
       return (
@@ -117,7 +117,7 @@ export class ProjectService {
       );
     };
     for (let offset = 0; ; offset += 100) {
-      const page = this.deps.store.listProjects(user.user_id, 100, offset);
+      const page = await this.deps.store.listProjects(user.user_id, 100, offset);
       const found = page.projects.find((p) => p.status === 'completed' && p.warehouse?.ods && same(p));
       if (found) return found.project_id;
       if (offset + 100 >= page.total) return undefined;

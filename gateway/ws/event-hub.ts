@@ -1,8 +1,9 @@
 /**
  * The real-time channel (docs/requirements.md#events): `ws://host/ws?token=<ID token>`, then
  * `{"action":"subscribe","project_id":"...","since":<event_id>}`. Events come from the persisted
- * events table (written by the worker), polled once for all subscribers, so every gateway process
- * sees every event and `since` replays what a client missed.
+ * events table (written by the worker, on any host), so every gateway sees every event and `since`
+ * replays what a client missed. A shared store announces new events as they commit and is polled
+ * once a second besides; the embedded file is polled every 250 ms (docs/fleet.md#events-across-gateways).
  */
 import type { IncomingMessage, Server } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -28,7 +29,17 @@ interface Client {
   user: TokenSubject;
   /** project id → last event id sent */
   cursors: Map<string, number>;
+  /** project id → the read in progress for it (one at a time, so nothing is sent twice) */
+  reading: Map<string, Promise<void>>;
+  /** projects asked for again while their read was in progress */
+  again: Set<string>;
+  /** the client's messages, handled one after another in the order they came */
+  handled: Promise<void>;
 }
+
+/** Polling periods: alone, and as the fallback of a store that announces new events. */
+const POLL_MS = 250;
+const FALLBACK_POLL_MS = 1000;
 
 export interface EventHub {
   close(): void;
@@ -49,7 +60,7 @@ export function attachEventHub(
       const early: string[] = [];
       const session: { client?: Client } = {};
       ws.on('message', (data) =>
-        session.client ? onMessage(session.client, data.toString()) : early.push(data.toString()),
+        session.client ? handle(session.client, data.toString()) : early.push(data.toString()),
       );
       ws.on('close', () => session.client && clients.delete(session.client));
       let user: TokenSubject;
@@ -59,15 +70,26 @@ export function attachEventHub(
         ws.close(WS_CLOSE.invalidToken, `invalid token: ${(err as Error).message}`.slice(0, 120));
         return;
       }
-      const client: Client = { socket: ws, user, cursors: new Map() };
+      const client: Client = {
+        socket: ws,
+        user,
+        cursors: new Map(),
+        reading: new Map(),
+        again: new Set(),
+        handled: Promise.resolve(),
+      };
       session.client = client;
       clients.add(client);
       send(ws, { type: 'welcome', user: user.username });
-      for (const text of early.splice(0)) onMessage(client, text);
+      for (const text of early.splice(0)) handle(client, text);
     });
   });
 
-  const onMessage = (client: Client, text: string) => {
+  const handle = (client: Client, text: string) => {
+    client.handled = client.handled.then(() => onMessage(client, text)).catch(() => {});
+  };
+
+  const onMessage = async (client: Client, text: string): Promise<void> => {
     let parsed;
     try {
       parsed = clientMessage.safeParse(JSON.parse(text));
@@ -86,7 +108,16 @@ export function attachEventHub(
       client.cursors.delete(msg.project_id);
       return send(client.socket, { type: 'unsubscribed', project_id: msg.project_id });
     }
-    const project = deps.store.getProject(msg.project_id);
+    let project;
+    try {
+      project = await deps.store.getProject(msg.project_id);
+    } catch (err) {
+      return send(client.socket, {
+        type: 'error',
+        project_id: msg.project_id,
+        message: `could not read project ${msg.project_id}: ${(err as Error).message}`,
+      });
+    }
     if (!project || project.owner_id !== client.user.user_id) {
       return send(client.socket, {
         type: 'error',
@@ -103,25 +134,64 @@ export function attachEventHub(
       status: project.status,
       phase: project.phase,
     });
-    flush(client, msg.project_id);
+    await flush(client, msg.project_id);
   };
 
-  const flush = (client: Client, projectId: string) => {
-    const after = client.cursors.get(projectId);
-    if (after === undefined) return;
-    const events = deps.store.eventsSince(projectId, after);
-    for (const e of events) send(client.socket, toMessage(e));
-    if (events.length) client.cursors.set(projectId, events[events.length - 1].event_id);
+  /**
+   * Sends the project's events after the client's cursor. One read per client and project at a
+   * time, so nothing is sent twice; a request during a read runs once more after it.
+   */
+  const flush = (client: Client, projectId: string): Promise<void> => {
+    const running = client.reading.get(projectId);
+    if (running) {
+      client.again.add(projectId);
+      return running;
+    }
+    const read = (async () => {
+      const after = client.cursors.get(projectId);
+      if (after === undefined) return;
+      const events = await deps.store.eventsSince(projectId, after).catch(() => []);
+      // Unsubscribed or subscribed anew meanwhile: this read's events are not the client's.
+      if (client.cursors.get(projectId) !== after) return;
+      for (const e of events) send(client.socket, toMessage(e));
+      if (events.length) client.cursors.set(projectId, events[events.length - 1].event_id);
+    })().finally(() => {
+      client.reading.delete(projectId);
+      if (client.again.delete(projectId)) void flush(client, projectId);
+    });
+    client.reading.set(projectId, read);
+    return read;
   };
 
-  const timer = setInterval(() => {
-    for (const client of clients) for (const projectId of client.cursors.keys()) flush(client, projectId);
-  }, deps.pollMs ?? 250);
-  timer.unref();
+  const flushAll = (only?: string) => {
+    for (const client of clients)
+      for (const projectId of client.cursors.keys())
+        if (only === undefined || only === projectId) void flush(client, projectId);
+  };
+
+  let stopWatching: (() => void) | undefined;
+  let pollMs = deps.pollMs ?? POLL_MS;
+  const watching = deps.store
+    .watchEvents((projectId) => flushAll(projectId))
+    .then(
+      (stop) => {
+        stopWatching = stop;
+        if (stop && deps.pollMs === undefined) pollMs = FALLBACK_POLL_MS;
+      },
+      () => undefined,
+    );
+  let timer: NodeJS.Timeout | undefined;
+  const poll = () => {
+    flushAll();
+    timer = setTimeout(poll, pollMs);
+    timer.unref();
+  };
+  void watching.then(poll);
 
   return {
     close() {
-      clearInterval(timer);
+      clearTimeout(timer);
+      stopWatching?.();
       for (const c of clients) c.socket.close(1001, 'server shutting down');
       wss.close();
     },

@@ -14,7 +14,7 @@ export interface ChildService {
   readonly logFile: string;
   /** Resolves with the exit code (or signal) once the process has ended. */
   readonly exited: Promise<number | string>;
-  /** SIGTERM the process group, SIGKILL after `graceMs`; resolves when it has exited. */
+  /** Asks the process group to stop (SIGTERM), SIGKILL after `graceMs`; resolves when it has exited. */
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -28,6 +28,8 @@ export interface SpawnOptions {
    * retention period); needs `onLine`, since the output then passes through this process.
    */
   dailyLog?: boolean;
+  /** The signal that asks it to stop (default SIGTERM; PostgreSQL's fast shutdown is SIGINT). */
+  stopSignal?: NodeJS.Signals;
 }
 
 let lifeline: Lifeline | undefined;
@@ -92,7 +94,7 @@ export function spawnService(
     exited,
     async stop(graceMs = 10_000) {
       if (done) return;
-      signalGroup(pid, 'SIGTERM');
+      signalGroup(pid, opts.stopSignal ?? 'SIGTERM');
       const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
       await exited;
       clearTimeout(timer);

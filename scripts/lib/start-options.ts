@@ -7,6 +7,8 @@ export interface StartOptions {
   withDemoDb: boolean;
   /** Also Prometheus and Alertmanager with plat's alarms. */
   withMonitoring: boolean;
+  /** A private PostgreSQL as the shared metadata store (docs/fleet.md). */
+  withPostgres: boolean;
   /** Size of the generated demo database (1 ≈ 8,000 orders); only with `withDemoDb`. */
   demoScale: number;
 }
@@ -20,6 +22,7 @@ export function parseStartArgs(argv: string[]): StartOptions {
     withOpenSearch: false,
     withDemoDb: false,
     withMonitoring: false,
+    withPostgres: false,
     demoScale: 1,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -28,6 +31,7 @@ export function parseStartArgs(argv: string[]): StartOptions {
     else if (arg === '--with-opensearch') opts.withOpenSearch = true;
     else if (arg === '--with-demo-db') opts.withDemoDb = true;
     else if (arg === '--with-monitoring') opts.withMonitoring = true;
+    else if (arg === '--with-postgres') opts.withPostgres = true;
     else if (arg === '--demo-scale' || arg.startsWith('--demo-scale=')) {
       const value = arg === '--demo-scale' ? argv[++i] : arg.slice('--demo-scale='.length);
       opts.demoScale = parseDemoScale(value);
@@ -68,6 +72,9 @@ export function startHelp(): string {
     '                             0.1 for a tiny one); implies --with-demo-db',
     '  --with-monitoring          also start Prometheus and Alertmanager (Debian packages) with the eight',
     '                             alarms; alarms reach the web pages, and ALERT_EMAIL by mail when it is set',
+    '  --with-postgres            keep the metadata (projects, events, users, secrets) in a private',
+    '                             PostgreSQL (Debian package, port PLAT_POSTGRES_PORT) that other hosts can',
+    '                             share, instead of a file under the data directory; see docs/fleet.md',
     '  --help                     show this text',
     '',
     'Settings (environment variables; see .env.example):',

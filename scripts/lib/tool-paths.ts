@@ -76,3 +76,24 @@ export function monitoringProgram(name: 'prometheus' | 'promtool' | 'alertmanage
     `${name} not found: run \`bash scripts/provision.sh --with-monitoring\` (installs Debian prometheus and prometheus-alertmanager) or set PROMETHEUS_BIN_DIR`,
   );
 }
+
+/**
+ * A PostgreSQL server program: Debian keeps them in /usr/lib/postgresql/<major>/bin, off PATH
+ * (the newest major installed is used); PATH first, for other installs.
+ */
+export function postgresProgram(name: 'postgres' | 'initdb'): string {
+  const root = '/usr/lib/postgresql';
+  const majors = fs.existsSync(root)
+    ? fs
+        .readdirSync(root)
+        .filter((d) => /^\d+$/.test(d))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  const found = onPath(
+    name,
+    majors.map((m) => path.join(root, m, 'bin')),
+  );
+  if (!found)
+    throw new Error(`${name} not found: run \`bash scripts/provision.sh\` (installs Debian postgresql)`);
+  return found;
+}

@@ -26,7 +26,7 @@ describe('platform API contract (schemathesis)', () => {
 
   beforeAll(async () => {
     dataDir = newTestDataDir();
-    stack = await devServerWithPlatformWorker(TASK_QUEUE, dataDirDeps(dataDir));
+    stack = await devServerWithPlatformWorker(TASK_QUEUE, await dataDirDeps(dataDir));
     // A real node behind /v1/search, so those operations are exercised too.
     node = await startTestOpenSearch();
     gateway = await startTestGateway({

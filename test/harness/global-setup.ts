@@ -1,6 +1,6 @@
 /**
- * Starts, once per `npm test`, the real servers the tests use: a Temporal dev server, and a
- * private MariaDB loaded with Sakila. Also checks the time-skipping server binary is there.
+ * Starts, once per `npm test`, the real servers the tests use: a Temporal dev server, a private
+ * MariaDB loaded with Sakila, and a private PostgreSQL (the shared metadata store's engine). Also checks the time-skipping server binary is there.
  * Anything that cannot start fails the run with the reason; nothing is skipped.
  */
 import * as fs from 'node:fs';
@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { repoRoot } from '../../shared/paths';
 import { freePort } from '../../scripts/lib/free-port';
 import { loadSakila, startPrivateMariaDb } from '../../scripts/lib/mariadb-instance';
+import { startPrivatePostgres } from '../../scripts/lib/postgres-instance';
 import { startTemporalDevServer } from '../../scripts/lib/temporal-dev-server';
 import { temporalTestServerPath } from '../../scripts/lib/tool-paths';
 import globalTeardown from './global-teardown';
@@ -21,9 +22,14 @@ export default async function globalSetup(): Promise<void> {
   await globalTeardown();
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-test-'));
   const timeSkippingServerPath = temporalTestServerPath();
-  const [temporalPort, temporalUiPort, mariadbPort] = [await freePort(), await freePort(), await freePort()];
+  const [temporalPort, temporalUiPort, mariadbPort, postgresPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const started = Date.now();
-  const [temporal, mariadb] = await Promise.all([
+  const [temporal, mariadb, postgres] = await Promise.all([
     // With its Web UI: the monitor page links a project's workflow there, and a UI test follows the link.
     startTemporalDevServer({
       port: temporalPort,
@@ -34,6 +40,12 @@ export default async function globalSetup(): Promise<void> {
       dataDir: path.join(runDir, 'mariadb'),
       port: mariadbPort,
       logFile: path.join(runDir, 'mariadb.log'),
+    }),
+    startPrivatePostgres({
+      dataDir: path.join(runDir, 'postgres'),
+      port: postgresPort,
+      logFile: path.join(runDir, 'postgres.log'),
+      durable: false,
     }),
   ]);
   await loadSakila(mariadb, sakilaDir);
@@ -54,9 +66,15 @@ export default async function globalSetup(): Promise<void> {
       pid: mariadb.service.pid,
       logFile: mariadb.service.logFile,
     },
+    postgres: {
+      adminUrl: postgres.urlOf('postgres'),
+      port: postgres.port,
+      pid: postgres.service.pid,
+      logFile: postgres.service.logFile,
+    },
     timeSkippingServerPath,
   });
   console.log(
-    `\nharness: Temporal ${temporal.address}, MariaDB+Sakila 127.0.0.1:${mariadb.port} ready in ${Date.now() - started} ms (${runDir})`,
+    `\nharness: Temporal ${temporal.address}, MariaDB+Sakila 127.0.0.1:${mariadb.port}, PostgreSQL 127.0.0.1:${postgres.port} ready in ${Date.now() - started} ms (${runDir})`,
   );
 }

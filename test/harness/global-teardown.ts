@@ -5,13 +5,17 @@ import { harness, harnessFile } from './harness-state';
 export default async function globalTeardown(): Promise<void> {
   if (!fs.existsSync(harnessFile)) return;
   const state = harness();
-  await Promise.all([stopGroup(state.temporal.pid), stopGroup(state.mariadb.pid)]);
+  await Promise.all(
+    [state.temporal.pid, state.mariadb.pid, state.postgres?.pid].flatMap((pid) =>
+      pid ? [stopGroup(pid)] : [],
+    ),
+  );
   fs.rmSync(state.runDir, { recursive: true, force: true });
   fs.rmSync(harnessFile, { force: true });
 }
 
-async function stopGroup(pid: number): Promise<void> {
-  signal(pid, 'SIGTERM');
+async function stopGroup(pid: number, stop: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  signal(pid, stop);
   for (let waited = 0; waited < 15_000 && alive(pid); waited += 100)
     await new Promise((r) => setTimeout(r, 100));
   signal(pid, 'SIGKILL');

@@ -19,6 +19,8 @@ export interface HarnessState {
     pid: number;
     logFile: string;
   };
+  /** The private PostgreSQL: `adminUrl` is its `postgres` database (tests make their own, test/harness/postgres.ts). */
+  postgres: { adminUrl: string; port: number; pid: number; logFile: string };
   timeSkippingServerPath: string;
 }
 

@@ -33,8 +33,9 @@ export interface DevServerWithWorker {
 
 export async function devServerWithPlatformWorker(
   taskQueue: string,
-  deps: ActivityDeps = testActivityDeps(),
+  deps?: ActivityDeps,
 ): Promise<DevServerWithWorker> {
+  deps ??= await testActivityDeps();
   const env = await devServerEnv();
   const worker = await createPlatformWorker({
     connection: env.nativeConnection,
@@ -54,7 +55,7 @@ export async function devServerWithPlatformWorker(
 }
 
 /** Real activity dependencies (metadata store, parameter store) in a fresh directory of this run. */
-export function testActivityDeps(): ActivityDeps {
+export async function testActivityDeps(): Promise<ActivityDeps> {
   const dir = fs.mkdtempSync(path.join(harness().runDir, 'data-'));
   return dataDirDeps(dir);
 }

@@ -22,7 +22,7 @@ describe('plat CLI', () => {
 
   beforeAll(async () => {
     const dataDir = newTestDataDir();
-    stack = await devServerWithPlatformWorker(TASK_QUEUE, dataDirDeps(dataDir));
+    stack = await devServerWithPlatformWorker(TASK_QUEUE, await dataDirDeps(dataDir));
     gateway = await startTestGateway({ client: stack.env.client, taskQueue: TASK_QUEUE, dataDir });
     env = {
       ...process.env,
@@ -139,8 +139,8 @@ describe('plat CLI', () => {
       JSON.parse((await plat('projects', 'show', owner.project_id, '--json')).stdout) as { owner_id: string }
     ).owner_id;
     const legacyId = `proj-20261120-legacy${Date.now().toString(36)}`;
-    insertLegacyProject(
-      openMetadataDb(metadataDbPath(gateway.dataDir)),
+    await insertLegacyProject(
+      await openMetadataDb(metadataDbPath(gateway.dataDir)),
       legacyProjectRecord(legacyId, ownerId),
     );
     const shown = await plat('projects', 'show', legacyId);

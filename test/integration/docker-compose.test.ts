@@ -29,7 +29,7 @@ describe('docker-compose.yml', () => {
     for (const name of [
       'temporal',
       'temporal-ui',
-      'mysql',
+      'postgres',
       'qdrant',
       'opensearch',
       'gateway',
@@ -56,5 +56,17 @@ describe('docker-compose.yml', () => {
       expect(services.find((s) => s.startsWith(`${name}:`))).toContain(
         'OPENSEARCH_URL: http://opensearch:9200',
       );
+  });
+
+  it('points every service of plat at the shared PostgreSQL, with one secret key (docs/fleet.md)', () => {
+    const [cmd, ...args] = composeCommand();
+    const config = execFileSync(cmd, [...args, '-f', file, 'config'], { encoding: 'utf8' });
+    const services = config.split(/\n {2}(?=[a-z-]+:\n)/);
+    for (const name of ['gateway', 'worker', 'memory']) {
+      const service = services.find((s) => s.startsWith(`${name}:`));
+      expect(service).toMatch(/PLAT_METADATA_URL: postgres:\/\/plat:[^@]+@postgres:5432\/plat/);
+      expect(service).toMatch(/PLAT_SECRET_KEY: \S+/);
+    }
+    expect(config).not.toMatch(/MYSQL_URL/);
   });
 });

@@ -6,7 +6,7 @@ import express from 'express';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { IdTokens } from '../../gateway/auth/id-tokens';
+import { IdTokens, keyDirectory } from '../../gateway/auth/id-tokens';
 import { dataDirDeps } from '../../workers/platform-activities';
 import { apiCaller } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
@@ -40,14 +40,14 @@ describe('external OIDC issuer', () => {
   afterAll(() => jwksServer?.close());
 
   it('verifies tokens through the issuer JWKS, checks the audience, and keeps users apart', async () => {
-    const tokens = await IdTokens.open(path.join(newTestDataDir(), 'keys'), 3600, {
+    const tokens = await IdTokens.open(keyDirectory(path.join(newTestDataDir(), 'keys')), 3600, {
       issuer,
       audience: 'plat-client',
     });
     const subject = await tokens.verify(await sign({ 'cognito:username': 'gina' }));
     expect(subject).toEqual({ user_id: `${issuer}#ext-user-42`, username: 'gina' });
     await expect(tokens.verify(await sign({}, 'another-client'))).rejects.toThrow(/aud/);
-    const stranger = await IdTokens.open(path.join(newTestDataDir(), 'keys'), 3600);
+    const stranger = await IdTokens.open(keyDirectory(path.join(newTestDataDir(), 'keys')), 3600);
     await expect(stranger.verify(await sign({}))).rejects.toThrow(/not accepted/);
   });
 });
@@ -58,7 +58,7 @@ describe('cancelling a project through the API', () => {
 
   beforeAll(async () => {
     const dataDir = newTestDataDir();
-    stack = await devServerWithPlatformWorker('cancel-test', dataDirDeps(dataDir));
+    stack = await devServerWithPlatformWorker('cancel-test', await dataDirDeps(dataDir));
     gateway = await startTestGateway({ client: stack.env.client, taskQueue: 'cancel-test', dataDir });
   });
   afterAll(async () => {

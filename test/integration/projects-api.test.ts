@@ -30,7 +30,7 @@ describe('projects API', () => {
 
   beforeAll(async () => {
     const dataDir = newTestDataDir();
-    stack = await devServerWithPlatformWorker(TASK_QUEUE, dataDirDeps(dataDir));
+    stack = await devServerWithPlatformWorker(TASK_QUEUE, await dataDirDeps(dataDir));
     gateway = await startTestGateway({
       client: stack.env.client,
       taskQueue: TASK_QUEUE,
@@ -322,8 +322,8 @@ describe('projects API', () => {
     const owner = (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { sub: string })
       .sub;
     const legacyId = `proj-20261120-legacy${Date.now().toString(36)}`;
-    insertLegacyProject(
-      openMetadataDb(metadataDbPath(gateway.dataDir)),
+    await insertLegacyProject(
+      await openMetadataDb(metadataDbPath(gateway.dataDir)),
       legacyProjectRecord(legacyId, owner),
     );
     const res = await call('GET', `/v1/projects/${legacyId}`, undefined, token);
@@ -391,7 +391,7 @@ describe('project events over WebSocket', () => {
 
   beforeAll(async () => {
     const dataDir = newTestDataDir();
-    stack = await devServerWithPlatformWorker(`${TASK_QUEUE}-ws`, dataDirDeps(dataDir));
+    stack = await devServerWithPlatformWorker(`${TASK_QUEUE}-ws`, await dataDirDeps(dataDir));
     gateway = await startTestGateway({ client: stack.env.client, taskQueue: `${TASK_QUEUE}-ws`, dataDir });
     const res = await fetch(`${gateway.base}/auth/signup`, {
       method: 'POST',

@@ -7,6 +7,7 @@ import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harnes
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import { sql } from 'kysely';
 import { metadataDbPath, openMetadataDb } from '../../domain/metadata-store/metadata-db';
 import { repoRoot } from '../../shared/paths';
 import { harness } from '../harness/harness-state';
@@ -18,7 +19,7 @@ import { newTestDataDir } from '../harness/platform-gateway';
 const TASK_QUEUE = 'schedules-test';
 
 /** Every file of a data directory with its size and content hash, and each metadata table's rows. */
-function dataDirState(dir: string): Record<string, string> {
+async function dataDirState(dir: string): Promise<Record<string, string>> {
   const state: Record<string, string> = {};
   for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
@@ -27,12 +28,12 @@ function dataDirState(dir: string): Record<string, string> {
     if (/plat\.db(-wal|-shm)?$/.test(file)) continue;
     state[path.relative(dir, file)] = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
   }
-  const db = openMetadataDb(metadataDbPath(dir));
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
+  const db = await openMetadataDb(metadataDbPath(dir));
+  const { rows: tables } = await sql<{
     name: string;
-  }[];
+  }>`SELECT name FROM sqlite_master WHERE type = 'table'`.execute(db.db);
   for (const { name } of tables) {
-    const rows = db.prepare(`SELECT * FROM "${name}"`).all();
+    const { rows } = await sql`SELECT * FROM ${sql.table(name)}`.execute(db.db);
     state[`table ${name}`] = createHash('sha256').update(JSON.stringify(rows)).digest('hex');
   }
   return state;
@@ -65,7 +66,7 @@ describe('schedule registration against the dev server', () => {
     // The worker's pipelines use the default workspace of its data directory and this memory service.
     stack = await devServerWithPlatformWorker(
       TASK_QUEUE,
-      dataDirDeps(dataDir, { memory: { url: memory.url } }),
+      await dataDirDeps(dataDir, { memory: { url: memory.url } }),
     );
     env = stack.env;
   });
@@ -196,9 +197,9 @@ describe('schedule registration against the dev server', () => {
     };
     expect(await run('cost-reporter')).toMatchObject({ projects: expect.any(Number) });
     // The warm-up answers `warm` and changes nothing: not a file, not a row of the metadata store.
-    const before = dataDirState(dataDir);
+    const before = await dataDirState(dataDir);
     expect(await run('agent-runner-warmup')).toBe('warm');
-    expect(dataDirState(dataDir)).toEqual(before);
+    expect(await dataDirState(dataDir)).toEqual(before);
     // From the CLI, as a user would: run the digest now and wait for it.
     const digest = await plat(['memory', 'digest', '--wait']);
     expect(digest.stderr).toBe('');

@@ -24,7 +24,7 @@ describe('dashboard page', () => {
 
   beforeAll(async () => {
     const dataDir = newTestDataDir();
-    stack = await devServerWithPlatformWorker(TASK_QUEUE, dataDirDeps(dataDir));
+    stack = await devServerWithPlatformWorker(TASK_QUEUE, await dataDirDeps(dataDir));
     gateway = await startTestGateway({ client: stack.env.client, taskQueue: TASK_QUEUE, dataDir });
     const token = (await call('POST', '/auth/signup', { username: 'dana', password: 'dashboards!' })).body
       .id_token as string;

@@ -63,7 +63,7 @@ describe('project pages', () => {
 
   beforeAll(async () => {
     const dataDir = newTestDataDir();
-    stack = await devServerWithPlatformWorker(TASK_QUEUE, dataDirDeps(dataDir));
+    stack = await devServerWithPlatformWorker(TASK_QUEUE, await dataDirDeps(dataDir));
     gateway = await startTestGateway({ client: stack.env.client, taskQueue: TASK_QUEUE, dataDir });
     browser = await launchChromium();
     token = (await call('POST', '/auth/signup', USER)).body.id_token as string;

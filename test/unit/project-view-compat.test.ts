@@ -70,37 +70,39 @@ describe('project record phases, old and new shape', () => {
     let dir: string;
     let db: MetadataDb;
     let store: ProjectStore;
-    beforeAll(() => {
+    beforeAll(async () => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-compat-'));
-      db = openMetadataDb(path.join(dir, 'plat.db'));
+      db = await openMetadataDb(path.join(dir, 'plat.db'));
       store = new ProjectStore(db);
     });
-    afterAll(() => {
-      db.close();
+    afterAll(async () => {
+      await db.close();
       fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    it('reads a record stored by an older version in the new shape, one by one and listed', () => {
-      insertLegacyProject(db, legacyProjectRecord('proj-20261120-legacy02', 'user-2'));
-      const view = store.getProject('proj-20261120-legacy02')!;
+    it('reads a record stored by an older version in the new shape, one by one and listed', async () => {
+      await insertLegacyProject(db, legacyProjectRecord('proj-20261120-legacy02', 'user-2'));
+      const view = (await store.getProject('proj-20261120-legacy02'))!;
       expect(view.status).toBe('terminated');
       expect(view.phases).toEqual(LEGACY_PHASES_READ.phases);
       expect(view.phase_details).toEqual(LEGACY_PHASES_READ.phase_details);
-      const listed = store.listProjects('user-2', 10, 0);
+      const listed = await store.listProjects('user-2', 10, 0);
       expect(listed.total).toBe(1);
       expect(listed.projects[0].phases).toEqual(LEGACY_PHASES_READ.phases);
       expect(listed.projects[0].phase_details.prd.ended_at).toBe('2026-11-20T09:10:00.000Z');
     });
 
-    it('stores an old-shape view (from a worker of the previous version) in the new shape', () => {
+    it('stores an old-shape view (from a worker of the previous version) in the new shape', async () => {
       const old = {
         ...legacyProjectRecord('proj-20261120-legacy03', 'user-3'),
         updated_at: '2026-11-20T09:20:00.000Z',
       };
-      store.saveProgress(old as unknown as ProjectView, []);
-      const row = db
-        .prepare('SELECT view_json FROM projects WHERE project_id = ?')
-        .get('proj-20261120-legacy03') as { view_json: string };
+      await store.saveProgress(old as unknown as ProjectView, []);
+      const row = await db.db
+        .selectFrom('projects')
+        .select('view_json')
+        .where('project_id', '=', 'proj-20261120-legacy03')
+        .executeTakeFirstOrThrow();
       const raw = JSON.parse(row.view_json) as ProjectView;
       expect(raw.phases.prd).toBe('completed');
       expect(raw.phase_details.prd.started_at).toBe('2026-11-20T09:00:00.000Z');

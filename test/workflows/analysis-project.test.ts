@@ -37,7 +37,7 @@ describe('analysisProject workflow (time skipping)', () => {
 
   beforeAll(async () => {
     env = await timeSkippingEnv();
-    deps = { ...testActivityDeps(), onStoredEvents: metrics.observe, gauges: metrics };
+    deps = { ...(await testActivityDeps()), onStoredEvents: metrics.observe, gauges: metrics };
     worker = await Worker.create({
       connection: env.nativeConnection,
       taskQueue: TASK_QUEUE,
@@ -136,11 +136,11 @@ describe('analysisProject workflow (time skipping)', () => {
     expect(done.warehouse!.governance!.rules_failed).toBeGreaterThan(0);
     expect(done.warehouse!.metrics!.invalid).toEqual([]);
     expect(done.bi_dashboard_url).toBe(`http://localhost:8080/ui/projects/${projectId}/dashboard`);
-    expect(deps.store.getArtifact(projectId, 'model_scripts')).toBeDefined();
+    expect(await deps.store.getArtifact(projectId, 'model_scripts')).toBeDefined();
 
-    const stored = deps.store.getProject(projectId)!;
+    const stored = (await deps.store.getProject(projectId))!;
     expect(stored.status).toBe('completed');
-    const types = deps.store.eventsSince(projectId, 0).map((e) => e.event_type);
+    const types = (await deps.store.eventsSince(projectId, 0)).map((e) => e.event_type);
     expect(types).toEqual(
       expect.arrayContaining([
         'phase_changed',
@@ -151,7 +151,7 @@ describe('analysisProject workflow (time skipping)', () => {
       ]),
     );
     expect(types.indexOf('hitl_required')).toBeLessThan(types.indexOf('project_completed'));
-    const logs = deps.store.agentLogs(projectId);
+    const logs = await deps.store.agentLogs(projectId);
     expect(logs.find((l) => l.tool === 'count_rows' && l.params.table === 'rental')?.summary).toBe(
       '16044 rows',
     );
@@ -205,14 +205,14 @@ describe('analysisProject workflow (time skipping)', () => {
     const { projectId, handle } = await start('not-the-password');
     const error = await handle.result().catch((e) => e);
     expect(error).toBeInstanceOf(WorkflowFailedError);
-    const view = deps.store.getProject(projectId)!;
+    const view = (await deps.store.getProject(projectId))!;
     expect(view.status).toBe('failed');
     expect(view.phases.prd).toBe('failed');
     expect(view.phase_details.prd).toEqual({ started_at: expect.any(String), ended_at: expect.any(String) });
     expect(view.phases.data_ingestion).toBe('skipped');
     expect(view.phase_details.data_ingestion).toEqual({ message: 'prd failed' });
     expect(view.error?.message).toMatch(/Access denied/);
-    expect(deps.store.eventsSince(projectId, 0).map((e) => e.event_type)).toContain('project_failed');
+    expect((await deps.store.eventsSince(projectId, 0)).map((e) => e.event_type)).toContain('project_failed');
     // Counted once in the project-failure metric.
     expect((await counter('plat_project_failures_total'))[0].value).toBe(1);
   });
@@ -222,7 +222,7 @@ describe('analysisProject workflow (time skipping)', () => {
     await untilWaiting(handle);
     await handle.cancel();
     await expect(handle.result()).rejects.toThrow();
-    const view = deps.store.getProject(projectId)!;
+    const view = (await deps.store.getProject(projectId))!;
     expect(view.status).toBe('cancelled');
     // The phase that was waiting ended when the project was cancelled.
     expect(view.phases.prd).toBe('skipped');
@@ -248,13 +248,13 @@ describe('analysisProject workflow (time skipping)', () => {
     });
     await handle.executeUpdate(decideUpdate, { args: [{ decision: 'modify', prd: strict }] });
     expect(await handle.result().catch((e) => e)).toBeInstanceOf(WorkflowFailedError);
-    const view = deps.store.getProject(projectId)!;
+    const view = (await deps.store.getProject(projectId))!;
     expect(view).toMatchObject({ status: 'failed', error: { phase: 'data_governance' } });
     expect(view.error!.message).toContain('payments are at most 5.00');
     expect(view.phases.data_governance).toBe('failed');
     expect(view.phase_details.data_governance.ended_at).toEqual(expect.any(String));
     expect(view.phases.query_building).toBe('skipped');
-    const report = deps.store.getArtifact<QualityReport>(projectId, 'quality_report')!;
+    const report = (await deps.store.getArtifact<QualityReport>(projectId, 'quality_report'))!;
     const rule = report.results.find((r) => r.name === 'payments are at most 5.00')!;
     expect(rule.status).toBe('failed');
     expect(rule.violations).toBeGreaterThan(1000);
@@ -272,9 +272,9 @@ describe('analysisProject workflow (time skipping)', () => {
     expect(history).toContain(`local:projects/${projectId}/db-password`);
     expect(history).toContain('DVD rental / retail');
     expect(history.includes(PASSWORD_MARKER)).toBe(false);
-    expect(JSON.stringify(deps.store.eventsSince(projectId, 0))).not.toContain(PASSWORD_MARKER);
-    expect(JSON.stringify(deps.store.getProject(projectId))).not.toContain(PASSWORD_MARKER);
-    expect(JSON.stringify(deps.store.agentLogs(projectId))).not.toContain(PASSWORD_MARKER);
+    expect(JSON.stringify(await deps.store.eventsSince(projectId, 0))).not.toContain(PASSWORD_MARKER);
+    expect(JSON.stringify(await deps.store.getProject(projectId))).not.toContain(PASSWORD_MARKER);
+    expect(JSON.stringify(await deps.store.agentLogs(projectId))).not.toContain(PASSWORD_MARKER);
   });
 
   it("the cost reporter publishes recent projects' costs as per-project metrics", async () => {

@@ -63,7 +63,7 @@ describe('memory pipelines (time skipping)', () => {
     const dataDir = newTestDataDir();
     wsDir = path.join(dataDir, 'ws');
     fs.mkdirSync(path.join(wsDir, 'memory'), { recursive: true });
-    state = new PipelineState(openMetadataDb(metadataDbPath(dataDir)));
+    state = new PipelineState(await openMetadataDb(metadataDbPath(dataDir)));
     const workspaces = loadWorkspaces(
       JSON.stringify([{ name: 'ops', dir: wsDir, user_id: 'agent-user', agent_id: 'ops-agent' }]),
       dataDir,
@@ -144,7 +144,7 @@ describe('memory pipelines (time skipping)', () => {
     expect(tasks.length).toBeGreaterThan(0);
     expect(tasks.length).toBeLessThanOrEqual(5);
     expect(tasks.every((m) => /^\[[a-z]+\] /.test(m.memory))).toBe(true);
-    expect(state.get(`digest:ops:${today}.md`)).toBe(String(fs.statSync(journal(today)).size));
+    expect(await state.get(`digest:ops:${today}.md`)).toBe(String(fs.statSync(journal(today)).size));
 
     const third = await run(memoryDigestWorkflow);
     expect(third).toEqual({ digested: [], waiting: [], failed: [] });
@@ -152,7 +152,7 @@ describe('memory pipelines (time skipping)', () => {
 
   it('keeps the offset when a write fails, and resumes there without duplicates', async () => {
     const today = JOURNAL_DAY;
-    const offsetBefore = state.get(`digest:ops:${today}.md`);
+    const offsetBefore = await state.get(`digest:ops:${today}.md`);
     fs.appendFileSync(journal(today), lines(30, 'gamma'));
     const before = (await list()).length;
     // The short-term write succeeds, the task pass keeps failing: the run fails, the offset stays.
@@ -162,7 +162,7 @@ describe('memory pipelines (time skipping)', () => {
     const details = ((failed as WorkflowFailedError).cause as { details?: unknown[] })
       .details?.[0] as DigestSummary;
     expect(details.failed).toEqual([expect.objectContaining({ error: expect.stringMatching(/503/) })]);
-    expect(state.get(`digest:ops:${today}.md`)).toBe(offsetBefore);
+    expect(await state.get(`digest:ops:${today}.md`)).toBe(offsetBefore);
     const afterFailure = await list();
     const shortTermAdded = afterFailure.length - before;
     expect(shortTermAdded).toBeGreaterThan(10);
@@ -177,7 +177,7 @@ describe('memory pipelines (time skipping)', () => {
     );
     expect(after.length - afterFailure.length).toBe(resumed.digested[0].tasks);
     expect(new Set(after.map((m) => m.memory)).size).toBe(after.length);
-    expect(state.get(`digest:ops:${today}.md`)).toBe(String(fs.statSync(journal(today)).size));
+    expect(await state.get(`digest:ops:${today}.md`)).toBe(String(fs.statSync(journal(today)).size));
   });
 
   it('syncs changed memory files as long-term memory and skips unchanged ones', async () => {

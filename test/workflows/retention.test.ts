@@ -34,17 +34,19 @@ describe('retention pass (time skipping)', () => {
   const warehouseRoot = () => path.join(dataDir, 'warehouse');
   const ods = () => layerDir(warehouseRoot(), PROJECT, 'ods');
   const exists = (...parts: string[]) => fs.existsSync(path.join(...parts));
-  const agentLogCount = () =>
-    (
-      openMetadataDb(metadataDbPath(dataDir)).prepare('SELECT COUNT(*) AS n FROM agent_logs').get() as {
-        n: number;
-      }
-    ).n;
+  const agentLogCount = async () => {
+    const metadata = await openMetadataDb(metadataDbPath(dataDir));
+    const { n } = await metadata.db
+      .selectFrom('agent_logs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return n;
+  };
 
   beforeAll(async () => {
     env = await timeSkippingEnv();
     dataDir = newTestDataDir();
-    const db = openMetadataDb(metadataDbPath(dataDir));
+    const db = await openMetadataDb(metadataDbPath(dataDir));
     store = new ProjectStore(db);
     worker = await Worker.create({
       connection: env.nativeConnection,
@@ -71,7 +73,7 @@ describe('retention pass (time skipping)', () => {
         `{"timestamp":"${now.toISOString()}","message":"a line"}\n`,
       );
     }
-    store.addAgentLogs(
+    await store.addAgentLogs(
       [1, 2, 3].map((i) => ({
         log_key: `${PROJECT}:prd:a1:t${i}`,
         project_id: PROJECT,
@@ -84,7 +86,7 @@ describe('retention pass (time skipping)', () => {
         timestamp: now.toISOString(),
       })),
     );
-    store.addEvents([
+    await store.addEvents([
       {
         event_key: `${PROJECT}:created`,
         project_id: PROJECT,
@@ -130,7 +132,7 @@ describe('retention pass (time skipping)', () => {
   it('touches nothing younger than its period, and each kind once its period is over', async () => {
     // Day 0: everything is fresh.
     expect((await pass(false)).items).toEqual([]);
-    expect(agentLogCount()).toBe(3);
+    expect(await agentLogCount()).toBe(3);
 
     // Day 15: the 14-day logs are over. A dry run lists them and keeps them.
     await env.sleep('15 days');
@@ -142,7 +144,7 @@ describe('retention pass (time skipping)', () => {
     const day15 = await pass(false);
     expect(kinds(day15)).toEqual(['access_logs', 'access_logs', 'function_logs']);
     expect(fs.readdirSync(logDir())).toEqual(['temporal.log']);
-    expect(agentLogCount()).toBe(3);
+    expect(await agentLogCount()).toBe(3);
     expect(exists(ods(), 'orders.parquet')).toBe(true);
 
     // Day 31: the agent logs' 30 days are over.
@@ -151,7 +153,7 @@ describe('retention pass (time skipping)', () => {
     expect(day31.items).toEqual([
       expect.objectContaining({ kind: 'agent_logs', detail: '3 agent-log entries', age_days: 31 }),
     ]);
-    expect(agentLogCount()).toBe(0);
+    expect(await agentLogCount()).toBe(0);
     expect(exists(ods(), 'orders.parquet')).toBe(true);
 
     // Day 89: the ODS is kept to the end of its 90 days.
@@ -166,7 +168,7 @@ describe('retention pass (time skipping)', () => {
     ]);
     expect(fs.readdirSync(ods())).toEqual(['source-schema.json']);
     expect(exists(layerDir(warehouseRoot(), PROJECT, 'dwd'), 'dwd_orders.parquet')).toBe(true);
-    expect(store.eventsSince(PROJECT, 0)).toHaveLength(1);
+    expect(await store.eventsSince(PROJECT, 0)).toHaveLength(1);
     expect(fs.readdirSync(logDir())).toEqual(['temporal.log']);
     expect((await pass(false)).items).toEqual([]);
   });

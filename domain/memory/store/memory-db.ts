@@ -4,9 +4,9 @@
  * and keys live here whichever store holds the vectors.
  */
 import * as path from 'node:path';
-import { openSqliteDb, type MetadataDb } from '../../metadata-store/metadata-db';
+import { openSqliteFile, type SqliteFile } from '../../metadata-store/sqlite-file';
 
-export type MemoryDb = MetadataDb;
+export type MemoryDb = SqliteFile;
 
 const MIGRATIONS = [
   `CREATE TABLE IF NOT EXISTS memories (
@@ -46,5 +46,5 @@ const MIGRATIONS = [
 
 /** Opens (once per process) the memory database of a data directory. */
 export function openMemoryDb(dataDir: string): MemoryDb {
-  return openSqliteDb(path.join(dataDir, 'memory', 'memory.db'), MIGRATIONS);
+  return openSqliteFile(path.join(dataDir, 'memory', 'memory.db'), MIGRATIONS);
 }

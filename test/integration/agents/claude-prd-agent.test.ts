@@ -42,7 +42,7 @@ async function sakilaPrd() {
 
 /** Runs the real generatePrd activity on the harness's Sakila with the given model settings. */
 async function runGeneratePrd(llm: LlmSettings, projectId: string, description = '') {
-  const deps = dataDirDeps(newTestDataDir(), { llm });
+  const deps = await dataDirDeps(newTestDataDir(), { llm });
   const { host, port, user, password } = harness().mariadb;
   const passwordRef = await deps.secrets.put(`projects/${projectId}/db-password`, password);
   const result: GeneratePrdResult = await new MockActivityEnvironment().run(
@@ -171,7 +171,7 @@ describe('PRD agent on Claude (Messages API fake)', () => {
     expect(cost.project_total.estimated_usd).toBe(tokenCostUsd('large', 14_700, 6_700));
 
     // The work log shows each tool call and each model call with its tokens.
-    const logs = deps.store.agentLogs(projectId);
+    const logs = await deps.store.agentLogs(projectId);
     expect(logs.filter((l) => l.tool === 'model_call')).toHaveLength(4);
     expect(
       logs.find((l) => l.tool === 'run_sql' && l.params.sql === 'SELECT COUNT(*) AS n FROM rental')?.summary,

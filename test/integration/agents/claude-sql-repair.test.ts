@@ -21,12 +21,12 @@ import { harnessSource, sakilaConnection } from '../../harness/sakila';
 const projectId = 'proj-20261122-repair01';
 
 describe('data modeling repairs', () => {
-  let deps: ReturnType<typeof dataDirDeps>;
+  let deps: Awaited<ReturnType<typeof dataDirDeps>>;
   let broken: Prd;
   let tableName: string;
 
   beforeAll(async () => {
-    deps = dataDirDeps(newTestDataDir());
+    deps = await dataDirDeps(newTestDataDir());
     const mysql = await sakilaConnection();
     try {
       const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
@@ -109,7 +109,7 @@ describe('data modeling repairs', () => {
       expect(summary.layers.map((l) => l.layer)).toEqual(['dwd', 'dws', 'ads']);
       expect(fake.requests).toHaveLength(1);
       expect(JSON.stringify(fake.requests[0].body.messages)).toContain('dwd_payment_detail');
-      const scripts = deps.store.getArtifact<ModelScripts>(projectId, 'model_scripts')!;
+      const scripts = (await deps.store.getArtifact<ModelScripts>(projectId, 'model_scripts'))!;
       const dws = scripts.layers.find((l) => l.layer === 'dws')!;
       expect(dws.script).toContain('SUM(amount)');
       expect(dws.script).not.toContain('SUM(amout)');

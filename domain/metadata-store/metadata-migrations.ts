@@ -1,0 +1,142 @@
+/**
+ * The metadata store's schema as versioned migrations (Kysely's Migrator records which ran in
+ * `kysely_migration`). Never edit a migration that has shipped: add the next one. The first uses
+ * IF NOT EXISTS throughout, so a file made before migrations were versioned adopts it unchanged.
+ */
+import type { ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
+
+export type MetadataDialect = 'sqlite' | 'postgres';
+
+/** An auto-numbered primary key in each dialect (SQLite's rowid alias, PostgreSQL's bigserial). */
+function serialKey(dialect: MetadataDialect) {
+  return dialect === 'postgres'
+    ? { type: 'bigserial' as const, build: (c: ColumnDefinitionBuilder) => c.primaryKey() }
+    : { type: 'integer' as const, build: (c: ColumnDefinitionBuilder) => c.primaryKey().autoIncrement() };
+}
+
+/** The migrations in order of their names. */
+export function metadataMigrations(dialect: MetadataDialect): Record<string, Migration> {
+  const serial = serialKey(dialect);
+  return {
+    '0001-base': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a migration sees the schema of its day, not today's types
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('projects')
+          .ifNotExists()
+          .addColumn('project_id', 'text', (c) => c.primaryKey())
+          .addColumn('owner_id', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('view_json', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('projects_owner')
+          .ifNotExists()
+          .on('projects')
+          .columns(['owner_id', 'created_at'])
+          .execute();
+        await db.schema
+          .createTable('events')
+          .ifNotExists()
+          .addColumn('event_id', serial.type, serial.build)
+          .addColumn('project_id', 'text', (c) => c.notNull())
+          .addColumn('event_key', 'text', (c) => c.notNull().unique())
+          .addColumn('event_type', 'text', (c) => c.notNull())
+          .addColumn('phase', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('message', 'text', (c) => c.notNull())
+          .addColumn('payload_json', 'text', (c) => c.notNull())
+          .addColumn('timestamp', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('events_project')
+          .ifNotExists()
+          .on('events')
+          .columns(['project_id', 'event_id'])
+          .execute();
+        await db.schema
+          .createTable('agent_logs')
+          .ifNotExists()
+          .addColumn('id', serial.type, serial.build)
+          .addColumn('project_id', 'text', (c) => c.notNull())
+          .addColumn('log_key', 'text', (c) => c.notNull().unique())
+          .addColumn('agent', 'text', (c) => c.notNull())
+          .addColumn('phase', 'text', (c) => c.notNull())
+          .addColumn('tool', 'text', (c) => c.notNull())
+          .addColumn('params_json', 'text', (c) => c.notNull())
+          .addColumn('summary', 'text', (c) => c.notNull())
+          .addColumn('duration_ms', 'integer', (c) => c.notNull())
+          .addColumn('input_tokens', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('output_tokens', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('timestamp', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('agent_logs_project')
+          .ifNotExists()
+          .on('agent_logs')
+          .columns(['project_id', 'id'])
+          .execute();
+        await db.schema
+          .createTable('users')
+          .ifNotExists()
+          .addColumn('user_id', 'text', (c) => c.primaryKey())
+          .addColumn('username', 'text', (c) => c.notNull().unique())
+          .addColumn('password_hash', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('memory_pipeline_state')
+          .ifNotExists()
+          .addColumn('key', 'text', (c) => c.primaryKey())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('project_artifacts')
+          .ifNotExists()
+          .addColumn('project_id', 'text', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('content_json', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('project_artifacts_pk', ['project_id', 'kind'])
+          .execute();
+        await db.schema
+          .createTable('alarm_notifications')
+          .ifNotExists()
+          .addColumn('id', serial.type, serial.build)
+          .addColumn('alarm', 'text', (c) => c.notNull())
+          .addColumn('fingerprint', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('starts_at', 'text', (c) => c.notNull())
+          .addColumn('ends_at', 'text')
+          .addColumn('summary', 'text', (c) => c.notNull())
+          .addColumn('labels_json', 'text', (c) => c.notNull())
+          .addColumn('received_at', 'text', (c) => c.notNull())
+          .addUniqueConstraint('alarm_notifications_once', ['fingerprint', 'status', 'starts_at'])
+          .execute();
+        await db.schema
+          .createIndex('alarm_notifications_alarm')
+          .ifNotExists()
+          .on('alarm_notifications')
+          .columns(['alarm', 'id'])
+          .execute();
+      },
+    },
+    '0002-secrets': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('secrets')
+          .ifNotExists()
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('iv', 'text', (c) => c.notNull())
+          .addColumn('tag', 'text', (c) => c.notNull())
+          .addColumn('ciphertext', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .execute();
+      },
+    },
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * The metadata store's tables as Kysely sees them: one description for both dialects (SQLite
+ * embedded, PostgreSQL shared). Times are ISO 8601 UTC text, so text order is time order in both.
+ */
+import type { Generated } from 'kysely';
+
+export interface ProjectsTable {
+  project_id: string;
+  owner_id: string;
+  created_at: string;
+  updated_at: string;
+  status: string;
+  view_json: string;
+}
+
+export interface EventsTable {
+  event_id: Generated<number>;
+  project_id: string;
+  event_key: string;
+  event_type: string;
+  phase: string;
+  status: string;
+  message: string;
+  payload_json: string;
+  timestamp: string;
+}
+
+export interface AgentLogsTable {
+  id: Generated<number>;
+  project_id: string;
+  log_key: string;
+  agent: string;
+  phase: string;
+  tool: string;
+  params_json: string;
+  summary: string;
+  duration_ms: number;
+  input_tokens: Generated<number>;
+  output_tokens: Generated<number>;
+  timestamp: string;
+}
+
+export interface UsersTable {
+  user_id: string;
+  username: string;
+  password_hash: string;
+  created_at: string;
+}
+
+export interface MemoryPipelineStateTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
+export interface ProjectArtifactsTable {
+  project_id: string;
+  kind: string;
+  content_json: string;
+  updated_at: string;
+}
+
+export interface AlarmNotificationsTable {
+  id: Generated<number>;
+  alarm: string;
+  fingerprint: string;
+  status: string;
+  starts_at: string;
+  ends_at: string | null;
+  summary: string;
+  labels_json: string;
+  received_at: string;
+}
+
+/** Parameters (secrets) sealed with AES-256-GCM under the shared key; see domain/secrets/. */
+export interface SecretsTable {
+  name: string;
+  iv: string;
+  tag: string;
+  ciphertext: string;
+  updated_at: string;
+}
+
+export interface MetadataTables {
+  projects: ProjectsTable;
+  events: EventsTable;
+  agent_logs: AgentLogsTable;
+  users: UsersTable;
+  memory_pipeline_state: MemoryPipelineStateTable;
+  project_artifacts: ProjectArtifactsTable;
+  alarm_notifications: AlarmNotificationsTable;
+  secrets: SecretsTable;
+}
