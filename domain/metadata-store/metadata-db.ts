@@ -6,7 +6,7 @@
  * query layer (Kysely); the schema is versioned migrations run at open.
  */
 import * as path from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
 import pg from 'pg';
 import { metadataMigrations, type MetadataDialect } from './metadata-migrations';
 import type { MetadataTables } from './metadata-tables';
@@ -71,15 +71,17 @@ export function openMetadataDb(location: string): Promise<MetadataDb> {
 async function openSqlite(file: string): Promise<MetadataDb> {
   const database = openSqliteFile(file);
   const db = new Kysely<MetadataTables>({ dialect: new SqliteDialect({ database }) });
-  // Two processes migrating one fresh file: the loser's transaction is refused as busy; by its
-  // next attempt the winner has committed and nothing is left to run.
+  // Two processes migrating one fresh file: the loser's transaction is refused as busy, or its
+  // record of a migration the winner recorded first is refused as a duplicate. Migrations are
+  // idempotent (IF NOT EXISTS), so it tries again and by then finds nothing left to run.
   for (let attempt = 1; ; attempt++) {
     try {
-      await migrate(db, 'sqlite');
+      await migrateSchema(db, 'sqlite', 'metadata', metadataMigrations('sqlite'));
       break;
     } catch (err) {
-      if (attempt >= 50 || !isLocked(err)) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      const raced = isLocked(err) || /UNIQUE constraint failed: \w*migration/.test(String(err));
+      if (attempt >= 50 || !raced) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
     }
   }
   return {
@@ -107,7 +109,7 @@ async function openPostgres(url: string): Promise<MetadataDb> {
   const db = new Kysely<MetadataTables>({ dialect: new PostgresDialect({ pool }) });
   const location = redactUrl(url);
   try {
-    await withMigrationLock(pool, () => migrate(db, 'postgres'));
+    await migrateSchema(db, 'postgres', 'metadata', metadataMigrations('postgres'));
   } catch (err) {
     await db.destroy();
     throw new Error(`metadata store ${location}: ${(err as Error).message}`, { cause: err });
@@ -127,28 +129,40 @@ async function openPostgres(url: string): Promise<MetadataDb> {
 }
 
 /**
- * Several processes starting at once on a fresh database: one migrates while the others wait on a
- * session advisory lock, then find nothing to do.
+ * Runs a schema's migrations to the latest, recorded in its own table (`kysely_migration` for the
+ * metadata, `<schema>_migration` for others). Several processes starting at once on a fresh
+ * PostgreSQL database: one migrates while the others wait on a session advisory lock, then find
+ * nothing to do.
  */
-async function withMigrationLock(pool: pg.Pool, fn: () => Promise<void>): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("SELECT pg_advisory_lock(hashtext('plat-metadata-migrations'))");
-    await fn();
-  } finally {
-    await client.query("SELECT pg_advisory_unlock(hashtext('plat-metadata-migrations'))").catch(() => {});
-    client.release();
-  }
-}
-
-async function migrate(db: Kysely<MetadataTables>, dialect: MetadataDialect): Promise<void> {
-  const migrations = metadataMigrations(dialect);
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(`migration ${failed ?? '(setup)'} failed: ${(error as Error).message ?? String(error)}`, {
-      cause: error,
-    });
-  }
+export async function migrateSchema(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema of their day
+  db: Kysely<any>,
+  dialect: MetadataDialect,
+  schema: string,
+  migrations: Record<string, Migration>,
+): Promise<void> {
+  const tables =
+    schema === 'metadata'
+      ? {}
+      : { migrationTableName: `${schema}_migration`, migrationLockTableName: `${schema}_migration_lock` };
+  const run = async (conn: typeof db) => {
+    const migrator = new Migrator({ db: conn, provider: { getMigrations: async () => migrations }, ...tables });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) {
+      const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+      throw new Error(`migration ${failed ?? '(setup)'} failed: ${(error as Error).message ?? String(error)}`, {
+        cause: error,
+      });
+    }
+  };
+  if (dialect === 'sqlite') return run(db);
+  const lock = `plat-${schema}-migrations`;
+  await db.connection().execute(async (conn) => {
+    await sql`SELECT pg_advisory_lock(hashtext(${lock}))`.execute(conn);
+    try {
+      await run(conn);
+    } finally {
+      await sql`SELECT pg_advisory_unlock(hashtext(${lock}))`.execute(conn);
+    }
+  });
 }
