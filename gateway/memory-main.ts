@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     log.fatal((err as Error).message);
     process.exit(1);
   }
-  log.info({ store: config.PLAT_MEMORY_STORE, embedder: service.embedderId }, 'memory service ready');
+  log.info({ store: service.storeKind, embedder: service.embedderId }, 'memory service ready');
   const warming = Date.now();
   service.warmIndexes().then(
     () => log.info({ ms: Date.now() - warming }, 'search indexes loaded for every user'),

@@ -1,22 +1,46 @@
-/** Every change of a memory (ADD, UPDATE, DELETE), kept in the memory database for /memory/history/{id}. */
+/**
+ * Every change of a memory (ADD, UPDATE, DELETE), for /memory/history/{id}, and add results by
+ * idempotency key. Two homes: the embedded memory database (these classes), or the shared
+ * PostgreSQL of a fleet (shared/shared-history.ts), so every instance answers the same.
+ */
 import { randomUUID } from 'node:crypto';
 import type { MemoryEvent, MemoryHistoryEntry } from '../../shared/memory-model';
 import type { MemoryDb } from './store/memory-db';
 
-export class MemoryHistory {
-  private seq: number;
-
-  constructor(private readonly db: MemoryDb) {
-    this.seq = (db.prepare('SELECT COALESCE(MAX(seq), 0) AS n FROM memory_history').get() as { n: number }).n;
-  }
-
+/** Where the changes of memories are recorded. */
+export interface HistoryLog {
   record(
     memoryId: string,
     event: MemoryEvent,
     oldMemory: string | null,
     newMemory: string | null,
     at: string,
-  ): void {
+  ): Promise<void>;
+  /** The memory's changes, oldest first. */
+  of(memoryId: string): Promise<MemoryHistoryEntry[]>;
+}
+
+/** Results of adds by idempotency key, so a retried write adds nothing twice. */
+export interface IdempotencyStore {
+  get<T>(key: string): Promise<T | undefined>;
+  /** Keeps the first result stored under `key`. */
+  put(key: string, result: unknown): Promise<void>;
+}
+
+export class MemoryHistory implements HistoryLog {
+  private seq: number;
+
+  constructor(private readonly db: MemoryDb) {
+    this.seq = (db.prepare('SELECT COALESCE(MAX(seq), 0) AS n FROM memory_history').get() as { n: number }).n;
+  }
+
+  async record(
+    memoryId: string,
+    event: MemoryEvent,
+    oldMemory: string | null,
+    newMemory: string | null,
+    at: string,
+  ): Promise<void> {
     this.db
       .prepare(
         'INSERT INTO memory_history (id, memory_id, event, old_memory, new_memory, created_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -24,7 +48,7 @@ export class MemoryHistory {
       .run(randomUUID(), memoryId, event, oldMemory, newMemory, at, ++this.seq);
   }
 
-  of(memoryId: string): MemoryHistoryEntry[] {
+  async of(memoryId: string): Promise<MemoryHistoryEntry[]> {
     return this.db
       .prepare(
         'SELECT id, memory_id, event, old_memory, new_memory, created_at FROM memory_history WHERE memory_id = ? ORDER BY seq',
@@ -33,17 +57,16 @@ export class MemoryHistory {
   }
 }
 
-/** Add results by idempotency key, so a retried pipeline write adds nothing twice. */
-export class IdempotencyKeys {
+export class IdempotencyKeys implements IdempotencyStore {
   constructor(private readonly db: MemoryDb) {}
 
-  get<T>(key: string): T | undefined {
+  async get<T>(key: string): Promise<T | undefined> {
     const row = this.db.prepare('SELECT result_json FROM memory_idempotency WHERE key = ?').get(key) as
       { result_json: string } | undefined;
     return row ? (JSON.parse(row.result_json) as T) : undefined;
   }
 
-  put(key: string, result: unknown): void {
+  async put(key: string, result: unknown): Promise<void> {
     this.db
       .prepare('INSERT OR IGNORE INTO memory_idempotency (key, result_json, created_at) VALUES (?, ?, ?)')
       .run(key, JSON.stringify(result), new Date().toISOString());

@@ -24,10 +24,10 @@ import type {
   UpdateRequest,
 } from '../../shared/memory-requests';
 import { DEFAULT_SEARCH_MODE } from '../../shared/memory-requests';
-import type { AuditLog } from './audit/audit-log';
+import type { AuditSink } from './audit/audit-log';
 import type { Embedder } from './embedding/embedder';
 import { addUsage, NO_USAGE, type FactExtractor } from './extraction/fact-extractor';
-import type { MemoryHistory } from './memory-history';
+import type { HistoryLog, IdempotencyStore } from './memory-history';
 import { textHash } from './memory-text';
 import { MemorySearch } from './search/memory-search';
 import type { MemoryFilter, MemoryStore, VectorHit } from './store/memory-store';
@@ -58,21 +58,15 @@ export interface SessionContext {
 
 type AddResponse = { results: MemoryAddResult[]; token_usage: TokenUsage; idempotent_replay?: boolean };
 
-/** Results of adds by idempotency key (the memory database's memory_idempotency table). */
-export interface IdempotencyStore {
-  get<T>(key: string): T | undefined;
-  put(key: string, result: unknown): void;
-}
-
 export interface MemoryServiceDeps {
   idempotency?: IdempotencyStore;
   /** Agent workspaces, for the session-start context's journals. */
   workspaces?: Workspace[];
   store: MemoryStore;
-  history: MemoryHistory;
+  history: HistoryLog;
   embedder: Embedder;
   extractor: FactExtractor;
-  audit: AuditLog;
+  audit: AuditSink;
   /** Copy experience/procedural long-term memories to the shared space (PLAT_MEMORY_AUTOSHARE). */
   autoshare?: boolean;
   now?: () => Date;
@@ -133,6 +127,11 @@ export class MemoryService {
     }
   }
 
+  /** Where memories live: `embedded`, `shared` (the fleet's PostgreSQL) or `qdrant`. */
+  get storeKind(): string {
+    return this.deps.store.kind;
+  }
+
   get embedderId(): string {
     return this.deps.embedder.id;
   }
@@ -140,11 +139,11 @@ export class MemoryService {
   async add(req: AddMemoryRequest): Promise<AddResponse> {
     return this.serialized(req.user_id, async () => {
       const key = req.idempotency_key && `${req.user_id}\u0000${req.idempotency_key}`;
-      const earlier = key ? this.deps.idempotency?.get<AddResponse>(key) : undefined;
+      const earlier = key ? await this.deps.idempotency?.get<AddResponse>(key) : undefined;
       // A replay answers what the first add did, marked, and costs nothing.
       if (earlier) return { ...earlier, token_usage: NO_USAGE, idempotent_replay: true };
       const response = await this.addNow(req);
-      if (key) this.deps.idempotency?.put(key, response);
+      if (key) await this.deps.idempotency?.put(key, response);
       return response;
     });
   }
@@ -252,7 +251,7 @@ export class MemoryService {
       embedder: this.deps.embedder.id,
     };
     await this.deps.store.insert(record, vector);
-    this.deps.history.record(record.id, 'ADD', null, fact, at);
+    await this.deps.history.record(record.id, 'ADD', null, fact, at);
     return record;
   }
 
@@ -318,14 +317,14 @@ export class MemoryService {
       vector,
     );
     if (!updated) throw new MemoryNotFoundError(id);
-    this.deps.history.record(id, 'UPDATE', before.memory, text, at);
+    await this.deps.history.record(id, 'UPDATE', before.memory, text, at);
     return { record: updated, previous: before.memory };
   }
 
   async delete(id: string): Promise<MemoryRecord> {
     const removed = await this.deps.store.delete(id);
     if (!removed) throw new MemoryNotFoundError(id);
-    this.deps.history.record(id, 'DELETE', removed.memory, null, this.now().toISOString());
+    await this.deps.history.record(id, 'DELETE', removed.memory, null, this.now().toISOString());
     return removed;
   }
 
@@ -369,7 +368,7 @@ export class MemoryService {
 
   /** The changes of a memory, oldest first; 404 when the id never existed. */
   async history(id: string): Promise<{ results: MemoryHistoryEntry[] }> {
-    const results = this.deps.history.of(id);
+    const results = await this.deps.history.of(id);
     if (!results.length) throw new MemoryNotFoundError(id);
     return { results };
   }

@@ -146,13 +146,20 @@ export async function migrateSchema(
       ? {}
       : { migrationTableName: `${schema}_migration`, migrationLockTableName: `${schema}_migration_lock` };
   const run = async (conn: typeof db) => {
-    const migrator = new Migrator({ db: conn, provider: { getMigrations: async () => migrations }, ...tables });
+    const migrator = new Migrator({
+      db: conn,
+      provider: { getMigrations: async () => migrations },
+      ...tables,
+    });
     const { error, results } = await migrator.migrateToLatest();
     if (error) {
       const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-      throw new Error(`migration ${failed ?? '(setup)'} failed: ${(error as Error).message ?? String(error)}`, {
-        cause: error,
-      });
+      throw new Error(
+        `migration ${failed ?? '(setup)'} failed: ${(error as Error).message ?? String(error)}`,
+        {
+          cause: error,
+        },
+      );
     }
   };
   if (dialect === 'sqlite') return run(db);

@@ -5,12 +5,26 @@
 import * as path from 'node:path';
 import type { PlatConfig } from '../../shared/config';
 import { llmSettings } from '../../domain/llm/llm-settings';
-import { AuditLog } from '../../domain/memory/audit/audit-log';
+import { AuditLog, type AuditSink } from '../../domain/memory/audit/audit-log';
 import { defaultEmbedder } from '../../domain/memory/embedding/default-embedder';
 import type { Embedder } from '../../domain/memory/embedding/embedder';
 import { claudeFactExtractor } from '../../domain/memory/extraction/claude-fact-extractor';
 import { offlineFactExtractor } from '../../domain/memory/extraction/offline-fact-extractor';
-import { IdempotencyKeys, MemoryHistory } from '../../domain/memory/memory-history';
+import {
+  IdempotencyKeys,
+  MemoryHistory,
+  type HistoryLog,
+  type IdempotencyStore,
+} from '../../domain/memory/memory-history';
+import { openSharedMemoryDb } from '../../domain/memory/shared/shared-memory-db';
+import {
+  SharedAuditLog,
+  SharedHistory,
+  SharedIdempotencyKeys,
+} from '../../domain/memory/shared/shared-history';
+import { SharedMemoryStore } from '../../domain/memory/shared/shared-memory-store';
+import { claimMemoryDir } from '../../domain/memory/store/instance-lock';
+import type { MemoryStore } from '../../domain/memory/store/memory-store';
 import { MemoryService } from '../../domain/memory/memory-service';
 import { openEmbeddedMemoryStore } from '../../domain/memory/store/embedded-memory-store';
 import { openMemoryDb } from '../../domain/memory/store/memory-db';
@@ -28,6 +42,7 @@ export type MemorySettings = Parameters<typeof llmSettings>[0] &
     | 'PLAT_EMBEDDING_MODEL_DIR'
     | 'PLAT_TOOLS_DIR'
     | 'PLAT_MEMORY_WORKSPACES'
+    | 'PLAT_METADATA_URL'
   >;
 
 /** The service's audit log directory: `<dataDir>/memory/audit_logs/`. */
@@ -41,8 +56,10 @@ export async function createMemoryService(
   opts: { embedder?: Embedder; now?: () => Date } = {},
 ): Promise<MemoryService> {
   const embedder = opts.embedder ?? defaultEmbedder(config);
-  const db = openMemoryDb(dataDir);
-  let store;
+  const state = config.PLAT_METADATA_URL
+    ? await sharedState(config.PLAT_METADATA_URL, opts.now)
+    : embeddedState(dataDir, opts.now);
+  let store: MemoryStore;
   if (config.PLAT_MEMORY_STORE === 'qdrant') {
     if (!config.QDRANT_URL) throw new Error('PLAT_MEMORY_STORE=qdrant needs QDRANT_URL');
     store = await openQdrantMemoryStore({
@@ -52,18 +69,49 @@ export async function createMemoryService(
       vectorSize: embedder.dimensions,
     });
   } else {
-    store = await openEmbeddedMemoryStore(dataDir, embedder.dimensions);
+    store = await state.store(embedder.dimensions);
   }
   const llm = llmSettings(config);
   return new MemoryService({
     store,
-    history: new MemoryHistory(db),
-    idempotency: new IdempotencyKeys(db),
+    history: state.history,
+    idempotency: state.idempotency,
     embedder,
     extractor: llm ? claudeFactExtractor(llm) : offlineFactExtractor,
-    audit: new AuditLog(auditDir(dataDir), opts.now),
+    audit: state.audit,
     autoshare: config.PLAT_MEMORY_AUTOSHARE,
     workspaces: loadWorkspaces(config.PLAT_MEMORY_WORKSPACES, dataDir),
     now: opts.now,
   });
+}
+
+/** Where the service keeps its rows, history, idempotency keys and audit, and its default store. */
+interface MemoryState {
+  history: HistoryLog;
+  idempotency: IdempotencyStore;
+  audit: AuditSink;
+  store(dims: number): Promise<MemoryStore>;
+}
+
+/** One instance per data directory: the memory database and audit files under it. */
+function embeddedState(dataDir: string, now?: () => Date): MemoryState {
+  claimMemoryDir(path.join(dataDir, 'memory'));
+  const db = openMemoryDb(dataDir);
+  return {
+    history: new MemoryHistory(db),
+    idempotency: new IdempotencyKeys(db),
+    audit: new AuditLog(auditDir(dataDir), now),
+    store: (dims) => openEmbeddedMemoryStore(dataDir, dims),
+  };
+}
+
+/** Any number of instances on the fleet's PostgreSQL (docs/fleet.md#memory). */
+async function sharedState(url: string, now?: () => Date): Promise<MemoryState> {
+  const { db, metadata } = await openSharedMemoryDb(url);
+  return {
+    history: new SharedHistory(db),
+    idempotency: new SharedIdempotencyKeys(db),
+    audit: new SharedAuditLog(db, now),
+    store: (dims) => SharedMemoryStore.open(db, dims, metadata.notifications),
+  };
 }

@@ -1,10 +1,13 @@
 /**
- * Two "hosts" sharing one PostgreSQL (docs/fleet.md): each with its own data directory, gateway and
- * worker, as real processes. A user signs up on A and creates a project there; B accepts A's token,
+ * Two "hosts" sharing one PostgreSQL (docs/fleet.md): each with its own data directory, gateway,
+ * worker and memory service, as real processes. A user signs up on A and creates a project there; B accepts A's token,
  * streams the project live over its WebSocket (events written by whichever worker ran the stage) and
  * replays with `since`. Then A's processes are killed with SIGKILL while the project waits for its
  * approval: the decision on B and the rest of the run on B's worker lose nothing, and the password
- * appears in no log, event, record, response, secret row or workflow history.
+ * appears in no log, event, record, response, secret row or workflow history. Memories added on
+ * A's memory service are found on B's within a second, a retried add on B answers A's id, and
+ * killing A mid-write loses no acknowledged memory. The embedded memory store refuses a second
+ * instance on its data directory.
  */
 import { Client, Connection } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
@@ -162,4 +165,96 @@ describe('two hosts sharing one PostgreSQL (real processes)', () => {
     expect(b.worker.output()).toContain('worker polling');
     expect(everything.includes(password)).toBe(false);
   }, 420_000);
+
+  /** Starts a memory service as its own process and waits for /health. */
+  const startMemory = async (env: Record<string, string>) => {
+    const port = await freePort();
+    const proc = startProcess('gateway/memory-main.ts', { ...env, PLAT_MEMORY_PORT: String(port) });
+    procs.push(proc);
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; ; i++) {
+      if ((await fetch(`${base}/health`).catch(() => undefined))?.ok) break;
+      if (i === 600 || proc.child.exitCode !== null)
+        throw new Error(`memory service never became healthy:\n${proc.output().slice(-3000)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return { proc, base, call: apiCaller(base) };
+  };
+
+  it('memory services on both hosts serve the same memories, and losing one loses no acknowledged add', async () => {
+    const shared = {
+      PLAT_METADATA_URL: await freshPostgresDatabase('two-memory'),
+      PLAT_SECRET_KEY: randomBytes(32).toString('base64'),
+    };
+    const a = await startMemory({ ...shared, PLAT_DATA_DIR: newTestDataDir() });
+    const b = await startMemory({ ...shared, PLAT_DATA_DIR: newTestDataDir() });
+    const add = (host: typeof a, text: string, key?: string) =>
+      host.call('POST', '/memory/add', { user_id: 'uma', text, infer: false, idempotency_key: key });
+    const searchB = async (query: string) =>
+      (
+        (await b.call('POST', '/memory/search', { query, user_id: 'uma', top_k: 5 })).body
+          .results as Message[]
+      ).map((r) => r.id);
+
+    // B loads uma's (empty) indexes first, so the add must reach it through the change feed.
+    expect(await searchB('anything')).toEqual([]);
+    const added = await add(a, 'The staging database is restored every Sunday night.', 'k-1');
+    const id = (added.body.results as Message[])[0].id;
+    const start = Date.now();
+    while (!(await searchB('when is staging restored')).includes(id)) {
+      if (Date.now() - start > 1000) throw new Error('not found on B within 1 s');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const retried = await add(b, 'The staging database is restored every Sunday night.', 'k-1');
+    expect(retried.body.idempotent_replay).toBe(true);
+    expect((retried.body.results as Message[])[0].id).toBe(id);
+    expect(
+      ((await b.call('GET', `/memory/history/${id}`)).body.results as Message[]).map((h) => h.event),
+    ).toEqual(['ADD']);
+
+    // A dies mid-write: every add it acknowledged is on B; nothing is half there.
+    const acknowledged: string[] = [];
+    const writes = Array.from({ length: 30 }, (_, i) =>
+      add(a, `Release note ${i}: feature flag beta-${i} enabled for everyone.`, `note-${i}`)
+        .then((r) => {
+          if (r.status === 200) acknowledged.push((r.body.results as Message[])[0].id as string);
+        })
+        .catch(() => undefined),
+    );
+    while (acknowledged.length < 5) await new Promise((r) => setTimeout(r, 5));
+    a.proc.child.kill('SIGKILL');
+    await Promise.all(writes);
+    await a.proc.exited;
+    const listed = ((await b.call('GET', '/memory/list?user_id=uma')).body.results as Message[]).map(
+      (m) => m.id,
+    );
+    for (const ack of acknowledged) expect(listed).toContain(ack);
+    // A write that reached the database but not its client is still whole: retried on B, it is not added twice.
+    for (let i = 0; i < 30; i++)
+      await add(b, `Release note ${i}: feature flag beta-${i} enabled for everyone.`, `note-${i}`);
+    const after = ((await b.call('GET', '/memory/list?user_id=uma')).body.results as Message[]).length;
+    expect(after).toBe(31);
+    const found = await b.call('POST', '/memory/search', {
+      query: 'beta-7',
+      user_id: 'uma',
+      search_mode: 'lexical',
+      top_k: 5,
+    });
+    const texts = (found.body.results as Message[]).map((r) => r.memory as string);
+    expect(texts.filter((t) => t.includes('beta-7 '))).toHaveLength(1);
+  }, 180_000);
+
+  it('the embedded memory store refuses a second instance on the same data directory', async () => {
+    const dataDir = newTestDataDir();
+    await startMemory({ PLAT_DATA_DIR: dataDir });
+    const second = startProcess('gateway/memory-main.ts', {
+      PLAT_DATA_DIR: dataDir,
+      PLAT_MEMORY_PORT: String(await freePort()),
+    });
+    procs.push(second);
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toMatch(
+      /another memory service \(pid \d+\) serves .*single-instance.*PLAT_METADATA_URL/s,
+    );
+  }, 120_000);
 });

@@ -12,7 +12,14 @@ export interface AuditEntry {
   [field: string]: unknown;
 }
 
-export class AuditLog {
+/** Where audit entries go: day files on one host, a table of the shared PostgreSQL in a fleet. */
+export interface AuditSink {
+  /** Appends one entry (with its timestamp); resolves when it is stored. */
+  append(entry: AuditEntry): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class AuditLog implements AuditSink {
   private tail: Promise<void> = Promise.resolve();
   /** The open file of the day last written. */
   private open?: { file: string; handle: fs.promises.FileHandle };

@@ -4,10 +4,10 @@
  * SQLite only for its hits.
  */
 import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
-import type { SlotInfo } from '../vector/vector-partition';
 import { openMemoryDb, type MemoryDb } from './memory-db';
-import { UserIndexes } from './user-indexes';
+import { UserIndexes, type IndexRowSource, type LoadRow } from './user-indexes';
 import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from './memory-store';
+import { slotFilter } from './slot-filter';
 
 interface Row {
   id: string;
@@ -45,20 +45,6 @@ function toRecord(r: Row): MemoryRecord {
 
 const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
-/** The filter as a predicate over index slots (user is the partition). */
-function slotFilter(f: MemoryFilter): (s: SlotInfo) => boolean {
-  // Bounds parsed once, not per slot: the predicate runs inside the scan.
-  const from = f.created_from === undefined ? -Infinity : Date.parse(f.created_from);
-  const to = f.created_to === undefined ? Infinity : Date.parse(f.created_to);
-  return (s) =>
-    (f.agent_id === undefined || s.agent_id === f.agent_id) &&
-    (f.run_id === undefined || s.run_id === f.run_id) &&
-    (!f.long_term || s.run_id === null) &&
-    (f.run_id_from === undefined || (s.run_id !== null && s.run_id >= f.run_id_from)) &&
-    s.created_ms >= from &&
-    s.created_ms < to;
-}
-
 /** The filter as SQL over the memories table. */
 function sqlFilter(f: MemoryFilter): { where: string; params: unknown[] } {
   const clauses = ['user_id = ?'];
@@ -77,6 +63,30 @@ function sqlFilter(f: MemoryFilter): { where: string; params: unknown[] } {
   return { where: clauses.join(' AND '), params };
 }
 
+const LOAD_ROWS = 'SELECT id, agent_id, run_id, created_at, memory, vector FROM memories WHERE user_id = ?';
+
+/** The rows the indexes load from, in the memory database: a user's in keyset pages. */
+function fileRows(db: MemoryDb): IndexRowSource {
+  return {
+    async users() {
+      return db.prepare('SELECT user_id, COUNT(*) FROM memories GROUP BY user_id').raw().all() as [
+        string,
+        number,
+      ][];
+    },
+    async read(userId, pageSize, onPage) {
+      const page = db.prepare(`${LOAD_ROWS} AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?`);
+      let after: [string, string] = ['', ''];
+      for (;;) {
+        const rows = page.raw().all(userId, ...after, Math.min(pageSize, 1_000_000_000)) as LoadRow[];
+        if (!(await onPage(rows)) || rows.length < pageSize) return 0;
+        const last = rows[rows.length - 1];
+        after = [last[3], last[0]];
+      }
+    },
+  };
+}
+
 export class EmbeddedMemoryStore implements MemoryStore {
   readonly kind = 'embedded';
   private readonly indexes: UserIndexes;
@@ -85,7 +95,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
     private readonly db: MemoryDb,
     dims: number,
   ) {
-    this.indexes = new UserIndexes(db, dims);
+    this.indexes = new UserIndexes(fileRows(db), dims);
   }
 
   /** Loads every user's indexes in the background (see UserIndexes.warm). */
@@ -94,7 +104,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
   }
 
   async insert(record: MemoryRecord, vector: Float32Array): Promise<void> {
-    const p = this.indexes.forWrite(record.user_id);
+    const p = await this.indexes.forWrite(record.user_id);
     this.db
       .prepare(`INSERT INTO memories (${COLUMNS}, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(
@@ -123,7 +133,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
   ): Promise<MemoryRecord | undefined> {
     const before = await this.get(id);
     if (!before) return undefined;
-    const p = this.indexes.forWrite(before.user_id);
+    const p = await this.indexes.forWrite(before.user_id);
     const metadata = change.metadata ?? before.metadata;
     const category = categoryOf(metadata);
     this.db
@@ -148,10 +158,9 @@ export class EmbeddedMemoryStore implements MemoryStore {
   async delete(id: string): Promise<MemoryRecord | undefined> {
     const before = await this.get(id);
     if (!before) return undefined;
-    const p = this.indexes.forWrite(before.user_id);
+    const p = await this.indexes.forWrite(before.user_id);
     this.db.prepare('DELETE FROM memories WHERE id = ?').run(id);
-    const slot = p.vectors.remove(id);
-    if (slot !== undefined) p.lexical.remove(slot, this.indexes.termIds(before.memory));
+    this.indexes.unindex(p, id, before.memory);
     return before;
   }
 
@@ -175,7 +184,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
   async searchMany(vector: Float32Array, filters: MemoryFilter[], limit: number): Promise<VectorHit[][]> {
     const userId = filters[0]?.user_id;
     if (filters.some((f) => f.user_id !== userId)) throw new Error('searchMany: filters of one user only');
-    const partition = userId === undefined ? undefined : this.indexes.loaded(userId);
+    const partition = userId === undefined ? undefined : await this.indexes.loaded(userId);
     if (!partition) return filters.map(() => []);
     const lists = partition.vectors.searchMany(vector, limit, filters.map(slotFilter));
     const byId = this.records(lists.flat().map((h) => h.id));
@@ -191,7 +200,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
   async searchText(terms: string[], filters: MemoryFilter[], limit: number): Promise<TextHit[][]> {
     const userId = filters[0]?.user_id;
     if (filters.some((f) => f.user_id !== userId)) throw new Error('searchText: filters of one user only');
-    const partition = userId === undefined || !terms.length ? undefined : this.indexes.loaded(userId);
+    const partition = userId === undefined || !terms.length ? undefined : await this.indexes.loaded(userId);
     if (!partition) return filters.map(() => []);
     const { vectors, lexical } = partition;
     const accepts = filters.map((f) => {

@@ -1,43 +1,74 @@
 /**
- * The in-process search indexes of the embedded store, per user: an exact vector index and a BM25
+ * The in-process search indexes of a memory store, per user: an exact vector index and a BM25
  * inverted index over the same slots (docs/memory-search.md#speed-and-size). A user's indexes load
- * from the memory database on that user's first request; `warm()` loads every user in the
- * background, in pages, so neither start-up nor requests wait for a million memories.
+ * from the store's rows on that user's first request; `warm()` loads every user in the background,
+ * in pages, so neither start-up nor requests wait for a million memories. Where the rows come from
+ * is an {@link IndexRowSource}: the embedded file, or the shared PostgreSQL (docs/fleet.md#memory).
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { LexicalIndex, Vocabulary } from '../search/lexical-index';
 import { indexTerms } from '../search/text-terms';
 import { VectorPartition } from '../vector/vector-partition';
-import type { MemoryDb } from './memory-db';
-
-/** A stored vector (libsql answers BLOBs as ArrayBuffer) as an aligned Float32Array copy. */
-function vectorOf(blob: ArrayBuffer | Uint8Array): Float32Array {
-  const bytes = blob instanceof Uint8Array ? blob : new Uint8Array(blob);
-  return new Float32Array(bytes.slice().buffer);
-}
 
 /** One user's indexes: vectors and terms over the same slots. */
 export interface Partition {
   vectors: VectorPartition;
   lexical: LexicalIndex;
+  /** The position in the store's change feed that the indexes reflect (shared stores only). */
+  appliedSeq: number;
 }
 
 export type IndexedFields = Pick<MemoryRecord, 'id' | 'agent_id' | 'run_id' | 'created_at' | 'memory'>;
 
 /** What loading a user reads per memory, as a raw row. */
-type LoadRow = [string, string | null, string | null, string, string, ArrayBuffer | Uint8Array];
-const LOAD_ROWS = 'SELECT id, agent_id, run_id, created_at, memory, vector FROM memories WHERE user_id = ?';
+export type LoadRow = [
+  id: string,
+  agent_id: string | null,
+  run_id: string | null,
+  created_at: string,
+  memory: string,
+  vector: ArrayBuffer | Uint8Array,
+];
+
+/** Where a store's rows are read from to build the indexes. */
+export interface IndexRowSource {
+  /** Every user with memories, and how many. */
+  users(): Promise<[string, number][]>;
+  /**
+   * Reads a user's rows in (created_at, id) order, `pageSize` at a time, as one consistent read;
+   * `onPage` answers false to stop. Answers the change-feed position the rows reflect (0 without a feed).
+   */
+  read(userId: string, pageSize: number, onPage: (rows: LoadRow[]) => Promise<boolean>): Promise<number>;
+}
+
 /** Rows per background page: a few tens of milliseconds of work. */
 const LOAD_PAGE = 2000;
 
+/** A stored vector (a BLOB or bytea) as an aligned Float32Array copy. */
+export function vectorOf(blob: ArrayBuffer | Uint8Array): Float32Array {
+  const bytes = blob instanceof Uint8Array ? blob : new Uint8Array(blob);
+  // A copy (Uint8Array's slice: a Buffer's own slice shares its pool's memory).
+  return new Float32Array(Uint8Array.prototype.slice.call(bytes).buffer);
+}
+
 export class UserIndexes {
   private readonly partitions = new Map<string, Partition>();
+  private readonly loading = new Map<string, Promise<Partition | undefined>>();
   private readonly vocabulary = new Vocabulary();
   private closed = false;
 
   constructor(
-    private readonly db: MemoryDb,
+    private readonly rows: IndexRowSource,
     private readonly dims: number,
+    /**
+     * Publishes a freshly read partition by calling `publish`; a shared store first replays onto it
+     * the changes made since its rows were read (shared/memory-change-feed.ts).
+     */
+    private readonly publisher: (
+      userId: string,
+      p: Partition,
+      publish: () => Partition,
+    ) => Promise<Partition> = async (_userId, _p, publish) => publish(),
   ) {}
 
   /**
@@ -46,28 +77,46 @@ export class UserIndexes {
    * do not hold start-up back (docs/memory-search.md#speed-and-size).
    */
   async warm(): Promise<void> {
-    const users = this.db.prepare('SELECT user_id, COUNT(*) FROM memories GROUP BY user_id').raw().all() as [
-      string,
-      number,
-    ][];
-    for (const [userId, count] of users) {
+    for (const [userId, count] of await this.rows.users()) {
       if (this.closed) return;
-      if (!this.partitions.has(userId)) await this.loadInPages(userId, count);
+      if (!this.partitions.has(userId) && !this.loading.has(userId)) await this.loadInPages(userId, count);
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
-  /** The user's indexes, loaded from the database on first use; undefined when the user has none. */
-  loaded(userId: string): Partition | undefined {
+  /** The user's indexes if they are loaded (no I/O). */
+  peek(userId: string): Partition | undefined {
+    return this.partitions.get(userId);
+  }
+
+  /** Every loaded user's indexes. */
+  loadedUsers(): IterableIterator<[string, Partition]> {
+    return this.partitions.entries();
+  }
+
+  /** The user's indexes, loaded from the rows on first use; undefined when the user has none. */
+  loaded(userId: string): Promise<Partition | undefined> {
     const known = this.partitions.get(userId);
-    if (known) return known;
-    const rows = this.db.prepare(`${LOAD_ROWS} ORDER BY created_at, id`).raw().all(userId) as LoadRow[];
-    if (!rows.length) return undefined;
-    const p = this.buildPartition(rows.length);
-    for (const row of rows) this.indexRow(p, row);
+    if (known) return Promise.resolve(known);
+    let load = this.loading.get(userId);
+    if (!load) {
+      load = this.loadWhole(userId).finally(() => this.loading.delete(userId));
+      this.loading.set(userId, load);
+    }
+    return load;
+  }
+
+  private async loadWhole(userId: string): Promise<Partition | undefined> {
+    const p = this.buildPartition(0);
+    let rows = 0;
+    p.appliedSeq = await this.rows.read(userId, Number.MAX_SAFE_INTEGER, async (page) => {
+      for (const row of page) this.indexRow(p, row);
+      rows += page.length;
+      return true;
+    });
+    if (!rows) return undefined;
     p.lexical.compact();
-    this.partitions.set(userId, p);
-    return p;
+    return this.publish(userId, p);
   }
 
   /**
@@ -77,22 +126,26 @@ export class UserIndexes {
    */
   private async loadInPages(userId: string, count: number): Promise<void> {
     const p = this.buildPartition(count);
-    const page = this.db.prepare(
-      `${LOAD_ROWS} AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?`,
-    );
-    let after: [string, string] = ['', ''];
-    for (;;) {
-      const rows = page.raw().all(userId, ...after, LOAD_PAGE) as LoadRow[];
-      for (const row of rows) this.indexRow(p, row);
-      if (rows.length < LOAD_PAGE) break;
-      const last = rows[rows.length - 1];
-      after = [last[3], last[0]];
+    let stopped = false;
+    p.appliedSeq = await this.rows.read(userId, LOAD_PAGE, async (page) => {
+      for (const row of page) this.indexRow(p, row);
       await new Promise((resolve) => setImmediate(resolve));
-      if (this.closed || this.partitions.has(userId)) return;
-    }
-    if (this.partitions.has(userId)) return;
+      stopped = this.closed || this.partitions.has(userId) || this.loading.has(userId);
+      return !stopped;
+    });
+    if (stopped || this.partitions.has(userId) || this.loading.has(userId)) return;
     p.lexical.compact();
-    this.partitions.set(userId, p);
+    await this.publish(userId, p);
+  }
+
+  private publish(userId: string, p: Partition): Promise<Partition> {
+    return this.publisher(userId, p, () => {
+      // A write created the user's partition while this one loaded: it holds everything since.
+      const existing = this.partitions.get(userId);
+      if (existing) return existing;
+      this.partitions.set(userId, p);
+      return p;
+    });
   }
 
   private indexRow(p: Partition, [id, agent_id, run_id, created_at, memory, vector]: LoadRow): void {
@@ -100,18 +153,16 @@ export class UserIndexes {
   }
 
   /** The user's indexes for a write: loaded first, so a later load cannot index the row twice. */
-  forWrite(userId: string): Partition {
-    return this.loaded(userId) ?? this.newPartition(userId, 0);
-  }
-
-  private newPartition(userId: string, rows: number): Partition {
-    const p = this.buildPartition(rows);
-    this.partitions.set(userId, p);
-    return p;
+  async forWrite(userId: string): Promise<Partition> {
+    const p = (await this.loaded(userId)) ?? this.partitions.get(userId);
+    if (p) return p;
+    const fresh = this.buildPartition(0);
+    this.partitions.set(userId, fresh);
+    return fresh;
   }
 
   private buildPartition(rows: number): Partition {
-    return { vectors: new VectorPartition(this.dims, rows), lexical: new LexicalIndex() };
+    return { vectors: new VectorPartition(this.dims, rows), lexical: new LexicalIndex(), appliedSeq: 0 };
   }
 
   /** A text's index terms as vocabulary ids (with repeats). */
@@ -120,11 +171,17 @@ export class UserIndexes {
   }
 
   /** Adds a memory to its user's indexes (replacing what `before` indexed, on an update). */
-  index(p: Partition, r: IndexedFields, vector: Float32Array, before?: IndexedFields): void {
+  index(p: Partition, r: IndexedFields, vector: Float32Array, before?: Pick<IndexedFields, 'memory'>): void {
     const info = { id: r.id, agent_id: r.agent_id, run_id: r.run_id, created_ms: Date.parse(r.created_at) };
     const slot = p.vectors.upsert(info, vector);
     if (before) p.lexical.remove(slot, this.termIds(before.memory));
     p.lexical.add(slot, this.termIds(r.memory));
+  }
+
+  /** Removes a memory (indexed under `text`) from its user's indexes. */
+  unindex(p: Partition, id: string, text: string): void {
+    const slot = p.vectors.remove(id);
+    if (slot !== undefined) p.lexical.remove(slot, this.termIds(text));
   }
 
   /** The vocabulary id of a query term (undefined: no memory holds it). */

@@ -1,0 +1,322 @@
+/**
+ * The memory store of a fleet (docs/fleet.md#memory): rows and vectors in the shared PostgreSQL,
+ * searched through in-process indexes per user that every instance keeps current by replaying the
+ * change feed (memory-change-feed.ts). A memory added through one instance is found by a search on
+ * any other once the feed reaches it: milliseconds after the commit, through NOTIFY.
+ */
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
+import type { PostgresNotifications } from '../../metadata-store/postgres-notifications';
+import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from '../store/memory-store';
+import { slotFilter } from '../store/slot-filter';
+import { UserIndexes, type IndexRowSource, type LoadRow } from '../store/user-indexes';
+import { appendChange, MemoryChangeFeed } from './memory-change-feed';
+import type { SharedMemoriesTable, SharedMemoryTables } from './memory-schema';
+
+type Row = Omit<Selectable<SharedMemoriesTable>, 'vector'>;
+
+const COLUMNS = [
+  'id',
+  'user_id',
+  'agent_id',
+  'run_id',
+  'memory',
+  'hash',
+  'metadata_json',
+  'category',
+  'created_at',
+  'updated_at',
+  'embedder',
+] as const;
+
+function toRecord(r: Row): MemoryRecord {
+  return {
+    id: r.id,
+    memory: r.memory,
+    user_id: r.user_id,
+    agent_id: r.agent_id,
+    run_id: r.run_id,
+    metadata: JSON.parse(r.metadata_json) as Record<string, unknown>,
+    category: r.category,
+    hash: r.hash,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    embedder: r.embedder,
+  };
+}
+
+const toBytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+
+export class SharedMemoryStore implements MemoryStore {
+  readonly kind = 'shared';
+  private readonly indexes: UserIndexes;
+  private readonly feed: MemoryChangeFeed;
+
+  private constructor(
+    private readonly db: Kysely<SharedMemoryTables>,
+    dims: number,
+    notifications?: PostgresNotifications,
+  ) {
+    this.feed = new MemoryChangeFeed(db, () => this.indexes, notifications);
+    this.indexes = new UserIndexes(this.rowSource(), dims, (userId, p, publish) =>
+      this.feed.publish(userId, p, publish),
+    );
+  }
+
+  static async open(
+    db: Kysely<SharedMemoryTables>,
+    dims: number,
+    notifications?: PostgresNotifications,
+  ): Promise<SharedMemoryStore> {
+    const store = new SharedMemoryStore(db, dims, notifications);
+    await store.feed.start();
+    return store;
+  }
+
+  /** A user's rows in one repeatable-read snapshot, with the newest change that snapshot holds. */
+  private rowSource(): IndexRowSource {
+    return {
+      users: async () =>
+        (
+          await this.db
+            .selectFrom('memories')
+            .select((eb) => ['user_id', eb.fn.countAll<number>().as('n')])
+            .groupBy('user_id')
+            .execute()
+        ).map((r) => [r.user_id, Number(r.n)]),
+      read: (userId, pageSize, onPage) =>
+        this.db
+          .transaction()
+          .setIsolationLevel('repeatable read')
+          .execute(async (tx) => {
+            const seq = await this.feed.newestSeq(tx);
+            let after: [string, string] = ['', ''];
+            for (;;) {
+              const rows = await tx
+                .selectFrom('memories')
+                .select(['id', 'agent_id', 'run_id', 'created_at', 'memory', 'vector'])
+                .where('user_id', '=', userId)
+                .where(sql<boolean>`(created_at, id) > (${after[0]}, ${after[1]})`)
+                .orderBy('created_at')
+                .orderBy('id')
+                .limit(Math.min(pageSize, 1_000_000_000))
+                .execute();
+              const page = rows.map(
+                (r) => [r.id, r.agent_id, r.run_id, r.created_at, r.memory, r.vector] as LoadRow,
+              );
+              if (!(await onPage(page)) || rows.length < pageSize) return seq;
+              const last = rows[rows.length - 1];
+              after = [last.created_at, last.id];
+            }
+          }),
+    };
+  }
+
+  warm(): Promise<void> {
+    return this.indexes.warm();
+  }
+
+  async insert(record: MemoryRecord, vector: Float32Array): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('memories')
+        .values({
+          id: record.id,
+          user_id: record.user_id,
+          agent_id: record.agent_id,
+          run_id: record.run_id,
+          memory: record.memory,
+          hash: record.hash,
+          metadata_json: JSON.stringify(record.metadata),
+          category: record.category,
+          created_at: record.created_at,
+          updated_at: record.updated_at,
+          embedder: record.embedder,
+          vector: toBytes(vector),
+        })
+        .execute();
+      await appendChange(tx, {
+        user_id: record.user_id,
+        memory_id: record.id,
+        op: 'ADD',
+        old_memory: null,
+        new_memory: record.memory,
+      });
+    });
+    // This instance's next search sees the write (read your writes).
+    await this.feed.catchUp();
+  }
+
+  async update(
+    id: string,
+    change: Pick<MemoryRecord, 'memory' | 'hash' | 'updated_at' | 'embedder'> & {
+      metadata?: Record<string, unknown>;
+    },
+    vector: Float32Array,
+  ): Promise<MemoryRecord | undefined> {
+    const after = await this.db.transaction().execute(async (tx) => {
+      const before = await tx
+        .selectFrom('memories')
+        .select(COLUMNS)
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!before) return undefined;
+      const metadata = change.metadata ?? (JSON.parse(before.metadata_json) as Record<string, unknown>);
+      const category = categoryOf(metadata);
+      await tx
+        .updateTable('memories')
+        .set({
+          memory: change.memory,
+          hash: change.hash,
+          updated_at: change.updated_at,
+          embedder: change.embedder,
+          metadata_json: JSON.stringify(metadata),
+          category,
+          vector: toBytes(vector),
+        })
+        .where('id', '=', id)
+        .execute();
+      await appendChange(tx, {
+        user_id: before.user_id,
+        memory_id: id,
+        op: 'UPDATE',
+        old_memory: before.memory,
+        new_memory: change.memory,
+      });
+      return { ...toRecord(before), ...change, metadata, category };
+    });
+    if (after) await this.feed.catchUp();
+    return after;
+  }
+
+  async delete(id: string): Promise<MemoryRecord | undefined> {
+    const removed = await this.db.transaction().execute(async (tx) => {
+      const before = await tx
+        .deleteFrom('memories')
+        .where('id', '=', id)
+        .returning(COLUMNS)
+        .executeTakeFirst();
+      if (!before) return undefined;
+      await appendChange(tx, {
+        user_id: before.user_id,
+        memory_id: id,
+        op: 'DELETE',
+        old_memory: before.memory,
+        new_memory: null,
+      });
+      return toRecord(before);
+    });
+    if (removed) await this.feed.catchUp();
+    return removed;
+  }
+
+  async get(id: string): Promise<MemoryRecord | undefined> {
+    const row = await this.db.selectFrom('memories').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async list(filter: MemoryFilter, limit = 10_000): Promise<MemoryRecord[]> {
+    const rows = await this.filtered(filter)
+      .select(COLUMNS)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async search(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<VectorHit[]> {
+    return (await this.searchMany(vector, [filter], limit))[0];
+  }
+
+  async searchMany(vector: Float32Array, filters: MemoryFilter[], limit: number): Promise<VectorHit[][]> {
+    const userId = filters[0]?.user_id;
+    if (filters.some((f) => f.user_id !== userId)) throw new Error('searchMany: filters of one user only');
+    const partition = userId === undefined ? undefined : await this.indexes.loaded(userId);
+    if (!partition) return filters.map(() => []);
+    const lists = partition.vectors.searchMany(vector, limit, filters.map(slotFilter));
+    const byId = await this.records(lists.flat().map((h) => h.id));
+    return lists.map((hits) =>
+      hits.flatMap((h) => {
+        const record = byId.get(h.id);
+        return record ? [{ record, similarity: Math.min(1, Math.max(0, h.cosine)) }] : [];
+      }),
+    );
+  }
+
+  async searchText(terms: string[], filters: MemoryFilter[], limit: number): Promise<TextHit[][]> {
+    const userId = filters[0]?.user_id;
+    if (filters.some((f) => f.user_id !== userId)) throw new Error('searchText: filters of one user only');
+    const partition = userId === undefined || !terms.length ? undefined : await this.indexes.loaded(userId);
+    if (!partition) return filters.map(() => []);
+    const { vectors, lexical } = partition;
+    const accepts = filters.map((f) => {
+      const accept = slotFilter(f);
+      return (slot: number) => {
+        const info = vectors.info(slot);
+        return info !== undefined && accept(info);
+      };
+    });
+    const lists = lexical.searchMany(
+      terms.map((t) => this.indexes.termId(t)),
+      limit,
+      accepts,
+    );
+    // Ids now: the feed may change the indexes while the rows are read.
+    const idLists = lists.map((matches) => matches.map((m) => vectors.info(m.slot)!.id));
+    const byId = await this.records(idLists.flat());
+    return lists.map((matches, li) =>
+      matches.flatMap((m, mi) => {
+        const record = byId.get(idLists[li][mi]);
+        return record
+          ? [{ record, score: m.score, relevance: m.relevance, matched: m.matched.map((i) => terms[i]) }]
+          : [];
+      }),
+    );
+  }
+
+  private async records(ids: string[]): Promise<Map<string, MemoryRecord>> {
+    const distinct = [...new Set(ids)];
+    if (!distinct.length) return new Map();
+    const rows = await this.db.selectFrom('memories').select(COLUMNS).where('id', 'in', distinct).execute();
+    return new Map(rows.map((r) => [r.id, toRecord(r)]));
+  }
+
+  async staleRecords(embedder: string, limit: number): Promise<MemoryRecord[]> {
+    const rows = await this.db
+      .selectFrom('memories')
+      .select(COLUMNS)
+      .where('embedder', '!=', embedder)
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async findByHash(filter: MemoryFilter, hash: string): Promise<MemoryRecord | undefined> {
+    const row = await this.filtered(filter)
+      .select(COLUMNS)
+      .where('hash', '=', hash)
+      .limit(1)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  /** The filter as SQL over the memories table. */
+  private filtered(f: MemoryFilter) {
+    let q = this.db.selectFrom('memories').where('user_id', '=', f.user_id);
+    if (f.agent_id !== undefined) q = q.where('agent_id', '=', f.agent_id);
+    if (f.run_id !== undefined) q = q.where('run_id', '=', f.run_id);
+    if (f.long_term) q = q.where('run_id', 'is', null);
+    if (f.run_id_from !== undefined) q = q.where('run_id', '>=', f.run_id_from);
+    // created_at is stored as ISO 8601 UTC (toISOString), so text order is time order.
+    if (f.created_from !== undefined) q = q.where('created_at', '>=', new Date(f.created_from).toISOString());
+    if (f.created_to !== undefined) q = q.where('created_at', '<', new Date(f.created_to).toISOString());
+    return q;
+  }
+
+  async close(): Promise<void> {
+    this.feed.close();
+    this.indexes.close();
+  }
+}

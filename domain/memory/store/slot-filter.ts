@@ -1,0 +1,16 @@
+/** A memory filter as a predicate over index slots (the user is the partition), for the in-process indexes. */
+import type { SlotInfo } from '../vector/vector-partition';
+import type { MemoryFilter } from './memory-store';
+
+export function slotFilter(f: MemoryFilter): (s: SlotInfo) => boolean {
+  // Bounds parsed once, not per slot: the predicate runs inside the scan.
+  const from = f.created_from === undefined ? -Infinity : Date.parse(f.created_from);
+  const to = f.created_to === undefined ? Infinity : Date.parse(f.created_to);
+  return (s) =>
+    (f.agent_id === undefined || s.agent_id === f.agent_id) &&
+    (f.run_id === undefined || s.run_id === f.run_id) &&
+    (!f.long_term || s.run_id === null) &&
+    (f.run_id_from === undefined || (s.run_id !== null && s.run_id >= f.run_id_from)) &&
+    s.created_ms >= from &&
+    s.created_ms < to;
+}
