@@ -14,6 +14,7 @@ export interface Summary {
   p50: number;
   p99: number;
   mean: number;
+  max: number;
 }
 
 export function summarize(samples: number[]): Summary {
@@ -22,6 +23,7 @@ export function summarize(samples: number[]): Summary {
     p50: percentile(samples, 50),
     p99: percentile(samples, 99),
     mean: samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length),
+    max: samples.length ? Math.max(...samples) : NaN,
   };
 }
 

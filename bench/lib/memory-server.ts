@@ -91,6 +91,7 @@ export async function startMemoryServer(
       client.close();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
+      await service.close();
     },
   };
 }

@@ -127,6 +127,12 @@ export class MemoryService {
     }
   }
 
+  /** Stops the store's background work (index loads, a shared store's change feed) and the audit log. */
+  async close(): Promise<void> {
+    await this.deps.store.close();
+    await this.deps.audit.close();
+  }
+
   /** Where memories live: `embedded`, `shared` (the fleet's PostgreSQL) or `qdrant`. */
   get storeKind(): string {
     return this.deps.store.kind;

@@ -41,6 +41,7 @@ export class MemoryChangeFeed {
   private timer?: NodeJS.Timeout;
   private stopListening?: () => void;
   private lastPrune = 0;
+  private lastWarning = 0;
   private closed = false;
 
   constructor(
@@ -52,10 +53,10 @@ export class MemoryChangeFeed {
   /** Starts following from the newest change (users load their rows as they are now). */
   async start(): Promise<void> {
     this.cursor = await this.newestSeq(this.db);
-    this.stopListening = await this.notifications?.listen(MEMORY_CHANGES_CHANNEL, () => void this.catchUp());
+    this.stopListening = await this.notifications?.listen(MEMORY_CHANGES_CHANNEL, () => void this.quietly());
     const poll = () => {
       if (this.closed) return;
-      void this.catchUp().finally(() => {
+      void this.quietly().finally(() => {
         if (this.closed) return;
         this.timer = setTimeout(poll, POLL_MS);
         this.timer.unref();
@@ -71,6 +72,21 @@ export class MemoryChangeFeed {
       .select((eb) => eb.fn.max('seq').as('seq'))
       .executeTakeFirst();
     return Number(row?.seq ?? 0);
+  }
+
+  /**
+   * A catch-up nobody waits for (a notification, the poll): a failure (the database restarting)
+   * is retried by the next poll, and must not end the process.
+   */
+  private async quietly(): Promise<void> {
+    try {
+      await this.catchUp();
+    } catch (err) {
+      if (!this.closed && Date.now() - this.lastWarning > 60_000) {
+        this.lastWarning = Date.now();
+        console.warn(`memory change feed: ${(err as Error).message}; retrying every ${POLL_MS} ms`);
+      }
+    }
   }
 
   /** Replays every change committed so far; resolves once they are on the loaded users' indexes. */

@@ -4,48 +4,18 @@
  * change feed (memory-change-feed.ts). A memory added through one instance is found by a search on
  * any other once the feed reaches it: milliseconds after the commit, through NOTIFY.
  */
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
 import type { PostgresNotifications } from '../../metadata-store/postgres-notifications';
 import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from '../store/memory-store';
-import { slotFilter } from '../store/slot-filter';
+import { searchIndexedTerms, searchIndexedVectors } from '../store/indexed-search';
+import { MEMORY_COLUMNS, toMemoryRecord, vectorBytes } from '../store/memory-row';
 import { UserIndexes, type IndexRowSource, type LoadRow } from '../store/user-indexes';
 import { appendChange, MemoryChangeFeed } from './memory-change-feed';
-import type { SharedMemoriesTable, SharedMemoryTables } from './memory-schema';
+import type { SharedMemoryTables } from './memory-schema';
 
-type Row = Omit<Selectable<SharedMemoriesTable>, 'vector'>;
-
-const COLUMNS = [
-  'id',
-  'user_id',
-  'agent_id',
-  'run_id',
-  'memory',
-  'hash',
-  'metadata_json',
-  'category',
-  'created_at',
-  'updated_at',
-  'embedder',
-] as const;
-
-function toRecord(r: Row): MemoryRecord {
-  return {
-    id: r.id,
-    memory: r.memory,
-    user_id: r.user_id,
-    agent_id: r.agent_id,
-    run_id: r.run_id,
-    metadata: JSON.parse(r.metadata_json) as Record<string, unknown>,
-    category: r.category,
-    hash: r.hash,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-    embedder: r.embedder,
-  };
-}
-
-const toBytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+const COLUMNS = MEMORY_COLUMNS;
+const toRecord = toMemoryRecord;
 
 export class SharedMemoryStore implements MemoryStore {
   readonly kind = 'shared';
@@ -132,7 +102,7 @@ export class SharedMemoryStore implements MemoryStore {
           created_at: record.created_at,
           updated_at: record.updated_at,
           embedder: record.embedder,
-          vector: toBytes(vector),
+          vector: vectorBytes(vector),
         })
         .execute();
       await appendChange(tx, {
@@ -173,7 +143,7 @@ export class SharedMemoryStore implements MemoryStore {
           embedder: change.embedder,
           metadata_json: JSON.stringify(metadata),
           category,
-          vector: toBytes(vector),
+          vector: vectorBytes(vector),
         })
         .where('id', '=', id)
         .execute();
@@ -230,50 +200,12 @@ export class SharedMemoryStore implements MemoryStore {
     return (await this.searchMany(vector, [filter], limit))[0];
   }
 
-  async searchMany(vector: Float32Array, filters: MemoryFilter[], limit: number): Promise<VectorHit[][]> {
-    const userId = filters[0]?.user_id;
-    if (filters.some((f) => f.user_id !== userId)) throw new Error('searchMany: filters of one user only');
-    const partition = userId === undefined ? undefined : await this.indexes.loaded(userId);
-    if (!partition) return filters.map(() => []);
-    const lists = partition.vectors.searchMany(vector, limit, filters.map(slotFilter));
-    const byId = await this.records(lists.flat().map((h) => h.id));
-    return lists.map((hits) =>
-      hits.flatMap((h) => {
-        const record = byId.get(h.id);
-        return record ? [{ record, similarity: Math.min(1, Math.max(0, h.cosine)) }] : [];
-      }),
-    );
+  searchMany(vector: Float32Array, filters: MemoryFilter[], limit: number): Promise<VectorHit[][]> {
+    return searchIndexedVectors(this.indexes, (ids) => this.records(ids), vector, filters, limit);
   }
 
-  async searchText(terms: string[], filters: MemoryFilter[], limit: number): Promise<TextHit[][]> {
-    const userId = filters[0]?.user_id;
-    if (filters.some((f) => f.user_id !== userId)) throw new Error('searchText: filters of one user only');
-    const partition = userId === undefined || !terms.length ? undefined : await this.indexes.loaded(userId);
-    if (!partition) return filters.map(() => []);
-    const { vectors, lexical } = partition;
-    const accepts = filters.map((f) => {
-      const accept = slotFilter(f);
-      return (slot: number) => {
-        const info = vectors.info(slot);
-        return info !== undefined && accept(info);
-      };
-    });
-    const lists = lexical.searchMany(
-      terms.map((t) => this.indexes.termId(t)),
-      limit,
-      accepts,
-    );
-    // Ids now: the feed may change the indexes while the rows are read.
-    const idLists = lists.map((matches) => matches.map((m) => vectors.info(m.slot)!.id));
-    const byId = await this.records(idLists.flat());
-    return lists.map((matches, li) =>
-      matches.flatMap((m, mi) => {
-        const record = byId.get(idLists[li][mi]);
-        return record
-          ? [{ record, score: m.score, relevance: m.relevance, matched: m.matched.map((i) => terms[i]) }]
-          : [];
-      }),
-    );
+  searchText(terms: string[], filters: MemoryFilter[], limit: number): Promise<TextHit[][]> {
+    return searchIndexedTerms(this.indexes, (ids) => this.records(ids), terms, filters, limit);
   }
 
   private async records(ids: string[]): Promise<Map<string, MemoryRecord>> {

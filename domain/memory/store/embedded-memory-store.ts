@@ -7,43 +7,12 @@ import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
 import { openMemoryDb, type MemoryDb } from './memory-db';
 import { UserIndexes, type IndexRowSource, type LoadRow } from './user-indexes';
 import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from './memory-store';
-import { slotFilter } from './slot-filter';
+import { searchIndexedTerms, searchIndexedVectors } from './indexed-search';
+import { MEMORY_COLUMNS, toMemoryRecord, vectorBytes, type MemoryRow } from './memory-row';
 
-interface Row {
-  id: string;
-  user_id: string;
-  agent_id: string | null;
-  run_id: string | null;
-  memory: string;
-  hash: string;
-  metadata_json: string;
-  category: string | null;
-  created_at: string;
-  updated_at: string;
-  embedder: string;
-}
-
-const COLUMNS =
-  'id, user_id, agent_id, run_id, memory, hash, metadata_json, category, created_at, updated_at, embedder';
-
-function toRecord(r: Row): MemoryRecord {
-  // libsql adds `_metadata` (timing) to single-row reads: take the columns, nothing else.
-  return {
-    id: r.id,
-    memory: r.memory,
-    user_id: r.user_id,
-    agent_id: r.agent_id,
-    run_id: r.run_id,
-    metadata: JSON.parse(r.metadata_json) as Record<string, unknown>,
-    category: r.category,
-    hash: r.hash,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-    embedder: r.embedder,
-  };
-}
-
-const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+const COLUMNS = MEMORY_COLUMNS.join(', ');
+type Row = MemoryRow;
+const toRecord = toMemoryRecord;
 
 /** The filter as SQL over the memories table. */
 function sqlFilter(f: MemoryFilter): { where: string; params: unknown[] } {
@@ -119,7 +88,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
         record.created_at,
         record.updated_at,
         record.embedder,
-        toBlob(vector),
+        vectorBytes(vector),
       );
     this.indexes.index(p, record, vector);
   }
@@ -147,7 +116,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
         change.embedder,
         JSON.stringify(metadata),
         category,
-        toBlob(vector),
+        vectorBytes(vector),
         id,
       );
     const after = { ...before, ...change, metadata, category };
@@ -181,49 +150,12 @@ export class EmbeddedMemoryStore implements MemoryStore {
     return (await this.searchMany(vector, [filter], limit))[0];
   }
 
-  async searchMany(vector: Float32Array, filters: MemoryFilter[], limit: number): Promise<VectorHit[][]> {
-    const userId = filters[0]?.user_id;
-    if (filters.some((f) => f.user_id !== userId)) throw new Error('searchMany: filters of one user only');
-    const partition = userId === undefined ? undefined : await this.indexes.loaded(userId);
-    if (!partition) return filters.map(() => []);
-    const lists = partition.vectors.searchMany(vector, limit, filters.map(slotFilter));
-    const byId = this.records(lists.flat().map((h) => h.id));
-    // Cosine similarity is already a similarity: only clamped into [0, 1] (opposite meaning = 0).
-    return lists.map((hits) =>
-      hits.flatMap((h) => {
-        const record = byId.get(h.id);
-        return record ? [{ record, similarity: Math.min(1, Math.max(0, h.cosine)) }] : [];
-      }),
-    );
+  searchMany(vector: Float32Array, filters: MemoryFilter[], limit: number): Promise<VectorHit[][]> {
+    return searchIndexedVectors(this.indexes, async (ids) => this.records(ids), vector, filters, limit);
   }
 
-  async searchText(terms: string[], filters: MemoryFilter[], limit: number): Promise<TextHit[][]> {
-    const userId = filters[0]?.user_id;
-    if (filters.some((f) => f.user_id !== userId)) throw new Error('searchText: filters of one user only');
-    const partition = userId === undefined || !terms.length ? undefined : await this.indexes.loaded(userId);
-    if (!partition) return filters.map(() => []);
-    const { vectors, lexical } = partition;
-    const accepts = filters.map((f) => {
-      const accept = slotFilter(f);
-      return (slot: number) => {
-        const info = vectors.info(slot);
-        return info !== undefined && accept(info);
-      };
-    });
-    const lists = lexical.searchMany(
-      terms.map((t) => this.indexes.termId(t)),
-      limit,
-      accepts,
-    );
-    const byId = this.records(lists.flat().map((m) => vectors.info(m.slot)!.id));
-    return lists.map((matches) =>
-      matches.flatMap((m) => {
-        const record = byId.get(vectors.info(m.slot)!.id);
-        return record
-          ? [{ record, score: m.score, relevance: m.relevance, matched: m.matched.map((i) => terms[i]) }]
-          : [];
-      }),
-    );
+  searchText(terms: string[], filters: MemoryFilter[], limit: number): Promise<TextHit[][]> {
+    return searchIndexedTerms(this.indexes, async (ids) => this.records(ids), terms, filters, limit);
   }
 
   /** The rows of these ids, by id (one query). */
