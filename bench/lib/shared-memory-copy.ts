@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openSharedMemoryDb } from '../../domain/memory/shared/shared-memory-db';
 import { openMemoryDb } from '../../domain/memory/store/memory-db';
+import { MEMORY_COLUMNS, type MemoryRow } from '../../domain/memory/store/memory-row';
 import { freePort } from '../../scripts/lib/free-port';
 import { startPrivatePostgres } from '../../scripts/lib/postgres-instance';
 import { BENCH_DATA } from './memory-fill';
@@ -24,20 +25,7 @@ export interface SharedCopy {
 
 const COPY_PAGE = 1000;
 
-interface Row {
-  id: string;
-  user_id: string;
-  agent_id: string | null;
-  run_id: string | null;
-  memory: string;
-  hash: string;
-  metadata_json: string;
-  category: string | null;
-  created_at: string;
-  updated_at: string;
-  embedder: string;
-  vector: ArrayBuffer;
-}
+type Row = MemoryRow & { vector: ArrayBuffer };
 
 /** A PostgreSQL database holding the memories of `filledDir` (an embedded bench data directory). */
 export async function sharedCopy(filledDir: string): Promise<SharedCopy> {
@@ -64,7 +52,7 @@ export async function sharedCopy(filledDir: string): Promise<SharedCopy> {
     await db.deleteFrom('memory_idempotency').execute();
     const source = openMemoryDb(filledDir);
     const page = source.prepare(
-      'SELECT id, user_id, agent_id, run_id, memory, hash, metadata_json, category, created_at, updated_at, embedder, vector FROM memories WHERE id > ? ORDER BY id LIMIT ?',
+      `SELECT ${MEMORY_COLUMNS.join(', ')}, vector FROM memories WHERE id > ? ORDER BY id LIMIT ?`,
     );
     let after = '';
     for (;;) {

@@ -22,8 +22,8 @@ export interface MetadataDb {
   /** Where it lives, without credentials (for messages). */
   readonly location: string;
   /**
-   * Calls `listener` with each payload another process (or this one) sent on `channel` once its
-   * transaction committed; undefined when the store cannot push (SQLite: readers poll instead).
+   * LISTEN/NOTIFY: what any process sends on a channel reaches this one's listeners once the
+   * sender's transaction commits. Undefined when the store cannot push (SQLite: readers poll).
    */
   readonly notifications?: PostgresNotifications;
   close(): Promise<void>;

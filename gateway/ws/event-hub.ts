@@ -181,7 +181,9 @@ export function attachEventHub(
       () => undefined,
     );
   let timer: NodeJS.Timeout | undefined;
+  let closed = false;
   const poll = () => {
+    if (closed) return;
     flushAll();
     timer = setTimeout(poll, pollMs);
     timer.unref();
@@ -190,6 +192,7 @@ export function attachEventHub(
 
   return {
     close() {
+      closed = true;
       clearTimeout(timer);
       stopWatching?.();
       for (const c of clients) c.socket.close(1001, 'server shutting down');

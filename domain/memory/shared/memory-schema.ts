@@ -4,22 +4,10 @@
  * follow. Versioned migrations, recorded in `memory_migration`.
  */
 import type { Generated, Kysely, Migration } from 'kysely';
+import type { MemoryRow } from '../store/memory-row';
 
-export interface SharedMemoriesTable {
-  id: string;
-  user_id: string;
-  agent_id: string | null;
-  run_id: string | null;
-  memory: string;
-  hash: string;
-  metadata_json: string;
-  category: string | null;
-  created_at: string;
-  updated_at: string;
-  embedder: string;
-  /** Float32 little-endian. */
-  vector: Buffer;
-}
+/** A memory row (memory-row.ts) with its vector: Float32 little-endian. */
+export type SharedMemoriesTable = MemoryRow & { vector: Buffer };
 
 export interface SharedMemoryHistoryTable {
   id: string;

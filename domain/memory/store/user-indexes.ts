@@ -89,11 +89,6 @@ export class UserIndexes {
     return this.partitions.get(userId);
   }
 
-  /** Every loaded user's indexes. */
-  loadedUsers(): IterableIterator<[string, Partition]> {
-    return this.partitions.entries();
-  }
-
   /** The user's indexes, loaded from the rows on first use; undefined when the user has none. */
   loaded(userId: string): Promise<Partition | undefined> {
     const known = this.partitions.get(userId);
