@@ -3,6 +3,7 @@
  * Not for workflow code (it reads process.env); workflows receive what they need as input.
  */
 import { z } from 'zod';
+import { hiddenValue, redactUrl } from './redact';
 
 /** A whole number read from the environment, within [min, max]; `expected` is what errors say. */
 const wholeNumber = (fallback: number, min: number, max: number, expected: string) =>
@@ -341,6 +342,22 @@ export class ConfigError extends Error {
   }
 }
 
+/** Settings whose values an error message must not repeat. */
+const SECRET_SETTINGS = new Set([
+  'ANTHROPIC_API_KEY',
+  'PLAT_MEMORY_API_KEYS',
+  'PLAT_MEMORY_API_KEY',
+  'PLAT_SECRET_KEY',
+  'PLAT_ALERTS_WEBHOOK_TOKEN',
+  'QDRANT_API_KEY',
+  'SMTP_PASSWORD',
+]);
+
+/** A bad value as an error message may show it: secrets hidden, URLs without their password. */
+function shown(name: string, raw: string | undefined): string | undefined {
+  return SECRET_SETTINGS.has(name) ? hiddenValue(raw) : raw && redactUrl(raw);
+}
+
 /** Reads and validates every setting from `env`; throws {@link ConfigError} naming each bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatConfig {
   const problems: ConstructorParameters<typeof ConfigError>[0] = [];
@@ -353,7 +370,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatConfig {
       problems.push({
         variable: name,
         expected: parsed.error.issues[0]?.message ?? 'a valid value',
-        got: raw,
+        got: shown(name, raw),
       });
   }
   // A fleet seals secrets with one key every host holds; a key file of one data directory is not that.

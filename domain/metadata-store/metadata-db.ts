@@ -12,6 +12,7 @@ import { metadataMigrations, type MetadataDialect } from './metadata-migrations'
 import type { MetadataTables } from './metadata-tables';
 import { forgetSqliteFile, isLocked, openSqliteFile } from './sqlite-file';
 import { PostgresNotifications } from './postgres-notifications';
+import { redactUrl } from '../../shared/redact';
 
 export type { MetadataDialect } from './metadata-migrations';
 
@@ -44,10 +45,7 @@ export function isPostgresUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);
 }
 
-/** A URL with its password masked, fit for logs and messages. */
-export function redactUrl(location: string): string {
-  return isPostgresUrl(location) ? location.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@') : location;
-}
+export { redactUrl } from '../../shared/redact';
 
 const opened = new Map<string, Promise<MetadataDb>>();
 

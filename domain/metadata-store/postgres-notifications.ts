@@ -48,11 +48,19 @@ export class PostgresNotifications {
       client.on('notification', (n) => {
         for (const l of this.listeners.get(n.channel) ?? []) l(n.payload ?? '');
       });
-      client.on('error', () => this.reconnectLater());
-      client.on('end', () => this.reconnectLater());
+      // Only the current connection's failure reconnects (an old one's late 'end' is ignored).
+      const lost = () => {
+        if (this.client === client) this.reconnectLater();
+      };
+      client.on('error', lost);
+      client.on('end', lost);
       try {
         await client.connect();
         for (const channel of this.listeners.keys()) await client.query(`LISTEN ${channel}`);
+        if (this.closed) {
+          await client.end();
+          return;
+        }
         this.client = client;
       } catch {
         await client.end().catch(() => {});

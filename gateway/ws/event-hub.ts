@@ -70,6 +70,8 @@ export function attachEventHub(
         ws.close(WS_CLOSE.invalidToken, `invalid token: ${(err as Error).message}`.slice(0, 120));
         return;
       }
+      // The socket closed while its token was checked: there is no client to serve.
+      if (ws.readyState !== WebSocket.OPEN) return;
       const client: Client = {
         socket: ws,
         user,
@@ -169,19 +171,21 @@ export function attachEventHub(
         if (only === undefined || only === projectId) void flush(client, projectId);
   };
 
+  let closed = false;
   let stopWatching: (() => void) | undefined;
   let pollMs = deps.pollMs ?? POLL_MS;
   const watching = deps.store
     .watchEvents((projectId) => flushAll(projectId))
     .then(
       (stop) => {
+        // Closed while the listener was being set up: stop it at once.
+        if (closed) return stop?.();
         stopWatching = stop;
         if (stop && deps.pollMs === undefined) pollMs = FALLBACK_POLL_MS;
       },
       () => undefined,
     );
   let timer: NodeJS.Timeout | undefined;
-  let closed = false;
   const poll = () => {
     if (closed) return;
     flushAll();

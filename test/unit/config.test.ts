@@ -55,6 +55,27 @@ describe('configuration', () => {
     expect((error as ConfigError).problems).toHaveLength(4);
   });
 
+  it('never repeats a secret or a URL password in its errors', () => {
+    let message = '';
+    try {
+      loadConfig({
+        PLAT_METADATA_URL: 'postgresql+psycopg://plat:hunter2-topsecret@db:5432/plat',
+        PLAT_SECRET_KEY: 'not-a-32-byte-key-but-still-secret',
+      });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/PLAT_METADATA_URL="postgresql\+psycopg:\/\/plat:\*\*\*@db:5432\/plat"/);
+    expect(message).toMatch(/PLAT_SECRET_KEY="\(hidden, 34 characters\)"/);
+    expect(message).not.toMatch(/hunter2|still-secret/);
+  });
+
+  it('needs PLAT_SECRET_KEY with a shared metadata store', () => {
+    expect(() => loadConfig({ PLAT_METADATA_URL: 'postgres://plat:pw@db/plat' })).toThrow(
+      /PLAT_SECRET_KEY="": expected a key shared by every host/,
+    );
+  });
+
   it('rejects out-of-range ports', () => {
     expect(() => loadConfig({ PLAT_MEMORY_PORT: '70000' })).toThrow(/PLAT_MEMORY_PORT="70000"/);
     expect(() => loadConfig({ PLAT_MEMORY_PORT: '0' })).toThrow(/PLAT_MEMORY_PORT/);

@@ -81,6 +81,7 @@ export class MemoryChangeFeed {
   private async quietly(): Promise<void> {
     try {
       await this.catchUp();
+      await this.prune();
     } catch (err) {
       if (!this.closed && Date.now() - this.lastWarning > 60_000) {
         this.lastWarning = Date.now();
@@ -104,8 +105,15 @@ export class MemoryChangeFeed {
         if (changes.length) this.cursor = Number(changes[changes.length - 1].seq);
         if (changes.length < PAGE) break;
       }
-      await this.prune();
     });
+  }
+
+  /**
+   * After a write committed: its change on this instance's indexes (read your writes). A failure
+   * here does not undo the committed write, so it is not the writer's error: the poll retries.
+   */
+  async afterWrite(): Promise<void> {
+    await this.quietly();
   }
 
   /**

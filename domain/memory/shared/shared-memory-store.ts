@@ -114,7 +114,7 @@ export class SharedMemoryStore implements MemoryStore {
       });
     });
     // This instance's next search sees the write (read your writes).
-    await this.feed.catchUp();
+    await this.feed.afterWrite();
   }
 
   async update(
@@ -156,7 +156,7 @@ export class SharedMemoryStore implements MemoryStore {
       });
       return { ...toRecord(before), ...change, metadata, category };
     });
-    if (after) await this.feed.catchUp();
+    if (after) await this.feed.afterWrite();
     return after;
   }
 
@@ -177,7 +177,7 @@ export class SharedMemoryStore implements MemoryStore {
       });
       return toRecord(before);
     });
-    if (removed) await this.feed.catchUp();
+    if (removed) await this.feed.afterWrite();
     return removed;
   }
 
