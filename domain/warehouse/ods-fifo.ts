@@ -14,6 +14,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { processAlive } from '../../shared/process-alive';
 
 const run = promisify(execFile);
 
@@ -95,16 +96,7 @@ function sweepOrphans(): void {
   for (const name of fs.readdirSync(os.tmpdir())) {
     if (!name.startsWith(PREFIX)) continue;
     const pid = Number(/^\D*(\d+)-/.exec(name)?.[1]);
-    if (!pid || pid === process.pid || alive(pid)) continue;
+    if (!pid || pid === process.pid || processAlive(pid)) continue;
     fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -12,7 +12,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { WebSocket } from 'ws';
 import { openMetadataDb } from '../../domain/metadata-store/metadata-db';
 import { freePort } from '../../scripts/lib/free-port';
 import { apiCaller } from '../harness/api-caller';
@@ -21,6 +20,7 @@ import { historyText } from '../harness/history-text';
 import { newTestDataDir } from '../harness/platform-gateway';
 import { freshPostgresDatabase } from '../harness/postgres';
 import { startProcess, type Proc } from '../harness/processes';
+import { connectWs, type WsMessage } from '../harness/ws-client';
 
 interface Host {
   name: string;
@@ -29,24 +29,13 @@ interface Host {
   worker: Proc;
 }
 
-type Message = Record<string, unknown>;
+type Message = WsMessage;
 
-/** A WebSocket client of one gateway, collecting every message. */
+/** Follows projects on one gateway's WebSocket. */
 async function follow(base: string, token: string) {
-  const ws = new WebSocket(`${base.replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
-  const messages: Message[] = [];
-  ws.on('message', (d) => messages.push(JSON.parse(d.toString()) as Message));
-  await new Promise<void>((resolve, reject) => (ws.once('open', () => resolve()), ws.once('error', reject)));
-  const waitFor = async (pred: (m: Message) => boolean, timeoutMs = 120_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const found = messages.find(pred);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no such message; got ${JSON.stringify(messages.map((m) => m.event_type ?? m.type))}`);
-  };
-  return { ws, messages, waitFor };
+  const client = connectWs(base, token);
+  await client.opened;
+  return client;
 }
 
 describe('two hosts sharing one PostgreSQL (real processes)', () => {
@@ -118,7 +107,7 @@ describe('two hosts sharing one PostgreSQL (real processes)', () => {
     // Followed live on B; the PRD and the approval request arrive there.
     const live = await follow(b.base, token);
     live.ws.send(JSON.stringify({ action: 'subscribe', project_id: id }));
-    const hitl = await live.waitFor((m) => m.event_type === 'hitl_required');
+    const hitl = await live.waitFor((m) => m.event_type === 'hitl_required', 120_000);
     expect((await onB('GET', `/v1/projects/${id}`, undefined, token)).body.status).toBe('waiting_approval');
     live.ws.close();
 

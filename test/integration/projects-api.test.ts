@@ -3,7 +3,6 @@
  */
 import mysql from 'mysql2/promise';
 import { execFileSync } from 'node:child_process';
-import { WebSocket } from 'ws';
 import { temporalCliPath } from '../../scripts/lib/tool-paths';
 import { dataDirDeps } from '../../workers/platform-activities';
 import { metadataDbPath, openMetadataDb } from '../../domain/metadata-store/metadata-db';
@@ -17,6 +16,7 @@ import { apiCaller } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
 import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
+import { connectWs } from '../harness/ws-client';
 
 const TASK_QUEUE = 'projects-api-test';
 
@@ -405,27 +405,7 @@ describe('project events over WebSocket', () => {
     await stack?.stop();
   });
 
-  function connect(tokenValue: string) {
-    const ws = new WebSocket(
-      `${gateway.base.replace('http', 'ws')}/ws?token=${encodeURIComponent(tokenValue)}`,
-    );
-    const messages: Record<string, unknown>[] = [];
-    ws.on('message', (d) => messages.push(JSON.parse(d.toString())));
-    const closed = new Promise<{ code: number; reason: string }>((r) =>
-      ws.on('close', (code, reason) => r({ code, reason: reason.toString() })),
-    );
-    const opened = new Promise<void>((r, reject) => (ws.once('open', () => r()), ws.once('error', reject)));
-    const waitFor = async (pred: (m: Record<string, unknown>) => boolean, timeoutMs = 20_000) => {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        const found = messages.find(pred);
-        if (found) return found;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`no such message; got ${JSON.stringify(messages.map((m) => m.event_type ?? m.type))}`);
-    };
-    return { ws, messages, closed, opened, waitFor };
-  }
+  const connect = (tokenValue: string) => connectWs(gateway.base, tokenValue);
 
   it('closes with 4401 for a bad token', async () => {
     const { closed } = connect('forged.token.value');

@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { processAlive } from '../../../shared/process-alive';
 
 /** Claims `<memoryDir>/instance.lock` for this process; throws when a live process holds it. */
 export function claimMemoryDir(memoryDir: string): void {
@@ -21,7 +22,7 @@ export function claimMemoryDir(memoryDir: string): void {
     const holder = Number(fs.readFileSync(file, 'utf8').trim());
     // This process again (a service reopened in the same process) keeps its claim.
     if (holder === process.pid) return;
-    if (holder > 0 && alive(holder)) {
+    if (holder > 0 && processAlive(holder)) {
       throw new Error(
         `another memory service (pid ${holder}) serves ${memoryDir}: the embedded memory store is ` +
           'single-instance. Stop it, give this one another PLAT_DATA_DIR, or run several instances ' +
@@ -38,14 +39,5 @@ function release(file: string): void {
     if (Number(fs.readFileSync(file, 'utf8').trim()) === process.pid) fs.rmSync(file, { force: true });
   } catch {
     /* already gone */
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
