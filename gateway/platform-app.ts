@@ -37,6 +37,8 @@ export interface PlatformAppDeps {
   secrets: ParameterStore;
   /** The warehouse engine behind `/query` (embedded DuckDB, or Athena). */
   engine: WarehouseEngine;
+  /** This host's id: a project whose files another host holds is queried there (docs/fleet.md#project-files). */
+  hostId?: string;
   users: UserStore;
   tokens: IdTokens;
   selfSignup: boolean;
@@ -80,7 +82,13 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
   });
   const open = [healthRoute(deps), ...authApi(deps), uiConfigRoute(deps), pricingRoute()];
   const engine = countingFailures(deps.engine, warehouseFailureCounter(metrics.registry));
-  const projects = projectApi(service, deps.store, engine, deps.createsPerMinute, deps.search);
+  const projects = projectApi(
+    service,
+    deps.store,
+    { engine, client: deps.client, taskQueue: deps.taskQueue, hostId: deps.hostId },
+    deps.createsPerMinute,
+    deps.search,
+  );
   const search = [...searchApi(deps.search), ...lifecycleApi(deps.search), ...indexOpsApi(deps.search)];
   const alarms = alarmRoutes(deps.alarms, deps.alertsWebhookToken, deps.alarmHour);
   app.get('/metrics', metrics.serve);

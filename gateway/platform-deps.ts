@@ -3,6 +3,7 @@
  * the same metadata database, parameter store and warehouse as the worker's activities, but wires
  * only those (docs/architecture.md#which-process-loads-what).
  */
+import { hostId } from '../domain/fleet/host-identity';
 import * as path from 'node:path';
 import { ProjectStore } from '../domain/metadata-store/project-store';
 import { openParameterStore } from '../domain/secrets/open-parameter-store';
@@ -56,5 +57,15 @@ export async function platformDeps(
       onError: (err) =>
         console.warn(`access logs not shipped to OpenSearch yet (kept, retrying): ${String(err)}`),
     });
-  return { store, secrets, engine, users, tokens, search, accessLogs, alarms: new AlarmStore(db) };
+  return {
+    store,
+    secrets,
+    engine,
+    users,
+    tokens,
+    search,
+    accessLogs,
+    alarms: new AlarmStore(db),
+    hostId: hostId(dataDir),
+  };
 }

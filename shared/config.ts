@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { hiddenValue, redactUrl } from './redact';
+import { WORKLOADS, parseSlots, parseWorkloads } from './task-queues';
 
 /** A whole number read from the environment, within [min, max]; `expected` is what errors say. */
 const wholeNumber = (fallback: number, min: number, max: number, expected: string) =>
@@ -21,6 +22,15 @@ const bool = (fallback: boolean) =>
     .default(String(fallback))
     .refine((v) => ['true', 'false', '1', '0'].includes(v), 'true or false')
     .transform((v) => v === 'true' || v === '1');
+
+/** A refinement that accepts what `parse` accepts and reports its error message otherwise. */
+const checkedBy = (parse: (v: string) => unknown) => (v: string, ctx: z.RefinementCtx) => {
+  try {
+    parse(v);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+  }
+};
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/, 'host:port, e.g. localhost:7233');
 
@@ -62,7 +72,23 @@ export const settings = {
   },
   PLAT_TASK_QUEUE: {
     schema: z.string().min(1).default('plat-platform'),
-    help: 'Task queue of the platform worker.',
+    help: 'Base task queue: workflows run on it, and the workload queues are named <base>-agents, <base>-ingestion, <base>-operations and <base>-host-<host id>.',
+  },
+  PLAT_WORKER_QUEUES: {
+    schema: z.string().default('all').superRefine(checkedBy(parseWorkloads)),
+    help: `Workloads this worker serves, comma-separated, or all (${WORKLOADS.join(', ')}); \`npm run worker -- --queues …\` sets it too.`,
+  },
+  PLAT_WORKER_SLOTS: {
+    schema: z.string().default('').superRefine(checkedBy(parseSlots)),
+    help: 'Activity slots per queue, e.g. agents=4,host=2 (queues: workflows, agents, ingestion, host, operations; defaults 50, 4, 10, 4, 4). agents bounds concurrent model calls; host bounds copies and warehouse stages.',
+  },
+  PLAT_WORKER_SHUTDOWN_GRACE_SECONDS: {
+    schema: wholeNumber(30, 0, 3600, 'seconds, 0-3600'),
+    help: "On SIGTERM, how long running activities may finish before they are cancelled (a copy then checkpoints). Keep the supervisor's stop timeout above it (compose stop_grace_period).",
+  },
+  PLAT_HOST_LOST_AFTER_SECONDS: {
+    schema: wholeNumber(120, 5, 86400, 'seconds, 5-86400'),
+    help: "A host whose workers have not been seen for this long is lost: its projects copy their source again on another host. Longer than a worker's restart.",
   },
   PLAT_DATA_DIR: {
     schema: z.string().min(1).default('.data'),

@@ -90,6 +90,8 @@ export interface ProjectView {
   error?: { phase: PhaseName; message: string };
   /** What the warehouse stages built, stage by stage. */
   warehouse?: {
+    /** The host holding the project's warehouse files (embedded engine; docs/fleet.md#project-files). */
+    host?: string;
     ods?: OdsSummary;
     modeling?: ModelingSummary;
     governance?: GovernanceSummary;

@@ -11,7 +11,13 @@ import { PHASE_OF_ACTIVITY, PHASES } from '../shared/project-model';
 
 /** What a group of activities is called in the metrics (the spec's Lambda "function"). */
 export type ActivityFunction =
-  'agent-runner' | 'memory-pipelines' | 'search-lifecycle' | 'cost-reporter' | 'retention' | 'health';
+  | 'agent-runner'
+  | 'memory-pipelines'
+  | 'search-lifecycle'
+  | 'cost-reporter'
+  | 'retention'
+  | 'fleet'
+  | 'health';
 
 /** Buckets in seconds, with edges at the alarm's 180 s so its P95 is read without blur. */
 const DURATION_BUCKETS = [0.25, 1, 5, 15, 30, 60, 120, 180, 240, 300, 600, 1800, 3600];

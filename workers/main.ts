@@ -1,6 +1,6 @@
 /** Entry point of the platform worker process (`npm run worker`). */
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Runtime } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import * as path from 'node:path';
 import { platformSchedules } from '../schedules/platform-schedules';
 import { registerSchedules } from '../schedules/register-schedules';
@@ -16,18 +16,23 @@ import { ensureSearchAttributes } from './search-attribute-registration';
 import { temporalLoggerFor } from './temporal-logger';
 import { countingFailures, warehouseFailureCounter } from '../domain/warehouse/failure-counting-warehouse';
 import { createWorkerMetrics, serveMetrics } from './worker-metrics';
+import { installRuntimeWithMetrics, sdkMetricsText } from './sdk-metrics';
+import { applyWorkerArgs } from './worker-args';
+import { parseSlots, parseWorkloads } from '../shared/task-queues';
 
 async function main(): Promise<void> {
+  applyWorkerArgs(process.argv.slice(2));
   const config = loadConfigOrExit();
   const log = createLogger('worker', config.LOG_LEVEL);
   const temporalLogger = temporalLoggerFor(log);
-  Runtime.install({ logger: temporalLogger });
+  const sdkMetrics = await installRuntimeWithMetrics(temporalLogger);
   const address = temporalAddress(config);
   const metrics = createWorkerMetrics();
   const metricsServer = await serveMetrics(
     metrics.registry,
     config.PLAT_WORKER_METRICS_HOST,
     config.PLAT_WORKER_METRICS_PORT,
+    () => sdkMetricsText(sdkMetrics),
   );
   const connection = await connectWithRetry(address, log);
   const activityDeps = await dataDirDeps(dataDir(config), {
@@ -42,11 +47,15 @@ async function main(): Promise<void> {
       apiKey: config.PLAT_MEMORY_API_KEY ?? config.PLAT_MEMORY_API_KEYS[0],
     },
     opensearchUrl: config.OPENSEARCH_URL,
+    hostLostAfterMs: config.PLAT_HOST_LOST_AFTER_SECONDS * 1000,
   });
   const worker = await createPlatformWorker({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.PLAT_TASK_QUEUE,
+    workloads: parseWorkloads(config.PLAT_WORKER_QUEUES),
+    slots: parseSlots(config.PLAT_WORKER_SLOTS),
+    shutdownGraceMs: config.PLAT_WORKER_SHUTDOWN_GRACE_SECONDS * 1000,
     bundleCacheDir: path.join(dataDir(config), 'cache'),
     deps: {
       ...activityDeps,
@@ -64,8 +73,17 @@ async function main(): Promise<void> {
   await registerSchedules(client, platformSchedules(config), log);
   await clientConnection.close();
 
-  log.info({ task_queue: config.PLAT_TASK_QUEUE, temporal: address }, 'worker polling');
-  // Worker.run() returns after SIGINT/SIGTERM once in-flight tasks have finished.
+  log.info(
+    {
+      task_queues: worker.workers.map((w) => w.queue),
+      host: activityDeps.host.id,
+      temporal: address,
+      grace_seconds: config.PLAT_WORKER_SHUTDOWN_GRACE_SECONDS,
+    },
+    'worker polling',
+  );
+  // run() returns after SIGINT/SIGTERM: polling stops, running activities get the grace time to
+  // finish, then are cancelled (a copy checkpoints and its retry resumes; docs/fleet.md#drain).
   await worker.run();
   await activityDeps.agentLogs?.close();
   await connection.close();

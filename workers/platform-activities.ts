@@ -31,6 +31,11 @@ import { LogShipper } from '../domain/search-ops/plat-logs/log-shipper';
 import { AGENT_LOGS, ensurePlatLogIndices } from '../domain/search-ops/plat-logs/plat-log-indices';
 import * as path from 'node:path';
 import type { ActivityFunction } from './activity-metrics';
+import { createHostActivities, type HostDeps } from '../activities/fleet/host-activities';
+import { createWarehouseQueryActivities } from '../activities/fleet/warehouse-query-activities';
+import { hostId } from '../domain/fleet/host-identity';
+import { WorkerHostRegistry } from '../domain/fleet/worker-host-registry';
+import type { WorkerQueue } from '../shared/task-queues';
 
 export interface ActivityDeps {
   store: ProjectStore;
@@ -54,6 +59,8 @@ export interface ActivityDeps {
   retention: LocalRetentionScope;
   /** The Athena warehouse's buckets, whose lifecycle rules the retention pass keeps. */
   retentionS3?: WarehouseS3Retention;
+  /** This data directory's host: its id, queue and the registry of live hosts (docs/fleet.md#project-files). */
+  host: HostDeps;
 }
 
 /** The real dependencies of a data directory: its metadata database and local parameter store. */
@@ -70,6 +77,8 @@ export async function dataDirDeps(
     memory?: { workspaces?: string; url?: string; apiKey?: string };
     /** OPENSEARCH_URL: the cluster of the index lifecycle engine. */
     opensearchUrl?: string;
+    /** PLAT_HOST_LOST_AFTER_SECONDS in ms (default 2 minutes). */
+    hostLostAfterMs?: number;
   } = {},
 ): Promise<ActivityDeps> {
   const warehouseRoot = path.join(dataDir, 'warehouse');
@@ -88,6 +97,11 @@ export async function dataDirDeps(
     retention: { logDir: path.join(dataDir, 'logs'), warehouseRoot, db },
     retentionS3: warehouseS3Retention(opts.warehouse),
     publicUrl: opts.publicUrl ?? 'http://localhost:8080',
+    host: {
+      id: hostId(dataDir),
+      registry: new WorkerHostRegistry(db),
+      lostAfterMs: opts.hostLostAfterMs ?? 120_000,
+    },
     ...searchDeps(opts.opensearchUrl),
   };
 }
@@ -116,6 +130,7 @@ export function createActivityGroups(deps: ActivityDeps) {
     'search-lifecycle': createLifecycleActivities(deps),
     'cost-reporter': createCostReportActivities(deps),
     retention: createRetentionActivities(deps),
+    fleet: { ...createHostActivities(deps), ...createWarehouseQueryActivities(deps) },
     health: { ...pingActivities },
   } satisfies Record<ActivityFunction, object>;
 }
@@ -135,6 +150,46 @@ export function allActivities(groups: ActivityGroups) {
     ...groups['memory-pipelines'],
     ...groups['search-lifecycle'],
     ...groups.retention,
+    ...groups.fleet,
+  };
+}
+
+/**
+ * The activities each queue's worker registers. The workflows queue registers every activity: the
+ * bookkeeping ones run there, and projects started before the queues were split run all theirs there.
+ */
+export function activitiesByQueue(groups: ActivityGroups): Record<WorkerQueue, object> {
+  const {
+    generatePrd,
+    ingestOds,
+    warmAgentRunner,
+    buildWarehouseModel,
+    governWarehouse,
+    validateMetricSql,
+    buildDashboards,
+    profileData,
+    generatePipeline,
+  } = groups['agent-runner'];
+  const warehouse = {
+    buildWarehouseModel,
+    governWarehouse,
+    validateMetricSql,
+    buildDashboards,
+    profileData,
+    generatePipeline,
+  };
+  return {
+    workflows: allActivities(groups),
+    agents: { generatePrd, warmAgentRunner },
+    ingestion: { claimProjectHost: groups.fleet.claimProjectHost },
+    operations: {
+      ...groups['memory-pipelines'],
+      ...groups['search-lifecycle'],
+      ...groups['cost-reporter'],
+      ...groups.retention,
+      ...groups.health,
+    },
+    host: { ingestOds, ...warehouse, queryProjectWarehouse: groups.fleet.queryProjectWarehouse },
   };
 }
 

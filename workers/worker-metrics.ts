@@ -76,7 +76,14 @@ export function createWorkerMetrics(): WorkerMetrics {
         if (e.event_type === 'project_failed') failures.inc();
         if (ended[e.event_type]) finished.inc({ status: ended[e.event_type] });
         if (e.event_type === 'cost_update') {
-          // cost_update carries running totals; count the growth since the last one seen here.
+          // The update's own tokens: each event is stored, so counted, by one replica only.
+          const added = e.payload?.added as { input_tokens: number; output_tokens: number } | undefined;
+          if (added) {
+            tokens.inc({ direction: 'input' }, added.input_tokens);
+            tokens.inc({ direction: 'output' }, added.output_tokens);
+            continue;
+          }
+          // Older projects' updates carry running totals only: the growth since the last one seen here.
           const total = (e.payload?.cost as CostRecord | undefined)?.project_total;
           if (!total) continue;
           const before = lastTotals.get(e.project_id) ?? { input: 0, output: 0 };
@@ -89,14 +96,20 @@ export function createWorkerMetrics(): WorkerMetrics {
   };
 }
 
-/** Serves `registry` at GET /metrics. */
-export function serveMetrics(registry: Registry, host: string, port: number): Promise<Server> {
+/** Serves `registry` at GET /metrics, followed by `more` (the SDK's own metrics) when given. */
+export function serveMetrics(
+  registry: Registry,
+  host: string,
+  port: number,
+  more?: () => Promise<string>,
+): Promise<Server> {
   const server = createServer(async (req, res) => {
     if (req.url !== '/metrics') {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': registry.contentType }).end(await registry.metrics());
+    const [ours, theirs] = await Promise.all([registry.metrics(), more?.() ?? '']);
+    res.writeHead(200, { 'content-type': registry.contentType }).end(theirs ? `${ours}\n${theirs}` : ours);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

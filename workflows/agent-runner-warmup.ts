@@ -1,8 +1,8 @@
 /** Runs every 5 minutes from the `plat-agent-runner-warmup` schedule: the agent runner answers `warm`. */
-import { proxyActivities } from '@temporalio/workflow';
 import type * as warmup from '../activities/analysis/agent-runner-warmup';
+import { workloadActivities } from './workload-activities';
 
-const { warmAgentRunner } = proxyActivities<typeof warmup>({
+const { warmAgentRunner } = workloadActivities<typeof warmup>('agents', {
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 2 },
 });

@@ -5,20 +5,35 @@
  * `approval-gate.ts`; this file is the sequence of stages. Before changing the order of anything
  * that issues a command here, read docs/architecture.md#changing-workflow-code.
  */
-import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  patched,
+  proxyActivities,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import type { AnalysisActivities } from '../activities/analysis/analysis-activities';
 import type { WarehouseActivities } from '../activities/analysis/warehouse-activities';
 import type { Prd } from '../shared/prd-schema';
 import type { AnalysisProjectInput, OdsSummary, ProjectView } from '../shared/project-model';
 import { ApprovalGate } from './approval-gate';
 import { ProjectProgress } from './project-progress';
+import { claimHost, HostLost, onHost, type ProjectHost } from './project-host';
+import { workloadActivities } from './workload-activities';
 
-const { generatePrd } = proxyActivities<AnalysisActivities>({
+/**
+ * Projects started after this patch run their stages by workload queue and on the host holding their
+ * files (docs/fleet.md#task-queues); older ones finish on the single queue they started on.
+ */
+const FLEET_PATCH = 'project-host-queues';
+
+const PRD_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '2 minutes',
   retry: { maximumAttempts: 3, initialInterval: '2 seconds', nonRetryableErrorTypes: ['SourceAccessDenied'] },
-});
-const { ingestOds } = proxyActivities<AnalysisActivities>({
+};
+const INGEST_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '6 hours',
   // The copy heartbeats every 10 s: a dead worker is noticed in half a minute and the copy resumes.
   heartbeatTimeout: '30 seconds',
@@ -27,24 +42,43 @@ const { ingestOds } = proxyActivities<AnalysisActivities>({
     initialInterval: '5 seconds',
     nonRetryableErrorTypes: ['SourceAccessDenied', 'RowCountMismatch'],
   },
-});
-const {
-  buildWarehouseModel,
-  governWarehouse,
-  validateMetricSql,
-  buildDashboards,
-  profileData,
-  generatePipeline,
-} = proxyActivities<WarehouseActivities>({
+};
+const WAREHOUSE_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '2 hours',
   retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: ['ModelBuildFailed'] },
-});
+};
+
+/** Where each stage's activities run. */
+interface Stages {
+  prd: Pick<AnalysisActivities, 'generatePrd'>;
+  ods: Pick<AnalysisActivities, 'ingestOds'>;
+  warehouse: WarehouseActivities;
+}
+
+/** A project started before FLEET_PATCH: every activity on the workflow's own queue. */
+const singleQueue: Stages = {
+  prd: proxyActivities<AnalysisActivities>(PRD_OPTIONS),
+  ods: proxyActivities<AnalysisActivities>(INGEST_OPTIONS),
+  warehouse: proxyActivities<WarehouseActivities>(WAREHOUSE_OPTIONS),
+};
+
+/** The PRD on the agents queue; the file-bound stages on the queue of the host that holds the files. */
+const fleetPrd = () => workloadActivities<AnalysisActivities>('agents', PRD_OPTIONS);
+function hostStages(host: ProjectHost): Omit<Stages, 'prd'> {
+  return {
+    ods: onHost<AnalysisActivities>(host, INGEST_OPTIONS),
+    // A host's warehouse stages heartbeat, so a host that dies mid-stage is noticed within a minute.
+    warehouse: onHost<WarehouseActivities>(host, { ...WAREHOUSE_OPTIONS, heartbeatTimeout: '1 minute' }),
+  };
+}
+
 export async function analysisProject(input: AnalysisProjectInput): Promise<ProjectView> {
   const progress = new ProjectProgress(input);
   const { view } = progress;
   const gate = new ApprovalGate(view);
+  const fleet = patched(FLEET_PATCH);
   try {
-    const prd = await writePrd(progress, input);
+    const prd = await writePrd(progress, input, fleet ? fleetPrd() : singleQueue.prd);
     const decision = await gate.decision();
     view.decision = {
       decision: decision.decision,
@@ -71,19 +105,7 @@ export async function analysisProject(input: AnalysisProjectInput): Promise<Proj
     );
     await progress.save();
 
-    const ods = await progress.stage(
-      'data_ingestion',
-      () =>
-        ingestOds({
-          project_id: view.project_id,
-          source: input.source,
-          prd: view.prd!,
-          reuse_ods: { requested: input.reuse_ods, from: input.reuse_ods_from },
-        }),
-      odsSummary,
-      (ods) => (view.warehouse = { ...view.warehouse, ods }),
-    );
-    await buildWarehouse(progress, { project_id: view.project_id, prd: view.prd });
+    const ods = fleet ? await buildOnAHost(progress, input) : await buildAll(progress, input, singleQueue);
     progress.finish(
       'completed',
       'project_completed',
@@ -110,11 +132,15 @@ export async function analysisProject(input: AnalysisProjectInput): Promise<Proj
 }
 
 /** The PRD stage: the agent explores the source and writes the PRD, then the project waits for a person. */
-async function writePrd(progress: ProjectProgress, input: AnalysisProjectInput): Promise<Prd> {
+async function writePrd(
+  progress: ProjectProgress,
+  input: AnalysisProjectInput,
+  agents: Stages['prd'],
+): Promise<Prd> {
   const { view } = progress;
   progress.setPhase('prd', 'running');
   await progress.save();
-  const { prd, usage } = await generatePrd({
+  const { prd, usage } = await agents.generatePrd({
     project_id: view.project_id,
     description: input.description,
     source: input.source,
@@ -133,8 +159,67 @@ async function writePrd(progress: ProjectProgress, input: AnalysisProjectInput):
   return prd;
 }
 
+/**
+ * Ingestion and the warehouse stages on the host a worker of the ingestion queue claims. When that
+ * host is lost, its files are gone with it: the project says so and starts over from the source on
+ * another host.
+ */
+async function buildOnAHost(progress: ProjectProgress, input: AnalysisProjectInput): Promise<OdsSummary> {
+  const { view } = progress;
+  const lost: string[] = [];
+  for (;;) {
+    const host = await claimHost({ project_id: view.project_id, reuse_from: input.reuse_ods_from, lost });
+    view.warehouse = { ...view.warehouse, host: host.host_id };
+    try {
+      return await buildAll(progress, input, hostStages(host));
+    } catch (err) {
+      if (!(err instanceof HostLost)) throw err;
+      lost.push(host.host_id);
+      progress.startOverAfterPrd(
+        `${err.message}: its copy of the data is lost with it; copying the source again on another host`,
+        { host_lost: host.host_id },
+      );
+      await progress.save();
+    }
+  }
+}
+
+/** Data integration, then the warehouse stages, each recorded on the view as it completes. */
+async function buildAll(
+  progress: ProjectProgress,
+  input: AnalysisProjectInput,
+  stages: Omit<Stages, 'prd'>,
+): Promise<OdsSummary> {
+  const { view } = progress;
+  const ods = await progress.stage(
+    'data_ingestion',
+    () =>
+      stages.ods.ingestOds({
+        project_id: view.project_id,
+        source: input.source,
+        prd: view.prd!,
+        reuse_ods: { requested: input.reuse_ods, from: input.reuse_ods_from },
+      }),
+    odsSummary,
+    (ods) => (view.warehouse = { ...view.warehouse, ods }),
+  );
+  await buildWarehouse(progress, { project_id: view.project_id, prd: view.prd! }, stages.warehouse);
+  return ods;
+}
+
 /** The stages after data integration, each recorded on the view as it completes. */
-async function buildWarehouse(progress: ProjectProgress, request: { project_id: string; prd: Prd }) {
+async function buildWarehouse(
+  progress: ProjectProgress,
+  request: { project_id: string; prd: Prd },
+  {
+    buildWarehouseModel,
+    governWarehouse,
+    validateMetricSql,
+    buildDashboards,
+    profileData,
+    generatePipeline,
+  }: WarehouseActivities,
+) {
   const { view } = progress;
   await progress.stage(
     'data_modeling',

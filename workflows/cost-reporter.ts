@@ -1,8 +1,8 @@
 /** Runs every 5 minutes from the `plat-cost-reporter` schedule: publish recent projects' costs. */
-import { proxyActivities } from '@temporalio/workflow';
 import type { CostReport, createCostReportActivities } from '../activities/cost/cost-report-activities';
+import { workloadActivities } from './workload-activities';
 
-const { reportCosts } = proxyActivities<ReturnType<typeof createCostReportActivities>>({
+const { reportCosts } = workloadActivities<ReturnType<typeof createCostReportActivities>>('operations', {
   startToCloseTimeout: '2 minutes',
   retry: { maximumAttempts: 3 },
 });

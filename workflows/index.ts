@@ -6,3 +6,4 @@ export * from './memory-pipelines';
 export * from './search-lifecycle';
 export * from './agent-runner-warmup';
 export * from './retention';
+export * from './warehouse-query';

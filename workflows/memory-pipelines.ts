@@ -6,8 +6,9 @@
  * - memoryConsolidationWorkflow (auto_dream), 02:00: yesterday's journal becomes long-term memory,
  *   and short-term memories older than 7 days are re-added as long-term, then deleted.
  */
-import { ApplicationFailure, log, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, log } from '@temporalio/workflow';
 import type { MemoryPipelineActivities } from '../activities/memory-pipelines/memory-pipeline-activities';
+import { workloadActivities } from './workload-activities';
 
 /** The digest's extraction threshold (docs/requirements.md#pipelines). */
 export const DIGEST_MIN_BYTES = 2000;
@@ -15,7 +16,7 @@ export const DIGEST_MIN_BYTES = 2000;
 export const SHORT_TERM_DAYS = 7;
 const DAY_MS = 86_400_000;
 
-const acts = proxyActivities<MemoryPipelineActivities>({
+const acts = workloadActivities<MemoryPipelineActivities>('operations', {
   startToCloseTimeout: '10 minutes',
   retry: {
     maximumAttempts: 3,

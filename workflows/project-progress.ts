@@ -87,10 +87,18 @@ export class ProjectProgress {
     view.cost = addUsage(view.cost, usage, now());
     view.accumulated_usage = accumulatedUsage(view.cost);
     view.cost_usd = view.cost.project_total.estimated_usd;
+    // `added`: this update's own tokens, which every replica's token counter can add up alone.
+    const added = usage.reduce(
+      (sum, u) => ({
+        input_tokens: sum.input_tokens + u.input_tokens,
+        output_tokens: sum.output_tokens + u.output_tokens,
+      }),
+      { input_tokens: 0, output_tokens: 0 },
+    );
     this.event(
       'cost_update',
       `cost ${view.cost_usd.toFixed(4)} USD, ${view.cost.project_total.total_tokens} tokens`,
-      { cost: view.cost },
+      { cost: view.cost, added },
     );
   }
 
@@ -111,6 +119,24 @@ export class ProjectProgress {
     this.setPhase(phase, 'completed', summary(result));
     await this.save();
     return result;
+  }
+
+  /**
+   * Everything after the PRD is done again (its host was lost with the files): those phases go back
+   * to pending, what they built leaves the view, and a log entry says why.
+   */
+  startOverAfterPrd(message: string, payload: Record<string, unknown>): void {
+    const { view } = this;
+    for (const p of PHASES.slice(1)) {
+      view.phases[p] = 'pending';
+      view.phase_details[p] = {};
+    }
+    view.phase = 'data_ingestion';
+    view.phase_details.data_ingestion.message = message;
+    view.message = message;
+    view.warehouse = {};
+    view.bi_dashboard_url = null;
+    this.event('log_entry', message, payload);
   }
 
   /** Sets the project's final (or waiting) status and message, with the event that announces it. */

@@ -3,11 +3,11 @@
  * is past its retention period. The instant comes from the workflow's clock, so a replay, or a test
  * that skips time, sees the same pass.
  */
-import { proxyActivities } from '@temporalio/workflow';
 import type { createRetentionActivities } from '../activities/retention/retention-activities';
 import type { RetentionReport } from '../domain/retention/retention-report';
+import { workloadActivities } from './workload-activities';
 
-const { applyRetention } = proxyActivities<ReturnType<typeof createRetentionActivities>>({
+const { applyRetention } = workloadActivities<ReturnType<typeof createRetentionActivities>>('operations', {
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '5 minutes',
   retry: { maximumAttempts: 3 },

@@ -4,10 +4,10 @@
  * index one step and stores the new state in the cluster, so a restart loses nothing. The pass runs
  * on the workflow's clock: time-skipping tests walk indices through months in seconds.
  */
-import { proxyActivities } from '@temporalio/workflow';
 import type { LifecycleActivities, LifecyclePassResult } from '../activities/search-ops/lifecycle-activities';
+import { workloadActivities } from './workload-activities';
 
-const acts = proxyActivities<LifecycleActivities>({
+const acts = workloadActivities<LifecycleActivities>('operations', {
   startToCloseTimeout: '4 minutes',
   // A pass steps indices one after another and heartbeats as it goes: a stuck one is noticed early.
   heartbeatTimeout: '1 minute',

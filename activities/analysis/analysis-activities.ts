@@ -2,7 +2,7 @@
  * Activities of the analysisProject workflow. Created with their dependencies (metadata store,
  * parameter store) so tests and the worker wire the same code to real instances.
  */
-import { ApplicationFailure, activityInfo, heartbeat } from '@temporalio/activity';
+import { ApplicationFailure, activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
 import { buildOfflinePrd, OFFLINE_ANALYST_VERSION } from '../../domain/agents/offline-analyst/prd-builder';
 import type { ParameterStore } from '../../domain/secrets/parameter-store';
 import {
@@ -97,6 +97,9 @@ export function createAnalysisActivities({
         snapshot,
         prd: req.prd,
         done: checkpoint,
+        // A draining worker cancels the copy after its grace time: the finished tables are in the
+        // heartbeat, and the retry (on this host, once it is back) copies only the others.
+        signal: cancellationSignal(),
         onTable: (copied, done) => {
           progress = done;
           heartbeat(done);
@@ -123,6 +126,8 @@ export function createAnalysisActivities({
       });
     } finally {
       clearInterval(beat);
+      // The last checkpoint now, not at the next throttled beat: a draining worker stops right after.
+      heartbeat(progress);
       await db.end();
       await writes.drain();
     }

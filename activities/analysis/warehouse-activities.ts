@@ -40,6 +40,7 @@ import {
 } from '../../domain/warehouse/warehouse-engine';
 import { layerDatabaseName } from '../../domain/warehouse/warehouse-layout';
 import type { ProjectStore } from '../../domain/metadata-store/project-store';
+import { allHeartbeating } from '../heartbeating';
 
 export interface WarehouseActivityDeps {
   store: ProjectStore;
@@ -134,7 +135,7 @@ export function createWarehouseActivities({
     }
   };
 
-  return {
+  return allHeartbeating({
     /** Data modeling: the DWD, DWS and ADS scripts written from the PRD, stored, then executed layer by layer. */
     async buildWarehouseModel({ project_id, prd }: WarehouseStageRequest): Promise<ModelingSummary> {
       const source = readSourceSchema(warehouseRoot, project_id);
@@ -304,7 +305,7 @@ export function createWarehouseActivities({
       );
       return { files: templates.files.map((f) => f.path) };
     },
-  };
+  });
 }
 
 function modelFailure(layer: string, table: string, statement: string, reason: string): ApplicationFailure {

@@ -138,5 +138,19 @@ export function metadataMigrations(dialect: MetadataDialect): Record<string, Mig
           .execute();
       },
     },
+    '0003-worker-hosts': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('worker_hosts')
+          .addColumn('host_id', 'text', (c) => c.primaryKey())
+          .addColumn('hostname', 'text', (c) => c.notNull())
+          .addColumn('workloads', 'text', (c) => c.notNull())
+          .addColumn('started_at', 'text', (c) => c.notNull())
+          .addColumn('last_seen_at', 'text', (c) => c.notNull())
+          .addColumn('stopped_at', 'text')
+          .execute();
+      },
+    },
   };
 }

@@ -81,6 +81,18 @@ export interface SecretsTable {
   updated_at: string;
 }
 
+/** Hosts whose workers serve a host queue, and when each was last seen (domain/fleet/). */
+export interface WorkerHostsTable {
+  host_id: string;
+  hostname: string;
+  /** The workloads its workers serve, comma-separated. */
+  workloads: string;
+  started_at: string;
+  last_seen_at: string;
+  /** Set when its last worker stopped cleanly (drained); cleared when one starts again. */
+  stopped_at: string | null;
+}
+
 export interface MetadataTables {
   projects: ProjectsTable;
   events: EventsTable;
@@ -90,4 +102,5 @@ export interface MetadataTables {
   project_artifacts: ProjectArtifactsTable;
   alarm_notifications: AlarmNotificationsTable;
   secrets: SecretsTable;
+  worker_hosts: WorkerHostsTable;
 }

@@ -45,6 +45,11 @@ export interface OdsIngestionOptions {
   parallel?: number;
   /** Tables estimated at this many rows or more are split into key ranges (default 200,000). */
   splitRows?: number;
+  /**
+   * Stops the copy (a draining worker): the readers are closed at once, tables already finished stay
+   * finished (reported through `onTable`), and the call rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 /** Key ranges per reader of a split table: more ranges than readers even out skewed keys. */
@@ -110,6 +115,7 @@ async function copyTables(
             ranges,
             maxRowBytes,
             onProgress: (rows) => opts.onProgress?.(table.name, rows),
+            signal: opts.signal,
           }),
         );
       } finally {
@@ -122,18 +128,24 @@ async function copyTables(
     let failure: { error: unknown } | undefined;
     await Promise.all(
       readers.map(async (reader) => {
-        for (let table = queue.shift(); table && !failure; table = queue.shift()) {
+        for (let table = queue.shift(); table && !failure && !opts.signal?.aborted; table = queue.shift()) {
           await copy(table, [reader], ['']).catch((error: unknown) => (failure ??= { error }));
         }
       }),
     );
     if (failure) throw failure.error;
+    opts.signal?.throwIfAborted();
     // Then each big table with every reader on its key ranges.
     for (const table of big) {
+      opts.signal?.throwIfAborted();
       await copy(table, readers, await keyRanges(readers[0], table, readers.length * RANGES_PER_READER));
     }
     failed = false;
     return readers.length;
+  } catch (err) {
+    // The reason the copy stopped, rather than the broken connection it showed up as.
+    opts.signal?.throwIfAborted();
+    throw err;
   } finally {
     instance.closeSync();
     await snapshot.close(failed);

@@ -30,10 +30,19 @@ export function queryRowPackets(
   conn: CallbackConnection,
   sql: string,
   onRow: RowPacketHandler,
+  /** Rejects the read at once with the signal's reason; the caller then drops the connection. */
+  signal?: AbortSignal,
 ): Promise<number> {
   return new Promise((resolve, reject) => {
     let rows = 0;
     let failed = false;
+    // A destroyed connection does not always end its query: stopping must not wait for it.
+    const stop = () => {
+      failed = true;
+      reject(signal!.reason);
+    };
+    if (signal?.aborted) return stop();
+    signal?.addEventListener('abort', stop, { once: true });
     const passThrough = {
       next(packet: MysqlPacket): null {
         rows++;
@@ -54,10 +63,12 @@ export function queryRowPackets(
       }
     });
     query.on('error', (err: Error) => {
+      signal?.removeEventListener('abort', stop);
       failed = true;
       reject(err);
     });
     query.on('end', () => {
+      signal?.removeEventListener('abort', stop);
       if (!failed) resolve(rows);
     });
   });

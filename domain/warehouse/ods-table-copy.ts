@@ -43,6 +43,8 @@ export interface TableCopyOptions {
   /** The longest row the source can send (its max_allowed_packet), to size DuckDB's line buffer. */
   maxRowBytes: number;
   onProgress?: (rows: number) => void;
+  /** Stops the copy: the reads end at once and the call rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** The Parquet encoding: zstd; v2 pages and no dictionaries write about twice as fast, and smaller. */
@@ -62,7 +64,7 @@ export async function copyTableToParquet(opts: TableCopyOptions): Promise<TableC
   await opts.duck.run('SET preserve_insertion_order = false');
   const fifos = await createFifos(lanes.length);
   const copy = startCopy(opts.duck, plans, fifos.paths, tmp, opts.maxRowBytes);
-  const run = new LaneRun(table, plans, opts.ranges, opts.onProgress);
+  const run = new LaneRun(table, plans, opts.ranges, opts.onProgress, opts.signal);
   const lanesDone = lanes.map((conn, i) => run.lane(conn, fifos.paths[i], copy.failed));
   try {
     await Promise.all([...lanesDone, copy.done]);
@@ -154,6 +156,7 @@ class LaneRun {
     plans: ColumnPlan[],
     private readonly ranges: string[],
     private readonly onProgress?: (rows: number) => void,
+    private readonly signal?: AbortSignal,
   ) {
     this.nulls = plans.map(() => 0);
     this.kinds = plans.map((p) => p.kind);
@@ -179,13 +182,18 @@ class LaneRun {
     while (this.next < this.ranges.length) {
       const range = this.ranges[this.next++];
       reading = true;
-      await queryRowPackets(raw, this.sql(range), (buffer, start, end) => {
-        encoder.encode(buffer, start, end);
-        if (++this.rows - this.reported >= PROGRESS_EVERY) {
-          this.reported = this.rows;
-          this.onProgress?.(this.rows);
-        }
-      });
+      await queryRowPackets(
+        raw,
+        this.sql(range),
+        (buffer, start, end) => {
+          encoder.encode(buffer, start, end);
+          if (++this.rows - this.reported >= PROGRESS_EVERY) {
+            this.reported = this.rows;
+            this.onProgress?.(this.rows);
+          }
+        },
+        this.signal,
+      );
       reading = false;
       if (writeError) throw writeError;
     }

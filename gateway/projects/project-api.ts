@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { ProjectStore } from '../../domain/metadata-store/project-store';
-import type { WarehouseEngine } from '../../domain/warehouse/warehouse-engine';
+import { projectQueryEngine, type ProjectQueryEngines } from './project-query-engine';
 import type { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
 import { agentLogsFromOpenSearch } from '../../domain/search-ops/plat-logs/agent-log-reader';
 import { prdSchema, prdShapeSchema } from '../../shared/prd-schema';
@@ -70,7 +70,8 @@ const fromCreated = (operationId: string, name: string) => ({
 export function projectApi(
   service: ProjectService,
   store: ProjectStore,
-  engine: WarehouseEngine,
+  /** What answers `/query`: this host's engine, or the host holding the project's files. */
+  engines: ProjectQueryEngines,
   createsPerMinute = 20,
   /** The cluster agent logs are also shipped to (OPENSEARCH_URL). */
   search?: OpenSearchClient,
@@ -182,8 +183,8 @@ export function projectApi(
         409: { description: 'the layer asked for is not built yet' },
       },
       handle: async ({ req, params, body }) => {
-        await service.get(req.user!, params.project_id);
-        return queryWarehouse(engine, params.project_id, body);
+        const view = await service.get(req.user!, params.project_id);
+        return queryWarehouse(projectQueryEngine(engines, view), params.project_id, body);
       },
     }),
     ...ARTIFACT_ROUTES.map(({ path, kind, phase, summary: what }) =>

@@ -40,7 +40,7 @@ const STATUS: Record<WarehouseQueryError['reason'], [number, string]> = {
 };
 
 export async function queryWarehouse(
-  engine: WarehouseEngine,
+  engine: Pick<WarehouseEngine, 'query'>,
   projectId: string,
   q: WarehouseQuery,
 ): Promise<WarehouseQueryResult> {

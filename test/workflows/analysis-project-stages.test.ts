@@ -8,7 +8,6 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import { buildOfflinePrd } from '../../domain/agents/offline-analyst/prd-builder';
 import type { UsageRecord } from '../../shared/cost-ledger';
 import type { Prd } from '../../shared/prd-schema';
@@ -22,11 +21,16 @@ import {
 import type { SourceSnapshot } from '../../shared/source-schema';
 import { analysisProject } from '../../workflows/analysis-project';
 import { approveSignal, statusQuery } from '../../workflows/analysis-project-messages';
-import { workflowsPath } from '../../workers/platform-worker';
 import { timeSkippingEnv } from '../harness/temporal-envs';
+import { workersOnEveryQueue } from '../harness/queue-workers';
+import { Worker } from '@temporalio/worker';
+import { hostQueue } from '../../shared/task-queues';
+import type { ProjectHost } from '../../activities/fleet/host-activities';
 import { stageAttempts } from '../../gateway/projects/stage-attempts';
 
 const TASK_QUEUE = 'analysis-project-stages-test';
+/** The host the stand-in ingestion worker claims projects for. */
+const HOST = 'host-a';
 
 /** A shop with orders over customers: enough for the offline analyst to write a full PRD. */
 const SNAPSHOT: SourceSnapshot = {
@@ -119,6 +123,8 @@ function standIns(prd: Prd, overrides: Record<string, (...args: never[]) => Prom
     recordProgress: async (view: ProjectView, events: ProjectEvent[]) => {
       saved.push({ view: structuredClone(view), events });
     },
+    claimProjectHost: async (): Promise<ProjectHost> => ({ host_id: HOST, lost_after_ms: 60_000 }),
+    hostAlive: async () => true,
     ...overrides,
   };
   return { activities, ran, saved };
@@ -148,13 +154,9 @@ describe('analysisProject stages (stand-in activities, time skipping)', () => {
   /** Runs one project to its end on a worker with `activities`, approving when asked. */
   async function runProject(
     activities: object,
+    hosts = [HOST],
   ): Promise<{ id: string; view?: ProjectView; error?: unknown }> {
-    const worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue: TASK_QUEUE,
-      workflowsPath,
-      activities,
-    });
+    const worker = await workersOnEveryQueue(env, TASK_QUEUE, activities, { hosts });
     const project = input();
     return worker.runUntil(async () => {
       const handle = await env.client.workflow.start(analysisProject, {
@@ -192,7 +194,7 @@ describe('analysisProject stages (stand-in activities, time skipping)', () => {
     expect(view!.status).toBe('completed');
     expect(view!.bi_dashboard_url).toBe('http://x/ui/dash');
     expect(Object.keys(view!.warehouse!).sort()).toEqual(
-      ['governance', 'metrics', 'modeling', 'ods', 'pipeline', 'profile', 'visualization'].sort(),
+      ['governance', 'host', 'metrics', 'modeling', 'ods', 'pipeline', 'profile', 'visualization'].sort(),
     );
     expect(view!.cost.project_total.total_tokens).toBe(3000);
     expect(view!.message).toBe(
@@ -280,5 +282,64 @@ describe('analysisProject stages (stand-in activities, time skipping)', () => {
     expect(view!.status).toBe('failed');
     expect(view!.warehouse?.governance?.blocking_failed).toEqual(['orders.order_id is unique']);
     expect(view!.error?.message).toBe('blocking quality rules failed: orders.order_id is unique');
+  });
+
+  it('starts over on another host when its host is lost, saying so, and completes there', async () => {
+    const claims: string[] = [];
+    const { activities, ran, saved } = standIns(prd, {
+      // The first claim names a host no worker serves any more; the second one a live host.
+      claimProjectHost: async (): Promise<ProjectHost> => {
+        claims.push(claims.length === 0 ? 'host-gone' : HOST);
+        // (The test server does not skip time while a task waits on a queue: this wait is real.)
+        return { host_id: claims.at(-1)!, lost_after_ms: 3_000 };
+      },
+      hostAlive: async () => false,
+    });
+    const { view } = await runProject(activities, [HOST]);
+    expect(claims).toEqual(['host-gone', HOST]);
+    expect(view!.status).toBe('completed');
+    expect(view!.warehouse?.host).toBe(HOST);
+    expect(ran.filter((r) => r === 'ingestOds')).toHaveLength(1);
+    const events = saved.flatMap((s) => s.events);
+    const lost = events.find((e) => e.payload?.host_lost === 'host-gone');
+    expect(lost?.message).toBe(
+      'host host-gone stopped answering for 3 s: its copy of the data is lost with it; copying the source again on another host',
+    );
+    // The project showed the move while it waited for the new host's copy.
+    const moving = saved.find((s) => s.events.includes(lost!))!.view;
+    expect(moving.phases.data_ingestion).toBe('pending');
+    expect(moving.phase_details.data_ingestion.message).toBe(lost!.message);
+  });
+
+  it('keeps waiting for a host that is alive but busy', async () => {
+    let hostWorker: Worker | undefined;
+    let hostRunning: Promise<void> | undefined;
+    let asked = 0;
+    const { activities, ran } = standIns(prd, {
+      claimProjectHost: async (): Promise<ProjectHost> => ({ host_id: 'host-busy', lost_after_ms: 2_000 }),
+      // Alive: its worker just has not taken the task yet (it starts polling now).
+      hostAlive: async () => {
+        asked++;
+        if (!hostWorker) {
+          hostWorker = await Worker.create({
+            connection: env.nativeConnection,
+            taskQueue: hostQueue(TASK_QUEUE, 'host-busy'),
+            activities,
+          });
+          hostRunning = hostWorker.run();
+        }
+        return true;
+      },
+    });
+    try {
+      const { view } = await runProject(activities, []);
+      expect(asked).toBeGreaterThanOrEqual(1);
+      expect(view!.status).toBe('completed');
+      expect(view!.warehouse?.host).toBe('host-busy');
+      expect(ran.filter((r) => r === 'ingestOds')).toHaveLength(1);
+    } finally {
+      hostWorker?.shutdown();
+      await hostRunning;
+    }
   });
 });

@@ -4,8 +4,7 @@
  */
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from '../../workers/platform-activities';
+import type { ActivityDeps } from '../../workers/platform-activities';
 import { PHASES, type ProjectView } from '../../shared/project-model';
 import type { QualityReport } from '../../domain/governance/quality-checks';
 import {
@@ -20,7 +19,7 @@ import { harness } from '../harness/harness-state';
 import { historyText } from '../harness/history-text';
 import { recordHistory } from '../harness/recorded-histories';
 import { testActivityDeps, timeSkippingEnv } from '../harness/temporal-envs';
-import { workflowsPath } from '../../workers/platform-worker';
+import { createPlatformWorker, type PlatformWorker } from '../../workers/platform-worker';
 import { createWorkerMetrics } from '../../workers/worker-metrics';
 
 const TASK_QUEUE = 'analysis-project-test';
@@ -28,7 +27,7 @@ const PASSWORD_MARKER = harness().mariadb.password;
 
 describe('analysisProject workflow (time skipping)', () => {
   let env: TestWorkflowEnvironment;
-  let worker: Worker;
+  let worker: PlatformWorker;
   let running: Promise<void>;
   let deps: ActivityDeps;
   let seq = 0;
@@ -38,11 +37,11 @@ describe('analysisProject workflow (time skipping)', () => {
   beforeAll(async () => {
     env = await timeSkippingEnv();
     deps = { ...(await testActivityDeps()), onStoredEvents: metrics.observe, gauges: metrics };
-    worker = await Worker.create({
+    worker = await createPlatformWorker({
       connection: env.nativeConnection,
+      namespace: 'default',
       taskQueue: TASK_QUEUE,
-      workflowsPath,
-      activities: createActivities(deps),
+      deps,
     });
     running = worker.run();
   });

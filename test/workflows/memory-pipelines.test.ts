@@ -6,7 +6,6 @@
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { WorkflowFailedError } from '@temporalio/client';
-import { Worker } from '@temporalio/worker';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createMemoryPipelineActivities } from '../../activities/memory-pipelines/memory-pipeline-activities';
@@ -21,10 +20,10 @@ import {
   memorySyncWorkflow,
   type DigestSummary,
 } from '../../workflows/memory-pipelines';
-import { workflowsPath } from '../../workers/platform-worker';
 import { startTestMemoryService, type TestMemoryService } from '../harness/memory-service';
 import { newTestDataDir } from '../harness/platform-gateway';
 import { timeSkippingEnv } from '../harness/temporal-envs';
+import { workersOnEveryQueue, type QueueWorkers } from '../harness/queue-workers';
 import { recordHistory, type RecordedScenario } from '../harness/recorded-histories';
 
 const TASK_QUEUE = 'memory-pipelines-test';
@@ -32,7 +31,7 @@ const DAY = 86_400_000;
 
 describe('memory pipelines (time skipping)', () => {
   let env: TestWorkflowEnvironment;
-  let worker: Worker;
+  let worker: QueueWorkers;
   let running: Promise<void>;
   let memory: TestMemoryService;
   let wsDir: string;
@@ -68,12 +67,11 @@ describe('memory pipelines (time skipping)', () => {
       JSON.stringify([{ name: 'ops', dir: wsDir, user_id: 'agent-user', agent_id: 'ops-agent' }]),
       dataDir,
     );
-    worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue: TASK_QUEUE,
-      workflowsPath,
-      activities: createMemoryPipelineActivities({ workspaces, memory: new MemoryClient(memory.url), state }),
-    });
+    worker = await workersOnEveryQueue(
+      env,
+      TASK_QUEUE,
+      createMemoryPipelineActivities({ workspaces, memory: new MemoryClient(memory.url), state }),
+    );
     running = worker.run();
   });
   afterAll(async () => {

@@ -6,7 +6,6 @@
  */
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRetentionActivities } from '../../activities/retention/retention-activities';
@@ -14,17 +13,17 @@ import { metadataDbPath, openMetadataDb } from '../../domain/metadata-store/meta
 import { ProjectStore } from '../../domain/metadata-store/project-store';
 import type { RetentionReport } from '../../domain/retention/retention-report';
 import { layerDir } from '../../domain/warehouse/warehouse-layout';
-import { workflowsPath } from '../../workers/platform-worker';
 import { retentionWorkflow } from '../../workflows/retention';
 import { newTestDataDir } from '../harness/platform-gateway';
 import { timeSkippingEnv } from '../harness/temporal-envs';
+import { workersOnEveryQueue, type QueueWorkers } from '../harness/queue-workers';
 
 const TASK_QUEUE = 'retention-test';
 const PROJECT = 'proj-20261124-retain01';
 
 describe('retention pass (time skipping)', () => {
   let env: TestWorkflowEnvironment;
-  let worker: Worker;
+  let worker: QueueWorkers;
   let running: Promise<void>;
   let dataDir: string;
   let store: ProjectStore;
@@ -48,14 +47,11 @@ describe('retention pass (time skipping)', () => {
     dataDir = newTestDataDir();
     const db = await openMetadataDb(metadataDbPath(dataDir));
     store = new ProjectStore(db);
-    worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue: TASK_QUEUE,
-      workflowsPath,
-      activities: createRetentionActivities({
-        retention: { logDir: logDir(), warehouseRoot: warehouseRoot(), db },
-      }),
-    });
+    worker = await workersOnEveryQueue(
+      env,
+      TASK_QUEUE,
+      createRetentionActivities({ retention: { logDir: logDir(), warehouseRoot: warehouseRoot(), db } }),
+    );
     running = worker.run();
 
     // Everything written now, by the test server's clock (the workflow's).

@@ -6,7 +6,6 @@
  * clock from each index's creation.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import { selfManagedTieredPolicy } from '../../domain/search-ops/builtin-policies';
 import {
   createLifecycleActivities,
@@ -16,10 +15,10 @@ import { applyPolicy } from '../../domain/search-ops/lifecycle/apply-policy';
 import { lifecycleManager } from '../../domain/search-ops/lifecycle/lifecycle-manager';
 import { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
 import { bootstrapRollingIndex } from '../../domain/search-ops/rolling-index-bootstrap';
-import { workflowsPath } from '../../workers/platform-worker';
 import { lifecyclePassWorkflow } from '../../workflows/search-lifecycle';
 import { startTestOpenSearch, type TestOpenSearch } from '../harness/opensearch';
 import { timeSkippingEnv } from '../harness/temporal-envs';
+import { workersOnEveryQueue, type QueueWorkers } from '../harness/queue-workers';
 import { recordHistory } from '../harness/recorded-histories';
 
 const TASK_QUEUE = 'search-lifecycle-test';
@@ -29,19 +28,14 @@ describe('index lifecycle workflow (time skipping, real OpenSearch node)', () =>
   let env: TestWorkflowEnvironment;
   let node: TestOpenSearch;
   let client: OpenSearchClient;
-  let worker: Worker;
+  let worker: QueueWorkers;
   let running: Promise<void>;
   let seq = 0;
 
   beforeAll(async () => {
     [env, node] = await Promise.all([timeSkippingEnv(), startTestOpenSearch()]);
     client = new OpenSearchClient({ url: node.url });
-    worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue: TASK_QUEUE,
-      workflowsPath,
-      activities: createLifecycleActivities({ search: client }),
-    });
+    worker = await workersOnEveryQueue(env, TASK_QUEUE, createLifecycleActivities({ search: client }));
     running = worker.run();
   }, 300_000);
   afterAll(async () => {

@@ -1,0 +1,52 @@
+/**
+ * Placing a project on a host (docs/fleet.md#project-files): the ingestion queue's worker that
+ * claims a project names its own host, and the workflow then sends every stage that touches the
+ * project's files to that host's queue. When the host's queue stops answering, `hostAlive` tells a
+ * busy host from a lost one.
+ */
+import type { ProjectStore } from '../../domain/metadata-store/project-store';
+import type { WorkerHostRegistry } from '../../domain/fleet/worker-host-registry';
+
+/** This worker's host: its id, the registry of live hosts, and when a silent host counts as lost. */
+export interface HostDeps {
+  id: string;
+  registry: WorkerHostRegistry;
+  /** PLAT_HOST_LOST_AFTER_SECONDS in ms: a host unseen for this long has lost its projects. */
+  lostAfterMs: number;
+}
+
+export interface ProjectHost {
+  host_id: string;
+  /** How long a task may wait on the host's queue before the workflow asks whether it is alive. */
+  lost_after_ms: number;
+}
+
+export interface ClaimHostRequest {
+  project_id: string;
+  /** A project whose ODS this one reuses: its host, when alive, holds the files to reuse. */
+  reuse_from?: string;
+  /** A host already found lost for this project: never claimed again. */
+  lost?: string[];
+}
+
+export function createHostActivities({ host, store }: { host: HostDeps; store: ProjectStore }) {
+  return {
+    /** The host that will hold the project's files: this worker's, or the reused project's when alive. */
+    async claimProjectHost(req: ClaimHostRequest): Promise<ProjectHost> {
+      const claim = (host_id: string) => ({ host_id, lost_after_ms: host.lostAfterMs });
+      if (req.reuse_from) {
+        const from = (await store.getProject(req.reuse_from))?.warehouse?.host;
+        if (from && !req.lost?.includes(from) && (await host.registry.alive(from, host.lostAfterMs)))
+          return claim(from);
+      }
+      return claim(host.id);
+    },
+
+    /** Whether the host was seen within `within_ms` (a busy host still is; a dead one is not). */
+    async hostAlive(req: { host_id: string; within_ms: number }): Promise<boolean> {
+      return host.registry.alive(req.host_id, req.within_ms);
+    },
+  };
+}
+
+export type HostActivities = ReturnType<typeof createHostActivities>;

@@ -1,0 +1,115 @@
+/**
+ * Which hosts are alive: every worker that serves a host queue stamps its host's row in
+ * `worker_hosts` every few seconds. A project whose host queue stops answering asks here whether
+ * the host is only busy or gone (docs/fleet.md#when-a-host-is-lost).
+ */
+import * as os from 'node:os';
+import type { MetadataDb } from '../metadata-store/metadata-db';
+
+/** How often a live worker stamps its host. */
+export const HOST_BEAT_MS = 5_000;
+
+export interface WorkerHost {
+  host_id: string;
+  hostname: string;
+  workloads: string[];
+  started_at: string;
+  last_seen_at: string;
+  stopped_at?: string;
+}
+
+export class WorkerHostRegistry {
+  constructor(private readonly metadata: MetadataDb) {}
+
+  /** Marks the host seen now (and running: a drained host that starts again is back). */
+  async beat(hostId: string, workloads: string[], startedAt: string): Promise<void> {
+    const now = new Date().toISOString();
+    await this.metadata.db
+      .insertInto('worker_hosts')
+      .values({
+        host_id: hostId,
+        hostname: os.hostname(),
+        workloads: workloads.join(','),
+        started_at: startedAt,
+        last_seen_at: now,
+        stopped_at: null,
+      })
+      .onConflict((oc) =>
+        oc.column('host_id').doUpdateSet((eb) => ({
+          hostname: eb.ref('excluded.hostname'),
+          workloads: eb.ref('excluded.workloads'),
+          started_at: eb.ref('excluded.started_at'),
+          last_seen_at: eb.ref('excluded.last_seen_at'),
+          stopped_at: null,
+        })),
+      )
+      .execute();
+  }
+
+  /** Records a clean stop (the host may come back; until then its projects wait, then move). */
+  async stopped(hostId: string): Promise<void> {
+    await this.metadata.db
+      .updateTable('worker_hosts')
+      .set({ stopped_at: new Date().toISOString() })
+      .where('host_id', '=', hostId)
+      .execute();
+  }
+
+  async get(hostId: string): Promise<WorkerHost | undefined> {
+    const row = await this.metadata.db
+      .selectFrom('worker_hosts')
+      .selectAll()
+      .where('host_id', '=', hostId)
+      .executeTakeFirst();
+    return row && toHost(row);
+  }
+
+  async list(): Promise<WorkerHost[]> {
+    const rows = await this.metadata.db.selectFrom('worker_hosts').selectAll().orderBy('host_id').execute();
+    return rows.map(toHost);
+  }
+
+  /** Seen within `withinMs`: a busy host still stamps its row, a dead or stopped one does not. */
+  async alive(hostId: string, withinMs: number, now = Date.now()): Promise<boolean> {
+    const host = await this.get(hostId);
+    return !!host && now - Date.parse(host.last_seen_at) <= withinMs;
+  }
+
+  /** Stamps the host now and then every HOST_BEAT_MS until the returned stop is called. */
+  async keepBeating(
+    hostId: string,
+    workloads: string[],
+    onError: (err: unknown) => void,
+  ): Promise<{ stop(clean: boolean): Promise<void> }> {
+    const startedAt = new Date().toISOString();
+    await this.beat(hostId, workloads, startedAt);
+    const timer = setInterval(() => {
+      this.beat(hostId, workloads, startedAt).catch(onError);
+    }, HOST_BEAT_MS);
+    timer.unref();
+    return {
+      stop: async (clean) => {
+        clearInterval(timer);
+        if (clean) await this.stopped(hostId).catch(onError);
+      },
+    };
+  }
+}
+
+function toHost(row: {
+  host_id: string;
+  hostname: string;
+  workloads: string;
+  started_at: string;
+  last_seen_at: string;
+  stopped_at: string | null;
+}): WorkerHost {
+  return {
+    host_id: row.host_id,
+    hostname: row.hostname,
+    workloads: row.workloads ? row.workloads.split(',') : [],
+    started_at: row.started_at,
+    last_seen_at: row.last_seen_at,
+    ...(row.stopped_at ? { stopped_at: row.stopped_at } : {}),
+  };
+}

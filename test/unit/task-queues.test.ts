@@ -1,0 +1,39 @@
+/** Task queues by workload (docs/fleet.md#task-queues): names, the queues a worker polls, slot settings. */
+import {
+  hostQueue,
+  parseSlots,
+  parseWorkloads,
+  queuesServing,
+  workloadQueue,
+} from '../../shared/task-queues';
+
+test('every queue is named after the base queue; workflows run on the base queue itself', () => {
+  expect(workloadQueue('plat-platform', 'workflows')).toBe('plat-platform');
+  expect(workloadQueue('plat-platform', 'agents')).toBe('plat-platform-agents');
+  expect(hostQueue('plat-platform', 'db-7-3fa9c1')).toBe('plat-platform-host-db-7-3fa9c1');
+});
+
+test('a worker serving ingestion or warehouse also polls its host queue', () => {
+  expect(queuesServing(parseWorkloads('all'))).toEqual([
+    'workflows',
+    'agents',
+    'ingestion',
+    'host',
+    'operations',
+  ]);
+  expect(queuesServing(parseWorkloads('agents'))).toEqual(['agents']);
+  expect(queuesServing(parseWorkloads('warehouse'))).toEqual(['host']);
+  expect(queuesServing(parseWorkloads(' ingestion , workflows '))).toEqual([
+    'workflows',
+    'ingestion',
+    'host',
+  ]);
+});
+
+test('bad workloads and slots are refused, naming what is wrong', () => {
+  expect(() => parseWorkloads('agents,gpu')).toThrow('(not: gpu)');
+  expect(parseSlots('agents=8, host=2')).toEqual({ agents: 8, host: 2 });
+  expect(parseSlots('')).toEqual({});
+  for (const bad of ['agents', 'agents=0', 'agents=x', 'warehouse=2', 'host=1001'])
+    expect(() => parseSlots(bad)).toThrow(`(not: ${bad})`);
+});

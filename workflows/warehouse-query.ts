@@ -1,0 +1,46 @@
+/**
+ * One `/query` of a project whose files are on another host: the gateway starts this short workflow,
+ * which runs the query on that host's queue (docs/fleet.md#project-files). A host that does not take
+ * the task within 10 s is reported unavailable instead of leaving the caller waiting.
+ */
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  TimeoutFailure,
+  proxyActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type {
+  HostQueryAnswer,
+  HostQueryRequest,
+  WarehouseQueryActivities,
+} from '../activities/fleet/warehouse-query-activities';
+import { hostQueue } from '../shared/task-queues';
+
+export async function warehouseQueryWorkflow(req: {
+  host_id: string;
+  query: HostQueryRequest;
+}): Promise<HostQueryAnswer> {
+  const { queryProjectWarehouse } = proxyActivities<WarehouseQueryActivities>({
+    taskQueue: hostQueue(workflowInfo().taskQueue, req.host_id),
+    scheduleToStartTimeout: '10 seconds',
+    startToCloseTimeout: req.query.timeout_ms + 15_000,
+    // A query is interactive: the caller retries, not the platform.
+    retry: { maximumAttempts: 1 },
+  });
+  try {
+    return await queryProjectWarehouse(req.query);
+  } catch (err) {
+    if (
+      err instanceof ActivityFailure &&
+      err.cause instanceof TimeoutFailure &&
+      err.cause.timeoutType === 'SCHEDULE_TO_START'
+    ) {
+      throw ApplicationFailure.nonRetryable(
+        `the host holding this project's warehouse (${req.host_id}) is not answering`,
+        'HostUnavailable',
+      );
+    }
+    throw err;
+  }
+}
