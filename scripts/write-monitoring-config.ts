@@ -3,7 +3,7 @@
  * (docker-compose's `monitoring-config` service; docs/monitoring.md#running-them):
  *
  *   node --import tsx scripts/write-monitoring-config.ts <dir> \
- *     --targets worker=worker:9464,gateway=gateway:8080,memory=memory:8230 \
+ *     --targets worker=dns+worker:9464,gateway=gateway:8080,memory=memory:8230 \
  *     --alertmanager alertmanager:9093 --webhook http://gateway:8080/v1/alerts [--seen-at /etc/plat-monitoring]
  *
  * The webhook token (PLAT_ALERTS_WEBHOOK_TOKEN), ALERT_EMAIL, the SMTP or SNS settings and

@@ -2,8 +2,12 @@
 import type { LogLevel, LogMetadata, Logger } from '@temporalio/common';
 import type { Logger as Pino } from 'pino';
 
+/** Said of every activity-only queue a worker polls (by design: docs/fleet.md#task-queues), so not a warning. */
+const EXPECTED = 'No workflows registered, not polling for workflow tasks';
+
 export function temporalLoggerFor(log: Pino): Logger {
   const write = (level: LogLevel, message: string, meta?: LogMetadata) => {
+    if (message === EXPECTED) level = 'DEBUG';
     const pinoLevel =
       level === 'WARN' ? 'warn' : (level.toLowerCase() as 'trace' | 'debug' | 'info' | 'error');
     log[pinoLevel]({ ...meta }, message);

@@ -1,6 +1,6 @@
 /**
- * The platform's eight alarms (docs/monitoring.md#alarms): what each watches, its threshold and
- * period as the requirements state them. The Prometheus rules are rendered from this table, and the
+ * The platform's nine alarms (docs/monitoring.md#alarms): what each watches, its threshold and
+ * period; the first eight as the requirements state them, plat-WorkerBacklog for a worker fleet. The Prometheus rules are rendered from this table, and the
  * gateway lists it with each alarm's last state.
  */
 
@@ -75,6 +75,15 @@ export const ALARMS: readonly AlarmDefinition[] = [
     period: '1 hour',
     severity: 'warning',
     hint: 'the data governance stage of recent projects',
+  },
+  {
+    name: 'plat-WorkerBacklog',
+    metric:
+      'P95 time tasks wait on a task queue before a worker takes them (temporal_*_schedule_to_start_latency), per task queue',
+    threshold: '> 30 s',
+    period: '10 minutes',
+    severity: 'warning',
+    hint: 'the queue in the alert needs more workers (npm run worker -- --queues …) or more slots (PLAT_WORKER_SLOTS); docs/fleet.md#task-queues',
   },
   {
     name: 'plat-SystemCritical',

@@ -10,7 +10,10 @@ import { promDuration } from '../../domain/monitoring/alert-rules';
 export const ALERTS_RECEIVER = 'plat-alerts';
 
 export interface PrometheusSettings {
-  /** `host:port` of each process to scrape, by job name. */
+  /**
+   * `host:port` of each process to scrape, by job name; `dns+host:port` scrapes every address the name
+   * resolves to (compose's replicas of one service: docs/monitoring.md#worker-fleet).
+   */
   targets: Record<string, string>;
   /** `host:port` of Alertmanager. */
   alertmanager: string;
@@ -31,12 +34,19 @@ export function prometheusConfig(s: PrometheusSettings): string {
       alerting: { alertmanagers: [{ static_configs: [{ targets: [s.alertmanager] }] }] },
       scrape_configs: Object.entries(s.targets).map(([job, target]) => ({
         job_name: job,
-        static_configs: [{ targets: [target] }],
+        ...scrapeTargets(target),
       })),
     },
     null,
     2,
   );
+}
+
+/** One static target, or DNS discovery of every replica behind a name (`dns+worker:9464`). */
+function scrapeTargets(target: string): object {
+  const dns = /^dns\+(.+):(\d+)$/.exec(target);
+  if (!dns) return { static_configs: [{ targets: [target] }] };
+  return { dns_sd_configs: [{ names: [dns[1]], type: 'A', port: Number(dns[2]), refresh_interval: '30s' }] };
 }
 
 export interface AlertmanagerSettings {

@@ -12,6 +12,7 @@ import mysql from 'mysql2/promise';
 import { freePort } from '../../scripts/lib/free-port';
 import { startMonitoring, type MonitoringStack } from '../../scripts/lib/monitoring-stack';
 import { toolsDir } from '../../shared/paths';
+import { ALARMS } from '../../domain/monitoring/alarm-catalog';
 import { apiCaller } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
 import { newTestDataDir } from '../harness/platform-gateway';
@@ -155,7 +156,7 @@ describe('alarms on Prometheus and Alertmanager (real engines)', () => {
       };
       return body.data.alerts.filter((a) => a.state === 'firing').map((a) => a.labels.alertname);
     };
-    expect(await alarms()).toHaveLength(8);
+    expect(await alarms()).toHaveLength(ALARMS.length);
     expect(new Set((await alarms()).map((a) => a.state))).toEqual(new Set(['ok']));
 
     // The worker runs from the start: Prometheus must have seen its counters at zero, or the first

@@ -86,7 +86,7 @@ describe('a fleet of three workers and two gateways (real processes)', () => {
         ...(queues ? { PLAT_WORKER_QUEUES: queues } : {}),
       });
       procs.push(proc);
-      return proc;
+      return Object.assign(proc, { metricsUrl: `http://127.0.0.1:${env.PLAT_WORKER_METRICS_PORT}/metrics` });
     };
     const hostIdOf = async (i: number) => {
       const file = path.join(hostDirs[i], 'host-id');
@@ -165,7 +165,7 @@ describe('a fleet of three workers and two gateways (real processes)', () => {
     });
 
     // Hosts 1 (every workload) and 2 (no agents, no operations) join; host 3 dies mid-copy.
-    await startWorker(0);
+    const w1 = await startWorker(0);
     const w2 = await startWorker(1, 'workflows,ingestion,warehouse');
     w3.child.kill('SIGKILL');
     await w3.exited;
@@ -245,5 +245,14 @@ describe('a fleet of three workers and two gateways (real processes)', () => {
         ]);
       }
     }
+
+    // Each worker's /metrics carries the SDK's own metrics beside plat's: waits per task queue.
+    const metrics = await (await fetch(w1.metricsUrl)).text();
+    expect(metrics).toContain('plat_projects_finished_total');
+    expect(metrics).toMatch(
+      new RegExp(
+        `temporal_activity_schedule_to_start_latency_bucket\\{[^}]*task_queue="${shared.PLAT_TASK_QUEUE}-host-${host1}"`,
+      ),
+    );
   }, 900_000);
 });

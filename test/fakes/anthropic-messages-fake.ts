@@ -40,8 +40,16 @@ export interface MessagesFake {
   close(): Promise<void>;
 }
 
+export interface FakeOptions {
+  /** Answer each call after this long, like a model thinking (the fleet benchmark's wait). */
+  latencyMs?: number;
+  /** Start the script over after its last reply, for any number of calls. */
+  cycle?: boolean;
+}
+
 export async function startMessagesFake(
   script: ((req: FakeRequest) => ScriptedReply)[],
+  options: FakeOptions = {},
 ): Promise<MessagesFake> {
   const requests: FakeRequest[] = [];
   const app = express();
@@ -56,7 +64,7 @@ export async function startMessagesFake(
     req.url = '/v1/messages';
     next();
   });
-  app.post('/v1/messages', (req, res) => {
+  app.post('/v1/messages', async (req, res) => {
     const recorded: FakeRequest = { headers: req.headers, body: req.body };
     requests.push(recorded);
     // The API takes the key as x-api-key or as a bearer token (newer SDKs send the latter).
@@ -67,7 +75,7 @@ export async function startMessagesFake(
       });
       return;
     }
-    const next = script[requests.length - 1];
+    const next = script[options.cycle ? (requests.length - 1) % script.length : requests.length - 1];
     if (!next) {
       res.status(500).json({
         type: 'error',
@@ -76,6 +84,7 @@ export async function startMessagesFake(
       return;
     }
     const reply = next(recorded);
+    if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
     res.json({
       id: `msg_fake_${requests.length}`,
       type: 'message',

@@ -3,6 +3,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from '../../shared/paths';
+import { REQUIRED_PERIODS } from '../../domain/monitoring/alert-rules';
+import { prometheusConfig } from '../../scripts/lib/monitoring-config';
 
 function composeCommand(): string[] {
   if (spawnSync('docker', ['compose', 'version'], { stdio: 'ignore' }).status === 0)
@@ -68,5 +70,35 @@ describe('docker-compose.yml', () => {
       expect(service).toMatch(/PLAT_SECRET_KEY: \S+/);
     }
     expect(config).not.toMatch(/MYSQL_URL/);
+  });
+
+  it('scales the worker: no fixed name or host port, a drain grace, every replica scraped (docs/fleet.md)', () => {
+    const [cmd, ...args] = composeCommand();
+    const config = execFileSync(cmd, [...args, '-f', file, 'config'], { encoding: 'utf8' });
+    const services = config.split(/\n {2}(?=[a-z-]+:\n)/);
+    const worker = services.find((s) => s.startsWith('worker:'))!;
+    expect(worker).not.toMatch(/container_name|\n {4}ports:/);
+    expect(worker).toMatch(/PLAT_WORKER_SHUTDOWN_GRACE_SECONDS: ['"]30['"]/);
+    // Longer than the grace time, so a drained worker is not killed first.
+    expect(worker).toMatch(/stop_grace_period: 45s/);
+    expect(services.find((s) => s.startsWith('monitoring-config:'))).toContain('worker=dns+worker:9464');
+  });
+
+  it('writes a Prometheus configuration that discovers every worker replica by DNS', () => {
+    const scrape = JSON.parse(
+      prometheusConfig({
+        targets: { worker: 'dns+worker:9464', gateway: 'gateway:8080' },
+        alertmanager: 'alertmanager:9093',
+        rulesFile: '/rules.yml',
+        periods: REQUIRED_PERIODS,
+      }),
+    ).scrape_configs;
+    expect(scrape).toEqual([
+      {
+        job_name: 'worker',
+        dns_sd_configs: [{ names: ['worker'], type: 'A', port: 9464, refresh_interval: '30s' }],
+      },
+      { job_name: 'gateway', static_configs: [{ targets: ['gateway:8080'] }] },
+    ]);
   });
 });

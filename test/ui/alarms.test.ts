@@ -102,8 +102,8 @@ describe('alarm pages', () => {
 
       await Promise.all([page.waitForURL(/\/ui\/alarms/), page.click('#alarm-pill')]);
       await page.waitForSelector('#alarm-plat-LambdaErrors .badge.s-firing');
-      expect(await page.textContent('#headline')).toBe('1 of 8 alarms firing');
-      expect(await page.$$eval('#alarms tbody tr', (rows) => rows.length)).toBe(8);
+      expect(await page.textContent('#headline')).toBe('1 of 9 alarms firing');
+      expect(await page.$$eval('#alarms tbody tr', (rows) => rows.length)).toBe(9);
       // A shortened alarm hour shows in the conditions: what Prometheus really evaluates.
       expect(await page.textContent('#alarm-plat-ProjectFailureRate')).toContain('> 5 over 1m');
       await page.click('#alarm-plat-LambdaErrors button');
@@ -119,7 +119,7 @@ describe('alarm pages', () => {
       );
       await page.reload();
       await page.waitForSelector('#alarm-plat-LambdaErrors .badge.s-ok');
-      expect(await page.textContent('#headline')).toBe('All 8 alarms ok');
+      expect(await page.textContent('#headline')).toBe('All 9 alarms ok');
       await page.waitForSelector('#history tbody tr:nth-child(2)');
       expect(await page.$$eval('#history tbody tr .badge', (b) => b.map((e) => e.textContent))).toEqual([
         'resolved',

@@ -22,24 +22,29 @@ interface RuleCase {
   interval?: string;
   series: Series[];
   evalTime: string;
-  /** The alarms that must fire at `evalTime` with their value; every other alarm must not. */
-  firing: Record<string, number>;
+  /**
+   * The alarms that must fire at `evalTime` with their value (or, for an alarm per task queue, each
+   * alert's value and labels); every other alarm must not.
+   */
+  firing: Record<string, number | { value: number; labels: Record<string, string> }[]>;
 }
 
 const ALL_LABELS = { severity: 'warning', topic: 'plat-alerts' };
 
-function expectedAlerts(alarmName: string, value: number | undefined) {
-  if (value === undefined) return [];
+function expectedAlerts(alarmName: string, expected: RuleCase['firing'][string] | undefined) {
+  if (expected === undefined) return [];
   const alarm = ALARMS.find((a) => a.name === alarmName)!;
-  return [
-    {
-      exp_labels: { ...ALL_LABELS, severity: alarm.severity },
-      exp_annotations: {
-        summary: summaryTemplate(alarm).replace(VALUE_PLACEHOLDER, String(value)),
-        hint: alarm.hint,
-      },
+  const alerts = typeof expected === 'number' ? [{ value: expected, labels: {} }] : expected;
+  return alerts.map(({ value, labels }) => ({
+    exp_labels: { ...ALL_LABELS, severity: alarm.severity, ...labels },
+    exp_annotations: {
+      summary: Object.entries(labels).reduce(
+        (text, [name, v]) => text.replace(`{{ $labels.${name} }}`, v),
+        summaryTemplate(alarm).replace(VALUE_PLACEHOLDER, String(value)),
+      ),
+      hint: alarm.hint,
     },
-  ];
+  }));
 }
 
 function promtoolTest(rc: RuleCase) {
@@ -66,6 +71,17 @@ const bucket = (le: string, values: string): Series => ({
   series: `plat_activity_duration_seconds_bucket{service="worker",function="agent-runner",activity="generatePrd",le="${le}"}`,
   values,
 });
+
+/** The SDK's schedule-to-start histogram of one queue (its buckets: 0.1 0.5 1 5 10 100 1000 s). */
+const waits = (
+  kind: 'activity' | 'workflow_task',
+  queue: string,
+  buckets: Record<string, string>,
+): Series[] =>
+  Object.entries(buckets).map(([le, values]) => ({
+    series: `temporal_${kind}_schedule_to_start_latency_bucket{task_queue="${queue}",le="${le}"}`,
+    values,
+  }));
 
 const CASES: RuleCase[] = [
   {
@@ -230,6 +246,43 @@ const CASES: RuleCase[] = [
     firing: { 'plat-DGInvokeFailed': 6 },
   },
   {
+    // Five tasks a minute, one taken within 10 s and four within 100 s: P95 = 10 + 90 × 3.75/4 ≈ 94 s.
+    name: 'a queue whose tasks wait over 30 s (P95) for 10 minutes fires plat-WorkerBacklog for that queue',
+    series: [
+      ...waits('activity', 'plat-platform-agents', { '10': '0+1x25', '100': '0+5x25', '+Inf': '0+5x25' }),
+      ...waits('activity', 'plat-platform-operations', { '1': '0+5x25', '10': '0+5x25', '+Inf': '0+5x25' }),
+    ],
+    evalTime: '20m',
+    firing: { 'plat-WorkerBacklog': [{ value: 94, labels: { task_queue: 'plat-platform-agents' } }] },
+  },
+  {
+    name: 'workflow tasks waiting count too, queue by queue',
+    series: [
+      ...waits('workflow_task', 'plat-platform', { '10': '0+1x25', '100': '0+5x25', '+Inf': '0+5x25' }),
+      ...waits('activity', 'plat-platform', { '1': '0+5x25', '+Inf': '0+5x25' }),
+    ],
+    evalTime: '20m',
+    firing: { 'plat-WorkerBacklog': [{ value: 94, labels: { task_queue: 'plat-platform' } }] },
+  },
+  {
+    // Slow for the last 6 minutes only: workers may still catch up.
+    name: 'a backlog younger than 10 minutes stays under plat-WorkerBacklog',
+    series: waits('activity', 'plat-platform-agents', {
+      '10': '0+5x14 70+1x6',
+      '100': '0+5x20',
+      '+Inf': '0+5x20',
+    }),
+    evalTime: '20m',
+    firing: {},
+  },
+  {
+    // All within 10 s, most within 5: P95 under 30 s.
+    name: 'tasks taken within seconds stay under plat-WorkerBacklog',
+    series: waits('activity', 'plat-platform-host-h1', { '5': '0+4x25', '10': '0+5x25', '+Inf': '0+5x25' }),
+    evalTime: '20m',
+    firing: {},
+  },
+  {
     name: 'plat-SystemCritical fires when errors and project failures are both in alarm',
     series: [runnerErrors('generatePrd', '0 11 11x10'), failures('0 6 6x10')],
     evalTime: '10m',
@@ -267,10 +320,10 @@ describe('alerting rules', () => {
     expect(run.status).toBe(0);
   });
 
-  it('passes promtool check rules with all eight alarms', () => {
+  it('passes promtool check rules with all nine alarms', () => {
     const out = execFileSync(promtool, ['check', 'rules', SHIPPED_RULES_FILE], { encoding: 'utf8' });
     expect(out).toContain(`SUCCESS: ${ALARMS.length} rules found`);
-    expect(ALARMS).toHaveLength(8);
+    expect(ALARMS).toHaveLength(9);
   });
 
   it.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, rc) => {
