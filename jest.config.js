@@ -10,7 +10,9 @@ module.exports = {
   setupFiles: ['<rootDir>/test/harness/quiet-temporal-logs.ts'],
   // Starting workers and bundling workflows on 2 cores takes a while.
   testTimeout: 120_000,
-  maxWorkers: 2,
+  // Three on 2 cores: many end-to-end suites spend their time waiting (a heartbeat timeout, a host
+  // declared lost, an alarm's period), and a third worker runs another suite meanwhile.
+  maxWorkers: 3,
   // The Temporal native bridge can keep a handle open after the last test.
   forceExit: true,
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { warnOnly: false } }] },

@@ -159,25 +159,10 @@ export function allActivities(groups: ActivityGroups) {
  * bookkeeping ones run there, and projects started before the queues were split run all theirs there.
  */
 export function activitiesByQueue(groups: ActivityGroups): Record<WorkerQueue, object> {
-  const {
-    generatePrd,
-    ingestOds,
-    warmAgentRunner,
-    buildWarehouseModel,
-    governWarehouse,
-    validateMetricSql,
-    buildDashboards,
-    profileData,
-    generatePipeline,
-  } = groups['agent-runner'];
-  const warehouse = {
-    buildWarehouseModel,
-    governWarehouse,
-    validateMetricSql,
-    buildDashboards,
-    profileData,
-    generatePipeline,
-  };
+  const runner = groups['agent-runner'];
+  const { generatePrd, warmAgentRunner } = runner;
+  // The copy and the warehouse stages: everything of the agent runner but the PRD and bookkeeping.
+  const fileBound = without(runner, 'generatePrd', 'warmAgentRunner', 'recordProgress');
   return {
     workflows: allActivities(groups),
     agents: { generatePrd, warmAgentRunner },
@@ -189,8 +174,15 @@ export function activitiesByQueue(groups: ActivityGroups): Record<WorkerQueue, o
       ...groups.retention,
       ...groups.health,
     },
-    host: { ingestOds, ...warehouse, queryProjectWarehouse: groups.fleet.queryProjectWarehouse },
+    host: { ...fileBound, queryProjectWarehouse: groups.fleet.queryProjectWarehouse },
   };
+}
+
+/** `obj` without the named keys. */
+function without<T extends object, K extends keyof T>(obj: T, ...keys: K[]): Omit<T, K> {
+  const copy = { ...obj };
+  for (const key of keys) delete copy[key];
+  return copy;
 }
 
 /** The function each activity type belongs to. */

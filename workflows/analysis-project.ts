@@ -35,7 +35,7 @@ const PRD_OPTIONS: ActivityOptions = {
 };
 const INGEST_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '6 hours',
-  // The copy heartbeats every 10 s: a dead worker is noticed in half a minute and the copy resumes.
+  // The copy heartbeats every 5 s: a dead worker is noticed within the timeout and the copy resumes.
   heartbeatTimeout: '30 seconds',
   retry: {
     maximumAttempts: 5,
@@ -65,10 +65,10 @@ const singleQueue: Stages = {
 /** The PRD on the agents queue; the file-bound stages on the queue of the host that holds the files. */
 const fleetPrd = () => workloadActivities<AnalysisActivities>('agents', PRD_OPTIONS);
 function hostStages(host: ProjectHost): Omit<Stages, 'prd'> {
+  // Both heartbeat every 5 s: a host that dies mid-stage is noticed within seconds.
   return {
-    ods: onHost<AnalysisActivities>(host, INGEST_OPTIONS),
-    // A host's warehouse stages heartbeat, so a host that dies mid-stage is noticed within a minute.
-    warehouse: onHost<WarehouseActivities>(host, { ...WAREHOUSE_OPTIONS, heartbeatTimeout: '1 minute' }),
+    ods: onHost<AnalysisActivities>(host, { ...INGEST_OPTIONS, heartbeatTimeout: '15 seconds' }),
+    warehouse: onHost<WarehouseActivities>(host, { ...WAREHOUSE_OPTIONS, heartbeatTimeout: '30 seconds' }),
   };
 }
 
@@ -211,19 +211,12 @@ async function buildAll(
 async function buildWarehouse(
   progress: ProjectProgress,
   request: { project_id: string; prd: Prd },
-  {
-    buildWarehouseModel,
-    governWarehouse,
-    validateMetricSql,
-    buildDashboards,
-    profileData,
-    generatePipeline,
-  }: WarehouseActivities,
+  stages: WarehouseActivities,
 ) {
   const { view } = progress;
   await progress.stage(
     'data_modeling',
-    () => buildWarehouseModel(request),
+    () => stages.buildWarehouseModel(request),
     (m) => m.layers.map((l) => `${l.database}: ${l.tables.length} tables`).join('; '),
     (modeling) => {
       view.warehouse = { ...view.warehouse, modeling };
@@ -233,7 +226,7 @@ async function buildWarehouse(
   await progress.stage(
     'data_governance',
     async () => {
-      const g = await governWarehouse(request);
+      const g = await stages.governWarehouse(request);
       view.warehouse = { ...view.warehouse, governance: g };
       if (g.blocking_failed.length) {
         throw ApplicationFailure.nonRetryable(
@@ -248,13 +241,13 @@ async function buildWarehouse(
   );
   await progress.stage(
     'query_building',
-    () => validateMetricSql(request),
+    () => stages.validateMetricSql(request),
     (m) => `${m.valid.length}/${m.metrics_total} metrics valid`,
     (metrics) => (view.warehouse = { ...view.warehouse, metrics }),
   );
   await progress.stage(
     'visualization',
-    () => buildDashboards(request),
+    () => stages.buildDashboards(request),
     (v) => `${v.dashboards} dashboards, ${v.charts} charts`,
     (visualization) => {
       view.warehouse = { ...view.warehouse, visualization };
@@ -263,13 +256,13 @@ async function buildWarehouse(
   );
   await progress.stage(
     'analytics_advisor',
-    () => profileData(request),
+    () => stages.profileData(request),
     (p) => `data profile scored ${p.overall_score}/100 with ${p.insights} key insights`,
     (profile) => (view.warehouse = { ...view.warehouse, profile }),
   );
   await progress.stage(
     'production_pipeline',
-    () => generatePipeline(request),
+    () => stages.generatePipeline(request),
     (p) => `${p.files.length} template files`,
     (pipeline) => (view.warehouse = { ...view.warehouse, pipeline }),
   );

@@ -82,7 +82,7 @@ export function createAnalysisActivities({
     const attempt = activityInfo().attempt;
     const checkpoint = (activityInfo().heartbeatDetails as TableCopyResult[] | undefined) ?? [];
     let progress: TableCopyResult[] = checkpoint;
-    const beat = setInterval(() => heartbeat(progress), 10_000);
+    const beat = setInterval(() => heartbeat(progress), 5_000);
     const writes = new OrderedWrites();
     try {
       // Columns and keys only: the copy counts rows itself, inside its consistent snapshot.

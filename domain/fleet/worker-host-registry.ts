@@ -5,6 +5,7 @@
  */
 import * as os from 'node:os';
 import type { MetadataDb } from '../metadata-store/metadata-db';
+import type { WorkerHostsTable } from '../metadata-store/metadata-tables';
 
 /** How often a live worker stamps its host. */
 export const HOST_BEAT_MS = 5_000;
@@ -96,14 +97,7 @@ export class WorkerHostRegistry {
   }
 }
 
-function toHost(row: {
-  host_id: string;
-  hostname: string;
-  workloads: string;
-  started_at: string;
-  last_seen_at: string;
-  stopped_at: string | null;
-}): WorkerHost {
+function toHost(row: WorkerHostsTable): WorkerHost {
   return {
     host_id: row.host_id,
     hostname: row.hostname,

@@ -194,7 +194,7 @@ describe('worker stopped during data integration (real processes)', () => {
     expect(first.message).toMatch(/^copied /);
 
     procs.push(startProcess('workers/main.ts', project.env));
-    // The killed attempt is retried once its heartbeat times out (30 s), on the new worker.
+    // The killed attempt is retried once its heartbeat times out (15 s), on the new worker.
     const done = await project.finished();
     expect([done.status, done.error]).toEqual(['completed', undefined]);
     // A second attempt did the rest of the copy.
