@@ -82,6 +82,10 @@ export const settings = {
     schema: z.string().default('').superRefine(checkedBy(parseSlots)),
     help: 'Activity slots per queue, e.g. agents=4,host=2 (queues: workflows, agents, ingestion, host, operations; defaults 50, 4, 10, 4, 4). agents bounds concurrent model calls; host bounds copies and warehouse stages.',
   },
+  PLAT_WORKFLOW_BUNDLE_DIR: {
+    schema: z.string().min(1).optional(),
+    help: 'Where the worker caches its webpack bundle of the workflow code (by a hash of the code). Unset: <PLAT_DATA_DIR>/cache. Workers may share one.',
+  },
   PLAT_WORKER_SHUTDOWN_GRACE_SECONDS: {
     schema: wholeNumber(30, 0, 3600, 'seconds, 0-3600'),
     help: "On SIGTERM, how long running activities may finish before they are cancelled (a copy then checkpoints). Keep the supervisor's stop timeout above it (compose stop_grace_period).",

@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     workloads: parseWorkloads(config.PLAT_WORKER_QUEUES),
     slots: parseSlots(config.PLAT_WORKER_SLOTS),
     shutdownGraceMs: config.PLAT_WORKER_SHUTDOWN_GRACE_SECONDS * 1000,
-    bundleCacheDir: path.join(dataDir(config), 'cache'),
+    bundleCacheDir: config.PLAT_WORKFLOW_BUNDLE_DIR ?? path.join(dataDir(config), 'cache'),
     deps: {
       ...activityDeps,
       engine: countingFailures(activityDeps.engine, warehouseFailureCounter(metrics.registry)),

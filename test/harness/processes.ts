@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from '../../shared/paths';
+import { testBundleCacheDir } from './workflow-bundle';
 
 /** A started entry point, its combined output so far, and how it ended. */
 export interface Proc {
@@ -15,7 +16,8 @@ export interface Proc {
 export function startProcess(entry: string, env: NodeJS.ProcessEnv): Proc {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, entry)], {
     cwd: repoRoot,
-    env: { ...process.env, ...env },
+    // One workflow bundle for the run's workers (test/harness/workflow-bundle.ts).
+    env: { ...process.env, PLAT_WORKFLOW_BUNDLE_DIR: testBundleCacheDir(), ...env },
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));

@@ -6,7 +6,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { WORKLOADS, hostQueue, workloadQueue } from '../../shared/task-queues';
-import { workflowsPath } from '../../workers/platform-worker';
+import { testWorkflowBundle } from './workflow-bundle';
 
 export interface QueueWorkers {
   /** Polls every queue until `shutdown`. */
@@ -27,12 +27,16 @@ export async function workersOnEveryQueue(
     ...(opts.hosts ?? []).map((h) => hostQueue(base, h)),
   ];
   const workers = await Promise.all(
-    queues.map((taskQueue) =>
+    queues.map(async (taskQueue) =>
       Worker.create({
         connection: env.nativeConnection,
         taskQueue,
         activities,
-        ...(taskQueue === base ? { workflowsPath: opts.workflowsPath ?? workflowsPath } : {}),
+        ...(taskQueue === base
+          ? opts.workflowsPath
+            ? { workflowsPath: opts.workflowsPath }
+            : { workflowBundle: await testWorkflowBundle() }
+          : {}),
       }),
     ),
   );

@@ -6,6 +6,7 @@ import { dataDirDeps, type ActivityDeps } from '../../workers/platform-activitie
 import { createPlatformWorker } from '../../workers/platform-worker';
 import { addKeywordSearchAttributes } from '../../workers/search-attribute-registration';
 import { harness } from './harness-state';
+import { testBundleCacheDir } from './workflow-bundle';
 
 /** A client/connection pair on the shared dev server started by global setup. */
 export function devServerEnv(): Promise<TestWorkflowEnvironment> {
@@ -42,6 +43,7 @@ export async function devServerWithPlatformWorker(
     namespace: 'default',
     taskQueue,
     deps,
+    bundleCacheDir: testBundleCacheDir(),
   });
   const running = worker.run();
   return {

@@ -19,6 +19,7 @@ import { harness } from '../harness/harness-state';
 import { historyText } from '../harness/history-text';
 import { recordHistory } from '../harness/recorded-histories';
 import { testActivityDeps, timeSkippingEnv } from '../harness/temporal-envs';
+import { testBundleCacheDir } from '../harness/workflow-bundle';
 import { createPlatformWorker, type PlatformWorker } from '../../workers/platform-worker';
 import { createWorkerMetrics } from '../../workers/worker-metrics';
 
@@ -42,6 +43,7 @@ describe('analysisProject workflow (time skipping)', () => {
       namespace: 'default',
       taskQueue: TASK_QUEUE,
       deps,
+      bundleCacheDir: testBundleCacheDir(),
     });
     running = worker.run();
   });
