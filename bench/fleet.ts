@@ -209,7 +209,7 @@ async function round(
 async function main(): Promise<void> {
   console.log(machineLine());
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-bench-fleet-'));
-  const [temporal, db] = await Promise.all([
+  const started = await Promise.allSettled([
     freePort().then((port) => startTemporalDevServer({ port, logFile: path.join(scratch, 'temporal.log') })),
     freePort().then((port) =>
       startPrivateMariaDb({
@@ -219,6 +219,16 @@ async function main(): Promise<void> {
       }),
     ),
   ]);
+  const [temporal, db] = started.map((s) => (s.status === 'fulfilled' ? s.value : undefined)) as [
+    Awaited<ReturnType<typeof startTemporalDevServer>> | undefined,
+    MariaDbInstance | undefined,
+  ];
+  if (!temporal || !db) {
+    // One started, the other did not: stop the one that did rather than leave it running.
+    await temporal?.service.stop();
+    await db?.service.stop();
+    throw started.find((s) => s.status === 'rejected')!.reason;
+  }
   try {
     await createSource(db);
     const prd = await modelPrd(db);
