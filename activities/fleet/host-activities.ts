@@ -5,7 +5,7 @@
  * busy host from a lost one.
  */
 import type { ProjectStore } from '../../domain/metadata-store/project-store';
-import type { WorkerHostRegistry } from '../../domain/fleet/worker-host-registry';
+import { HOST_BEAT_MS, type WorkerHostRegistry } from '../../domain/fleet/worker-host-registry';
 
 /** This worker's host: its id, the registry of live hosts, and when a silent host counts as lost. */
 export interface HostDeps {
@@ -31,15 +31,31 @@ export interface ClaimHostRequest {
 
 export function createHostActivities({ host, store }: { host: HostDeps; store: ProjectStore }) {
   return {
-    /** The host that will hold the project's files: this worker's, or the reused project's when alive. */
+    /**
+     * The host that will hold the project's files: the reused project's when it is alive; else the
+     * live host running the fewest projects, this worker's own on a tie (Temporal hands the claim to
+     * whichever ingestion worker polls first, which alone would not spread the load).
+     */
     async claimProjectHost(req: ClaimHostRequest): Promise<ProjectHost> {
       const claim = (host_id: string) => ({ host_id, lost_after_ms: host.lostAfterMs });
+      const lost = new Set(req.lost ?? []);
       if (req.reuse_from) {
         const from = (await store.getProject(req.reuse_from))?.warehouse?.host;
-        if (from && !req.lost?.includes(from) && (await host.registry.alive(from, host.lostAfterMs)))
+        if (from && !lost.has(from) && (await host.registry.alive(from, host.lostAfterMs)))
           return claim(from);
       }
-      return claim(host.id);
+      const load = await store.runningProjectsByHost();
+      // Fresh stamps only (three beats): a host that just died is no place for a new project.
+      const candidates = (await host.registry.liveHosts(Math.min(host.lostAfterMs, 3 * HOST_BEAT_MS)))
+        .filter(
+          (h) => !lost.has(h.host_id) && h.workloads.some((w) => w === 'ingestion' || w === 'warehouse'),
+        )
+        .map((h) => h.host_id)
+        .sort();
+      let best = lost.has(host.id) ? (candidates[0] ?? host.id) : host.id;
+      for (const candidate of candidates)
+        if ((load.get(candidate) ?? 0) < (load.get(best) ?? 0)) best = candidate;
+      return claim(best);
     },
 
     /** Whether the host was seen within `within_ms` (a busy host still is; a dead one is not). */

@@ -70,6 +70,11 @@ export class WorkerHostRegistry {
     return rows.map(toHost);
   }
 
+  /** The hosts seen within `withinMs`. */
+  async liveHosts(withinMs: number, now = Date.now()): Promise<WorkerHost[]> {
+    return (await this.list()).filter((h) => now - Date.parse(h.last_seen_at) <= withinMs);
+  }
+
   /** Seen within `withinMs`: a busy host still stamps its row, a dead or stopped one does not. */
   async alive(hostId: string, withinMs: number, now = Date.now()): Promise<boolean> {
     const host = await this.get(hostId);

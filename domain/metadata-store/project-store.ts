@@ -177,6 +177,21 @@ export class ProjectStore {
     return { total: Number(n), projects: rows.map((r) => normalizeProjectView(JSON.parse(r.view_json))) };
   }
 
+  /** How many running projects each host holds (`warehouse.host`; docs/fleet.md#project-files). */
+  async runningProjectsByHost(): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('projects')
+      .select('view_json')
+      .where('status', '=', 'running')
+      .execute();
+    const counts = new Map<string, number>();
+    for (const r of rows) {
+      const host = (JSON.parse(r.view_json) as ProjectView).warehouse?.host;
+      if (host) counts.set(host, (counts.get(host) ?? 0) + 1);
+    }
+    return counts;
+  }
+
   /** Cost record of every project updated since `sinceIso` (the cost reporter's input). */
   async costsUpdatedSince(sinceIso: string): Promise<{ project_id: string; cost: ProjectView['cost'] }[]> {
     const rows = await this.db

@@ -1,0 +1,86 @@
+/**
+ * Placing projects on hosts (docs/fleet.md#project-files), against a real metadata store: a claim
+ * goes to the live host running the fewest projects (the claiming worker's own on a tie), never to a
+ * host unseen for the loss timeout, one serving neither ingestion nor warehouse, or one the project
+ * already lost; a project reusing another's ODS goes to that project's host while it is alive.
+ */
+import { createHostActivities } from '../../../activities/fleet/host-activities';
+import { WorkerHostRegistry } from '../../../domain/fleet/worker-host-registry';
+import { metadataDbPath, openMetadataDb } from '../../../domain/metadata-store/metadata-db';
+import { ProjectStore } from '../../../domain/metadata-store/project-store';
+import { initialProjectView } from '../../../shared/initial-project-view';
+import type { ProjectStatus } from '../../../shared/project-model';
+import { newTestDataDir } from '../../harness/platform-gateway';
+
+const LOST_AFTER_MS = 60_000;
+
+async function fleet() {
+  const db = await openMetadataDb(metadataDbPath(newTestDataDir()));
+  const store = new ProjectStore(db);
+  const registry = new WorkerHostRegistry(db);
+  const started = new Date().toISOString();
+  await registry.beat('host-a', ['workflows', 'agents', 'ingestion', 'warehouse', 'operations'], started);
+  await registry.beat('host-b', ['ingestion', 'warehouse'], started);
+  await registry.beat('host-c', ['agents'], started);
+  await registry.beat('host-d', ['ingestion', 'warehouse'], started);
+  // host-d was last seen two minutes ago: gone.
+  await db.db
+    .updateTable('worker_hosts')
+    .set({ last_seen_at: new Date(Date.now() - 120_000).toISOString() })
+    .where('host_id', '=', 'host-d')
+    .execute();
+  let seq = 0;
+  const project = async (host: string, status: ProjectStatus = 'running') => {
+    const id = `proj-20261125-c${++seq}`;
+    const view = initialProjectView({
+      project_id: id,
+      owner_id: 'u1',
+      created_at: new Date().toISOString(),
+      description: '',
+      reuse_ods: false,
+      source: { jdbc_url: 'jdbc:mysql://db:3306/shop', username: 'u', password_ref: 'local:x' },
+    });
+    await store.saveProgress({ ...view, status, warehouse: { host } }, []);
+    return id;
+  };
+  const claimFrom = (self: string) =>
+    createHostActivities({ store, host: { id: self, registry, lostAfterMs: LOST_AFTER_MS } })
+      .claimProjectHost;
+  return { project, claimFrom };
+}
+
+test('a claim goes to the live host with the fewest running projects', async () => {
+  const { project, claimFrom } = await fleet();
+  await project('host-a');
+  await project('host-a');
+  await project('host-b');
+  await project('host-b', 'completed');
+  await project('host-d');
+  // host-a's worker claims for host-b (1 running), not itself (2), nor host-c (agents only) or
+  // host-d (gone, whatever its load).
+  expect(await claimFrom('host-a')({ project_id: 'p' })).toEqual({
+    host_id: 'host-b',
+    lost_after_ms: LOST_AFTER_MS,
+  });
+  await project('host-b');
+  // A tie (2 and 2): the claiming worker's own host.
+  expect((await claimFrom('host-a')({ project_id: 'p' })).host_id).toBe('host-a');
+  expect((await claimFrom('host-b')({ project_id: 'p' })).host_id).toBe('host-b');
+  // Never a host this project already lost.
+  expect((await claimFrom('host-b')({ project_id: 'p', lost: ['host-b'] })).host_id).toBe('host-a');
+});
+
+test('a project reusing an ODS goes to its host while that host is alive', async () => {
+  const { project, claimFrom } = await fleet();
+  await project('host-a');
+  const onB = await project('host-b', 'completed');
+  const onD = await project('host-d', 'completed');
+  await project('host-b');
+  await project('host-b');
+  expect((await claimFrom('host-a')({ project_id: 'p', reuse_from: onB })).host_id).toBe('host-b');
+  // host-d is gone: the ODS to reuse is gone with it, so the load decides (and the copy is from the source).
+  expect((await claimFrom('host-a')({ project_id: 'p', reuse_from: onD })).host_id).toBe('host-a');
+  expect((await claimFrom('host-a')({ project_id: 'p', reuse_from: onB, lost: ['host-b'] })).host_id).toBe(
+    'host-a',
+  );
+});
