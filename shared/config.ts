@@ -91,7 +91,7 @@ export const settings = {
     help: "On SIGTERM, how long running activities may finish before they are cancelled (a copy then checkpoints). Keep the supervisor's stop timeout above it (compose stop_grace_period).",
   },
   PLAT_HOST_LOST_AFTER_SECONDS: {
-    schema: wholeNumber(120, 5, 86400, 'seconds, 5-86400'),
+    schema: wholeNumber(120, 10, 86400, 'seconds, 10-86400'),
     help: "A host whose workers have not been seen for this long is lost: its projects copy their source again on another host. Longer than a worker's restart.",
   },
   PLAT_DATA_DIR: {

@@ -71,8 +71,11 @@ export class PlatformWorker {
    */
   async run(): Promise<void> {
     const beat = this.servesHost
-      ? await this.deps.host.registry.keepBeating(this.deps.host.id, [...this.workloads], (err) =>
-          console.warn(`host ${this.deps.host.id} not stamped alive: ${String(err)}`),
+      ? await this.deps.host.registry.keepBeating(
+          this.deps.host.id,
+          [...this.workloads],
+          () => this.workers.every(({ worker }) => ['INITIALIZED', 'RUNNING'].includes(worker.getState())),
+          (err) => console.warn(`host ${this.deps.host.id} not stamped alive: ${String(err)}`),
         )
       : undefined;
     let failure: { error: unknown } | undefined;
@@ -96,6 +99,8 @@ export class PlatformWorker {
   /** Runs until `fn` settles, then shuts down and waits (tests and benchmarks). */
   async runUntil<R>(fn: Promise<R> | (() => Promise<R>)): Promise<R> {
     const running = this.run();
+    // Observed below; a failure while `fn` is still pending must not go unhandled meanwhile.
+    running.catch(() => {});
     try {
       return await (typeof fn === 'function' ? fn() : fn);
     } finally {

@@ -31,11 +31,8 @@ export async function warehouseQueryWorkflow(req: {
   try {
     return await queryProjectWarehouse(req.query);
   } catch (err) {
-    if (
-      err instanceof ActivityFailure &&
-      err.cause instanceof TimeoutFailure &&
-      err.cause.timeoutType === 'SCHEDULE_TO_START'
-    ) {
+    // Not taken within 10 s, or taken and never answered (the host died mid-query).
+    if (err instanceof ActivityFailure && err.cause instanceof TimeoutFailure) {
       throw ApplicationFailure.nonRetryable(
         `the host holding this project's warehouse (${req.host_id}) is not answering`,
         'HostUnavailable',

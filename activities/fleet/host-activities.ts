@@ -5,6 +5,7 @@
  * busy host from a lost one.
  */
 import type { ProjectStore } from '../../domain/metadata-store/project-store';
+import { ApplicationFailure } from '@temporalio/activity';
 import { HOST_BEAT_MS, type WorkerHostRegistry } from '../../domain/fleet/worker-host-registry';
 
 /** This worker's host: its id, the registry of live hosts, and when a silent host counts as lost. */
@@ -39,20 +40,22 @@ export function createHostActivities({ host, store }: { host: HostDeps; store: P
     async claimProjectHost(req: ClaimHostRequest): Promise<ProjectHost> {
       const claim = (host_id: string) => ({ host_id, lost_after_ms: host.lostAfterMs });
       const lost = new Set(req.lost ?? []);
-      if (req.reuse_from) {
-        const from = (await store.getProject(req.reuse_from))?.warehouse?.host;
-        if (from && !lost.has(from) && (await host.registry.alive(from, host.lostAfterMs)))
-          return claim(from);
-      }
-      const load = await store.runningProjectsByHost();
-      // Fresh stamps only (three beats): a host that just died is no place for a new project.
+      // Fresh stamps only (three beats), not draining: a host that just died is no place for a project.
       const candidates = (await host.registry.liveHosts(Math.min(host.lostAfterMs, 3 * HOST_BEAT_MS)))
         .filter(
           (h) => !lost.has(h.host_id) && h.workloads.some((w) => w === 'ingestion' || w === 'warehouse'),
         )
         .map((h) => h.host_id)
         .sort();
-      let best = lost.has(host.id) ? (candidates[0] ?? host.id) : host.id;
+      if (req.reuse_from) {
+        const from = (await store.getProject(req.reuse_from))?.warehouse?.host;
+        if (from && candidates.includes(from)) return claim(from);
+      }
+      if (lost.has(host.id) && candidates.length === 0)
+        // Retried (the claim's retry policy has no limit): the project waits for a host to appear.
+        throw ApplicationFailure.retryable('no live host to place the project on', 'NoLiveHost');
+      const load = await store.runningProjectsByHost();
+      let best = lost.has(host.id) ? candidates[0] : host.id;
       for (const candidate of candidates)
         if ((load.get(candidate) ?? 0) < (load.get(best) ?? 0)) best = candidate;
       return claim(best);

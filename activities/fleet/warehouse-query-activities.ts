@@ -42,9 +42,9 @@ export function createWarehouseQueryActivities({ engine }: { engine: WarehouseEn
 
 /** `out` with as many rows as fit in MAX_ANSWER_BYTES. */
 function fitted(out: QueryRows): QueryRows {
-  let bytes = JSON.stringify(out.columns).length;
+  let bytes = Buffer.byteLength(JSON.stringify(out.columns));
   for (let i = 0; i < out.rows.length; i++) {
-    bytes += JSON.stringify(out.rows[i]).length + 1;
+    bytes += Buffer.byteLength(JSON.stringify(out.rows[i])) + 1;
     if (bytes > MAX_ANSWER_BYTES) return { ...out, rows: out.rows.slice(0, i), truncated: true };
   }
   return out;

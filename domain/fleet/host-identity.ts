@@ -20,17 +20,22 @@ export function hostId(dataDir: string): string {
     .slice(0, 40);
   const id = `${name || 'host'}-${randomBytes(3).toString('hex')}`;
   fs.mkdirSync(dataDir, { recursive: true });
+  // Written whole under a private name, then linked into place: two processes starting together on
+  // one directory agree on the first one's id, and no one ever reads a half-written file.
+  const tmp = `${file}.${process.pid}-${randomBytes(3).toString('hex')}`;
+  fs.writeFileSync(tmp, `${id}\n`);
   try {
-    // `wx`: two processes starting together on one directory agree on the first one's id.
-    fs.writeFileSync(file, `${id}\n`, { flag: 'wx' });
+    fs.linkSync(tmp, file);
     return id;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     return readHostId(dataDir)!;
+  } finally {
+    fs.rmSync(tmp, { force: true });
   }
 }
 
-/** The data directory's host id if a worker has made one (the gateway only reads it). */
+/** The data directory's host id if one has been made. */
 export function readHostId(dataDir: string): string | undefined {
   try {
     return fs.readFileSync(path.join(dataDir, 'host-id'), 'utf8').trim() || undefined;

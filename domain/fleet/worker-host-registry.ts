@@ -70,9 +70,9 @@ export class WorkerHostRegistry {
     return rows.map(toHost);
   }
 
-  /** The hosts seen within `withinMs`. */
+  /** The hosts seen within `withinMs` and not draining: where new work may go. */
   async liveHosts(withinMs: number, now = Date.now()): Promise<WorkerHost[]> {
-    return (await this.list()).filter((h) => now - Date.parse(h.last_seen_at) <= withinMs);
+    return (await this.list()).filter((h) => !h.stopped_at && now - Date.parse(h.last_seen_at) <= withinMs);
   }
 
   /** Seen within `withinMs`: a busy host still stamps its row, a dead or stopped one does not. */
@@ -81,22 +81,40 @@ export class WorkerHostRegistry {
     return !!host && now - Date.parse(host.last_seen_at) <= withinMs;
   }
 
-  /** Stamps the host now and then every HOST_BEAT_MS until the returned stop is called. */
+  /**
+   * Stamps the host now and then every HOST_BEAT_MS while `polling()` says its workers still take
+   * tasks. A draining host stops stamping at once and is marked stopped, so no new project is placed
+   * on it during its grace time.
+   */
   async keepBeating(
     hostId: string,
     workloads: string[],
+    polling: () => boolean,
     onError: (err: unknown) => void,
   ): Promise<{ stop(clean: boolean): Promise<void> }> {
     const startedAt = new Date().toISOString();
     await this.beat(hostId, workloads, startedAt);
+    let inFlight: Promise<void> = Promise.resolve();
+    let marked = false;
+    const markStopped = () => {
+      marked = true;
+      inFlight = inFlight.then(() => this.stopped(hostId)).catch(onError);
+    };
     const timer = setInterval(() => {
-      this.beat(hostId, workloads, startedAt).catch(onError);
+      if (!polling()) {
+        clearInterval(timer);
+        markStopped();
+        return;
+      }
+      // One stamp at a time, so a late stamp never lands after the stop mark.
+      inFlight = inFlight.then(() => this.beat(hostId, workloads, startedAt)).catch(onError);
     }, HOST_BEAT_MS);
     timer.unref();
     return {
       stop: async (clean) => {
         clearInterval(timer);
-        if (clean) await this.stopped(hostId).catch(onError);
+        if (clean && !marked) markStopped();
+        await inFlight;
       },
     };
   }

@@ -4,7 +4,7 @@
  * other host's gateway runs the query there through that host's queue (a short workflow). Athena's
  * data is reachable from everywhere, so Athena always answers here.
  */
-import { WorkflowFailedError, type Client } from '@temporalio/client';
+import { TimeoutFailure, WorkflowFailedError, type Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import {
   WarehouseQueryError,
@@ -61,6 +61,13 @@ function remoteEngine(client: Client, taskQueue: string, hostId: string): QueryE
         const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
         if (cause && 'type' in cause && cause.type === 'HostUnavailable')
           throw new HttpError(503, 'host_unavailable', cause.message);
+        // The query's workflow itself ran out of time: no worker serves the workflows queue.
+        if (cause instanceof TimeoutFailure)
+          throw new HttpError(
+            503,
+            'host_unavailable',
+            'no worker took the query: is a worker serving workflows running?',
+          );
         throw err;
       }
       if ('refused' in answer) throw new WarehouseQueryError(answer.refused.reason, answer.refused.message);

@@ -1,8 +1,8 @@
 /**
  * Placing projects on hosts (docs/fleet.md#project-files), against a real metadata store: a claim
  * goes to the live host running the fewest projects (the claiming worker's own on a tie), never to a
- * host unseen for the loss timeout, one serving neither ingestion nor warehouse, or one the project
- * already lost; a project reusing another's ODS goes to that project's host while it is alive.
+ * host unseen for three stamps, a draining one, one serving neither ingestion nor warehouse, or one
+ * the project already lost; a project reusing another's ODS goes to that project's host while it is alive.
  */
 import { createHostActivities } from '../../../activities/fleet/host-activities';
 import { WorkerHostRegistry } from '../../../domain/fleet/worker-host-registry';
@@ -46,11 +46,11 @@ async function fleet() {
   const claimFrom = (self: string) =>
     createHostActivities({ store, host: { id: self, registry, lostAfterMs: LOST_AFTER_MS } })
       .claimProjectHost;
-  return { project, claimFrom };
+  return { project, claimFrom, registry };
 }
 
 test('a claim goes to the live host with the fewest running projects', async () => {
-  const { project, claimFrom } = await fleet();
+  const { project, claimFrom, registry } = await fleet();
   await project('host-a');
   await project('host-a');
   await project('host-b');
@@ -68,6 +68,10 @@ test('a claim goes to the live host with the fewest running projects', async () 
   expect((await claimFrom('host-b')({ project_id: 'p' })).host_id).toBe('host-b');
   // Never a host this project already lost.
   expect((await claimFrom('host-b')({ project_id: 'p', lost: ['host-b'] })).host_id).toBe('host-a');
+  // Nor a draining one, however idle.
+  await project('host-a');
+  await registry.stopped('host-b');
+  expect((await claimFrom('host-a')({ project_id: 'p' })).host_id).toBe('host-a');
 });
 
 test('a project reusing an ODS goes to its host while that host is alive', async () => {
