@@ -212,12 +212,12 @@ describe('data profile on Sakila', () => {
     expect(dq.explanation).toContain('8 of 10');
   });
 
-  it('renders as Markdown and stays fast', () => {
+  // Its speed is measured by `npm run bench:project` (the analytics_advisor phase), not asserted here.
+  it('renders as Markdown', () => {
     const md = renderProfileMarkdown(report);
     expect(md).toContain(`**${report.overall_score}/100**`);
     for (const t of report.tables) expect(md).toContain(`### ${t.table}`);
     expect(md).toContain('PG-13');
-    expect(buildMs).toBeLessThan(2000);
   });
 });
 
