@@ -61,7 +61,6 @@ export class PlatformWorker {
     /** Each served queue's name and worker. */
     readonly workers: { queue: string; worker: Worker }[],
     private readonly deps: ActivityDeps,
-    private readonly servesHost: boolean,
     readonly workloads: readonly Workload[],
   ) {}
 
@@ -70,7 +69,7 @@ export class PlatformWorker {
    * tasks. While it runs, this host is stamped alive when it serves the host queue.
    */
   async run(): Promise<void> {
-    const beat = this.servesHost
+    const beat = queuesServing(this.workloads).includes('host')
       ? await this.deps.host.registry.keepBeating(
           this.deps.host.id,
           [...this.workloads],
@@ -141,7 +140,7 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
       return { queue: name, worker };
     }),
   );
-  return new PlatformWorker(workers, opts.deps, queues.includes('host'), workloads);
+  return new PlatformWorker(workers, opts.deps, workloads);
 }
 
 async function workflowSource(

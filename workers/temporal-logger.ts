@@ -2,12 +2,18 @@
 import type { LogLevel, LogMetadata, Logger } from '@temporalio/common';
 import type { Logger as Pino } from 'pino';
 
-/** Said of every activity-only queue a worker polls (by design: docs/fleet.md#task-queues), so not a warning. */
-const EXPECTED = 'No workflows registered, not polling for workflow tasks';
+/**
+ * Said of every queue a worker polls without workflows or Nexus services (by design:
+ * docs/fleet.md#task-queues): debug lines, not five warnings and notices at each start.
+ */
+const EXPECTED = new Set([
+  'No workflows registered, not polling for workflow tasks',
+  'No Nexus services registered, not polling for Nexus tasks',
+]);
 
 export function temporalLoggerFor(log: Pino): Logger {
   const write = (level: LogLevel, message: string, meta?: LogMetadata) => {
-    if (message === EXPECTED) level = 'DEBUG';
+    if (EXPECTED.has(message)) level = 'DEBUG';
     const pinoLevel =
       level === 'WARN' ? 'warn' : (level.toLowerCase() as 'trace' | 'debug' | 'info' | 'error');
     log[pinoLevel]({ ...meta }, message);
