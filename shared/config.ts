@@ -94,6 +94,10 @@ export const settings = {
     schema: wholeNumber(120, 10, 86400, 'seconds, 10-86400'),
     help: "A host whose workers have not been seen for this long is lost: its projects copy their source again on another host. Longer than a worker's restart.",
   },
+  PLAT_INGEST_PART_ROWS: {
+    schema: wholeNumber(1_000_000, 10_000, 1_000_000_000, 'rows, 10000-1000000000'),
+    help: "Sources estimated above this many rows are copied in parts of about this size (small tables packed together, big tables cut into key ranges), taken side by side by the workers of the project's host.",
+  },
   PLAT_DATA_DIR: {
     schema: z.string().min(1).default('.data'),
     help: 'Where plat keeps its state (Temporal SQLite file, warehouse, metadata), relative to the repo.',

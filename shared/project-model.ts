@@ -27,6 +27,9 @@ export type PhaseName = (typeof PHASES)[number];
 export const PHASE_OF_ACTIVITY: Record<string, PhaseName> = {
   generatePrd: 'prd',
   ingestOds: 'data_ingestion',
+  planOdsCopy: 'data_ingestion',
+  copyOdsPart: 'data_ingestion',
+  finishOds: 'data_ingestion',
   buildWarehouseModel: 'data_modeling',
   governWarehouse: 'data_governance',
   validateMetricSql: 'query_building',
@@ -111,6 +114,23 @@ export interface OdsSummary {
   warnings: string[];
   /** Set when the ODS was reused from an earlier project on the same source (`reuse_ods`). */
   reused_from?: { project_id: string; copied_at: string };
+  /** Whether the copy is one point in time of the source (docs/fleet.md#one-snapshot-rule). */
+  snapshot?: OdsSnapshotSummary;
+  /** Copy activities the source was split into (1 when one activity copied it all). */
+  parts?: number;
+}
+
+/**
+ * How consistent a copy is. `one_snapshot`: every table was read in one snapshot. `unchanged`: in
+ * several snapshots, but the source's write position was the same at each, so nothing was committed
+ * in between. `changed`: the source committed writes between them (each part is consistent on its
+ * own). `unknown`: several snapshots and no position to compare (no binary log, or not readable).
+ */
+export interface OdsSnapshotSummary {
+  consistency: 'one_snapshot' | 'unchanged' | 'changed' | 'unknown';
+  snapshots: number;
+  /** The distinct write positions seen, first and last (compared as read, in no particular order). */
+  positions: string[];
 }
 
 export type EventType =

@@ -67,5 +67,8 @@ export const ARTIFACT_KINDS = [
   'dashboards',
   'data_profile',
   'pipeline_templates',
+  // The source's tables, keys and counted rows as data integration copied them (read by the later
+  // stages wherever they run; not served by a route of its own).
+  'source_schema',
 ] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];

@@ -48,6 +48,7 @@ async function main(): Promise<void> {
     },
     opensearchUrl: config.OPENSEARCH_URL,
     hostLostAfterMs: config.PLAT_HOST_LOST_AFTER_SECONDS * 1000,
+    partRows: config.PLAT_INGEST_PART_ROWS,
   });
   const worker = await createPlatformWorker({
     connection,

@@ -3,6 +3,7 @@
  * (docs/architecture.md#which-process-loads-what).
  */
 import { createAnalysisActivities } from '../activities/analysis/analysis-activities';
+import { createOdsPartActivities } from '../activities/analysis/ods-part-activities';
 import { warmAgentRunner } from '../activities/analysis/agent-runner-warmup';
 import { createWarehouseActivities } from '../activities/analysis/warehouse-activities';
 import { warehouseEngine, type WarehouseSettings } from '../domain/warehouse/engine-factory';
@@ -61,6 +62,8 @@ export interface ActivityDeps {
   retentionS3?: WarehouseS3Retention;
   /** This data directory's host: its id, queue and the registry of live hosts (docs/fleet.md#project-files). */
   host: HostDeps;
+  /** PLAT_INGEST_PART_ROWS: about how many rows one copy part holds (docs/fleet.md#ingestion-in-parts). */
+  partRows?: number;
 }
 
 /** The real dependencies of a data directory: its metadata database and local parameter store. */
@@ -79,6 +82,8 @@ export async function dataDirDeps(
     opensearchUrl?: string;
     /** PLAT_HOST_LOST_AFTER_SECONDS in ms (default 2 minutes). */
     hostLostAfterMs?: number;
+    /** PLAT_INGEST_PART_ROWS (default 1,000,000). */
+    partRows?: number;
   } = {},
 ): Promise<ActivityDeps> {
   const warehouseRoot = path.join(dataDir, 'warehouse');
@@ -97,6 +102,7 @@ export async function dataDirDeps(
     retention: { logDir: path.join(dataDir, 'logs'), warehouseRoot, db },
     retentionS3: warehouseS3Retention(opts.warehouse),
     publicUrl: opts.publicUrl ?? 'http://localhost:8080',
+    partRows: opts.partRows,
     host: {
       id: hostId(dataDir),
       registry: new WorkerHostRegistry(db),
@@ -123,6 +129,7 @@ export function createActivityGroups(deps: ActivityDeps) {
   return {
     'agent-runner': {
       ...createAnalysisActivities(deps),
+      ...createOdsPartActivities(deps),
       ...createWarehouseActivities(deps),
       warmAgentRunner,
     },

@@ -15,6 +15,7 @@ import {
 } from '@temporalio/workflow';
 import type { AnalysisActivities } from '../activities/analysis/analysis-activities';
 import type { WarehouseActivities } from '../activities/analysis/warehouse-activities';
+import type { OdsPartActivities } from '../activities/analysis/ods-part-activities';
 import type { Prd } from '../shared/prd-schema';
 import type { AnalysisProjectInput, OdsSummary, ProjectView } from '../shared/project-model';
 import { ApprovalGate } from './approval-gate';
@@ -27,6 +28,11 @@ import { workloadActivities } from './workload-activities';
  * files (docs/fleet.md#task-queues); older ones finish on the single queue they started on.
  */
 const FLEET_PATCH = 'project-host-queues';
+/**
+ * Projects copying their source after this patch plan the copy and take it in parts
+ * (docs/fleet.md#ingestion-in-parts); older ones copy it in one activity.
+ */
+const PARTS_PATCH = 'ods-in-parts';
 
 const PRD_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '15 minutes',
@@ -48,10 +54,27 @@ const WAREHOUSE_OPTIONS: ActivityOptions = {
   retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: ['ModelBuildFailed'] },
 };
 
+const PLAN_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { maximumAttempts: 5, initialInterval: '5 seconds', nonRetryableErrorTypes: ['SourceAccessDenied'] },
+};
+const FINISH_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '2 hours',
+  heartbeatTimeout: '30 seconds',
+  retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: ['RowCountMismatch'] },
+};
+
 /** Where each stage's activities run. */
 interface Stages {
   prd: Pick<AnalysisActivities, 'generatePrd'>;
   ods: Pick<AnalysisActivities, 'ingestOds'>;
+  /** The copy in parts (projects on a host only). */
+  parts?: {
+    plan: Pick<OdsPartActivities, 'planOdsCopy'>;
+    copy: Pick<OdsPartActivities, 'copyOdsPart'>;
+    finish: Pick<OdsPartActivities, 'finishOds'>;
+  };
   warehouse: WarehouseActivities;
 }
 
@@ -68,6 +91,11 @@ function hostStages(host: ProjectHost): Omit<Stages, 'prd'> {
   // Both heartbeat every 5 s: a host that dies mid-stage is noticed within seconds.
   return {
     ods: onHost<AnalysisActivities>(host, { ...INGEST_OPTIONS, heartbeatTimeout: '15 seconds' }),
+    parts: {
+      plan: onHost<OdsPartActivities>(host, PLAN_OPTIONS),
+      copy: onHost<OdsPartActivities>(host, { ...INGEST_OPTIONS, heartbeatTimeout: '15 seconds' }),
+      finish: onHost<OdsPartActivities>(host, FINISH_OPTIONS),
+    },
     warehouse: onHost<WarehouseActivities>(host, { ...WAREHOUSE_OPTIONS, heartbeatTimeout: '30 seconds' }),
   };
 }
@@ -194,17 +222,52 @@ async function buildAll(
   const ods = await progress.stage(
     'data_ingestion',
     () =>
-      stages.ods.ingestOds({
-        project_id: view.project_id,
-        source: input.source,
-        prd: view.prd!,
-        reuse_ods: { requested: input.reuse_ods, from: input.reuse_ods_from },
-      }),
+      stages.parts && !input.reuse_ods_from && patched(PARTS_PATCH)
+        ? copyInParts(progress, input, stages.parts)
+        : stages.ods.ingestOds({
+            project_id: view.project_id,
+            source: input.source,
+            prd: view.prd!,
+            reuse_ods: { requested: input.reuse_ods, from: input.reuse_ods_from },
+          }),
     odsSummary,
     (ods) => (view.warehouse = { ...view.warehouse, ods }),
   );
   await buildWarehouse(progress, { project_id: view.project_id, prd: view.prd! }, stages.warehouse);
   return ods;
+}
+
+/**
+ * Data integration in parts: the plan, every part side by side (each an activity any worker of the
+ * host takes, retried on its own), then the merge and the checks.
+ */
+async function copyInParts(
+  progress: ProjectProgress,
+  input: AnalysisProjectInput,
+  parts: NonNullable<Stages['parts']>,
+): Promise<OdsSummary> {
+  const { view } = progress;
+  const request = { project_id: view.project_id, source: input.source };
+  const plan = await parts.plan.planOdsCopy({ ...request, prd: view.prd! });
+  const n = plan.parts.length;
+  if (n > 1) {
+    progress.say(
+      `copying about ${plan.estimated_rows} rows in ${n} parts of about ${plan.part_rows} rows, side by side`,
+      { parts: n, estimated_rows: plan.estimated_rows },
+    );
+    await progress.save();
+  }
+  const copies = await Promise.all(
+    plan.parts.map((part) => parts.copy.copyOdsPart({ ...request, part, parts: n })),
+  );
+  return parts.finish.finishOds({
+    project_id: view.project_id,
+    prd: view.prd!,
+    copies,
+    notes: input.reuse_ods
+      ? ['reuse_ods: none of your completed projects reads this source; copied from the source']
+      : [],
+  });
 }
 
 /** The stages after data integration, each recorded on the view as it completes. */
@@ -273,5 +336,6 @@ function odsSummary(ods: OdsSummary): string {
   const reused = ods.reused_from
     ? ` (reused from ${ods.reused_from.project_id}, copied from the source ${ods.reused_from.copied_at})`
     : '';
-  return `${ods.tables.length} tables, ${ods.rows_copied} rows into ${ods.database}${reused}${warnings}`;
+  const parts = ods.parts && ods.parts > 1 ? ` in ${ods.parts} parts` : '';
+  return `${ods.tables.length} tables, ${ods.rows_copied} rows into ${ods.database}${parts}${reused}${warnings}`;
 }

@@ -81,6 +81,14 @@ export class ProjectProgress {
     });
   }
 
+  /** The running phase's message, also logged (e.g. how a copy was split). */
+  say(message: string, payload?: Record<string, unknown>): void {
+    const { view } = this;
+    view.phase_details[view.phase].message = message;
+    view.message = message;
+    this.event('log_entry', message, payload);
+  }
+
   /** Adds model usage to the cost record, with a `cost_update` event. */
   addCost(usage: UsageRecord[]): void {
     const { view } = this;

@@ -5,19 +5,14 @@
 import { ApplicationFailure, activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
 import { buildOfflinePrd, OFFLINE_ANALYST_VERSION } from '../../domain/agents/offline-analyst/prd-builder';
 import type { ParameterStore } from '../../domain/secrets/parameter-store';
-import {
-  SourceConnectionError,
-  sourceConnector,
-  type SourceConnector,
-} from '../../domain/sources/mysql-connection';
-import { sourceTarget, type ProjectSource } from '../../shared/mysql-source';
 import { emptySourceMessage, exploreSource, type ToolCallRecord } from '../../domain/sources/source-explorer';
 import { claudePrd } from '../../domain/agents/claude-prd-agent';
 import type { LlmSettings } from '../../domain/llm/llm-settings';
 import type { UsageRecord } from '../../shared/cost-ledger';
 import type { Prd } from '../../shared/prd-schema';
 import type { AnalysisProjectInput, OdsSummary, ProjectEvent, ProjectView } from '../../shared/project-model';
-import { ingestOds, type OdsIngestionResult } from '../../domain/warehouse/ods-ingestion';
+import { ingestOds, readSourceSchema, type OdsIngestionResult } from '../../domain/warehouse/ods-ingestion';
+import { snapshotVerdict, snapshotWarning } from '../../domain/warehouse/ods-snapshot-verdict';
 import { reuseOds } from '../../domain/warehouse/ods-reuse';
 import type { TableCopyResult } from '../../domain/warehouse/ods-table-copy';
 import { layerDatabaseName } from '../../domain/warehouse/warehouse-layout';
@@ -25,6 +20,8 @@ import type { WarehouseEngine } from '../../domain/warehouse/warehouse-engine';
 import type { AgentLogEntry, ProjectStore } from '../../domain/metadata-store/project-store';
 import type { LogShipper } from '../../domain/search-ops/plat-logs/log-shipper';
 import { OrderedWrites } from '../../domain/metadata-store/ordered-writes';
+import { tableCopiedEvent } from './ods-progress';
+import { connectOrExplain, connectorOf } from './source-access';
 
 export interface AnalysisActivityDeps {
   store: ProjectStore;
@@ -71,13 +68,12 @@ export function createAnalysisActivities({
   engine,
   agentLogs,
 }: AnalysisActivityDeps) {
-  /** The project's source, its password resolved from the parameter store (never logged or returned). */
-  const connectorOf = async (source: ProjectSource): Promise<SourceConnector> =>
-    sourceConnector(sourceTarget(source), source.username, await secrets.get(source.password_ref));
-
-  /** Copies the source's tables into the project's ODS in one consistent snapshot, resuming from the heartbeat. */
+  /**
+   * Copies the source's tables into the project's ODS in one consistent snapshot, resuming from the
+   * heartbeat; the schema as copied is kept for the later stages.
+   */
   const copySource = async (req: IngestOdsRequest): Promise<OdsIngestionResult> => {
-    const source = await connectorOf(req.source);
+    const source = await connectorOf(secrets, req.source);
     const db = await connectOrExplain(source);
     const attempt = activityInfo().attempt;
     const checkpoint = (activityInfo().heartbeatDetails as TableCopyResult[] | undefined) ?? [];
@@ -105,21 +101,13 @@ export function createAnalysisActivities({
           heartbeat(done);
           writes.push(() =>
             store.addEvents([
-              {
-                event_key: `${req.project_id}:ods:a${attempt}:${copied.table}`,
-                project_id: req.project_id,
-                event_type: 'log_entry',
-                phase: 'data_ingestion',
-                status: 'running',
-                message: `copied ${copied.table}: ${copied.ods_rows} rows (${done.length}/${snapshot.tables.length} tables)`,
-                timestamp: new Date().toISOString(),
-                payload: {
-                  table: copied.table,
-                  source_rows: copied.source_rows,
-                  ods_rows: copied.ods_rows,
-                  tables_done: done.length,
-                },
-              },
+              tableCopiedEvent(
+                req.project_id,
+                `a${attempt}:${copied.table}`,
+                `copied ${copied.table}: ${copied.ods_rows} rows (${done.length}/${snapshot.tables.length} tables)`,
+                copied,
+                { tables_done: done.length },
+              ),
             ]),
           );
         },
@@ -136,7 +124,7 @@ export function createAnalysisActivities({
   return {
     /** The product-manager agent: explores every table of the source and writes the PRD. */
     async generatePrd(req: GeneratePrdRequest): Promise<GeneratePrdResult> {
-      const source = await connectorOf(req.source);
+      const source = await connectorOf(secrets, req.source);
       const db = await connectOrExplain(source);
       const attempt = activityInfo().attempt;
       let seq = 0;
@@ -240,15 +228,23 @@ export function createAnalysisActivities({
           'RowCountMismatch',
         );
       }
+      // The later stages read the schema from the metadata store, on whichever host they run.
+      await store.putArtifact(
+        req.project_id,
+        'source_schema',
+        readSourceSchema(warehouseRoot, req.project_id),
+      );
       // Where the later stages run elsewhere (Athena), the ODS goes there too.
       await engine?.publishOds(req.project_id, req.prd);
+      const snapshot = reusedFrom ? undefined : snapshotVerdict(result.tables);
+      const consistency = snapshot && snapshotWarning(snapshot);
       return {
         database: layerDatabaseName(req.project_id, 'ods'),
         database_file: result.database_file,
         tables: result.tables.map(({ table, source_rows, ods_rows }) => ({ table, source_rows, ods_rows })),
         rows_copied: result.rows_copied,
-        warnings: [...notes, ...result.warnings],
-        ...(reusedFrom ? { reused_from: reusedFrom } : {}),
+        warnings: [...notes, ...result.warnings, ...(consistency ? [consistency] : [])],
+        ...(reusedFrom ? { reused_from: reusedFrom } : { snapshot, parts: 1 }),
       };
     },
 
@@ -262,15 +258,3 @@ export function createAnalysisActivities({
 }
 
 export type AnalysisActivities = ReturnType<typeof createAnalysisActivities>;
-
-/** A connection to the source; a refusal retrying cannot fix (wrong password, no such database) is not retried. */
-async function connectOrExplain(source: SourceConnector) {
-  try {
-    return await source.connect();
-  } catch (err) {
-    if (err instanceof SourceConnectionError && !err.retryable) {
-      throw ApplicationFailure.nonRetryable(err.message, 'SourceAccessDenied');
-    }
-    throw err;
-  }
-}

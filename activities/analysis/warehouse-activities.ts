@@ -32,7 +32,6 @@ import {
 import { claudeRepairSelect, DATA_MODELER } from '../../domain/agents/claude-sql-repair';
 import type { LlmSettings } from '../../domain/llm/llm-settings';
 import { layerNames } from '../../shared/prd-schema';
-import { readSourceSchema } from '../../domain/warehouse/ods-ingestion';
 import {
   LayerBuildError,
   type LayerTableSpec,
@@ -41,6 +40,7 @@ import {
 import { layerDatabaseName } from '../../domain/warehouse/warehouse-layout';
 import type { ProjectStore } from '../../domain/metadata-store/project-store';
 import { allHeartbeating } from '../heartbeating';
+import { loadSourceSchema } from './source-access';
 
 export interface WarehouseActivityDeps {
   store: ProjectStore;
@@ -138,7 +138,7 @@ export function createWarehouseActivities({
   return allHeartbeating({
     /** Data modeling: the DWD, DWS and ADS scripts written from the PRD, stored, then executed layer by layer. */
     async buildWarehouseModel({ project_id, prd }: WarehouseStageRequest): Promise<ModelingSummary> {
-      const source = readSourceSchema(warehouseRoot, project_id);
+      const source = await loadSourceSchema(store, warehouseRoot, project_id);
       const scripts: ModelScripts = { layers: [] };
       try {
         for (const layer of MODELED_LAYERS) {
@@ -270,6 +270,7 @@ export function createWarehouseActivities({
         warehouseRoot,
         projectId: project_id,
         prd,
+        schema: await loadSourceSchema(store, warehouseRoot, project_id),
         quality: quality && {
           rules_total: quality.rules_total,
           rules_passed: quality.rules_passed,
@@ -292,7 +293,7 @@ export function createWarehouseActivities({
       const templates = generatePipelineTemplates({
         projectId: project_id,
         prd,
-        source: readSourceSchema(warehouseRoot, project_id),
+        source: await loadSourceSchema(store, warehouseRoot, project_id),
         layers: scripts?.layers ?? [],
       });
       await store.putArtifact(project_id, 'pipeline_templates', templates);

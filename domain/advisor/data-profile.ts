@@ -4,7 +4,7 @@
  * read-only and the source schema saved by data integration (keys and foreign keys).
  */
 import type { Prd } from '../../shared/prd-schema';
-import type { SourceTable } from '../../shared/source-schema';
+import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
 import { eventDateOf } from '../agents/offline-analyst/table-roles';
 import { readSourceSchema } from '../warehouse/ods-ingestion';
 import {
@@ -30,6 +30,8 @@ export interface BuildDataProfileInput {
   prd: Prd;
   /** Quality-rule results of the governance stage; without them data quality is measured directly. */
   quality?: QualitySummary;
+  /** The source schema data integration saved (default: the file beside the ODS). */
+  schema?: SourceSnapshot;
 }
 
 /** A table missing from the saved schema is still profiled, just without keys. */
@@ -71,7 +73,7 @@ function roleOf(prd: Prd, source: string): TableProfileReport['role'] {
 /** Profiles every ODS table of the PRD and scores the layer; see DataProfileReport for the shape. */
 export async function buildDataProfile(input: BuildDataProfileInput): Promise<DataProfileReport> {
   const { warehouseRoot, projectId, prd } = input;
-  const schema = readSourceSchema(warehouseRoot, projectId);
+  const schema = input.schema ?? readSourceSchema(warehouseRoot, projectId);
   const sources = new Map(schema.tables.map((t) => [t.name, t]));
   const catalog = await openOdsCatalog(warehouseRoot, projectId);
   try {

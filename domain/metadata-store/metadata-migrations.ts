@@ -1,7 +1,9 @@
 /**
  * The metadata store's schema as versioned migrations (Kysely's Migrator records which ran in
- * `kysely_migration`). Never edit a migration that has shipped: add the next one. The first uses
- * IF NOT EXISTS throughout, so a file made before migrations were versioned adopts it unchanged.
+ * `kysely_migration`). Never change what a shipped migration does: add the next one. Every
+ * migration is idempotent (IF NOT EXISTS): on SQLite, processes starting together on a fresh file
+ * race, and the loser retries (metadata-db.ts); the first also lets a file made before migrations were
+ * versioned adopt it unchanged.
  */
 import type { ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
 
@@ -143,6 +145,8 @@ export function metadataMigrations(dialect: MetadataDialect): Record<string, Mig
       async up(db: Kysely<any>) {
         await db.schema
           .createTable('worker_hosts')
+          // Idempotent like the others (a race on SQLite re-runs it; added after 0003 shipped, same effect).
+          .ifNotExists()
           .addColumn('host_id', 'text', (c) => c.primaryKey())
           .addColumn('hostname', 'text', (c) => c.notNull())
           .addColumn('workloads', 'text', (c) => c.notNull())

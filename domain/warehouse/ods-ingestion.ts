@@ -56,19 +56,12 @@ export interface OdsIngestionOptions {
 const RANGES_PER_READER = 4;
 
 export async function ingestOds(opts: OdsIngestionOptions): Promise<OdsIngestionResult> {
-  const dir = layerDir(opts.warehouseRoot, opts.projectId, 'ods');
-  fs.mkdirSync(dir, { recursive: true });
   const wanted = new Set(opts.prd.layers.ods.flatMap((t) => t.source_tables));
-  const tables = opts.snapshot.tables.filter((t) => wanted.has(t.name));
-  const done = [...opts.done.filter((d) => fs.existsSync(d.file))];
-  const todo = tables.filter((t) => !done.some((d) => d.table === t.name));
-  let readers = 0;
-  if (todo.length > 0) {
-    readers = await copyTables(opts, todo, dir, (result) => {
-      done.push(result);
-      opts.onTable(result, done);
-    });
-  }
+  const { tables: done, readers } = await copyOdsTables({
+    ...opts,
+    dir: layerDir(opts.warehouseRoot, opts.projectId, 'ods'),
+    tables: opts.snapshot.tables.filter((t) => wanted.has(t.name)),
+  });
   const databaseFile = layerDatabaseFile(opts.warehouseRoot, opts.projectId, 'ods');
   await registerViews(databaseFile, opts.prd, done);
   writeSourceSchema(opts.warehouseRoot, opts.projectId, opts.snapshot, done);
@@ -81,9 +74,44 @@ export async function ingestOds(opts: OdsIngestionOptions): Promise<OdsIngestion
   };
 }
 
+/** Some of a source's tables to copy into `dir`, one Parquet file each. */
+export interface OdsTablesCopyOptions {
+  dir: string;
+  source: SourceConnector;
+  tables: SourceTable[];
+  /** Tables an earlier attempt finished (its checkpoint): kept when their files are still there. */
+  done: TableCopyResult[];
+  onTable: (result: TableCopyResult, done: TableCopyResult[]) => void;
+  onProgress?: (table: string, rows: number) => void;
+  parallel?: number;
+  splitRows?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Copies `tables` (those not in `done` yet) inside one shared snapshot; returns every finished table
+ * and how many readers shared the snapshot (0 when nothing was left to copy).
+ */
+export async function copyOdsTables(
+  opts: OdsTablesCopyOptions,
+): Promise<{ tables: TableCopyResult[]; readers: number }> {
+  fs.mkdirSync(opts.dir, { recursive: true });
+  const names = new Set(opts.tables.map((t) => t.name));
+  const done = opts.done.filter((d) => names.has(d.table) && fs.existsSync(d.file));
+  const todo = opts.tables.filter((t) => !done.some((d) => d.table === t.name));
+  let readers = 0;
+  if (todo.length > 0) {
+    readers = await copyTables(opts, todo, opts.dir, (result) => {
+      done.push(result);
+      opts.onTable(result, done);
+    });
+  }
+  return { tables: done, readers };
+}
+
 /** Copies `todo` inside one shared snapshot; returns how many readers shared it. */
 async function copyTables(
-  opts: OdsIngestionOptions,
+  opts: OdsTablesCopyOptions,
   todo: SourceTable[],
   dir: string,
   finished: (result: TableCopyResult) => void,
@@ -94,6 +122,7 @@ async function copyTables(
     parallel: opts.parallel ?? defaultParallelism(opts.source),
   });
   const { readers } = snapshot;
+  const read = { id: snapshot.id, position: snapshot.position };
   const instance = await DuckDBInstance.create(':memory:');
   let failed = true;
   try {
@@ -106,18 +135,17 @@ async function copyTables(
     const copy = async (table: SourceTable, lanes: Connection[], ranges: string[]) => {
       const duck = await instance.connect();
       try {
-        finished(
-          await copyTableToParquet({
-            duck,
-            table,
-            outFile: path.join(dir, `${table.name}.parquet`),
-            lanes,
-            ranges,
-            maxRowBytes,
-            onProgress: (rows) => opts.onProgress?.(table.name, rows),
-            signal: opts.signal,
-          }),
-        );
+        const result = await copyTableToParquet({
+          duck,
+          table,
+          outFile: path.join(dir, `${table.name}.parquet`),
+          lanes,
+          ranges,
+          maxRowBytes,
+          onProgress: (rows) => opts.onProgress?.(table.name, rows),
+          signal: opts.signal,
+        });
+        finished({ ...result, snapshot: read });
       } finally {
         duck.closeSync();
       }
@@ -159,20 +187,20 @@ async function copyTables(
  * for the same cores: measured on 2 cores with a local MariaDB, 5M rows took 6.5 s with one reader
  * and 7.0 s with two. So a local server gets one reader per 3 cores.
  */
-function defaultParallelism(source: SourceConnector): number {
+export function defaultParallelism(source: SourceConnector): number {
   const cores = os.availableParallelism();
   if (!source.local) return Math.min(4, Math.max(2, cores));
   return Math.max(1, Math.min(4, Math.floor(cores / 3)));
 }
 
 /** The largest packet the source sends: no row is longer. */
-async function maxAllowedPacket(conn: Connection): Promise<number> {
+export async function maxAllowedPacket(conn: Connection): Promise<number> {
   const [rows] = await conn.query<RowDataPacket[]>('SELECT @@max_allowed_packet AS n');
   return Number(rows[0].n);
 }
 
 /** The server's row estimates (no scan): enough to tell big tables from small ones. */
-async function estimatedRows(conn: Connection): Promise<Map<string, number>> {
+export async function estimatedRows(conn: Connection): Promise<Map<string, number>> {
   const [rows] = await conn.query<RowDataPacket[]>(
     'SELECT table_name AS name, table_rows AS n FROM information_schema.tables WHERE table_schema = DATABASE()',
   );
@@ -183,18 +211,23 @@ async function estimatedRows(conn: Connection): Promise<Map<string, number>> {
  * The source's schema as copied (keys, foreign keys, counted rows): later stages need the relations,
  * which the Parquet files do not carry.
  */
+export function countedSourceSchema(snapshot: SourceSnapshot, copied: TableCopyResult[]): SourceSnapshot {
+  const counted = new Map(copied.map((c) => [c.table, c.source_rows]));
+  const tables = snapshot.tables
+    .filter((t) => counted.has(t.name))
+    .map((t) => ({ ...t, row_count: counted.get(t.name)!, sample_rows: [] }));
+  return { ...snapshot, tables };
+}
+
+/** Saves `countedSourceSchema` beside the ODS files (what `reuse_ods` copies along). */
 export function writeSourceSchema(
   warehouseRoot: string,
   projectId: string,
   snapshot: SourceSnapshot,
   copied: TableCopyResult[],
 ): void {
-  const counted = new Map(copied.map((c) => [c.table, c.source_rows]));
-  const tables = snapshot.tables
-    .filter((t) => counted.has(t.name))
-    .map((t) => ({ ...t, row_count: counted.get(t.name)!, sample_rows: [] }));
   const file = sourceSchemaFile(warehouseRoot, projectId);
-  fs.writeFileSync(`${file}.tmp`, JSON.stringify({ ...snapshot, tables }, null, 1));
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(countedSourceSchema(snapshot, copied), null, 1));
   fs.renameSync(`${file}.tmp`, file);
 }
 

@@ -11,14 +11,20 @@
  * allowed. A user without the LOCK TABLES privilege (or a lock that cannot be had within
  * `lockWaitSeconds`, e.g. behind a long write transaction) gets one reader: slower, never inconsistent.
  */
+import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mysql2/promise';
 import { quoteMysqlIdent } from '../../shared/sql-quoting';
+import { sourceWritePosition, type SnapshotPosition } from './source-position';
 
 export interface SnapshotReaders {
   /** Connections sharing one snapshot (one when it could not be shared). */
   readers: Connection[];
   /** Why there is only one reader, when more were asked for. */
   singleReason?: string;
+  /** Names this snapshot: tables read under the same id are one point in time. */
+  id: string;
+  /** The source's write position around the snapshot's start. */
+  position: SnapshotPosition;
   /** Ends the snapshots and closes the readers; `failed` drops them without a goodbye. */
   close(failed?: boolean): Promise<void>;
 }
@@ -55,15 +61,18 @@ export async function openSnapshotReaders(opts: SnapshotOptions): Promise<Snapsh
       }),
     );
   };
+  const id = randomUUID();
   try {
     for (let i = 0; i < Math.max(1, opts.parallel); i++) {
       const reader = await opts.connect();
       readers.push(reader);
       for (const sql of READER_SESSION) await reader.query(sql);
     }
+    const before = await sourceWritePosition(readers[0]);
+    const started = async () => ({ before, after: await sourceWritePosition(readers[0]) });
     if (readers.length === 1) {
       await readers[0].query(START_SNAPSHOT);
-      return { readers, close };
+      return { readers, id, position: await started(), close };
     }
     const coordinator = await opts.connect();
     try {
@@ -71,7 +80,7 @@ export async function openSnapshotReaders(opts: SnapshotOptions): Promise<Snapsh
       if (locked !== true) {
         await Promise.all(readers.splice(1).map((r) => r.end()));
         await readers[0].query(START_SNAPSHOT);
-        return { readers, singleReason: locked, close };
+        return { readers, singleReason: locked, id, position: await started(), close };
       }
       for (const reader of readers) await reader.query(START_SNAPSHOT);
       await coordinator.query('UNLOCK TABLES');
@@ -79,7 +88,7 @@ export async function openSnapshotReaders(opts: SnapshotOptions): Promise<Snapsh
       // Closing the connection also releases its lock, should a snapshot have failed to start.
       await coordinator.end().catch(() => coordinator.destroy());
     }
-    return { readers, close };
+    return { readers, id, position: await started(), close };
   } catch (err) {
     await close(true);
     throw err;

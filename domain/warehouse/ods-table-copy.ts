@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import type { Connection } from 'mysql2/promise';
 import type { SourceTable } from '../../shared/source-schema';
 import { planColumn, type ColumnPlan } from './ods-column-mapping';
+import type { SnapshotRef } from './source-position';
 import { CsvRowEncoder, LINE_OVERHEAD, csvReadOptions, type ValueKind } from './ods-csv-encoder';
 import { abandonFifos, createFifos, endFifoWriter, openFifoWriter, type FifoSet } from './ods-fifo';
 import { callbackConnection, queryRowPackets } from './ods-row-packets';
@@ -29,6 +30,8 @@ export interface TableCopyResult {
   warnings: string[];
   /** Connections that read the table side by side. */
   readers?: number;
+  /** The snapshot the rows were read in (absent in checkpoints written before it was recorded). */
+  snapshot?: SnapshotRef;
 }
 
 export interface TableCopyOptions {
@@ -48,7 +51,7 @@ export interface TableCopyOptions {
 }
 
 /** The Parquet encoding: zstd; v2 pages and no dictionaries write about twice as fast, and smaller. */
-const PARQUET_OPTIONS =
+export const PARQUET_OPTIONS =
   "FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 1, PARQUET_VERSION V2, DICTIONARY_SIZE_LIMIT 1, ROW_GROUP_SIZE_BYTES '128MB'";
 const PROGRESS_EVERY = 50_000;
 

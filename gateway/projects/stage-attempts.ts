@@ -41,6 +41,7 @@ export async function stageAttempts(client: Client, projectId: string): Promise<
     return { project_id: projectId, history_available: false, stages: [] };
   }
   const byScheduled = new Map<string, Stage>();
+  const byActivityId = new Map<string, Stage>();
   const stages: Stage[] = [];
   for (const e of history.events ?? []) {
     const id = String(e.eventId);
@@ -57,6 +58,7 @@ export async function stageAttempts(client: Client, projectId: string): Promise<
         last_failure: null,
       };
       byScheduled.set(id, stage);
+      if (scheduled.activityId) byActivityId.set(scheduled.activityId, stage);
       stages.push(stage);
       continue;
     }
@@ -99,8 +101,9 @@ export async function stageAttempts(client: Client, projectId: string): Promise<
     try {
       const { raw } = await handle.describe();
       for (const p of raw.pendingActivities ?? []) {
-        const s = open.find((o) => o.activity === p.activityType?.name);
-        if (!s) continue;
+        // By activity id: the parts of a copy are several open activities of one type.
+        const s = byActivityId.get(p.activityId ?? '');
+        if (!s || s.state !== 'running') continue;
         s.attempts = p.attempt ?? 1;
         s.failures = s.attempts - 1;
         s.last_failure = failureText(p.lastFailure);

@@ -20,6 +20,8 @@ export interface MariaDbOptions {
   port: number;
   logFile: string;
   readyTimeoutMs?: number;
+  /** Keep a binary log (as most production servers do); off by default, as the sample needs none. */
+  binaryLog?: boolean;
 }
 
 export interface MariaDbInstance {
@@ -60,7 +62,7 @@ export async function startPrivateMariaDb(opts: MariaDbOptions): Promise<MariaDb
       `--socket=${socket}`,
       '--bind-address=127.0.0.1',
       `--pid-file=${path.join(dataDir, 'mariadbd.pid')}`,
-      '--skip-log-bin',
+      ...(opts.binaryLog ? ['--log-bin=mariadb-bin', '--server-id=1'] : ['--skip-log-bin']),
       '--innodb-buffer-pool-size=256M',
       '--character-set-server=utf8mb4',
       '--collation-server=utf8mb4_general_ci',

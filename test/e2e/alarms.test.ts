@@ -217,7 +217,7 @@ describe('alarms on Prometheus and Alertmanager (real engines)', () => {
     // One refused attempt per project (a missing database is not retried): 6 errors, under plat-LambdaErrors.
     const workerMetrics = await (await fetch(`http://127.0.0.1:${workerMetricsPort}/metrics`)).text();
     expect(workerMetrics).toMatch(
-      /^plat_activity_errors_total\{function="agent-runner",activity="ingestOds"[^}]*\} 6$/m,
+      /^plat_activity_errors_total\{function="agent-runner",activity="planOdsCopy"[^}]*\} 6$/m,
     );
     expect(workerMetrics).toMatch(/^plat_agent_invoke_failures_total\{phase="data_ingestion"[^}]*\} 6$/m);
     expect(await prometheusFiring()).toEqual(['plat-ProjectFailureRate']);

@@ -27,6 +27,8 @@ import { Worker } from '@temporalio/worker';
 import { hostQueue } from '../../shared/task-queues';
 import type { ProjectHost } from '../../activities/fleet/host-activities';
 import { stageAttempts } from '../../gateway/projects/stage-attempts';
+import type { CopyOdsPartRequest, FinishOdsRequest } from '../../activities/analysis/ods-part-activities';
+import type { OdsPartCopy } from '../../domain/warehouse/ods-assembly';
 
 const TASK_QUEUE = 'analysis-project-stages-test';
 /** The host the stand-in ingestion worker claims projects for. */
@@ -96,13 +98,29 @@ function standIns(prd: Prd, overrides: Record<string, (...args: never[]) => Prom
     };
   const activities = {
     generatePrd: note('generatePrd', { prd, usage: [USAGE] }),
-    ingestOds: note('ingestOds', {
-      database: 'plat_x_ods',
-      database_file: '/x/ods.duckdb',
-      tables: [{ table: 'orders', source_rows: 5, ods_rows: 5 }],
-      rows_copied: 8,
-      warnings: [],
+    planOdsCopy: note('planOdsCopy', {
+      parts: [
+        { id: 'p1', kind: 'tables', tables: ['orders'], estimated_rows: 5 },
+        { id: 'p2', kind: 'tables', tables: ['customers'], estimated_rows: 3 },
+      ],
+      estimated_rows: 8,
+      part_rows: 5,
     }),
+    copyOdsPart: async (req: CopyOdsPartRequest): Promise<OdsPartCopy> => {
+      ran.push('copyOdsPart');
+      return { part: req.part, tables: [] };
+    },
+    finishOds: async (req: FinishOdsRequest) => {
+      ran.push('finishOds');
+      return {
+        database: 'plat_x_ods',
+        database_file: '/x/ods.duckdb',
+        tables: [{ table: 'orders', source_rows: 5, ods_rows: 5 }],
+        rows_copied: 8,
+        warnings: [],
+        parts: req.copies.length,
+      };
+    },
     buildWarehouseModel: note('buildWarehouseModel', {
       layers: [{ layer: 'dwd', database: 'plat_x_dwd', tables: [] }],
       repairs: [],
@@ -183,7 +201,10 @@ describe('analysisProject stages (stand-in activities, time skipping)', () => {
     const { view } = await runProject(activities);
     expect(ran).toEqual([
       'generatePrd',
-      'ingestOds',
+      'planOdsCopy',
+      'copyOdsPart',
+      'copyOdsPart',
+      'finishOds',
       'buildWarehouseModel',
       'governWarehouse',
       'validateMetricSql',
@@ -225,7 +246,7 @@ describe('analysisProject stages (stand-in activities, time skipping)', () => {
     // The monitor reads the retries from the workflow's history. (The time-skipping server keeps no
     // failure on a retried attempt's start; the dev server does: test/e2e/ingest-worker-kill.test.ts.)
     const { stages } = await stageAttempts(env.client, id);
-    expect(stages.map((s) => s.phase)).toEqual(PHASES);
+    expect([...new Set(stages.map((s) => s.phase))]).toEqual(PHASES);
     expect(stages.find((s) => s.phase === 'analytics_advisor')).toMatchObject({
       activity: 'profileData',
       attempts: 3,
@@ -237,6 +258,71 @@ describe('analysisProject stages (stand-in activities, time skipping)', () => {
     expect(view!.phase_details.analytics_advisor.message).toBe(
       'data profile scored 70/100 with 1 key insights',
     );
+  });
+
+  it('copies in parts side by side: a failed part is retried on its own, the merge gets every part', async () => {
+    const attempts: Record<string, number> = {};
+    let finished: FinishOdsRequest | undefined;
+    const { activities, saved } = standIns(prd, {
+      planOdsCopy: async () => ({
+        parts: [
+          {
+            id: 'p1',
+            kind: 'range',
+            table: 'orders',
+            range: '`order_id` < 100',
+            index: 0,
+            of: 2,
+            estimated_rows: 90,
+          },
+          {
+            id: 'p2',
+            kind: 'range',
+            table: 'orders',
+            range: '`order_id` >= 100',
+            index: 1,
+            of: 2,
+            estimated_rows: 90,
+          },
+          { id: 'p3', kind: 'tables', tables: ['customers'], estimated_rows: 20 },
+        ],
+        estimated_rows: 200,
+        part_rows: 100,
+      }),
+      copyOdsPart: async (req: CopyOdsPartRequest): Promise<OdsPartCopy> => {
+        attempts[req.part.id] = (attempts[req.part.id] ?? 0) + 1;
+        if (req.part.id === 'p2' && attempts.p2 === 1) throw new Error('source connection reset');
+        const table = req.part.kind === 'range' ? req.part.table : req.part.tables[0];
+        return {
+          part: req.part,
+          tables: [{ table, source_rows: 10, ods_rows: 10, file: `/x/${req.part.id}.parquet`, warnings: [] }],
+        };
+      },
+      finishOds: async (req: FinishOdsRequest) => {
+        finished = req;
+        return {
+          database: 'plat_x_ods',
+          database_file: '/x/ods.duckdb',
+          tables: [],
+          rows_copied: 30,
+          warnings: [],
+          parts: req.copies.length,
+        };
+      },
+    });
+    const { id, view } = await runProject(activities);
+    expect(view!.status).toBe('completed');
+    expect(attempts).toEqual({ p1: 1, p2: 2, p3: 1 });
+    expect(finished!.copies.map((c) => c.part.id)).toEqual(['p1', 'p2', 'p3']);
+    expect(view!.phase_details.data_ingestion.message).toBe('0 tables, 30 rows into plat_x_ods in 3 parts');
+    const said = saved.flatMap((s) => s.events).find((e) => e.payload?.parts === 3);
+    expect(said?.message).toBe('copying about 200 rows in 3 parts of about 100 rows, side by side');
+    const copies = (await stageAttempts(env.client, id)).stages.filter((s) => s.activity === 'copyOdsPart');
+    expect(copies.map((c) => [c.attempts, c.state])).toEqual([
+      [1, 'completed'],
+      [2, 'completed'],
+      [1, 'completed'],
+    ]);
   });
 
   it('fails the project at the stage that failed for good, skipping the ones after it', async () => {
@@ -299,7 +385,7 @@ describe('analysisProject stages (stand-in activities, time skipping)', () => {
     expect(claims).toEqual(['host-gone', HOST]);
     expect(view!.status).toBe('completed');
     expect(view!.warehouse?.host).toBe(HOST);
-    expect(ran.filter((r) => r === 'ingestOds')).toHaveLength(1);
+    expect(ran.filter((r) => r === 'finishOds')).toHaveLength(1);
     const events = saved.flatMap((s) => s.events);
     const lost = events.find((e) => e.payload?.host_lost === 'host-gone');
     expect(lost?.message).toBe(
@@ -336,7 +422,7 @@ describe('analysisProject stages (stand-in activities, time skipping)', () => {
       expect(asked).toBeGreaterThanOrEqual(1);
       expect(view!.status).toBe('completed');
       expect(view!.warehouse?.host).toBe('host-busy');
-      expect(ran.filter((r) => r === 'ingestOds')).toHaveLength(1);
+      expect(ran.filter((r) => r === 'finishOds')).toHaveLength(1);
     } finally {
       hostWorker?.shutdown();
       await hostRunning;
