@@ -31,25 +31,12 @@ export interface OdsIngestionResult {
   readers: number;
 }
 
-export interface OdsIngestionOptions {
+export interface OdsIngestionOptions extends Omit<OdsTablesCopyOptions, 'dir' | 'tables'> {
   projectId: string;
   warehouseRoot: string;
-  /** The source: a coordinating connection and every reader are opened through it. */
-  source: SourceConnector;
+  /** The source's tables as explored; the PRD's source tables among them are copied. */
   snapshot: SourceSnapshot;
   prd: Prd;
-  done: TableCopyResult[];
-  onTable: (result: TableCopyResult, done: TableCopyResult[]) => void;
-  onProgress?: (table: string, rows: number) => void;
-  /** Readers wanted (default: from the machine's cores and where the source runs, 1 to 4). */
-  parallel?: number;
-  /** Tables estimated at this many rows or more are split into key ranges (default 200,000). */
-  splitRows?: number;
-  /**
-   * Stops the copy (a draining worker): the readers are closed at once, tables already finished stay
-   * finished (reported through `onTable`), and the call rejects with the signal's reason.
-   */
-  signal?: AbortSignal;
 }
 
 /** Key ranges per reader of a split table: more ranges than readers even out skewed keys. */
@@ -77,14 +64,21 @@ export async function ingestOds(opts: OdsIngestionOptions): Promise<OdsIngestion
 /** Some of a source's tables to copy into `dir`, one Parquet file each. */
 export interface OdsTablesCopyOptions {
   dir: string;
+  /** The source: a coordinating connection and every reader are opened through it. */
   source: SourceConnector;
   tables: SourceTable[];
   /** Tables an earlier attempt finished (its checkpoint): kept when their files are still there. */
   done: TableCopyResult[];
   onTable: (result: TableCopyResult, done: TableCopyResult[]) => void;
   onProgress?: (table: string, rows: number) => void;
+  /** Readers wanted (default: from the machine's cores and where the source runs, 1 to 4). */
   parallel?: number;
+  /** Tables estimated at this many rows or more are split into key ranges (default 200,000). */
   splitRows?: number;
+  /**
+   * Stops the copy (a draining worker): the readers are closed at once, tables already finished stay
+   * finished (reported through `onTable`), and the call rejects with the signal's reason.
+   */
   signal?: AbortSignal;
 }
 

@@ -5,25 +5,21 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
-import type { SourceConnector } from '../sources/mysql-connection';
 import { rangePartFile, type OdsPart, type OdsRangePart } from './ods-copy-plan';
-import { copyOdsTables, maxAllowedPacket } from './ods-ingestion';
+import { copyOdsTables, maxAllowedPacket, type OdsTablesCopyOptions } from './ods-ingestion';
 import { openSnapshotReaders } from './ods-snapshot';
 import { copyTableToParquet, type TableCopyResult } from './ods-table-copy';
 import { layerDir } from './warehouse-layout';
 
-export interface OdsPartCopyOptions {
+export interface OdsPartCopyOptions extends Pick<
+  OdsTablesCopyOptions,
+  'source' | 'done' | 'onTable' | 'onProgress' | 'signal'
+> {
   warehouseRoot: string;
   projectId: string;
-  source: SourceConnector;
   /** The source's tables as explored when the copy was planned. */
   schema: SourceSnapshot;
   part: OdsPart;
-  /** Tables of a tables part finished by an earlier attempt (its heartbeat checkpoint). */
-  done: TableCopyResult[];
-  onTable: (result: TableCopyResult, done: TableCopyResult[]) => void;
-  onProgress?: (table: string, rows: number) => void;
-  signal?: AbortSignal;
 }
 
 /** The part's finished tables (a range part: its one piece, named by its table). */
