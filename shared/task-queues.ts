@@ -13,7 +13,8 @@ export const WORKLOAD_HELP: Record<Workload, string> = {
   workflows: 'workflow tasks and short bookkeeping activities (saving progress, host checks)',
   agents: 'the agents (model calls: PRD writing)',
   ingestion: "claiming new projects for this host, and copying their sources (on the host's queue)",
-  warehouse: "the stages that read or write a project's files (on the host's queue)",
+  warehouse:
+    "the stages after the copy (on the queue of the host holding the project's files; with Athena, on the shared warehouse queue)",
   operations: 'memory pipelines, the search lifecycle, retention, cost reports, health pings',
 };
 
@@ -46,16 +47,18 @@ export function parseWorkloads(list: string): Workload[] {
 
 /**
  * The queues a worker polls: the shared ones, and `host`, this host's queue, which serves the
- * `ingestion` and `warehouse` workloads' stages that read or write the project's files.
+ * `ingestion` and `warehouse` workloads' stages that read or write the project's files. With Athena
+ * (`stagesAnywhere`: the stages after the copy read nothing from a host's disk) a `warehouse` worker
+ * also polls the shared `warehouse` queue.
  */
-export const WORKER_QUEUES = ['workflows', 'agents', 'ingestion', 'host', 'operations'] as const;
+export const WORKER_QUEUES = ['workflows', 'agents', 'ingestion', 'host', 'warehouse', 'operations'] as const;
 export type WorkerQueue = (typeof WORKER_QUEUES)[number];
 
 /** The queues that serve `workloads`. */
-export function queuesServing(workloads: readonly Workload[]): WorkerQueue[] {
+export function queuesServing(workloads: readonly Workload[], stagesAnywhere = false): WorkerQueue[] {
   const queues = new Set<WorkerQueue>();
   for (const w of workloads) {
-    if (w !== 'warehouse') queues.add(w);
+    if (w !== 'warehouse' || stagesAnywhere) queues.add(w);
     if (w === 'ingestion' || w === 'warehouse') queues.add('host');
   }
   return WORKER_QUEUES.filter((q) => queues.has(q));

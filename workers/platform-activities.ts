@@ -182,7 +182,22 @@ export function activitiesByQueue(groups: ActivityGroups): Record<WorkerQueue, o
       ...groups.health,
     },
     host: { ...fileBound, queryProjectWarehouse: groups.fleet.queryProjectWarehouse },
+    // With Athena the stages after the copy run anywhere (docs/fleet.md#athena-stages-anywhere).
+    warehouse: pick(
+      runner,
+      'buildWarehouseModel',
+      'governWarehouse',
+      'validateMetricSql',
+      'buildDashboards',
+      'profileData',
+      'generatePipeline',
+    ),
   };
+}
+
+/** `obj`'s named keys only. */
+function pick<T extends object, K extends keyof T>(obj: T, ...keys: K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, obj[k]])) as Pick<T, K>;
 }
 
 /** `obj` without the named keys. */

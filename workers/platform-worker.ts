@@ -29,6 +29,7 @@ export const DEFAULT_SLOTS: Record<WorkerQueue, number> = {
   agents: 4,
   ingestion: 10,
   host: 4,
+  warehouse: 4,
   operations: 4,
 };
 
@@ -117,7 +118,7 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
     ? [createActivityMetrics(opts.metrics, activityFunctions(groups)).interceptor]
     : [];
   const buildId = workflowSourceHash();
-  const queues = queuesServing(workloads);
+  const queues = queuesServing(workloads, opts.deps.engine.kind === 'athena');
   const workers = await Promise.all(
     queues.map(async (queue) => {
       const name =

@@ -85,10 +85,14 @@ const singleQueue: Stages = {
   warehouse: proxyActivities<WarehouseActivities>(WAREHOUSE_OPTIONS),
 };
 
-/** The PRD on the agents queue; the file-bound stages on the queue of the host that holds the files. */
+/**
+ * The PRD on the agents queue; the copy on the queue of the host that holds the files, and the later
+ * stages there too, or with Athena (nothing to read from the host's disk) on the shared warehouse queue.
+ */
 const fleetPrd = () => workloadActivities<AnalysisActivities>('agents', PRD_OPTIONS);
 function hostStages(host: ProjectHost): Omit<Stages, 'prd'> {
-  // Both heartbeat every 5 s: a host that dies mid-stage is noticed within seconds.
+  // Every stage heartbeats every 5 s: a host that dies mid-stage is noticed within seconds.
+  const warehouseOptions: ActivityOptions = { ...WAREHOUSE_OPTIONS, heartbeatTimeout: '30 seconds' };
   return {
     ods: onHost<AnalysisActivities>(host, { ...INGEST_OPTIONS, heartbeatTimeout: '15 seconds' }),
     parts: {
@@ -96,7 +100,9 @@ function hostStages(host: ProjectHost): Omit<Stages, 'prd'> {
       copy: onHost<OdsPartActivities>(host, { ...INGEST_OPTIONS, heartbeatTimeout: '15 seconds' }),
       finish: onHost<OdsPartActivities>(host, FINISH_OPTIONS),
     },
-    warehouse: onHost<WarehouseActivities>(host, { ...WAREHOUSE_OPTIONS, heartbeatTimeout: '30 seconds' }),
+    warehouse: host.stages_anywhere
+      ? workloadActivities<WarehouseActivities>('warehouse', warehouseOptions)
+      : onHost<WarehouseActivities>(host, warehouseOptions),
   };
 }
 

@@ -266,18 +266,26 @@ export function createWarehouseActivities({
     /** The analytics advisor: the data-profile report (docs/requirements.md#data-profile) over ODS, using the quality report when there is one. */
     async profileData({ project_id, prd }: WarehouseStageRequest): Promise<ProfileSummary> {
       const quality = await store.getArtifact<QualityReport>(project_id, 'quality_report');
-      const report = await buildDataProfile({
-        warehouseRoot,
-        projectId: project_id,
-        prd,
-        schema: await loadSourceSchema(store, warehouseRoot, project_id),
-        quality: quality && {
-          rules_total: quality.rules_total,
-          rules_passed: quality.rules_passed,
-          rules_failed: quality.rules_failed,
-          blocking_failed: quality.blocking_failed.length,
-        },
-      });
+      const schema = await loadSourceSchema(store, warehouseRoot, project_id);
+      // Profiled locally: on the host's own files, or (Athena) a download of the published ODS.
+      const ods = await engine.localOds(project_id);
+      let report;
+      try {
+        report = await buildDataProfile({
+          warehouseRoot: ods.warehouseRoot,
+          projectId: project_id,
+          prd,
+          schema,
+          quality: quality && {
+            rules_total: quality.rules_total,
+            rules_passed: quality.rules_passed,
+            rules_failed: quality.rules_failed,
+            blocking_failed: quality.blocking_failed.length,
+          },
+        });
+      } finally {
+        ods.release();
+      }
       await store.putArtifact(project_id, 'data_profile', {
         ...report,
         markdown: renderProfileMarkdown(report),

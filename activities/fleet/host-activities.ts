@@ -7,6 +7,7 @@
 import type { ProjectStore } from '../../domain/metadata-store/project-store';
 import { ApplicationFailure } from '@temporalio/activity';
 import { HOST_BEAT_MS, type WorkerHostRegistry } from '../../domain/fleet/worker-host-registry';
+import type { WarehouseEngine } from '../../domain/warehouse/warehouse-engine';
 
 /** This worker's host: its id, the registry of live hosts, and when a silent host counts as lost. */
 export interface HostDeps {
@@ -20,6 +21,11 @@ export interface ProjectHost {
   host_id: string;
   /** How long a task may wait on the host's queue before the workflow asks whether it is alive. */
   lost_after_ms: number;
+  /**
+   * The stages after the copy read nothing from the host's disk (Athena: the ODS is published to S3
+   * and Glue), so they run on the shared warehouse queue, on any worker.
+   */
+  stages_anywhere?: boolean;
 }
 
 export interface ClaimHostRequest {
@@ -30,7 +36,15 @@ export interface ClaimHostRequest {
   lost?: string[];
 }
 
-export function createHostActivities({ host, store }: { host: HostDeps; store: ProjectStore }) {
+export function createHostActivities({
+  host,
+  store,
+  engine,
+}: {
+  host: HostDeps;
+  store: ProjectStore;
+  engine: Pick<WarehouseEngine, 'kind'>;
+}) {
   return {
     /**
      * The host that will hold the project's files: the reused project's when it is alive; else the
@@ -38,7 +52,11 @@ export function createHostActivities({ host, store }: { host: HostDeps; store: P
      * whichever ingestion worker polls first, which alone would not spread the load).
      */
     async claimProjectHost(req: ClaimHostRequest): Promise<ProjectHost> {
-      const claim = (host_id: string) => ({ host_id, lost_after_ms: host.lostAfterMs });
+      const claim = (host_id: string): ProjectHost => ({
+        host_id,
+        lost_after_ms: host.lostAfterMs,
+        ...(engine.kind === 'athena' ? { stages_anywhere: true } : {}),
+      });
       const lost = new Set(req.lost ?? []);
       // Fresh stamps only (three beats), not draining: a host that just died is no place for a project.
       const candidates = (await host.registry.liveHosts(Math.min(host.lostAfterMs, 3 * HOST_BEAT_MS)))

@@ -2,9 +2,9 @@
  * Read-only access to a project's ODS catalog for the advisor's profiling: a read session of the
  * embedded warehouse engine, so every statement goes through the same sandbox and checks as a
  * query (READ_ONLY attach, file access confined to the project's warehouse, one SELECT, row and time
- * caps; docs/architecture.md#one-warehouse-query-path). The ODS is always local: data integration
- * writes it here whatever engine builds the later layers, and profiling it in place spares Athena
- * the hundreds of statements the advisor runs.
+ * caps; docs/architecture.md#one-warehouse-query-path). The ODS is read from local files: the
+ * host's own, or with Athena a download of the published ODS (`WarehouseEngine.localOds`), which
+ * spares Athena the hundreds of statements the advisor runs.
  */
 import { DuckDbWarehouse } from '../warehouse/duckdb-warehouse';
 import { WarehouseQueryError } from '../warehouse/warehouse-engine';

@@ -11,6 +11,7 @@ import {
   LayerBuildError,
   type BuiltTable,
   type LayerTableSpec,
+  type LocalOds,
   type QueryRows,
   type WarehouseEngine,
   WarehouseQueryError,
@@ -157,6 +158,11 @@ export class DuckDbWarehouse implements WarehouseEngine {
 
   /** ODS is written in place by data integration: nothing to publish. */
   async publishOds(): Promise<void> {}
+
+  /** The ODS files are here already (on the host that copied them). */
+  async localOds(): Promise<LocalOds> {
+    return { warehouseRoot: this.warehouseRoot, release: () => {} };
+  }
 
   async describeLayer(projectId: string, layer: LayerName): Promise<BuiltTable[]> {
     const file = layerDatabaseFile(this.warehouseRoot, projectId, layer);

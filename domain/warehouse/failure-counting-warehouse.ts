@@ -1,6 +1,6 @@
 /**
  * A warehouse engine that reports each statement the engine failed to run (docs/monitoring.md#metrics):
- * a query that failed or timed out, a layer build or ODS publication that failed. Refusals of the
+ * a query that failed or timed out, a layer build, ODS publication or ODS download that failed. Refusals of the
  * caller's SQL (not a single SELECT, writes, a layer not built yet) are answers, not failures.
  */
 import { Counter, type Registry } from 'prom-client';
@@ -8,7 +8,7 @@ import { WarehouseQueryError, type WarehouseEngine, type WarehouseQueryFailure }
 
 export interface WarehouseFailure {
   engine: WarehouseEngine['kind'];
-  operation: 'query' | 'build_layer' | 'publish_ods';
+  operation: 'query' | 'build_layer' | 'publish_ods' | 'fetch_ods';
   reason: WarehouseQueryFailure;
 }
 
@@ -29,6 +29,7 @@ export function countingFailures(
     query: (...args) => engine.query(...args).catch((err) => report('query', err)),
     publishOds: (...args) => engine.publishOds(...args).catch((err) => report('publish_ods', err)),
     describeLayer: (...args) => engine.describeLayer(...args),
+    localOds: (...args) => engine.localOds(...args).catch((err) => report('fetch_ods', err)),
   };
 }
 

@@ -90,4 +90,16 @@ export interface WarehouseEngine {
   publishOds(projectId: string, prd: Prd): Promise<void>;
   /** The tables of a built layer (none when the layer is not built). */
   describeLayer(projectId: string, layer: LayerName): Promise<BuiltTable[]>;
+  /**
+   * The project's ODS as local files, for the advisor's profiling: the embedded engine's own files
+   * (on the host that holds them); Athena downloads what was published to S3 into a scratch root, so
+   * any worker can profile it. `release` removes what was fetched.
+   */
+  localOds(projectId: string): Promise<LocalOds>;
+}
+
+/** A warehouse root holding a project's ODS catalog and files (see `WarehouseEngine.localOds`). */
+export interface LocalOds {
+  warehouseRoot: string;
+  release(): void;
 }

@@ -23,7 +23,7 @@ export async function workersOnEveryQueue(
   opts: { hosts?: string[]; workflowsPath?: string } = {},
 ): Promise<QueueWorkers> {
   const queues = [
-    ...WORKLOADS.filter((w) => w !== 'warehouse').map((w) => workloadQueue(base, w)),
+    ...WORKLOADS.map((w) => workloadQueue(base, w)),
     ...(opts.hosts ?? []).map((h) => hostQueue(base, h)),
   ];
   const workers = await Promise.all(

@@ -23,6 +23,9 @@ test('a worker serving ingestion or warehouse also polls its host queue', () => 
   ]);
   expect(queuesServing(parseWorkloads('agents'))).toEqual(['agents']);
   expect(queuesServing(parseWorkloads('warehouse'))).toEqual(['host']);
+  // With Athena the stages after the copy also come from the shared warehouse queue.
+  expect(queuesServing(parseWorkloads('warehouse'), true)).toEqual(['host', 'warehouse']);
+  expect(queuesServing(parseWorkloads('agents,ingestion'), true)).toEqual(['agents', 'ingestion', 'host']);
   expect(queuesServing(parseWorkloads(' ingestion , workflows '))).toEqual([
     'workflows',
     'ingestion',
@@ -34,6 +37,7 @@ test('bad workloads and slots are refused, naming what is wrong', () => {
   expect(() => parseWorkloads('agents,gpu')).toThrow('(not: gpu)');
   expect(parseSlots('agents=8, host=2')).toEqual({ agents: 8, host: 2 });
   expect(parseSlots('')).toEqual({});
-  for (const bad of ['agents', 'agents=0', 'agents=x', 'warehouse=2', 'host=1001'])
+  expect(parseSlots('warehouse=2')).toEqual({ warehouse: 2 });
+  for (const bad of ['agents', 'agents=0', 'agents=x', 'gpu=2', 'host=1001'])
     expect(() => parseSlots(bad)).toThrow(`(not: ${bad})`);
 });

@@ -24,6 +24,7 @@ import { approveSignal, statusQuery } from '../../workflows/analysis-project-mes
 import { timeSkippingEnv } from '../harness/temporal-envs';
 import { workersOnEveryQueue } from '../harness/queue-workers';
 import { Worker } from '@temporalio/worker';
+import { activityInfo } from '@temporalio/activity';
 import { hostQueue } from '../../shared/task-queues';
 import type { ProjectHost } from '../../activities/fleet/host-activities';
 import { stageAttempts } from '../../gateway/projects/stage-attempts';
@@ -323,6 +324,40 @@ describe('analysisProject stages (stand-in activities, time skipping)', () => {
       [2, 'completed'],
       [1, 'completed'],
     ]);
+  });
+
+  it('with Athena copies on the claimed host, then runs the later stages on the shared warehouse queue', async () => {
+    const queueOf: Record<string, string> = {};
+    const { activities } = standIns(prd);
+    const tracked = Object.fromEntries(
+      ['copyOdsPart', 'finishOds', 'buildWarehouseModel', 'profileData', 'generatePipeline'].map((name) => {
+        const real = (activities as Record<string, (...a: never[]) => Promise<unknown>>)[name];
+        return [
+          name,
+          async (...args: never[]) => {
+            queueOf[name] = activityInfo().taskQueue;
+            return real(...args);
+          },
+        ];
+      }),
+    );
+    const { view } = await runProject({
+      ...activities,
+      ...tracked,
+      claimProjectHost: async (): Promise<ProjectHost> => ({
+        host_id: HOST,
+        lost_after_ms: 60_000,
+        stages_anywhere: true,
+      }),
+    });
+    expect(view!.status).toBe('completed');
+    expect(queueOf).toEqual({
+      copyOdsPart: hostQueue(TASK_QUEUE, HOST),
+      finishOds: hostQueue(TASK_QUEUE, HOST),
+      buildWarehouseModel: `${TASK_QUEUE}-warehouse`,
+      profileData: `${TASK_QUEUE}-warehouse`,
+      generatePipeline: `${TASK_QUEUE}-warehouse`,
+    });
   });
 
   it('fails the project at the stage that failed for good, skipping the ones after it', async () => {

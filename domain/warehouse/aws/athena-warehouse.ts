@@ -4,11 +4,15 @@
  * `s3://<bucket>/<prefix>/<project_id>/<layer>/<table>/<run_id>/`. Builds are staged and swapped in
  * only when every table succeeded (layer-staging.ts, layer-promotion.ts).
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { LayerName, Prd } from '../../../shared/prd-schema';
 import {
   LayerBuildError,
   type BuiltTable,
   type LayerTableSpec,
+  type LocalOds,
   type QueryRows,
   type WarehouseEngine,
   WarehouseQueryError,
@@ -34,6 +38,7 @@ import { promoteStaged } from './layer-promotion';
 import { discardStaged, stageTable, type LayerTarget, type StagedTable } from './layer-staging';
 import { registerParquetTable, type ParquetTableDefinition } from './parquet-table-registration';
 import { publishOds } from './ods-publish';
+import { downloadOds } from './ods-download';
 import { newRunId } from './warehouse-s3-layout';
 
 export class AthenaWarehouse implements WarehouseEngine {
@@ -114,6 +119,18 @@ export class AthenaWarehouse implements WarehouseEngine {
         'AthenaWarehouse needs localWarehouseRoot to publish the ODS written by data integration',
       );
     await publishOds(this, this.localWarehouseRoot, projectId, prd);
+  }
+
+  /** The published ODS downloaded into a fresh scratch root (removed by `release`). */
+  async localOds(projectId: string): Promise<LocalOds> {
+    const warehouseRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-ods-'));
+    try {
+      await downloadOds(this.ctx, projectId, warehouseRoot);
+    } catch (err) {
+      fs.rmSync(warehouseRoot, { recursive: true, force: true });
+      throw err;
+    }
+    return { warehouseRoot, release: () => fs.rmSync(warehouseRoot, { recursive: true, force: true }) };
   }
 
   /** The layer's Glue tables; a table registered without a row count is counted through Athena. */

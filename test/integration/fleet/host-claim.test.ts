@@ -43,9 +43,12 @@ async function fleet() {
     await store.saveProgress({ ...view, status, warehouse: { host } }, []);
     return id;
   };
-  const claimFrom = (self: string) =>
-    createHostActivities({ store, host: { id: self, registry, lostAfterMs: LOST_AFTER_MS } })
-      .claimProjectHost;
+  const claimFrom = (self: string, engine: 'duckdb' | 'athena' = 'duckdb') =>
+    createHostActivities({
+      store,
+      host: { id: self, registry, lostAfterMs: LOST_AFTER_MS },
+      engine: { kind: engine },
+    }).claimProjectHost;
   return { project, claimFrom, registry };
 }
 
@@ -87,4 +90,13 @@ test('a project reusing an ODS goes to its host while that host is alive', async
   expect((await claimFrom('host-a')({ project_id: 'p', reuse_from: onB, lost: ['host-b'] })).host_id).toBe(
     'host-a',
   );
+});
+
+test('with Athena the claim says the stages after the copy may run anywhere', async () => {
+  const { claimFrom } = await fleet();
+  expect(await claimFrom('host-a', 'athena')({ project_id: 'p' })).toEqual({
+    host_id: 'host-a',
+    lost_after_ms: LOST_AFTER_MS,
+    stages_anywhere: true,
+  });
 });

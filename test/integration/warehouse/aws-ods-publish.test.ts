@@ -15,6 +15,8 @@ import type { Prd } from '../../../shared/prd-schema';
 import { startTestMoto, type TestMoto } from '../../harness/moto';
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { ingestSakilaOds } from '../../harness/sakila';
+import { buildDataProfile } from '../../../domain/advisor/data-profile';
+import { readSourceSchema } from '../../../domain/warehouse/ods-ingestion';
 
 const projectId = 'proj-20261122-awsods01';
 const bucket = 'plat-ods-test';
@@ -84,6 +86,32 @@ describe('ODS published to S3 and Glue', () => {
     );
     expect(head.ContentLength).toBe(
       fs.statSync(path.join(layerDir(root, projectId, 'ods'), 'payment.parquet')).size,
+    );
+  });
+
+  it('lets a worker on another host profile the published ODS: the same report as on the copying host', async () => {
+    // Another host: its own empty warehouse root; what it reads comes from S3 and Glue.
+    const elsewhere = warehouseEngine(settings, newTestDataDir()) as AthenaWarehouse;
+    const schema = readSourceSchema(root, projectId);
+    const ods = await elsewhere.localOds(projectId);
+    let remote;
+    try {
+      expect(ods.warehouseRoot).not.toBe(root);
+      remote = await buildDataProfile({ warehouseRoot: ods.warehouseRoot, projectId, prd, schema });
+    } finally {
+      ods.release();
+    }
+    expect(fs.existsSync(ods.warehouseRoot)).toBe(false);
+    const local = await buildDataProfile({ warehouseRoot: root, projectId, prd, schema });
+    expect(remote.tables.length).toBe(16);
+    // The same report but for when it was made.
+    expect({ ...remote, generated_at: local.generated_at }).toEqual(local);
+  });
+
+  it('says so when the ODS was never published', async () => {
+    const engine = warehouseEngine(settings, newTestDataDir()) as AthenaWarehouse;
+    await expect(engine.localOds('proj-20261125-nothing1')).rejects.toThrow(
+      /plat_proj_20261125_nothing1_ods has no tables in Glue: the ODS was not published/,
     );
   });
 
