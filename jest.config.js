@@ -15,5 +15,7 @@ module.exports = {
   maxWorkers: 3,
   // The Temporal native bridge can keep a handle open after the last test.
   forceExit: true,
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { warnOnly: false } }] },
+  // Transpile only (isolatedModules in tsconfig.json): `npm test` type-checks the whole project once
+  // before jest starts, instead of ts-jest type-checking each suite's imports again (minutes of CPU).
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
 };
