@@ -72,7 +72,7 @@ export const settings = {
   },
   PLAT_TASK_QUEUE: {
     schema: z.string().min(1).default('plat-platform'),
-    help: 'Base task queue: workflows run on it, and the workload queues are named <base>-agents, <base>-ingestion, <base>-operations, <base>-warehouse (Athena) and <base>-host-<host id>.',
+    help: 'Base task queue: workflows run on it, and the workload queues are named <base>-agents, <base>-ingestion, <base>-operations, <base>-warehouse (Athena), <base>-host-<host id> and <base>-host-<host id>-queries.',
   },
   PLAT_WORKER_QUEUES: {
     schema: z.string().default('all').superRefine(checkedBy(parseWorkloads)),
@@ -80,7 +80,7 @@ export const settings = {
   },
   PLAT_WORKER_SLOTS: {
     schema: z.string().default('').superRefine(checkedBy(parseSlots)),
-    help: 'Activity slots per queue, e.g. agents=4,host=2 (queues: workflows, agents, ingestion, host, warehouse, operations; defaults 50, 4, 10, 4, 4, 4). agents bounds concurrent model calls; host bounds copies and warehouse stages; warehouse, the stages polled from the shared queue with Athena.',
+    help: 'Activity slots per queue, e.g. agents=4,host=2 (queues: workflows, agents, ingestion, host, queries, warehouse, operations; defaults 50, 4, 10, 4, 8, 4, 4). agents bounds concurrent model calls; host bounds copies and warehouse stages; queries, /query answers from other gateways; warehouse, the stages polled from the shared queue with Athena.',
   },
   PLAT_WORKFLOW_BUNDLE_DIR: {
     schema: z.string().min(1).optional(),

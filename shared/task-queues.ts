@@ -31,6 +31,15 @@ export function hostQueue(base: string, hostId: string): string {
   return `${base}-host-${hostId}`;
 }
 
+/**
+ * The queue of one host's `/query` answers: apart from its stage queue, so a copy holding every stage
+ * slot never keeps an interactive query waiting. (Host ids end in six hex digits: no host id ends in
+ * `-queries`.)
+ */
+export function hostQueriesQueue(base: string, hostId: string): string {
+  return `${hostQueue(base, hostId)}-queries`;
+}
+
 /** Parses a list such as `agents,ingestion` (or `all`); throws naming the unknown workload. */
 export function parseWorkloads(list: string): Workload[] {
   const names = list
@@ -47,11 +56,20 @@ export function parseWorkloads(list: string): Workload[] {
 
 /**
  * The queues a worker polls: the shared ones, and `host`, this host's queue, which serves the
- * `ingestion` and `warehouse` workloads' stages that read or write the project's files. With Athena
+ * `ingestion` and `warehouse` workloads' stages that read or write the project's files, with
+ * `queries`, the same host's `/query` answers. With Athena
  * (`stagesAnywhere`: the stages after the copy read nothing from a host's disk) a `warehouse` worker
  * also polls the shared `warehouse` queue.
  */
-export const WORKER_QUEUES = ['workflows', 'agents', 'ingestion', 'host', 'warehouse', 'operations'] as const;
+export const WORKER_QUEUES = [
+  'workflows',
+  'agents',
+  'ingestion',
+  'host',
+  'queries',
+  'warehouse',
+  'operations',
+] as const;
 export type WorkerQueue = (typeof WORKER_QUEUES)[number];
 
 /** The queues that serve `workloads`. */
@@ -59,7 +77,7 @@ export function queuesServing(workloads: readonly Workload[], stagesAnywhere = f
   const queues = new Set<WorkerQueue>();
   for (const w of workloads) {
     if (w !== 'warehouse' || stagesAnywhere) queues.add(w);
-    if (w === 'ingestion' || w === 'warehouse') queues.add('host');
+    if (w === 'ingestion' || w === 'warehouse') queues.add('host').add('queries');
   }
   return WORKER_QUEUES.filter((q) => queues.has(q));
 }

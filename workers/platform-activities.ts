@@ -181,7 +181,13 @@ export function activitiesByQueue(groups: ActivityGroups): Record<WorkerQueue, o
       ...groups.retention,
       ...groups.health,
     },
-    host: { ...fileBound, queryProjectWarehouse: groups.fleet.queryProjectWarehouse },
+    // (The host queue keeps /query for query workflows started before `queries` existed.)
+    host: {
+      ...fileBound,
+      queryProjectWarehouse: groups.fleet.queryProjectWarehouse,
+      applyHostRetention: groups.retention.applyHostRetention,
+    },
+    queries: { queryProjectWarehouse: groups.fleet.queryProjectWarehouse },
     // With Athena the stages after the copy run anywhere (docs/fleet.md#athena-stages-anywhere).
     warehouse: pick(
       runner,

@@ -8,6 +8,7 @@ import { NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions } from
 import type { Registry } from 'prom-client';
 import {
   WORKLOADS,
+  hostQueriesQueue,
   hostQueue,
   queuesServing,
   workloadQueue,
@@ -29,6 +30,7 @@ export const DEFAULT_SLOTS: Record<WorkerQueue, number> = {
   agents: 4,
   ingestion: 10,
   host: 4,
+  queries: 8,
   warehouse: 4,
   operations: 4,
 };
@@ -124,7 +126,9 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
       const name =
         queue === 'host'
           ? hostQueue(opts.taskQueue, opts.deps.host.id)
-          : workloadQueue(opts.taskQueue, queue);
+          : queue === 'queries'
+            ? hostQueriesQueue(opts.taskQueue, opts.deps.host.id)
+            : workloadQueue(opts.taskQueue, queue);
       const worker = await Worker.create({
         connection: opts.connection,
         namespace: opts.namespace,

@@ -1,6 +1,6 @@
 /**
  * One `/query` of a project whose files are on another host: the gateway starts this short workflow,
- * which runs the query on that host's queue (docs/fleet.md#project-files). A host that does not take
+ * which runs the query on that host's queries queue (docs/fleet.md#project-files). A host that does not take
  * the task within 10 s is reported unavailable instead of leaving the caller waiting.
  */
 import {
@@ -15,14 +15,15 @@ import type {
   HostQueryRequest,
   WarehouseQueryActivities,
 } from '../activities/fleet/warehouse-query-activities';
-import { hostQueue } from '../shared/task-queues';
+import { hostQueriesQueue } from '../shared/task-queues';
 
 export async function warehouseQueryWorkflow(req: {
   host_id: string;
   query: HostQueryRequest;
 }): Promise<HostQueryAnswer> {
   const { queryProjectWarehouse } = proxyActivities<WarehouseQueryActivities>({
-    taskQueue: hostQueue(workflowInfo().taskQueue, req.host_id),
+    // The host's queries queue: its own slots, so a long copy never holds a query up.
+    taskQueue: hostQueriesQueue(workflowInfo().taskQueue, req.host_id),
     scheduleToStartTimeout: '10 seconds',
     startToCloseTimeout: req.query.timeout_ms + 15_000,
     // A query is interactive: the caller retries, not the platform.

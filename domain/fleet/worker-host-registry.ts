@@ -1,8 +1,10 @@
 /**
  * Which hosts are alive: every worker that serves a host queue stamps its host's row in
  * `worker_hosts` every few seconds. A project whose host queue stops answering asks here whether
- * the host is only busy or gone (docs/fleet.md#when-a-host-is-lost).
+ * the host is only busy or gone (docs/fleet.md#when-a-host-is-lost). Stamps and ages are read on the
+ * database's clock, so hosts whose clocks disagree still judge each other right.
  */
+import { sql, type RawBuilder } from 'kysely';
 import * as os from 'node:os';
 import type { MetadataDb } from '../metadata-store/metadata-db';
 import type { WorkerHostsTable } from '../metadata-store/metadata-tables';
@@ -22,9 +24,22 @@ export interface WorkerHost {
 export class WorkerHostRegistry {
   constructor(private readonly metadata: MetadataDb) {}
 
+  /** The database's time as ISO-8601 UTC text (the form every stamp is stored in). */
+  private now(): RawBuilder<string> {
+    return this.metadata.dialect === 'postgres'
+      ? sql<string>`to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+      : sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+  }
+
+  /** The database's time, in ms since the epoch. */
+  async databaseTime(): Promise<number> {
+    const { rows } = await sql<{ now: string }>`SELECT ${this.now()} AS now`.execute(this.metadata.db);
+    return Date.parse(rows[0].now);
+  }
+
   /** Marks the host seen now (and running: a drained host that starts again is back). */
   async beat(hostId: string, workloads: string[], startedAt: string): Promise<void> {
-    const now = new Date().toISOString();
+    const now = this.now();
     await this.metadata.db
       .insertInto('worker_hosts')
       .values({
@@ -51,7 +66,7 @@ export class WorkerHostRegistry {
   async stopped(hostId: string): Promise<void> {
     await this.metadata.db
       .updateTable('worker_hosts')
-      .set({ stopped_at: new Date().toISOString() })
+      .set({ stopped_at: this.now() })
       .where('host_id', '=', hostId)
       .execute();
   }
@@ -71,14 +86,15 @@ export class WorkerHostRegistry {
   }
 
   /** The hosts seen within `withinMs` and not draining: where new work may go. */
-  async liveHosts(withinMs: number, now = Date.now()): Promise<WorkerHost[]> {
+  async liveHosts(withinMs: number): Promise<WorkerHost[]> {
+    const now = await this.databaseTime();
     return (await this.list()).filter((h) => !h.stopped_at && now - Date.parse(h.last_seen_at) <= withinMs);
   }
 
   /** Seen within `withinMs`: a busy host still stamps its row, a dead or stopped one does not. */
-  async alive(hostId: string, withinMs: number, now = Date.now()): Promise<boolean> {
+  async alive(hostId: string, withinMs: number): Promise<boolean> {
     const host = await this.get(hostId);
-    return !!host && now - Date.parse(host.last_seen_at) <= withinMs;
+    return !!host && (await this.databaseTime()) - Date.parse(host.last_seen_at) <= withinMs;
   }
 
   /**

@@ -25,6 +25,8 @@ export interface RetentionItem {
   detail: string;
   bytes: number;
   age_days: number;
+  /** The host whose file it is, when the pass ran on several hosts. */
+  host?: string;
 }
 
 export interface LocalRetentionScope {
@@ -47,6 +49,14 @@ export async function planLocalRetention(scope: LocalRetentionScope, now: Date):
     ...(await agentLogRows(scope.db, now)),
     ...odsDirs(scope.warehouseRoot, now),
   ];
+}
+
+/** The files of this host alone (its logs and ODS), for a pass run on every host. */
+export function planHostFiles(
+  scope: Pick<LocalRetentionScope, 'logDir' | 'warehouseRoot'>,
+  now: Date,
+): RetentionItem[] {
+  return [...logFiles(scope.logDir, now), ...odsDirs(scope.warehouseRoot, now)];
 }
 
 /** Removes the planned `items`; `now` must be the instant they were planned at. */

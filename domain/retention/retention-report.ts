@@ -1,6 +1,7 @@
 /** What the retention pass is asked and what it answers (the worker's activity, the CLI's output). */
 import type { RetentionItem } from './local-retention';
-import type { RETENTION_DAYS, RetentionKind } from './retention-periods';
+import { RETENTION_DAYS, type RetentionKind } from './retention-periods';
+import { totalsByKind } from '../../shared/totals-by-kind';
 import type { BucketLifecycle } from './s3-lifecycle';
 
 export interface RetentionRequest {
@@ -24,4 +25,21 @@ export interface RetentionReport {
   /** The Athena warehouse's buckets and plat's lifecycle rules on them (none: not configured). */
   s3_lifecycle: BucketLifecycle[];
   notes: string[];
+  /** The host whose worker ran the pass (its files are among `items`). */
+  host_id?: string;
+  /** Every host whose files the pass covered, or could not reach (docs/fleet.md#when-a-host-is-lost). */
+  hosts?: { host_id: string; state: 'done' | 'not reached'; items: number }[];
+  /** Other live hosts, whose files the workflow then sends the pass to. */
+  other_hosts?: string[];
+}
+
+/** What one host's files came to (`applyHostRetention`). */
+export interface HostRetentionReport {
+  host_id: string;
+  items: RetentionItem[];
+}
+
+/** Items and bytes per kind. */
+export function retentionTotals(items: RetentionItem[]): RetentionReport['totals'] {
+  return totalsByKind(Object.keys(RETENTION_DAYS) as RetentionKind[], items);
 }

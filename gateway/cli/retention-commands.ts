@@ -34,10 +34,16 @@ function renderReport(r: RetentionReport): string {
     `retention pass at ${r.now}${r.dry_run ? ' (dry run: nothing removed)' : ''}`,
     table(kinds, ['kind', 'kept for', verb, 'size']),
   ];
+  if (r.hosts?.length)
+    lines.push(
+      `hosts: ${r.hosts.map((h) => `${h.host_id} (${h.state === 'done' ? `${h.items} items` : h.state})`).join(', ')}`,
+    );
   if (r.items.length) {
     lines.push('', `${r.dry_run ? 'would go' : 'gone'}:`);
     for (const i of r.items)
-      lines.push(`  ${i.kind.padEnd(14)} ${i.detail} (${i.age_days} days old)  ${i.target}`);
+      lines.push(
+        `  ${i.kind.padEnd(14)} ${i.detail} (${i.age_days} days old)  ${i.host ? `${i.host}:` : ''}${i.target}`,
+      );
   }
   lines.push(
     '',

@@ -5,7 +5,7 @@
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { WORKLOADS, hostQueue, workloadQueue } from '../../shared/task-queues';
+import { WORKLOADS, hostQueriesQueue, hostQueue, workloadQueue } from '../../shared/task-queues';
 import { testWorkflowBundle } from './workflow-bundle';
 
 export interface QueueWorkers {
@@ -24,7 +24,7 @@ export async function workersOnEveryQueue(
 ): Promise<QueueWorkers> {
   const queues = [
     ...WORKLOADS.map((w) => workloadQueue(base, w)),
-    ...(opts.hosts ?? []).map((h) => hostQueue(base, h)),
+    ...(opts.hosts ?? []).flatMap((h) => [hostQueue(base, h), hostQueriesQueue(base, h)]),
   ];
   const workers = await Promise.all(
     queues.map(async (taskQueue) =>

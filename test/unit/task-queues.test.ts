@@ -1,5 +1,6 @@
 /** Task queues by workload (docs/fleet.md#task-queues): names, the queues a worker polls, slot settings. */
 import {
+  hostQueriesQueue,
   hostQueue,
   parseSlots,
   parseWorkloads,
@@ -11,6 +12,7 @@ test('every queue is named after the base queue; workflows run on the base queue
   expect(workloadQueue('plat-platform', 'workflows')).toBe('plat-platform');
   expect(workloadQueue('plat-platform', 'agents')).toBe('plat-platform-agents');
   expect(hostQueue('plat-platform', 'db-7-3fa9c1')).toBe('plat-platform-host-db-7-3fa9c1');
+  expect(hostQueriesQueue('plat-platform', 'db-7-3fa9c1')).toBe('plat-platform-host-db-7-3fa9c1-queries');
 });
 
 test('a worker serving ingestion or warehouse also polls its host queue', () => {
@@ -19,17 +21,24 @@ test('a worker serving ingestion or warehouse also polls its host queue', () => 
     'agents',
     'ingestion',
     'host',
+    'queries',
     'operations',
   ]);
   expect(queuesServing(parseWorkloads('agents'))).toEqual(['agents']);
-  expect(queuesServing(parseWorkloads('warehouse'))).toEqual(['host']);
+  expect(queuesServing(parseWorkloads('warehouse'))).toEqual(['host', 'queries']);
   // With Athena the stages after the copy also come from the shared warehouse queue.
-  expect(queuesServing(parseWorkloads('warehouse'), true)).toEqual(['host', 'warehouse']);
-  expect(queuesServing(parseWorkloads('agents,ingestion'), true)).toEqual(['agents', 'ingestion', 'host']);
+  expect(queuesServing(parseWorkloads('warehouse'), true)).toEqual(['host', 'queries', 'warehouse']);
+  expect(queuesServing(parseWorkloads('agents,ingestion'), true)).toEqual([
+    'agents',
+    'ingestion',
+    'host',
+    'queries',
+  ]);
   expect(queuesServing(parseWorkloads(' ingestion , workflows '))).toEqual([
     'workflows',
     'ingestion',
     'host',
+    'queries',
   ]);
 });
 

@@ -14,6 +14,9 @@ import { ProjectStore } from '../../domain/metadata-store/project-store';
 import type { RetentionReport } from '../../domain/retention/retention-report';
 import { layerDir } from '../../domain/warehouse/warehouse-layout';
 import { retentionWorkflow } from '../../workflows/retention';
+import { WorkerHostRegistry } from '../../domain/fleet/worker-host-registry';
+import { Worker } from '@temporalio/worker';
+import { hostQueue } from '../../shared/task-queues';
 import { newTestDataDir } from '../harness/platform-gateway';
 import { timeSkippingEnv } from '../harness/temporal-envs';
 import { workersOnEveryQueue, type QueueWorkers } from '../harness/queue-workers';
@@ -27,6 +30,7 @@ describe('retention pass (time skipping)', () => {
   let running: Promise<void>;
   let dataDir: string;
   let store: ProjectStore;
+  let registry: WorkerHostRegistry;
   let seq = 0;
 
   const logDir = () => path.join(dataDir, 'logs');
@@ -47,10 +51,14 @@ describe('retention pass (time skipping)', () => {
     dataDir = newTestDataDir();
     const db = await openMetadataDb(metadataDbPath(dataDir));
     store = new ProjectStore(db);
+    registry = new WorkerHostRegistry(db);
     worker = await workersOnEveryQueue(
       env,
       TASK_QUEUE,
-      createRetentionActivities({ retention: { logDir: logDir(), warehouseRoot: warehouseRoot(), db } }),
+      createRetentionActivities({
+        retention: { logDir: logDir(), warehouseRoot: warehouseRoot(), db },
+        host: { id: 'host-a', registry },
+      }),
     );
     running = worker.run();
 
@@ -167,5 +175,35 @@ describe('retention pass (time skipping)', () => {
     expect(await store.eventsSince(PROJECT, 0)).toHaveLength(1);
     expect(fs.readdirSync(logDir())).toEqual(['temporal.log']);
     expect((await pass(false)).items).toEqual([]);
+  });
+
+  it("clears every live host's own files through its host queue", async () => {
+    // A second host: its own data directory with an ODS past its 90 days, its worker on its host queue.
+    const other = newTestDataDir();
+    const otherOds = layerDir(path.join(other, 'warehouse'), 'proj-20261125-elsewhere', 'ods');
+    fs.mkdirSync(otherOds, { recursive: true });
+    fs.writeFileSync(path.join(otherOds, 'orders.parquet'), Buffer.alloc(1000, 1));
+    const old = new Date((await env.currentTimeMs()) - 95 * 86_400_000);
+    fs.utimesSync(path.join(otherOds, 'orders.parquet'), old, old);
+    const db = await openMetadataDb(metadataDbPath(other));
+    const hostB = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue: hostQueue(TASK_QUEUE, 'host-b'),
+      activities: createRetentionActivities({
+        retention: { logDir: path.join(other, 'logs'), warehouseRoot: path.join(other, 'warehouse'), db },
+        host: { id: 'host-b', registry },
+      }),
+    });
+    await registry.beat('host-b', ['ingestion', 'warehouse'], new Date().toISOString());
+    const report = await hostB.runUntil(pass(false));
+    expect(report.hosts).toEqual([
+      { host_id: 'host-a', state: 'done', items: 0 },
+      { host_id: 'host-b', state: 'done', items: 1 },
+    ]);
+    expect(report.items).toEqual([
+      expect.objectContaining({ kind: 'ods_objects', target: otherOds, host: 'host-b', bytes: 1000 }),
+    ]);
+    expect(report.totals.ods_objects).toEqual({ items: 1, bytes: 1000 });
+    expect(fs.existsSync(path.join(otherOds, 'orders.parquet'))).toBe(false);
   });
 });

@@ -11,6 +11,7 @@ import { ProjectStore } from '../../../domain/metadata-store/project-store';
 import { initialProjectView } from '../../../shared/initial-project-view';
 import type { ProjectStatus } from '../../../shared/project-model';
 import { newTestDataDir } from '../../harness/platform-gateway';
+import { freshPostgresDatabase } from '../../harness/postgres';
 
 const LOST_AFTER_MS = 60_000;
 
@@ -98,5 +99,48 @@ test('with Athena the claim says the stages after the copy may run anywhere', as
     host_id: 'host-a',
     lost_after_ms: LOST_AFTER_MS,
     stages_anywhere: true,
+  });
+});
+
+/** Every timer stays real; only the clock (`Date`) is moved, as on a host whose clock is off. */
+const realTimers = [
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+] as const;
+
+describe.each(['sqlite', 'postgres'])('liveness on the database clock (%s)', (backend) => {
+  afterEach(() => jest.useRealTimers());
+
+  it('a host whose clock is 10 minutes off is judged by when the database saw it', async () => {
+    const db = await openMetadataDb(
+      backend === 'postgres' ? await freshPostgresDatabase('host-clock') : metadataDbPath(newTestDataDir()),
+    );
+    try {
+      const registry = new WorkerHostRegistry(db);
+      // The slow host stamps its row with its clock 10 minutes behind; the fast one, 10 minutes ahead.
+      jest.useFakeTimers({ doNotFake: [...realTimers], now: Date.now() - 600_000 });
+      await registry.beat('host-slow', ['ingestion'], new Date().toISOString());
+      jest.setSystemTime(Date.now() + 1_200_000);
+      await registry.beat('host-fast', ['ingestion'], new Date().toISOString());
+      jest.useRealTimers();
+      expect((await registry.liveHosts(15_000)).map((h) => h.host_id)).toEqual(['host-fast', 'host-slow']);
+      expect(await registry.alive('host-slow', 15_000)).toBe(true);
+      // And a host that stopped stamping ages on that same clock, whatever the reader's clock says.
+      jest.useFakeTimers({ doNotFake: [...realTimers], now: Date.now() + 600_000 });
+      expect(await registry.alive('host-fast', 15_000)).toBe(true);
+      jest.useRealTimers();
+      const seen = Date.parse((await registry.get('host-fast'))!.last_seen_at);
+      expect(Math.abs(seen - (await registry.databaseTime()))).toBeLessThan(15_000);
+    } finally {
+      await db.close();
+    }
   });
 });
