@@ -26,7 +26,12 @@ describe('platform API contract (schemathesis)', () => {
 
   beforeAll(async () => {
     dataDir = newTestDataDir();
-    stack = await devServerWithPlatformWorker(TASK_QUEUE, await dataDirDeps(dataDir));
+    // One project stage at a time: the projects the run creates are built in the background, and
+    // nothing here waits for them (bounded, they leave the other suites their share of the CPU).
+    stack = await devServerWithPlatformWorker(TASK_QUEUE, await dataDirDeps(dataDir), {
+      agents: 1,
+      host: 1,
+    });
     // A real node behind /v1/search, so those operations are exercised too.
     node = await startTestOpenSearch();
     gateway = await startTestGateway({

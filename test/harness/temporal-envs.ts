@@ -3,7 +3,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { dataDirDeps, type ActivityDeps } from '../../workers/platform-activities';
-import { createPlatformWorker } from '../../workers/platform-worker';
+import { createPlatformWorker, type PlatformWorkerOptions } from '../../workers/platform-worker';
 import { addKeywordSearchAttributes } from '../../workers/search-attribute-registration';
 import { harness } from './harness-state';
 import { testBundleCacheDir } from './workflow-bundle';
@@ -35,6 +35,7 @@ export interface DevServerWithWorker {
 export async function devServerWithPlatformWorker(
   taskQueue: string,
   deps?: ActivityDeps,
+  slots?: PlatformWorkerOptions['slots'],
 ): Promise<DevServerWithWorker> {
   deps ??= await testActivityDeps();
   const env = await devServerEnv();
@@ -43,6 +44,7 @@ export async function devServerWithPlatformWorker(
     namespace: 'default',
     taskQueue,
     deps,
+    slots,
     bundleCacheDir: testBundleCacheDir(),
   });
   const running = worker.run();
