@@ -16,6 +16,7 @@ import {
 import type { AnalysisActivities } from '../activities/analysis/analysis-activities';
 import type { WarehouseActivities } from '../activities/analysis/warehouse-activities';
 import type { OdsPartActivities } from '../activities/analysis/ods-part-activities';
+import type { OdsPartCopy } from '../domain/warehouse/ods-assembly';
 import type { Prd } from '../shared/prd-schema';
 import type { AnalysisProjectInput, OdsSummary, ProjectView } from '../shared/project-model';
 import { ApprovalGate } from './approval-gate';
@@ -33,6 +34,8 @@ const FLEET_PATCH = 'project-host-queues';
  * (docs/fleet.md#ingestion-in-parts); older ones copy it in one activity.
  */
 const PARTS_PATCH = 'ods-in-parts';
+/** Parts copied at once: enough for two workers' host slots (4 each by default). */
+const PARTS_IN_FLIGHT = 8;
 
 const PRD_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '15 minutes',
@@ -263,8 +266,15 @@ async function copyInParts(
     );
     await progress.save();
   }
-  const copies = await Promise.all(
-    plan.parts.map((part) => parts.copy.copyOdsPart({ ...request, part, parts: n })),
+  // A window of parts in flight, not all at once: a part queued behind many others on the host would
+  // outwait its schedule-to-start limit, and a queued retry would come back without its checkpoint.
+  const copies: OdsPartCopy[] = new Array(n);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, PARTS_IN_FLIGHT) }, async () => {
+      for (let i = next++; i < n; i = next++)
+        copies[i] = await parts.copy.copyOdsPart({ ...request, part: plan.parts[i], parts: n });
+    }),
   );
   return parts.finish.finishOds({
     project_id: view.project_id,

@@ -122,11 +122,14 @@ async function agentLogRows(metadata: MetadataDb, now: Date): Promise<RetentionI
   ];
 }
 
-/** The ODS's data: everything in the layer's directory but the source schema it was read with. */
+/**
+ * The ODS's data: everything in the layer's directory but the source schema it was read with,
+ * including the key-range files of a copy in parts (`parts/<table>/…`) that never got merged.
+ */
 function odsDataFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   return fs
-    .readdirSync(dir)
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((name) => name !== 'source-schema.json')
     .map((name) => path.join(dir, name))
     .filter((file) => fs.statSync(file).isFile());

@@ -4,6 +4,7 @@
  * and the source schema saved with the counted rows.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Prd } from '../../shared/prd-schema';
@@ -67,15 +68,18 @@ async function mergeRanges(
   const file = path.join(dir, `${table}.parquet`);
   const files = sorted.map((p) => p.piece.file);
   const instance = await DuckDBInstance.create(':memory:');
-  const duck = await instance.connect();
+  const duck = await instance.connect().catch((err: unknown) => {
+    instance.closeSync();
+    throw err;
+  });
   try {
     if (files.every((f) => fs.existsSync(f))) {
       await duck.run('SET preserve_insertion_order = false');
-      fs.rmSync(`${file}.tmp`, { force: true });
+      const tmp = `${file}.${randomUUID().slice(0, 8)}.tmp`;
       await duck.run(
-        `COPY (SELECT * FROM read_parquet([${files.map(quoteLiteral).join(', ')}])) TO ${quoteLiteral(`${file}.tmp`)} (${PARQUET_OPTIONS})`,
+        `COPY (SELECT * FROM read_parquet([${files.map(quoteLiteral).join(', ')}])) TO ${quoteLiteral(tmp)} (${PARQUET_OPTIONS})`,
       );
-      fs.renameSync(`${file}.tmp`, file);
+      fs.renameSync(tmp, file);
       for (const f of files) fs.rmSync(f, { force: true });
     } else if (!fs.existsSync(file)) {
       throw new Error(`${table}: a key range's file is missing (${files.find((f) => !fs.existsSync(f))})`);

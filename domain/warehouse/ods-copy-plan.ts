@@ -99,7 +99,10 @@ export async function planOdsParts(
   };
 }
 
-/** Where a range part's file goes, under the ODS directory, until the table's ranges are merged. */
-export function rangePartFile(odsDir: string, part: OdsRangePart): string {
-  return path.join(odsDir, 'parts', encodeURIComponent(part.table), `${part.index}.parquet`);
+/**
+ * Where a range part's file goes, under the ODS directory, until the table's ranges are merged; named
+ * by `attempt` too, so an attempt given up on never overwrites its retry's file.
+ */
+export function rangePartFile(odsDir: string, part: OdsRangePart, attempt: string): string {
+  return path.join(odsDir, 'parts', encodeURIComponent(part.table), `${part.index}.${attempt}.parquet`);
 }

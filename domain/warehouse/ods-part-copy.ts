@@ -3,7 +3,8 @@
  * one shared snapshot, resuming after the tables an earlier attempt finished; or one key range of a
  * big table into its own file, read in a snapshot of its own and copied again whole on a retry.
  */
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { randomUUID } from 'node:crypto';
 import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
 import { rangePartFile, type OdsPart, type OdsRangePart } from './ods-copy-plan';
 import { copyOdsTables, maxAllowedPacket, type OdsTablesCopyOptions } from './ods-ingestion';
@@ -50,14 +51,16 @@ async function copyRange(
     tables: [table.name],
     parallel: 1,
   });
-  const instance = await DuckDBInstance.create(':memory:');
-  const duck = await instance.connect();
+  let instance: DuckDBInstance | undefined;
+  let duck: DuckDBConnection | undefined;
   let failed = true;
   try {
+    instance = await DuckDBInstance.create(':memory:');
+    duck = await instance.connect();
     const result = await copyTableToParquet({
       duck,
       table,
-      outFile: rangePartFile(dir, part),
+      outFile: rangePartFile(dir, part, randomUUID().slice(0, 8)),
       lanes: snapshot.readers,
       ranges: [part.range],
       maxRowBytes: await maxAllowedPacket(snapshot.readers[0]),
@@ -71,8 +74,8 @@ async function copyRange(
     opts.signal?.throwIfAborted();
     throw err;
   } finally {
-    duck.closeSync();
-    instance.closeSync();
+    duck?.closeSync();
+    instance?.closeSync();
     await snapshot.close(failed);
   }
 }

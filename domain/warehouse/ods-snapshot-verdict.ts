@@ -27,7 +27,7 @@ export function snapshotVerdict(pieces: { snapshot?: SnapshotRef }[]): OdsSnapsh
 /** What a user should know about a verdict, when it is not one point in time for sure. */
 export function snapshotWarning(v: OdsSnapshotSummary): string | undefined {
   if (v.consistency === 'changed')
-    return `read in ${v.snapshots} snapshots while the source server committed writes (${v.positions.join(' … ')}): each part is consistent on its own, tables may differ by those writes`;
+    return `read in ${v.snapshots} snapshots while the source server committed writes (${v.positions.join(' … ')}): each part is consistent on its own; tables may differ by those writes, and a key changed in between can move a row between two key ranges of one table`;
   if (v.consistency === 'unknown')
     return `read in ${v.snapshots} snapshots and the source's write position cannot be read (no binary log, or no privilege to see it): whether it changed in between is unknown`;
   return undefined;

@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mysql2/promise';
 import { quoteMysqlIdent } from '../../shared/sql-quoting';
-import { sourceWritePosition, type SnapshotPosition } from './source-position';
+import { snapshotBinlogPosition, sourceWritePosition, type SnapshotPosition } from './source-position';
 
 export interface SnapshotReaders {
   /** Connections sharing one snapshot (one when it could not be shared). */
@@ -69,7 +69,13 @@ export async function openSnapshotReaders(opts: SnapshotOptions): Promise<Snapsh
       for (const sql of READER_SESSION) await reader.query(sql);
     }
     const before = await sourceWritePosition(readers[0]);
-    const started = async () => ({ before, after: await sourceWritePosition(readers[0]) });
+    // MariaDB says exactly where the snapshot stands; elsewhere, the positions around its start.
+    const started = async (): Promise<SnapshotPosition> => {
+      const exact = await snapshotBinlogPosition(readers[0]);
+      return exact
+        ? { before: exact, after: exact }
+        : { before, after: await sourceWritePosition(readers[0]) };
+    };
     if (readers.length === 1) {
       await readers[0].query(START_SNAPSHOT);
       return { readers, id, position: await started(), close };

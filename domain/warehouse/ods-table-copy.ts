@@ -8,6 +8,7 @@
  * it whole and a failed one leaves no half table.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import type * as net from 'node:net';
 import * as path from 'node:path';
@@ -59,7 +60,8 @@ export async function copyTableToParquet(opts: TableCopyOptions): Promise<TableC
   const { table, outFile } = opts;
   const plans = table.columns.map(planColumn);
   const lanes = opts.lanes.slice(0, Math.max(1, Math.min(opts.lanes.length, opts.ranges.length)));
-  const tmp = `${outFile}.tmp`;
+  // Its own temporary name: an attempt given up on (heartbeat timeout) may still be writing beside its retry.
+  const tmp = `${outFile}.${randomUUID().slice(0, 8)}.tmp`;
   fs.mkdirSync(path.dirname(outFile), { recursive: true });
   fs.rmSync(tmp, { force: true });
   // Row order is not kept (nothing depends on it): DuckDB then writes row groups as they fill,

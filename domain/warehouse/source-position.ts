@@ -45,3 +45,22 @@ export async function sourceWritePosition(conn: Connection): Promise<string | nu
   }
   return null;
 }
+
+/**
+ * MariaDB's exact position of the snapshot open on `conn` (`binlog_snapshot_file` and `_position`,
+ * read inside the transaction: the binary log position the snapshot's data corresponds to). Null on
+ * other servers or without a binary log; then the position read around the snapshot's start stands,
+ * which a commit written to the log but not yet visible could fool (docs/fleet.md#one-snapshot-rule).
+ */
+export async function snapshotBinlogPosition(conn: Connection): Promise<string | null> {
+  try {
+    const [rows] = await conn.query<RowDataPacket[]>("SHOW STATUS LIKE 'binlog_snapshot_%'");
+    const value = (name: string) =>
+      (rows as { Variable_name: string; Value: string }[]).find((r) => r.Variable_name.toLowerCase() === name)
+        ?.Value;
+    const file = value('binlog_snapshot_file');
+    return file ? `binlog:${file}:${value('binlog_snapshot_position')}` : null;
+  } catch {
+    return null;
+  }
+}

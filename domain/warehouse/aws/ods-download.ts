@@ -63,7 +63,10 @@ async function objectKeys(ctx: AwsWarehouseContext, bucket: string, prefix: stri
 
 async function registerCatalog(databaseFile: string, views: { name: string; files: string[] }[]) {
   const instance = await DuckDBInstance.create(databaseFile);
-  const conn = await instance.connect();
+  const conn = await instance.connect().catch((err: unknown) => {
+    instance.closeSync();
+    throw err;
+  });
   try {
     for (const v of views)
       await conn.run(
