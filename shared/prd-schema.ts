@@ -108,6 +108,27 @@ export const prdFactSchema = z
       })
       .strict()
       .nullable(),
+    /**
+     * Every date the fact could be dated by, best first, with the figures that ranked them: to
+     * date the fact otherwise, copy one's table, column and path into event_time.
+     */
+    event_time_candidates: z
+      .array(
+        z
+          .object({
+            table: z.string().min(1),
+            column: z.string().min(1),
+            path: z.array(z.string()).default([]),
+            /** Share of rows where the date is set, 0..1; absent when the rows were not profiled. */
+            coverage: z.number().min(0).max(1).optional(),
+            first: z.string().optional(),
+            last: z.string().optional(),
+            support: z.enum(['complete', 'partial', 'sparse', 'implausible']),
+            note: z.string().default(''),
+          })
+          .strict(),
+      )
+      .default([]),
     /** The daily (or snapshot) ADS table of this fact. */
     ads_table: identifier.optional(),
     /** What the fact's measures mean, e.g. `revenue = quantity × unit_price × (1 − discount)`. */

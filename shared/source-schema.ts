@@ -17,6 +17,17 @@ export interface SourceForeignKey {
   references_columns: string[];
 }
 
+/** What the explorer measured of one date or timestamp column, over every row of its table. */
+export interface DateColumnStats {
+  /** Rows where the column is set (not NULL). */
+  non_null: number;
+  /** The earliest and latest value, `YYYY-MM-DD`; absent when no row is set. */
+  first?: string;
+  last?: string;
+  /** Rows dated after the moment of exploring. */
+  future: number;
+}
+
 export interface SourceTable {
   name: string;
   row_count: number;
@@ -25,6 +36,8 @@ export interface SourceTable {
   foreign_keys: SourceForeignKey[];
   /** A few rows, values rendered as short strings (binary as `<n bytes>`). */
   sample_rows: Record<string, string | null>[];
+  /** Figures of each date and timestamp column, by column name; absent when rows were not counted. */
+  date_stats?: Record<string, DateColumnStats>;
 }
 
 export interface SourceSnapshot {

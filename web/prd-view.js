@@ -7,6 +7,37 @@
   const none = () => h('p', { class: 'muted' }, 'none');
   const evidence = (text) => (text ? h('span', { class: 'muted' }, ' — ', text) : '');
 
+  /**
+   * Every date a fact could be dated by, with the figures that ranked it (docs/analysis.md): the
+   * chosen one first; to date the fact otherwise, copy another's table, column and path into
+   * event_time in the editor.
+   */
+  function eventTimeCandidates(f) {
+    const candidates = f.event_time_candidates || [];
+    if (candidates.length < 2) return '';
+    const percent = (c) =>
+      c.coverage === undefined ? 'not profiled' : `${Math.round(c.coverage * 1000) / 10}%`;
+    return h(
+      'details',
+      { class: 'candidates' },
+      h('summary', {}, `Event-time candidates (${candidates.length})`),
+      table(
+        ['Date', 'Set on', 'Range', 'Support', 'Reading'],
+        candidates.map((c, i) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, h('code', {}, `${c.table}.${c.column}`), i === 0 && f.event_time ? ' (chosen)' : ''),
+            h('td', {}, percent(c)),
+            h('td', {}, c.first ? `${c.first} … ${c.last}` : ''),
+            h('td', {}, c.support),
+            h('td', {}, c.note),
+          ),
+        ),
+      ),
+    );
+  }
+
   function table(head, rows) {
     return h(
       'div',
@@ -131,6 +162,8 @@
                     ]
                   : ', a snapshot',
                 f.measures.length ? h('div', { class: 'muted' }, f.measures.join('; ')) : '',
+                f.event_time ? evidence(f.event_time.evidence) : '',
+                eventTimeCandidates(f),
                 evidence(f.evidence),
               ),
             ),

@@ -4,6 +4,7 @@
  * REST API answers 409/400 without a race) and the `status` query.
  */
 import { ApplicationFailure, condition, log, setHandler } from '@temporalio/workflow';
+import { alignEventDates } from '../shared/prd-event-dates';
 import { prdSchema, type Prd } from '../shared/prd-schema';
 import type { Decision, ProjectView } from '../shared/project-model';
 import {
@@ -38,7 +39,7 @@ export class ApprovalGate {
         log.warn('modify ignored: no PRD is waiting for a decision', { status: view.status });
       else if (!parsed.success)
         log.warn('modify ignored: the edited PRD is invalid', { issues: parsed.error.issues.slice(0, 5) });
-      else this.pending = { decision: 'modify', prd: parsed.data };
+      else this.pending = { decision: 'modify', prd: alignEventDates(parsed.data) };
     });
     setHandler(rejectSignal, (arg) => {
       if (this.waiting()) this.pending = { decision: 'reject', reason: arg?.reason };
@@ -87,7 +88,7 @@ function toPending(req: DecisionRequest): PendingDecision {
         details: [parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))],
       });
     }
-    return { decision: 'modify', prd: parsed.data };
+    return { decision: 'modify', prd: alignEventDates(parsed.data) };
   }
   return { decision: req.decision, reason: req.reason };
 }

@@ -3,7 +3,7 @@
  * keys, foreign keys, exact row counts and a few sample rows. Read-only.
  */
 import type { Connection, RowDataPacket } from 'mysql2/promise';
-import type { SourceColumn, SourceSnapshot, SourceTable } from '../../shared/source-schema';
+import type { DateColumnStats, SourceColumn, SourceSnapshot, SourceTable } from '../../shared/source-schema';
 import { quoteMysqlIdent } from '../../shared/sql-quoting';
 
 /** One tool call of the exploring agent, for the agent work log. */
@@ -149,6 +149,22 @@ export async function exploreSource(
               )[0],
             (rows) => `${rows.length} rows`,
           );
+    const dateColumns = columns.filter((c) => TEMPORAL.has(c.data_type));
+    const dateStats =
+      rowCount > 0 && dateColumns.length
+        ? await timed(
+            'profile_dates',
+            { table: name, columns: dateColumns.map((c) => c.name) },
+            () => profileDates(db, name, dateColumns),
+            (stats) =>
+              Object.entries(stats)
+                .map(
+                  ([c, s]) =>
+                    `${c}: ${Math.round((100 * s.non_null) / rowCount)}% set${s.first ? `, ${s.first} … ${s.last}` : ''}`,
+                )
+                .join('; '),
+          )
+        : undefined;
     tables.push({
       name,
       row_count: rowCount,
@@ -156,6 +172,7 @@ export async function exploreSource(
       primary_key: pkRows.filter((p) => p.tbl === name).map((p) => String(p.col)),
       foreign_keys: [...fks.values()],
       sample_rows: samples.map(renderRow),
+      ...(dateStats ? { date_stats: dateStats } : {}),
     });
   }
   return {
@@ -164,6 +181,41 @@ export async function exploreSource(
     tables,
     views: tableRows.filter((r) => r.type === 'VIEW').map((r) => String(r.name)),
   };
+}
+
+const TEMPORAL = new Set(['date', 'datetime', 'timestamp']);
+
+/**
+ * How well each date column is filled and what it spans, in one scan of the table: the evidence
+ * the analyst ranks event-time candidates by (docs/analysis.md#event-time-by-evidence).
+ */
+async function profileDates(
+  db: Connection,
+  table: string,
+  columns: SourceColumn[],
+): Promise<Record<string, DateColumnStats>> {
+  const parts = columns.flatMap((c, i) => {
+    const col = quoteMysqlIdent(c.name);
+    return [
+      `COUNT(${col}) AS n${i}`,
+      `DATE_FORMAT(MIN(${col}), '%Y-%m-%d') AS lo${i}`,
+      `DATE_FORMAT(MAX(${col}), '%Y-%m-%d') AS hi${i}`,
+      `COALESCE(SUM(${col} > NOW()), 0) AS f${i}`,
+    ];
+  });
+  const [[row]] = await db.query<RowDataPacket[]>(
+    `SELECT ${parts.join(', ')} FROM ${quoteMysqlIdent(table)}`,
+  );
+  const stats: Record<string, DateColumnStats> = {};
+  columns.forEach((c, i) => {
+    const text = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
+    stats[c.name] = {
+      non_null: Number(row[`n${i}`]),
+      ...(text(row[`lo${i}`]) ? { first: text(row[`lo${i}`]), last: text(row[`hi${i}`]) } : {}),
+      future: Number(row[`f${i}`]),
+    };
+  });
+  return stats;
 }
 
 function renderRow(row: RowDataPacket): Record<string, string | null> {

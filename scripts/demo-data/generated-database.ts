@@ -42,8 +42,8 @@ export interface FactTruth {
   event_time_column: string | null;
   /**
    * SQL returning one value `revenue` (money, in currency units, cents converted) to the cent:
-   * SUM(quantity*unit_price*(1-discount)) for lines, SUM(amount) for payments; omitted when the
-   * fact carries no money.
+   * SUM(ROUND(quantity*unit_price*(1-discount), 2)) for lines (each line's amount in cents, as on
+   * an invoice), SUM(amount) for payments; omitted when the fact carries no money.
    */
   revenue_sql?: string;
 }

@@ -9,7 +9,12 @@ import { loadDemoIntoHarness, loadZooDatabase, type HarnessDatabase } from '../h
 
 const DAY_MS = 86_400_000;
 /** Schemas whose relations exist only through column names. */
-const WITHOUT_DECLARED_FKS = ['zoo_toy_wholesale', 'zoo_music_store', 'zoo_saas_helpdesk'];
+const WITHOUT_DECLARED_FKS = [
+  'zoo_toy_wholesale',
+  'zoo_music_store',
+  'zoo_saas_helpdesk',
+  'zoo_abbreviated_ledger',
+];
 
 async function rows(db: Connection, sql: string, params: unknown[] = []): Promise<RowDataPacket[]> {
   const [result] = await db.query<RowDataPacket[]>(sql, params);

@@ -6,7 +6,7 @@
  */
 import { pathTo, type JoinStep } from '../../../shared/join-tree';
 import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
-import { identifier, nameWords, singularWords } from './name-words';
+import { columnWords, identifier, singularWords } from './name-words';
 import { personNameColumns, type TableAnalysis } from './table-roles';
 
 export interface Breakdown {
@@ -89,7 +89,7 @@ function scoreColumn(
   table: SourceTable,
   column: SourceColumn,
 ): { score: number; concept: string } | undefined {
-  const words = nameWords(column.name);
+  const words = columnWords(table, column.name);
   const tableWords = singularWords(table.name);
   if (!TEXT_TYPES.has(column.data_type) || hasAny(words, NOT_CATEGORIES)) return undefined;
   if (hasAny(words, GEO)) return { score: 10, concept: 'geo' };
@@ -142,7 +142,7 @@ export function breakdownsOf(
       if (analysis.meaning.get(column.name) === 'key' && !TEXT_TYPES.has(column.data_type)) continue;
       const scored = scoreColumn(table, column);
       if (!scored) continue;
-      const words = nameWords(column.name);
+      const words = columnWords(table, column.name);
       const specific =
         !hasAny(words, ['name', 'title', 'label']) &&
         (words.length > 1 ||

@@ -4,7 +4,7 @@
  * key, code, line number, year, phone or postal number, or flag, which no metric may aggregate.
  */
 import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
-import { nameWords } from './name-words';
+import { columnWords, nameWords } from './name-words';
 
 export type ColumnMeaning =
   /** Primary/foreign key or identifier: counted distinct, never summed. */
@@ -153,7 +153,7 @@ export function columnMeaning(
   column: SourceColumn,
   keyColumns: Set<string>,
 ): ColumnMeaning {
-  const words = nameWords(column.name);
+  const words = columnWords(table, column.name);
   const type = column.data_type;
   if (TEMPORAL.has(type)) return 'temporal';
   if (BINARY.has(type)) return 'binary';
@@ -172,6 +172,9 @@ export function columnMeaning(
   if (has(words, ...CODE_WORDS) && !has(words, ...QUANTITY_WORDS, ...MONEY_WORDS, 'count')) return 'code';
   if (has(words, ...QUANTITY_WORDS) || (has(words, 'ordered', 'sold', 'shipped') && !has(words, 'date')))
     return 'quantity';
+  // Money per unit (`unit_cost`, `cost_each`, `price_per_kg`) is averaged, never summed.
+  if (has(words, 'unit', 'each', 'per') && has(words, ...MONEY_WORDS) && !has(words, 'units'))
+    return 'unit_price';
   if (has(words, ...PRICE_WORDS) && !has(words, ...RATE_WORDS)) {
     // `rate` alone (interest_rate) is a rate; `rental_rate`, `hourly_rate` are prices per unit.
     if (last(words) === 'rate' && has(words, 'interest', 'tax', 'exchange', 'conversion', 'growth', 'churn'))

@@ -1,17 +1,22 @@
 /**
- * A table's own business date: the date or timestamp column that says when the row's event
- * happened (order, invoice, payment, shipment, visit), ranked by name. Birth, hire and expiry dates
- * are never event times; row-maintenance timestamps (`last_update`) are not either, and a creation
- * timestamp (`created_at`) counts only when nothing better exists.
+ * Event time by evidence (docs/analysis.md#event-time-by-evidence): the date or timestamp that
+ * says when a fact's event happened, chosen among the table's own dates and its header's by
+ * - coverage: the share of rows where it is set (a date set on a handful of rows dates nothing);
+ * - plausibility: not mostly in the future, not a sentinel, not one constant day;
+ * - meaning: a date naming the table or a business event (order, invoice, booking, payment) before
+ *   a plain date, a row's creation before a later moment (shipped, allocated, returned, due).
+ * Birth, hire and expiry dates are never event times; row-maintenance timestamps (`last_update`)
+ * are not either.
  */
-import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
-import { nameWords, singularWords } from './name-words';
+import type { DateColumnStats, SourceColumn, SourceTable } from '../../../shared/source-schema';
+import { columnWords, singularWords, stem } from './name-words';
 
 const TEMPORAL = new Set(['date', 'datetime', 'timestamp']);
 /** Dates about a person or a contract, not about an event the business counts. */
 const NEVER = [
   'birth',
   'birthday',
+  'birthdate',
   'dob',
   'born',
   'hire',
@@ -60,18 +65,16 @@ const EVENT = [
   'payment',
   'paid',
   'transaction',
-  'txn',
   'sale',
   'sold',
   'purchase',
   'purchased',
-  'ship',
-  'shipped',
-  'shipping',
   'rental',
   'rented',
   'booking',
   'booked',
+  'reservation',
+  'reserved',
   'event',
   'occurred',
   'opened',
@@ -94,8 +97,17 @@ const EVENT = [
   'played',
   'reported',
 ];
-/** Later moments of an event (returned, delivered, closed): a fallback when nothing else exists. */
+/** Later moments of an event (shipped, allocated, returned, closed): after the row's creation. */
 const LATER = [
+  'ship',
+  'shipped',
+  'shipping',
+  'allocated',
+  'allocation',
+  'dispatched',
+  'commit',
+  'committed',
+  'receipt',
   'return',
   'returned',
   'delivered',
@@ -115,63 +127,171 @@ const LATER = [
   'checkout',
 ];
 
-/** Why a column is (or is not) an event time, as a rank: lower is better; undefined: never. */
-function rank(table: SourceTable, column: SourceColumn): number | undefined {
+/** What a candidate's name says, best first. */
+const MEANINGS = [
+  'names the table itself',
+  'names a business event',
+  'is a plain date column',
+  'is the row creation time',
+  'is a later moment of the event',
+] as const;
+export type EventTimeMeaning = (typeof MEANINGS)[number];
+
+/** How far the figures support a candidate, best first. */
+export type EventTimeSupport = 'complete' | 'partial' | 'sparse' | 'implausible';
+const SUPPORT_ORDER: EventTimeSupport[] = ['complete', 'partial', 'sparse', 'implausible'];
+/** Shares of rows set from which a date is complete, or at least usable. */
+const COMPLETE_SHARE = 0.95;
+const USABLE_SHARE = 0.5;
+
+/** One date a fact could be dated by, with the figures that rank it. */
+export interface EventTimeCandidate {
+  /** The table holding the column: the fact itself, or its header. */
+  table: string;
+  column: string;
+  /** Whether the date is the header's, reached through the fact's N:1 key. */
+  inherited: boolean;
+  meaning: EventTimeMeaning;
+  support: EventTimeSupport;
+  /** Share of rows where it is set (0..1); undefined when the rows were not profiled. */
+  coverage?: number;
+  first?: string;
+  last?: string;
+  /** Why the figures weaken it (`set on 2% of rows`, `61% in the future`). */
+  weakness?: string;
+  /** The column's type and nullability, for the evidence. */
+  type: string;
+}
+
+function meaningOf(table: SourceTable, column: SourceColumn): EventTimeMeaning | undefined {
   if (!TEMPORAL.has(column.data_type)) return undefined;
-  const words = nameWords(column.name);
+  const words = columnWords(table, column.name);
   const has = (vocab: string[]) => words.some((w) => vocab.includes(w));
   if (has(NEVER)) return undefined;
   if (has(AUDIT) || (words.includes('last') && !has(EVENT))) return undefined;
-  const stem = singularWords(table.name);
-  if (words.some((w) => stem.includes(w) && w.length > 2) && !has(LATER) && !has(CREATED)) return 1;
-  if (has(EVENT)) return 2;
-  if (has(LATER)) return 4;
-  if (has(CREATED)) return 5;
+  const tableStems = singularWords(table.name).map(stem);
+  const ownEvent = (w: string) => w.length > 2 && tableStems.includes(stem(w));
+  // `shipped` is a later moment of an order, but the event itself of a shipment.
+  const later = words.some((w) => LATER.includes(w) && !ownEvent(w));
+  if (words.some(ownEvent) && !has(CREATED) && !later) return MEANINGS[0];
+  if (later) return MEANINGS[4];
+  if (has(EVENT)) return MEANINGS[1];
+  if (has(CREATED)) return MEANINGS[3];
   // A bare `date`, `timestamp`, `occurred_on`, `day`: probably the event.
-  return 3;
+  return MEANINGS[2];
+}
+
+/** The figures of a column as support, coverage and the weakness they show. */
+function supportOf(
+  table: SourceTable,
+  column: SourceColumn,
+): Pick<EventTimeCandidate, 'support' | 'coverage' | 'first' | 'last' | 'weakness'> {
+  const stats: DateColumnStats | undefined = table.date_stats?.[column.name];
+  // Not profiled: the declaration is all there is (a NOT NULL date is set on every row).
+  if (!stats || table.row_count === 0) return { support: column.nullable ? 'partial' : 'complete' };
+  const coverage = stats.non_null / table.row_count;
+  const figures = { coverage, first: stats.first, last: stats.last };
+  const percent = (x: number) => `${x < 0.01 && x > 0 ? '<1' : Math.round(100 * x)}%`;
+  if (stats.non_null > 0 && stats.future / stats.non_null > 0.5)
+    return {
+      ...figures,
+      support: 'implausible',
+      weakness: `${percent(stats.future / stats.non_null)} in the future`,
+    };
+  if (stats.first && stats.first <= '1900-01-01')
+    return { ...figures, support: 'implausible', weakness: `starts at ${stats.first}, a placeholder` };
+  if (stats.non_null > 30 && stats.first === stats.last)
+    return { ...figures, support: 'implausible', weakness: `one day only (${stats.first})` };
+  if (coverage >= COMPLETE_SHARE) return { ...figures, support: 'complete' };
+  if (coverage >= USABLE_SHARE)
+    return { ...figures, support: 'partial', weakness: `set on ${percent(coverage)} of rows` };
+  return { ...figures, support: 'sparse', weakness: `set on ${percent(coverage)} of rows` };
+}
+
+/** Every date of a table that could say when its rows' events happened. */
+export function ownCandidates(table: SourceTable): EventTimeCandidate[] {
+  return table.columns.flatMap((column) => {
+    const meaning = meaningOf(table, column);
+    if (!meaning) return [];
+    return [
+      {
+        table: table.name,
+        column: column.name,
+        inherited: false,
+        meaning,
+        type: `${column.type}${column.nullable ? '' : ', not null'}`,
+        ...supportOf(table, column),
+      },
+    ];
+  });
+}
+
+/** A header's date offered to a fact that belongs to it: a proxy, ranked below the fact's own plain dates. */
+export function inheritedCandidate(header: SourceTable): EventTimeCandidate | undefined {
+  const best = rankCandidates(ownCandidates(header))[0];
+  return best ? { ...best, inherited: true } : undefined;
+}
+
+/** A candidate's rank by meaning: a header's event date sits between the fact's plain dates and its creation time. */
+function meaningRank(c: EventTimeCandidate): number {
+  const own = MEANINGS.indexOf(c.meaning);
+  return c.inherited && own <= 2 ? 2.5 : own;
+}
+
+/** Candidates best first: support, then meaning, then the fact's own before its header's, then column order. */
+export function rankCandidates(candidates: EventTimeCandidate[]): EventTimeCandidate[] {
+  return candidates
+    .map((c, i) => ({ c, i }))
+    .sort(
+      (a, b) =>
+        SUPPORT_ORDER.indexOf(a.c.support) - SUPPORT_ORDER.indexOf(b.c.support) ||
+        meaningRank(a.c) - meaningRank(b.c) ||
+        Number(a.c.inherited) - Number(b.c.inherited) ||
+        a.i - b.i,
+    )
+    .map(({ c }) => c);
+}
+
+/** Whether figures support dating rows by this candidate at all. */
+export const isUsable = (c: EventTimeCandidate): boolean =>
+  c.support === 'complete' || c.support === 'partial';
+
+/** `orders.order_date (datetime, not null; set on 100% of rows, 2021-01-02 … 2023-12-31)`. */
+export function describeCandidate(c: EventTimeCandidate): string {
+  const figures =
+    c.coverage !== undefined
+      ? `; set on ${c.coverage > 0 && c.coverage < 0.01 ? '<1' : Math.round(100 * c.coverage)}% of rows${c.first ? `, ${c.first} … ${c.last}` : ''}`
+      : '';
+  return `${c.table}.${c.column} (${c.type}${figures})`;
+}
+
+/** Why the chosen candidate won, in a sentence for the PRD. */
+export function choiceEvidence(chosen: EventTimeCandidate, others: EventTimeCandidate[]): string {
+  const why = chosen.weakness ? `${chosen.meaning}, though ${chosen.weakness}` : chosen.meaning;
+  const rest = others
+    .slice(0, 4)
+    .map((o) => `${o.table}.${o.column} (${o.weakness ?? o.meaning})`)
+    .join(', ');
+  return `${describeCandidate(chosen)} ${why}${rest ? `; preferred over ${rest}` : ''}`;
 }
 
 export interface OwnEventTime {
   column: string;
   evidence: string;
+  candidate: EventTimeCandidate;
 }
 
-/** The table's own business event time, or undefined when it has none. */
+/** The table's own best business date (whatever its support), or undefined when it has none. */
 export function ownEventTime(table: SourceTable): OwnEventTime | undefined {
-  const ranked = table.columns
-    .map((c, i) => ({ c, i, r: rank(table, c) }))
-    .filter((x): x is { c: SourceColumn; i: number; r: number } => x.r !== undefined)
-    .sort(
-      (a, b) =>
-        // A date named after the table wins; otherwise an always-present date beats an optional
-        // one (shipped, returned and checked-in dates are null until that later moment happens).
-        Number(a.r !== 1) - Number(b.r !== 1) ||
-        Number(a.c.nullable) - Number(b.c.nullable) ||
-        a.r - b.r ||
-        a.i - b.i,
-    );
-  const best = ranked[0];
+  const [best, ...others] = rankCandidates(ownCandidates(table));
   if (!best) return undefined;
-  const others = ranked.slice(1).map((x) => x.c.name);
-  const why = [
-    'names the table itself',
-    'names a business event',
-    'is a plain date column',
-    'is a later moment of the event, the only date there is',
-    'is the row creation time, the only date there is',
-  ][best.r - 1];
-  return {
-    column: best.c.name,
-    evidence:
-      `${table.name}.${best.c.name} (${best.c.type}${best.c.nullable ? '' : ', not null'}) ${why}` +
-      (others.length ? `; preferred over ${others.join(', ')}` : ''),
-  };
+  return { column: best.column, evidence: choiceEvidence(best, others), candidate: best };
 }
 
 /** Date columns that are not event times, for the PRD's evidence (`employees.birth_date: a birth date`). */
 export function rejectedDateColumns(table: SourceTable): string[] {
   return table.columns
-    .filter((c) => TEMPORAL.has(c.data_type) && rank(table, c) === undefined)
+    .filter((c) => TEMPORAL.has(c.data_type) && meaningOf(table, c) === undefined)
     .map((c) => `${table.name}.${c.name}`);
 }
 
@@ -184,12 +304,12 @@ export function eventTimeObjection(table: SourceTable, columnName: string): stri
   if (!column) return `${table.name} has no column ${columnName}`;
   if (!TEMPORAL.has(column.data_type))
     return `${table.name}.${columnName} is ${column.type}, not a date or timestamp`;
-  if (rank(table, column) !== undefined) return undefined;
-  const words = nameWords(column.name);
+  if (meaningOf(table, column) !== undefined) return undefined;
+  const words = columnWords(table, column.name);
   if (words.some((w) => NEVER.includes(w)))
     return `${table.name}.${columnName} is a birth, hire or validity date, not when a business event happened`;
   // An audit timestamp is acceptable only when the table has nothing better.
-  if (ownEventTime(table))
-    return `${table.name}.${columnName} records row maintenance; use ${ownEventTime(table)!.column}`;
+  const better = ownEventTime(table);
+  if (better) return `${table.name}.${columnName} records row maintenance; use ${better.column}`;
   return undefined;
 }

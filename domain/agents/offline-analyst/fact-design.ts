@@ -6,6 +6,13 @@
 import type { Prd, PrdFact, PrdField, PrdMetric, PrdTable } from '../../../shared/prd-schema';
 import { describeStep, joinTree, pathTo, type JoinKey } from '../../../shared/join-tree';
 import { breakdownsOf } from './breakdowns';
+import {
+  choiceEvidence,
+  inheritedCandidate,
+  ownCandidates,
+  rankCandidates,
+  type EventTimeCandidate,
+} from './event-time';
 import { rowMeasures, type RowMeasure } from './fact-measures';
 import { identifier, pluralNoun, singularWords, tableNoun } from './name-words';
 import { FACT_ROLES, isModeledColumn, labelColumns, type TableAnalysis } from './table-roles';
@@ -145,20 +152,7 @@ export function designFact(
   const tree = joinTree(keys, t.name);
 
   // Event time: own date, the header's through the join path, or none (snapshot).
-  let eventTime: PrdFact['event_time'] = null;
-  if (fact.ownDate)
-    eventTime = { table: t.name, column: fact.ownDate.column, path: [], evidence: fact.ownDate.evidence };
-  else if (fact.header) {
-    const path = pathTo(tree, fact.header);
-    const header = byName.get(fact.header);
-    if (path && header?.ownDate)
-      eventTime = {
-        table: fact.header,
-        column: header.ownDate.column,
-        path: path.map(describeStep),
-        evidence: `${t.name} has no business date of its own; each ${noun} takes its ${tableNoun(fact.header)}'s ${header.ownDate.column} (${header.ownDate.evidence})`,
-      };
-  }
+  const { eventTime, candidates } = chooseEventTime(fact, byName, tree);
   // The role is one of the fact kinds; a fact that found no date is reported as a snapshot.
   const kind: PrdFact['kind'] = eventTime ? (fact.role as PrdFact['kind']) : 'snapshot';
 
@@ -367,11 +361,64 @@ export function designFact(
     table: t.name,
     kind,
     event_time: eventTime,
+    event_time_candidates: candidates,
     ads_table: adsName,
     measures: measures.map((m) => m.formula),
     evidence: fact.evidence,
   };
   return { fact: factEntry, dwd, dws, ads, metrics: [...metrics, ...breakdownMetrics], dashboards };
+}
+
+/**
+ * The fact's event time and every candidate, best first: its own dates and, for a line, its
+ * header's date through the join path (docs/analysis.md#event-time-by-evidence).
+ */
+function chooseEventTime(
+  fact: TableAnalysis,
+  byName: Map<string, TableAnalysis>,
+  tree: ReturnType<typeof joinTree>,
+): { eventTime: PrdFact['event_time']; candidates: PrdFact['event_time_candidates'] } {
+  const paths = new Map<EventTimeCandidate, string[]>();
+  const offered = (table: string | undefined): EventTimeCandidate | undefined => {
+    const holder = table ? byName.get(table) : undefined;
+    const path = table ? pathTo(tree, table) : undefined;
+    const candidate = holder && path ? inheritedCandidate(holder.table) : undefined;
+    if (candidate) paths.set(candidate, path!.map(describeStep));
+    return candidate;
+  };
+  const inherited = offered(fact.header);
+  // The other dated facts it references (a payment's order), offered for a person to choose.
+  const referenced = [...new Set(fact.references.map((r) => r.references_table))]
+    .filter((t) => t !== fact.header && ['event', 'header'].includes(byName.get(t)?.role ?? ''))
+    .map(offered)
+    .filter((c): c is EventTimeCandidate => !!c);
+  const ranked = rankCandidates([
+    ...ownCandidates(fact.table),
+    ...(inherited ? [inherited] : []),
+    ...referenced,
+  ]);
+  // A line is dated by its header (the role analysis found the header's date ranks first); any
+  // other fact by its own best date.
+  const chosen = fact.role === 'line' ? inherited : ranked.find((c) => !c.inherited);
+  const listed = chosen ? [chosen, ...ranked.filter((c) => c !== chosen)] : ranked;
+  const candidates = listed.map((c) => ({
+    table: c.table,
+    column: c.column,
+    path: paths.get(c) ?? [],
+    ...(c.coverage !== undefined ? { coverage: Math.round(c.coverage * 10_000) / 10_000 } : {}),
+    ...(c.first ? { first: c.first, last: c.last } : {}),
+    support: c.support,
+    note: `${c.inherited ? `${c.table}'s date: ` : ''}${c.meaning}${c.weakness ? `; ${c.weakness}` : ''}`,
+  }));
+  if (!chosen) return { eventTime: null, candidates };
+  const others = ranked.filter((c) => c !== chosen);
+  const evidence = chosen.inherited
+    ? `each ${tableNoun(fact.table.name)} takes its ${tableNoun(chosen.table)}'s date: ${choiceEvidence(chosen, others)}`
+    : choiceEvidence(chosen, others);
+  return {
+    eventTime: { table: chosen.table, column: chosen.column, path: paths.get(chosen) ?? [], evidence },
+    candidates,
+  };
 }
 
 const CUSTOMERS = ['customer', 'client', 'user', 'member', 'account', 'patient', 'student', 'guest'];

@@ -3,9 +3,9 @@
  * derived on lines as quantity × unit price (× (1 − discount)), quantities, durations and sizes
  * summed, unit prices and rates averaged. Keys, codes, line numbers, years and flags never.
  */
-import type { SourceColumn } from '../../../shared/source-schema';
+import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
 import { isCents } from './column-meaning';
-import { identifier, nameWords } from './name-words';
+import { bareColumnName, columnWords, identifier } from './name-words';
 import type { TableAnalysis } from './table-roles';
 
 /** A per-row value the DWD computes and the DWS aggregates. */
@@ -34,26 +34,34 @@ function moneyExpr(table: string, column: SourceColumn): string {
   return isCents(column) ? `${ref} * 0.01` : ref;
 }
 
-/** `unit_price_cents` → `unit_price`; `Total` → `total`. */
-function moneyName(column: SourceColumn): string {
+/** `unit_price_cents` → `unit_price`; `Total` → `total`; `x_netamount` → `net_amount`. */
+function moneyName(table: SourceTable, column: SourceColumn): string {
   return identifier(
-    nameWords(column.name)
+    columnWords(table, column.name)
       .filter((w) => w !== 'cents' && w !== 'cent' && w !== 'in')
       .join('_') || column.name,
   );
 }
+
+/** A measure's DWD name: the column's, its table's prefix left out (`x_qty` → `qty`). */
+const measureName = (table: SourceTable, column: SourceColumn): string =>
+  identifier(bareColumnName(table, column.name));
 
 /**
  * Whether a discount column holds a percentage (0–100) rather than a fraction (0–1): by name, by
  * type (an integer cannot hold a fraction), then by the sampled values.
  */
 function isPercent(table: TableAnalysis, column: SourceColumn): boolean {
-  const words = nameWords(column.name);
+  const words = columnWords(table.table, column.name);
   if (words.some((w) => ['pct', 'percent', 'percentage'].includes(w))) return true;
   if (/int$/.test(column.data_type)) return true;
   const values = table.table.sample_rows.map((r) => Number(r[column.name])).filter(Number.isFinite);
   return values.some((v) => v > 1);
 }
+
+/** The decimals money in this column has in currency units: its declared scale, cents as 2, at least 2. */
+const moneyScale = (column: SourceColumn): number =>
+  Math.min(Math.max(isCents(column) ? 2 : scaleOf(column), 2), 10);
 
 const DECIMAL = (scale: number) => `DECIMAL(38,${Math.min(Math.max(scale, 2), 10)})`;
 
@@ -63,7 +71,9 @@ export function rowMeasures(fact: TableAnalysis): RowMeasure[] {
   const cols = (m: string) => fact.table.columns.filter((c) => fact.meaning.get(c.name) === m);
   const out: RowMeasure[] = [];
   const quantity = cols('quantity')[0];
-  const price = cols('unit_price')[0];
+  // Revenue is quantity × the selling price: a price column before a unit cost.
+  const prices = cols('unit_price');
+  const price = prices.find((c) => columnWords(fact.table, c.name).includes('price')) ?? prices[0];
   const discount = cols('discount_rate')[0];
   if (price) {
     const q = quantity ? `${t}.${quantity.name}` : undefined;
@@ -79,23 +89,26 @@ export function rowMeasures(fact: TableAnalysis): RowMeasure[] {
     ]
       .filter(Boolean)
       .join(' × ');
+    // Money at the source's scale: each line's amount is rounded to the price's scale (cents),
+    // as an invoice line is, so every sum above it has no digits the source never had.
+    const scale = moneyScale(price);
     out.push({
       name: 'line_revenue',
-      source: [q, moneyExpr(t, price), d].filter(Boolean).join(' * '),
-      type: DECIMAL(scaleOf(price) + (discount ? scaleOf(discount) + 2 : 0) + (isCents(price) ? 2 : 0)),
+      source: `ROUND(${[q, moneyExpr(t, price), d].filter(Boolean).join(' * ')}, ${scale})`,
+      type: DECIMAL(scale),
       meaning: 'revenue',
       label: 'revenue',
-      formula: `revenue = ${formula}`,
+      formula: `revenue = ${formula}, rounded to ${scale} decimals per line`,
     });
   }
   for (const c of cols('money')) {
     out.push({
-      name: moneyName(c),
+      name: moneyName(fact.table, c),
       source: moneyExpr(t, c),
-      type: DECIMAL(scaleOf(c) + (isCents(c) ? 2 : 0)),
+      type: DECIMAL(moneyScale(c)),
       meaning: 'money',
-      label: moneyName(c).replace(/_/g, ' '),
-      formula: `${moneyName(c)} = ${c.name}${isCents(c) ? ' / 100 (cents)' : ''}`,
+      label: moneyName(fact.table, c).replace(/_/g, ' '),
+      formula: `${moneyName(fact.table, c)} = ${c.name}${isCents(c) ? ' / 100 (cents)' : ''}`,
     });
   }
   for (const [meaning, label] of [
@@ -105,23 +118,23 @@ export function rowMeasures(fact: TableAnalysis): RowMeasure[] {
   ] as const) {
     for (const c of cols(meaning)) {
       out.push({
-        name: identifier(c.name),
+        name: measureName(fact.table, c),
         source: `${t}.${c.name}`,
         type: ['float', 'double', 'real', 'decimal'].includes(c.data_type) ? DECIMAL(scaleOf(c)) : 'BIGINT',
         meaning,
-        label: `${identifier(c.name).replace(/_/g, ' ')} (${label})`,
-        formula: `${identifier(c.name)} = ${c.name}`,
+        label: `${measureName(fact.table, c).replace(/_/g, ' ')} (${label})`,
+        formula: `${measureName(fact.table, c)} = ${c.name}`,
       });
     }
   }
   for (const meaning of ['unit_price', 'discount_rate', 'rate'] as const) {
     for (const c of cols(meaning)) {
       out.push({
-        name: isCents(c) ? moneyName(c) : identifier(c.name),
+        name: isCents(c) ? moneyName(fact.table, c) : measureName(fact.table, c),
         source: isCents(c) ? moneyExpr(t, c) : `${t}.${c.name}`,
         type: 'DOUBLE',
         meaning,
-        label: (isCents(c) ? moneyName(c) : identifier(c.name)).replace(/_/g, ' '),
+        label: (isCents(c) ? moneyName(fact.table, c) : measureName(fact.table, c)).replace(/_/g, ' '),
         formula: `averaged: ${c.name}`,
       });
     }

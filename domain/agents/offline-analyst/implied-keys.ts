@@ -6,7 +6,7 @@
  */
 import type { PrdRelationship } from '../../../shared/prd-schema';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
-import { nameWords, normalizedName, singular } from './name-words';
+import { columnWords, nameWords, normalizedColumn, singular } from './name-words';
 
 const INTEGER = /^(tinyint|smallint|mediumint|int|integer|bigint)$/;
 const TEXT = /^(char|varchar)$/;
@@ -40,7 +40,7 @@ export function relationshipsOf(snapshot: SourceSnapshot): PrdRelationship[] {
   const byStem = new Map<string, SourceTable>();
   for (const t of snapshot.tables) {
     if (t.primary_key.length !== 1) continue;
-    const pk = normalizedName(t.primary_key[0]);
+    const pk = normalizedColumn(t, t.primary_key[0]);
     byPkName.set(pk, [...(byPkName.get(pk) ?? []), t]);
     if (pk === 'id') byStem.set(tableStem(t.name), t);
   }
@@ -74,7 +74,7 @@ function impliedTarget(
   byPkName: Map<string, SourceTable[]>,
   byStem: Map<string, SourceTable>,
 ): SourceTable | undefined {
-  const name = normalizedName(column.name);
+  const name = normalizedColumn(table, column.name);
   // The table's own single key (customers.customerNumber) is not a reference to itself.
   const sameName = (byPkName.get(name) ?? []).filter((t) => t.name !== table.name);
   if (sameName.length === 1 && name !== 'id') return sameName[0];
@@ -84,7 +84,7 @@ function impliedTarget(
       pk.length >= 6 && pk !== 'id' && name.endsWith(pk) && name !== pk && tables.length === 1,
   );
   if (suffixed.length === 1 && suffixed[0][1][0].name !== table.name) return suffixed[0][1][0];
-  const words = nameWords(column.name);
+  const words = columnWords(table, column.name);
   if (words.length >= 2 && words[words.length - 1] === 'id') {
     const target = byStem.get(words.slice(0, -1).map(singular).join(''));
     if (target && target.name !== table.name) return target;

@@ -3,7 +3,7 @@
  * industry has a lexicon; the description weighs most, then table names, then column names.
  */
 import type { SourceSnapshot } from '../../../shared/source-schema';
-import { singularWords } from './name-words';
+import { columnWords, singular, singularWords } from './name-words';
 
 interface Industry {
   name: string;
@@ -252,7 +252,11 @@ export function detectIndustry(
         score += factTables.has(table.name) ? 4 : 3;
         evidence.push(`table ${table.name}`);
       }
-      const hits = table.columns.filter((c) => words(c.name).some((w) => vocab.has(w)));
+      const hits = table.columns.filter((c) =>
+        columnWords(table, c.name)
+          .map(singular)
+          .some((w) => vocab.has(w)),
+      );
       score += Math.min(6, hits.length);
       evidence.push(...hits.slice(0, 2).map((c) => `column ${table.name}.${c.name}`));
     }

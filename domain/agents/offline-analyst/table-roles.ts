@@ -7,9 +7,16 @@
 import type { PrdRelationship, TableRole } from '../../../shared/prd-schema';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
 import { ADDITIVE_MEANINGS, columnMeaning, type ColumnMeaning } from './column-meaning';
-import { ownEventTime, type OwnEventTime } from './event-time';
+import {
+  inheritedCandidate,
+  isUsable,
+  ownCandidates,
+  ownEventTime,
+  rankCandidates,
+  type OwnEventTime,
+} from './event-time';
 import { referencesByTable } from './implied-keys';
-import { nameWords } from './name-words';
+import { columnWords } from './name-words';
 import { warehouseType } from './warehouse-types';
 
 /** Row-maintenance timestamps and ETL bookkeeping, never modeled. */
@@ -47,7 +54,7 @@ export function labelColumns(table: SourceTable): SourceColumn[] {
   return table.columns.filter(
     (c) =>
       ['varchar', 'char', 'text', 'tinytext', 'mediumtext'].includes(c.data_type) &&
-      nameWords(c.name).some((w) => LABEL_WORDS.includes(w)) &&
+      columnWords(table, c.name).some((w) => LABEL_WORDS.includes(w)) &&
       !SENSITIVE_COLUMN.test(c.name),
   );
 }
@@ -113,27 +120,36 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
   // Row counts are known when any table has rows; then an empty table has nothing to analyse yet.
   const counted = snapshot.tables.some((t) => t.row_count > 0);
   const empty = (b: (typeof base)[number]) => counted && b.table.row_count === 0;
-  const isEventFact = (b: (typeof base)[number]) =>
+  // An own date the figures support (set on at least half the rows, plausible).
+  const usableOwn = (b: (typeof base)[number]) => !!b.ownDate && isUsable(b.ownDate.candidate);
+  const eventShaped = (b: (typeof base)[number]) =>
     !!b.ownDate &&
     !empty(b) &&
     !isBridge(b) &&
     !isLookup(b) &&
     (b.references.length > 0 || additive(b)) &&
     !(entityLike(b) && b.referencedBy.length > 0);
+  const isEventFact = (b: (typeof base)[number]) => usableOwn(b) && eventShaped(b);
 
   const events = new Set(base.filter(isEventFact).map((b) => b.table.name));
-  // A line has no date of its own and references a dated event (its header) directly or via one hop.
+  // The header's date dates the table when it ranks above every date of the table's own.
+  const headerDateWins = (b: (typeof base)[number], header: string) => {
+    const inherited = inheritedCandidate(byName.get(header)!.table);
+    return !!inherited && rankCandidates([...ownCandidates(b.table), inherited])[0] === inherited;
+  };
+  // A line belongs to a dated event (its header), directly or via one hop, and has no date of its
+  // own that ranks above the header's (none, or one set on a handful of rows, or a later moment).
   const headerOf = (b: (typeof base)[number]): { header: string; via: PrdRelationship } | undefined => {
-    if (b.ownDate || empty(b) || isBridge(b) || !(additive(b) || priced(b) || lineNumbered(b.table)))
-      return undefined;
+    if (empty(b) || isBridge(b) || !(additive(b) || priced(b) || lineNumbered(b.table))) return undefined;
     for (const r of b.references) {
-      if (events.has(r.references_table)) return { header: r.references_table, via: r };
+      if (events.has(r.references_table) && headerDateWins(b, r.references_table))
+        return { header: r.references_table, via: r };
     }
     for (const r of b.references) {
       const mid = byName.get(r.references_table);
-      if (!mid || mid.ownDate || entityLike(mid)) continue;
+      if (!mid || usableOwn(mid) || entityLike(mid)) continue;
       const up = mid.references.find((x) => events.has(x.references_table));
-      if (up) return { header: up.references_table, via: r };
+      if (up && headerDateWins(b, up.references_table)) return { header: up.references_table, via: r };
     }
     return undefined;
   };
@@ -145,6 +161,11 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     }),
   );
   const headers = new Set([...lines.values()].map((h) => h.header));
+  // A table whose own date the figures hardly support, and that belongs to no header, is still
+  // dated by it: the PRD says how weak it is.
+  for (const b of base)
+    if (!lines.has(b.table.name) && !events.has(b.table.name) && b.ownDate && eventShaped(b))
+      events.add(b.table.name);
   const facts = new Set([...events, ...lines.keys()]);
   const referencedByFact = (b: (typeof base)[number]) => b.referencedBy.some((t) => facts.has(t));
 
@@ -168,7 +189,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
       const { header, via } = lines.get(name)!;
       return out(
         'line',
-        `no date of its own; ${measureText}; belongs to ${header} through ${via.table}.${via.columns.join('+')} (${via.origin})`,
+        `${b.ownDate ? `its own dates rank below ${header}'s (${b.ownDate.evidence})` : 'no date of its own'}; ${measureText}; belongs to ${header} through ${via.table}.${via.columns.join('+')} (${via.origin})`,
         header,
       );
     }
@@ -220,7 +241,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
 export function personNameColumns(
   table: SourceTable,
 ): { first: SourceColumn; last: SourceColumn } | undefined {
-  const find = (w: string) => table.columns.find((c) => nameWords(c.name).join('') === `${w}name`);
+  const find = (w: string) => table.columns.find((c) => columnWords(table, c.name).join('') === `${w}name`);
   const first = find('first');
   const last = find('last');
   return first && last ? { first, last } : undefined;
@@ -229,7 +250,7 @@ export function personNameColumns(
 /** A table with a line-number column (`orderLineNumber`, `line_no`): the mark of order lines. */
 function lineNumbered(table: SourceTable): boolean {
   return table.columns.some((c) => {
-    const w = nameWords(c.name);
+    const w = columnWords(table, c.name);
     return w.includes('line') && w.some((x) => ['number', 'no', 'num', 'nr', 'seq', 'id'].includes(x));
   });
 }

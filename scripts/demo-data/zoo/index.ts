@@ -2,10 +2,12 @@
  * The schema zoo: small generated databases (`zoo_*`) that together cover the shapes an analyst
  * must handle, each with its ground truth. See each file's header for what it covers.
  */
+import { abbreviatedLedger } from './abbreviated-ledger';
 import { bikeShops } from './bike-shops';
 import { clinic } from './clinic';
 import { genericRecords } from './generic-records';
 import { musicStore } from './music-store';
+import { prefixedSales } from './prefixed-sales';
 import { saasHelpdesk } from './saas-helpdesk';
 import { toyWholesale } from './toy-wholesale';
 import type { ZooSchema } from './zoo-schema';
@@ -20,6 +22,8 @@ export const ZOO: readonly ZooSchema[] = [
   bikeShops,
   clinic,
   genericRecords,
+  prefixedSales,
+  abbreviatedLedger,
 ];
 
 /** The zoo schema of that database name; throws naming the known ones otherwise. */

@@ -77,6 +77,12 @@ export async function reconcile(
       problems.push(
         `${fact.table}: event time ${named ?? 'none'}, expected ${fact.event_time_column ?? 'none'}`,
       );
+    // The chosen date is set on the rows it dates (the PRD lists its figures first).
+    const chosen = entry.event_time_candidates[0];
+    if (entry.event_time && chosen && (chosen.coverage ?? 1) < 0.95)
+      problems.push(
+        `${fact.table}: event time ${named} is set on ${Math.round(100 * (chosen.coverage ?? 0))}% of rows`,
+      );
     if (fact.event_date_sql && entry.ads_table) {
       const want = await sourceRow(
         mysql,
@@ -104,6 +110,11 @@ export async function reconcile(
           v: cents((await ads(`SELECT SUM(${c}) AS v FROM ${entry.ads_table}`)).v),
         })),
       );
+      // Money at the source's scale: no ADS money value has digits below the cent.
+      for (const c of columns) {
+        const { n } = await ads(`SELECT COUNT(*) AS n FROM ${entry.ads_table} WHERE ${c} <> ROUND(${c}, 2)`);
+        if (Number(n) > 0) problems.push(`${fact.table}: ${n} ADS values of ${c} have digits below the cent`);
+      }
       const line = entry.kind === 'line';
       const matched = sums.find((s) => s.v === want && (!line || s.c === 'revenue'));
       if (!matched)

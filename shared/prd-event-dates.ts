@@ -1,0 +1,34 @@
+/**
+ * A person who edits a PRD dates a fact by changing its `event_time` (docs/analysis.md#event-time-by-evidence);
+ * this makes the fact's DWD `event_date`, which every daily aggregate above it groups by, follow.
+ * Pure, so the workflow may run it on the PRD a person sends.
+ */
+import type { Prd } from './prd-schema';
+
+/** The PRD with each dated fact's DWD `event_date` computed from its `event_time`. */
+export function alignEventDates(prd: Prd): Prd {
+  const dwd = prd.layers.dwd.map((table) => {
+    const fact = prd.facts.find((f) => f.event_time && f.table === table.source_tables[0]);
+    const field = table.fields.find((f) => f.name === 'event_date');
+    if (!fact?.event_time || !field) return table;
+    const { table: holder, column, path } = fact.event_time;
+    const source = `CAST(${holder}.${column} AS DATE)`;
+    if (field.source.replace(/\s+/g, ' ').trim() === source) return table;
+    return {
+      ...table,
+      source_tables: table.source_tables.includes(holder)
+        ? table.source_tables
+        : [...table.source_tables, holder],
+      fields: table.fields.map((f) =>
+        f === field
+          ? {
+              ...f,
+              source,
+              description: path.length ? `${holder}.${column} via ${path.join(', ')}` : `date of ${column}`,
+            }
+          : f,
+      ),
+    };
+  });
+  return { ...prd, layers: { ...prd.layers, dwd } };
+}
