@@ -175,6 +175,13 @@ if $want_tests; then
     ! would "$st_pinned"; then
     pip_install_pinned "$st_venv" .plat-pinned "$st_pinned" "schemathesis" "set SCHEMATHESIS_PATH to an existing st"
   fi
+  # dbt-core and dbt-duckdb (PyPI): `dbt build` of the warehouse exported as a dbt project.
+  dbt_venv="$tools/dbt-venv"
+  dbt_pinned="dbt-core==$DBT_CORE_VERSION dbt-duckdb==$DBT_DUCKDB_VERSION duckdb==$DBT_DUCKDB_ENGINE_VERSION"
+  if { [ ! -x "$dbt_venv/bin/dbt" ] || [ "$(cat "$dbt_venv/.plat-pinned" 2>/dev/null)" != "$dbt_pinned" ]; } &&
+    ! would "$dbt_pinned"; then
+    pip_install_pinned "$dbt_venv" .plat-pinned "$dbt_pinned" "dbt" "install python3-venv"
+  fi
   # aiosmtpd (PyPI): the real SMTP server the alarm e-mail test delivers to.
   smtp_venv="$tools/smtp-venv"
   smtp_pinned="aiosmtpd==$AIOSMTPD_VERSION"

@@ -1,5 +1,5 @@
 /**
- * A person who edits a PRD dates a fact by changing its `event_time` (docs/analysis.md#event-time-by-evidence);
+ * A person who edits a PRD dates a fact by changing its `event_time` (docs/offline-analyst.md#event-time-by-evidence);
  * this makes the fact's DWD `event_date`, which every daily aggregate above it groups by, follow.
  * Pure, so the workflow may run it on the PRD a person sends.
  */

@@ -8,7 +8,7 @@
   const evidence = (text) => (text ? h('span', { class: 'muted' }, ' — ', text) : '');
 
   /**
-   * Every date a fact could be dated by, with the figures that ranked it (docs/analysis.md): the
+   * Every date a fact could be dated by, with the figures that ranked it (docs/offline-analyst.md): the
    * chosen one first; to date the fact otherwise, copy another's table, column and path into
    * event_time in the editor.
    */

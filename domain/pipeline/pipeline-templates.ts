@@ -9,6 +9,7 @@ import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
 import { warehouseType } from '../agents/offline-analyst/warehouse-types';
 import type { LayerTableSpec } from '../warehouse/warehouse-engine';
 import { layerDatabaseName } from '../warehouse/warehouse-layout';
+import { generateDbtProject } from './dbt/dbt-project';
 import { pipelineCode } from './pipeline-code';
 import { quoteIdent as q, quoteMysqlIdent as mq } from '../../shared/sql-quoting';
 
@@ -81,6 +82,8 @@ export function generatePipelineTemplates(opts: {
   };
   files.push({ path: 'pipeline.json', content: `${JSON.stringify(config, null, 2)}\n` });
   files.push(...pipelineCode());
+  // The same warehouse as a dbt project, for a data team that carries it on with dbt.
+  files.push(...generateDbtProject({ projectId, prd, layers }).map((f) => ({ ...f, path: `dbt/${f.path}` })));
   files.push({ path: 'README.md', content: readme(projectId, prd, incremental, full, schedule.cron) });
   return {
     generated_at: new Date().toISOString(),
@@ -130,5 +133,8 @@ temporal schedule trigger --schedule-id ${projectId}-incremental-load   # run on
 \`\`\`
 
 Deleted source rows are not detected by change-time extraction; reload a table whole to drop them.
+
+The same warehouse as a dbt project (sources, models, tests, exposures, semantic models and metrics) is in
+\`dbt/\`; see \`dbt/README.md\`.
 `;
 }

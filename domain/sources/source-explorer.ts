@@ -187,7 +187,7 @@ const TEMPORAL = new Set(['date', 'datetime', 'timestamp']);
 
 /**
  * How well each date column is filled and what it spans, in one scan of the table: the evidence
- * the analyst ranks event-time candidates by (docs/analysis.md#event-time-by-evidence).
+ * the analyst ranks event-time candidates by (docs/offline-analyst.md#event-time-by-evidence).
  */
 async function profileDates(
   db: Connection,

@@ -33,7 +33,8 @@ const USAGE = `Usage: plat <command> [options]
   projects cancel ID
   projects logs ID                        the agent's tool calls
   projects report ID KIND [--out DIR]     quality | metrics | scripts | catalog | profile | dashboards |
-                                          pipeline (--out writes the pipeline templates to DIR)
+                                          pipeline | dbt (--out writes the pipeline templates, or
+                                          the warehouse as a dbt project, to DIR)
   projects query ID --sql SQL [--layer L] read-only SQL on plat_<id>_<layer> (ods, dwd, dws, ads; default ads)
 ${MEMORY_USAGE}
 ${INDEX_USAGE}

@@ -15,11 +15,12 @@ export const REPORT_KINDS = [
   'profile',
   'dashboards',
   'pipeline',
+  'dbt',
 ] as const;
 type Report = Record<string, unknown> & { project_id: string };
 type Rows = Record<string, unknown>[];
 
-/** Renders one report as text; `outDir` writes the pipeline templates to disk. */
+/** Renders one report as text; `outDir` writes the pipeline templates (or the dbt project) to disk. */
 export async function report(
   api: ApiClient,
   id: string,
@@ -28,7 +29,12 @@ export async function report(
 ): Promise<{ data: Report; text: string }> {
   if (!(REPORT_KINDS as readonly string[]).includes(kind))
     throw new ApiError(2, 'usage', `report kind must be one of ${REPORT_KINDS.join(', ')}`);
-  const data = await api.request<Report>('GET', `/v1/projects/${id}/${kind}`);
+  // The dbt project is the `dbt/` folder of the pipeline templates (docs/dbt-export.md).
+  const data = await api.request<Report>('GET', `/v1/projects/${id}/${kind === 'dbt' ? 'pipeline' : kind}`);
+  if (kind === 'dbt')
+    data.files = ((data.files ?? []) as { path: string; content: string }[])
+      .filter((f) => f.path.startsWith('dbt/'))
+      .map((f) => ({ ...f, path: f.path.slice('dbt/'.length) }));
   const rows = (key: string) => (data[key] ?? []) as Rows;
   switch (kind) {
     case 'quality':

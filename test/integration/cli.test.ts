@@ -126,6 +126,14 @@ describe('plat CLI', () => {
       'ads_rental_kpi_daily',
     );
     fs.rmSync(out, { recursive: true, force: true });
+    // The same warehouse as a dbt project: its own root, models by layer.
+    const dbt = await plat('projects', 'report', projectId, 'dbt', '--out', out);
+    expect(dbt.stdout).toContain(`files to ${out}`);
+    expect(fs.readFileSync(path.join(out, 'dbt_project.yml'), 'utf8')).toContain('profile: plat');
+    expect(fs.readFileSync(path.join(out, 'models', 'ads', 'ads_rental_kpi_daily.sql'), 'utf8')).toContain(
+      "{{ ref('dws_rental_daily') }}",
+    );
+    fs.rmSync(out, { recursive: true, force: true });
     const unknown = await plat('projects', 'report', projectId, 'weather');
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('report kind must be one of');

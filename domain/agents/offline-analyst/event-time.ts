@@ -1,5 +1,5 @@
 /**
- * Event time by evidence (docs/analysis.md#event-time-by-evidence): the date or timestamp that
+ * Event time by evidence (docs/offline-analyst.md#event-time-by-evidence): the date or timestamp that
  * says when a fact's event happened, chosen among the table's own dates and its header's by
  * - coverage: the share of rows where it is set (a date set on a handful of rows dates nothing);
  * - plausibility: not mostly in the future, not a sentinel, not one constant day;

@@ -371,7 +371,7 @@ export function designFact(
 
 /**
  * The fact's event time and every candidate, best first: its own dates and, for a line, its
- * header's date through the join path (docs/analysis.md#event-time-by-evidence).
+ * header's date through the join path (docs/offline-analyst.md#event-time-by-evidence).
  */
 function chooseEventTime(
   fact: TableAnalysis,

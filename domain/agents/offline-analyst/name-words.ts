@@ -2,7 +2,7 @@
  * Names read as words, whatever their style: snake_case, camelCase, PascalCase, UPPER_CASE, joined
  * words (`unitprice`, `orderdate`) and abbreviations (`qty`, `amt`, `dt`, `nbr`), so the analyst
  * reads `order_date`, `OrderDate`, `orderdate` and `ord_dt` alike. Joined words are split by word
- * segmentation over an English word list ranked by frequency (docs/analysis.md#names-read-as-words);
+ * segmentation over an English word list ranked by frequency (docs/offline-analyst.md#names-read-as-words);
  * a prefix a table puts on all its columns (`x_unitprice`, `l_shipdate`) is read past.
  */
 import { segmentWord } from './word-segmentation';

@@ -1,0 +1,193 @@
+/**
+ * The warehouse as a dbt project (docs/dbt-export.md), part of the pipeline templates: the ODS
+ * Parquet files as sources, the DWD/DWS/ADS SQL as models, the quality rules as tests, the
+ * dashboards as exposures and the ADS metrics as semantic models and metrics. `dbt build` with
+ * dbt-duckdb over the project's ODS files gives the same tables plat built.
+ */
+import { stringify } from 'yaml';
+import type { Prd } from '../../../shared/prd-schema';
+import type { LayerTableSpec } from '../../warehouse/warehouse-engine';
+import { dbtModels, ODS_SOURCE } from './dbt-models';
+import { exposures, semanticLayer, semanticName } from './dbt-semantic-layer';
+import { dbtTests } from './dbt-tests';
+
+/** The pinned versions the project is tested with (scripts/versions.env; DuckDB the engine plat embeds). */
+export const DBT_REQUIREMENTS = 'dbt-core==1.11.16 dbt-duckdb==1.11.1 duckdb==1.5.6';
+
+export interface DbtFile {
+  path: string;
+  content: string;
+}
+
+const yaml = (value: unknown, header: string) =>
+  `# ${header}\n${stringify(value, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+
+/** Every file of the dbt project, paths relative to its root. */
+export function generateDbtProject(opts: {
+  projectId: string;
+  prd: Prd;
+  layers: { layer: string; tables: LayerTableSpec[] }[];
+}): DbtFile[] {
+  const { projectId, prd, layers } = opts;
+  const name = semanticName('plat', projectId);
+  const tests = dbtTests(prd);
+  const files: DbtFile[] = [];
+  const columnsOf = (table: string, fields: { name: string; description?: string }[]) =>
+    fields.map((f) => {
+      const columnTests = tests.byColumn.get(table)?.get(f.name);
+      return {
+        name: f.name,
+        ...(f.description ? { description: f.description } : {}),
+        ...(columnTests ? { data_tests: columnTests } : {}),
+      };
+    });
+
+  files.push({
+    path: 'dbt_project.yml',
+    content: yaml(
+      {
+        name,
+        version: '1.0.0',
+        profile: 'plat',
+        'model-paths': ['models'],
+        'test-paths': ['tests'],
+        flags: { send_anonymous_usage_stats: false },
+        models: { [name]: { '+materialized': 'table' } },
+      },
+      `dbt project of plat analysis project ${projectId}: ${prd.title}`,
+    ),
+  });
+  files.push({
+    path: 'profiles.yml',
+    content: yaml(
+      {
+        plat: {
+          target: 'dev',
+          outputs: {
+            dev: { type: 'duckdb', path: "{{ env_var('PLAT_DBT_DATABASE', 'plat.duckdb') }}", threads: 4 },
+          },
+        },
+      },
+      'DuckDB, one file; PLAT_DBT_DATABASE chooses it',
+    ),
+  });
+
+  const odsTables = prd.layers.ods.map((t) => {
+    const freshness = tests.freshness.get(t.name);
+    return {
+      name: t.name,
+      description: t.description,
+      config: {
+        meta: {
+          external_location: `read_parquet('{{ env_var('PLAT_ODS_DIR') }}/${t.source_tables[0]}.parquet')`,
+        },
+        ...(freshness
+          ? {
+              loaded_at_field: freshness.column,
+              freshness: { warn_after: { count: freshness.max_age_days, period: 'day' } },
+            }
+          : {}),
+      },
+      columns: columnsOf(t.name, t.fields),
+    };
+  });
+  files.push({
+    path: 'models/sources.yml',
+    content: yaml(
+      {
+        version: 2,
+        sources: [
+          {
+            name: ODS_SOURCE,
+            description: `The ODS copy of ${prd.source.database}: one Parquet file per source table in $PLAT_ODS_DIR`,
+            tables: odsTables,
+          },
+        ],
+      },
+      'ODS sources and their quality rules',
+    ),
+  });
+
+  const models = dbtModels(projectId, layers);
+  for (const model of models)
+    files.push({ path: `models/${model.layer}/${model.name}.sql`, content: model.sql });
+  for (const layer of ['dwd', 'dws', 'ads'] as const) {
+    const tables = prd.layers[layer].filter((t) => models.some((m) => m.name === t.name));
+    if (!tables.length) continue;
+    files.push({
+      path: `models/${layer}/_${layer}.yml`,
+      content: yaml(
+        {
+          version: 2,
+          models: tables.map((t) => ({
+            name: t.name,
+            description: `${t.description} (grain: ${t.grain})`,
+            columns: columnsOf(t.name, t.fields),
+          })),
+        },
+        `${layer.toUpperCase()} models`,
+      ),
+    });
+  }
+  for (const t of tests.singular) files.push({ path: `tests/${t.name}.sql`, content: t.sql });
+
+  const semantic = semanticLayer(prd);
+  if (semantic.semantic_models.length) {
+    files.push({
+      path: 'models/semantic/metricflow_time_spine.sql',
+      content:
+        "-- One row a day: the time spine dbt's semantic layer needs\n{{ config(materialized='table') }}\n\n" +
+        "SELECT CAST(d AS DATE) AS date_day FROM range(DATE '2000-01-01', DATE '2051-01-01', INTERVAL 1 DAY) AS t(d)\n",
+    });
+    files.push({
+      path: 'models/semantic/semantic_layer.yml',
+      content: yaml(
+        {
+          version: 2,
+          models: [
+            {
+              name: 'metricflow_time_spine',
+              description: 'Every day from 2000 to 2050',
+              time_spine: { standard_granularity_column: 'date_day' },
+              columns: [{ name: 'date_day', granularity: 'day' }],
+            },
+          ],
+          ...semantic,
+        },
+        'ADS metrics as semantic models and metrics',
+      ),
+    });
+  }
+  const dashboards = exposures(prd);
+  if (dashboards.length)
+    files.push({
+      path: 'models/exposures.yml',
+      content: yaml({ version: 2, exposures: dashboards }, 'Dashboards as exposures'),
+    });
+  files.push({ path: 'README.md', content: readme(projectId, prd, name) });
+  return files;
+}
+
+function readme(projectId: string, prd: Prd, name: string): string {
+  return `# ${prd.title}: the warehouse as a dbt project
+
+Generated by plat for project \`${projectId}\` from the approved PRD (\`${name}\`).
+
+- \`models/sources.yml\`: the ODS copy of \`${prd.source.database}\`, one Parquet file per source table, with the
+  PRD's quality rules as tests (a warning rule warns, a blocking rule fails the build).
+- \`models/dwd\`, \`models/dws\`, \`models/ads\`: the SQL plat ran, as models.
+- \`models/semantic/semantic_layer.yml\`: the ADS metrics as semantic models and metrics.
+- \`models/exposures.yml\`: the dashboards.
+
+Build it with DuckDB over the ODS files (\`plat projects report ${projectId} dbt --out DIR\` wrote this folder;
+the ODS files are in the project's warehouse directory, \`<warehouse>/${projectId}/ods\`):
+
+\`\`\`sh
+python3 -m venv .venv && .venv/bin/pip install ${DBT_REQUIREMENTS}
+export PLAT_ODS_DIR=/path/to/warehouse/${projectId}/ods PLAT_DBT_DATABASE=warehouse.duckdb
+.venv/bin/dbt build --profiles-dir . --project-dir .
+\`\`\`
+
+To run it elsewhere, change \`profiles.yml\` (another adapter) and the sources' \`external_location\`.
+`;
+}
