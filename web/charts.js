@@ -1,6 +1,6 @@
 // The dashboard's charts, drawn by Apache ECharts (served by the gateway at /vendor/echarts.min.js):
-// daily series on a time axis that reads well from one day to ten years, gaps left as gaps, lone days
-// as dots, tooltips, zoom on long series, and top-N breakdowns as bars (docs/web-ui.md#dashboard).
+// series by day, week or month on a time axis that reads well from one day to ten years, gaps left
+// as gaps, lone buckets as dots, tooltips, zoom on long series, and top-N breakdowns as bars (docs/web-ui.md#dashboard).
 (function () {
   const DAY = 86_400_000;
   const BLUE = '#2f6fde';
@@ -67,31 +67,80 @@
     return from === to ? text(from) : `${text(from)} – ${text(to)}`;
   }
 
+  /** The first day of the bucket holding day `t`: itself, its week's Monday, or its month's first. */
+  function bucketStart(t, grain) {
+    const d = new Date(t);
+    if (grain === 'month') return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    if (grain === 'week') return t - ((d.getUTCDay() + 6) % 7) * DAY;
+    return t;
+  }
+
+  /** The first day of the bucket after the one starting at `t`. */
+  function nextBucket(t, grain) {
+    const d = new Date(t);
+    if (grain === 'month') return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+    return t + (grain === 'week' ? 7 : 1) * DAY;
+  }
+
   /**
-   * The points of a daily series with a null between days that are not consecutive, so a line
-   * breaks at every gap instead of joining across it; and the days with no neighbour on either side,
+   * A daily series grouped by `grain` (docs/web-ui.md#grain): each week (from Monday) or month one
+   * row dated by its first day, its values summed when they add up across days, else averaged.
+   */
+  function bucketRows(rows, grain, additive) {
+    if (!grain || grain === 'day') return rows;
+    const groups = new Map();
+    for (const r of rows) {
+      const k = bucketStart(dayOf(r.stat_date), grain);
+      const g = groups.get(k) || { sum: 0, n: 0 };
+      g.sum += r.value;
+      g.n += 1;
+      groups.set(k, g);
+    }
+    return [...groups]
+      .sort((a, b) => a[0] - b[0])
+      .map(([k, g]) => ({
+        stat_date: new Date(k).toISOString().slice(0, 10),
+        value: additive ? g.sum : g.sum / g.n,
+      }));
+  }
+
+  /** A bucket as a reader names it: `2024-03-05`, `week of 2024-03-04`, `Mar 2024`. */
+  function bucketText(t, grain) {
+    const iso = new Date(t).toISOString().slice(0, 10);
+    if (grain === 'month') return `${MONTHS[new Date(t).getUTCMonth()]} ${new Date(t).getUTCFullYear()}`;
+    return grain === 'week' ? `week of ${iso}` : iso;
+  }
+
+  /**
+   * The points of a series with a null between buckets that are not consecutive, so a line breaks
+   * at every gap instead of joining across it; and the buckets with no neighbour on either side,
    * which a line cannot show, to be drawn as dots.
    */
-  function withGaps(rows) {
+  function withGaps(rows, grain) {
     const points = [];
     const lone = [];
     rows.forEach((r, i) => {
       const t = dayOf(r.stat_date);
       const prev = i > 0 ? dayOf(rows[i - 1].stat_date) : null;
       const next = i + 1 < rows.length ? dayOf(rows[i + 1].stat_date) : null;
-      if (prev !== null && t - prev > DAY) points.push([prev + DAY, null]);
+      const gapBefore = prev !== null && nextBucket(prev, grain) < t;
+      if (gapBefore) points.push([nextBucket(prev, grain), null]);
       points.push([t, r.value]);
-      if ((prev === null || t - prev > DAY) && (next === null || next - t > DAY)) lone.push([t, r.value]);
+      if ((prev === null || gapBefore) && (next === null || nextBucket(t, grain) < next))
+        lone.push([t, r.value]);
     });
     return { points, lone };
   }
 
-  /** ECharts option of a daily series drawn as `kind` (line, area or bar) over [from, to]. */
-  function seriesOption(kind, rows, unit, from, to) {
-    const fromDay = dayOf(from);
+  /**
+   * ECharts option of a series drawn as `kind` (line, area or bar) over [from, to]; `rows` are
+   * already grouped by `grain` (day when absent).
+   */
+  function seriesOption(kind, rows, unit, from, to, grain = 'day') {
+    const fromDay = bucketStart(dayOf(from), grain);
     const toDay = Math.max(dayOf(to), fromDay);
     const days = Math.round((toDay - fromDay) / DAY) + 1;
-    const { points, lone } = withGaps(rows);
+    const { points, lone } = withGaps(rows, grain);
     const tooltipValue = (v) => formatValue(v, unit);
     const series =
       kind === 'bar'
@@ -101,7 +150,7 @@
               name: 'value',
               data: rows.map((r) => [dayOf(r.stat_date), r.value]),
               itemStyle: { color: BLUE },
-              barMaxWidth: 24,
+              barMaxWidth: grain === 'day' ? 24 : 40,
             },
           ]
         : [
@@ -135,7 +184,7 @@
         formatter: (p) => {
           const item = Array.isArray(p) ? p[0] : p;
           const [t, v] = item.value;
-          return `${new Date(t).toISOString().slice(0, 10)}<br/><strong>${tooltipValue(v)}</strong>`;
+          return `${bucketText(t, grain)}<br/><strong>${tooltipValue(v)}</strong>`;
         },
       },
       xAxis: timeAxis(fromDay, toDay),
@@ -209,5 +258,5 @@
     return chart;
   }
 
-  window.platCharts = { seriesOption, topOption, draw, formatValue, rangeText, dayOf };
+  window.platCharts = { seriesOption, topOption, draw, formatValue, rangeText, dayOf, bucketRows };
 })();

@@ -2,7 +2,7 @@
 // one metric queried live from the ADS layer over the stat_date range picked (docs/web-ui.md#dashboard).
 window.plat.page(async () => {
   const { api, h, projectTabs } = window.plat;
-  const { seriesOption, topOption, draw, formatValue, rangeText } = window.platCharts;
+  const { seriesOption, topOption, draw, formatValue, rangeText, bucketRows } = window.platCharts;
   const id = window.plat.projectId();
   const base = `/v1/projects/${encodeURIComponent(id)}`;
   const $ = (sel) => document.querySelector(sel);
@@ -63,11 +63,15 @@ window.plat.page(async () => {
     const sql = `SELECT CAST(stat_date AS VARCHAR) AS stat_date, CAST(value AS DOUBLE) AS value FROM (${dataset.sql}) AS m WHERE stat_date BETWEEN DATE '${from}' AND DATE '${to}' ORDER BY stat_date`;
     try {
       const res = await query(sql);
-      const rows = res.rows.map((r) => ({ stat_date: r.stat_date, value: Number(r.value) }));
-      const total = rows.reduce((n, r) => n + r.value, 0);
+      const daily = res.rows.map((r) => ({ stat_date: r.stat_date, value: Number(r.value) }));
+      const total = daily.reduce((n, r) => n + r.value, 0);
       // Distinct counts and averages do not add up across days: no total for them.
       const additive = dataset.additive !== false;
       const unit = dataset.unit;
+      // Sparse facts are charted by week or month (the spec says which and why).
+      const grain = (dataset.grain && dataset.grain.grain) || 'day';
+      const rows = bucketRows(daily, grain, additive);
+      const per = { day: 'daily', week: 'weekly', month: 'monthly' }[grain];
       const stats = h(
         'div',
         { class: 'stats' },
@@ -79,28 +83,35 @@ window.plat.page(async () => {
             rows.length ? rows[rows.length - 1].stat_date : to,
           ),
         ),
-        stat('days', String(rows.length)),
+        stat('days', String(daily.length)),
         additive ? stat('total', formatValue(total, unit)) : '',
-        stat('daily avg', formatValue(rows.length ? total / rows.length : 0, unit)),
-        stat('max', formatValue(rows.length ? Math.max(...rows.map((r) => r.value)) : 0, unit)),
+        stat('daily avg', formatValue(daily.length ? total / daily.length : 0, unit)),
+        stat(
+          grain === 'day' ? 'max' : `${per} max`,
+          formatValue(rows.length ? Math.max(...rows.map((r) => r.value)) : 0, unit),
+        ),
+        // Says which grain and why (the spec's reason): "monthly: about 6.7 events a month …".
+        grain === 'day'
+          ? ''
+          : h('span', { class: 'grain', title: dataset.grain.reason }, dataset.grain.reason),
       );
       if (!rows.length) body.replaceChildren(stats, h('p', { class: 'muted' }, 'no data in this date range'));
       else if (kind === 'stat')
         body.replaceChildren(
           stats,
-          h('div', { class: 'big' }, formatValue(additive ? total : total / rows.length, unit)),
+          h('div', { class: 'big' }, formatValue(additive ? total : total / daily.length, unit)),
         );
-      else if (kind === 'table') body.replaceChildren(stats, dataTable(rows, unit));
+      else if (kind === 'table') body.replaceChildren(stats, dataTable(daily, unit));
       else {
         const canvas = h('div', {
           class: 'chart',
           role: 'img',
-          'aria-label': `${dataset.metric}: ${rows.length} days from ${from} to ${to}`,
+          'aria-label': `${dataset.metric}: ${daily.length} days from ${from} to ${to}${grain === 'day' ? '' : `, ${rows.length} ${grain}s`}`,
         });
         body.replaceChildren(stats, canvas);
-        draw(canvas, seriesOption(kind, rows, unit, from, to), 220);
+        draw(canvas, seriesOption(kind, rows, unit, from, to, grain), 220);
       }
-      markLoaded(card, rows.length);
+      markLoaded(card, daily.length);
     } catch (err) {
       markFailed(card, body, err);
     }

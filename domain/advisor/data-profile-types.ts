@@ -1,3 +1,4 @@
+import type { GrainChoice } from '../../shared/chart-grain';
 /**
  * The analytics advisor's data-profile report (docs/requirements.md#data-profile): an overall score from six dimensions,
  * key insights, per-table profiles, detected relations (confidence ≥ 0.5 only) and DWS/ADS modeling
@@ -66,6 +67,8 @@ export interface TimeRange {
   days: number;
   /** Calendar days that have at least one row. */
   active_days: number;
+  /** The grain its series is charted by (day, week or month), from rows per bucket. */
+  grain?: GrainChoice;
   /** The longest run of calendar days without rows inside the span, when there is one. */
   longest_gap?: { from: string; to: string; days: number };
 }

@@ -13,7 +13,7 @@ function tableSection(t: TableProfileReport): string[] {
     '',
     `${num(t.row_count)} rows, ${t.field_count} fields, ${pct(t.null_rate)} NULL cells` +
       (t.time_range
-        ? `; ${t.time_range.column} from ${t.time_range.min} to ${t.time_range.max} (${num(t.time_range.days)} days, ${num(t.time_range.active_days)} with rows)`
+        ? `; ${t.time_range.column} from ${t.time_range.min} to ${t.time_range.max} (${num(t.time_range.days)} days, ${num(t.time_range.active_days)} with rows${t.time_range.grain ? `; charted ${t.time_range.grain.reason}` : ''})`
         : '') +
       (t.sampled_rows ? `; frequent values from a ${num(t.sampled_rows)}-row sample` : ''),
     '',

@@ -3,6 +3,7 @@
  * column's range, one query (sampled on large tables) for every column's top five values, and one
  * for the longest gap in the event dates.
  */
+import { chooseGrain } from '../../shared/chart-grain';
 import type { ColumnProfile, TableProfileReport, TimeRange } from './data-profile-types';
 import { type JsonRow, type OdsCatalog } from './ods-catalog-reader';
 import { quoteIdent } from '../../shared/sql-quoting';
@@ -87,6 +88,9 @@ export async function profileTable(catalog: OdsCatalog, t: TableToProfile): Prom
   };
   const range = timeRange(t.event_column, stats);
   if (range) {
+    // How its series is charted: by day, week or month from its rows per bucket.
+    const dated = rows - (columns.find((c) => c.name === range.column)?.null_count ?? 0);
+    range.grain = chooseGrain(dated, range.days);
     const gap = await longestGap(catalog, from, range.column);
     if (gap) range.longest_gap = gap;
     report.time_range = range;

@@ -3,6 +3,7 @@
  * gateway's dashboard page renders them. The page queries the ADS layer live (direct query, no
  * cached import), so this spec holds SQL, never data.
  */
+import { chooseGrain, spanDays, type GrainChoice } from '../../shared/chart-grain';
 import type { Prd } from '../../shared/prd-schema';
 import type { MetricValidationReport } from '../warehouse/metric-validation';
 
@@ -21,6 +22,8 @@ export interface DashboardDataset {
   additive: boolean;
   first_date: string | null;
   last_date: string | null;
+  /** How a series is charted: by day, week or month, from its fact's events per bucket. */
+  grain?: GrainChoice;
 }
 
 export interface DashboardSpec {
@@ -69,6 +72,18 @@ export function buildDashboardSpec(
       first_date: check.first_date,
       last_date: check.last_date,
     });
+  }
+  // Each ADS table's events: the total of its first additive count (the fact's rows).
+  const grains = new Map<string, GrainChoice>();
+  for (const m of prd.metrics) {
+    const check = checks.get(m.name);
+    if (grains.has(m.ads_table) || m.unit !== 'count' || !m.additive || m.kind !== 'series') continue;
+    if (!check?.valid || check.total == null || !check.first_date || !check.last_date) continue;
+    grains.set(m.ads_table, chooseGrain(check.total, spanDays(check.first_date, check.last_date)));
+  }
+  for (const d of datasets) {
+    const grain = grains.get(d.ads_table);
+    if (grain && d.kind === 'series') d.grain = grain;
   }
   const valid = new Set(datasets.map((d) => d.metric));
   const dashboards = prd.dashboards

@@ -19,6 +19,8 @@ export interface MetricCheck {
   last_date: string | null;
   min: number | null;
   max: number | null;
+  /** The sum of the values over every row (absent in reports written before it was kept). */
+  total?: number | null;
   sample: Record<string, unknown>[];
 }
 
@@ -53,6 +55,7 @@ async function check(engine: WarehouseEngine, projectId: string, metric: PrdMetr
     last_date: null,
     min: null,
     max: null,
+    total: null,
     sample: [],
   };
   if (!/^\s*(select|with)\b/i.test(metric.sql)) {
@@ -100,6 +103,7 @@ async function check(engine: WarehouseEngine, projectId: string, metric: PrdMetr
   result.last_date = sorted[sorted.length - 1];
   result.min = Math.min(...numbers);
   result.max = Math.max(...numbers);
+  result.total = numbers.reduce((n, v) => n + v, 0);
   result.valid = true;
   const values_ = breakdown
     ? `, ${new Set(rows.map((r) => String(r.dimension))).size} ${metric.dimension ?? 'dimension'} values`

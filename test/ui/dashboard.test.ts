@@ -182,6 +182,40 @@ describe('dashboard page', () => {
     expect(drawn.some((l) => /^[A-Z][a-z]{2}/.test(l))).toBe(false);
   });
 
+  it('charts a sparse series by month: one bar a month, summed, tooltips naming the month', async () => {
+    // 400 events over five years through the page's own chart code (docs/web-ui.md#grain).
+    const drawn = await page.evaluate(() => {
+      const charts = (window as unknown as { platCharts: PlatCharts }).platCharts;
+      const rows = [];
+      for (let i = 0; i < 400; i++) {
+        const t = Date.UTC(2020, 0, 1) + Math.floor((i * 1826) / 400) * 86_400_000;
+        rows.push({ stat_date: new Date(t).toISOString().slice(0, 10), value: 1 });
+      }
+      const monthly = charts.bucketRows(rows, 'month', true);
+      const el = document.createElement('div');
+      el.className = 'chart';
+      el.style.width = '600px';
+      document.body.append(el);
+      const chart = charts.draw(
+        el,
+        charts.seriesOption('bar', monthly, 'count', '2020-01-01', '2024-12-31', 'month'),
+        220,
+      );
+      const option = chart.getOption() as unknown as {
+        series: { data: [number, number][] }[];
+        tooltip: { formatter: (p: unknown) => string }[];
+      };
+      const bars = option.series[0].data;
+      const tip = option.tooltip[0].formatter({ value: bars[0] });
+      el.remove();
+      return { bars: bars.length, total: bars.reduce((n, b) => n + b[1], 0), first: monthly[0], tip };
+    });
+    expect(drawn.bars).toBe(60);
+    expect(drawn.total).toBe(400);
+    expect(drawn.first.stat_date).toBe('2020-01-01');
+    expect(drawn.tip).toContain('Jan 2020');
+  });
+
   it('shows the data-profile report: score, six dimensions, tables and relations', async () => {
     await page.goto(`${gateway.base}/ui/projects/${projectId}/profile`);
     await page.waitForFunction(() => /relational integrity/i.test(document.body.innerText));
@@ -199,6 +233,11 @@ interface EChartsGlobal {
 
 /** The page's chart helpers (web/charts.js). */
 interface PlatCharts {
-  seriesOption(kind: string, rows: unknown[], unit: string, from: string, to: string): object;
-  draw(el: HTMLElement, option: object, height: number): unknown;
+  seriesOption(kind: string, rows: unknown[], unit: string, from: string, to: string, grain?: string): object;
+  draw(el: HTMLElement, option: object, height: number): { getOption(): unknown };
+  bucketRows(
+    rows: { stat_date: string; value: number }[],
+    grain: string,
+    additive: boolean,
+  ): { stat_date: string; value: number }[];
 }
