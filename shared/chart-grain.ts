@@ -17,6 +17,8 @@ export interface GrainChoice {
   grain: ChartGrain;
   /** Average events per bucket of that grain over the span. */
   events_per_bucket: number;
+  /** Average events per calendar day over the span: the page picks a grain for a narrower range from it. */
+  events_per_day: number;
   /** `monthly: about 6.7 events a month (400 over 1,827 days)`. */
   reason: string;
 }
@@ -35,6 +37,7 @@ export function chooseGrain(events: number, spanDays: number): GrainChoice {
   return {
     grain,
     events_per_bucket: perBucket,
+    events_per_day: per('day'),
     reason: `${adverb}: about ${perBucket} events a ${grain} (${events.toLocaleString('en-US')} over ${days.toLocaleString('en-US')} days)`,
   };
 }

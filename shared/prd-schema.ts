@@ -273,6 +273,32 @@ export const prdSchema = prdShapeSchema.superRefine((prd, ctx) => {
         message: `${f.table} is not listed in fact_tables`,
       });
   });
+  // An event time names a date column of a copied table (checked where the ODS copy lists it), so a
+  // person's edit that names a missing or non-date column is refused here, not at build time.
+  prd.facts.forEach((f, i) => {
+    const e = f.event_time;
+    const ods = e && prd.layers.ods.find((t) => t.source_tables[0]?.toLowerCase() === e.table.toLowerCase());
+    if (!e || !ods) return;
+    const column = ods.fields.find((x) => x.source.toLowerCase() === `${e.table}.${e.column}`.toLowerCase());
+    if (!column)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['facts', i, 'event_time', 'column'],
+        message: `${e.table} has no column ${e.column}`,
+      });
+    else if (!/^(DATE|TIMESTAMP)/i.test(column.type))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['facts', i, 'event_time', 'column'],
+        message: `${e.table}.${e.column} is ${column.type}, not a date or timestamp`,
+      });
+    else if (e.table.toLowerCase() !== f.table.toLowerCase() && !e.path.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['facts', i, 'event_time', 'path'],
+        message: `${f.table} is dated by ${e.table}: say the joins (path) from ${f.table} to ${e.table}`,
+      });
+  });
   const metricNames = new Set(prd.metrics.map((m) => m.name));
   prd.dashboards.forEach((d, i) =>
     d.metrics.forEach((m, j) => {

@@ -19,9 +19,11 @@ export interface SourceForeignKey {
 
 /** What the explorer measured of one date or timestamp column, over every row of its table. */
 export interface DateColumnStats {
-  /** Rows where the column is set (not NULL). */
+  /** Rows where the column is set (not NULL), placeholders included. */
   non_null: number;
-  /** The earliest and latest value, `YYYY-MM-DD`; absent when no row is set. */
+  /** Rows holding a placeholder rather than a date: on or before 1900-01-01 (`0000-00-00` too). */
+  placeholder?: number;
+  /** The earliest and latest real value, `YYYY-MM-DD`; absent when no row has one. */
   first?: string;
   last?: string;
   /** Rows dated after the moment of exploring. */

@@ -104,6 +104,21 @@
       }));
   }
 
+  const BUCKET_DAYS = { day: 1, week: 7, month: 365.25 / 12 };
+  /**
+   * The grain for a range of `days` at `perDay` events a day: the rule of shared/chart-grain.ts
+   * (five events a bucket, two buckets in the range), so a narrowed range gets a finer grain.
+   */
+  function grainFor(perDay, days) {
+    const allowed = ['day', 'week', 'month'].filter((g) => g === 'day' || days >= 2 * BUCKET_DAYS[g]);
+    const grain = allowed.find((g) => perDay * BUCKET_DAYS[g] >= 5) || allowed[allowed.length - 1];
+    const per = Math.round(perDay * BUCKET_DAYS[grain] * 10) / 10;
+    return {
+      grain,
+      reason: `${{ day: 'daily', week: 'weekly', month: 'monthly' }[grain]}: about ${per} events a ${grain}`,
+    };
+  }
+
   /** A bucket as a reader names it: `2024-03-05`, `week of 2024-03-04`, `Mar 2024`. */
   function bucketText(t, grain) {
     const iso = new Date(t).toISOString().slice(0, 10);
@@ -258,5 +273,5 @@
     return chart;
   }
 
-  window.platCharts = { seriesOption, topOption, draw, formatValue, rangeText, dayOf, bucketRows };
+  window.platCharts = { seriesOption, topOption, draw, formatValue, rangeText, dayOf, bucketRows, grainFor };
 })();

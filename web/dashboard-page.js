@@ -2,7 +2,7 @@
 // one metric queried live from the ADS layer over the stat_date range picked (docs/web-ui.md#dashboard).
 window.plat.page(async () => {
   const { api, h, projectTabs } = window.plat;
-  const { seriesOption, topOption, draw, formatValue, rangeText, bucketRows } = window.platCharts;
+  const { seriesOption, topOption, draw, formatValue, rangeText, bucketRows, grainFor } = window.platCharts;
   const id = window.plat.projectId();
   const base = `/v1/projects/${encodeURIComponent(id)}`;
   const $ = (sel) => document.querySelector(sel);
@@ -68,8 +68,13 @@ window.plat.page(async () => {
       // Distinct counts and averages do not add up across days: no total for them.
       const additive = dataset.additive !== false;
       const unit = dataset.unit;
-      // Sparse facts are charted by week or month (the spec says which and why).
-      const grain = (dataset.grain && dataset.grain.grain) || 'day';
+      // Sparse facts are charted by week or month: the spec gives the fact's events a day, and the
+      // grain follows the range picked (a narrowed range gets a finer one).
+      const rangeDays = Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
+      const choice = dataset.grain
+        ? grainFor(dataset.grain.events_per_day ?? 5, rangeDays)
+        : { grain: 'day', reason: '' };
+      const grain = choice.grain;
       const rows = bucketRows(daily, grain, additive);
       const per = { day: 'daily', week: 'weekly', month: 'monthly' }[grain];
       const stats = h(
@@ -90,10 +95,8 @@ window.plat.page(async () => {
           grain === 'day' ? 'max' : `${per} max`,
           formatValue(rows.length ? Math.max(...rows.map((r) => r.value)) : 0, unit),
         ),
-        // Says which grain and why (the spec's reason): "monthly: about 6.7 events a month …".
-        grain === 'day'
-          ? ''
-          : h('span', { class: 'grain', title: dataset.grain.reason }, dataset.grain.reason),
+        // Says which grain and why: "monthly: about 6.7 events a month".
+        grain === 'day' ? '' : h('span', { class: 'grain' }, choice.reason),
       );
       if (!rows.length) body.replaceChildren(stats, h('p', { class: 'muted' }, 'no data in this date range'));
       else if (kind === 'stat')

@@ -15,6 +15,8 @@
   function eventTimeCandidates(f) {
     const candidates = f.event_time_candidates || [];
     if (candidates.length < 2) return '';
+    // The one event_time names, which a person may have changed from the first.
+    const chosen = (c) => f.event_time && c.table === f.event_time.table && c.column === f.event_time.column;
     const percent = (c) =>
       c.coverage === undefined ? 'not profiled' : `${Math.round(c.coverage * 1000) / 10}%`;
     return h(
@@ -23,11 +25,11 @@
       h('summary', {}, `Event-time candidates (${candidates.length})`),
       table(
         ['Date', 'Set on', 'Range', 'Support', 'Reading'],
-        candidates.map((c, i) =>
+        candidates.map((c) =>
           h(
             'tr',
             {},
-            h('td', {}, h('code', {}, `${c.table}.${c.column}`), i === 0 && f.event_time ? ' (chosen)' : ''),
+            h('td', {}, h('code', {}, `${c.table}.${c.column}`), chosen(c) ? ' (chosen)' : ''),
             h('td', {}, percent(c)),
             h('td', {}, c.first ? `${c.first} … ${c.last}` : ''),
             h('td', {}, c.support),

@@ -278,12 +278,14 @@ window.plat.page(async () => {
 
   // ---- pipeline ------------------------------------------------------------------------------------
   if (pipeline) {
+    const dbtFiles = pipeline.files.filter((f) => f.path.startsWith('dbt/'));
     $('#pipeline').replaceChildren(
       h(
         'p',
         {},
         `A Temporal project that loads the source daily (${pipeline.schedule.cron} ${pipeline.schedule.timezone}): `,
         `${pipeline.incremental.length} tables incrementally, ${pipeline.full_reload.length} reloaded whole.`,
+        dbtFiles.length ? ' The same warehouse as a dbt project is in dbt/.' : '',
       ),
       h(
         'div',
@@ -297,6 +299,23 @@ window.plat.page(async () => {
           },
           `Download all ${pipeline.files.length} files (.tar)`,
         ),
+        dbtFiles.length
+          ? h(
+              'button',
+              {
+                type: 'button',
+                id: 'download-dbt',
+                // The dbt project at its own root (docs/dbt-export.md).
+                onclick: () =>
+                  download(
+                    `${id}-dbt.tar`,
+                    tarArchive(dbtFiles.map((f) => ({ ...f, path: f.path.slice('dbt/'.length) }))),
+                    'application/x-tar',
+                  ),
+              },
+              `Download the dbt project (${dbtFiles.length} files, .tar)`,
+            )
+          : '',
       ),
       h(
         'ul',

@@ -196,10 +196,12 @@ async function profileDates(
 ): Promise<Record<string, DateColumnStats>> {
   const parts = columns.flatMap((c, i) => {
     const col = quoteMysqlIdent(c.name);
+    const real = `CASE WHEN ${col} > '1900-01-01' THEN ${col} END`;
     return [
       `COUNT(${col}) AS n${i}`,
-      `DATE_FORMAT(MIN(${col}), '%Y-%m-%d') AS lo${i}`,
-      `DATE_FORMAT(MAX(${col}), '%Y-%m-%d') AS hi${i}`,
+      `COALESCE(SUM(${col} <= '1900-01-01'), 0) AS p${i}`,
+      `DATE_FORMAT(MIN(${real}), '%Y-%m-%d') AS lo${i}`,
+      `DATE_FORMAT(MAX(${real}), '%Y-%m-%d') AS hi${i}`,
       `COALESCE(SUM(${col} > NOW()), 0) AS f${i}`,
     ];
   });
@@ -211,6 +213,7 @@ async function profileDates(
     const text = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
     stats[c.name] = {
       non_null: Number(row[`n${i}`]),
+      placeholder: Number(row[`p${i}`]),
       ...(text(row[`lo${i}`]) ? { first: text(row[`lo${i}`]), last: text(row[`hi${i}`]) } : {}),
       future: Number(row[`f${i}`]),
     };

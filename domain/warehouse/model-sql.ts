@@ -30,7 +30,7 @@ export class ModelSqlError extends Error {
   }
 }
 
-const AGGREGATE = /^\s*(count|sum|avg|min|max|approx_count_distinct|stddev\w*|median)\s*\(/i;
+const AGGREGATE = /\b(count|sum|avg|min|max|approx_count_distinct|stddev\w*|median)\s*\(/i;
 const QUALIFIED = /\b([a-z_][a-z0-9_]*)\.([a-z_][a-z0-9_]*)\b/gi;
 
 /** Where a name used in a PRD table's `source_tables` lives: layer and table. */

@@ -275,8 +275,10 @@ describe('worker stopped during data integration (real processes)', () => {
       done.warehouse as { ods: { parts: number; snapshot: { consistency: string; snapshots: number } } }
     ).ods;
     expect(ods.parts).toBeGreaterThanOrEqual(6);
-    // The harness's MariaDB keeps no binary log: several snapshots, consistency not provable.
-    expect(ods.snapshot).toMatchObject({ consistency: 'unknown', snapshots: ods.parts });
+    // The harness's MariaDB keeps no binary log: several snapshots, consistency not provable. A part
+    // the killed worker had begun resumes in a snapshot of its own: one or more beyond the parts.
+    expect(ods.snapshot.consistency).toBe('unknown');
+    expect(ods.snapshot.snapshots).toBeGreaterThanOrEqual(ods.parts);
     const phase = (done.phase_details as Record<string, { message?: string }>).data_ingestion.message;
     expect(phase).toMatch(new RegExp(`in ${ods.parts} parts`));
     await expectExactOds(done, counts);

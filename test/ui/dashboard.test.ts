@@ -208,12 +208,15 @@ describe('dashboard page', () => {
       const bars = option.series[0].data;
       const tip = option.tooltip[0].formatter({ value: bars[0] });
       el.remove();
-      return { bars: bars.length, total: bars.reduce((n, b) => n + b[1], 0), first: monthly[0], tip };
+      // A narrowed range gets a finer grain: a month of the same density is drawn by week.
+      const grains = [charts.grainFor(400 / 1827, 1827).grain, charts.grainFor(400 / 1827, 30).grain];
+      return { bars: bars.length, total: bars.reduce((n, b) => n + b[1], 0), first: monthly[0], tip, grains };
     });
     expect(drawn.bars).toBe(60);
     expect(drawn.total).toBe(400);
     expect(drawn.first.stat_date).toBe('2020-01-01');
     expect(drawn.tip).toContain('Jan 2020');
+    expect(drawn.grains).toEqual(['month', 'week']);
   });
 
   it('shows the data-profile report: score, six dimensions, tables and relations', async () => {
@@ -235,6 +238,7 @@ interface EChartsGlobal {
 interface PlatCharts {
   seriesOption(kind: string, rows: unknown[], unit: string, from: string, to: string, grain?: string): object;
   draw(el: HTMLElement, option: object, height: number): { getOption(): unknown };
+  grainFor(perDay: number, days: number): { grain: string; reason: string };
   bucketRows(
     rows: { stat_date: string; value: number }[],
     grain: string,

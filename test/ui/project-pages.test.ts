@@ -5,6 +5,7 @@
  * invalid then a valid PRD, reject, a decision someone else took), and a WebSocket cut mid-run.
  */
 import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -181,6 +182,14 @@ describe('project pages', () => {
       path: string;
     }[];
     expect(listed).toEqual(files.map((f) => f.path));
+    // The dbt project on its own, at its root.
+    const [dbtArchive] = await Promise.all([page.waitForEvent('download'), page.click('#download-dbt')]);
+    const dbtTar = path.join(os.tmpdir(), `dbt-${id}.tar`);
+    await dbtArchive.saveAs(dbtTar);
+    const dbtListed = execFileSync('tar', ['-tf', dbtTar], { encoding: 'utf8' }).trim().split('\n');
+    expect(dbtListed).toContain('dbt_project.yml');
+    expect(dbtListed.length).toBe(files.filter((f) => f.path.startsWith('dbt/')).length);
+    fs.rmSync(dbtTar, { force: true });
     await screenshots(page, 'project-result');
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(await horizontalOverflow(page)).toEqual([]);

@@ -60,7 +60,7 @@ describe('event time by evidence', () => {
 
   it('rejects dates mostly in the future, placeholders and birth dates', () => {
     const t = table('visits', [date('visit_date'), date('follow_up_date'), date('birthdate')], {
-      visit_date: { non_null: 1000, first: '1900-01-01', last: '2024-01-01', future: 0 },
+      visit_date: { non_null: 1000, placeholder: 700, first: '2021-01-01', last: '2024-01-01', future: 0 },
       follow_up_date: { non_null: 1000, first: '2030-01-01', last: '2031-01-01', future: 1000 },
       birthdate: { non_null: 1000, first: '1950-01-01', last: '2000-01-01', future: 0 },
     });
@@ -69,6 +69,13 @@ describe('event time by evidence', () => {
       ['visit_date', 'implausible'],
       ['follow_up_date', 'implausible'],
     ]);
+  });
+
+  it('counts a few placeholder dates as unset, not the column as implausible', () => {
+    const t = table('orders', [date('order_date')], {
+      order_date: { non_null: 1000, placeholder: 3, first: '2021-01-01', last: '2024-01-01', future: 0 },
+    });
+    expect(ownCandidates(t)[0]).toMatchObject({ support: 'complete', coverage: 0.997 });
   });
 
   it('falls back on declarations when the rows were not profiled', () => {

@@ -189,18 +189,21 @@ function supportOf(
   const stats: DateColumnStats | undefined = table.date_stats?.[column.name];
   // Not profiled: the declaration is all there is (a NOT NULL date is set on every row).
   if (!stats || table.row_count === 0) return { support: column.nullable ? 'partial' : 'complete' };
-  const coverage = stats.non_null / table.row_count;
+  // Placeholders (0000-00-00, 1900-01-01) date nothing: counted as unset. The row count was taken
+  // in another scan, so a table written to in between could show more dates than rows.
+  const dated = stats.non_null - (stats.placeholder ?? 0);
+  const coverage = Math.min(1, dated / table.row_count);
   const figures = { coverage, first: stats.first, last: stats.last };
   const percent = (x: number) => `${x < 0.01 && x > 0 ? '<1' : Math.round(100 * x)}%`;
-  if (stats.non_null > 0 && stats.future / stats.non_null > 0.5)
+  if (dated > 0 && stats.future / dated > 0.5)
+    return { ...figures, support: 'implausible', weakness: `${percent(stats.future / dated)} in the future` };
+  if (stats.non_null > 0 && (stats.placeholder ?? 0) / stats.non_null > 0.5)
     return {
       ...figures,
       support: 'implausible',
-      weakness: `${percent(stats.future / stats.non_null)} in the future`,
+      weakness: 'mostly placeholder dates (1900-01-01 or earlier)',
     };
-  if (stats.first && stats.first <= '1900-01-01')
-    return { ...figures, support: 'implausible', weakness: `starts at ${stats.first}, a placeholder` };
-  if (stats.non_null > 30 && stats.first === stats.last)
+  if (dated > 30 && stats.first === stats.last)
     return { ...figures, support: 'implausible', weakness: `one day only (${stats.first})` };
   if (coverage >= COMPLETE_SHARE) return { ...figures, support: 'complete' };
   if (coverage >= USABLE_SHARE)

@@ -118,10 +118,19 @@ function aggregates(
           additive: false,
           headline: false,
         });
+    } else if (m.meaning === 'unit_price') {
+      // Money at the source's scale: the day's average price rounded to the price's decimals.
+      const scale = /DECIMAL\(\d+,(\d+)\)/.exec(m.type)?.[1] ?? '2';
+      out.push({
+        field: field(`avg_${m.name}`, m.type, `ROUND(AVG(${m.name}), ${scale})`, `average ${m.label}`),
+        unit: 'currency',
+        additive: false,
+        headline: false,
+      });
     } else
       out.push({
         field: field(`avg_${m.name}`, 'DOUBLE', `AVG(${m.name})`, `average ${m.label}`),
-        unit: m.meaning === 'unit_price' ? 'currency' : 'ratio',
+        unit: 'ratio',
         additive: false,
         headline: false,
       });

@@ -132,7 +132,8 @@ export function rowMeasures(fact: TableAnalysis): RowMeasure[] {
       out.push({
         name: isCents(c) ? moneyName(fact.table, c) : measureName(fact.table, c),
         source: isCents(c) ? moneyExpr(t, c) : `${t}.${c.name}`,
-        type: 'DOUBLE',
+        // A price is money: kept at its scale (its average is rounded to it above DWD).
+        type: meaning === 'unit_price' ? DECIMAL(moneyScale(c)) : 'DOUBLE',
         meaning,
         label: (isCents(c) ? moneyName(fact.table, c) : measureName(fact.table, c)).replace(/_/g, ' '),
         formula: `averaged: ${c.name}`,

@@ -6,7 +6,7 @@
  */
 import type { PrdRelationship } from '../../../shared/prd-schema';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
-import { columnWords, nameWords, normalizedColumn, singular } from './name-words';
+import { columnWords, nameWords, normalizedColumn, normalizedName, singular } from './name-words';
 
 const INTEGER = /^(tinyint|smallint|mediumint|int|integer|bigint)$/;
 const TEXT = /^(char|varchar)$/;
@@ -40,9 +40,11 @@ export function relationshipsOf(snapshot: SourceSnapshot): PrdRelationship[] {
   const byStem = new Map<string, SourceTable>();
   for (const t of snapshot.tables) {
     if (t.primary_key.length !== 1) continue;
-    const pk = normalizedColumn(t, t.primary_key[0]);
-    byPkName.set(pk, [...(byPkName.get(pk) ?? []), t]);
-    if (pk === 'id') byStem.set(tableStem(t.name), t);
+    // A key is known by its full name and without its table's prefix (`cat_id`, and `l_orderkey` as `orderkey`).
+    for (const pk of new Set([normalizedName(t.primary_key[0]), normalizedColumn(t, t.primary_key[0])])) {
+      byPkName.set(pk, [...(byPkName.get(pk) ?? []), t]);
+      if (pk === 'id') byStem.set(tableStem(t.name), t);
+    }
   }
   const inferred: PrdRelationship[] = [];
   for (const t of snapshot.tables) {
@@ -74,10 +76,13 @@ function impliedTarget(
   byPkName: Map<string, SourceTable[]>,
   byStem: Map<string, SourceTable>,
 ): SourceTable | undefined {
-  const name = normalizedColumn(table, column.name);
+  const names = [...new Set([normalizedName(column.name), normalizedColumn(table, column.name)])];
   // The table's own single key (customers.customerNumber) is not a reference to itself.
-  const sameName = (byPkName.get(name) ?? []).filter((t) => t.name !== table.name);
-  if (sameName.length === 1 && name !== 'id') return sameName[0];
+  for (const name of names) {
+    const sameName = (byPkName.get(name) ?? []).filter((t) => t.name !== table.name);
+    if (sameName.length === 1 && name !== 'id') return sameName[0];
+  }
+  const name = names[names.length - 1];
   // A role prefix before another table's key: salesRepEmployeeNumber → employees.employeeNumber.
   const suffixed = [...byPkName].filter(
     ([pk, tables]) =>

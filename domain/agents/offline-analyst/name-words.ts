@@ -5,55 +5,57 @@
  * segmentation over an English word list ranked by frequency (docs/offline-analyst.md#names-read-as-words);
  * a prefix a table puts on all its columns (`x_unitprice`, `l_shipdate`) is read past.
  */
-import { segmentWord } from './word-segmentation';
+import { isCommonWord, segmentWord } from './word-segmentation';
 
 /** Abbreviations column names use, read as the word they stand for. */
-const ABBREVIATIONS: Record<string, string> = {
-  qty: 'quantity',
-  qnty: 'quantity',
-  amt: 'amount',
-  amnt: 'amount',
-  dt: 'date',
-  dte: 'date',
-  ts: 'timestamp',
-  tstamp: 'timestamp',
-  nbr: 'number',
-  num: 'number',
-  no: 'number',
-  nr: 'number',
-  cust: 'customer',
-  prod: 'product',
-  acct: 'account',
-  bal: 'balance',
-  mkt: 'market',
-  supp: 'supplier',
-  addr: 'address',
-  desc: 'description',
-  descr: 'description',
-  ord: 'order',
-  pmt: 'payment',
-  pymt: 'payment',
-  txn: 'transaction',
-  trx: 'transaction',
-  emp: 'employee',
-  dept: 'department',
-  cnt: 'count',
-  pct: 'percent',
-  tot: 'total',
-  disc: 'discount',
-  avail: 'available',
-  alloc: 'allocated',
-  upd: 'updated',
-  yr: 'year',
-  nm: 'name',
-  cd: 'code',
-  prc: 'price',
-  grp: 'group',
-  hdr: 'header',
-  dtl: 'detail',
-  ln: 'line',
-  reg: 'registered',
-};
+const ABBREVIATIONS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    qty: 'quantity',
+    qnty: 'quantity',
+    amt: 'amount',
+    amnt: 'amount',
+    dt: 'date',
+    dte: 'date',
+    ts: 'timestamp',
+    tstamp: 'timestamp',
+    nbr: 'number',
+    num: 'number',
+    no: 'number',
+    nr: 'number',
+    cust: 'customer',
+    prod: 'product',
+    acct: 'account',
+    bal: 'balance',
+    mkt: 'market',
+    supp: 'supplier',
+    addr: 'address',
+    desc: 'description',
+    descr: 'description',
+    ord: 'order',
+    pmt: 'payment',
+    pymt: 'payment',
+    txn: 'transaction',
+    trx: 'transaction',
+    emp: 'employee',
+    dept: 'department',
+    cnt: 'count',
+    pct: 'percent',
+    tot: 'total',
+    disc: 'discount',
+    avail: 'available',
+    alloc: 'allocated',
+    upd: 'updated',
+    yr: 'year',
+    nm: 'name',
+    cd: 'code',
+    prc: 'price',
+    grp: 'group',
+    hdr: 'header',
+    dtl: 'detail',
+    ln: 'line',
+    reg: 'registered',
+  }),
+);
 
 /** The tokens of a name as written: `orderLineNumber` → `['order', 'line', 'number']`. */
 export function nameTokens(name: string): string[] {
@@ -71,12 +73,9 @@ export function nameTokens(name: string): string[] {
  */
 export function nameWords(name: string): string[] {
   return nameTokens(name)
-    .flatMap((token) => (ABBREVIATIONS[token] ? [token] : segmentWord(token)))
-    .map((word) => ABBREVIATIONS[word] ?? word);
+    .flatMap((token) => (ABBREVIATIONS.has(token) ? [token] : segmentWord(token)))
+    .map((word) => ABBREVIATIONS.get(word) ?? word);
 }
-
-/** The abbreviations the analyst reads (for the docs and the PRD's evidence). */
-export const KNOWN_ABBREVIATIONS: Readonly<Record<string, string>> = ABBREVIATIONS;
 
 interface NamedColumns {
   name: string;
@@ -97,11 +96,23 @@ export function columnPrefix(table: NamedColumns): string | undefined {
   for (const f of firsts) if (f) counts.set(f, (counts.get(f) ?? 0) + 1);
   const [best] = [...counts].sort((a, b) => b[1] - a[1]);
   const found =
-    best && best[1] >= 2 && best[1] >= 0.8 * table.columns.length && !['is', 'has'].includes(best[0])
-      ? best[0]
-      : null;
+    best && best[1] >= 2 && best[1] >= 0.8 * table.columns.length && isPrefixShaped(best[0]) ? best[0] : null;
   prefixes.set(table, found);
   return found ?? undefined;
+}
+
+/** Short words columns start with that are words of the name, never a table's prefix. */
+const NOT_PREFIXES = new Set(['is', 'has', 'no', 'id', 'to', 'on', 'at', 'by', 'in', 'of']);
+
+/**
+ * Whether a shared first token is a table's mark rather than a word of the names: one or two
+ * letters (`l_`, `ps_`), or a token that is neither a common word nor an abbreviation (`unit_`,
+ * `num_`, `ship_` begin names; `xq_` marks them).
+ */
+function isPrefixShaped(token: string): boolean {
+  if (NOT_PREFIXES.has(token)) return false;
+  if (token.length <= 2) return true;
+  return !ABBREVIATIONS.has(token) && !isCommonWord(token);
 }
 
 /** A column's words with its table's shared prefix read past: `x_unitprice` of `x_lines` → `['unit', 'price']`. */

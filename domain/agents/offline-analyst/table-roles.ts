@@ -154,12 +154,20 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     return undefined;
   };
 
-  const lines = new Map(
-    base.flatMap((b) => {
-      const h = headerOf(b);
-      return h ? [[b.table.name, h] as const] : [];
-    }),
-  );
+  // A table that became a line is no header for others: find the lines again without it, until
+  // none changes (a line under a line would otherwise take the first line's own date).
+  let lines = new Map<string, { header: string; via: PrdRelationship }>();
+  for (let round = 0; round < 4; round++) {
+    const found = new Map(
+      base.flatMap((b) => {
+        const h = headerOf(b);
+        return h ? [[b.table.name, h] as const] : [];
+      }),
+    );
+    const moved = [...found.keys()].filter((name) => events.delete(name));
+    lines = found;
+    if (!moved.length) break;
+  }
   const headers = new Set([...lines.values()].map((h) => h.header));
   // A table whose own date the figures hardly support, and that belongs to no header, is still
   // dated by it: the PRD says how weak it is.

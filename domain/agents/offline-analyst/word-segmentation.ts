@@ -58,6 +58,13 @@ function wordCosts(): Map<string, number> {
   return costs;
 }
 
+/** Whether a lower-case word is among the list's common words (`unit`, `ship`, `sum`). */
+export function isCommonWord(word: string): boolean {
+  const table = wordCosts();
+  const cost = table.get(word);
+  return cost !== undefined && cost <= Math.log(COMMON_RANK * Math.log(table.size));
+}
+
 const segmented = new Map<string, string[]>();
 
 /** The words of one lower-case token: `unitprice` → `['unit', 'price']`, `payment` → `['payment']`. */

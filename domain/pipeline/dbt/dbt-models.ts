@@ -16,6 +16,16 @@ export interface DbtModel {
 /** The dbt source every ODS table belongs to. */
 export const ODS_SOURCE = 'ods';
 
+/** A Jinja string literal: `'name'`, a quote or backslash inside escaped. */
+export const jinjaString = (text: string): string => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/**
+ * Free text (a MySQL column comment) as dbt renders it: dbt runs descriptions through Jinja, so
+ * text with `{{`, `{%` or `{#` is kept literal inside a raw block.
+ */
+export const literalText = (text: string): string =>
+  /\{[{%#]/.test(text) ? `{% raw %}${text.replace(/\{% *endraw *%\}/g, '')}{% endraw %}` : text;
+
 /** Rewrites plat's layer-qualified table names in a SELECT as dbt relations. */
 export function toDbtSql(projectId: string, select: string): string {
   const layers = ['ods', 'dwd', 'dws', 'ads'] as const;
@@ -26,7 +36,9 @@ export function toDbtSql(projectId: string, select: string): string {
       new RegExp(`\\b${db}\\.("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_]*)`, 'g'),
       (_, quoted: string) => {
         const name = quoted.startsWith('"') ? quoted.slice(1, -1).replace(/""/g, '"') : quoted;
-        return layer === 'ods' ? `{{ source('${ODS_SOURCE}', '${name}') }}` : `{{ ref('${name}') }}`;
+        return layer === 'ods'
+          ? `{{ source('${ODS_SOURCE}', ${jinjaString(name)}) }}`
+          : `{{ ref(${jinjaString(name)}) }}`;
       },
     );
   }

@@ -7,7 +7,7 @@
 import { stringify } from 'yaml';
 import type { Prd } from '../../../shared/prd-schema';
 import type { LayerTableSpec } from '../../warehouse/warehouse-engine';
-import { dbtModels, ODS_SOURCE } from './dbt-models';
+import { dbtModels, literalText, ODS_SOURCE } from './dbt-models';
 import { exposures, semanticLayer, semanticName } from './dbt-semantic-layer';
 import { dbtTests } from './dbt-tests';
 
@@ -37,7 +37,9 @@ export function generateDbtProject(opts: {
       const columnTests = tests.byColumn.get(table)?.get(f.name);
       return {
         name: f.name,
-        ...(f.description ? { description: f.description } : {}),
+        // Quoted in tests: a column may be named like a keyword (`order`, `group`).
+        quote: true,
+        ...(f.description ? { description: literalText(f.description) } : {}),
         ...(columnTests ? { data_tests: columnTests } : {}),
       };
     });
@@ -76,10 +78,10 @@ export function generateDbtProject(opts: {
     const freshness = tests.freshness.get(t.name);
     return {
       name: t.name,
-      description: t.description,
+      description: literalText(t.description),
       config: {
         meta: {
-          external_location: `read_parquet('{{ env_var('PLAT_ODS_DIR') }}/${t.source_tables[0]}.parquet')`,
+          external_location: `read_parquet('{{ env_var('PLAT_ODS_DIR') }}/${t.source_tables[0].replace(/'/g, "''")}.parquet')`,
         },
         ...(freshness
           ? {
@@ -121,7 +123,7 @@ export function generateDbtProject(opts: {
           version: 2,
           models: tables.map((t) => ({
             name: t.name,
-            description: `${t.description} (grain: ${t.grain})`,
+            description: literalText(`${t.description} (grain: ${t.grain})`),
             columns: columnsOf(t.name, t.fields),
           })),
         },
@@ -137,7 +139,7 @@ export function generateDbtProject(opts: {
       path: 'models/semantic/metricflow_time_spine.sql',
       content:
         "-- One row a day: the time spine dbt's semantic layer needs\n{{ config(materialized='table') }}\n\n" +
-        "SELECT CAST(d AS DATE) AS date_day FROM range(DATE '2000-01-01', DATE '2051-01-01', INTERVAL 1 DAY) AS t(d)\n",
+        "SELECT CAST(d AS DATE) AS date_day FROM range(DATE '1900-01-01', DATE '2101-01-01', INTERVAL 1 DAY) AS t(d)\n",
     });
     files.push({
       path: 'models/semantic/semantic_layer.yml',
@@ -147,7 +149,7 @@ export function generateDbtProject(opts: {
           models: [
             {
               name: 'metricflow_time_spine',
-              description: 'Every day from 2000 to 2050',
+              description: 'Every day from 1900 to 2100',
               time_spine: { standard_granularity_column: 'date_day' },
               columns: [{ name: 'date_day', granularity: 'day' }],
             },

@@ -4,6 +4,7 @@
  * each metric's column a measure) and one simple metric per plat metric, named as plat names it.
  */
 import type { Prd } from '../../../shared/prd-schema';
+import { literalText } from './dbt-models';
 
 type Yaml = Record<string, unknown>;
 
@@ -48,18 +49,20 @@ export function semanticLayer(prd: Prd): { semantic_models: Yaml[]; metrics: Yam
       });
       metrics.push({
         name: semanticName(metric.name),
-        label: labelOf(metric),
-        description: `${metric.description} (plat metric ${metric.name}, unit ${metric.unit || 'none'})`,
+        label: literalText(labelOf(metric)),
+        description: literalText(
+          `${metric.description} (plat metric ${metric.name}, unit ${metric.unit || 'none'})`,
+        ),
         type: 'simple',
         type_params: { measure: measure },
       });
     }
     const dimensions = ads.fields
       .filter((f) => f.name !== 'stat_date' && f.type.startsWith('VARCHAR'))
-      .map((f) => ({ name: f.name, type: 'categorical', description: f.description || f.name }));
+      .map((f) => ({ name: f.name, type: 'categorical', description: literalText(f.description || f.name) }));
     semanticModels.push({
       name: semanticName('sm', ads.name),
-      description: ads.description,
+      description: literalText(ads.description),
       model: `ref('${ads.name}')`,
       defaults: { agg_time_dimension: 'stat_date' },
       primary_entity: semanticName(ads.name, 'row'),
@@ -84,10 +87,10 @@ export function exposures(prd: Prd): Yaml[] {
     const tables = [...new Set(d.metrics.map((m) => byMetric.get(m)?.ads_table).filter(Boolean))] as string[];
     return {
       name,
-      label: d.title,
+      label: literalText(d.title),
       type: 'dashboard',
       maturity: 'medium',
-      description: `${d.description || d.title} (${d.chart} chart of ${d.metrics.join(', ')})`,
+      description: literalText(`${d.description || d.title} (${d.chart} chart of ${d.metrics.join(', ')})`),
       depends_on: tables.map((t) => `ref('${t}')`),
       owner: { name: 'plat' },
     };

@@ -4,7 +4,7 @@
  * the source's freshness. A warning rule is a test of severity `warn`, a blocking one an error.
  */
 import type { Prd, PrdQualityRule } from '../../../shared/prd-schema';
-import { ODS_SOURCE } from './dbt-models';
+import { jinjaString, ODS_SOURCE } from './dbt-models';
 
 type Yaml = Record<string, unknown>;
 
@@ -23,8 +23,15 @@ const severity = (rule: PrdQualityRule): Yaml =>
 
 /** The relation a rule's table is in dbt: an ODS source or a model. */
 export function relationOf(rule: Pick<PrdQualityRule, 'layer' | 'table'>): string {
-  return rule.layer === 'ods' ? `source('${ODS_SOURCE}', '${rule.table}')` : `ref('${rule.table}')`;
+  return rule.layer === 'ods'
+    ? `source('${ODS_SOURCE}', ${jinjaString(rule.table)})`
+    : `ref(${jinjaString(rule.table)})`;
 }
+
+/** A column as DuckDB SQL names it, quoted (`order`, `group` are keywords). */
+const sqlColumn = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/** A value as a SQL string literal, for accepted_values given pre-quoted (`Men's` → `'Men''s'`). */
+const sqlLiteral = (value: unknown) => `'${String(value).replace(/'/g, "''")}'`;
 
 const fileName = (name: string) =>
   name
@@ -48,14 +55,21 @@ export function dbtTests(prd: Prd): ColumnTests {
       out.freshness.set(rule.table, { column, max_age_days: Number(p.max_age_days ?? 1) });
     } else if (rule.kind === 'range' && column) {
       const bounds = [
-        p.min !== undefined ? `${column} < ${Number(p.min)}` : '',
-        p.max !== undefined ? `${column} > ${Number(p.max)}` : '',
+        p.min !== undefined && Number.isFinite(Number(p.min))
+          ? `${sqlColumn(column)} < ${Number(p.min)}`
+          : '',
+        p.max !== undefined && Number.isFinite(Number(p.max))
+          ? `${sqlColumn(column)} > ${Number(p.max)}`
+          : '',
       ].filter(Boolean);
       if (!bounds.length) continue;
+      // Two rules may read alike once reduced to a file name: the later one is numbered.
+      let name = fileName(rule.name) || 'range_rule';
+      for (let i = 2; out.singular.some((t) => t.name === name); i++) name = `${fileName(rule.name)}_${i}`;
       out.singular.push({
-        name: fileName(rule.name),
+        name,
         sql:
-          `-- ${rule.name} (${rule.severity})\n` +
+          `-- ${rule.name.replace(/\n/g, ' ')} (${rule.severity})\n` +
           `{{ config(severity='${rule.severity === 'warning' ? 'warn' : 'error'}') }}\n\n` +
           `SELECT * FROM {{ ${relationOf(rule)} }} WHERE ${bounds.join(' OR ')}\n`,
       });
@@ -66,11 +80,17 @@ export function dbtTests(prd: Prd): ColumnTests {
     } else if (rule.kind === 'referential') {
       const to = relationOf({ layer: rule.layer, table: String(p.references_table) });
       add(rule.table, column, {
-        relationships: { arguments: { to, field: String(p.references_column) }, ...severity(rule) },
+        relationships: {
+          arguments: { to, field: sqlColumn(String(p.references_column)) },
+          ...severity(rule),
+        },
       });
     } else if (rule.kind === 'accepted_values') {
       add(rule.table, column, {
-        accepted_values: { arguments: { values: (p.values as unknown[]) ?? [] }, ...severity(rule) },
+        accepted_values: {
+          arguments: { values: ((p.values as unknown[]) ?? []).map(sqlLiteral), quote: false },
+          ...severity(rule),
+        },
       });
     }
   }

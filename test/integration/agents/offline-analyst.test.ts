@@ -98,4 +98,30 @@ describe('offline schema analyst on Sakila', () => {
     const messages = result.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n');
     expect(messages).toMatch(/surprise/);
   });
+
+  it("lists each fact's event-time candidates with figures, and refuses an edit naming no date", () => {
+    const rental = prd.facts.find((f) => f.table === 'rental')!;
+    expect(rental.event_time_candidates[0]).toMatchObject({
+      table: 'rental',
+      column: 'rental_date',
+      support: 'complete',
+      coverage: 1,
+    });
+    expect(rental.event_time_candidates.map((c) => c.column)).toContain('return_date');
+    const problems = (edit: (p: Prd) => void) => {
+      const edited = structuredClone(prd);
+      edit(edited);
+      const result = prdSchema.safeParse(edited);
+      return result.success ? [] : result.error.issues.map((i) => i.message);
+    };
+    const dateOf = (p: Prd) => p.facts.find((f) => f.table === 'rental')!.event_time!;
+    expect(problems((p) => (dateOf(p).column = 'return_date'))).toEqual([]);
+    expect(problems((p) => (dateOf(p).column = 'customer_id'))).toEqual([
+      'rental.customer_id is INTEGER, not a date or timestamp',
+    ]);
+    expect(problems((p) => (dateOf(p).column = 'returned'))).toEqual(['rental has no column returned']);
+    expect(problems((p) => Object.assign(dateOf(p), { table: 'payment', column: 'payment_date' }))).toEqual([
+      'rental is dated by payment: say the joins (path) from rental to payment',
+    ]);
+  });
 });
