@@ -51,7 +51,10 @@ export class LogShipper {
   }
 
   /** Sends what is buffered; resolves when the cluster has it (or the attempt failed). */
-  flush(): Promise<void> {
+  async flush(): Promise<void> {
+    // A send already under way (the timer's) took only what was buffered when it began: wait for
+    // it, then send what came after, so a flush covers everything shipped before it.
+    if (this.flushing) await this.flushing;
     this.flushing ??= this.send().finally(() => (this.flushing = undefined));
     return this.flushing;
   }
