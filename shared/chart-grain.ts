@@ -25,7 +25,7 @@ export interface GrainChoice {
 
 /** The grain for `events` spread over `spanDays` calendar days (first to last, both included). */
 export function chooseGrain(events: number, spanDays: number): GrainChoice {
-  const days = Math.max(1, spanDays);
+  const days = Number.isFinite(spanDays) ? Math.max(1, spanDays) : 1;
   const per = (g: ChartGrain) => (events * BUCKET_DAYS[g]) / days;
   // A grain needs at least two buckets in the span to show a trend at all.
   const allowed = (['day', 'week', 'month'] as const).filter(

@@ -98,7 +98,13 @@ async function check(engine: WarehouseEngine, projectId: string, metric: PrdMetr
     );
   if (['count', 'currency'].includes(metric.unit) && numbers.some((n) => n < 0))
     return fail(`negative ${metric.unit} values`);
-  const sorted = [...new Set(dates)].sort();
+  // Rows without a date (a fact whose event time is unset on some rows) have no place on a time axis.
+  const sorted = [
+    ...new Set(
+      rows.filter((r) => r.stat_date !== null && r.stat_date !== undefined).map((r) => String(r.stat_date)),
+    ),
+  ].sort();
+  if (!sorted.length) return fail('stat_date is NULL on every row');
   result.first_date = sorted[0];
   result.last_date = sorted[sorted.length - 1];
   result.min = Math.min(...numbers);

@@ -143,6 +143,7 @@ export function breakdownsOf(
       const scored = scoreColumn(table, column);
       if (!scored) continue;
       const words = columnWords(table, column.name);
+      const spoken = identifier(words.join('_') || column.name);
       const specific =
         !hasAny(words, ['name', 'title', 'label']) &&
         (words.length > 1 ||
@@ -150,9 +151,8 @@ export function breakdownsOf(
           hasAny(words, [...GEO, ...GROUPS, ...CHANNELS]));
       candidates.push({
         // `stores.store_name` is already qualified; `category.name` needs the table's noun.
-        name: identifier(
-          specific || identifier(column.name).startsWith(`${stem}_`) ? column.name : `${stem}_${column.name}`,
-        ),
+        // Named by the column's words: `p_productgroup` → `product_group`.
+        name: identifier(specific || spoken.startsWith(`${stem}_`) ? spoken : `${stem}_${spoken}`),
         source: `${table.name}.${column.name}`,
         table: tableName,
         description: `${table.name}.${column.name}`,

@@ -99,21 +99,21 @@ function aggregates(
       });
     else if (m.meaning === 'money')
       out.push({
-        field: field(totalName(m.name), m.type, `SUM(${m.name})`, totalLabel(m.label, noun)),
+        field: field(totalName(m.reading), m.type, `SUM(${m.name})`, totalLabel(m.label, noun)),
         unit: 'currency',
         additive: true,
         headline: true,
       });
     else if (['quantity', 'duration', 'size'].includes(m.meaning)) {
       out.push({
-        field: field(totalName(m.name), m.type, `SUM(${m.name})`, totalLabel(m.label, noun)),
+        field: field(totalName(m.reading), m.type, `SUM(${m.name})`, totalLabel(m.label, noun)),
         unit: m.meaning,
         additive: true,
         headline: m.meaning === 'quantity',
       });
       if (m.meaning === 'duration')
         out.push({
-          field: field(`avg_${m.name}`, 'DOUBLE', `AVG(${m.name})`, `average ${m.label}`),
+          field: field(`avg_${m.reading}`, 'DOUBLE', `AVG(${m.name})`, `average ${m.label}`),
           unit: m.meaning,
           additive: false,
           headline: false,
@@ -122,14 +122,14 @@ function aggregates(
       // Money at the source's scale: the day's average price rounded to the price's decimals.
       const scale = /DECIMAL\(\d+,(\d+)\)/.exec(m.type)?.[1] ?? '2';
       out.push({
-        field: field(`avg_${m.name}`, m.type, `ROUND(AVG(${m.name}), ${scale})`, `average ${m.label}`),
+        field: field(`avg_${m.reading}`, m.type, `ROUND(AVG(${m.name}), ${scale})`, `average ${m.label}`),
         unit: 'currency',
         additive: false,
         headline: false,
       });
     } else
       out.push({
-        field: field(`avg_${m.name}`, 'DOUBLE', `AVG(${m.name})`, `average ${m.label}`),
+        field: field(`avg_${m.reading}`, 'DOUBLE', `AVG(${m.name})`, `average ${m.label}`),
         unit: 'ratio',
         additive: false,
         headline: false,
@@ -147,7 +147,14 @@ function aggregates(
       additive: false,
       headline: false,
     });
-  return out;
+  // Two columns may read alike (`qty` and `quantity`): the later aggregate is numbered.
+  const used = new Set<string>();
+  return out.map((a) => {
+    let name = a.field.name;
+    for (let i = 2; used.has(name); i++) name = `${a.field.name}_${i}`;
+    used.add(name);
+    return name === a.field.name ? a : { ...a, field: { ...a.field, name } };
+  });
 }
 
 /** The design of one fact. `keys` are every declared and inferred foreign key. */

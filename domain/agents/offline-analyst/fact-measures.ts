@@ -5,13 +5,15 @@
  */
 import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
 import { isCents } from './column-meaning';
-import { bareColumnName, columnWords, identifier } from './name-words';
+import { columnWords, identifier } from './name-words';
 import type { TableAnalysis } from './table-roles';
 
 /** A per-row value the DWD computes and the DWS aggregates. */
 export interface RowMeasure {
   /** The DWD column, e.g. `line_revenue`, `amount`, `quantity`. */
   name: string;
+  /** The measure in words, snake case (`net_amount` of `o_netamount`): names its aggregates. */
+  reading: string;
   /** Expression over qualified source columns. */
   source: string;
   type: string;
@@ -43,9 +45,9 @@ function moneyName(table: SourceTable, column: SourceColumn): string {
   );
 }
 
-/** A measure's DWD name: the column's, its table's prefix left out (`x_qty` → `qty`). */
-const measureName = (table: SourceTable, column: SourceColumn): string =>
-  identifier(bareColumnName(table, column.name));
+/** A column's words as a name (`l_qty` → `quantity`, `o_netamount` → `net_amount`), for aggregates. */
+const readingOf = (table: SourceTable, column: SourceColumn): string =>
+  identifier(columnWords(table, column.name).join('_') || column.name);
 
 /**
  * Whether a discount column holds a percentage (0–100) rather than a fraction (0–1): by name, by
@@ -94,6 +96,7 @@ export function rowMeasures(fact: TableAnalysis): RowMeasure[] {
     const scale = moneyScale(price);
     out.push({
       name: 'line_revenue',
+      reading: 'line_revenue',
       source: `ROUND(${[q, moneyExpr(t, price), d].filter(Boolean).join(' * ')}, ${scale})`,
       type: DECIMAL(scale),
       meaning: 'revenue',
@@ -102,8 +105,11 @@ export function rowMeasures(fact: TableAnalysis): RowMeasure[] {
     });
   }
   for (const c of cols('money')) {
+    // The DWD keeps a money column under its own name (it is the copied column); cents become a
+    // new column in currency units.
     out.push({
-      name: moneyName(fact.table, c),
+      name: isCents(c) ? moneyName(fact.table, c) : identifier(c.name),
+      reading: moneyName(fact.table, c),
       source: moneyExpr(t, c),
       type: DECIMAL(moneyScale(c)),
       meaning: 'money',
@@ -118,24 +124,26 @@ export function rowMeasures(fact: TableAnalysis): RowMeasure[] {
   ] as const) {
     for (const c of cols(meaning)) {
       out.push({
-        name: measureName(fact.table, c),
+        name: identifier(c.name),
+        reading: readingOf(fact.table, c),
         source: `${t}.${c.name}`,
         type: ['float', 'double', 'real', 'decimal'].includes(c.data_type) ? DECIMAL(scaleOf(c)) : 'BIGINT',
         meaning,
-        label: `${measureName(fact.table, c).replace(/_/g, ' ')} (${label})`,
-        formula: `${measureName(fact.table, c)} = ${c.name}`,
+        label: `${readingOf(fact.table, c).replace(/_/g, ' ')} (${label})`,
+        formula: `${identifier(c.name)} = ${c.name}`,
       });
     }
   }
   for (const meaning of ['unit_price', 'discount_rate', 'rate'] as const) {
     for (const c of cols(meaning)) {
       out.push({
-        name: isCents(c) ? moneyName(fact.table, c) : measureName(fact.table, c),
+        name: isCents(c) ? moneyName(fact.table, c) : identifier(c.name),
+        reading: isCents(c) ? moneyName(fact.table, c) : readingOf(fact.table, c),
         source: isCents(c) ? moneyExpr(t, c) : `${t}.${c.name}`,
         // A price is money: kept at its scale (its average is rounded to it above DWD).
         type: meaning === 'unit_price' ? DECIMAL(moneyScale(c)) : 'DOUBLE',
         meaning,
-        label: (isCents(c) ? moneyName(fact.table, c) : measureName(fact.table, c)).replace(/_/g, ' '),
+        label: (isCents(c) ? moneyName(fact.table, c) : readingOf(fact.table, c)).replace(/_/g, ' '),
         formula: `averaged: ${c.name}`,
       });
     }

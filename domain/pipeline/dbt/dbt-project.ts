@@ -188,6 +188,7 @@ the ODS files are in the project's warehouse directory, \`<warehouse>/${projectI
 python3 -m venv .venv && .venv/bin/pip install ${DBT_REQUIREMENTS}
 export PLAT_ODS_DIR=/path/to/warehouse/${projectId}/ods PLAT_DBT_DATABASE=warehouse.duckdb
 .venv/bin/dbt build --profiles-dir . --project-dir .
+.venv/bin/dbt source freshness --profiles-dir . --project-dir .   # the PRD's freshness rules
 \`\`\`
 
 To run it elsewhere, change \`profiles.yml\` (another adapter) and the sources' \`external_location\`.

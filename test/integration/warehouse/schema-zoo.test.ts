@@ -9,6 +9,8 @@ import type { SchemaTruth } from '../../../scripts/demo-data/generated-database'
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { harnessSource, sakilaConnection } from '../../harness/sakila';
 import { loadDemoIntoHarness, loadZooDatabase } from '../../harness/zoo';
+import { buildDashboardSpec } from '../../../domain/visualization/dashboard-spec';
+import { alignEventDates } from '../../../shared/prd-event-dates';
 import { buildProject, reconcile } from './zoo-project-checks';
 
 /** Sakila's truth, written from its documentation: rentals and payments carry their own dates. */
@@ -68,6 +70,39 @@ const cases: [string, () => Promise<Case>][] = [
     async () => ({ name: 'sakila', description: '', truth: SAKILA_TRUTH, connect: sakilaConnection }),
   ],
 ];
+
+describe("a person's edit of a fact's event time", () => {
+  it('moves the DWD date, and rows left undated stay off the time axis and the grain', async () => {
+    const db = await loadZooDatabase('zoo_prefixed_sales');
+    const mysql = await db.connect();
+    try {
+      const root = newTestDataDir();
+      const projectId = 'proj-20261126-editdate';
+      const built = await buildProject(mysql, harnessSource(db.name), db.name, '', root, projectId, (prd) => {
+        const lines = prd.facts.find((f) => f.table === 'salesline')!;
+        lines.event_time = { table: 'salesline', column: 'l_allocateddate', path: [], evidence: 'by hand' };
+        return alignEventDates(prd);
+      });
+      const dwd = built.prd.layers.dwd.find((t) => t.name === 'dwd_salesline_detail')!;
+      expect(dwd.fields.find((f) => f.name === 'event_date')!.source).toBe(
+        'CAST(salesline.l_allocateddate AS DATE)',
+      );
+      const spec = buildDashboardSpec(built.prd, built.metrics, 'http://x');
+      const lines = spec.datasets.filter((d) => d.ads_table === 'ads_salesline_kpi_daily');
+      expect(lines.length).toBeGreaterThan(2);
+      for (const d of lines) {
+        expect([d.metric, d.first_date, d.last_date]).toEqual([
+          d.metric,
+          expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+          expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        ]);
+        expect(Number.isFinite(d.grain!.events_per_bucket)).toBe(true);
+      }
+    } finally {
+      await mysql.end();
+    }
+  });
+});
 
 describe('analysis projects on schemas of every shape', () => {
   it.each(cases)(

@@ -34,9 +34,11 @@ export async function buildProject(
   description: string,
   root: string,
   projectId: string,
+  /** A person's edit of the PRD before it is built (default: none). */
+  edit: (prd: Prd) => Prd = (prd) => prd,
 ): Promise<BuiltProject> {
   const snapshot = await exploreSource(mysql, database);
-  const prd = buildOfflinePrd(snapshot, description);
+  const prd = edit(buildOfflinePrd(snapshot, description));
   fs.mkdirSync(root, { recursive: true });
   fs.writeFileSync(path.join(root, `${database}-prd.json`), JSON.stringify(prd, null, 1));
   await ingestOds({ projectId, warehouseRoot: root, source, snapshot, prd, done: [], onTable: () => {} });
