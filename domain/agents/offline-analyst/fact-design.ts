@@ -358,7 +358,7 @@ export function designFact(
         ? `${capitalize(pluralNoun(noun))} over time`
         : `${capitalize(pluralNoun(noun))}: current snapshot`,
       description: eventTime
-        ? `Daily ${pluralNoun(noun)} by ${eventTime.table}.${eventTime.column}${eventTime.path.length ? ` (inherited through ${eventTime.path.join(', ')})` : ''}`
+        ? `${capitalize(pluralNoun(noun))} by ${eventTime.table}.${eventTime.column}${eventTime.path.length ? ` (inherited through ${eventTime.path.join(', ')})` : ''}; charted by day, week or month, whichever the data fills`
         : `${capitalize(pluralNoun(noun))} as of the warehouse build: ${t.name} records no time`,
       metrics: (headline.length ? headline : metrics.slice(0, 1)).map((m) => m.name),
       chart: eventTime ? 'line' : 'stat',
