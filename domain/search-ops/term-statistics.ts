@@ -5,6 +5,7 @@
  * back empty when the mapping stores none (plat says so and offers the artificial-document route),
  * and a terms aggregation on a text field goes to its keyword sub-field (or plat names the fix).
  */
+import { writeIndexInAnswer } from './lifecycle/cluster-snapshot';
 import { OpenSearchError, type OpenSearchClient } from './opensearch-client';
 
 export interface AnalyzeRequest {
@@ -28,12 +29,53 @@ export async function analyze(
   req: AnalyzeRequest,
 ): Promise<Token[]> {
   if (!req.analyzer === !req.field) throw new Error('give exactly one of analyzer and field');
-  const out = await client.request<{ tokens: Token[] }>(
-    'POST',
-    `/${encodeURIComponent(index)}/_analyze`,
-    req,
+  const out = await onOneIndex(client, index, (target) =>
+    client.request<{ tokens: Token[] }>('POST', `/${encodeURIComponent(target)}/_analyze`, req),
   );
   return out.tokens;
+}
+
+/**
+ * Runs an operation that needs one index on `index`; when it is an alias over several indices (a
+ * rolled-over write alias), on its write index instead of answering the cluster's "alias has more
+ * than one index" error.
+ */
+export async function onOneIndex<T>(
+  client: OpenSearchClient,
+  index: string,
+  run: (target: string) => Promise<T>,
+  pick: () => Promise<string | undefined> = () => writeIndexOf(client, index),
+): Promise<T> {
+  try {
+    return await run(index);
+  } catch (err) {
+    if (!(err instanceof OpenSearchError) || !/more than one ind/i.test(err.reason)) throw err;
+    const target = await pick();
+    if (!target || target === index) throw err;
+    return run(target);
+  }
+}
+
+/** The write index of an alias (`GET _alias/<alias>`), or undefined. */
+async function writeIndexOf(client: OpenSearchClient, alias: string): Promise<string | undefined> {
+  const answer = await client.request<
+    Record<string, { aliases: Record<string, { is_write_index?: boolean }> }>
+  >('GET', `/_alias/${encodeURIComponent(alias)}`);
+  return writeIndexInAnswer(answer, alias);
+}
+
+/** The index of an alias that holds the stored document `id` (one `ids` search), or undefined. */
+async function indexHolding(
+  client: OpenSearchClient,
+  alias: string,
+  id: string,
+): Promise<string | undefined> {
+  const found = await client.request<{ hits: { hits: { _index: string }[] } }>(
+    'POST',
+    `/${encodeURIComponent(alias)}/_search`,
+    { size: 1, _source: false, query: { ids: { values: [id] } } },
+  );
+  return found.hits.hits[0]?._index;
 }
 
 /** Term-vector filter parameters (which terms come back). */
@@ -84,7 +126,18 @@ export async function termVectors(
   const path = `/${encodeURIComponent(index)}/_termvectors${id ? `/${encodeURIComponent(id)}` : ''}`;
   let out: { found: boolean; term_vectors?: Record<string, unknown> };
   try {
-    out = await client.request('POST', path, body);
+    // Over a rolled-over alias: the index holding the document, or the write index for an artificial one.
+    out = await onOneIndex(
+      client,
+      index,
+      (target) =>
+        client.request(
+          'POST',
+          path.replace(`/${encodeURIComponent(index)}/`, `/${encodeURIComponent(target)}/`),
+          body,
+        ),
+      () => (id ? indexHolding(client, index, id) : writeIndexOf(client, index)),
+    );
   } catch (err) {
     // The cluster answers 500 for an artificial document it cannot map (an empty field name, a value
     // that contradicts the mapping): the request's fault, said as such.

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ApiClient, ApiError, gatewayUrl, loadToken } from './api-client';
+import { table } from './render';
 import { triggerSchedule } from './schedule-trigger';
 
 export const INDEX_USAGE = `  index bootstrap NAME [--policy retention|tiered|self-managed-warm|self-managed-tiered|none|FILE.json]
@@ -24,7 +25,16 @@ export const INDEX_USAGE = `  index bootstrap NAME [--policy retention|tiered|se
                                           Schedule; TEMPORAL_ADDRESS, default 127.0.0.1:7233)
   index doctor ALIAS [--field F] [--timestamp-field @timestamp]
                                           why rollover, writes, policy attachment or an aggregation go
-                                          wrong: cause and fix of each (exit 1 when a problem is found)`;
+                                          wrong: cause and fix of each (exit 1 when a problem is found)
+  index analyze INDEX (--analyzer A | --field F) TEXT...
+                                          the tokens of TEXT, with positions and offsets (an alias
+                                          that rolled over is analyzed on its write index)
+  index termvectors INDEX (--id ID | --doc JSON) [--fields F,G] [--term-statistics]
+                                          term vectors of a stored document (the engine's _id) or an
+                                          artificial one, with statistics
+  index terms INDEX --field F [--size 10] [--from ISO] [--to ISO] [--timestamp-field @timestamp]
+                                          most frequent values of a field (a text field's keyword
+                                          sub-field), doc_count = document frequency`;
 
 const enc = encodeURIComponent;
 
@@ -59,6 +69,14 @@ export async function indexCommand(
       v: { type: 'boolean', short: 'v', default: false },
       s: { type: 'string', short: 's' },
       wait: { type: 'boolean', default: false },
+      analyzer: { type: 'string' },
+      id: { type: 'string' },
+      doc: { type: 'string' },
+      fields: { type: 'string' },
+      'term-statistics': { type: 'boolean', default: false },
+      size: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
     },
   });
   const baseUrl = gatewayUrl(values.url);
@@ -178,9 +196,83 @@ export async function indexCommand(
       );
       return { data: rows, text: catTable(rows, values.v) };
     }
+    case 'analyze': {
+      const text = positionals.slice(2).join(' ');
+      const res = await api.request<{
+        tokens: { token: string; position: number; start_offset: number; end_offset: number; type: string }[];
+      }>('POST', `/v1/search/indices/${enc(need(a, 'INDEX'))}/analyze`, {
+        text: need(text, 'TEXT'),
+        ...(values.analyzer ? { analyzer: values.analyzer } : {}),
+        ...(values.field ? { field: values.field } : {}),
+      });
+      return {
+        data: res,
+        text: table(res.tokens, ['position', 'token', 'start_offset', 'end_offset', 'type']),
+      };
+    }
+    case 'termvectors': {
+      let doc: unknown;
+      if (values.doc) {
+        try {
+          doc = JSON.parse(values.doc);
+        } catch (err) {
+          throw new ApiError(2, 'usage', `--doc is not JSON: ${(err as Error).message}`);
+        }
+      }
+      const res = await api.request<TermVectorsView>(
+        'POST',
+        `/v1/search/indices/${enc(need(a, 'INDEX'))}/termvectors`,
+        {
+          ...(values.id ? { id: values.id } : {}),
+          ...(doc !== undefined ? { doc } : {}),
+          ...(values.fields ? { fields: values.fields.split(',').map((f) => f.trim()) } : {}),
+          term_statistics: values['term-statistics'],
+        },
+      );
+      return { data: res, text: termVectorsText(res) };
+    }
+    case 'terms': {
+      const res = await api.request<{
+        field: string;
+        note?: string;
+        buckets: { key: unknown; doc_count: number }[];
+      }>('POST', `/v1/search/indices/${enc(need(a, 'INDEX'))}/terms`, {
+        field: need(values.field, '--field'),
+        ...(values.size ? { size: Number(values.size) } : {}),
+        ...(values.from ? { from: values.from } : {}),
+        ...(values.to ? { to: values.to } : {}),
+        ...(values['timestamp-field'] ? { timestamp_field: values['timestamp-field'] } : {}),
+      });
+      return {
+        data: res,
+        text: `${res.note ? `${res.note}\n` : ''}${table(res.buckets, ['key', 'doc_count'])}`,
+      };
+    }
     default:
       throw new ApiError(2, 'usage', INDEX_USAGE);
   }
+}
+
+type TermVectorsView = {
+  found: boolean;
+  note?: string;
+  term_vectors: Record<
+    string,
+    { terms?: Record<string, { term_freq?: number; doc_freq?: number; ttf?: number }> }
+  >;
+};
+
+/** One line a term: field, term, its frequency in the document, and its document frequency when asked. */
+function termVectorsText(res: TermVectorsView): string {
+  const rows = Object.entries(res.term_vectors).flatMap(([field, v]) =>
+    Object.entries(v.terms ?? {}).map(([term, t]) => ({
+      field,
+      term,
+      term_freq: t.term_freq,
+      doc_freq: t.doc_freq ?? '',
+    })),
+  );
+  return `${res.note ? `${res.note}\n` : ''}${res.found ? table(rows, ['field', 'term', 'term_freq', 'doc_freq']) : 'not found'}`;
 }
 
 function readPolicy(file: string): unknown {

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
 import type { ProjectView } from '../../shared/project-model';
 import { ApiClient, ApiError, gatewayUrl, loadToken, saveToken } from './api-client';
+import { usageFor, wantsHelp } from './help';
 import { INDEX_USAGE, indexCommand } from './index-commands';
 import { MEMORY_USAGE, memoryCommand } from './memory-commands';
 import { phaseBoard, table } from './render';
@@ -51,6 +52,12 @@ const FINAL_EVENTS = new Set([
 ]);
 
 async function main(argv: string[]): Promise<number> {
+  // `--help` anywhere: the usage of the command (and subcommand) named, exit 0.
+  if (wantsHelp(argv)) {
+    const words = argv.filter((a) => !a.startsWith('-')).slice(0, 3);
+    print(words.length ? `Usage: plat\n${usageFor(USAGE, words)}` : USAGE);
+    return 0;
+  }
   // The memory service has its own server and options (--memory-url): memory-commands.ts.
   const first = argv.findIndex((a) => !a.startsWith('-'));
   if (argv[first] === 'memory') return memoryCommand([...argv.slice(0, first), ...argv.slice(first + 1)]);

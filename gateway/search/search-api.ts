@@ -17,6 +17,9 @@ import { HttpError } from '../http-errors';
 import { indexExpression } from './index-names';
 import { onCluster, REFUSED, UNAVAILABLE } from './on-cluster';
 
+/** The largest value OpenSearch accepts where it reads a 32-bit integer. */
+const INT32_MAX = 2_147_483_647;
+
 const indexParams = z.object({ index: indexExpression('an index, alias or pattern') }).strict();
 const nameParams = z
   .object({ name: rollingIndexName.describe('the write alias; indices are <name>-000001, ...') })
@@ -44,15 +47,16 @@ const termVectorsBody = z
     field_statistics: z.boolean().default(true),
     positions: z.boolean().default(true),
     offsets: z.boolean().default(true),
+    // OpenSearch reads these as 32-bit integers: larger values are refused, so the schema says so.
     filter: z
       .object({
-        max_num_terms: z.number().int().min(1).optional(),
-        min_term_freq: z.number().int().min(0).optional(),
-        max_term_freq: z.number().int().min(0).optional(),
-        min_doc_freq: z.number().int().min(0).optional(),
-        max_doc_freq: z.number().int().min(0).optional(),
-        min_word_length: z.number().int().min(0).optional(),
-        max_word_length: z.number().int().min(0).optional(),
+        max_num_terms: z.number().int().min(1).max(INT32_MAX).optional(),
+        min_term_freq: z.number().int().min(0).max(INT32_MAX).optional(),
+        max_term_freq: z.number().int().min(0).max(INT32_MAX).optional(),
+        min_doc_freq: z.number().int().min(0).max(INT32_MAX).optional(),
+        max_doc_freq: z.number().int().min(0).max(INT32_MAX).optional(),
+        min_word_length: z.number().int().min(0).max(INT32_MAX).optional(),
+        max_word_length: z.number().int().min(0).max(INT32_MAX).optional(),
       })
       .strict()
       .optional(),

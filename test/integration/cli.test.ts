@@ -139,6 +139,26 @@ describe('plat CLI', () => {
     expect(unknown.stderr).toContain('report kind must be one of');
   });
 
+  it('answers --help for every command and subcommand with exit 0, naming that command', async () => {
+    const commands = [
+      ['--help'],
+      ['projects', '--help'],
+      ['projects', 'report', '-h'],
+      ['index', '--help'],
+      ['index', 'bootstrap', '--help'],
+      ['index', 'terms', '--help'],
+      ['memory', '--help'],
+      ['memory', 'search', '--help'],
+      ['retention', '--help'],
+    ];
+    const answers = await Promise.all(commands.map((c) => plat(...c)));
+    answers.forEach((a, i) => {
+      const named = commands[i].filter((w) => !w.startsWith('-')).join(' ');
+      expect([commands[i].join(' '), a.status, a.stderr]).toEqual([commands[i].join(' '), 0, '']);
+      expect(a.stdout).toContain(named ? `  ${named}` : 'Usage: plat');
+    });
+  });
+
   it('shows a project stored by an older version (phases as objects)', async () => {
     const owner = (
       JSON.parse((await plat('projects', 'list', '--json')).stdout) as { projects: { project_id: string }[] }

@@ -271,6 +271,24 @@ describe('search API (real OpenSearch node)', () => {
     expect(bad.stderr).toMatch(
       /states\.0\.transitions\.0\.state_name: state hot moves to gone, which is not one of the states/,
     );
+
+    // Tokens and terms from the terminal; cli-logs rolled over above, so it names two indices.
+    const analyzed = await plat('analyze', 'cli-logs', '--field', 'message', 'Worker', 'started');
+    expect([analyzed.status, analyzed.stderr]).toEqual([0, '']);
+    expect(analyzed.stdout).toMatch(/0 +worker +0 +6/);
+    expect(analyzed.stdout).toMatch(/1 +started +7 +14/);
+    const vectors = await plat(
+      'termvectors',
+      'cli-logs',
+      '--doc',
+      '{"message":"disk full full"}',
+      '--fields',
+      'message',
+    );
+    expect(vectors.status).toBe(0);
+    expect(vectors.stdout).toMatch(/message +full +2/);
+    const help = await plat('terms', '--help');
+    expect([help.status, help.stdout]).toEqual([0, expect.stringContaining('index terms INDEX --field F')]);
   });
 
   it('answers 503 saying what to configure when no OpenSearch is set', async () => {

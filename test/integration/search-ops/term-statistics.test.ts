@@ -114,4 +114,31 @@ describe('term statistics (real OpenSearch node)', () => {
       /no keyword sub-field/,
     );
   });
+
+  it('works on a rolled-over write alias: analyze on its write index, a stored document where it lives', async () => {
+    const mapping = { properties: { message: { type: 'text', term_vector: 'with_positions_offsets' } } };
+    const settings = { number_of_shards: 1, number_of_replicas: 0 };
+    await client.request('PUT', '/roll-logs-000001', {
+      settings,
+      mappings: mapping,
+      aliases: { 'roll-logs': { is_write_index: false } },
+    });
+    await client.request('PUT', '/roll-logs-000001/_doc/old?refresh=true', { message: 'older worker line' });
+    await client.request('PUT', '/roll-logs-000002', {
+      settings,
+      mappings: mapping,
+      aliases: { 'roll-logs': { is_write_index: true } },
+    });
+    // The cluster itself refuses: the alias names two indices.
+    await expect(
+      client.request('POST', '/roll-logs/_analyze', { field: 'message', text: 'x' }),
+    ).rejects.toThrow(/more than one ind/i);
+    const tokens = await analyze(client, 'roll-logs', { field: 'message', text: 'Worker started' });
+    expect(tokens.map((t) => t.token)).toEqual(['worker', 'started']);
+    const stored = await termVectors(client, 'roll-logs', { id: 'old', fields: ['message'] });
+    expect(stored.found).toBe(true);
+    expect(Object.keys(stored.term_vectors)).toEqual(['message']);
+    const artificial = await termVectors(client, 'roll-logs', { doc: { message: 'new line' } });
+    expect(artificial.found).toBe(true);
+  });
 });
