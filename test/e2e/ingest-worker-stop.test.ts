@@ -128,7 +128,35 @@ async function approvedProject(procs: Proc[], extraEnv: Record<string, string> =
       },
       6000,
     );
-  return { env, worker, get, ingestionEvents, until, finished };
+  return { id, env, worker, get, ingestionEvents, until, finished };
+}
+
+/**
+ * The workers (history identities, `pid@host`) that completed each copyOdsPart of a project so
+ * far. Temporal writes a retried activity's start event when it ends, with the attempt that ended
+ * it, so only completed parts show who ran them.
+ */
+async function partWorkersSoFar(projectId: string): Promise<string[]> {
+  const connection = await Connection.connect({ address: harness().temporal.address });
+  try {
+    const history = await new Client({ connection }).workflow.getHandle(projectId).fetchHistory();
+    const events = history.events ?? [];
+    const parts = new Set(
+      events
+        .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'copyOdsPart')
+        .map((e) => String(e.eventId)),
+    );
+    const completed = new Set(
+      events
+        .filter((e) => parts.has(String(e.activityTaskCompletedEventAttributes?.scheduledEventId ?? '')))
+        .map((e) => String(e.activityTaskCompletedEventAttributes!.startedEventId)),
+    );
+    return events
+      .filter((e) => completed.has(String(e.eventId)))
+      .map((e) => e.activityTaskStartedEventAttributes?.identity ?? '');
+  } finally {
+    await connection.close();
+  }
 }
 
 /** The ODS holds exactly the source's rows: counts, distinct keys and the orders' total. */
@@ -266,6 +294,11 @@ describe('worker stopped during data integration (real processes)', () => {
     const copied = async () =>
       (await ingestionEvents()).filter((e) => (e.payload as { table?: string }).table);
     await until('two parts copied', async () => ((await copied()).length >= 2 ? true : undefined));
+    // Killed once it has completed a part of its own, so both workers are seen to take parts.
+    const first = `${project.worker.child.pid}@`;
+    await until('the first worker completed a part', async () =>
+      (await partWorkersSoFar(project.id)).some((w) => w.startsWith(first)) ? true : undefined,
+    );
     project.worker.child.kill('SIGKILL');
     await project.worker.exited;
 
