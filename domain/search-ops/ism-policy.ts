@@ -6,14 +6,12 @@
  * self-managed cluster. plat's own lifecycle engine runs the same documents when ISM is absent.
  */
 import { z } from 'zod';
-import { parseDuration, parseSize } from './ism-units';
+import { DURATION_PATTERN, SIZE_PATTERN } from './ism-units';
 
-const duration = z.string().refine((v) => parseDuration(v) !== undefined, {
-  message: 'a duration such as 30m, 12h or 7d',
-});
-const size = z
-  .string()
-  .refine((v) => parseSize(v) !== undefined, { message: 'a size such as 500mb or 40gb' });
+// The patterns state the limits the cluster enforces (digits that fit a long), so the API's schema
+// says exactly what it accepts; what they match always parses.
+const duration = z.string().regex(DURATION_PATTERN, { message: 'a duration such as 30m, 12h or 7d' });
+const size = z.string().regex(SIZE_PATTERN, { message: 'a size such as 500mb or 40gb' });
 
 /** Every action's parameters; `{}` actions take none. Common fields (timeout, retry) are allowed on all. */
 const ACTIONS = {

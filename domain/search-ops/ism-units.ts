@@ -34,3 +34,16 @@ export function parseSize(text: string): number | undefined {
   const m = /^(\d+(?:\.\d+)?)(b|kb|mb|gb|tb|pb)$/i.exec(text.trim());
   return m ? Math.floor(Number(m[1]) * SIZE_UNITS[m[2].toLowerCase()]) : undefined;
 }
+
+/**
+ * A duration as the API's schema states it: at most nine digits (999999999d is still a long in
+ * milliseconds), an optional fraction, an OpenSearch time unit.
+ */
+export const DURATION_PATTERN = /^\d{1,9}(\.\d{1,3})?(nanos|micros|ms|s|m|h|d)$/;
+
+/**
+ * A size as the API's schema states it: digits bounded per unit so the bytes fit a long, as
+ * OpenSearch's ByteSizeValue requires (999 pb, 999999 tb, … 18 digits of bytes), any letter case.
+ */
+export const SIZE_PATTERN =
+  /^(\d{1,18}(\.\d{1,3})?[bB]|\d{1,15}(\.\d{1,3})?[kK][bB]|\d{1,12}(\.\d{1,3})?[mM][bB]|\d{1,9}(\.\d{1,3})?[gG][bB]|\d{1,6}(\.\d{1,3})?[tT][bB]|\d{1,3}(\.\d{1,3})?[pP][bB])$/;

@@ -4,6 +4,7 @@
  * then the template and the first index with the write alias. Indices that already existed before
  * the policy was created are attached explicitly, since an ism_template claims only new ones.
  */
+import { DURATION_PATTERN, SIZE_PATTERN } from '../ism-units';
 import { z } from 'zod';
 import {
   retentionPolicy,
@@ -39,9 +40,9 @@ export const lifecycleChoiceSchema = z
       .describe('retention: days before deletion (30)'),
     rollover: z
       .object({
-        min_index_age: z.string().optional(),
-        min_doc_count: z.number().int().positive().optional(),
-        min_primary_shard_size: z.string().optional(),
+        min_index_age: z.string().regex(DURATION_PATTERN, 'a duration such as 1d or 12h').optional(),
+        min_doc_count: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+        min_primary_shard_size: z.string().regex(SIZE_PATTERN, 'a size such as 40gb').optional(),
       })
       .strict()
       .optional()
