@@ -41,7 +41,7 @@ describe('event time by evidence', () => {
     });
     const [own] = ownCandidates(lines);
     expect(own).toMatchObject({ support: 'sparse', weakness: 'set on 2% of rows' });
-    const header = inheritedCandidate(orders)!;
+    const header = inheritedCandidate(ownEventTime(orders))!;
     expect(rankCandidates([own, header])[0]).toBe(header);
   });
 
@@ -49,7 +49,7 @@ describe('event time by evidence', () => {
     const shipments = table('shipments', [date('shipped_at')], {
       shipped_at: { non_null: 1000, first: '2021-01-02', last: '2025-01-03', future: 0 },
     });
-    const header = inheritedCandidate(orders)!;
+    const header = inheritedCandidate(ownEventTime(orders))!;
     expect(rankCandidates([...ownCandidates(shipments), header])[0].column).toBe('shipped_at');
     const lineitem = table('lineitem', [date('l_shipdate'), date('l_commitdate')], {
       l_shipdate: { non_null: 1000, first: '2021-01-02', last: '2025-01-03', future: 0 },

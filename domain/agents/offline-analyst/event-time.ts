@@ -229,10 +229,12 @@ export function ownCandidates(table: SourceTable): EventTimeCandidate[] {
   });
 }
 
-/** A header's date offered to a fact that belongs to it: a proxy, ranked below the fact's own plain dates. */
-export function inheritedCandidate(header: SourceTable): EventTimeCandidate | undefined {
-  const best = rankCandidates(ownCandidates(header))[0];
-  return best ? { ...best, inherited: true } : undefined;
+/**
+ * A header's best date (its own event time, already ranked) offered to a fact that belongs to it:
+ * a proxy, ranked below the fact's own plain dates.
+ */
+export function inheritedCandidate(header: OwnEventTime | undefined): EventTimeCandidate | undefined {
+  return header ? { ...header.candidate, inherited: true } : undefined;
 }
 
 /** A candidate's rank by meaning: a header's event date sits between the fact's plain dates and its creation time. */

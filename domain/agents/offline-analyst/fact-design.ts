@@ -398,7 +398,7 @@ function chooseEventTime(
   const offered = (table: string | undefined): EventTimeCandidate | undefined => {
     const holder = table ? byName.get(table) : undefined;
     const path = table ? pathTo(tree, table) : undefined;
-    const candidate = holder && path ? inheritedCandidate(holder.table) : undefined;
+    const candidate = holder && path ? inheritedCandidate(holder.ownDate) : undefined;
     if (candidate) paths.set(candidate, path!.map(describeStep));
     return candidate;
   };

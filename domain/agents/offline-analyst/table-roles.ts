@@ -134,7 +134,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
   const events = new Set(base.filter(isEventFact).map((b) => b.table.name));
   // The header's date dates the table when it ranks above every date of the table's own.
   const headerDateWins = (b: (typeof base)[number], header: string) => {
-    const inherited = inheritedCandidate(byName.get(header)!.table);
+    const inherited = inheritedCandidate(byName.get(header)!.ownDate);
     return !!inherited && rankCandidates([...ownCandidates(b.table), inherited])[0] === inherited;
   };
   // A line belongs to a dated event (its header), directly or via one hop, and has no date of its
