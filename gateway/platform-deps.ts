@@ -10,7 +10,7 @@ import { openParameterStore } from '../domain/secrets/open-parameter-store';
 import { metadataLocation, openMetadataDb } from '../domain/metadata-store/metadata-db';
 import { warehouseEngine, type WarehouseSettings } from '../domain/warehouse/engine-factory';
 import type { PlatConfig } from '../shared/config';
-import { OpenSearchClient } from '../domain/search-ops/opensearch-client';
+import { configuredOpenSearch, type OpenSearchSettings } from '../domain/search-ops/cluster-connection';
 import { LogShipper } from '../domain/search-ops/plat-logs/log-shipper';
 import { ACCESS_LOGS, ensurePlatLogIndices } from '../domain/search-ops/plat-logs/plat-log-indices';
 import { AlarmStore } from '../domain/monitoring/alarm-store';
@@ -27,9 +27,9 @@ export async function platformDeps(
     | 'PLAT_OIDC_ISSUER'
     | 'PLAT_OIDC_JWKS_URL'
     | 'PLAT_OIDC_AUDIENCE'
-    | 'OPENSEARCH_URL'
   > &
-    WarehouseSettings,
+    WarehouseSettings &
+    OpenSearchSettings,
 ) {
   const db = await openMetadataDb(metadataLocation(dataDir, config.PLAT_METADATA_URL));
   const store = new ProjectStore(db);
@@ -49,7 +49,7 @@ export async function platformDeps(
       ? { putIfAbsent: (name: string, value: string) => secrets.putIfAbsent(`plat/${name}`, value) }
       : keyDirectory(path.join(dataDir, 'keys'));
   const tokens = await IdTokens.open(signingKeys, config.PLAT_TOKEN_TTL_SECONDS, external);
-  const search = config.OPENSEARCH_URL ? new OpenSearchClient({ url: config.OPENSEARCH_URL }) : undefined;
+  const search = configuredOpenSearch(config);
   const accessLogs =
     search &&
     new LogShipper(search, ACCESS_LOGS, {

@@ -73,7 +73,7 @@ async function main(): Promise<void> {
       'OpenSearch',
       `${os.url}  (${ism ? 'lifecycle by ISM' : `no ISM plugin (Maven Central lacks it): lifecycle by plat's engine, schedule plat-index-lifecycle every ${config.PLAT_LIFECYCLE_INTERVAL}`})`,
     ]);
-  } else if (env.OPENSEARCH_URL) urls.push(['OpenSearch', env.OPENSEARCH_URL]);
+  } else if (env.OPENSEARCH_URL) urls.push(['OpenSearch', redactUrl(env.OPENSEARCH_URL)]);
 
   if (opts.withDemoDb) {
     step(`demo MariaDB with database ${DEMO_DATABASE_NAME} (scale ${opts.demoScale})`);

@@ -341,6 +341,31 @@ export const settings = {
     schema: httpUrl.optional(),
     help: 'Existing OpenSearch cluster; overrides the local one.',
   },
+  OPENSEARCH_USERNAME: {
+    schema: z.string().min(1).optional(),
+    help: 'Basic-auth user of OPENSEARCH_URL (or put user:password in the URL).',
+  },
+  OPENSEARCH_PASSWORD: {
+    schema: z.string().min(1).optional(),
+    help: 'Basic-auth password of OPENSEARCH_URL.',
+  },
+  OPENSEARCH_TOKEN: {
+    schema: z.string().min(1).optional(),
+    help: 'Bearer token for OPENSEARCH_URL (a proxy or an identity-aware front end).',
+  },
+  OPENSEARCH_AWS_REGION: {
+    schema: z
+      .string()
+      .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as eu-west-1')
+      .optional(),
+    help: 'Sign requests to OPENSEARCH_URL with AWS SigV4 in this region (a managed domain or serverless collection); credentials from the AWS chain (AWS_ACCESS_KEY_ID, AWS_PROFILE, an instance or task role).',
+  },
+  OPENSEARCH_AWS_SERVICE: {
+    schema: z
+      .enum(['es', 'aoss'], { error: 'es (a managed domain) or aoss (a serverless collection)' })
+      .optional(),
+    help: 'es (Amazon OpenSearch Service domain) or aoss (OpenSearch Serverless); default from the URL, else es.',
+  },
   PLAT_LIFECYCLE_INTERVAL: {
     schema: z
       .string()
@@ -385,6 +410,8 @@ const SECRET_SETTINGS = new Set([
   'PLAT_ALERTS_WEBHOOK_TOKEN',
   'QDRANT_API_KEY',
   'SMTP_PASSWORD',
+  'OPENSEARCH_PASSWORD',
+  'OPENSEARCH_TOKEN',
 ]);
 
 /** A bad value as an error message may show it: secrets hidden, URLs without their password. */

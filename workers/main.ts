@@ -46,7 +46,7 @@ async function main(): Promise<void> {
       url: memoryUrl(config),
       apiKey: config.PLAT_MEMORY_API_KEY ?? config.PLAT_MEMORY_API_KEYS[0],
     },
-    opensearchUrl: config.OPENSEARCH_URL,
+    opensearch: config,
     hostLostAfterMs: config.PLAT_HOST_LOST_AFTER_SECONDS * 1000,
     partRows: config.PLAT_INGEST_PART_ROWS,
   });

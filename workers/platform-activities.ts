@@ -27,7 +27,8 @@ import type { ProjectEvent } from '../shared/project-model';
 import { metadataLocation, openMetadataDb } from '../domain/metadata-store/metadata-db';
 import { openParameterStore } from '../domain/secrets/open-parameter-store';
 import { createLifecycleActivities } from '../activities/search-ops/lifecycle-activities';
-import { OpenSearchClient } from '../domain/search-ops/opensearch-client';
+import { configuredOpenSearch, type OpenSearchSettings } from '../domain/search-ops/cluster-connection';
+import type { OpenSearchClient } from '../domain/search-ops/opensearch-client';
 import { LogShipper } from '../domain/search-ops/plat-logs/log-shipper';
 import { AGENT_LOGS, ensurePlatLogIndices } from '../domain/search-ops/plat-logs/plat-log-indices';
 import * as path from 'node:path';
@@ -78,8 +79,8 @@ export async function dataDirDeps(
     warehouse?: WarehouseSettings;
     /** The memory pipelines: PLAT_MEMORY_WORKSPACES and where the memory service answers. */
     memory?: { workspaces?: string; url?: string; apiKey?: string };
-    /** OPENSEARCH_URL: the cluster of the index lifecycle engine. */
-    opensearchUrl?: string;
+    /** OPENSEARCH_URL and its sign-in: the cluster of the index lifecycle engine. */
+    opensearch?: OpenSearchSettings;
     /** PLAT_HOST_LOST_AFTER_SECONDS in ms (default 2 minutes). */
     hostLostAfterMs?: number;
     /** PLAT_INGEST_PART_ROWS (default 1,000,000). */
@@ -108,14 +109,14 @@ export async function dataDirDeps(
       registry: new WorkerHostRegistry(db),
       lostAfterMs: opts.hostLostAfterMs ?? 120_000,
     },
-    ...searchDeps(opts.opensearchUrl),
+    ...searchDeps(opts.opensearch ?? {}),
   };
 }
 
 /** The cluster, and the shipper of agent logs to its `plat-agent-logs` alias. */
-function searchDeps(url: string | undefined): Pick<ActivityDeps, 'search' | 'agentLogs'> {
-  if (!url) return {};
-  const search = new OpenSearchClient({ url });
+function searchDeps(settings: OpenSearchSettings): Pick<ActivityDeps, 'search' | 'agentLogs'> {
+  const search = configuredOpenSearch(settings);
+  if (!search) return {};
   const agentLogs = new LogShipper(search, AGENT_LOGS, {
     ensure: () => ensurePlatLogIndices(search),
     onError: (err) =>

@@ -5,6 +5,7 @@
  */
 import { heartbeat, log } from '@temporalio/activity';
 import type { PassSummary } from '../../domain/search-ops/lifecycle/lifecycle-pass';
+import { SERVERLESS_HAS_NO_LIFECYCLE } from '../../domain/search-ops/lifecycle/lifecycle-manager';
 import { lifecyclePass } from '../../domain/search-ops/lifecycle/lifecycle-pass';
 import type { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
 import { ISM_PLUGIN } from '../../domain/search-ops/rolling-index-bootstrap';
@@ -22,6 +23,7 @@ export function createLifecycleActivities(deps: LifecycleDeps) {
     /** One engine pass; `now` is the workflow's time (ms). */
     async runLifecyclePass(input: { now: number }): Promise<LifecyclePassResult> {
       if (!deps.search) return { engine: 'none', skipped: 'no OpenSearch is configured (OPENSEARCH_URL)' };
+      if (deps.search.awsService === 'aoss') return { engine: 'none', skipped: SERVERLESS_HAS_NO_LIFECYCLE };
       if ((await deps.search.plugins()).includes(ISM_PLUGIN))
         return { engine: 'ism', skipped: 'the cluster runs ISM, which applies the policies itself' };
       const summary = await lifecyclePass(deps.search, input.now, {

@@ -31,6 +31,8 @@ export async function startTestGateway(opts: {
   deepHealthTimeoutMs?: number;
   /** The OpenSearch cluster of /v1/search (none: those answer 503). */
   opensearchUrl?: string;
+  /** More settings, as environment variables would give them (OPENSEARCH_AWS_REGION, ...). */
+  env?: Record<string, string>;
   /** The bearer token of Alertmanager's webhook at POST /v1/alerts (none: it answers 503). */
   alertsWebhookToken?: string;
   /** PLAT_ALARM_HOUR as the gateway reports the alarms' periods (default 1h). */
@@ -39,7 +41,7 @@ export async function startTestGateway(opts: {
   const dataDir = opts.dataDir ?? newTestDataDir();
   const deps = await platformDeps(
     dataDir,
-    loadConfig(opts.opensearchUrl ? { OPENSEARCH_URL: opts.opensearchUrl } : {}),
+    loadConfig({ ...(opts.opensearchUrl ? { OPENSEARCH_URL: opts.opensearchUrl } : {}), ...opts.env }),
   );
   const app = createPlatformApp({
     client: opts.client,

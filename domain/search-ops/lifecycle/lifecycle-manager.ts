@@ -46,9 +46,20 @@ export function isManagedDomainUrl(url: string): boolean {
   return /\.(es\.amazonaws\.com|aos\.[a-z0-9-]+\.on\.aws)(\.cn)?$/i.test(new URL(url).hostname);
 }
 
+/** A cluster signed for as a managed domain, or at an Amazon OpenSearch Service endpoint. */
+export function isManagedDomain(client: OpenSearchClient): boolean {
+  return client.awsService === 'es' || isManagedDomainUrl(client.url);
+}
+
+/** OpenSearch Serverless has no ISM and no rollover: its retention is the collection's own. */
+export const SERVERLESS_HAS_NO_LIFECYCLE =
+  'an OpenSearch Serverless collection (OPENSEARCH_AWS_SERVICE=aoss) has no index lifecycle to manage: ' +
+  'it keeps data by its data lifecycle policies (aws opensearchserverless create-lifecycle-policy)';
+
 /** The manager of the engine the cluster has. */
 export async function lifecycleManager(client: OpenSearchClient): Promise<LifecycleManager> {
-  const managedDomain = isManagedDomainUrl(client.url);
+  if (client.awsService === 'aoss') throw new LifecycleRequestError(422, SERVERLESS_HAS_NO_LIFECYCLE);
+  const managedDomain = isManagedDomain(client);
   if ((await client.plugins()).includes(ISM_PLUGIN)) return new IsmLifecycleManager(client, managedDomain);
   return new PlatLifecycleManager(client);
 }

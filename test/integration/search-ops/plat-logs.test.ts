@@ -69,7 +69,7 @@ describe("plat's own logs in OpenSearch (real node)", () => {
 
   it('ships the PRD agent’s log and reads it back through the API, for its owner only', async () => {
     const dataDir = newTestDataDir();
-    const deps = await dataDirDeps(dataDir, { opensearchUrl: node.url });
+    const deps = await dataDirDeps(dataDir, { opensearch: { OPENSEARCH_URL: node.url } });
     gateway = await startTestGateway({
       client: env.client,
       taskQueue: 'plat-logs-test',
