@@ -20,7 +20,7 @@ const ACTIONS = {
       min_index_age: duration.optional(),
       min_primary_shard_size: size.optional(),
       min_size: size.optional(),
-      min_doc_count: z.number().int().positive().optional(),
+      min_doc_count: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
       copy_alias: z.boolean().optional(),
     })
     .strict(),
@@ -38,7 +38,8 @@ const ACTIONS = {
     .strict()
     .refine((a) => a.require || a.include || a.exclude, {
       message: 'allocation needs require, include or exclude (e.g. require: {"temp": "warm"})',
-    }),
+    })
+    .meta({ anyOf: [{ required: ['require'] }, { required: ['include'] }, { required: ['exclude'] }] }),
   warm_migration: z.object({ timeout: duration.optional(), ignore: z.string().optional() }).strict(),
   cold_migration: z
     .object({
@@ -68,6 +69,19 @@ const retry = z
   })
   .strict();
 
+/**
+ * What an action may be, for the API's document: one object per action, naming it and nothing else
+ * but `timeout` and `retry`. The parse below checks the same and words each problem for a person.
+ */
+const actionVariants = Object.entries(ACTIONS).map(([name, params]) => {
+  const variant = z
+    .object({ [name]: params, timeout: duration.optional(), retry: retry.optional() })
+    .strict();
+  const json = z.toJSONSchema(variant, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+});
+
 /** One action: exactly one action key, plus the common `timeout` and `retry`. */
 const actionSchema = z
   .object({ timeout: duration.optional(), retry: retry.optional() })
@@ -95,7 +109,8 @@ const actionSchema = z
     if (!parsed.success)
       for (const issue of parsed.error.issues)
         ctx.addIssue({ code: 'custom', path: [name, ...issue.path.map(String)], message: issue.message });
-  });
+  })
+  .meta({ oneOf: actionVariants });
 
 const transitionSchema = z
   .object({
@@ -104,7 +119,7 @@ const transitionSchema = z
       .object({
         min_index_age: duration.optional(),
         min_rollover_age: duration.optional(),
-        min_doc_count: z.number().int().positive().optional(),
+        min_doc_count: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
         min_size: size.optional(),
       })
       .strict()
@@ -131,7 +146,8 @@ const indexPattern = z
 const ismTemplateSchema = z
   .object({
     index_patterns: z.array(indexPattern).min(1),
-    priority: z.number().int().min(0).default(0),
+    // ISM keeps the priority in a 32-bit integer.
+    priority: z.number().int().min(0).max(2_147_483_647).default(0),
     last_updated_time: z.number().optional(),
   })
   .strict();
@@ -150,6 +166,19 @@ export const ismPolicySchema = z
   .strict();
 
 export type IsmPolicy = z.output<typeof ismPolicySchema>;
+
+/**
+ * The policy's JSON Schema, for API documents whose routes take a policy as it comes and answer each
+ * problem `validatePolicy` finds (a 422 listing them) rather than a bare 400.
+ */
+export function ismPolicyJsonSchema(): Record<string, unknown> {
+  const json = z.toJSONSchema(ismPolicySchema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  delete json.$schema;
+  return json;
+}
 export type IsmState = IsmPolicy['states'][number];
 
 /** Where the policy will run: a self-managed cluster refuses managed-domain-only actions. */

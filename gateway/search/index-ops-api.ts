@@ -7,8 +7,9 @@ import { z } from 'zod';
 import { diagnose } from '../../domain/search-ops/index-doctor';
 import { lifecycleManager } from '../../domain/search-ops/lifecycle/lifecycle-manager';
 import { PlatLifecycleManager } from '../../domain/search-ops/lifecycle/plat-lifecycle-manager';
-import type { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
+import { OpenSearchError, type OpenSearchClient } from '../../domain/search-ops/opensearch-client';
 import { apiRoute, type ApiRoute } from '../api/api-route';
+import { HttpError } from '../http-errors';
 import { indexExpression } from './index-names';
 import { onCluster, REFUSED, UNAVAILABLE } from './on-cluster';
 
@@ -61,7 +62,14 @@ export function indexOpsApi(client: OpenSearchClient | undefined): ApiRoute[] {
       },
       handle: ({ params }) =>
         onCluster(client, async (c) => {
-          const res = await c.request<{ new_index: string }>('POST', `/${enc(params.alias)}/_rollover`);
+          const res = await c
+            .request<{ new_index: string }>('POST', `/${enc(params.alias)}/_rollover`)
+            .catch((err: unknown) => {
+              // The cluster answers a missing alias with a 400; it is a missing resource.
+              if (err instanceof OpenSearchError && /rollover target \[.*\] does not exist/.test(err.reason))
+                throw new HttpError(404, 'not_found', `no alias ${params.alias}`);
+              throw err;
+            });
           // ISM attaches a new index at creation; plat's engine is told now rather than at its next pass.
           const manager = await lifecycleManager(c);
           if (manager instanceof PlatLifecycleManager) await manager.claimNewIndex(res.new_index);

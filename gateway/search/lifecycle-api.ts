@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { applyPolicy } from '../../domain/search-ops/lifecycle/apply-policy';
+import { ismPolicyJsonSchema } from '../../domain/search-ops/ism-policy';
 import { lifecycleManager } from '../../domain/search-ops/lifecycle/lifecycle-manager';
 import type { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
 import { apiRoute, type ApiRoute } from '../api/api-route';
@@ -44,7 +45,12 @@ export function lifecycleApi(client: OpenSearchClient | undefined): ApiRoute[] {
       summary: 'Create or update a lifecycle policy (ISM format), validated before it is written',
       params: policyParams,
       body: z
-        .object({ policy: z.looseObject({}).describe('the ISM policy: default_state, states, ism_template') })
+        .object({
+          policy: z.looseObject({}).meta({
+            ...ismPolicyJsonSchema(),
+            description: 'the ISM policy: default_state, states, ism_template',
+          }),
+        })
         .strict(),
       responses: {
         200: {

@@ -14,7 +14,7 @@ import {
   type RolloverThresholds,
 } from '../builtin-policies';
 import type { TemplateOptions } from '../index-template';
-import type { IsmPolicy } from '../ism-policy';
+import { ismPolicyJsonSchema, type IsmPolicy } from '../ism-policy';
 import type { OpenSearchClient } from '../opensearch-client';
 import { bootstrapRollingIndex, type BootstrapReport } from '../rolling-index-bootstrap';
 import { applyPolicy, type ApplyPolicyResult } from './apply-policy';
@@ -28,7 +28,10 @@ export const lifecycleChoiceSchema = z
     policy: z
       .union([
         z.enum([...BUILTIN_POLICIES, 'none']),
-        z.looseObject({}).describe('a policy document (ISM format): default_state, states, ism_template'),
+        z.looseObject({}).meta({
+          ...ismPolicyJsonSchema(),
+          description: 'a policy document (ISM format): default_state, states, ism_template',
+        }),
       ])
       .default('retention'),
     retention_days: z
