@@ -20,6 +20,7 @@ import { healthRoute } from './health-route';
 import { indexOpsApi } from './search/index-ops-api';
 import { lifecycleApi } from './search/lifecycle-api';
 import { searchApi } from './search/search-api';
+import { simulateApi } from './search/simulate-api';
 import type { OpenSearchClient } from '../domain/search-ops/opensearch-client';
 import { mountMethodNotAllowed, mountRoutes } from './api/mount-routes';
 import { mountWebPages, uiConfigRoute, type TemporalUiSettings } from './web/web-pages';
@@ -89,7 +90,12 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
     deps.createsPerMinute,
     deps.search,
   );
-  const search = [...searchApi(deps.search), ...lifecycleApi(deps.search), ...indexOpsApi(deps.search)];
+  const search = [
+    ...searchApi(deps.search),
+    ...lifecycleApi(deps.search),
+    ...indexOpsApi(deps.search),
+    ...simulateApi(deps.search),
+  ];
   const alarms = alarmRoutes(deps.alarms, deps.alertsWebhookToken, deps.alarmHour);
   app.get('/metrics', metrics.serve);
   app.get('/openapi.json', (req, res) => {

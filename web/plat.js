@@ -324,6 +324,7 @@
       'nav',
       { 'aria-label': 'main' },
       h('a', { href: '/' }, 'Projects'),
+      h('a', { href: '/ui/simulate' }, 'Policy simulator'),
       h('a', { href: '/ui/alarms' }, 'Alarms'),
     );
     const bar = h('header', { class: 'topbar' }, h('a', { class: 'brand', href: '/' }, 'plat'), nav);

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { ApiClient, ApiError, gatewayUrl, loadToken } from './api-client';
 import { table } from './render';
 import { triggerSchedule } from './schedule-trigger';
+import { policyFileName, SIMULATE_USAGE, simulateCommand } from './simulate-command';
 
 export const INDEX_USAGE = `  index bootstrap NAME [--policy retention|tiered|self-managed-warm|self-managed-tiered|none|FILE.json]
              [--retention-days N] [--rollover-age 1d] [--rollover-docs N] [--rollover-size 40gb]
@@ -34,7 +35,8 @@ export const INDEX_USAGE = `  index bootstrap NAME [--policy retention|tiered|se
                                           artificial one, with statistics
   index terms INDEX --field F [--size 10] [--from ISO] [--to ISO] [--timestamp-field @timestamp]
                                           most frequent values of a field (a text field's keyword
-                                          sub-field), doc_count = document frequency`;
+                                          sub-field), doc_count = document frequency
+${SIMULATE_USAGE}`;
 
 const enc = encodeURIComponent;
 
@@ -77,6 +79,14 @@ export async function indexCommand(
       size: { type: 'string' },
       from: { type: 'string' },
       to: { type: 'string' },
+      days: { type: 'string' },
+      'docs-per-day': { type: 'string' },
+      'bytes-per-day': { type: 'string' },
+      'doc-bytes': { type: 'string' },
+      growth: { type: 'string' },
+      'pass-interval': { type: 'string' },
+      'managed-domain': { type: 'boolean', default: false },
+      alias: { type: 'string' },
     },
   });
   const baseUrl = gatewayUrl(values.url);
@@ -248,6 +258,13 @@ export async function indexCommand(
         text: `${res.note ? `${res.note}\n` : ''}${table(res.buckets, ['key', 'doc_count'])}`,
       };
     }
+    case 'simulate':
+      return simulateCommand(
+        a,
+        values.file ? { name: policyFileName(values.file), policy: readPolicy(values.file) } : undefined,
+        values,
+        () => api,
+      );
     default:
       throw new ApiError(2, 'usage', INDEX_USAGE);
   }

@@ -3,7 +3,7 @@
  *   plat login | signup
  *   plat projects create|list|show|watch|approve|modify|reject|cancel|logs|report|query
  *   plat memory add|search|search-combined|list|get|update|delete|history (memory-commands.ts)
- *   plat index bootstrap|policy|attach|detach|retry|explain|rollover|alias|cat|settings|doctor (index-commands.ts)
+ *   plat index bootstrap|policy|attach|detach|retry|explain|rollover|alias|cat|settings|doctor|simulate (index-commands.ts)
  *   plat retention [--dry-run] (retention-commands.ts)
  * Global options: --url (PLAT_URL, default http://127.0.0.1:8080), --json.
  */

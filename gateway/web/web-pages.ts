@@ -53,6 +53,7 @@ const PAGES: [string, string][] = [
   ['/ui/signin', 'signin.html'],
   ['/ui/projects', 'index.html'],
   ['/ui/alarms', 'alarms.html'],
+  ['/ui/simulate', 'simulate.html'],
   ['/ui/projects/:id', 'project.html'],
   ['/ui/projects/:id/monitor', 'monitor.html'],
   ['/ui/projects/:id/cost', 'cost.html'],

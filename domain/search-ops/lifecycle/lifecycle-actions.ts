@@ -1,17 +1,15 @@
 /**
  * The ISM actions plat's engine runs through core APIs (docs/search-lifecycle.md#lifecycle-engine):
  * rollover on the write alias, read_only / read_write (the write block), replica_count, allocation
- * (node-attribute filters, optionally waiting for the shards to move) and delete. Each answers
- * `completed` or `condition_not_met`; a failure throws an ActionFailed naming the cause.
+ * (node-attribute filters, optionally waiting for the shards to move) and delete; on a cluster with a
+ * managed domain's storage tiers (the simulator's), also warm_migration, cold_migration and cold_delete.
+ * Each answers `completed` or `condition_not_met`; a failure throws an ActionFailed naming the cause.
+ * The effects go through a LifecycleCluster, so the simulator runs this same logic
+ * (docs/search-lifecycle.md#simulating-a-policy).
  */
 import { parseDuration, parseSize } from '../ism-units';
-import type { OpenSearchClient } from '../opensearch-client';
-import {
-  writeIndexInAnswer,
-  type Aliases,
-  type ClusterSnapshot,
-  type ObservedIndex,
-} from './cluster-snapshot';
+import type { ClusterSnapshot, ObservedIndex } from './cluster-snapshot';
+import type { LifecycleCluster } from './lifecycle-cluster';
 import type { ManagedIndex } from './managed-index';
 
 export class ActionFailed extends Error {
@@ -26,7 +24,8 @@ export type ActionOutcome =
   | { status: 'condition_not_met'; message: string; details?: Record<string, unknown> };
 
 export interface ActionContext {
-  client: OpenSearchClient;
+  /** Where the actions take effect: the real cluster, or the simulator's model. */
+  cluster: LifecycleCluster;
   snapshot: ClusterSnapshot;
   record: ManagedIndex;
   observed: ObservedIndex;
@@ -42,30 +41,31 @@ export const STEP_NAMES: Record<string, string> = {
   replica_count: 'attempt_set_replica_count',
   allocation: 'attempt_allocation',
   delete: 'attempt_delete',
+  warm_migration: 'attempt_warm_migration',
+  cold_migration: 'attempt_cold_migration',
+  cold_delete: 'attempt_cold_delete',
 };
-
-const enc = encodeURIComponent;
 
 export async function runAction(
   name: string,
   params: Record<string, unknown>,
   ctx: ActionContext,
 ): Promise<ActionOutcome> {
-  const { client, observed } = ctx;
+  const { cluster, observed } = ctx;
   const index = observed.index;
   switch (name) {
     case 'rollover':
       return rollover(params, ctx);
     case 'read_only':
     case 'read_write':
-      await client.request('PUT', `/${enc(index)}/_settings`, { 'index.blocks.write': name === 'read_only' });
+      await cluster.setWriteBlock(index, name === 'read_only');
       return {
         status: 'completed',
         message: `Successfully set index to ${name.replace('_', '-')} [index=${index}]`,
       };
     case 'replica_count': {
       const replicas = params.number_of_replicas as number;
-      await client.request('PUT', `/${enc(index)}/_settings`, { 'index.number_of_replicas': replicas });
+      await cluster.setReplicas(index, replicas);
       return {
         status: 'completed',
         message: `Successfully set number_of_replicas to ${replicas} [index=${index}]`,
@@ -75,6 +75,16 @@ export async function runAction(
       return allocation(params, ctx);
     case 'delete':
       return deleteIndex(ctx);
+    case 'warm_migration':
+    case 'cold_migration': {
+      const tier = name === 'warm_migration' ? 'warm' : 'cold';
+      await managedStorage(name, ctx).migrate(index, tier);
+      return { status: 'completed', message: `Successfully migrated index to ${tier} [index=${index}]` };
+    }
+    case 'cold_delete': {
+      const storage = managedStorage(name, ctx);
+      return deleteIndex(ctx, (i) => storage.coldDelete(i));
+    }
     default:
       throw new ActionFailed(
         `${name} is not available on this cluster: it exists only on a managed domain (Amazon OpenSearch Service)`,
@@ -82,8 +92,20 @@ export async function runAction(
   }
 }
 
+/** The managed domain's storage tiers, or the failure of an action only a managed domain has. */
+function managedStorage(
+  name: string,
+  { cluster }: ActionContext,
+): NonNullable<LifecycleCluster['managedStorage']> {
+  if (!cluster.managedStorage)
+    throw new ActionFailed(
+      `${name} is not available on this cluster: it exists only on a managed domain (Amazon OpenSearch Service)`,
+    );
+  return cluster.managedStorage;
+}
+
 async function rollover(params: Record<string, unknown>, ctx: ActionContext): Promise<ActionOutcome> {
-  const { client, snapshot, record, observed, now } = ctx;
+  const { cluster, snapshot, record, observed, now } = ctx;
   const index = observed.index;
   if (record.rolled_over)
     return { status: 'completed', message: `Index has already been rolled over [index=${index}]` };
@@ -117,23 +139,17 @@ async function rollover(params: Record<string, unknown>, ctx: ActionContext): Pr
     };
 
   // Another writer (a manual rollover) may have moved the alias since the snapshot: never roll twice.
-  const writer = writeIndexInAnswer(await client.getOrUndefined<Aliases>(`/_alias/${enc(alias)}`), alias);
+  const writer = await cluster.writeIndexOf(alias);
   if (writer !== index)
     return {
       status: 'completed',
       rollover_alias: alias,
       message: `Index was already rolled over: alias ${alias} writes to ${writer ?? 'no index'} [index=${index}]`,
     };
-  const res = await client.request<{ rolled_over: boolean; new_index: string }>(
-    'POST',
-    `/${enc(alias)}/_rollover`,
-  );
+  const res = await cluster.rollover(alias);
   if (params.copy_alias === true) {
     const others = Object.keys(observed.aliases).filter((a) => a !== alias);
-    if (others.length)
-      await client.request('POST', '/_aliases', {
-        actions: others.map((a) => ({ add: { index: res.new_index, alias: a } })),
-      });
+    if (others.length) await cluster.addAliases(res.new_index, others);
   }
   return {
     status: 'completed',
@@ -169,13 +185,13 @@ export function rolloverConditions(
 }
 
 async function allocation(params: Record<string, unknown>, ctx: ActionContext): Promise<ActionOutcome> {
-  const { client, observed } = ctx;
+  const { cluster, observed } = ctx;
   const index = observed.index;
   const settings: Record<string, string> = {};
   for (const kind of ['require', 'include', 'exclude'] as const)
     for (const [attr, value] of Object.entries((params[kind] as Record<string, string> | undefined) ?? {}))
       settings[`index.routing.allocation.${kind}.${attr}`] = value;
-  await client.request('PUT', `/${enc(index)}/_settings`, settings);
+  await cluster.setAllocation(index, settings);
   const require = (params.require as Record<string, string> | undefined) ?? {};
   const described = Object.entries(settings)
     .map(([k, v]) => `${k.replace('index.routing.allocation.', '')}=${v}`)
@@ -186,40 +202,24 @@ async function allocation(params: Record<string, unknown>, ctx: ActionContext): 
       message: `Successfully updated allocation to ${described} [index=${index}]`,
     };
 
-  const [shards, attrs] = await Promise.all([
-    client.request<{ node: string | null; state: string; prirep: string }[]>(
-      'GET',
-      `/_cat/shards/${enc(index)}?format=json&h=node,state,prirep`,
-    ),
-    client.request<{ node: string; attr: string; value: string }[]>(
-      'GET',
-      '/_cat/nodeattrs?format=json&h=node,attr,value',
-    ),
-  ]);
-  const satisfies = (node: string | null) =>
-    node !== null &&
-    Object.entries(require).every(([attr, value]) =>
-      attr === '_name'
-        ? node === value
-        : attrs.some((a) => a.node === node && a.attr === attr && a.value === value),
-    );
-  // An unassigned replica is placed by the new filter when it is assigned: it does not hold the move up.
-  const elsewhere = shards.filter(
-    (s) => !(s.state === 'UNASSIGNED' && s.prirep === 'r') && (s.state !== 'STARTED' || !satisfies(s.node)),
-  );
-  if (!elsewhere.length)
+  const { total, elsewhere } = await cluster.shardPlacement(index, require);
+  if (!elsewhere)
     return { status: 'completed', message: `Successfully allocated index to ${described} [index=${index}]` };
   return {
     status: 'condition_not_met',
     message:
-      `Pending allocation of index [index=${index}]: ${elsewhere.length} of ${shards.length} shards not yet on ` +
+      `Pending allocation of index [index=${index}]: ${elsewhere} of ${total} shards not yet on ` +
       `nodes with ${Object.entries(require)
         .map(([k, v]) => `${k}=${v}`)
         .join(', ')} (tag nodes with node.attr.<name>)`,
   };
 }
 
-async function deleteIndex({ client, snapshot, record, observed }: ActionContext): Promise<ActionOutcome> {
+/** Deletes the attached index, never one re-created under its name or still written to. */
+async function deleteIndex(
+  { cluster, snapshot, record, observed }: ActionContext,
+  remove: (index: string) => Promise<void> = (index) => cluster.deleteIndex(index),
+): Promise<ActionOutcome> {
   const index = observed.index;
   if (observed.uuid !== record.index_uuid)
     throw new ActionFailed(
@@ -230,6 +230,6 @@ async function deleteIndex({ client, snapshot, record, observed }: ActionContext
     throw new ActionFailed(
       `${index} is still the write index of ${writing.join(', ')}: deleting it would break writers; roll the alias over first`,
     );
-  await client.request('DELETE', `/${enc(index)}`);
+  await remove(index);
   return { status: 'completed', deleted: true, message: `Deleted index [index=${index}]` };
 }
