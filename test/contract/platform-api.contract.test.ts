@@ -11,7 +11,7 @@ import { dataDirDeps } from '../../workers/platform-activities';
 import { apiCaller } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
 import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
-import { startTestOpenSearch, type TestOpenSearch } from '../harness/opensearch';
+import { leaseTestOpenSearch, type LeasedOpenSearch } from '../harness/opensearch-pool';
 import { runSchemathesis } from '../harness/schemathesis';
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
 
@@ -19,7 +19,7 @@ const TASK_QUEUE = 'platform-contract-test';
 
 describe('platform API contract (schemathesis)', () => {
   let stack: DevServerWithWorker;
-  let node: TestOpenSearch;
+  let node: LeasedOpenSearch;
   let gateway: TestGateway;
   let dataDir: string;
   const call = apiCaller(() => gateway.base);
@@ -33,7 +33,7 @@ describe('platform API contract (schemathesis)', () => {
       host: 1,
     });
     // A real node behind /v1/search, so those operations are exercised too.
-    node = await startTestOpenSearch();
+    node = await leaseTestOpenSearch();
     gateway = await startTestGateway({
       client: stack.env.client,
       taskQueue: TASK_QUEUE,
@@ -47,7 +47,7 @@ describe('platform API contract (schemathesis)', () => {
   afterAll(async () => {
     await gateway?.stop();
     await stack?.stop();
-    await node?.stop();
+    await node?.release();
   });
 
   it('keeps every promise of its document', async () => {

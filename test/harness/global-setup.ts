@@ -1,6 +1,8 @@
 /**
  * Starts, once per `npm test`, the real servers the tests use: a Temporal dev server, a private
- * MariaDB loaded with Sakila, and a private PostgreSQL (the shared metadata store's engine). Also checks the time-skipping server binary is there.
+ * MariaDB loaded with Sakila, and a private PostgreSQL (the shared metadata store's engine). Also checks the time-skipping server binary is there,
+ * and makes the directory of the OpenSearch pool, whose nodes start when test files first lease
+ * them (test/harness/opensearch-pool.ts).
  * Anything that cannot start fails the run with the reason; nothing is skipped.
  */
 import * as fs from 'node:fs';
@@ -17,10 +19,16 @@ import { writeHarnessState } from './harness-state';
 
 export const sakilaDir = path.resolve(repoRoot, '..', 'shared', 'datasets', 'sakila');
 
-export default async function globalSetup(): Promise<void> {
+/** `globalConfig`: jest's, whose maxWorkers bounds the OpenSearch pool (1 with --runInBand). */
+export default async function globalSetup(globalConfig?: { maxWorkers?: number }): Promise<void> {
   // A run that was killed before its teardown left its servers behind: stop them first.
   await globalTeardown();
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-test-'));
+  const opensearchPool = {
+    dir: path.join(runDir, 'opensearch-pool'),
+    size: Math.max(1, globalConfig?.maxWorkers ?? 1),
+  };
+  fs.mkdirSync(opensearchPool.dir);
   const timeSkippingServerPath = temporalTestServerPath();
   const [temporalPort, temporalUiPort, mariadbPort, postgresPort] = [
     await freePort(),
@@ -73,6 +81,7 @@ export default async function globalSetup(): Promise<void> {
       logFile: postgres.service.logFile,
     },
     timeSkippingServerPath,
+    opensearchPool,
   });
   console.log(
     `\nharness: Temporal ${temporal.address}, MariaDB+Sakila 127.0.0.1:${mariadb.port}, PostgreSQL 127.0.0.1:${postgres.port} ready in ${Date.now() - started} ms (${runDir})`,

@@ -22,6 +22,11 @@ export interface HarnessState {
   /** The private PostgreSQL: `adminUrl` is its `postgres` database (tests make their own, test/harness/postgres.ts). */
   postgres: { adminUrl: string; port: number; pid: number; logFile: string };
   timeSkippingServerPath: string;
+  /**
+   * The OpenSearch nodes test files lease (test/harness/opensearch-pool.ts): its directory, and the
+   * most nodes it runs (jest's maxWorkers).
+   */
+  opensearchPool?: { dir: string; size: number };
 }
 
 /** `PLAT_TEST_HARNESS_FILE` lets two test runs share a checkout without stopping each other's servers. */

@@ -1,6 +1,8 @@
 /**
  * For tests that ask for OpenSearch: a real single node (provisioned from Maven Central on first
- * use) on a free port, with its data in a temp dir. Call in beforeAll; stop in afterAll.
+ * use) on a free port, with its data in a temp dir. Most test files lease one from the run's pool
+ * instead (test/harness/opensearch-pool.ts), which starts its nodes with this; a test file that
+ * needs a node to itself calls this in beforeAll and stops the node in afterAll.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -8,20 +10,34 @@ import * as path from 'node:path';
 import { freePort } from '../../scripts/lib/free-port';
 import { startOpenSearch } from '../../scripts/lib/opensearch-node';
 
+/** A started node: its URL, its directory (data, config and log) and how to stop it. */
 export interface TestOpenSearch {
   url: string;
+  dir: string;
   stop(): Promise<void>;
+}
+
+/**
+ * A new directory for a node, as mkdtemp made it (mode 700) when `privateDir`, else opened (755).
+ * Every process of the node mentions it (its configuration path), which finds them again.
+ */
+export function testOpenSearchDir(privateDir = false): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-opensearch-'));
+  if (!privateDir) fs.chmodSync(dir, 0o755);
+  return dir;
 }
 
 /**
  * `privateDir`: keep the node's directory as mkdtemp made it (mode 700), as in a clone in a private
  * temporary directory; run as root, the node then cannot use its unprivileged user and
  * run-opensearch.sh runs it in a user namespace. Otherwise the directory is opened (755) and, as
- * root, the node runs as the `opensearch` user.
+ * root, the node runs as the `opensearch` user. `dir`: one made by `testOpenSearchDir` (with the
+ * same `privateDir`), instead of a new one.
  */
-export async function startTestOpenSearch(opts: { privateDir?: boolean } = {}): Promise<TestOpenSearch> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-opensearch-'));
-  if (!opts.privateDir) fs.chmodSync(dir, 0o755);
+export async function startTestOpenSearch(
+  opts: { privateDir?: boolean; dir?: string } = {},
+): Promise<TestOpenSearch> {
+  const dir = opts.dir ?? testOpenSearchDir(opts.privateDir);
   const node = await startOpenSearch({
     port: await freePort(),
     dataDir: path.join(dir, 'node'),
@@ -29,6 +45,7 @@ export async function startTestOpenSearch(opts: { privateDir?: boolean } = {}): 
   });
   return {
     url: node.url,
+    dir,
     async stop() {
       await node.service.stop();
       fs.rmSync(dir, { recursive: true, force: true });

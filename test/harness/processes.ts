@@ -1,6 +1,5 @@
-/** Child processes of the tests: plat's entry points started as `npm start` runs them, and a /proc lookup. */
+/** Child processes of the tests: plat's entry points started as `npm start` runs them. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from '../../shared/paths';
 import { testBundleCacheDir } from './workflow-bundle';
@@ -29,21 +28,5 @@ export function startProcess(entry: string, env: NodeJS.ProcessEnv): Proc {
   };
 }
 
-/** Finds live processes by a marker in their command line or environment (Linux /proc). */
-
-export function processesMentioning(marker: string): { pid: number; cmd: string }[] {
-  const found: { pid: number; cmd: string }[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-      const env = fs.readFileSync(`/proc/${entry}/environ`, 'utf8');
-      const state = /State:\s+(\w)/.exec(fs.readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1];
-      if (state !== 'Z' && (cmd.includes(marker) || env.includes(marker)))
-        found.push({ pid: Number(entry), cmd });
-    } catch {
-      /* exited while we looked, or not ours to read */
-    }
-  }
-  return found;
-}
+/** The /proc lookup, kept importable from here (it lives on its own so light callers skip Temporal). */
+export { processesMentioning } from './process-lookup';

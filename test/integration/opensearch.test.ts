@@ -1,13 +1,13 @@
 /** The optional OpenSearch component (npm start -- --with-opensearch) is a real, working node. */
-import { startTestOpenSearch, type TestOpenSearch } from '../harness/opensearch';
+import { leaseTestOpenSearch, type LeasedOpenSearch } from '../harness/opensearch-pool';
 
 describe('local OpenSearch from Maven Central', () => {
-  let node: TestOpenSearch;
+  let node: LeasedOpenSearch;
   beforeAll(async () => {
-    node = await startTestOpenSearch();
+    node = await leaseTestOpenSearch();
   }, 300_000);
   afterAll(async () => {
-    await node?.stop();
+    await node?.release();
   });
 
   async function call(method: string, route: string, body?: unknown) {

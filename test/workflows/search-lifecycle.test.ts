@@ -16,7 +16,7 @@ import { lifecycleManager } from '../../domain/search-ops/lifecycle/lifecycle-ma
 import { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
 import { bootstrapRollingIndex } from '../../domain/search-ops/rolling-index-bootstrap';
 import { lifecyclePassWorkflow } from '../../workflows/search-lifecycle';
-import { startTestOpenSearch, type TestOpenSearch } from '../harness/opensearch';
+import { leaseTestOpenSearch, type LeasedOpenSearch } from '../harness/opensearch-pool';
 import { timeSkippingEnv } from '../harness/temporal-envs';
 import { workersOnEveryQueue, type QueueWorkers } from '../harness/queue-workers';
 import { recordHistory } from '../harness/recorded-histories';
@@ -26,14 +26,14 @@ const DAY = 86_400_000;
 
 describe('index lifecycle workflow (time skipping, real OpenSearch node)', () => {
   let env: TestWorkflowEnvironment;
-  let node: TestOpenSearch;
+  let node: LeasedOpenSearch;
   let client: OpenSearchClient;
   let worker: QueueWorkers;
   let running: Promise<void>;
   let seq = 0;
 
   beforeAll(async () => {
-    [env, node] = await Promise.all([timeSkippingEnv(), startTestOpenSearch()]);
+    [env, node] = await Promise.all([timeSkippingEnv(), leaseTestOpenSearch()]);
     client = new OpenSearchClient({ url: node.url });
     worker = await workersOnEveryQueue(env, TASK_QUEUE, createLifecycleActivities({ search: client }));
     running = worker.run();
@@ -42,7 +42,7 @@ describe('index lifecycle workflow (time skipping, real OpenSearch node)', () =>
     worker?.shutdown();
     await running;
     await env?.teardown();
-    await node?.stop();
+    await node?.release();
   });
 
   const pass = (): Promise<LifecyclePassResult> =>

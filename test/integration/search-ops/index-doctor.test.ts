@@ -10,19 +10,19 @@ import { lifecyclePass } from '../../../domain/search-ops/lifecycle/lifecycle-pa
 import { setUpRollingIndex } from '../../../domain/search-ops/lifecycle/rolling-index-setup';
 import { retentionPolicy } from '../../../domain/search-ops/builtin-policies';
 import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
-import { startTestOpenSearch, type TestOpenSearch } from '../../harness/opensearch';
+import { leaseTestOpenSearch, type LeasedOpenSearch } from '../../harness/opensearch-pool';
 
 describe('index doctor (real OpenSearch node)', () => {
-  let node: TestOpenSearch;
+  let node: LeasedOpenSearch;
   let client: OpenSearchClient;
   const small = { shards: 1, replicas: 0 };
 
   beforeAll(async () => {
-    node = await startTestOpenSearch();
+    node = await leaseTestOpenSearch();
     client = new OpenSearchClient({ url: node.url });
   }, 300_000);
   afterAll(async () => {
-    await node?.stop();
+    await node?.release();
   });
 
   const problem = (report: DoctorReport, symptom: number) =>

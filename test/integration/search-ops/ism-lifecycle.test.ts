@@ -14,7 +14,7 @@ import {
 import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
 import { bootstrapRollingIndex, ISM_PLUGIN } from '../../../domain/search-ops/rolling-index-bootstrap';
 import { startFakeIsm, type FakeIsm } from '../../harness/fake-ism';
-import { startTestOpenSearch, type TestOpenSearch } from '../../harness/opensearch';
+import { leaseTestOpenSearch, type LeasedOpenSearch } from '../../harness/opensearch-pool';
 
 /** The same checks on any cluster whose ISM answers (the fake, or a real one). */
 async function ismScenario(
@@ -52,18 +52,18 @@ async function ismScenario(
 }
 
 describe('lifecycle through ISM (wire-format fake of _plugins/_ism in front of a real node)', () => {
-  let node: TestOpenSearch;
+  let node: LeasedOpenSearch;
   let fake: FakeIsm;
   let client: OpenSearchClient;
 
   beforeAll(async () => {
-    node = await startTestOpenSearch();
+    node = await leaseTestOpenSearch();
     fake = await startFakeIsm(node.url);
     client = new OpenSearchClient({ url: fake.url });
   }, 300_000);
   afterAll(async () => {
     await fake?.stop();
-    await node?.stop();
+    await node?.release();
   });
 
   it('writes, attaches, explains, retries and removes through _plugins/_ism', async () => {

@@ -14,23 +14,23 @@ import {
 import { retentionPolicy, tieredPolicy } from '../../../domain/search-ops/builtin-policies';
 import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
 import { bootstrapRollingIndex } from '../../../domain/search-ops/rolling-index-bootstrap';
-import { startTestOpenSearch, type TestOpenSearch } from '../../harness/opensearch';
+import { leaseTestOpenSearch, type LeasedOpenSearch } from '../../harness/opensearch-pool';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
 describe('lifecycle engine (real OpenSearch node, no ISM)', () => {
-  let node: TestOpenSearch;
+  let node: LeasedOpenSearch;
   let client: OpenSearchClient;
   let manager: LifecycleManager;
 
   beforeAll(async () => {
-    node = await startTestOpenSearch();
+    node = await leaseTestOpenSearch();
     client = new OpenSearchClient({ url: node.url });
     manager = await lifecycleManager(client);
   }, 300_000);
   afterAll(async () => {
-    await node?.stop();
+    await node?.release();
   });
 
   const explain = async (index: string) =>

@@ -19,21 +19,21 @@ import {
 } from '../../fakes/sigv4-domain-fake';
 import { startFakeIsm, type FakeIsm } from '../../harness/fake-ism';
 import { apiCaller } from '../../harness/api-caller';
-import { startTestOpenSearch, type TestOpenSearch } from '../../harness/opensearch';
+import { leaseTestOpenSearch, type LeasedOpenSearch } from '../../harness/opensearch-pool';
 import { startTestGateway } from '../../harness/platform-gateway';
 import { devServerEnv } from '../../harness/temporal-envs';
 
 const REGION = 'eu-west-1';
 
 describe('a managed domain through SigV4-signed requests (wire fakes of the AWS front end and ISM, real node)', () => {
-  let node: TestOpenSearch;
+  let node: LeasedOpenSearch;
   let ism: FakeIsm;
   let domain: SigV4DomainFake;
   let serverless: SigV4DomainFake;
   const savedEnv = { ...process.env };
 
   beforeAll(async () => {
-    node = await startTestOpenSearch();
+    node = await leaseTestOpenSearch();
     ism = await startFakeIsm(node.url);
     domain = await startSigV4DomainFake({ upstream: ism.url, region: REGION, service: 'es' });
     serverless = await startSigV4DomainFake({ upstream: node.url, region: REGION, service: 'aoss' });
@@ -47,7 +47,7 @@ describe('a managed domain through SigV4-signed requests (wire fakes of the AWS 
     await domain?.stop();
     await serverless?.stop();
     await ism?.stop();
-    await node?.stop();
+    await node?.release();
   });
 
   it('signs every call with the credential chain, and the domain’s ISM gets the managed-domain actions', async () => {

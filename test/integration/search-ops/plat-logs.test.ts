@@ -18,26 +18,26 @@ import {
 import { dataDirDeps } from '../../../workers/platform-activities';
 import { apiCaller } from '../../harness/api-caller';
 import { harness } from '../../harness/harness-state';
-import { startTestOpenSearch, type TestOpenSearch } from '../../harness/opensearch';
+import { leaseTestOpenSearch, type LeasedOpenSearch } from '../../harness/opensearch-pool';
 import { newTestDataDir, startTestGateway, type TestGateway } from '../../harness/platform-gateway';
 import { devServerEnv } from '../../harness/temporal-envs';
 
 describe("plat's own logs in OpenSearch (real node)", () => {
-  let node: TestOpenSearch;
+  let node: LeasedOpenSearch;
   let client: OpenSearchClient;
   let env: TestWorkflowEnvironment;
   let gateway: TestGateway;
   const call = apiCaller(() => gateway.base);
 
   beforeAll(async () => {
-    node = await startTestOpenSearch();
+    node = await leaseTestOpenSearch();
     client = new OpenSearchClient({ url: node.url });
     env = await devServerEnv();
   }, 300_000);
   afterAll(async () => {
     await gateway?.stop();
     await env?.teardown();
-    await node?.stop();
+    await node?.release();
   });
 
   const count = async (alias: string, query: object) =>

@@ -20,7 +20,7 @@ import type { IndexEvent } from '../../../domain/search-ops/lifecycle/index-step
 import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
 import { repoRoot } from '../../../shared/paths';
 import { apiCaller } from '../../harness/api-caller';
-import { startTestOpenSearch, type TestOpenSearch } from '../../harness/opensearch';
+import { leaseTestOpenSearch, type LeasedOpenSearch } from '../../harness/opensearch-pool';
 import { startTestGateway, type TestGateway } from '../../harness/platform-gateway';
 import { devServerEnv } from '../../harness/temporal-envs';
 
@@ -50,7 +50,7 @@ const POLICY = {
 const PROFILE = { docs_per_day: 120, doc_bytes: 200, growth_percent: 30 };
 
 describe('policy simulation against real passes (real OpenSearch node, no ISM)', () => {
-  let node: TestOpenSearch;
+  let node: LeasedOpenSearch;
   let client: OpenSearchClient;
   let env: TestWorkflowEnvironment;
   let gateway: TestGateway;
@@ -60,7 +60,7 @@ describe('policy simulation against real passes (real OpenSearch node, no ISM)',
   const callBare = apiCaller(() => bare.base);
 
   beforeAll(async () => {
-    node = await startTestOpenSearch();
+    node = await leaseTestOpenSearch();
     client = new OpenSearchClient({ url: node.url });
     env = await devServerEnv();
     gateway = await startTestGateway({
@@ -81,7 +81,7 @@ describe('policy simulation against real passes (real OpenSearch node, no ISM)',
     await gateway?.stop();
     await bare?.stop();
     await env?.teardown();
-    await node?.stop();
+    await node?.release();
   });
 
   it('rolls over, transitions and deletes at the passes the simulator predicted, leaving the indices per tier it predicted', async () => {

@@ -4,19 +4,19 @@
  */
 import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
 import { bootstrapRollingIndex } from '../../../domain/search-ops/rolling-index-bootstrap';
-import { startTestOpenSearch, type TestOpenSearch } from '../../harness/opensearch';
+import { leaseTestOpenSearch, type LeasedOpenSearch } from '../../harness/opensearch-pool';
 
 describe('rolling index bootstrap (real OpenSearch node)', () => {
-  let node: TestOpenSearch;
+  let node: LeasedOpenSearch;
   let client: OpenSearchClient;
 
   beforeAll(async () => {
     // In a private (700) directory, as a clone in a mktemp directory would be.
-    node = await startTestOpenSearch({ privateDir: true });
+    node = await leaseTestOpenSearch({ privateDir: true });
     client = new OpenSearchClient({ url: node.url });
   }, 300_000);
   afterAll(async () => {
-    await node?.stop();
+    await node?.release();
   });
 
   it('creates the template, the first index and the write alias; a second run changes nothing', async () => {

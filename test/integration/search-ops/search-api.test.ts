@@ -4,13 +4,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from '../../../shared/paths';
 import { apiCaller } from '../../harness/api-caller';
-import { startTestOpenSearch, type TestOpenSearch } from '../../harness/opensearch';
+import { leaseTestOpenSearch, type LeasedOpenSearch } from '../../harness/opensearch-pool';
 import { startTestGateway, type TestGateway } from '../../harness/platform-gateway';
 import { devServerEnv } from '../../harness/temporal-envs';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 
 describe('search API (real OpenSearch node)', () => {
-  let node: TestOpenSearch;
+  let node: LeasedOpenSearch;
   let env: TestWorkflowEnvironment;
   let gateway: TestGateway;
   let bare: TestGateway;
@@ -18,7 +18,7 @@ describe('search API (real OpenSearch node)', () => {
   const call = apiCaller(() => gateway.base);
 
   beforeAll(async () => {
-    node = await startTestOpenSearch();
+    node = await leaseTestOpenSearch();
     env = await devServerEnv();
     gateway = await startTestGateway({
       client: env.client,
@@ -38,7 +38,7 @@ describe('search API (real OpenSearch node)', () => {
     await gateway?.stop();
     await bare?.stop();
     await env?.teardown();
-    await node?.stop();
+    await node?.release();
   });
 
   it('bootstraps a rolling index, and a second call changes nothing', async () => {
@@ -178,6 +178,9 @@ describe('search API (real OpenSearch node)', () => {
       new_index: 'plain-logs-000002',
       rolled_over: true,
     });
+    // A missing alias is a missing resource, not the cluster's 400.
+    const missing = await call('POST', '/v1/search/aliases/no-such-logs/rollover', undefined, token);
+    expect(missing).toMatchObject({ status: 404, body: { error: { message: 'no alias no-such-logs' } } });
     const alias = await call('GET', '/v1/search/aliases/plain-logs', undefined, token);
     expect(alias.body).toMatchObject({
       'plain-logs-000002': { aliases: { 'plain-logs': { is_write_index: true } } },

@@ -6,14 +6,14 @@ import {
   termVectors,
   termsAggregation,
 } from '../../../domain/search-ops/term-statistics';
-import { startTestOpenSearch, type TestOpenSearch } from '../../harness/opensearch';
+import { leaseTestOpenSearch, type LeasedOpenSearch } from '../../harness/opensearch-pool';
 
 describe('term statistics (real OpenSearch node)', () => {
-  let node: TestOpenSearch;
+  let node: LeasedOpenSearch;
   let client: OpenSearchClient;
 
   beforeAll(async () => {
-    node = await startTestOpenSearch();
+    node = await leaseTestOpenSearch();
     client = new OpenSearchClient({ url: node.url });
     await client.request('PUT', '/tv-logs', {
       settings: { number_of_shards: 1, number_of_replicas: 0 },
@@ -38,7 +38,7 @@ describe('term statistics (real OpenSearch node)', () => {
       await client.request('PUT', `/tv-logs/_doc/${id}?refresh=true`, { '@timestamp': ts, message, note });
   }, 300_000);
   afterAll(async () => {
-    await node?.stop();
+    await node?.release();
   });
 
   it('analyzes text into tokens with positions and offsets', async () => {
