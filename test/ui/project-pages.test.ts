@@ -18,6 +18,7 @@ import {
   horizontalOverflow,
   launchChromium,
   newPage,
+  pasteText,
   screenshots,
   seriousA11yViolations,
   signIn,
@@ -68,6 +69,10 @@ describe('project pages', () => {
     gateway = await startTestGateway({ client: stack.env.client, taskQueue: TASK_QUEUE, dataDir });
     browser = await launchChromium();
     token = (await call('POST', '/auth/signup', USER)).body.id_token as string;
+  });
+  // Each test's pages go with it, rather than keeping their renderer and live socket to the end.
+  afterEach(async () => {
+    await Promise.all(browser.contexts().map((c) => c.close()));
   });
   afterAll(async () => {
     await browser?.close();
@@ -284,7 +289,7 @@ describe('project pages', () => {
     // A table name that is not an identifier (400) and a metric on a missing ADS table (422).
     const bad = structuredClone(original);
     bad.layers.ads[0].name = 'Not An Identifier';
-    await page.fill('#prd-json', JSON.stringify(bad, null, 2));
+    await pasteText(page, '#prd-json', JSON.stringify(bad, null, 2));
     await page.click('#prd-save');
     await page.waitForSelector('#prd-errors:has-text("layers.ads.0.name")');
     expect(await page.textContent('#prd-errors')).toMatch(/\(400\)/);
@@ -300,14 +305,14 @@ describe('project pages', () => {
 
     const crossed = structuredClone(original);
     crossed.metrics[0].ads_table = 'no_such_table';
-    await page.fill('#prd-json', JSON.stringify(crossed, null, 2));
+    await pasteText(page, '#prd-json', JSON.stringify(crossed, null, 2));
     await page.click('#prd-save');
     await page.waitForSelector('#prd-errors:has-text("metrics.0.ads_table")');
     expect(await page.textContent('#prd-errors')).toMatch(/\(422\)/);
 
     const edited = structuredClone(original);
     edited.title = 'Rentals, edited in the browser';
-    await page.fill('#prd-json', JSON.stringify(edited, null, 2));
+    await pasteText(page, '#prd-json', JSON.stringify(edited, null, 2));
     await page.click('#prd-save');
     await page.waitForSelector('#decision', { state: 'hidden' });
     const view = await until(id, (s) => s !== 'waiting_approval');
