@@ -22,6 +22,8 @@ export async function startOpenSearch(opts: {
   dataDir: string;
   logFile: string;
   readyTimeoutMs?: number;
+  /** JVM options added to the node's own (OPENSEARCH_JAVA_OPTS), after any already set. */
+  javaOpts?: string;
 }): Promise<OpenSearchNode> {
   await run('bash', [path.join(repoRoot, 'scripts', 'provision-opensearch.sh')], {
     maxBuffer: 16 * 1024 * 1024,
@@ -31,6 +33,14 @@ export async function startOpenSearch(opts: {
     'bash',
     [path.join(repoRoot, 'scripts', 'run-opensearch.sh'), String(opts.port), opts.dataDir],
     opts.logFile,
+    opts.javaOpts
+      ? {
+          env: {
+            ...process.env,
+            OPENSEARCH_JAVA_OPTS: [process.env.OPENSEARCH_JAVA_OPTS, opts.javaOpts].filter(Boolean).join(' '),
+          },
+        }
+      : {},
   );
   const url = `http://127.0.0.1:${opts.port}`;
   try {

@@ -10,6 +10,14 @@ import * as path from 'node:path';
 import { freePort } from '../../scripts/lib/free-port';
 import { startOpenSearch } from '../../scripts/lib/opensearch-node';
 
+/**
+ * A test node's JVM: the quick (C1) compiler alone and the serial collector. A test node serves small
+ * indices for a few minutes, where the optimizing compiler and G1's threads are CPU spent on a busy
+ * 2-core machine for nothing: starting to ready takes a third of the CPU (measured: 3.3 s against
+ * 9.2 s), and the search suites run in 65 s instead of 91. `npm start`'s node keeps OpenSearch's own options.
+ */
+const TEST_NODE_JAVA_OPTS = '-XX:TieredStopAtLevel=1 -XX:-UseG1GC -XX:+UseSerialGC';
+
 /** A started node: its URL, its directory (data, config and log) and how to stop it. */
 export interface TestOpenSearch {
   url: string;
@@ -42,6 +50,7 @@ export async function startTestOpenSearch(
     port: await freePort(),
     dataDir: path.join(dir, 'node'),
     logFile: path.join(dir, 'opensearch.log'),
+    javaOpts: TEST_NODE_JAVA_OPTS,
   });
   return {
     url: node.url,
