@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what plat needs to run and test locally, idempotently; prints nothing when all is there:
 # npm packages, the Temporal CLI, the embedding model (scripts/provision-embedding-model.sh), MariaDB.
-#   bash scripts/provision.sh [--tests] [--with-opensearch] [--with-monitoring] [--with-postgres] [--check]
+#   bash scripts/provision.sh [--tests] [--with-opensearch] [--with-monitoring] [--with-postgres] [--check] [--no-npm]
 # --with-postgres installs PostgreSQL (Debian) for `npm start -- --with-postgres`; --tests installs it
 # too (the metadata store's suites run against it).
 # --tests also installs what only the test suite needs (docker-compose, for `config -q`; Chromium,
@@ -9,6 +9,7 @@
 # Alertmanager, whose rule engine runs the alarms' tests; aiosmtpd, the test's mail server).
 # --with-monitoring installs Prometheus and Alertmanager (Debian) for `npm start -- --with-monitoring`.
 # --check installs nothing: lists what is missing and exits 1 if anything is.
+# --no-npm leaves the npm packages to the caller (CI runs npm ci beside this).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,11 +23,13 @@ want_opensearch=false
 want_monitoring=false
 want_postgres=false
 check_only=false
+want_npm=true
 missing=0
 for arg in "$@"; do
   case "$arg" in
     --tests) want_tests=true ;;
     --check) check_only=true ;;
+    --no-npm) want_npm=false ;;
     --with-opensearch) want_opensearch=true ;;
     --with-monitoring) want_monitoring=true ;;
     --with-postgres) want_postgres=true ;;
@@ -98,11 +101,11 @@ node_major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 
 # stamp, not mtimes: a checkout touches files without changing them).
 lock_hash="$(sha256sum "$repo/package-lock.json" | cut -d' ' -f1)"
 stamp="$repo/node_modules/.plat-lock-sha256"
-if [ -d "$repo/node_modules/@temporalio/worker" ] && [ ! -f "$stamp" ] &&
+if $want_npm && [ -d "$repo/node_modules/@temporalio/worker" ] && [ ! -f "$stamp" ] &&
   [ "$repo/node_modules/.package-lock.json" -nt "$repo/package-lock.json" ]; then
   echo "$lock_hash" > "$stamp" # installed by hand with npm ci/install after the last lockfile change
 fi
-if [ ! -d "$repo/node_modules/@temporalio/worker" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$lock_hash" ]; then
+if $want_npm && { [ ! -d "$repo/node_modules/@temporalio/worker" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$lock_hash" ]; }; then
   would "npm dependencies matching package-lock.json" ||
   {
   echo "provision: installing npm dependencies (npm ci)" >&2
