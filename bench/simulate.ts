@@ -11,8 +11,6 @@
  * BENCH_DAYS=365  BENCH_BASELINE_DAYS=60  BENCH_ROUNDS=3
  */
 import { runSimulation } from '../domain/search-ops/lifecycle/simulate/run-simulation';
-import { simulatePolicy } from '../domain/search-ops/lifecycle/simulate/simulate-policy';
-import { builtinPolicy, simulationPolicy } from '../domain/search-ops/lifecycle/simulate/simulation-policy';
 import { envInt, machineLine, ms, ratio, runBench, summarize, table, timed } from './lib/bench-stats';
 
 const DAYS = envInt('BENCH_DAYS', 365);
@@ -22,21 +20,9 @@ const PROFILE = { docs_per_day: 2_000_000, doc_bytes: 600, growth_percent: 0.5 }
 const POLICIES = ['retentionPolicy', 'selfManagedTieredPolicy'];
 const TARGET_MS = 3000;
 
-/** The same simulation as `runSimulation`, with the choice of running every pass. */
-async function simulate(policyId: string, days: number, exhaustive: boolean) {
-  return simulatePolicy({
-    policy_id: policyId,
-    policy: simulationPolicy(policyId, builtinPolicy(policyId, 'logs'), false),
-    days,
-    profile: PROFILE,
-    pass_interval: '5m',
-    managed_domain: false,
-    alias: 'logs',
-    shards: 1,
-    replicas: 1,
-    exhaustive,
-  });
-}
+/** A built-in policy over `days`, skipping idle passes as the simulator does, or running every one. */
+const simulate = (policyId: string, days: number, exhaustive: boolean) =>
+  runSimulation({ policy_id: policyId, days, profile: PROFILE }, { exhaustive });
 
 runBench(async () => {
   console.log(`bench:simulate: ${POLICIES.join(', ')}; ${machineLine()}`);
@@ -44,14 +30,12 @@ runBench(async () => {
   let worst = 0;
   for (const id of POLICIES) {
     // Warm-up (the JIT), not timed.
-    await runSimulation({ policy_id: id, days: 7, profile: PROFILE });
+    await simulate(id, 7, false);
     const year: number[] = [];
     let passes = 0;
     let active = 0;
     for (let r = 0; r < ROUNDS; r++) {
-      const [took, result] = await timed(() =>
-        runSimulation({ policy_id: id, days: DAYS, profile: PROFILE }),
-      );
+      const [took, result] = await timed(() => simulate(id, DAYS, false));
       year.push(took);
       passes = result.stats.passes;
       active = result.stats.passes_run;

@@ -79,8 +79,8 @@ pip_install_pinned() {
 }
 
 # The downloads and installs that need nothing from each other run as background jobs, side by side
-# (most of their time is waiting on the network and the disk): about half the time of one by one on a
-# fresh machine. finish_background waits for all of them and fails when one did.
+# (much of their time is waiting on the network and the disk). finish_background waits for all of
+# them and fails when one did.
 background_pids=()
 in_background() {
   "$@" &

@@ -10,6 +10,11 @@ const Sequencer = require('@jest/test-sequencer').default;
 const DURATIONS_FILE = path.join(__dirname, '..', 'suite-durations.json');
 const repoRoot = path.join(__dirname, '..', '..');
 
+/** A suite's key in the durations file: its path from the repository's root, with forward slashes. */
+function suiteKey(testPath) {
+  return path.relative(repoRoot, testPath).split(path.sep).join('/');
+}
+
 function recordedDurations() {
   try {
     return JSON.parse(fs.readFileSync(DURATIONS_FILE, 'utf8'));
@@ -27,10 +32,12 @@ class LongestFirstSequencer extends Sequencer {
   time(test) {
     const cached = super.time(test);
     if (cached != null) return cached;
-    const seconds = this.recorded[path.relative(repoRoot, test.path).split(path.sep).join('/')];
+    const seconds = this.recorded[suiteKey(test.path)];
     return typeof seconds === 'number' ? seconds * 1000 : undefined;
   }
 }
 
 module.exports = LongestFirstSequencer;
 module.exports.DURATIONS_FILE = DURATIONS_FILE;
+module.exports.suiteKey = suiteKey;
+module.exports.recordedDurations = recordedDurations;

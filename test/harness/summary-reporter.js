@@ -1,21 +1,17 @@
 // Prints the slowest suites and one plain closing line ("jest: N passed, N failed, N skipped") that
-// CI can read. With PLAT_RECORD_SUITE_DURATIONS=1 after a whole run, it also rewrites
-// test/suite-durations.json, the order a clean clone runs its suites in (longest-first-sequencer.js).
+// CI can read. With PLAT_RECORD_SUITE_DURATIONS=1 it also writes the suites it ran into
+// test/suite-durations.json (the others keep theirs), the order a clean clone runs its suites in
+// (longest-first-sequencer.js).
 const fs = require('node:fs');
-const path = require('node:path');
-const { DURATIONS_FILE } = require('./longest-first-sequencer');
+const { DURATIONS_FILE, recordedDurations, suiteKey } = require('./longest-first-sequencer');
 
-const repoRoot = path.join(__dirname, '..', '..');
 const SLOWEST_SHOWN = 12;
 
 class SummaryReporter {
   onRunComplete(_contexts, results) {
     const durations = results.testResults
       .filter((r) => !r.skipped && r.perfStats.runtime > 0)
-      .map((r) => [
-        path.relative(repoRoot, r.testFilePath).split(path.sep).join('/'),
-        r.perfStats.runtime / 1000,
-      ])
+      .map((r) => [suiteKey(r.testFilePath), r.perfStats.runtime / 1000])
       .sort((a, b) => b[1] - a[1]);
     if (durations.length > SLOWEST_SHOWN) {
       const lines = durations
@@ -24,9 +20,11 @@ class SummaryReporter {
       process.stdout.write(`slowest suites:\n${lines.join('\n')}\n`);
     }
     if (process.env.PLAT_RECORD_SUITE_DURATIONS === '1') {
-      const rounded = Object.fromEntries(durations.map(([file, s]) => [file, Math.max(1, Math.round(s))]));
-      fs.writeFileSync(DURATIONS_FILE, `${JSON.stringify(rounded, null, 2)}\n`);
-      process.stdout.write(`suite durations written to ${path.relative(repoRoot, DURATIONS_FILE)}\n`);
+      const merged = { ...recordedDurations() };
+      for (const [file, s] of durations) merged[file] = Math.max(1, Math.round(s));
+      const longestFirst = Object.fromEntries(Object.entries(merged).sort((a, b) => b[1] - a[1]));
+      fs.writeFileSync(DURATIONS_FILE, `${JSON.stringify(longestFirst, null, 2)}\n`);
+      process.stdout.write(`suite durations written to ${suiteKey(DURATIONS_FILE)}\n`);
     }
     const skipped = results.numPendingTests + results.numTodoTests;
     const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;

@@ -42,6 +42,8 @@ export async function runSimulation(
     /** The name a policy document is shown under (default: its `policy_id`, else `policy`). */
     name?: string;
     start?: number;
+    /** Run every pass, skipping none (the reference that tests and `bench:simulate` compare with). */
+    exhaustive?: boolean;
   } = {},
 ): Promise<SimulationResult> {
   let id: string;
@@ -75,5 +77,6 @@ export async function runSimulation(
     shards: req.shards ?? 1,
     replicas: req.replicas ?? 1,
     start: opts.start,
+    exhaustive: opts.exhaustive,
   });
 }
