@@ -43,7 +43,20 @@ describe('npm start (scripts/start.ts)', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('starts the embedded stack, keeps workflows across a restart, and Ctrl-C stops every child', async () => {
+  /** Waits until no process mentions the data directory (the reaper ends children of a killed launcher). */
+  async function nothingLeft(): Promise<void> {
+    let left = processesMentioning(dataDir);
+    for (let i = 0; i < 150 && left.length > 0; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      left = processesMentioning(dataDir);
+    }
+    expect(left).toEqual([]);
+  }
+
+  // One data directory through three starts (each start of the whole stack costs seconds of CPU):
+  // Ctrl-C, then a restart that finds the first run's workflow, a SIGKILL of the launcher, and a
+  // start on what the killed run left behind, stopped by SIGTERM.
+  it('starts the embedded stack, keeps workflows across restarts, and every way of stopping it ends every child', async () => {
     const env = { ...(await ports()), PLAT_DATA_DIR: dataDir, TEMPORAL_ADDRESS: '' };
     const first = launchPlat(env);
     await first.waitFor(/plat is up/);
@@ -78,56 +91,30 @@ describe('npm start (scripts/start.ts)', () => {
     } finally {
       await connection.close();
     }
-    second.child.kill('SIGTERM');
-    expect(await second.exited).toBe(0);
+    expect(processesMentioning(dataDir).length).toBeGreaterThanOrEqual(4);
+    second.child.kill('SIGKILL');
+    await nothingLeft();
+
+    // Third start, on what the killed run left behind (its database files and locks).
+    const third = launchPlat(env);
+    await third.waitFor(/plat is up/);
+    expect((await json(`${gateway}/health?deep=1`)).status).toBe(200);
+    third.child.kill('SIGTERM');
+    expect(await third.exited).toBe(0);
     expect(processesMentioning(dataDir)).toEqual([]);
   });
 
-  it('uses an existing Temporal cluster when TEMPORAL_ADDRESS is set', async () => {
+  it('uses an existing Temporal cluster when TEMPORAL_ADDRESS is set, and stops when npm is killed (not Ctrl-C)', async () => {
     const env = { ...(await ports()), PLAT_DATA_DIR: dataDir, TEMPORAL_ADDRESS: harness().temporal.address };
-    const launch = launchPlat(env);
+    const launch = launchPlat(env, [], true);
     await launch.waitFor(/plat is up/);
     expect(launch.output()).not.toContain('Temporal Web UI');
     expect(launch.output()).toMatch(new RegExp(`Temporal gRPC\\s+${harness().temporal.address}`));
     expect((await json(`http://127.0.0.1:${env.PLAT_GATEWAY_PORT}/health?deep=1`)).status).toBe(200);
-    launch.child.kill('SIGINT');
-    expect(await launch.exited).toBe(0);
-    expect(processesMentioning(dataDir)).toEqual([]);
-  });
-
-  it('stops everything when the process that ran it dies (npm killed, not Ctrl-C)', async () => {
-    const env = { ...(await ports()), PLAT_DATA_DIR: dataDir, TEMPORAL_ADDRESS: harness().temporal.address };
-    const launch = launchPlat(env, [], true);
-    await launch.waitFor(/plat is up/);
     expect(processesMentioning(dataDir).length).toBeGreaterThanOrEqual(3);
+    // Under `sh -c`, as npm runs it: killing the shell orphans the launcher, which must stop it all.
     launch.child.kill('SIGKILL');
-    let left = processesMentioning(dataDir);
-    for (let i = 0; i < 100 && left.length > 0; i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      left = processesMentioning(dataDir);
-    }
-    expect(left).toEqual([]);
-  });
-
-  it('stops every child when the launcher itself is SIGKILLed, and starts again on the same data', async () => {
-    const env = { ...(await ports()), PLAT_DATA_DIR: dataDir, TEMPORAL_ADDRESS: '' };
-    const first = launchPlat(env);
-    await first.waitFor(/plat is up/);
-    expect(processesMentioning(dataDir).length).toBeGreaterThanOrEqual(4);
-    first.child.kill('SIGKILL');
-    let left = processesMentioning(dataDir);
-    for (let i = 0; i < 150 && left.length > 0; i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      left = processesMentioning(dataDir);
-    }
-    expect(left).toEqual([]);
-
-    const second = launchPlat(env);
-    await second.waitFor(/plat is up/);
-    expect((await json(`http://127.0.0.1:${env.PLAT_GATEWAY_PORT}/health?deep=1`)).status).toBe(200);
-    second.child.kill('SIGINT');
-    expect(await second.exited).toBe(0);
-    expect(processesMentioning(dataDir)).toEqual([]);
+    await nothingLeft();
   });
 
   it('refuses a bad setting, naming the variable and the expected form', async () => {
