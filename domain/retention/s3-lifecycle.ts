@@ -4,12 +4,7 @@
  * upload) and Athena's query results after 30. plat's rules are named `plat-...`; a bucket's other
  * rules are kept as they are.
  */
-import {
-  GetBucketLifecycleConfigurationCommand,
-  PutBucketLifecycleConfigurationCommand,
-  type LifecycleRule,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import type { LifecycleRule, S3Client } from '@aws-sdk/client-s3';
 import { RETENTION_DAYS } from './retention-periods';
 
 /** The tag of every ODS object plat uploads. */
@@ -59,6 +54,7 @@ export async function applyLifecycleRules(
   w: WarehouseBuckets,
   dryRun: boolean,
 ): Promise<BucketLifecycle[]> {
+  const { PutBucketLifecycleConfigurationCommand } = s3Commands();
   const reports: BucketLifecycle[] = [];
   for (const [bucket, ours] of platLifecycleRules(w)) {
     const current = await currentRules(s3, bucket);
@@ -90,6 +86,7 @@ export async function applyLifecycleRules(
 }
 
 async function currentRules(s3: S3Client, bucket: string): Promise<LifecycleRule[]> {
+  const { GetBucketLifecycleConfigurationCommand } = s3Commands();
   try {
     return (await s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket: bucket }))).Rules ?? [];
   } catch (err) {
@@ -110,4 +107,10 @@ function comparable(r: LifecycleRule) {
     tags: (r.Filter?.And?.Tags ?? []).map((t) => `${t.Key}=${t.Value}`).sort(),
     days: r.Expiration?.Days,
   };
+}
+
+/** The S3 commands, loaded with the SDK's client by the caller that has one (an Athena warehouse). */
+function s3Commands(): typeof import('@aws-sdk/client-s3') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('@aws-sdk/client-s3');
 }

@@ -5,8 +5,16 @@
  * reason (`resource_already_exists_exception`, ...) so callers tell "already there" from a failure and
  * users read OpenSearch's words. How plat reaches a cluster: docs/search-lifecycle.md#connecting.
  */
-import { Client, errors } from '@opensearch-project/opensearch';
-import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws-v3';
+import type { Client } from '@opensearch-project/opensearch';
+
+/**
+ * The official client, loaded when plat first talks to a cluster rather than with this module: it
+ * costs a process about 0.13 s of CPU, and most processes are never given a cluster.
+ */
+function officialClient(): typeof import('@opensearch-project/opensearch') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('@opensearch-project/opensearch');
+}
 
 /** An error answer of the cluster. */
 export class OpenSearchError extends Error {
@@ -82,18 +90,13 @@ export class OpenSearchClient {
     url.username = '';
     url.password = '';
     this.base = url.toString().replace(/\/+$/, '');
+    const { Client } = officialClient();
     const make = (maxRetries: number) =>
       new Client({
         node: this.base,
         requestTimeout: opts.timeoutMs ?? 30_000,
         maxRetries,
-        ...(opts.aws
-          ? AwsSigv4Signer({
-              region: opts.aws.region,
-              service: opts.aws.service,
-              getCredentials: opts.aws.credentials ?? defaultCredentials(),
-            })
-          : {}),
+        ...(opts.aws ? awsSigning(opts.aws) : {}),
         ...(!opts.aws && username !== undefined ? { auth: { username, password: password ?? '' } } : {}),
         ...(!opts.aws && opts.bearerToken
           ? { headers: { authorization: `Bearer ${opts.bearerToken}` } }
@@ -188,6 +191,7 @@ export class OpenSearchClient {
 
 /** The official client's errors in plat's terms: the cluster's answer, or an unreachable cluster. */
 function translated(err: unknown, method: string, path: string): Error {
+  const { errors } = officialClient();
   if (err instanceof errors.ResponseError) {
     const status = err.meta.statusCode ?? 500;
     const body = err.meta.body as unknown;
@@ -212,6 +216,18 @@ function translated(err: unknown, method: string, path: string): Error {
   )
     return new OpenSearchUnreachable(method, path, err.message);
   return err instanceof Error ? err : new Error(String(err));
+}
+
+/** The official client's SigV4 signer (its aws-v3 entry, loaded only for a signed cluster). */
+function awsSigning(aws: AwsSigningOptions) {
+  type Signers = typeof import('@opensearch-project/opensearch/aws-v3');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { AwsSigv4Signer } = require('@opensearch-project/opensearch/aws-v3') as Signers;
+  return AwsSigv4Signer({
+    region: aws.region,
+    service: aws.service,
+    getCredentials: aws.credentials ?? defaultCredentials(),
+  });
 }
 
 /** The AWS SDK's default credential chain, loaded only when a cluster is signed for. */

@@ -3,7 +3,8 @@
  * partitioned Hive-style by stat_date) plus a DuckDB catalog file `plat_<id>_<layer>.duckdb` holding
  * one view per table. Other layers are ATTACHed under their own names, so qualified names resolve.
  */
-import { DuckDBInstance, StatementType, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { openDuckDb, duckdb } from './duckdb-module';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { layerNames, type LayerName } from '../../shared/prd-schema';
@@ -69,7 +70,7 @@ export class DuckDbWarehouse implements WarehouseEngine {
     const catalog = layerDatabaseFile(this.warehouseRoot, projectId, layer);
     const tmp = `${catalog}.tmp`;
     fs.rmSync(tmp, { force: true });
-    const instance = await DuckDBInstance.create(tmp);
+    const instance = await openDuckDb(tmp);
     const conn = await instance.connect();
     try {
       for (const t of built) {
@@ -130,7 +131,7 @@ export class DuckDbWarehouse implements WarehouseEngine {
       );
     const maxRows = limits.maxRows ?? DEFAULT_SESSION_MAX_ROWS;
     const timeoutMs = limits.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
-    const instance = await DuckDBInstance.create(':memory:');
+    const instance = await openDuckDb(':memory:');
     try {
       const conn = await instance.connect();
       await this.attach(conn, projectId, layer, { sandboxed: true });
@@ -201,7 +202,7 @@ export class DuckDbWarehouse implements WarehouseEngine {
     fn: (conn: DuckDBConnection) => Promise<T>,
     opts: AttachOptions = {},
   ): Promise<T> {
-    const instance = await DuckDBInstance.create(':memory:');
+    const instance = await openDuckDb(':memory:');
     const conn = await instance.connect();
     try {
       await this.attach(conn, projectId, defaultLayer, opts);
@@ -290,7 +291,7 @@ async function selectInSandbox(
       throw new WarehouseQueryError('read_only', 'only SELECT queries are allowed on the warehouse');
     throw new WarehouseQueryError('invalid_sql', firstLine(err));
   }
-  if (prepared.statementType !== StatementType.SELECT)
+  if (prepared.statementType !== duckdb().StatementType.SELECT)
     throw new WarehouseQueryError('read_only', 'only SELECT queries are allowed on the warehouse');
   const timer = setTimeout(() => conn.interrupt(), timeoutMs);
   try {

@@ -3,7 +3,7 @@
  * layout every later stage, `reuse_ods` and retention expect), the ODS catalog's views registered,
  * and the source schema saved with the counted rows.
  */
-import { DuckDBInstance } from '@duckdb/node-api';
+import { openDuckDb } from './duckdb-module';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -67,7 +67,7 @@ async function mergeRanges(
     throw new Error(`${table}: ${sorted.length} of its ${sorted[0].of} key ranges were copied`);
   const file = path.join(dir, `${table}.parquet`);
   const files = sorted.map((p) => p.piece.file);
-  const instance = await DuckDBInstance.create(':memory:');
+  const instance = await openDuckDb(':memory:');
   const duck = await instance.connect().catch((err: unknown) => {
     instance.closeSync();
     throw err;

@@ -8,7 +8,7 @@
  * integer key are split into key ranges read side by side, the other tables are copied side by side,
  * one reader each. Otherwise one reader copies table after table, as consistent but slower.
  */
-import { DuckDBInstance } from '@duckdb/node-api';
+import { openDuckDb } from './duckdb-module';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -117,7 +117,7 @@ async function copyTables(
   });
   const { readers } = snapshot;
   const read = { id: snapshot.id, position: snapshot.position };
-  const instance = await DuckDBInstance.create(':memory:');
+  const instance = await openDuckDb(':memory:');
   let failed = true;
   try {
     const maxRowBytes = await maxAllowedPacket(readers[0]);
@@ -238,7 +238,7 @@ export async function registerViews(
 ): Promise<void> {
   const tmp = `${databaseFile}.tmp`;
   fs.rmSync(tmp, { force: true });
-  const instance = await DuckDBInstance.create(tmp);
+  const instance = await openDuckDb(tmp);
   const conn = await instance.connect();
   try {
     for (const odsTable of prd.layers.ods) {

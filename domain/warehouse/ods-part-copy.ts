@@ -3,7 +3,8 @@
  * one shared snapshot, resuming after the tables an earlier attempt finished; or one key range of a
  * big table into its own file, read in a snapshot of its own and copied again whole on a retry.
  */
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { openDuckDb } from './duckdb-module';
 import { randomUUID } from 'node:crypto';
 import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
 import { rangePartFile, type OdsPart, type OdsRangePart } from './ods-copy-plan';
@@ -55,7 +56,7 @@ async function copyRange(
   let duck: DuckDBConnection | undefined;
   let failed = true;
   try {
-    instance = await DuckDBInstance.create(':memory:');
+    instance = await openDuckDb(':memory:');
     duck = await instance.connect();
     const result = await copyTableToParquet({
       duck,

@@ -4,7 +4,7 @@
  * where the filesystem can) into the new project's ODS, so the two projects stay independent, and the
  * ODS catalog and source schema are written for the new PRD. The data is as of the earlier copy.
  */
-import { DuckDBInstance } from '@duckdb/node-api';
+import { openDuckDb } from './duckdb-module';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Prd } from '../../shared/prd-schema';
@@ -39,7 +39,7 @@ export async function reuseOds(opts: OdsReuseOptions): Promise<OdsReuse> {
   const dir = layerDir(opts.warehouseRoot, opts.projectId, 'ods');
   fs.mkdirSync(dir, { recursive: true });
   const done: TableCopyResult[] = [];
-  const instance = await DuckDBInstance.create(':memory:');
+  const instance = await openDuckDb(':memory:');
   const conn = await instance.connect();
   try {
     for (const table of wanted) {

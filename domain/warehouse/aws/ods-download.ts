@@ -5,7 +5,7 @@
  * layout the embedded engine reads.
  */
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { openDuckDb } from '../duckdb-module';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -62,7 +62,7 @@ async function objectKeys(ctx: AwsWarehouseContext, bucket: string, prefix: stri
 }
 
 async function registerCatalog(databaseFile: string, views: { name: string; files: string[] }[]) {
-  const instance = await DuckDBInstance.create(databaseFile);
+  const instance = await openDuckDb(databaseFile);
   const conn = await instance.connect().catch((err: unknown) => {
     instance.closeSync();
     throw err;
