@@ -2,11 +2,11 @@
  * Starts, once per `npm test`, the real servers the tests use: a Temporal dev server, a private
  * MariaDB loaded with Sakila, and a private PostgreSQL (the shared metadata store's engine). Also checks the time-skipping server binary is there,
  * and makes the directory of the OpenSearch pool, whose nodes start when test files first lease
- * them (test/harness/opensearch-pool.ts).
+ * them (test/harness/opensearch-pool.ts). All of it lives in one run directory, in memory where the
+ * machine allows (test/harness/scratch-root.ts).
  * Anything that cannot start fails the run with the reason; nothing is skipped.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoRoot } from '../../shared/paths';
 import { freePort } from '../../scripts/lib/free-port';
@@ -16,6 +16,7 @@ import { startTemporalDevServer } from '../../scripts/lib/temporal-dev-server';
 import { temporalTestServerPath } from '../../scripts/lib/tool-paths';
 import globalTeardown from './global-teardown';
 import { writeHarnessState } from './harness-state';
+import { testScratchRoot } from './scratch-root';
 
 export const sakilaDir = path.resolve(repoRoot, '..', 'shared', 'datasets', 'sakila');
 
@@ -23,7 +24,11 @@ export const sakilaDir = path.resolve(repoRoot, '..', 'shared', 'datasets', 'sak
 export default async function globalSetup(globalConfig?: { maxWorkers?: number }): Promise<void> {
   // A run that was killed before its teardown left its servers behind: stop them first.
   await globalTeardown();
-  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-test-'));
+  const runDir = fs.mkdtempSync(path.join(testScratchRoot(), 'plat-test-'));
+  // The temp directory of the test files and every process they start (jest starts its workers
+  // after this setup): inside the run's directory, so teardown removes what they leave.
+  process.env.TMPDIR = path.join(runDir, 'tmp');
+  fs.mkdirSync(process.env.TMPDIR);
   const opensearchPool = {
     dir: path.join(runDir, 'opensearch-pool'),
     size: Math.max(1, globalConfig?.maxWorkers ?? 1),
