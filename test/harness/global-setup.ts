@@ -16,6 +16,7 @@ import { startTemporalDevServer } from '../../scripts/lib/temporal-dev-server';
 import { temporalTestServerPath } from '../../scripts/lib/tool-paths';
 import globalTeardown from './global-teardown';
 import { writeHarnessState } from './harness-state';
+import { stopGroup } from './process-groups';
 import { testScratchRoot } from './scratch-root';
 
 export const sakilaDir = path.resolve(repoRoot, '..', 'shared', 'datasets', 'sakila');
@@ -42,26 +43,49 @@ export default async function globalSetup(globalConfig?: { maxWorkers?: number }
     await freePort(),
   ];
   const started = Date.now();
-  const [temporal, mariadb, postgres] = await Promise.all([
+  const startedPids: number[] = [];
+  const tracked = <T extends { service: { pid: number } }>(server: Promise<T>): Promise<T> =>
+    server.then((s) => {
+      startedPids.push(s.service.pid);
+      return s;
+    });
+  const starts = [
     // With its Web UI: the monitor page links a project's workflow there, and a UI test follows the link.
-    startTemporalDevServer({
-      port: temporalPort,
-      uiPort: temporalUiPort,
-      logFile: path.join(runDir, 'temporal.log'),
-    }),
-    startPrivateMariaDb({
-      dataDir: path.join(runDir, 'mariadb'),
-      port: mariadbPort,
-      logFile: path.join(runDir, 'mariadb.log'),
-    }),
-    startPrivatePostgres({
-      dataDir: path.join(runDir, 'postgres'),
-      port: postgresPort,
-      logFile: path.join(runDir, 'postgres.log'),
-      durable: false,
-    }),
-  ]);
-  await loadSakila(mariadb, sakilaDir);
+    tracked(
+      startTemporalDevServer({
+        port: temporalPort,
+        uiPort: temporalUiPort,
+        logFile: path.join(runDir, 'temporal.log'),
+      }),
+    ),
+    tracked(
+      startPrivateMariaDb({
+        dataDir: path.join(runDir, 'mariadb'),
+        port: mariadbPort,
+        logFile: path.join(runDir, 'mariadb.log'),
+      }),
+    ),
+    tracked(
+      startPrivatePostgres({
+        dataDir: path.join(runDir, 'postgres'),
+        port: postgresPort,
+        logFile: path.join(runDir, 'postgres.log'),
+        durable: false,
+      }),
+    ),
+  ] as const;
+  const [temporal, mariadb, postgres] = await Promise.all(starts)
+    .then(async (servers) => {
+      await loadSakila(servers[1], sakilaDir);
+      return servers;
+    })
+    .catch(async (err: unknown): Promise<never> => {
+      // Jest runs no teardown when its setup fails: stop what did start, or it outlives the run.
+      await Promise.allSettled(starts);
+      await Promise.all(startedPids.map((pid) => stopGroup(pid)));
+      fs.rmSync(runDir, { recursive: true, force: true });
+      throw err;
+    });
   writeHarnessState({
     runDir,
     temporal: {
