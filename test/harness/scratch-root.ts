@@ -12,23 +12,22 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 
 const MEMORY_FS = '/dev/shm';
+/** statfs(2)'s filesystem type of tmpfs. */
+const TMPFS_MAGIC = 0x01021994;
 /** Free space /dev/shm needs before a run goes there: a run's peak, several times over. */
 const MEMORY_FS_MIN_FREE_BYTES = 4 * 1024 ** 3;
 
 /** The directory a test run's own directory is made in. */
-export function testScratchRoot(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.PLAT_TEST_TMPDIR) return env.PLAT_TEST_TMPDIR;
+export function testScratchRoot(): string {
+  if (process.env.PLAT_TEST_TMPDIR) return process.env.PLAT_TEST_TMPDIR;
   return memoryFsWithRoom() ? MEMORY_FS : os.tmpdir();
 }
 
 function memoryFsWithRoom(): boolean {
   try {
-    const mounts = fs.readFileSync('/proc/mounts', 'utf8').split('\n');
-    if (!mounts.some((line) => line.split(' ')[1] === MEMORY_FS && line.split(' ')[2] === 'tmpfs'))
-      return false;
     fs.accessSync(MEMORY_FS, fs.constants.W_OK);
     const stats = fs.statfsSync(MEMORY_FS);
-    return stats.bavail * stats.bsize >= MEMORY_FS_MIN_FREE_BYTES;
+    return stats.type === TMPFS_MAGIC && stats.bavail * stats.bsize >= MEMORY_FS_MIN_FREE_BYTES;
   } catch {
     return false;
   }
