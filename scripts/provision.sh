@@ -58,8 +58,12 @@ fail() {
   exit 1
 }
 
-# pip_install_pinned VENV STAMP "REQUIREMENTS" WHAT FALLBACK: REQUIREMENTS into VENV from PyPI, then
-# REQUIREMENTS written to VENV/STAMP (so a changed pin reinstalls). FALLBACK says how else to supply it.
+# shellcheck source=lib/python-venv.sh
+source "$repo/scripts/lib/python-venv.sh"
+
+# pip_install_pinned VENV STAMP "REQUIREMENTS" WHAT FALLBACK: REQUIREMENTS into VENV from PyPI (with
+# uv, scripts/lib/python-venv.sh), then REQUIREMENTS written to VENV/STAMP (so a changed pin
+# reinstalls). FALLBACK says how else to supply it.
 pip_install_pinned() {
   local venv_dir="$1" stamp_file="$2" requirements="$3" what="$4" fallback="$5"
   echo "provision: installing $requirements into $venv_dir" >&2
@@ -69,10 +73,8 @@ pip_install_pinned() {
   # Installs run side by side (in_background): two into the same venv take turns.
   (
     flock 8
-    [ -x "$venv_dir/bin/pip" ] || python3 -m venv "$venv_dir" >&2 ||
-      fail "could not create a Python venv at $venv_dir" "install python3-venv, or $fallback"
     # shellcheck disable=SC2086
-    "$venv_dir/bin/pip" install --quiet --disable-pip-version-check $requirements >&2 ||
+    venv_install "$venv_dir" $requirements ||
       fail "could not install $requirements from PyPI" "check that PyPI is reachable, or $fallback"
     echo "$requirements" > "$venv_dir/$stamp_file"
   ) 8>"$tools/.$(basename "$venv_dir").lock"

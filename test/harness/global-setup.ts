@@ -30,6 +30,10 @@ export default async function globalSetup(globalConfig?: { maxWorkers?: number }
   // after this setup): inside the run's directory, so teardown removes what they leave.
   process.env.TMPDIR = path.join(runDir, 'tmp');
   fs.mkdirSync(process.env.TMPDIR);
+  // Provisioning installs the Python tools (schemathesis, dbt, moto) without compiling them
+  // (scripts/lib/python-venv.sh): their first run writes the bytecode of what it imports, and later
+  // runs reuse it, even where the environment asks Python not to write any.
+  delete process.env.PYTHONDONTWRITEBYTECODE;
   const opensearchPool = {
     dir: path.join(runDir, 'opensearch-pool'),
     size: Math.max(1, globalConfig?.maxWorkers ?? 1),
