@@ -4,7 +4,7 @@
  * sample rows an analyst can look at; freshness is a table-level check on the latest value.
  */
 import type { Prd, PrdQualityRule } from '../../shared/prd-schema';
-import type { WarehouseEngine } from '../warehouse/warehouse-engine';
+import type { ProjectQuery, WarehouseEngine } from '../warehouse/warehouse-engine';
 import { layerDatabaseName } from '../warehouse/warehouse-layout';
 import { quoteIdent as q, quoteLiteral } from '../../shared/sql-quoting';
 
@@ -44,7 +44,9 @@ export async function evaluateQualityRules(
   now: Date = new Date(),
 ): Promise<QualityReport> {
   const results: QualityRuleResult[] = [];
-  for (const rule of prd.quality_rules) results.push(await evaluate(engine, projectId, rule, now));
+  await engine.withQuerySession(projectId, async (query) => {
+    for (const rule of prd.quality_rules) results.push(await evaluate(query, projectId, rule, now));
+  });
   const failed = results.filter((r) => r.status === 'failed');
   return {
     generated_at: now.toISOString(),
@@ -58,7 +60,7 @@ export async function evaluateQualityRules(
 }
 
 async function evaluate(
-  engine: WarehouseEngine,
+  query: ProjectQuery,
   projectId: string,
   rule: PrdQualityRule,
   now: Date,
@@ -80,9 +82,7 @@ async function evaluate(
       if (!Number.isFinite(maxAge) || maxAge <= 0)
         throw new Error('params.max_age_days must be a positive number');
       sql = `SELECT MAX(${col}) AS latest FROM ${table} t`;
-      const [row] = (
-        await engine.query(projectId, `SELECT MAX(${col}) AS latest, COUNT(*) AS n FROM ${table} t`, 1)
-      ).rows;
+      const [row] = (await query(`SELECT MAX(${col}) AS latest, COUNT(*) AS n FROM ${table} t`, 1)).rows;
       const latest = row?.latest;
       const checked = Number(row?.n ?? 0);
       const ageDays = latest
@@ -106,17 +106,11 @@ async function evaluate(
     sql = `SELECT t.* FROM ${table} t WHERE ${where}`;
     // One scan for both counts: every rule is a query, so round trips add up.
     const [counts] = (
-      await engine.query(
-        projectId,
-        `SELECT COUNT(*) AS n, COUNT(*) FILTER (WHERE ${where}) AS bad FROM ${table} t`,
-        1,
-      )
+      await query(`SELECT COUNT(*) AS n, COUNT(*) FILTER (WHERE ${where}) AS bad FROM ${table} t`, 1)
     ).rows;
     const checked = Number(counts?.n ?? 0);
     const violations = Number(counts?.bad ?? 0);
-    const samples = violations
-      ? (await engine.query(projectId, `${sql} LIMIT ${SAMPLE_ROWS}`, SAMPLE_ROWS)).rows
-      : [];
+    const samples = violations ? (await query(`${sql} LIMIT ${SAMPLE_ROWS}`, SAMPLE_ROWS)).rows : [];
     return {
       ...base,
       status: violations ? 'failed' : 'passed',

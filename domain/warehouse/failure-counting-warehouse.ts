@@ -27,6 +27,10 @@ export function countingFailures(
     kind: engine.kind,
     buildLayer: (...args) => engine.buildLayer(...args).catch((err) => report('build_layer', err)),
     query: (...args) => engine.query(...args).catch((err) => report('query', err)),
+    withQuerySession: (projectId, work) =>
+      engine.withQuerySession(projectId, (query) =>
+        work((...args) => query(...args).catch((err) => report('query', err))),
+      ),
     publishOds: (...args) => engine.publishOds(...args).catch((err) => report('publish_ods', err)),
     describeLayer: (...args) => engine.describeLayer(...args),
     localOds: (...args) => engine.localOds(...args).catch((err) => report('fetch_ods', err)),

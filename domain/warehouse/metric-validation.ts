@@ -3,7 +3,7 @@
  * metrics that work and the report says why the others do not.
  */
 import type { Prd, PrdMetric } from '../../shared/prd-schema';
-import type { WarehouseEngine } from './warehouse-engine';
+import type { ProjectQuery, WarehouseEngine } from './warehouse-engine';
 
 export interface MetricCheck {
   name: string;
@@ -37,11 +37,13 @@ export async function validateMetrics(
   prd: Prd,
 ): Promise<MetricValidationReport> {
   const results: MetricCheck[] = [];
-  for (const metric of prd.metrics) results.push(await check(engine, projectId, metric));
+  await engine.withQuerySession(projectId, async (query) => {
+    for (const metric of prd.metrics) results.push(await check(query, metric));
+  });
   return { generated_at: new Date().toISOString(), results };
 }
 
-async function check(engine: WarehouseEngine, projectId: string, metric: PrdMetric): Promise<MetricCheck> {
+async function check(query: ProjectQuery, metric: PrdMetric): Promise<MetricCheck> {
   const result: MetricCheck = {
     name: metric.name,
     ads_table: metric.ads_table,
@@ -64,7 +66,7 @@ async function check(engine: WarehouseEngine, projectId: string, metric: PrdMetr
   }
   let rows: Record<string, unknown>[];
   try {
-    const out = await engine.query(projectId, metric.sql.replace(/;\s*$/, ''), MAX_ROWS, 'ads');
+    const out = await query(metric.sql.replace(/;\s*$/, ''), MAX_ROWS, 'ads');
     rows = out.rows;
     result.columns = out.columns;
   } catch (err) {

@@ -47,6 +47,14 @@ export interface QueryRows {
   truncated: boolean;
 }
 
+/** `WarehouseEngine.query` of one project, inside `withQuerySession`. */
+export type ProjectQuery = (
+  sql: string,
+  maxRows: number,
+  defaultLayer?: LayerName,
+  timeoutMs?: number,
+) => Promise<QueryRows>;
+
 /** Why a query was refused or failed: the gateway answers each reason with its own status. */
 export type WarehouseQueryFailure = 'invalid_sql' | 'read_only' | 'timeout' | 'failed' | 'layer_not_built';
 
@@ -82,6 +90,12 @@ export interface WarehouseEngine {
     defaultLayer?: LayerName,
     timeoutMs?: number,
   ): Promise<QueryRows>;
+  /**
+   * Runs `work` with a `ProjectQuery` for many statements on one project (the quality rules, the
+   * metric checks): each is checked, capped and sandboxed as `query` does, and fails the same way,
+   * but the warehouse is opened once for them all instead of once per statement.
+   */
+  withQuerySession<T>(projectId: string, work: (query: ProjectQuery) => Promise<T>): Promise<T>;
   /**
    * Makes the project's ODS (already written under the local warehouse root by data integration)
    * readable by this engine's later stages: nothing to do for the embedded engine; Athena uploads it

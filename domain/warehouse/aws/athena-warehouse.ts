@@ -13,6 +13,7 @@ import {
   type BuiltTable,
   type LayerTableSpec,
   type LocalOds,
+  type ProjectQuery,
   type QueryRows,
   type WarehouseEngine,
   WarehouseQueryError,
@@ -110,6 +111,13 @@ export class AthenaWarehouse implements WarehouseEngine {
         throw new WarehouseQueryError('timeout', message);
       throw new WarehouseQueryError('failed', message);
     }
+  }
+
+  /** Athena keeps nothing open between statements: each is its own `query`. */
+  withQuerySession<T>(projectId: string, work: (query: ProjectQuery) => Promise<T>): Promise<T> {
+    return work((sql, maxRows, defaultLayer, timeoutMs) =>
+      this.query(projectId, sql, maxRows, defaultLayer, timeoutMs),
+    );
   }
 
   /** Uploads the local ODS Parquet to S3 and registers each table in the ODS Glue database. */

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DuckDbWarehouse } from '../../../domain/warehouse/duckdb-warehouse';
 import { WarehouseQueryError } from '../../../domain/warehouse/warehouse-engine';
-import { layerDir } from '../../../domain/warehouse/warehouse-layout';
+import { layerDatabaseName, layerDir } from '../../../domain/warehouse/warehouse-layout';
 import { newTestDataDir } from '../../harness/platform-gateway';
 
 const PROJECT = 'proj-20261123-sandbox1';
@@ -23,6 +23,9 @@ describe('warehouse query sandbox (DuckDB engine)', () => {
       await engine.buildLayer(project, 'ods', [
         { name: 'numbers', select: 'SELECT range AS n FROM range(100)', partition_by: [] },
       ]);
+    await engine.buildLayer(PROJECT, 'dwd', [
+      { name: 'tens', select: 'SELECT range * 10 AS t FROM range(10)', partition_by: [] },
+    ]);
   });
 
   const refusal = (p: Promise<unknown>) =>
@@ -62,6 +65,38 @@ describe('warehouse query sandbox (DuckDB engine)', () => {
     );
     // The same query is allowed in the project it belongs to.
     expect((await engine.query(OTHER, theirs, 10, 'ods')).rows).toEqual([{ 'count_star()': '100' }]);
+  });
+
+  it('runs many statements in one session, each checked, capped and confined like a query', async () => {
+    const slow = 'SELECT COUNT(*) FROM range(100000000000) a WHERE a.range % 7 = 3';
+    const seen = await engine.withQuerySession(PROJECT, async (query) => ({
+      ods: (await query('SELECT COUNT(*) AS c FROM numbers', 1, 'ods')).rows,
+      dwd: (await query('SELECT COUNT(*) AS c FROM tens;', 1, 'dwd')).rows,
+      qualified: (await query(`SELECT COUNT(*) AS c FROM ${layerDatabaseName(PROJECT, 'ods')}.numbers`, 1))
+        .rows,
+      // Without a default layer unqualified names resolve nowhere, as in `query`.
+      unqualified: await refusal(query('SELECT COUNT(*) AS c FROM numbers', 1)),
+      capped: await query('SELECT n FROM numbers ORDER BY n DESC', 2, 'ods'),
+      refused: [
+        await refusal(query('DELETE FROM numbers', 1, 'ods')),
+        await refusal(query('SET threads = 1', 1, 'ods')),
+        await refusal(query('SELECT 1', 1, 'ads')),
+        await refusal(query(slow, 1, 'ods', 300)),
+      ],
+      machine: await refusal(query("SELECT * FROM read_csv('/etc/passwd')", 1, 'ods')),
+      // The session goes on after refusals and an interrupted statement.
+      after: (await query('SELECT COUNT(*) AS c FROM numbers', 1, 'ods')).rows,
+    }));
+    expect(seen).toEqual({
+      ods: [{ c: '100' }],
+      dwd: [{ c: '10' }],
+      qualified: [{ c: '100' }],
+      unqualified: 'invalid_sql',
+      capped: { columns: ['n'], rows: [{ n: '99' }, { n: '98' }], truncated: true },
+      refused: ['read_only', 'read_only', 'layer_not_built', 'timeout'],
+      machine: expect.not.stringMatching(/^answered$/),
+      after: [{ c: '100' }],
+    });
   });
 
   it('stops a query that runs past its time limit', async () => {
