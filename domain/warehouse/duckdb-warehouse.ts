@@ -263,6 +263,7 @@ export class DuckDbWarehouse implements WarehouseEngine {
       await conn.run('SET enable_external_access = false');
     }
   }
+
   /**
    * Makes `layer` the one unqualified names resolve in, on a session's connection (every built
    * layer is attached; with no layer, the in-memory database, where nothing resolves).

@@ -129,8 +129,7 @@ async function approvedProject(procs: Proc[], extraEnv: Record<string, string> =
       'ingested',
       async () => {
         const v = await get();
-        const phase = (v.phases as Record<string, string>).data_ingestion;
-        return ['completed', 'failed'].includes(phase) || v.status === 'failed' ? v : undefined;
+        return ['completed', 'failed'].includes(ingestionPhase(v)) || v.status === 'failed' ? v : undefined;
       },
       6000,
     );
