@@ -1,7 +1,8 @@
 # Python tools from PyPI, each in a venv of its own, installed with uv (itself from PyPI, pinned in
 # scripts/versions.env). uv resolves, downloads and unpacks in native code, and here compiles no
 # bytecode up front: a tool's first run writes the bytecode of what it imports (most of what these
-# packages hold is never imported). On 2 cores, installing moto's server took 7 s of CPU with uv
+# packages hold is never imported; the test run lets Python write it even where the environment sets
+# PYTHONDONTWRITEBYTECODE, test/harness/global-setup.ts). On 2 cores, installing moto's server took 7 s of CPU with uv
 # against 27 s with pip on empty caches; each `python3 -m venv` took another 3 s installing pip.
 # Sourced by scripts/provision.sh and scripts/provision-embedding-model.sh, which define $tools,
 # $UV_VERSION (versions.env) and fail().
