@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DuckDbWarehouse } from '../../../domain/warehouse/duckdb-warehouse';
+import { openDuckDb } from '../../../domain/warehouse/duckdb-module';
 import { layerSelects, layerScript, MODELED_LAYERS } from '../../../domain/warehouse/model-sql';
 import { readSourceSchema } from '../../../domain/warehouse/ods-ingestion';
 import { LayerBuildError } from '../../../domain/warehouse/warehouse-engine';
@@ -58,6 +59,34 @@ describe('data modeling on Sakila', () => {
     const metric = await engine.query(projectId, prd.metrics[0].sql, 1000, 'ads');
     expect(metric.columns).toEqual(['stat_date', 'value']);
     expect(metric.rows.length).toBeGreaterThan(30);
+  });
+
+  it("keeps each ADS table's rows in the catalog, the same as its partition files", async () => {
+    // Statements read the catalog's copy (a file a day is slow to read); the Parquet tree stays the
+    // layer's files, partitioned by stat_date. Both must hold the very same rows.
+    const instance = await openDuckDb(':memory:');
+    const conn = await instance.connect();
+    try {
+      const db = 'plat_proj_20261122_model01_ads';
+      await conn.run(`ATTACH '${layerDatabaseFile(root, projectId, 'ads')}' AS ${db} (READ_ONLY)`);
+      for (const t of await engine.describeLayer(projectId, 'ads')) {
+        const kind = await conn.runAndReadAll(
+          `SELECT COUNT(*) AS n FROM duckdb_tables() WHERE database_name = '${db}' AND table_name = '${t.name}'`,
+        );
+        expect([t.name, Number(kind.getRowObjectsJS()[0].n)]).toEqual([t.name, 1]);
+        const files = `read_parquet('${t.location}/*/*.parquet', hive_partitioning = true)`;
+        const cols = t.columns.map((c) => `"${c.name}"`).join(', ');
+        const differing = await conn.runAndReadAll(
+          `SELECT COUNT(*) AS n FROM ((SELECT ${cols} FROM ${db}."${t.name}" EXCEPT ALL SELECT ${cols} FROM ${files})
+           UNION ALL (SELECT ${cols} FROM ${files} EXCEPT ALL SELECT ${cols} FROM ${db}."${t.name}"))`,
+        );
+        expect([t.name, Number(differing.getRowObjectsJS()[0].n)]).toEqual([t.name, 0]);
+        expect(t.row_count).toBeGreaterThan(0);
+      }
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
   });
 
   it('describes each layer and writes a readable script', async () => {
