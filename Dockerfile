@@ -1,14 +1,15 @@
 # One image for all three plat processes. The default command runs the platform gateway;
-# docker-compose.yml overrides it for the worker and the memory service:
-#   worker:  tsx workers/main.ts
-#   gateway: tsx gateway/platform-main.ts   (default, port 8080)
-#   memory:  tsx gateway/memory-main.ts     (port 8230)
+# docker-compose.yml overrides it for the worker and the memory service. Each runs from the compiled
+# copy of the sources built below, through scripts/run-compiled.cjs:
+#   worker:  node scripts/run-compiled.cjs workers/main.ts
+#   gateway: node scripts/run-compiled.cjs gateway/platform-main.ts   (default, port 8080)
+#   memory:  node scripts/run-compiled.cjs gateway/memory-main.ts     (port 8230)
 FROM node:20.19.5-bookworm-slim
 
 WORKDIR /app
 
 # Dependencies first, so source edits do not invalidate this layer.
-# Plain `npm ci`: tsx (the runtime) is a regular dependency; the lockfile is authoritative.
+# Plain `npm ci`: esbuild (which compiles the sources) is a regular dependency; the lockfile is authoritative.
 COPY package.json package-lock.json ./
 RUN ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm ci --no-audit --no-fund && npm cache clean --force
 
@@ -22,6 +23,8 @@ RUN bash scripts/provision-embedding-model.sh \
     && rm -rf .tools/model-venv .tools/uv-venv /root/.cache/pip /root/.cache/uv
 
 COPY . .
+# The compiled copy of the sources the services run from (docs/architecture.md#compiled-runtime).
+RUN node -e "require('./scripts/lib/compiled-runtime.cjs').ensureCompiledRuntime()"
 
 # The data directory must exist, owned by the runtime user, so a named volume mounted
 # there inherits that ownership. /app itself (not recursively) is the runtime user's too,
@@ -40,4 +43,4 @@ USER node
 
 EXPOSE 8080 8230
 
-CMD ["tsx", "gateway/platform-main.ts"]
+CMD ["node", "scripts/run-compiled.cjs", "gateway/platform-main.ts"]

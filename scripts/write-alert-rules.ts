@@ -5,8 +5,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { renderAlertRules } from '../domain/monitoring/alert-rules';
+import { repoRoot } from '../shared/paths';
 
-export const SHIPPED_RULES_FILE = path.join(__dirname, 'monitoring', 'plat-alerts.rules.yml');
+export const SHIPPED_RULES_FILE = path.join(repoRoot, 'scripts', 'monitoring', 'plat-alerts.rules.yml');
 
 /** The shipped file's content: the rendering in the repository's YAML style. */
 export async function shippedAlertRules(): Promise<string> {

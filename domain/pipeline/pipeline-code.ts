@@ -4,9 +4,11 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { repoRoot } from '../../shared/paths';
 import type { PipelineFile } from './pipeline-templates';
 
-const TEMPLATE_DIR = path.join(__dirname, 'template');
+/** From the repository, not beside this file: a compiled copy of plat holds no template. */
+const TEMPLATE_DIR = path.join(repoRoot, 'domain', 'pipeline', 'template');
 
 export function pipelineCode(): PipelineFile[] {
   return fs

@@ -1,7 +1,8 @@
-/** Starts one of plat's own TypeScript entry points as a child process (node --import tsx). */
+/** Starts one of plat's own entry points as a child process, from the compiled copy of the sources. */
 import * as path from 'node:path';
 import { repoRoot } from '../../shared/paths';
 import { spawnService, type ChildService } from './child-service';
+import { compiledNodeArgs } from './compiled-runtime.cjs';
 
 export function startNodeService(
   name: string,
@@ -10,19 +11,13 @@ export function startNodeService(
   env: NodeJS.ProcessEnv,
   onLine?: (line: string) => void,
 ): ChildService {
-  return spawnService(
-    name,
-    process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, entry)],
-    path.join(logDir, `${name}.log`),
-    {
-      cwd: repoRoot,
-      env,
-      onLine,
-      // Their logs have retention periods: one file per day, so old days can go whole.
-      dailyLog: true,
-    },
-  );
+  return spawnService(name, process.execPath, compiledNodeArgs(entry), path.join(logDir, `${name}.log`), {
+    cwd: repoRoot,
+    env,
+    onLine,
+    // Their logs have retention periods: one file per day, so old days can go whole.
+    dailyLog: true,
+  });
 }
 
 /** True when GET `url` answers 200. */

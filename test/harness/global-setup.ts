@@ -9,6 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from '../../shared/paths';
+import { ensureCompiledRuntime } from '../../scripts/lib/compiled-runtime.cjs';
 import { freePort } from '../../scripts/lib/free-port';
 import { loadSakila, startPrivateMariaDb } from '../../scripts/lib/mariadb-instance';
 import { startPrivatePostgres } from '../../scripts/lib/postgres-instance';
@@ -34,6 +35,9 @@ export default async function globalSetup(globalConfig?: { maxWorkers?: number }
   // (scripts/lib/python-venv.sh): their first run writes the bytecode of what it imports, and later
   // runs reuse it, even where the environment asks Python not to write any.
   delete process.env.PYTHONDONTWRITEBYTECODE;
+  // The compiled copy of the sources that spawned workers, gateways and CLI calls run from
+  // (docs/architecture.md#compiled-runtime): built here once, not by the first of them at once.
+  ensureCompiledRuntime();
   const opensearchPool = {
     dir: path.join(runDir, 'opensearch-pool'),
     size: Math.max(1, globalConfig?.maxWorkers ?? 1),

@@ -1,6 +1,6 @@
 /** Child processes of the tests: plat's entry points started as `npm start` runs them. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as path from 'node:path';
+import { compiledNodeArgs } from '../../scripts/lib/compiled-runtime.cjs';
 import { repoRoot } from '../../shared/paths';
 import { testBundleCacheDir } from './workflow-bundle';
 
@@ -11,9 +11,12 @@ export interface Proc {
   exited: Promise<number | string | null>;
 }
 
-/** Runs `entry` (e.g. `workers/main.ts`) with tsx, as its own process, with `env` on top of ours. */
+/**
+ * Runs `entry` (e.g. `workers/main.ts`) as `npm start` does, compiled, as its own process, with `env`
+ * on top of ours.
+ */
 export function startProcess(entry: string, env: NodeJS.ProcessEnv): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, entry)], {
+  const child = spawn(process.execPath, compiledNodeArgs(entry), {
     cwd: repoRoot,
     // One workflow bundle for the run's workers (test/harness/workflow-bundle.ts).
     env: { ...process.env, PLAT_WORKFLOW_BUNDLE_DIR: testBundleCacheDir(), ...env },

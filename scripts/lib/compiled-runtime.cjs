@@ -1,0 +1,112 @@
+// plat's processes run from a compiled copy of the TypeScript (docs/architecture.md#compiled-runtime):
+// esbuild transpiles every source file once (about 0.4 s) into dist/runtime-<hash of the sources>/,
+// and a process then starts in about a third of the CPU that loading the TypeScript through tsx
+// takes. Plain CommonJS, so the `plat` launcher can use it before any TypeScript loads.
+'use strict';
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+
+/** The folders of plat's own code that processes load. */
+const SOURCE_DIRS = [
+  'activities',
+  'domain',
+  'gateway',
+  'schedules',
+  'scripts',
+  'shared',
+  'workers',
+  'workflows',
+];
+
+/** Not plat's code: the pipeline template is copied to users as TypeScript (domain/pipeline/). */
+const EXCLUDED = [path.join('domain', 'pipeline', 'template')];
+
+/** Copies of other sources are removed once this old: a process may still be loading one. */
+const STALE_BUILD_MS = 24 * 3600_000;
+
+function sourceFiles() {
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(path.join(repoRoot, dir), { withFileTypes: true })) {
+      const rel = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules' && !EXCLUDED.includes(rel)) walk(rel);
+      } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) files.push(rel);
+    }
+  };
+  for (const dir of SOURCE_DIRS) if (fs.existsSync(path.join(repoRoot, dir))) walk(dir);
+  return files.sort();
+}
+
+/** The folder of the compiled copy of these sources (whether or not it exists yet). */
+function runtimeDir(files = sourceFiles()) {
+  const hash = crypto.createHash('sha256');
+  hash.update(require('esbuild/package.json').version);
+  for (const file of files)
+    hash
+      .update(file)
+      .update('\0')
+      .update(fs.readFileSync(path.join(repoRoot, file)));
+  return path.join(repoRoot, 'dist', `runtime-${hash.digest('hex').slice(0, 16)}`);
+}
+
+/**
+ * The compiled copy of the current sources, built if missing. Builds write to a temporary folder
+ * and rename it: processes starting at once may each build, and a reader only sees a whole copy.
+ */
+function ensureCompiledRuntime() {
+  const files = sourceFiles();
+  const dir = runtimeDir(files);
+  if (fs.existsSync(dir)) return dir;
+  const building = `${dir}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`;
+  require('esbuild').buildSync({
+    entryPoints: files.map((f) => path.join(repoRoot, f)),
+    outdir: building,
+    outbase: repoRoot,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    // Stack traces name the TypeScript lines (processes start with --enable-source-maps).
+    sourcemap: 'linked',
+    logLevel: 'error',
+  });
+  try {
+    fs.renameSync(building, dir);
+  } catch (err) {
+    // Another process finished the same copy first: use it.
+    fs.rmSync(building, { recursive: true, force: true });
+    if (!fs.existsSync(dir)) throw err;
+  }
+  removeStaleCopies(dir);
+  return dir;
+}
+
+function removeStaleCopies(current) {
+  const parent = path.dirname(current);
+  const now = Date.now();
+  for (const name of fs.readdirSync(parent)) {
+    const full = path.join(parent, name);
+    if (!name.startsWith('runtime-') || full === current) continue;
+    try {
+      if (now - fs.statSync(full).mtimeMs > STALE_BUILD_MS) fs.rmSync(full, { recursive: true, force: true });
+    } catch {
+      // Another process removed it first.
+    }
+  }
+}
+
+/** The compiled JavaScript of `entry` (a source path such as `workers/main.ts`), built if missing. */
+function compiledEntry(entry) {
+  const rel = path.relative(repoRoot, path.resolve(repoRoot, entry));
+  return path.join(ensureCompiledRuntime(), rel.replace(/\.ts$/, '.js'));
+}
+
+/** Node's arguments to run `entry` compiled. */
+function compiledNodeArgs(entry) {
+  return ['--enable-source-maps', compiledEntry(entry)];
+}
+
+module.exports = { compiledEntry, compiledNodeArgs, ensureCompiledRuntime };
