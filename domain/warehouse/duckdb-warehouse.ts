@@ -77,7 +77,7 @@ export class DuckDbWarehouse implements WarehouseEngine {
     try {
       for (const t of built) {
         // A partitioned table is a directory of one file per partition value (a day, for ADS):
-        // reading a thousand files costs each statement about 0.17 s of CPU, so the catalog holds
+        // reading a thousand files costs each statement about 0.2 s of CPU, so the catalog holds
         // the table's rows too, in partition order, and statements read those
         // (docs/architecture.md#the-embedded-warehouse).
         const kind = t.partition_by.length ? 'TABLE' : 'VIEW';

@@ -42,7 +42,7 @@ function sourceFiles() {
 }
 
 /** The folder of the compiled copy of these sources (whether or not it exists yet). */
-function runtimeDir(files = sourceFiles()) {
+function runtimeDir(files) {
   const hash = crypto.createHash('sha256');
   hash.update(require('esbuild/package.json').version);
   for (const file of files)
