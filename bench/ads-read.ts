@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openDuckDb } from '../domain/warehouse/duckdb-module';
 import { DuckDbWarehouse } from '../domain/warehouse/duckdb-warehouse';
-import { ms, ratio } from './lib/bench-stats';
+import { ms, ratio, runBench } from './lib/bench-stats';
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 1100);
 const STATEMENTS = Number(process.env.BENCH_STATEMENTS ?? 30);
@@ -60,7 +60,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

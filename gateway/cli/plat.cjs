@@ -1,7 +1,4 @@
 #!/usr/bin/env node
 // `plat` on PATH (npm link / npm install -g): runs the CLI from the compiled copy of plat's sources,
 // built first when the sources changed (docs/architecture.md#compiled-runtime).
-const { compiledEntry } = require('../../scripts/lib/compiled-runtime.cjs');
-const main = compiledEntry('gateway/cli/main.ts');
-process.setSourceMapsEnabled(true);
-require(main);
+require('../../scripts/lib/compiled-runtime.cjs').runCompiled('gateway/cli/main.ts');

@@ -104,9 +104,16 @@ function compiledEntry(entry) {
   return path.join(ensureCompiledRuntime(), rel.replace(/\.ts$/, '.js'));
 }
 
-/** Node's arguments to run `entry` compiled. */
+/** Node's arguments to run `entry` compiled, in a process of its own. */
 function compiledNodeArgs(entry) {
   return ['--enable-source-maps', compiledEntry(entry)];
 }
 
-module.exports = { compiledEntry, compiledNodeArgs, ensureCompiledRuntime };
+/** Runs `entry` compiled in this process, as `compiledNodeArgs` does in another (the launchers). */
+function runCompiled(entry) {
+  const compiled = compiledEntry(entry);
+  process.setSourceMapsEnabled(true);
+  require(compiled);
+}
+
+module.exports = { compiledEntry, compiledNodeArgs, ensureCompiledRuntime, runCompiled };

@@ -6,3 +6,5 @@ export function ensureCompiledRuntime(): string;
 export function compiledEntry(entry: string): string;
 /** Node's arguments to run `entry` compiled (source maps on). */
 export function compiledNodeArgs(entry: string): string[];
+/** Runs `entry` compiled in this process (source maps on), as the launchers do. */
+export function runCompiled(entry: string): void;
