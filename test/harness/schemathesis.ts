@@ -29,6 +29,10 @@ export interface SchemathesisRun {
   summary: string;
 }
 
+/** schemathesis's test phases: the document's examples, each operation's boundaries, random cases, and link-following sequences. */
+export type SchemathesisPhase = 'examples' | 'coverage' | 'fuzzing' | 'stateful';
+const ALL_PHASES: readonly SchemathesisPhase[] = ['examples', 'coverage', 'fuzzing', 'stateful'];
+
 /** The contract tests' settings (which statuses answer a well-shaped request). */
 const CONFIG_FILE = path.join(repoRoot, 'test', 'contract', 'schemathesis.toml');
 
@@ -38,7 +42,14 @@ const CONFIG_FILE = path.join(repoRoot, 'test', 'contract', 'schemathesis.toml')
  */
 export function runSchemathesis(
   schema: string,
-  opts: { headers?: Record<string, string>; maxExamples?: number; seed?: number; baseUrl?: string } = {},
+  opts: {
+    headers?: Record<string, string>;
+    maxExamples?: number;
+    seed?: number;
+    baseUrl?: string;
+    /** Default: all four (examples, coverage, fuzzing, stateful). */
+    phases?: readonly SchemathesisPhase[];
+  } = {},
 ): Promise<SchemathesisRun> {
   const args = [
     '--config-file',
@@ -49,7 +60,7 @@ export function runSchemathesis(
     '--checks',
     'all',
     '--phases',
-    'examples,coverage,fuzzing,stateful',
+    (opts.phases ?? ALL_PHASES).join(','),
     '--max-examples',
     String(opts.maxExamples ?? 40),
     '--seed',
