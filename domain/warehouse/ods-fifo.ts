@@ -8,15 +8,12 @@
  * retried until DuckDB has opened the read side, then written through a libuv pipe (backpressure by
  * `write()` returning false and `drain`).
  */
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { processAlive } from '../../shared/process-alive';
-
-const run = promisify(execFile);
+import { takeFifos } from './ods-fifo-stock';
 
 /** A directory of FIFOs, removed whole by `dispose`. */
 export interface FifoSet {
@@ -31,18 +28,28 @@ const PREFIX = 'plat-ods-';
  */
 const WRITE_AHEAD_BYTES = 4 * 1024 * 1024;
 
-/** Creates `count` FIFOs in a fresh private temporary directory (`mkfifo`, as Node has no API for it). */
+/**
+ * `count` FIFOs in a fresh private temporary directory, taken from the process's stock of unused
+ * ones (./ods-fifo-stock.ts), so most copies start without running `mkfifo`.
+ */
 export async function createFifos(count: number): Promise<FifoSet> {
   sweepOrphans();
+  const fresh = await takeFifos(count, () =>
+    fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-stock-`)),
+  );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
-  const paths = Array.from({ length: count }, (_, i) => path.join(dir, `lane-${i}.csv`));
+  const dispose = () => fs.rmSync(dir, { recursive: true, force: true });
   try {
-    await run('mkfifo', ['-m', '600', ...paths]);
+    const paths = fresh.map((from, i) => {
+      const to = path.join(dir, `lane-${i}.csv`);
+      fs.renameSync(from, to);
+      return to;
+    });
+    return { paths, dispose };
   } catch (err) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    throw new Error(`cannot create named pipes with mkfifo: ${(err as Error).message}`, { cause: err });
+    dispose();
+    throw err;
   }
-  return { paths, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**
