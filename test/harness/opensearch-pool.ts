@@ -4,8 +4,8 @@
  * cluster); on release the node is wiped back to what it held when it started
  * (test/harness/opensearch-wipe.ts) and waits for the next lease, which first checks that it still
  * holds just that. Nodes start when a lease finds none free (test/harness/opensearch-pool-starter.ts),
- * up to the pool's size (jest's maxWorkers: a jest worker runs one test file at a time, so no lease
- * waits unless one is left behind); global teardown stops them (test/harness/opensearch-pool-stop.ts).
+ * up to the pool's size (two, or jest's maxWorkers if fewer: see test/harness/global-setup.ts; a
+ * lease waits while all are leased); global teardown stops them (test/harness/opensearch-pool-stop.ts).
  *
  * Test files run in several jest worker processes, so the pool lives in files under the run's
  * directory (test/harness/opensearch-pool-slots.ts). A lease whose holder process has ended, or
