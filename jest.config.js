@@ -12,8 +12,8 @@ module.exports = {
   // Jest runs every module in a vm context, where each read of a global such as Math goes through
   // Node's interceptor: 30 to 100 times slower than outside (nodejs/node#31658, jestjs/jest#5163).
   // These are passed to each module as parameters instead (measured on 2 cores: 5,000 synthetic
-  // vectors 5.6 s to 0.5 s; the policy-simulation and demo-data suites 14.4 to 12.4 and 17.5 to
-  // 11.9 s of CPU). Not Date or timers (fake timers replace them), nor a name some module declares
+  // vectors 5.6 s to 0.5 s; the embedded memory store suite 27 to 11 s of CPU, demo-data 17.5 to
+  // 13.9 s). Not Date or timers (fake timers replace them), nor a name some module declares
   // itself with let, const or class at its top level (Error, Buffer, URL, TextEncoder...): that
   // module would fail to load with "Identifier 'X' has already been declared".
   sandboxInjectedGlobals: [
