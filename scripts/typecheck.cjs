@@ -5,42 +5,28 @@
 // hash of the inputs instead: tsconfig.json, the lockfile (which fixes every package's types), the
 // TypeScript version, and each .ts and .json file of the folders tsconfig.json includes.
 'use strict';
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { hashFiles, walkFiles } = require('./lib/source-files.cjs');
 
 const repoRoot = path.resolve(__dirname, '..');
 const STAMP = path.join(repoRoot, '.data', 'typecheck.stamp');
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', '.data', '.tools']);
 
+/** tsconfig.json, the lockfile, and each .ts and .json file of the folders tsconfig.json includes. */
 function inputFiles() {
   const { include } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'tsconfig.json'), 'utf8'));
-  const files = [];
-  const walk = (dir) => {
-    for (const entry of fs.readdirSync(path.join(repoRoot, dir), { withFileTypes: true })) {
-      const rel = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name)) walk(rel);
-      } else if (/\.(ts|json)$/.test(entry.name)) files.push(rel);
-    }
-  };
-  for (const dir of include) if (fs.existsSync(path.join(repoRoot, dir))) walk(dir);
-  return ['tsconfig.json', 'package-lock.json', ...files.sort()];
+  const files = walkFiles(
+    repoRoot,
+    include,
+    (name) => /\.(ts|json)$/.test(name),
+    (_rel, name) => SKIPPED_DIRS.has(name),
+  );
+  return ['tsconfig.json', 'package-lock.json', ...files];
 }
 
-function inputsHash() {
-  const hash = crypto.createHash('sha256');
-  hash.update(require('typescript/package.json').version);
-  for (const file of inputFiles()) {
-    const full = path.join(repoRoot, file);
-    hash.update(file).update('\0');
-    if (fs.existsSync(full)) hash.update(fs.readFileSync(full));
-  }
-  return hash.digest('hex');
-}
-
-const inputs = inputsHash();
+const inputs = hashFiles(repoRoot, inputFiles(), require('typescript/package.json').version);
 if (fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === inputs) {
   console.log('typecheck: nothing changed since it last passed');
   process.exit(0);

@@ -40,13 +40,13 @@ export async function takeFifos(count: number, newStockDir: () => string): Promi
 async function makeBatch(count: number, newStockDir: () => string): Promise<void> {
   // A stock folder removed under us (a cleaned temporary directory) starts again in a new one.
   if (!stock || !fs.existsSync(stock.dir)) stock = { dir: newStockDir(), free: [], made: 0 };
-  const { dir } = stock;
-  const paths = Array.from({ length: count }, (_, i) => path.join(dir, `fifo-${stock!.made + i}`));
+  const current = stock;
+  const paths = Array.from({ length: count }, (_, i) => path.join(current.dir, `fifo-${current.made + i}`));
   try {
     await run('mkfifo', ['-m', '600', ...paths]);
   } catch (err) {
     throw new Error(`cannot create named pipes with mkfifo: ${(err as Error).message}`, { cause: err });
   }
-  stock.made += count;
-  stock.free.push(...paths);
+  current.made += count;
+  current.free.push(...paths);
 }

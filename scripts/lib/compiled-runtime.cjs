@@ -6,6 +6,7 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const { hashFiles, walkFiles } = require('./source-files.cjs');
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 
@@ -28,29 +29,18 @@ const EXCLUDED = [path.join('domain', 'pipeline', 'template')];
 const STALE_BUILD_MS = 24 * 3600_000;
 
 function sourceFiles() {
-  const files = [];
-  const walk = (dir) => {
-    for (const entry of fs.readdirSync(path.join(repoRoot, dir), { withFileTypes: true })) {
-      const rel = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules' && !EXCLUDED.includes(rel)) walk(rel);
-      } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) files.push(rel);
-    }
-  };
-  for (const dir of SOURCE_DIRS) if (fs.existsSync(path.join(repoRoot, dir))) walk(dir);
-  return files.sort();
+  return walkFiles(
+    repoRoot,
+    SOURCE_DIRS,
+    (name) => name.endsWith('.ts') && !name.endsWith('.d.ts'),
+    (rel, name) => name === 'node_modules' || EXCLUDED.includes(rel),
+  );
 }
 
 /** The folder of the compiled copy of these sources (whether or not it exists yet). */
 function runtimeDir(files) {
-  const hash = crypto.createHash('sha256');
-  hash.update(require('esbuild/package.json').version);
-  for (const file of files)
-    hash
-      .update(file)
-      .update('\0')
-      .update(fs.readFileSync(path.join(repoRoot, file)));
-  return path.join(repoRoot, 'dist', `runtime-${hash.digest('hex').slice(0, 16)}`);
+  const hash = hashFiles(repoRoot, files, require('esbuild/package.json').version);
+  return path.join(repoRoot, 'dist', `runtime-${hash.slice(0, 16)}`);
 }
 
 /**

@@ -29,7 +29,10 @@ export interface SchemathesisRun {
   summary: string;
 }
 
-/** schemathesis's test phases: the document's examples, each operation's boundaries, random cases, and link-following sequences. */
+/**
+ * schemathesis's test phases: the document's examples, each operation's boundaries, random cases,
+ * and link-following sequences.
+ */
 export type SchemathesisPhase = 'examples' | 'coverage' | 'fuzzing' | 'stateful';
 const ALL_PHASES: readonly SchemathesisPhase[] = ['examples', 'coverage', 'fuzzing', 'stateful'];
 
