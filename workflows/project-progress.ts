@@ -3,7 +3,13 @@
  * stored, phase transitions with their timers, cost, and saving both through the `recordProgress`
  * activity while keeping the search attributes current. Deterministic: workflow time only.
  */
-import { proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  upsertSearchAttributes,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import type { AnalysisActivities } from '../activities/analysis/analysis-activities';
 import { accumulatedUsage, addUsage, type UsageRecord } from '../shared/cost-ledger';
 import { initialProjectView } from '../shared/initial-project-view';
@@ -19,10 +25,17 @@ import {
 } from '../shared/project-model';
 import { PROJECT_PHASE_ATTR, PROJECT_STATUS_ATTR } from '../shared/search-attributes';
 
-const { recordProgress } = proxyActivities<AnalysisActivities>({
+const SAVE_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 10, initialInterval: '1 second' },
-});
+};
+/**
+ * Projects started after this patch save their progress in a local activity, run by the worker of the
+ * workflow task itself (docs/architecture.md#saving-progress); older ones schedule an activity per save.
+ */
+const LOCAL_SAVE_PATCH = 'progress-local-activity';
+const scheduled = proxyActivities<AnalysisActivities>(SAVE_OPTIONS);
+const local = proxyLocalActivities<AnalysisActivities>(SAVE_OPTIONS);
 
 const now = () => new Date().toISOString();
 
@@ -31,9 +44,11 @@ export class ProjectProgress {
   readonly view: ProjectView;
   private eventSeq = 0;
   private unsaved: ProjectEvent[] = [];
+  private readonly recordProgress: AnalysisActivities['recordProgress'];
 
   constructor(input: AnalysisProjectInput) {
     this.view = { ...initialProjectView(input), updated_at: now() };
+    this.recordProgress = patched(LOCAL_SAVE_PATCH) ? local.recordProgress : scheduled.recordProgress;
   }
 
   /** Queues an event of the current phase and status; `save` stores it. */
@@ -62,7 +77,7 @@ export class ProjectProgress {
     ]);
     const events = this.unsaved;
     this.unsaved = [];
-    await recordProgress(view, events);
+    await this.recordProgress(view, events);
   }
 
   /** Moves a phase to `status`, stamping its start or end, with a `phase_changed` event. */
