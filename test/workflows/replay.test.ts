@@ -6,8 +6,8 @@
  * how to make such a change safely.
  */
 import { Worker } from '@temporalio/worker';
-import { workflowsPath } from '../../workers/platform-worker';
 import { historyFromJson } from '../harness/history-json';
+import { testWorkflowBundle } from '../harness/workflow-bundle';
 import {
   RECORDED_SCENARIOS,
   readRecordedHistory,
@@ -29,7 +29,9 @@ describe('workflow histories replay against the current workflow code', () => {
       history: historyFromJson(readRecordedHistory(file)),
     }));
     const failures: string[] = [];
-    for await (const result of Worker.runReplayHistories({ workflowsPath }, histories))
+    // The run's one bundle of today's workflow code (bundling again would cost seconds of CPU).
+    const workflowBundle = await testWorkflowBundle();
+    for await (const result of Worker.runReplayHistories({ workflowBundle }, histories))
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
     expect(failures).toEqual([]);
     expect(files.length).toBeGreaterThanOrEqual(RECORDED_SCENARIOS.length);
