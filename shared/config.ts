@@ -98,6 +98,10 @@ export const settings = {
     schema: wholeNumber(1_000_000, 10_000, 1_000_000_000, 'rows, 10000-1000000000'),
     help: "Sources estimated above this many rows are copied in parts of about this size (small tables packed together, big tables cut into key ranges), taken side by side by the workers of the project's host.",
   },
+  PLAT_INGEST_MAX_ROWS_PER_SECOND: {
+    schema: wholeNumber(0, 0, 1_000_000_000, 'rows per second, 0-1000000000'),
+    help: "The most rows per second one copy (a project's ingestion, or one of its parts) reads from the source, all its readers together, to spare a busy production database. 0: no cap.",
+  },
   PLAT_DATA_DIR: {
     schema: z.string().min(1).default('.data'),
     help: 'Where plat keeps its state (Temporal SQLite file, warehouse, metadata), relative to the repo.',

@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     opensearch: config,
     hostLostAfterMs: config.PLAT_HOST_LOST_AFTER_SECONDS * 1000,
     partRows: config.PLAT_INGEST_PART_ROWS,
+    maxRowsPerSecond: config.PLAT_INGEST_MAX_ROWS_PER_SECOND,
   });
   const worker = await createPlatformWorker({
     connection,

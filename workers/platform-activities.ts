@@ -65,6 +65,8 @@ export interface ActivityDeps {
   host: HostDeps;
   /** PLAT_INGEST_PART_ROWS: about how many rows one copy part holds (docs/fleet.md#ingestion-in-parts). */
   partRows?: number;
+  /** PLAT_INGEST_MAX_ROWS_PER_SECOND: the most rows per second one copy reads (unset: no cap). */
+  maxRowsPerSecond?: number;
 }
 
 /** The real dependencies of a data directory: its metadata database and local parameter store. */
@@ -85,6 +87,8 @@ export async function dataDirDeps(
     hostLostAfterMs?: number;
     /** PLAT_INGEST_PART_ROWS (default 1,000,000). */
     partRows?: number;
+    /** PLAT_INGEST_MAX_ROWS_PER_SECOND (0 or unset: no cap). */
+    maxRowsPerSecond?: number;
   } = {},
 ): Promise<ActivityDeps> {
   const warehouseRoot = path.join(dataDir, 'warehouse');
@@ -104,6 +108,7 @@ export async function dataDirDeps(
     retentionS3: warehouseS3Retention(opts.warehouse),
     publicUrl: opts.publicUrl ?? 'http://localhost:8080',
     partRows: opts.partRows,
+    maxRowsPerSecond: opts.maxRowsPerSecond || undefined,
     host: {
       id: hostId(dataDir),
       registry: new WorkerHostRegistry(db),

@@ -36,6 +36,8 @@ export interface AnalysisActivityDeps {
   onStoredEvents?: (events: ProjectEvent[]) => void;
   /** Where agent logs also go when OpenSearch is configured (the `plat-agent-logs` alias). */
   agentLogs?: LogShipper;
+  /** PLAT_INGEST_MAX_ROWS_PER_SECOND: the most rows per second one copy reads (unset: no cap). */
+  maxRowsPerSecond?: number;
 }
 
 export interface GeneratePrdRequest {
@@ -67,6 +69,7 @@ export function createAnalysisActivities({
   warehouseRoot,
   engine,
   agentLogs,
+  maxRowsPerSecond,
 }: AnalysisActivityDeps) {
   /**
    * Copies the source's tables into the project's ODS in one consistent snapshot, resuming from the
@@ -93,6 +96,7 @@ export function createAnalysisActivities({
         snapshot,
         prd: req.prd,
         done: checkpoint,
+        maxRowsPerSecond,
         // A draining worker cancels the copy after its grace time: the finished tables are in the
         // heartbeat, and the retry (on this host, once it is back) copies only the others.
         signal: cancellationSignal(),

@@ -33,6 +33,8 @@ export interface OdsPartDeps {
   engine?: WarehouseEngine;
   /** PLAT_INGEST_PART_ROWS: about how many rows one part copies (default 1,000,000). */
   partRows?: number;
+  /** PLAT_INGEST_MAX_ROWS_PER_SECOND: the most rows per second one part reads (unset: no cap). */
+  maxRowsPerSecond?: number;
 }
 
 export interface PlanOdsCopyRequest {
@@ -59,7 +61,14 @@ export interface FinishOdsRequest {
 
 export const DEFAULT_PART_ROWS = 1_000_000;
 
-export function createOdsPartActivities({ store, secrets, warehouseRoot, engine, partRows }: OdsPartDeps) {
+export function createOdsPartActivities({
+  store,
+  secrets,
+  warehouseRoot,
+  engine,
+  partRows,
+  maxRowsPerSecond,
+}: OdsPartDeps) {
   const schemaOf = async (projectId: string) => {
     const schema = await store.getArtifact<SourceSnapshot>(projectId, 'source_schema');
     if (!schema)
@@ -114,6 +123,7 @@ export function createOdsPartActivities({ store, secrets, warehouseRoot, engine,
           schema: await schemaOf(req.project_id),
           part,
           done: checkpoint,
+          maxRowsPerSecond,
           signal: cancellationSignal(),
           onTable: (copied, done) => {
             progress = done;

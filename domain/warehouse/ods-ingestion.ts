@@ -17,6 +17,7 @@ import type { Prd } from '../../shared/prd-schema';
 import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
 import type { SourceConnector } from '../sources/mysql-connection';
 import { openSnapshotReaders } from './ods-snapshot';
+import { RowPacer } from './ods-row-pacer';
 import { copyTableToParquet, type TableCopyResult } from './ods-table-copy';
 import { keyRanges, splitColumn } from './pk-ranges';
 import { layerDatabaseFile, layerDir, sourceSchemaFile } from './warehouse-layout';
@@ -80,6 +81,8 @@ export interface OdsTablesCopyOptions {
    * finished (reported through `onTable`), and the call rejects with the signal's reason.
    */
   signal?: AbortSignal;
+  /** PLAT_INGEST_MAX_ROWS_PER_SECOND: the most rows per second this copy reads, all readers together. */
+  maxRowsPerSecond?: number;
 }
 
 /**
@@ -118,6 +121,7 @@ async function copyTables(
   const { readers } = snapshot;
   const read = { id: snapshot.id, position: snapshot.position };
   const instance = await openDuckDb(':memory:');
+  const pacer = opts.maxRowsPerSecond ? new RowPacer(opts.maxRowsPerSecond) : undefined;
   let failed = true;
   try {
     const maxRowBytes = await maxAllowedPacket(readers[0]);
@@ -138,6 +142,7 @@ async function copyTables(
           maxRowBytes,
           onProgress: (rows) => opts.onProgress?.(table.name, rows),
           signal: opts.signal,
+          pacer,
         });
         finished({ ...result, snapshot: read });
       } finally {

@@ -9,13 +9,14 @@ import { randomUUID } from 'node:crypto';
 import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
 import { rangePartFile, type OdsPart, type OdsRangePart } from './ods-copy-plan';
 import { copyOdsTables, maxAllowedPacket, type OdsTablesCopyOptions } from './ods-ingestion';
+import { RowPacer } from './ods-row-pacer';
 import { openSnapshotReaders } from './ods-snapshot';
 import { copyTableToParquet, type TableCopyResult } from './ods-table-copy';
 import { layerDir } from './warehouse-layout';
 
 export interface OdsPartCopyOptions extends Pick<
   OdsTablesCopyOptions,
-  'source' | 'done' | 'onTable' | 'onProgress' | 'signal'
+  'source' | 'done' | 'onTable' | 'onProgress' | 'signal' | 'maxRowsPerSecond'
 > {
   warehouseRoot: string;
   projectId: string;
@@ -67,6 +68,7 @@ async function copyRange(
       maxRowBytes: await maxAllowedPacket(snapshot.readers[0]),
       onProgress: (rows) => opts.onProgress?.(table.name, rows),
       signal: opts.signal,
+      pacer: opts.maxRowsPerSecond ? new RowPacer(opts.maxRowsPerSecond) : undefined,
     });
     failed = false;
     return { ...result, snapshot: { id: snapshot.id, position: snapshot.position } };

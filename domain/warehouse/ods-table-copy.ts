@@ -19,6 +19,7 @@ import type { SnapshotRef } from './source-position';
 import { CsvRowEncoder, LINE_OVERHEAD, csvReadOptions, type ValueKind } from './ods-csv-encoder';
 import { abandonFifos, createFifos, endFifoWriter, openFifoWriter, type FifoSet } from './ods-fifo';
 import { callbackConnection, queryRowPackets } from './ods-row-packets';
+import type { RowPacer } from './ods-row-pacer';
 import { quoteMysqlIdent, quoteIdent, quoteLiteral } from '../../shared/sql-quoting';
 
 export interface TableCopyResult {
@@ -49,6 +50,8 @@ export interface TableCopyOptions {
   onProgress?: (rows: number) => void;
   /** Stops the copy: the reads end at once and the call rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Caps the rows per second read (shared by every table of one copy); unset: as fast as it goes. */
+  pacer?: RowPacer;
 }
 
 /** The Parquet encoding: zstd; v2 pages and no dictionaries write about twice as fast, and smaller. */
@@ -69,7 +72,7 @@ export async function copyTableToParquet(opts: TableCopyOptions): Promise<TableC
   await opts.duck.run('SET preserve_insertion_order = false');
   const fifos = await createFifos(lanes.length);
   const copy = startCopy(opts.duck, plans, fifos.paths, tmp, opts.maxRowBytes);
-  const run = new LaneRun(table, plans, opts.ranges, opts.onProgress, opts.signal);
+  const run = new LaneRun(table, plans, opts.ranges, opts.onProgress, opts.signal, opts.pacer);
   const lanesDone = lanes.map((conn, i) => run.lane(conn, fifos.paths[i], copy.failed));
   try {
     await Promise.all([...lanesDone, copy.done]);
@@ -162,6 +165,7 @@ class LaneRun {
     private readonly ranges: string[],
     private readonly onProgress?: (rows: number) => void,
     private readonly signal?: AbortSignal,
+    private readonly pacer?: RowPacer,
   ) {
     this.nulls = plans.map(() => 0);
     this.kinds = plans.map((p) => p.kind);
@@ -176,12 +180,21 @@ class LaneRun {
     let writeError: Error | undefined;
     socket.on('error', (err) => (writeError ??= err));
     let reading = false;
+    // The connection reads while nothing holds it: a full pipe (until 'drain'), the pacer (until
+    // its wait ends). Each hold is released once.
+    let holds = 0;
+    const hold = () => {
+      if (holds++ === 0) raw.pause();
+    };
+    const release = () => {
+      if (--holds === 0 && !socket.destroyed) raw.resume();
+    };
     const encoder = new CsvRowEncoder(this.kinds, (chunk) => {
       // A full pipe pauses this lane's reads until DuckDB has caught up. Only while a query runs:
       // the last chunk is followed by end(), after which the pipe emits no 'drain'.
       if (!socket.write(chunk) && reading && !socket.destroyed) {
-        raw.pause();
-        socket.once('drain', () => raw.resume());
+        hold();
+        socket.once('drain', release);
       }
     });
     while (this.next < this.ranges.length) {
@@ -192,6 +205,11 @@ class LaneRun {
         this.sql(range),
         (buffer, start, end) => {
           encoder.encode(buffer, start, end);
+          const wait = this.pacer?.take() ?? 0;
+          if (wait > 0) {
+            hold();
+            setTimeout(release, wait);
+          }
           if (++this.rows - this.reported >= PROGRESS_EVERY) {
             this.reported = this.rows;
             this.onProgress?.(this.rows);

@@ -15,8 +15,12 @@ import { newTestDataDir } from '../harness/platform-gateway';
 import { startProcess, type Proc } from '../harness/processes';
 
 const DB = 'ingest_worker_kill';
-/** Big enough that its copy is still running when the kill lands (several seconds here). */
-const ORDERS = 600_000;
+const ORDERS = 60_000;
+/**
+ * The copies' pace (PLAT_INGEST_MAX_ROWS_PER_SECOND): the orders take 3 s or more on any machine, so
+ * the kill lands mid-copy without millions of rows to copy (unpaced, 600,000 took under 2 s here).
+ */
+const ROWS_PER_SECOND = '20000';
 
 function source(database?: string) {
   const { host, port, user, password } = harness().mariadb;
@@ -80,6 +84,7 @@ async function approvedProject(procs: Proc[], extraEnv: Record<string, string> =
     PLAT_GATEWAY_PORT: String(gatewayPort),
     PLAT_WORKER_METRICS_PORT: String(await freePort()),
     PLAT_SELF_SIGNUP: 'true',
+    PLAT_INGEST_MAX_ROWS_PER_SECOND: ROWS_PER_SECOND,
     ...extraEnv,
   };
   const base = `http://127.0.0.1:${gatewayPort}`;
@@ -295,8 +300,12 @@ describe('worker stopped during data integration (real processes)', () => {
   }, 600_000);
 
   it('in parts: two workers of one host share the copy; one is killed mid-copy and the ODS still ends exact', async () => {
-    // Parts of about 100k rows: the orders table is cut into key ranges, the small tables make one part.
-    const project = await approvedProject(procs, { PLAT_INGEST_PART_ROWS: '100000' });
+    // Parts of about 10,000 rows, each read at 5,000 a second (2 s): the orders table is cut into key
+    // ranges, the small tables make one part.
+    const project = await approvedProject(procs, {
+      PLAT_INGEST_PART_ROWS: '10000',
+      PLAT_INGEST_MAX_ROWS_PER_SECOND: '5000',
+    });
     const { until, ingestionEvents, get } = project;
     // A second worker on the same data directory: the same host, polling the same host queue.
     const second = startProcess('workers/main.ts', {

@@ -19,8 +19,11 @@ import { freshPostgresDatabase } from '../harness/postgres';
 import { startProcess, type Proc } from '../harness/processes';
 
 const PROJECTS = 30;
-/** The generated sources: `orders` rows of each; the first is big enough to be copied for seconds. */
-const SOURCES = [400_000, 900, 1_500, 2_400, 3_100, 4_700].map((orders, i) => ({
+/**
+ * The generated sources: `orders` rows of each. The first is copied for seconds (about 4 at the
+ * copies' pace, PLAT_INGEST_MAX_ROWS_PER_SECOND below), on any machine, so its host dies mid-copy.
+ */
+const SOURCES = [100_000, 900, 1_500, 2_400, 3_100, 4_700].map((orders, i) => ({
   db: `fleet_src_${i}`,
   orders,
 }));
@@ -73,6 +76,8 @@ describe('a fleet of three workers and two gateways (real processes)', () => {
       // Quick verdicts for a test: a host unseen for 10 s is lost; a drain waits 2 s.
       PLAT_HOST_LOST_AFTER_SECONDS: '10',
       PLAT_WORKER_SHUTDOWN_GRACE_SECONDS: '2',
+      // The small sources take a fraction of a second at this pace, the big one about 4 s.
+      PLAT_INGEST_MAX_ROWS_PER_SECOND: '25000',
     };
     const hostDirs = [newTestDataDir(), newTestDataDir(), newTestDataDir()];
     const startWorker = async (i: number, queues?: string) => {

@@ -90,6 +90,29 @@ describe('ODS ingestion on Sakila', () => {
     expect(resumed.rows_copied).toBe(47_268);
   });
 
+  it('paced (PLAT_INGEST_MAX_ROWS_PER_SECOND): all readers together read no faster than the cap', async () => {
+    const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
+    const rowsPerSecond = 20_000;
+    const began = performance.now();
+    const paced = await ingestOds({
+      projectId: 'proj-20261127-odspaced',
+      warehouseRoot: newTestDataDir(),
+      source: harnessSource(),
+      snapshot,
+      prd: buildOfflinePrd(snapshot),
+      done: [],
+      onTable: () => {},
+      parallel: 3,
+      splitRows: 1000,
+      maxRowsPerSecond: rowsPerSecond,
+    });
+    const seconds = (performance.now() - began) / 1000;
+    expect(paced.rows_copied).toBe(47_268);
+    for (const t of paced.tables) expect(t.ods_rows).toBe(t.source_rows);
+    // A lower bound only (a busy machine is slower still): the pacer looks at the clock every 256 rows.
+    expect(seconds).toBeGreaterThanOrEqual((47_268 - 256) / rowsPerSecond);
+  });
+
   it('reads big tables as key ranges side by side, with the same rows as a single reader', async () => {
     const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
     const copy = (projectId: string, parallel: number) =>
