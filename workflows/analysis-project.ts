@@ -192,7 +192,9 @@ async function writePrd(
     decision_options: ['approve', 'modify', 'reject'],
     analyst: prd.analyst,
   });
-  await progress.save();
+  // Durable: a decision sent as soon as the store says waiting_approval must find the gate open in the
+  // workflow's history, even if this worker dies at once.
+  await progress.save({ durable: true });
   return prd;
 }
 

@@ -66,8 +66,14 @@ export class ProjectProgress {
     });
   }
 
-  /** Stores the view and the queued events (idempotent by event key) and updates the search attributes. */
-  async save(): Promise<void> {
+  /**
+   * Stores the view and the queued events (idempotent by event key) and updates the search attributes.
+   * `durable`: through an ordinary activity, which the server starts only once the workflow task that
+   * scheduled it has completed, so what the store then shows is in the history already. A local save
+   * is written while its workflow task runs: were the worker to die before the task completed, the
+   * store would show a state the workflow has not durably reached (docs/architecture.md#saving-progress).
+   */
+  async save({ durable = false }: { durable?: boolean } = {}): Promise<void> {
     const { view } = this;
     view.updated_at = now();
     view.duration_seconds = Math.round((Date.parse(view.updated_at) - Date.parse(view.created_at)) / 1000);
@@ -77,7 +83,7 @@ export class ProjectProgress {
     ]);
     const events = this.unsaved;
     this.unsaved = [];
-    await this.recordProgress(view, events);
+    await (durable ? scheduled.recordProgress : this.recordProgress)(view, events);
   }
 
   /** Moves a phase to `status`, stamping its start or end, with a `phase_changed` event. */
