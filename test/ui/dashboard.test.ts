@@ -4,7 +4,7 @@
  * stat_date filter narrowing them. Real gateway, worker, dev server and Sakila.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { horizontalOverflow, screenshots, seriousA11yViolations } from '../harness/ui-session';
+import { horizontalOverflow, screenshots, seriousA11yViolations, waitInPage } from '../harness/ui-session';
 import { dataDirDeps } from '../../workers/platform-activities';
 import { apiCaller } from '../harness/api-caller';
 import { chromiumPath } from '../harness/browser';
@@ -78,7 +78,7 @@ describe('dashboard page', () => {
     );
 
   const allDrawn = () =>
-    page.waitForFunction(() =>
+    waitInPage(page, () =>
       Array.from(document.querySelectorAll('.card')).every(
         (c) =>
           (c as HTMLElement).dataset.rows !== undefined || (c as HTMLElement).dataset.error !== undefined,
@@ -131,7 +131,7 @@ describe('dashboard page', () => {
     await page.fill('input[name=from]', '2005-07-01');
     await page.fill('input[name=to]', '2005-07-31');
     await page.click('#filter button');
-    await page.waitForFunction(() =>
+    await waitInPage(page, () =>
       Array.from(document.querySelectorAll('.card[data-kind=series]')).every(
         (c) => Number((c as HTMLElement).dataset.rows) <= 31,
       ),
@@ -146,7 +146,7 @@ describe('dashboard page', () => {
     await page.fill('input[name=from]', '2005-07-06');
     await page.fill('input[name=to]', '2005-07-06');
     await page.click('#filter button');
-    await page.waitForFunction(() =>
+    await waitInPage(page, () =>
       Array.from(document.querySelectorAll('.card[data-kind=series]')).every(
         (c) => (c as HTMLElement).dataset.rows === '1',
       ),
@@ -221,7 +221,7 @@ describe('dashboard page', () => {
 
   it('shows the data-profile report: score, six dimensions, tables and relations', async () => {
     await page.goto(`${gateway.base}/ui/projects/${projectId}/profile`);
-    await page.waitForFunction(() => /relational integrity/i.test(document.body.innerText));
+    await waitInPage(page, () => /relational integrity/i.test(document.body.innerText));
     const text = await page.innerText('body');
     expect(text).toMatch(/ods_rental/);
     expect(text).toMatch(/16,?044/);

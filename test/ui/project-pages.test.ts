@@ -22,6 +22,7 @@ import {
   screenshots,
   seriousA11yViolations,
   signIn,
+  waitInPage,
 } from '../harness/ui-session';
 
 const TASK_QUEUE = 'project-pages-ui-test';
@@ -133,7 +134,7 @@ describe('project pages', () => {
     const { events } = (await call('GET', `/v1/projects/${id}/events?since=0`, undefined, own)).body as {
       events: { event_id: number }[];
     };
-    await page.waitForFunction((n) => document.querySelectorAll('#log li').length >= n, events.length);
+    await waitInPage(page, (n) => document.querySelectorAll('#log li').length >= n, events.length);
     expect(await logIds(page)).toEqual(events.map((e) => e.event_id));
     await screenshots(page, 'project-completed');
     expect(await seriousA11yViolations(page)).toEqual([]);
@@ -142,7 +143,8 @@ describe('project pages', () => {
     // Monitor: every node of the agent DAG completed, timers stopped, the workflow one click away.
     await page.click('nav.tabs >> text=Monitor');
     await page.waitForSelector('#stages tbody tr');
-    await page.waitForFunction(
+    await waitInPage(
+      page,
       () => document.querySelectorAll('#dag g.node[data-status=completed]').length === 8,
     );
     const workflowLink = (await page.getAttribute('#temporal-link', 'href'))!;
@@ -200,7 +202,7 @@ describe('project pages', () => {
     expect(await horizontalOverflow(page)).toEqual([]);
 
     await page.click('nav.tabs >> text=Data profile');
-    await page.waitForFunction(() => /relational integrity/i.test(document.body.innerText));
+    await waitInPage(page, () => /relational integrity/i.test(document.body.innerText));
     await screenshots(page, 'project-profile');
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(await horizontalOverflow(page)).toEqual([]);
@@ -234,8 +236,12 @@ describe('project pages', () => {
     let cuts = 1;
     for (; cuts < 4; cuts++) {
       const shown = (await logIds(page)).length;
-      const grew = await page
-        .waitForFunction((n) => document.querySelectorAll('#log li').length > n, shown, { timeout: 10_000 })
+      const grew = await waitInPage(
+        page,
+        (n) => document.querySelectorAll('#log li').length > n,
+        shown,
+        10_000,
+      )
         .then(() => true)
         .catch(() => false);
       const status = (await call('GET', `/v1/projects/${id}`, undefined, token)).body.status;
@@ -246,7 +252,7 @@ describe('project pages', () => {
     const { events } = (await call('GET', `/v1/projects/${id}/events?since=0`, undefined, token)).body as {
       events: { event_id: number }[];
     };
-    await page.waitForFunction((n) => document.querySelectorAll('#log li').length >= n, events.length);
+    await waitInPage(page, (n) => document.querySelectorAll('#log li').length >= n, events.length);
     await page.waitForTimeout(500);
     expect(await logIds(page)).toEqual(events.map((e) => e.event_id));
     expect(cuts).toBeGreaterThanOrEqual(1);
@@ -265,11 +271,12 @@ describe('project pages', () => {
     await page.waitForSelector('#dag g.node[data-phase=production_pipeline][data-status=completed]', {
       timeout: 300_000,
     });
-    await page.waitForFunction(
+    await waitInPage(
+      page,
       () => document.querySelectorAll('#dag g.node[data-status=completed]').length === 8,
     );
     // Attempts come from the workflow's history, read once the last stage has reported.
-    await page.waitForFunction(() =>
+    await waitInPage(page, () =>
       Array.from(document.querySelectorAll('#stages td.attempts')).every((e) => e.textContent === '1'),
     );
     expect(errors).toEqual([]);
