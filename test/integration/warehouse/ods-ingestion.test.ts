@@ -3,7 +3,11 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import { exploreSource } from '../../../domain/sources/source-explorer';
-import { ingestOds, type OdsIngestionResult } from '../../../domain/warehouse/ods-ingestion';
+import {
+  ingestOds,
+  type OdsIngestionOptions,
+  type OdsIngestionResult,
+} from '../../../domain/warehouse/ods-ingestion';
 import { layerDatabaseName } from '../../../domain/warehouse/warehouse-layout';
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { harnessSource, sakilaConnection } from '../../harness/sakila';
@@ -90,18 +94,25 @@ describe('ODS ingestion on Sakila', () => {
     expect(resumed.rows_copied).toBe(47_268);
   });
 
-  it('paced (PLAT_INGEST_MAX_ROWS_PER_SECOND): all readers together read no faster than the cap', async () => {
+  /** Sakila copied afresh into a warehouse of its own, with `opts` on top. */
+  async function copySakila(projectId: string, opts: Partial<OdsIngestionOptions> = {}) {
     const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
-    const rowsPerSecond = 20_000;
-    const began = performance.now();
-    const paced = await ingestOds({
-      projectId: 'proj-20261127-odspaced',
+    return ingestOds({
+      projectId,
       warehouseRoot: newTestDataDir(),
       source: harnessSource(),
       snapshot,
       prd: buildOfflinePrd(snapshot),
       done: [],
       onTable: () => {},
+      ...opts,
+    });
+  }
+
+  it('paced (PLAT_INGEST_MAX_ROWS_PER_SECOND): all readers together read no faster than the cap', async () => {
+    const rowsPerSecond = 20_000;
+    const began = performance.now();
+    const paced = await copySakila('proj-20261127-odspaced', {
       parallel: 3,
       splitRows: 1000,
       maxRowsPerSecond: rowsPerSecond,
@@ -114,19 +125,8 @@ describe('ODS ingestion on Sakila', () => {
   });
 
   it('reads big tables as key ranges side by side, with the same rows as a single reader', async () => {
-    const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
     const copy = (projectId: string, parallel: number) =>
-      ingestOds({
-        projectId,
-        warehouseRoot: newTestDataDir(),
-        source: harnessSource(),
-        snapshot,
-        prd: buildOfflinePrd(snapshot),
-        done: [],
-        onTable: () => {},
-        parallel,
-        splitRows: 1000,
-      });
+      copySakila(projectId, { parallel, splitRows: 1000 });
     const split = await copy('proj-20261122-odssplit', 3);
     const single = await copy('proj-20261122-odssingle', 1);
     expect(split.readers).toBe(3);
