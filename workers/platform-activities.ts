@@ -65,7 +65,7 @@ export interface ActivityDeps {
   host: HostDeps;
   /** PLAT_INGEST_PART_ROWS: about how many rows one copy part holds (docs/fleet.md#ingestion-in-parts). */
   partRows?: number;
-  /** PLAT_INGEST_MAX_ROWS_PER_SECOND: the most rows per second one copy reads (unset: no cap). */
+  /** PLAT_INGEST_MAX_ROWS_PER_SECOND: the most rows per second one copy reads (0 or unset: no cap). */
   maxRowsPerSecond?: number;
 }
 
@@ -108,7 +108,7 @@ export async function dataDirDeps(
     retentionS3: warehouseS3Retention(opts.warehouse),
     publicUrl: opts.publicUrl ?? 'http://localhost:8080',
     partRows: opts.partRows,
-    maxRowsPerSecond: opts.maxRowsPerSecond || undefined,
+    maxRowsPerSecond: opts.maxRowsPerSecond,
     host: {
       id: hostId(dataDir),
       registry: new WorkerHostRegistry(db),

@@ -1,7 +1,8 @@
 /**
  * The bookkeeping of one analysis project inside its workflow: the project view, the events not yet
  * stored, phase transitions with their timers, cost, and saving both through the `recordProgress`
- * activity while keeping the search attributes current. Deterministic: workflow time only.
+ * activity (local, but for the save that opens the approval gate) while keeping the search attributes
+ * current. Deterministic: workflow time only.
  */
 import {
   patched,

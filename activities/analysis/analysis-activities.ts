@@ -36,7 +36,7 @@ export interface AnalysisActivityDeps {
   onStoredEvents?: (events: ProjectEvent[]) => void;
   /** Where agent logs also go when OpenSearch is configured (the `plat-agent-logs` alias). */
   agentLogs?: LogShipper;
-  /** PLAT_INGEST_MAX_ROWS_PER_SECOND: the most rows per second one copy reads (unset: no cap). */
+  /** PLAT_INGEST_MAX_ROWS_PER_SECOND: the most rows per second one copy reads (0 or unset: no cap). */
   maxRowsPerSecond?: number;
 }
 

@@ -33,7 +33,7 @@ export interface OdsPartDeps {
   engine?: WarehouseEngine;
   /** PLAT_INGEST_PART_ROWS: about how many rows one part copies (default 1,000,000). */
   partRows?: number;
-  /** PLAT_INGEST_MAX_ROWS_PER_SECOND: the most rows per second one part reads (unset: no cap). */
+  /** PLAT_INGEST_MAX_ROWS_PER_SECOND: the most rows per second one part reads (0 or unset: no cap). */
   maxRowsPerSecond?: number;
 }
 

@@ -17,7 +17,7 @@ import type { Prd } from '../../shared/prd-schema';
 import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
 import type { SourceConnector } from '../sources/mysql-connection';
 import { openSnapshotReaders } from './ods-snapshot';
-import { RowPacer } from './ods-row-pacer';
+import { rowPacer } from './ods-row-pacer';
 import { copyTableToParquet, type TableCopyResult } from './ods-table-copy';
 import { keyRanges, splitColumn } from './pk-ranges';
 import { layerDatabaseFile, layerDir, sourceSchemaFile } from './warehouse-layout';
@@ -121,7 +121,7 @@ async function copyTables(
   const { readers } = snapshot;
   const read = { id: snapshot.id, position: snapshot.position };
   const instance = await openDuckDb(':memory:');
-  const pacer = opts.maxRowsPerSecond ? new RowPacer(opts.maxRowsPerSecond) : undefined;
+  const pacer = rowPacer(opts.maxRowsPerSecond);
   let failed = true;
   try {
     const maxRowBytes = await maxAllowedPacket(readers[0]);

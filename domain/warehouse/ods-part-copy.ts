@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
 import { rangePartFile, type OdsPart, type OdsRangePart } from './ods-copy-plan';
 import { copyOdsTables, maxAllowedPacket, type OdsTablesCopyOptions } from './ods-ingestion';
-import { RowPacer } from './ods-row-pacer';
+import { rowPacer } from './ods-row-pacer';
 import { openSnapshotReaders } from './ods-snapshot';
 import { copyTableToParquet, type TableCopyResult } from './ods-table-copy';
 import { layerDir } from './warehouse-layout';
@@ -68,7 +68,7 @@ async function copyRange(
       maxRowBytes: await maxAllowedPacket(snapshot.readers[0]),
       onProgress: (rows) => opts.onProgress?.(table.name, rows),
       signal: opts.signal,
-      pacer: opts.maxRowsPerSecond ? new RowPacer(opts.maxRowsPerSecond) : undefined,
+      pacer: rowPacer(opts.maxRowsPerSecond),
     });
     failed = false;
     return { ...result, snapshot: { id: snapshot.id, position: snapshot.position } };

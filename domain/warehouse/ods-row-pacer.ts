@@ -28,3 +28,8 @@ export class RowPacer {
     return ahead >= MIN_WAIT_MS ? ahead : 0;
   }
 }
+
+/** A new copy's pacer for `rowsPerSecond`; none when it is 0 or unset (no cap). */
+export function rowPacer(rowsPerSecond?: number): RowPacer | undefined {
+  return rowsPerSecond ? new RowPacer(rowsPerSecond) : undefined;
+}
