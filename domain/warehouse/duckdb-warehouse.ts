@@ -34,58 +34,43 @@ export class DuckDbWarehouse implements WarehouseEngine {
     const building = path.join(dir, `.building-${stamp}`);
     const dataDir = path.join(dir, `data-${stamp}`);
     fs.mkdirSync(building);
-    const built: BuiltTable[] = [];
-    try {
-      await this.withProject(projectId, layer, async (conn) => {
-        for (const t of tables) {
-          const out = path.join(building, t.partition_by.length ? t.name : `${t.name}.parquet`);
-          const statement = `COPY (${t.select}) TO ${lit(out)} (FORMAT parquet, COMPRESSION zstd${
-            t.partition_by.length ? `, PARTITION_BY (${t.partition_by.map(q).join(', ')})` : ''
-          })`;
-          let columns: { name: string; type: string }[];
-          try {
-            const described = await conn.runAndReadAll(`DESCRIBE ${t.select}`);
-            columns = described.getRowObjectsJS().map((r) => ({
-              name: String(r.column_name),
-              type: String(r.column_type),
-            }));
-            await conn.run(statement);
-          } catch (err) {
-            throw new LayerBuildError(layer, t.name, t.select, (err as Error).message.split('\n')[0]);
-          }
-          built.push({
-            layer,
-            name: t.name,
-            location: path.join(dataDir, path.basename(out)),
-            row_count: 0,
-            columns,
-            partition_by: t.partition_by,
-          });
-        }
-      });
-    } catch (err) {
-      fs.rmSync(building, { recursive: true, force: true });
-      throw err;
-    }
-    // Every table built: swap the new data in and rewrite the catalog whole.
-    fs.renameSync(building, dataDir);
     const catalog = layerDatabaseFile(this.warehouseRoot, projectId, layer);
     const tmp = `${catalog}.tmp`;
     fs.rmSync(tmp, { force: true });
+    const built: BuiltTable[] = [];
+    try {
+      await this.withProject(projectId, layer, async (conn) => {
+        // The new catalog is written by the same session: a partitioned table's rows go into it
+        // straight from the build (docs/architecture.md#the-embedded-warehouse).
+        await conn.run(`ATTACH ${lit(tmp)} AS ${NEW_CATALOG}`);
+        for (const t of tables) {
+          const location = path.join(dataDir, t.partition_by.length ? t.name : `${t.name}.parquet`);
+          const out = path.join(building, path.basename(location));
+          try {
+            built.push(
+              t.partition_by.length
+                ? await buildPartitionedTable(conn, layer, t, out, location)
+                : await buildFileTable(conn, layer, t, out, location),
+            );
+          } catch (err) {
+            throw new LayerBuildError(layer, t.name, t.select, (err as Error).message.split('\n')[0]);
+          }
+        }
+        await conn.run(`DETACH ${NEW_CATALOG}`);
+      });
+    } catch (err) {
+      fs.rmSync(building, { recursive: true, force: true });
+      fs.rmSync(tmp, { force: true });
+      throw err;
+    }
+    // Every table built: swap the new data in, then the catalog, with a view on each file.
+    fs.renameSync(building, dataDir);
     const instance = await openDuckDb(tmp);
     const conn = await instance.connect();
     try {
-      for (const t of built) {
-        // A partitioned table is a directory of one file per partition value (a day, for ADS):
-        // reading a thousand files costs each statement about 0.2 s of CPU, so the catalog holds
-        // the table's rows too, in partition order, and statements read those
-        // (docs/architecture.md#the-embedded-warehouse).
-        const kind = t.partition_by.length ? 'TABLE' : 'VIEW';
-        const order = kind === 'TABLE' ? ` ORDER BY ${t.partition_by.map(q).join(', ')}` : '';
-        await conn.run(`CREATE ${kind} ${q(t.name)} AS ${readExpression(t)}${order}`);
-        // Where the data lives and how it is partitioned, for describeLayer and the catalog.
-        const meta = JSON.stringify({ location: t.location, partition_by: t.partition_by });
-        await conn.run(`COMMENT ON ${kind} ${q(t.name)} IS ${lit(meta)}`);
+      for (const t of built.filter((b) => !b.partition_by.length)) {
+        await conn.run(`CREATE VIEW ${q(t.name)} AS SELECT * FROM read_parquet(${lit(t.location)})`);
+        await conn.run(`COMMENT ON VIEW ${q(t.name)} IS ${lit(tableMeta(t))}`);
         const counted = await conn.runAndReadAll(`SELECT COUNT(*) AS n FROM ${q(t.name)}`);
         t.row_count = Number(counted.getRowObjectsJS()[0].n);
       }
@@ -373,18 +358,76 @@ function viewMeta(comment: unknown, sql: string): { location: string; partition_
   return { location, partition_by: [] };
 }
 
-/** The view body reading a built table's Parquet (Hive partitions typed from the table's schema). */
-function readExpression(t: BuiltTable): string {
-  if (!t.partition_by.length) return `SELECT * FROM read_parquet(${lit(t.location)})`;
-  const files = fs.existsSync(t.location) ? fs.readdirSync(t.location, { recursive: true }) : [];
-  if (!files.some((f) => String(f).endsWith('.parquet'))) {
-    // No rows, so no partition files: an empty table with the right columns.
-    const cols = t.columns.map((c) => `CAST(NULL AS ${c.type}) AS ${q(c.name)}`).join(', ');
-    return `SELECT ${cols} WHERE false`;
+/** The attach name of the catalog a build writes (renamed over the layer's when every table is built). */
+const NEW_CATALOG = 'plat_new_catalog';
+
+/** Where a table's data lives and how it is partitioned, kept as the catalog entry's comment. */
+const tableMeta = (t: BuiltTable) => JSON.stringify({ location: t.location, partition_by: t.partition_by });
+
+/** The columns and types of a query's result (binding it only). */
+async function describe(conn: DuckDBConnection, select: string): Promise<BuiltTable['columns']> {
+  const described = await conn.runAndReadAll(`DESCRIBE ${select}`);
+  return described
+    .getRowObjectsJS()
+    .map((r) => ({ name: String(r.column_name), type: String(r.column_type) }));
+}
+
+/** An unpartitioned table: one Parquet file at `out`, a view on it once moved to `location`. */
+async function buildFileTable(
+  conn: DuckDBConnection,
+  layer: LayerName,
+  t: LayerTableSpec,
+  out: string,
+  location: string,
+): Promise<BuiltTable> {
+  const columns = await describe(conn, t.select);
+  await conn.run(`COPY (${t.select}) TO ${lit(out)} (FORMAT parquet, COMPRESSION zstd)`);
+  return { layer, name: t.name, location, row_count: 0, columns, partition_by: [] };
+}
+
+/**
+ * A partitioned table: its rows staged once, written to a Hive-style directory of Parquet at `out`,
+ * and copied into the new catalog sorted by the partition columns, typed as read back from those
+ * files, so statements read the copy instead of a file a day (docs/architecture.md#the-embedded-warehouse).
+ */
+async function buildPartitionedTable(
+  conn: DuckDBConnection,
+  layer: LayerName,
+  t: LayerTableSpec,
+  out: string,
+  location: string,
+): Promise<BuiltTable> {
+  const columns = await describe(conn, t.select);
+  const by = t.partition_by.map(q).join(', ');
+  await conn.run(`CREATE OR REPLACE TEMP TABLE plat_staged AS ${t.select}`);
+  try {
+    await conn.run(
+      `COPY plat_staged TO ${lit(out)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (${by}))`,
+    );
+    const counted = await conn.runAndReadAll('SELECT COUNT(*) AS n FROM plat_staged');
+    const rowCount = Number(counted.getRowObjectsJS()[0].n);
+    // Types as a reader of the files sees them (Parquet has no 128-bit integer, for one); with no
+    // rows there are no files, and the query's own types stand.
+    const types = new Map(columns.map((c) => [c.name, c.type]));
+    if (rowCount > 0) {
+      const hiveTypes = t.partition_by.map((p) => `${lit(p)}: ${lit(types.get(p) ?? 'VARCHAR')}`).join(', ');
+      const files = `read_parquet(${lit(`${out}/**/*.parquet`)}, hive_partitioning = true, hive_types = {${hiveTypes}})`;
+      for (const c of await describe(conn, `SELECT * FROM ${files}`)) types.set(c.name, c.type);
+    }
+    const cast = columns.map((c) => `CAST(${q(c.name)} AS ${types.get(c.name)}) AS ${q(c.name)}`).join(', ');
+    const table = `${NEW_CATALOG}.main.${q(t.name)}`;
+    await conn.run(`CREATE TABLE ${table} AS SELECT ${cast} FROM plat_staged ORDER BY ${by}`);
+    const builtTable = {
+      layer,
+      name: t.name,
+      location,
+      row_count: rowCount,
+      columns,
+      partition_by: t.partition_by,
+    };
+    await conn.run(`COMMENT ON TABLE ${table} IS ${lit(tableMeta(builtTable))}`);
+    return builtTable;
+  } finally {
+    await conn.run('DROP TABLE IF EXISTS plat_staged');
   }
-  const types = t.partition_by
-    .map((p) => `${lit(p)}: ${lit(t.columns.find((c) => c.name === p)?.type ?? 'VARCHAR')}`)
-    .join(', ');
-  const order = t.columns.map((c) => q(c.name)).join(', ');
-  return `SELECT ${order} FROM read_parquet(${lit(`${t.location}/**/*.parquet`)}, hive_partitioning = true, hive_types = {${types}})`;
 }

@@ -81,6 +81,12 @@ describe('data modeling on Sakila', () => {
            UNION ALL (SELECT ${cols} FROM ${files} EXCEPT ALL SELECT ${cols} FROM ${db}."${t.name}"))`,
         );
         expect([t.name, Number(differing.getRowObjectsJS()[0].n)]).toEqual([t.name, 0]);
+        // Typed alike too: a sum the build computes as HUGEINT is a DOUBLE in the files.
+        const types = async (relation: string) =>
+          (await conn.runAndReadAll(`DESCRIBE SELECT ${cols} FROM ${relation}`))
+            .getRowObjectsJS()
+            .map((r) => `${String(r.column_name)} ${String(r.column_type)}`);
+        expect(await types(`${db}."${t.name}"`)).toEqual(await types(files));
         expect(t.row_count).toBeGreaterThan(0);
       }
     } finally {
@@ -126,5 +132,50 @@ describe('data modeling on Sakila', () => {
     expect(
       await one(`SELECT COUNT(*) AS n FROM plat_proj_20261122_model01_dws.${prd.layers.dws[0].name}`),
     ).toBeDefined();
+  });
+});
+
+describe('a partitioned table built by the embedded engine', () => {
+  it('holds in its catalog the rows and types its files hold, and an empty one keeps its columns', async () => {
+    const root = newTestDataDir();
+    const engine = new DuckDbWarehouse(root);
+    const days = `SELECT DATE '2024-01-01' + (i % 40)::INT AS stat_date, i % 3 AS shop, i AS units FROM range(1000) r(i)`;
+    const built = await engine.buildLayer('proj-20261127-parts01', 'ads', [
+      // SUM of a BIGINT is a HUGEINT in DuckDB, which Parquet stores as a DOUBLE.
+      {
+        name: 'ads_units_daily',
+        select: `SELECT stat_date, shop, SUM(units) AS units, COUNT(*) AS n FROM (${days}) GROUP BY ALL`,
+        partition_by: ['stat_date'],
+      },
+      {
+        name: 'ads_nothing_daily',
+        select: `SELECT * FROM (${days}) WHERE units < 0`,
+        partition_by: ['stat_date'],
+      },
+      { name: 'ads_shops', select: `SELECT DISTINCT shop FROM (${days})`, partition_by: [] },
+    ]);
+    expect(built.map((t) => [t.name, t.row_count])).toEqual([
+      ['ads_units_daily', 120],
+      ['ads_nothing_daily', 0],
+      ['ads_shops', 3],
+    ]);
+    const described = await engine.describeLayer('proj-20261127-parts01', 'ads');
+    const typesOf = (name: string) =>
+      Object.fromEntries(described.find((t) => t.name === name)!.columns.map((c) => [c.name, c.type]));
+    expect(typesOf('ads_units_daily')).toEqual({
+      stat_date: 'DATE',
+      shop: 'BIGINT',
+      units: 'DOUBLE',
+      n: 'BIGINT',
+    });
+    expect(typesOf('ads_nothing_daily')).toEqual({ stat_date: 'DATE', shop: 'BIGINT', units: 'BIGINT' });
+    expect(fs.readdirSync(built[0].location).length).toBe(40);
+    const total = await engine.query(
+      'proj-20261127-parts01',
+      'SELECT CAST(SUM(units) AS BIGINT) AS units, MIN(stat_date) AS first FROM ads_units_daily',
+      1,
+      'ads',
+    );
+    expect(total.rows).toEqual([{ units: '499500', first: '2024-01-01' }]);
   });
 });
