@@ -24,6 +24,12 @@ export interface AgentLogEntry {
   timestamp: string;
 }
 
+/**
+ * Events written by one INSERT at most: 8 parameters each stays far below SQLite's limit of
+ * 32,766 bound parameters a statement.
+ */
+const EVENTS_PER_INSERT = 500;
+
 /** The channel on which a shared store announces the projects that have new events. */
 const EVENTS_CHANNEL = 'plat_events';
 
@@ -90,25 +96,31 @@ export class ProjectStore {
       for (const id of projects)
         await sql`SELECT pg_advisory_xact_lock(hashtext(${`plat-events:${id}`}))`.execute(tx);
     }
-    const stored: ProjectEvent[] = [];
-    for (const e of events) {
+    // One statement a batch rather than a round trip an event: a save brings up to dozens.
+    const fresh = new Set<string>();
+    const keys = new Set<string>();
+    const unique = events.filter((e) => !keys.has(e.event_key) && keys.add(e.event_key));
+    for (let i = 0; i < unique.length; i += EVENTS_PER_INSERT) {
       const inserted = await tx
         .insertInto('events')
-        .values({
-          project_id: e.project_id,
-          event_key: e.event_key,
-          event_type: e.event_type,
-          phase: e.phase,
-          status: e.status,
-          message: e.message,
-          payload_json: JSON.stringify(e.payload ?? {}),
-          timestamp: e.timestamp,
-        })
+        .values(
+          unique.slice(i, i + EVENTS_PER_INSERT).map((e) => ({
+            project_id: e.project_id,
+            event_key: e.event_key,
+            event_type: e.event_type,
+            phase: e.phase,
+            status: e.status,
+            message: e.message,
+            payload_json: JSON.stringify(e.payload ?? {}),
+            timestamp: e.timestamp,
+          })),
+        )
         .onConflict((oc) => oc.column('event_key').doNothing())
-        .returning('event_id')
-        .executeTakeFirst();
-      if (inserted) stored.push(e);
+        .returning('event_key')
+        .execute();
+      for (const row of inserted) fresh.add(row.event_key);
     }
+    const stored = unique.filter((e) => fresh.has(e.event_key));
     if (shared) {
       for (const id of new Set(stored.map((e) => e.project_id)))
         await sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${id})`.execute(tx);

@@ -66,6 +66,22 @@ describe.each(BACKENDS)('metadata store on $name', (backend) => {
     expect(await store.getProject('proj-20261125-nonexi')).toBeUndefined();
   });
 
+  test('a batch of events: only the new ones are stored and returned, in order, however many', async () => {
+    const store = new ProjectStore(await stores.fresh('batch'));
+    const v = view('proj-20261127-batch0', 'erin', '2026-11-27T10:00:00.000Z');
+    await store.saveProgress(v, [event(v.project_id, 'old')]);
+    const many = Array.from({ length: 1_200 }, (_, i) => event(v.project_id, `n${i}`));
+    const batch = [event(v.project_id, 'old'), ...many, event(v.project_id, 'n7')];
+    expect((await store.saveProgress(v, batch)).map((e) => e.event_key)).toEqual(
+      many.map((e) => e.event_key),
+    );
+    const events = await store.eventsSince(v.project_id, 0);
+    expect(events.map((e) => (e.payload as { key: string }).key)).toEqual([
+      'old',
+      ...many.map((_, i) => `n${i}`),
+    ]);
+  });
+
   test("lists an owner's projects newest first, filtered by status and paged", async () => {
     const store = new ProjectStore(await stores.fresh('list'));
     for (let i = 0; i < 5; i++)
