@@ -150,16 +150,22 @@ export class DuckDbWarehouse implements WarehouseEngine {
     try {
       const conn = await instance.connect();
       await this.attach(conn, projectId, layer, { sandboxed: true });
+      let oneThread = false;
       return {
         async query(sql, { singleThreaded = false } = {}) {
           const statement = sql.trim().replace(/;\s*$/, '');
           // Settings are the engine's to change: a reader's SQL stays one SELECT.
-          if (singleThreaded) await conn.run('SET threads = 1');
+          const switching = singleThreaded && !oneThread;
+          if (switching) await conn.run('SET threads = 1');
           try {
             return await selectInSandbox(conn, statement, maxRows, timeoutMs);
           } finally {
-            if (singleThreaded) await conn.run('RESET threads');
+            if (switching) await conn.run('RESET threads');
           }
+        },
+        async useOneThread() {
+          await conn.run('SET threads = 1');
+          oneThread = true;
         },
         close() {
           conn.closeSync();
@@ -297,6 +303,11 @@ export interface WarehouseReadSession {
    * `REPEATABLE` sample repeatable.
    */
   query(sql: string, options?: { singleThreaded?: boolean }): Promise<QueryRows>;
+  /**
+   * Runs every later statement on one thread, for a reader of small tables: switching per statement
+   * stops and starts DuckDB's threads each time, which costs more than it saves.
+   */
+  useOneThread(): Promise<void>;
   close(): void;
 }
 

@@ -57,6 +57,11 @@ export interface TableCopyOptions {
 /** The Parquet encoding: zstd; v2 pages and no dictionaries write about twice as fast, and smaller. */
 export const PARQUET_OPTIONS =
   "FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 1, PARQUET_VERSION V2, DICTIONARY_SIZE_LIMIT 1, ROW_GROUP_SIZE_BYTES '128MB'";
+/**
+ * Rows of one row group of an ODS file at most (DuckDB's default ROW_GROUP_SIZE, which the options
+ * above keep). DuckDB splits a scan by row group: a table no larger is read by one thread.
+ */
+export const ODS_ROWS_PER_ROW_GROUP = 122_880;
 const PROGRESS_EVERY = 50_000;
 
 export async function copyTableToParquet(opts: TableCopyOptions): Promise<TableCopyResult> {

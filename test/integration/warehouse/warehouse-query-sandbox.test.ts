@@ -125,6 +125,23 @@ describe('warehouse query sandbox (DuckDB engine)', () => {
     }
   });
 
+  it('keeps a read session on one thread once asked, across statements that ask for one', async () => {
+    const session = await engine.openReadSession(PROJECT, 'ods');
+    const threads = async (singleThreaded = false) =>
+      (await session.query("SELECT current_setting('threads') AS t", { singleThreaded })).rows[0].t;
+    try {
+      const machine = await threads();
+      expect(await threads(true)).toBe('1');
+      expect(await threads()).toBe(machine);
+      await session.useOneThread();
+      expect(await threads(true)).toBe('1');
+      // A statement asking for one thread does not restore the others after it.
+      expect(await threads()).toBe('1');
+    } finally {
+      session.close();
+    }
+  });
+
   it("caps the read session's rows and time like a query", async () => {
     const session = await engine.openReadSession(PROJECT, 'ods', { maxRows: 3, timeoutMs: 300 });
     try {
