@@ -22,8 +22,6 @@ export type JsonRow = Record<string, string | number | boolean | null>;
 export interface OdsCatalog {
   /** One SELECT; `singleThreaded` makes a `REPEATABLE` sample repeatable. */
   query(sql: string, options?: { singleThreaded?: boolean }): Promise<JsonRow[]>;
-  /** Every later statement on one thread (see WarehouseReadSession.useOneThread). */
-  useOneThread(): Promise<void>;
   /** Columns of every table and view, in declaration order. */
   columns(): Promise<Map<string, { name: string; type: string }[]>>;
   close(): void;
@@ -60,7 +58,6 @@ export async function openOdsCatalog(warehouseRoot: string, projectId: string): 
       }
       return byTable;
     },
-    useOneThread: () => session.useOneThread(),
     close: () => session.close(),
   };
 }

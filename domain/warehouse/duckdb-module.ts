@@ -11,7 +11,10 @@ export function duckdb(): typeof import('@duckdb/node-api') {
   return require('@duckdb/node-api');
 }
 
-/** Opens (or creates) the DuckDB database at `path`; `:memory:` for an in-memory one. */
-export function openDuckDb(path: string): Promise<DuckDBInstance> {
-  return duckdb().DuckDBInstance.create(path);
+/**
+ * Opens (or creates) the DuckDB database at `path`; `:memory:` for an in-memory one. `options`:
+ * DuckDB settings fixed at start (e.g. `threads`).
+ */
+export function openDuckDb(path: string, options?: Record<string, string>): Promise<DuckDBInstance> {
+  return duckdb().DuckDBInstance.create(path, options);
 }

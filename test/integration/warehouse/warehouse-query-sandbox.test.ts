@@ -4,9 +4,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { openDuckDb } from '../../../domain/warehouse/duckdb-module';
 import { DuckDbWarehouse } from '../../../domain/warehouse/duckdb-warehouse';
 import { WarehouseQueryError } from '../../../domain/warehouse/warehouse-engine';
-import { layerDatabaseName, layerDir } from '../../../domain/warehouse/warehouse-layout';
+import { layerDatabaseName, layerDir, sourceSchemaFile } from '../../../domain/warehouse/warehouse-layout';
 import { newTestDataDir } from '../../harness/platform-gateway';
 
 const PROJECT = 'proj-20261123-sandbox1';
@@ -125,20 +126,35 @@ describe('warehouse query sandbox (DuckDB engine)', () => {
     }
   });
 
-  it('keeps a read session on one thread once asked, across statements that ask for one', async () => {
-    const session = await engine.openReadSession(PROJECT, 'ods');
-    const threads = async (singleThreaded = false) =>
-      (await session.query("SELECT current_setting('threads') AS t", { singleThreaded })).rows[0].t;
+  it('runs a small project on one thread, a statement asking for one included, and others on every core', async () => {
+    // The row counts data integration saves: one table of 100 rows, well within a row group.
+    const schema = sourceSchemaFile(root, PROJECT);
+    fs.writeFileSync(schema, JSON.stringify({ tables: [{ name: 'numbers', row_count: 100 }] }));
+    const threadsSql = "SELECT current_setting('threads') AS t";
     try {
-      const machine = await threads();
-      expect(await threads(true)).toBe('1');
-      expect(await threads()).toBe(machine);
-      await session.useOneThread();
-      expect(await threads(true)).toBe('1');
-      // A statement asking for one thread does not restore the others after it.
-      expect(await threads()).toBe('1');
+      const session = await engine.openReadSession(PROJECT, 'ods');
+      const threads = async (singleThreaded = false) =>
+        (await session.query(threadsSql, { singleThreaded })).rows[0].t;
+      try {
+        expect(await threads()).toBe('1');
+        expect(await threads(true)).toBe('1');
+        // A statement asking for one thread does not restore the others after it.
+        expect(await threads()).toBe('1');
+      } finally {
+        session.close();
+      }
+      expect((await engine.query(PROJECT, threadsSql, 1, 'ods')).rows).toEqual([{ t: '1' }]);
+      // Without saved counts (or with a table past a row group), DuckDB's default.
+      const fresh = await openDuckDb(':memory:');
+      const conn = await fresh.connect();
+      const machine = String((await conn.runAndReadAll(threadsSql)).getRowObjectsJS()[0].t);
+      conn.closeSync();
+      fresh.closeSync();
+      expect((await engine.query(OTHER, threadsSql, 1, 'ods')).rows).toEqual([{ t: machine }]);
+      fs.writeFileSync(schema, JSON.stringify({ tables: [{ name: 'numbers', row_count: 200_000 }] }));
+      expect((await engine.query(PROJECT, threadsSql, 1, 'ods')).rows).toEqual([{ t: machine }]);
     } finally {
-      session.close();
+      fs.rmSync(schema);
     }
   });
 
