@@ -224,15 +224,7 @@ export class DuckDbWarehouse implements WarehouseEngine {
    * the saved counts, DuckDB's default (a thread per core).
    */
   private sessionSettings(projectId: string): Record<string, string> | undefined {
-    let schema: SourceSnapshot;
-    try {
-      schema = JSON.parse(fs.readFileSync(sourceSchemaFile(this.warehouseRoot, projectId), 'utf8'));
-    } catch {
-      return undefined;
-    }
-    const small =
-      schema.tables.length > 0 && schema.tables.every((t) => t.row_count <= ODS_ROWS_PER_ROW_GROUP);
-    return small ? { threads: '1' } : undefined;
+    return fitsOneRowGroup(sourceSchemaFile(this.warehouseRoot, projectId)) ? { threads: '1' } : undefined;
   }
 
   /**
@@ -383,6 +375,37 @@ function viewMeta(comment: unknown, sql: string): { location: string; partition_
   return { location, partition_by: [] };
 }
 
+/** Per saved source schema (path, then its version): whether its every table fits one row group. */
+const smallSchemas = new Map<string, { version: string; small: boolean }>();
+
+/**
+ * Whether every table of the source schema saved at `file` fits one ODS row group; false without
+ * one. Read once per version of the file: sessions open per query.
+ */
+function fitsOneRowGroup(file: string): boolean {
+  let version: string;
+  try {
+    // Data integration renames a new file into place: a new inode, whatever the clock says.
+    const stat = fs.statSync(file);
+    version = `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+  } catch {
+    return false;
+  }
+  const known = smallSchemas.get(file);
+  if (known?.version === version) return known.small;
+  let small = false;
+  try {
+    const { tables } = JSON.parse(fs.readFileSync(file, 'utf8')) as SourceSnapshot;
+    small = tables.length > 0 && tables.every((t) => t.row_count <= ODS_ROWS_PER_ROW_GROUP);
+  } catch {
+    // Unreadable: DuckDB's default, as without one.
+  }
+  // A long-running process sees many projects: forget them all now and then rather than grow.
+  if (smallSchemas.size >= 1_000) smallSchemas.clear();
+  smallSchemas.set(file, { version, small });
+  return small;
+}
+
 /** The attach name of the catalog a build writes (renamed over the layer's when every table is built). */
 const NEW_CATALOG = 'plat_new_catalog';
 
@@ -390,7 +413,7 @@ const NEW_CATALOG = 'plat_new_catalog';
 const tableMeta = (t: BuiltTable) => JSON.stringify({ location: t.location, partition_by: t.partition_by });
 
 /** The columns and types of a query's result (binding it only). */
-async function describe(conn: DuckDBConnection, select: string): Promise<BuiltTable['columns']> {
+async function columnsOf(conn: DuckDBConnection, select: string): Promise<BuiltTable['columns']> {
   const described = await conn.runAndReadAll(`DESCRIBE ${select}`);
   return described
     .getRowObjectsJS()
@@ -405,7 +428,7 @@ async function buildFileTable(
   out: string,
   location: string,
 ): Promise<BuiltTable> {
-  const columns = await describe(conn, t.select);
+  const columns = await columnsOf(conn, t.select);
   await conn.run(`COPY (${t.select}) TO ${lit(out)} (FORMAT parquet, COMPRESSION zstd)`);
   return { layer, name: t.name, location, row_count: 0, columns, partition_by: [] };
 }
@@ -422,7 +445,7 @@ async function buildPartitionedTable(
   out: string,
   location: string,
 ): Promise<BuiltTable> {
-  const columns = await describe(conn, t.select);
+  const columns = await columnsOf(conn, t.select);
   const by = t.partition_by.map(q).join(', ');
   await conn.run(`CREATE OR REPLACE TEMP TABLE plat_staged AS ${t.select}`);
   try {
@@ -439,7 +462,7 @@ async function buildPartitionedTable(
     if (rowCount > 0) {
       const hiveTypes = t.partition_by.map((p) => `${lit(p)}: ${lit(types.get(p) ?? 'VARCHAR')}`).join(', ');
       const files = `read_parquet(${lit(`${out}/**/*.parquet`)}, hive_partitioning = true, hive_types = {${hiveTypes}})`;
-      for (const c of await describe(conn, `SELECT * FROM ${files}`)) types.set(c.name, c.type);
+      for (const c of await columnsOf(conn, `SELECT * FROM ${files}`)) types.set(c.name, c.type);
     }
     const cast = columns.map((c) => `CAST(${q(c.name)} AS ${types.get(c.name)}) AS ${q(c.name)}`).join(', ');
     const table = `${NEW_CATALOG}.main.${q(t.name)}`;
