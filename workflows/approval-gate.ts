@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure, condition, log, setHandler } from '@temporalio/workflow';
 import { alignEventDates } from '../shared/prd-event-dates';
-import { prdSchema, type Prd } from '../shared/prd-schema';
+import type { Prd } from '../shared/prd-schema';
 import type { Decision, ProjectView } from '../shared/project-model';
 import {
   approveSignal,
@@ -34,7 +34,7 @@ export class ApprovalGate {
       else log.warn('approve ignored: no PRD is waiting for a decision', { status: view.status });
     });
     setHandler(modifySignal, (edited) => {
-      const parsed = prdSchema.safeParse(edited);
+      const parsed = parsePrd(edited);
       if (!this.waiting())
         log.warn('modify ignored: no PRD is waiting for a decision', { status: view.status });
       else if (!parsed.success)
@@ -80,7 +80,7 @@ export class ApprovalGate {
 
 function toPending(req: DecisionRequest): PendingDecision {
   if (req.decision === 'modify') {
-    const parsed = prdSchema.safeParse(req.prd);
+    const parsed = parsePrd(req.prd);
     if (!parsed.success) {
       throw ApplicationFailure.create({
         type: 'InvalidPrd',
@@ -91,4 +91,18 @@ function toPending(req: DecisionRequest): PendingDecision {
     return { decision: 'modify', prd: alignEventDates(parsed.data) };
   }
   return { decision: req.decision, reason: req.reason };
+}
+
+let prdSchema: (typeof import('../shared/prd-schema'))['prdSchema'] | undefined;
+
+/**
+ * Checks an edited PRD against the schema, which is loaded on the first edit. Every workflow
+ * evaluates the modules it imports for itself when it starts or returns to a worker's cache, and
+ * building this zod schema was most of that CPU, for any workflow type, though only an edit needs it
+ * (docs/architecture.md#workflow-start-up).
+ */
+function parsePrd(value: unknown) {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy import, see above
+  prdSchema ??= (require('../shared/prd-schema') as typeof import('../shared/prd-schema')).prdSchema;
+  return prdSchema.safeParse(value);
 }
