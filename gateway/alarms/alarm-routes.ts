@@ -10,6 +10,7 @@ import { ALARMS } from '../../domain/monitoring/alarm-catalog';
 import type { AlarmStore } from '../../domain/monitoring/alarm-store';
 import { alarmCondition, durationSeconds, periodsForHour } from '../../domain/monitoring/alert-rules';
 import { apiRoute, type ApiRoute } from '../api/api-route';
+import { queryInteger } from '../api/query-integer';
 import { HttpError } from '../http-errors';
 
 /** Alertmanager's webhook payload (version 4), the parts plat keeps. */
@@ -121,7 +122,7 @@ export function alarmRoutes(
       path: '/v1/alarms/{name}',
       summary: "One alarm's state and its notifications, newest first",
       params: z.object({ name: z.string().min(1).max(200) }),
-      query: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
+      query: z.object({ limit: queryInteger(1, 1000, 100) }),
       responses: {
         200: {
           description: 'the alarm and its history',

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { ApiRoute } from './api-route';
+import { documentedQueryInteger } from './query-integer';
 
 export interface OpenApiOptions {
   title: string;
@@ -27,7 +28,17 @@ type JsonSchema = Record<string, unknown>;
 
 /** A zod schema as JSON Schema (request side: what may be sent; response side: what comes back). */
 export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  const out = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    // A query integer is parsed from its digits, but it is an integer to whoever sends it.
+    override: ({ zodSchema, jsonSchema }) => {
+      const integer = documentedQueryInteger(zodSchema);
+      if (!integer) return;
+      for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+      Object.assign(jsonSchema, integer);
+    },
+  }) as JsonSchema;
   delete out.$schema; // embedded in the document, not a standalone schema
   return out;
 }

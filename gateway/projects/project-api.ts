@@ -10,6 +10,7 @@ import { agentLogsFromOpenSearch } from '../../domain/search-ops/plat-logs/agent
 import { prdSchema, prdShapeSchema } from '../../shared/prd-schema';
 import { PROJECT_STATUSES, type ProjectStatus, type ProjectView } from '../../shared/project-model';
 import { apiRoute, type ApiResponse, type ApiRoute } from '../api/api-route';
+import { queryInteger } from '../api/query-integer';
 import { HttpError } from '../http-errors';
 import { perUserRateLimit } from '../rate-limit';
 import { parseBody } from '../validation';
@@ -32,8 +33,8 @@ import { stageAttemptsSchema } from './stage-attempts';
 
 const pageQuery = z
   .object({
-    limit: z.coerce.number().int().min(1).max(100).default(20),
-    offset: z.coerce.number().int().min(0).default(0),
+    limit: queryInteger(1, 100, 20),
+    offset: queryInteger(0, undefined, 0),
   })
   .strict();
 const STATUS_NAME = `(${PROJECT_STATUSES.join('|')})`;
@@ -47,7 +48,7 @@ const listQuery = pageQuery.extend({
     .optional()
     .describe('Only projects in these statuses, comma-separated (e.g. `running,waiting_approval`)'),
 });
-const sinceQuery = z.object({ since: z.coerce.number().int().min(0).default(0) }).strict();
+const sinceQuery = z.object({ since: queryInteger(0, undefined, 0) }).strict();
 const rejectBody = z.object({ reason: z.string().max(2000).optional() }).strict();
 const projectParams = z
   .object({ project_id: z.string().min(1).max(200).describe('proj-<yyyymmdd>-<suffix>') })

@@ -246,6 +246,15 @@ describe('projects API', () => {
     const running = (await call('GET', '/v1/projects?status=running', undefined, token)).body;
     expect((running.projects as { project_id: string }[]).map((p) => p.project_id)).not.toContain(id);
     expect((await call('GET', '/v1/projects?status=done', undefined, token)).status).toBe(400);
+    // Whole numbers in decimal digits: not an empty value, a blank, hex or an exponent.
+    for (const query of ['limit=', 'limit=%20', 'limit=0x10', 'offset=1e3', 'limit=5&limit=6', 'offset=-1'])
+      expect([query, (await call('GET', `/v1/projects?${query}`, undefined, token)).status]).toEqual([
+        query,
+        400,
+      ]);
+    expect((await call('GET', `/v1/projects/${id}/events?since=`, undefined, token)).status).toBe(400);
+    const since = await call('GET', `/v1/projects/${id}/events?since=0003`, undefined, token);
+    expect((since.body.events as { event_id: number }[])[0].event_id).toBe(4);
   });
 
   it("reuse_ods: a new project on the same source reuses the caller's completed ODS, not another user's", async () => {
@@ -381,6 +390,16 @@ describe('projects API', () => {
       'ended_at',
       'message',
     ]);
+    // Query integers are integers to the client, with their bounds and defaults.
+    const parameters = (
+      doc.body.paths as Record<string, { get: { parameters: { name: string; schema: object }[] } }>
+    )['/v1/projects'].get.parameters;
+    expect(parameters.find((p) => p.name === 'limit')!.schema).toEqual({
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      default: 20,
+    });
   });
 });
 
