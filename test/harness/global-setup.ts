@@ -40,9 +40,8 @@ export default async function globalSetup(globalConfig?: { maxWorkers?: number }
   ensureCompiledRuntime();
   const opensearchPool = {
     dir: path.join(runDir, 'opensearch-pool'),
-    // Two nodes at most: the platform contract holds one for its five minutes and the other
-    // OpenSearch suites are short, so a third JVM (about 25 s of CPU to start) was seldom needed
-    // (measured on 2 cores: 2 nodes, no lease waited, the run 11 s shorter).
+    // Two nodes at most: a third JVM (about 25 s of CPU to start) was seldom needed, and with one,
+    // test files waited for it up to two minutes each (measured on 2 cores: the run 21 s longer).
     size: Math.min(2, Math.max(1, globalConfig?.maxWorkers ?? 1)),
   };
   fs.mkdirSync(opensearchPool.dir);

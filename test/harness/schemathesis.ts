@@ -27,6 +27,8 @@ export interface SchemathesisRun {
   output: string;
   /** The run's count line: "N generated, N passed" or how many failures it found. */
   summary: string;
+  /** How many operations the run selected, of how many the document has. */
+  selected?: { operations: number; of: number };
 }
 
 /**
@@ -52,6 +54,10 @@ export function runSchemathesis(
     baseUrl?: string;
     /** Default: all four (examples, coverage, fuzzing, stateful). */
     phases?: readonly SchemathesisPhase[];
+    /** Only the operations whose path matches (a regular expression). */
+    includePaths?: string;
+    /** Not the operations whose path matches (a regular expression). */
+    excludePaths?: string;
   } = {},
 ): Promise<SchemathesisRun> {
   const args = [
@@ -60,6 +66,8 @@ export function runSchemathesis(
     'run',
     schema,
     ...(opts.baseUrl ? ['--url', opts.baseUrl] : []),
+    ...(opts.includePaths ? ['--include-path-regex', opts.includePaths] : []),
+    ...(opts.excludePaths ? ['--exclude-path-regex', opts.excludePaths] : []),
     '--checks',
     'all',
     '--phases',
@@ -86,7 +94,13 @@ export function runSchemathesis(
     child.once('error', reject);
     child.once('exit', (exitCode) => {
       const counts = output.split('\n').filter((l) => /\d+ generated/.test(l));
-      resolve({ exitCode, output, summary: (counts.at(-1) ?? '').trim() });
+      const selected = /Selected: (\d+)\/(\d+)/.exec(output);
+      resolve({
+        exitCode,
+        output,
+        summary: (counts.at(-1) ?? '').trim(),
+        selected: selected ? { operations: Number(selected[1]), of: Number(selected[2]) } : undefined,
+      });
     });
   });
 }
