@@ -6,13 +6,29 @@ import { repoRoot } from '../../shared/paths';
 import { REQUIRED_PERIODS } from '../../domain/monitoring/alert-rules';
 import { prometheusConfig } from '../../scripts/lib/monitoring-config';
 
+let command: string[] | undefined;
+
+/** `docker compose`, else `docker-compose` (Debian's, which provisioning installs); found once. */
 function composeCommand(): string[] {
+  if (command) return command;
   if (spawnSync('docker', ['compose', 'version'], { stdio: 'ignore' }).status === 0)
-    return ['docker', 'compose'];
-  if (spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0) return ['docker-compose'];
+    return (command = ['docker', 'compose']);
+  if (spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0)
+    return (command = ['docker-compose']);
   throw new Error(
     'neither `docker compose` nor `docker-compose` is installed: run `bash scripts/provision.sh --tests`',
   );
+}
+
+let resolved: string | undefined;
+
+/**
+ * The resolved file (`config`), read once: each run of docker-compose 1.29 is a Python start of
+ * about a second.
+ */
+function resolvedConfig(file: string): string {
+  const [cmd, ...args] = composeCommand();
+  return (resolved ??= execFileSync(cmd, [...args, '-f', file, 'config'], { encoding: 'utf8' }));
 }
 
 describe('docker-compose.yml', () => {
@@ -49,9 +65,8 @@ describe('docker-compose.yml', () => {
   });
 
   it('runs the official OpenSearch image (ISM included), wired to the gateway and the worker', () => {
-    const [cmd, ...args] = composeCommand();
     // docker-compose 1.29 prints only YAML: the resolved file, anchors expanded per service.
-    const config = execFileSync(cmd, [...args, '-f', file, 'config'], { encoding: 'utf8' });
+    const config = resolvedConfig(file);
     expect(config).toMatch(/image: opensearchproject\/opensearch:2\.[\d.]+/);
     const services = config.split(/\n {2}(?=[a-z-]+:\n)/);
     for (const name of ['gateway', 'worker'])
@@ -61,8 +76,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('points every service of plat at the shared PostgreSQL, with one secret key (docs/fleet.md)', () => {
-    const [cmd, ...args] = composeCommand();
-    const config = execFileSync(cmd, [...args, '-f', file, 'config'], { encoding: 'utf8' });
+    const config = resolvedConfig(file);
     const services = config.split(/\n {2}(?=[a-z-]+:\n)/);
     for (const name of ['gateway', 'worker', 'memory']) {
       const service = services.find((s) => s.startsWith(`${name}:`));
@@ -73,9 +87,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('scales the worker: no fixed name or host port, a drain grace, every replica scraped (docs/fleet.md)', () => {
-    const [cmd, ...args] = composeCommand();
-    const config = execFileSync(cmd, [...args, '-f', file, 'config'], { encoding: 'utf8' });
-    const services = config.split(/\n {2}(?=[a-z-]+:\n)/);
+    const services = resolvedConfig(file).split(/\n {2}(?=[a-z-]+:\n)/);
     const worker = services.find((s) => s.startsWith('worker:'))!;
     expect(worker).not.toMatch(/container_name|\n {4}ports:/);
     expect(worker).toMatch(/PLAT_WORKER_SHUTDOWN_GRACE_SECONDS: ['"]30['"]/);
