@@ -5,10 +5,9 @@
  */
 import { leaseTestOpenSearch, type LeasedOpenSearch } from '../harness/opensearch-pool';
 import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
-import { runSchemathesis } from '../harness/schemathesis';
 import { devServerEnv } from '../harness/temporal-envs';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { ON_CLUSTER_PATHS, platformDocument } from './platform-document';
+import { runPlatformContract } from './platform-document';
 
 describe('platform API contract on a cluster (schemathesis)', () => {
   let node: LeasedOpenSearch;
@@ -35,15 +34,6 @@ describe('platform API contract on a cluster (schemathesis)', () => {
   });
 
   it('keeps every promise of its document on a real node', async () => {
-    const { file, token, operations } = await platformDocument(gateway.base, dataDir);
-    const run = await runSchemathesis(file, {
-      baseUrl: gateway.base,
-      headers: { Authorization: `Bearer ${token}` },
-      includePaths: ON_CLUSTER_PATHS,
-      maxExamples: 15,
-    });
-    if (run.exitCode !== 0) throw new Error(run.output);
-    expect(run.summary).toMatch(/^(\d+) generated, \1 passed/);
-    expect(run.selected).toEqual({ operations: operations.onCluster, of: operations.all });
+    await runPlatformContract({ base: gateway.base, dir: dataDir, operations: 'on a cluster' });
   }, 600_000);
 });
