@@ -122,7 +122,7 @@ export function alarmRoutes(
       path: '/v1/alarms/{name}',
       summary: "One alarm's state and its notifications, newest first",
       params: z.object({ name: z.string().min(1).max(200) }),
-      query: z.object({ limit: queryInteger(1, 1000, 100) }),
+      query: z.object({ limit: queryInteger({ min: 1, max: 1000, fallback: 100 }) }),
       responses: {
         200: {
           description: 'the alarm and its history',

@@ -5,28 +5,25 @@
  */
 import { z } from 'zod';
 
+/** What a query integer allows, and its value when the query does not give one. */
+export interface QueryIntegerBounds {
+  min: number;
+  max?: number;
+  fallback: number;
+}
+
 /** The JSON Schema each query integer is documented with (see `documentedQueryInteger`). */
 const documented = new WeakMap<object, Record<string, unknown>>();
 
 /** A query integer from `min` to `max` (default: the largest safe integer), `fallback` when absent. */
-export function queryInteger(min: number, max: number | undefined, fallback: number) {
-  const value = z
-    .number()
-    .int()
-    .min(min)
-    .max(max ?? Number.MAX_SAFE_INTEGER);
+export function queryInteger({ min, max = Number.MAX_SAFE_INTEGER, fallback }: QueryIntegerBounds) {
   const schema = z
     .string()
     .regex(/^\d+$/, 'a whole number, in decimal digits')
     .transform(Number)
-    .pipe(value)
+    .pipe(z.number().int().min(min).max(max))
     .default(fallback);
-  documented.set(schema, {
-    type: 'integer',
-    minimum: min,
-    maximum: max ?? Number.MAX_SAFE_INTEGER,
-    default: fallback,
-  });
+  documented.set(schema, { type: 'integer', minimum: min, maximum: max, default: fallback });
   return schema;
 }
 

@@ -33,8 +33,8 @@ import { stageAttemptsSchema } from './stage-attempts';
 
 const pageQuery = z
   .object({
-    limit: queryInteger(1, 100, 20),
-    offset: queryInteger(0, undefined, 0),
+    limit: queryInteger({ min: 1, max: 100, fallback: 20 }),
+    offset: queryInteger({ min: 0, fallback: 0 }),
   })
   .strict();
 const STATUS_NAME = `(${PROJECT_STATUSES.join('|')})`;
@@ -48,7 +48,7 @@ const listQuery = pageQuery.extend({
     .optional()
     .describe('Only projects in these statuses, comma-separated (e.g. `running,waiting_approval`)'),
 });
-const sinceQuery = z.object({ since: queryInteger(0, undefined, 0) }).strict();
+const sinceQuery = z.object({ since: queryInteger({ min: 0, fallback: 0 }) }).strict();
 const rejectBody = z.object({ reason: z.string().max(2000).optional() }).strict();
 const projectParams = z
   .object({ project_id: z.string().min(1).max(200).describe('proj-<yyyymmdd>-<suffix>') })

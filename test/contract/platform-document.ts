@@ -15,7 +15,7 @@ import { runSchemathesis } from '../harness/schemathesis';
 export const ON_CLUSTER_PATHS = '^/v1/(search/.*|projects/\\{project_id\\}/agent-logs)$';
 
 /** The operations the document has, and how many of them `ON_CLUSTER_PATHS` selects. */
-export interface DocumentOperations {
+interface DocumentOperations {
   all: number;
   onCluster: number;
 }
