@@ -163,6 +163,13 @@ export const settings = {
     schema: z.enum(['duckdb', 'athena']).default('duckdb'),
     help: 'Warehouse engine of the modeled layers: duckdb (embedded, Parquet under PLAT_DATA_DIR) or athena (Glue + Athena + S3; needs AWS_REGION and PLAT_WAREHOUSE_BUCKET).',
   },
+  PLAT_WAREHOUSE_MEMORY_LIMIT: {
+    schema: z
+      .string()
+      .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/, 'a size such as 512MB or 2GB')
+      .default('1GB'),
+    help: 'Memory each DuckDB session of a project may use (builds, checks, queries, profiles); beyond it DuckDB spills to a directory of its own.',
+  },
   PLAT_WAREHOUSE_BUCKET: {
     schema: z.string().min(3).optional(),
     help: 'S3 bucket of the warehouse data with PLAT_WAREHOUSE_ENGINE=athena.',

@@ -4,6 +4,7 @@
  * Pure, so the workflow may run it on the PRD a person sends.
  */
 import type { Prd } from './prd-schema';
+import { columnReference } from './prd-sql/expression-sql';
 
 /** The PRD with each dated fact's DWD `event_date` computed from its `event_time`. */
 export function alignEventDates(prd: Prd): Prd {
@@ -12,7 +13,7 @@ export function alignEventDates(prd: Prd): Prd {
     const field = table.fields.find((f) => f.name === 'event_date');
     if (!fact?.event_time || !field) return table;
     const { table: holder, column, path } = fact.event_time;
-    const source = `CAST(${holder}.${column} AS DATE)`;
+    const source = `CAST(${columnReference(holder, column)} AS DATE)`;
     if (field.source.replace(/\s+/g, ' ').trim() === source) return table;
     return {
       ...table,

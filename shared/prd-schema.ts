@@ -3,6 +3,7 @@
  * or rejects. Validated with zod wherever it enters: agent output, the modify decision, the API.
  */
 import { z } from 'zod';
+import { fieldProblems, sourceColumnOf } from './prd-sql/prd-field-rules';
 
 const identifier = z
   .string()
@@ -279,7 +280,10 @@ export const prdSchema = prdShapeSchema.superRefine((prd, ctx) => {
     const e = f.event_time;
     const ods = e && prd.layers.ods.find((t) => t.source_tables[0]?.toLowerCase() === e.table.toLowerCase());
     if (!e || !ods) return;
-    const column = ods.fields.find((x) => x.source.toLowerCase() === `${e.table}.${e.column}`.toLowerCase());
+    const column = ods.fields.find((x) => {
+      const ref = sourceColumnOf(x.source);
+      return ref && `${ref.table}.${ref.column}`.toLowerCase() === `${e.table}.${e.column}`.toLowerCase();
+    });
     if (!column)
       ctx.addIssue({
         code: 'custom',
@@ -299,6 +303,8 @@ export const prdSchema = prdShapeSchema.superRefine((prd, ctx) => {
         message: `${f.table} is dated by ${e.table}: say the joins (path) from ${f.table} to ${e.table}`,
       });
   });
+  // Types and source expressions are data, never SQL text (docs/security.md#prd-fields-are-data).
+  for (const problem of fieldProblems(prd)) ctx.addIssue({ code: 'custom', ...problem });
   const metricNames = new Set(prd.metrics.map((m) => m.name));
   prd.dashboards.forEach((d, i) =>
     d.metrics.forEach((m, j) => {

@@ -24,10 +24,19 @@ import { ODS_ROWS_PER_ROW_GROUP } from './ods-table-copy';
 import { layerDatabaseFile, layerDatabaseName, layerDir, sourceSchemaFile } from './warehouse-layout';
 import { quoteIdent as q, quoteLiteral as lit } from '../../shared/sql-quoting';
 
+/** What one DuckDB session of a project may use (docs/security.md#the-warehouse-sandbox). */
+export interface DuckDbSessionLimits {
+  /** DuckDB's `memory_limit` for each session (default 1GB); beyond it, DuckDB spills to disk. */
+  memoryLimit?: string;
+}
+
 export class DuckDbWarehouse implements WarehouseEngine {
   readonly kind = 'duckdb' as const;
 
-  constructor(private readonly warehouseRoot: string) {}
+  constructor(
+    private readonly warehouseRoot: string,
+    private readonly limits: DuckDbSessionLimits = {},
+  ) {}
 
   async buildLayer(projectId: string, layer: LayerName, tables: LayerTableSpec[]): Promise<BuiltTable[]> {
     const dir = layerDir(this.warehouseRoot, projectId, layer);
@@ -49,6 +58,7 @@ export class DuckDbWarehouse implements WarehouseEngine {
           const file = t.partition_by.length ? t.name : `${t.name}.parquet`;
           const out = path.join(building, file);
           try {
+            await assertOneSelect(conn, t.select);
             const table: BuiltTable = {
               layer,
               name: t.name,
@@ -73,9 +83,10 @@ export class DuckDbWarehouse implements WarehouseEngine {
     }
     // Every table built: swap the new data in, then the catalog, with a view on each file.
     fs.renameSync(building, dataDir);
-    const instance = await openDuckDb(tmp);
+    const instance = await openDuckDb(tmp, { memory_limit: this.memoryLimit() });
     const conn = await instance.connect();
     try {
+      await confine(conn, this.projectDir(projectId));
       for (const t of built.filter((b) => !b.partition_by.length)) {
         await conn.run(`CREATE VIEW ${q(t.name)} AS SELECT * FROM read_parquet(${lit(t.location)})`);
         await conn.run(`COMMENT ON VIEW ${q(t.name)} IS ${lit(tableMeta(t))}`);
@@ -154,33 +165,36 @@ export class DuckDbWarehouse implements WarehouseEngine {
       );
     const maxRows = limits.maxRows ?? DEFAULT_SESSION_MAX_ROWS;
     const timeoutMs = limits.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
-    const settings = this.sessionSettings(projectId);
-    const instance = await openDuckDb(':memory:', settings);
-    try {
-      const conn = await instance.connect();
-      await this.attach(conn, projectId, layer, { sandboxed: true });
-      const oneThread = settings?.threads === '1';
-      return {
-        async query(sql, { singleThreaded = false } = {}) {
-          const statement = sql.trim().replace(/;\s*$/, '');
-          // Settings are the engine's to change: a reader's SQL stays one SELECT.
-          const switching = singleThreaded && !oneThread;
-          if (switching) await conn.run('SET threads = 1');
-          try {
-            return await selectInSandbox(conn, statement, maxRows, timeoutMs);
-          } finally {
-            if (switching) await conn.run('RESET threads');
-          }
-        },
-        close() {
-          conn.closeSync();
-          instance.closeSync();
-        },
-      };
-    } catch (err) {
-      instance.closeSync();
-      throw err;
-    }
+    const open = async (threads?: '1') => {
+      const session = await this.openSession(projectId, threads);
+      try {
+        await this.attach(session.conn, projectId, layer, { sandboxed: true });
+        await confine(session.conn, this.projectDir(projectId));
+        return session;
+      } catch (err) {
+        session.close();
+        throw err;
+      }
+    };
+    const main = await open();
+    // A locked session cannot change its threads: a statement that needs one thread (a repeatable
+    // sample) runs on a second, one-thread session of the same layer, opened when first needed.
+    let extra: Promise<Session> | undefined;
+    const oneThread = () => (main.threads === '1' ? Promise.resolve(main) : (extra ??= open('1')));
+    return {
+      async query(sql, { singleThreaded = false } = {}) {
+        const statement = sql.trim().replace(/;\s*$/, '');
+        const session = singleThreaded ? await oneThread() : main;
+        return selectInSandbox(session.conn, statement, maxRows, timeoutMs);
+      },
+      close() {
+        main.close();
+        void extra?.then(
+          (s) => s.close(),
+          () => undefined,
+        );
+      },
+    };
   }
 
   /** ODS is written in place by data integration: nothing to publish. */
@@ -243,21 +257,62 @@ export class DuckDbWarehouse implements WarehouseEngine {
     fn: (conn: DuckDBConnection) => Promise<T>,
     opts: AttachOptions = {},
   ): Promise<T> {
-    const instance = await openDuckDb(':memory:', this.sessionSettings(projectId));
-    const conn = await instance.connect();
+    const session = await this.openSession(projectId);
     try {
-      await this.attach(conn, projectId, defaultLayer, opts);
-      return await fn(conn);
+      await this.attach(session.conn, projectId, defaultLayer, opts);
+      await confine(session.conn, this.projectDir(projectId));
+      return await fn(session.conn);
     } finally {
-      conn.closeSync();
-      instance.closeSync();
+      session.close();
     }
   }
 
   /**
+   * An in-memory DuckDB for one project's work, with the memory limit and a spill directory of its
+   * own (removed on close), which DuckDB adds to what the session may read: only this session's
+   * spilled rows, never another's.
+   */
+  private async openSession(projectId: string, threads?: '1'): Promise<Session> {
+    const spillRoot = path.join(this.warehouseRoot, SPILL_DIR);
+    fs.mkdirSync(spillRoot, { recursive: true, mode: 0o700 });
+    const spill = fs.mkdtempSync(path.join(spillRoot, 'session-'));
+    const settings = { ...this.sessionSettings(projectId), ...(threads ? { threads } : {}) };
+    let instance;
+    try {
+      instance = await openDuckDb(':memory:', {
+        ...settings,
+        memory_limit: this.memoryLimit(),
+        temp_directory: spill,
+      });
+      const opened = instance;
+      const conn = await opened.connect();
+      return {
+        conn,
+        threads: settings.threads === '1' ? '1' : undefined,
+        close() {
+          conn.closeSync();
+          opened.closeSync();
+          fs.rmSync(spill, { recursive: true, force: true });
+        },
+      };
+    } catch (err) {
+      instance?.closeSync();
+      fs.rmSync(spill, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  private memoryLimit(): string {
+    return this.limits.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
+  }
+
+  private projectDir(projectId: string): string {
+    return path.join(this.warehouseRoot, projectId);
+  }
+
+  /**
    * Attaches the built layers (with `sql` known, only those it names and the default: queries are
-   * many). Sandboxed, file access is then confined to the project's warehouse directory and nothing
-   * else outside the database can be reached (no extensions, no URLs, no other files).
+   * many). Sandboxed (a reader), the default layer must be built.
    */
   private async attach(
     conn: DuckDBConnection,
@@ -275,10 +330,6 @@ export class DuckDbWarehouse implements WarehouseEngine {
       if (fs.existsSync(layerDatabaseFile(this.warehouseRoot, projectId, defaultLayer)))
         await conn.run(`USE ${layerDatabaseName(projectId, defaultLayer)}`);
       else if (sandboxed) throw notBuilt(projectId, defaultLayer);
-    }
-    if (sandboxed) {
-      await conn.run(`SET allowed_directories = [${lit(path.join(this.warehouseRoot, projectId) + '/')}]`);
-      await conn.run('SET enable_external_access = false');
     }
   }
 
@@ -300,8 +351,44 @@ const notBuilt = (projectId: string, layer: LayerName) =>
 interface AttachOptions {
   /** The statement to run, when known: only the layers it names are attached. */
   sql?: string;
-  /** Confine file access to the project and block external access (every read of user SQL). */
+  /** A reader: its default layer must be built. */
   sandboxed?: boolean;
+}
+
+/** An open in-memory DuckDB of one project; `close()` removes its spill directory too. */
+interface Session {
+  conn: DuckDBConnection;
+  /** '1' when the session runs on one thread. */
+  threads?: '1';
+  close(): void;
+}
+
+/** Where sessions spill, beside the projects' directories and inside none of them. */
+const SPILL_DIR = '.spill';
+
+/** A session's memory unless the deployment says otherwise (PLAT_WAREHOUSE_MEMORY_LIMIT). */
+const DEFAULT_MEMORY_LIMIT = '1GB';
+
+/**
+ * The sandbox of every project session (docs/security.md#the-warehouse-sandbox): files only under
+ * the project's own directory (and the session's spill directory, which DuckDB adds), nothing
+ * outside the database (no URLs, no extensions, no other files), and the configuration locked so
+ * no statement can undo it or raise its memory.
+ */
+async function confine(conn: DuckDBConnection, projectDir: string): Promise<void> {
+  await conn.run(`SET allowed_directories = [${lit(projectDir + '/')}]`);
+  await conn.run('SET enable_external_access = false');
+  await conn.run('SET lock_configuration = true');
+}
+
+/**
+ * Refuses a table's SELECT unless it is one SELECT statement: a build writes each table with
+ * `COPY (<select>) TO …`, and a repaired statement comes from a model.
+ */
+async function assertOneSelect(conn: DuckDBConnection, select: string): Promise<void> {
+  const prepared = await conn.prepare(select);
+  if (prepared.statementType !== duckdb().StatementType.SELECT)
+    throw new Error('a table is built from one SELECT statement');
 }
 
 /** Caps of a read session's statements. */
@@ -333,28 +420,37 @@ async function selectInSandbox(
   maxRows: number,
   timeoutMs: number,
 ): Promise<QueryRows> {
-  let prepared;
-  try {
-    prepared = await conn.prepare(statement);
-  } catch (err) {
-    // A write the read-only attach refused is a refusal, not a typo: say so plainly.
-    if (WRITE_STATEMENT.test(statement))
-      throw new WarehouseQueryError('read_only', 'only SELECT queries are allowed on the warehouse');
-    throw new WarehouseQueryError('invalid_sql', firstLine(err));
-  }
-  if (prepared.statementType !== duckdb().StatementType.SELECT)
-    throw new WarehouseQueryError('read_only', 'only SELECT queries are allowed on the warehouse');
+  // Armed before the prepare: DuckDB folds constants while preparing, which can take long too.
   const timer = setTimeout(() => conn.interrupt(), timeoutMs);
   try {
-    // Streamed: only the rows read are produced, whatever the query's size, in its own order.
-    const reader = await conn.streamAndReadUntil(statement, maxRows + 1);
-    const rows = reader.getRowObjectsJson() as Record<string, unknown>[];
-    return { columns: reader.columnNames(), rows: rows.slice(0, maxRows), truncated: rows.length > maxRows };
-  } catch (err) {
-    const message = firstLine(err);
-    if (/interrupt/i.test(message))
-      throw new WarehouseQueryError('timeout', `query exceeded ${timeoutMs} ms`);
-    throw new WarehouseQueryError('failed', message);
+    let prepared;
+    try {
+      prepared = await conn.prepare(statement);
+    } catch (err) {
+      if (/interrupt/i.test(firstLine(err)))
+        throw new WarehouseQueryError('timeout', `query exceeded ${timeoutMs} ms`);
+      // A write the read-only attach refused is a refusal, not a typo: say so plainly.
+      if (WRITE_STATEMENT.test(statement))
+        throw new WarehouseQueryError('read_only', 'only SELECT queries are allowed on the warehouse');
+      throw new WarehouseQueryError('invalid_sql', firstLine(err));
+    }
+    if (prepared.statementType !== duckdb().StatementType.SELECT)
+      throw new WarehouseQueryError('read_only', 'only SELECT queries are allowed on the warehouse');
+    try {
+      // Streamed: only the rows read are produced, whatever the query's size, in its own order.
+      const reader = await conn.streamAndReadUntil(statement, maxRows + 1);
+      const rows = reader.getRowObjectsJson() as Record<string, unknown>[];
+      return {
+        columns: reader.columnNames(),
+        rows: rows.slice(0, maxRows),
+        truncated: rows.length > maxRows,
+      };
+    } catch (err) {
+      const message = firstLine(err);
+      if (/interrupt/i.test(message))
+        throw new WarehouseQueryError('timeout', `query exceeded ${timeoutMs} ms`);
+      throw new WarehouseQueryError('failed', message);
+    }
   } finally {
     clearTimeout(timer);
   }

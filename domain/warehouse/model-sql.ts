@@ -7,7 +7,10 @@
  * - a table whose fields aggregate (`SUM(amount)`) groups by its other fields;
  * - a table whose every field is a column of its source (ADS over DWS) projects those columns.
  */
-import type { LayerName, Prd, PrdTable } from '../../shared/prd-schema';
+import type { LayerName, Prd, PrdField, PrdTable } from '../../shared/prd-schema';
+import { parseExpression } from '../../shared/prd-sql/expression';
+import { expressionSql, isAggregate, quotedColumn } from '../../shared/prd-sql/expression-sql';
+import { checkSqlType } from '../../shared/prd-sql/sql-type';
 import { joinTree, mergeJoinKeys, pathTo, type JoinKey, type JoinStep } from '../../shared/join-tree';
 import type { SourceSnapshot } from '../../shared/source-schema';
 import type { LayerTableSpec } from './warehouse-engine';
@@ -29,9 +32,6 @@ export class ModelSqlError extends Error {
     this.name = 'ModelSqlError';
   }
 }
-
-const AGGREGATE = /\b(count|sum|avg|min|max|approx_count_distinct|stddev\w*|median)\s*\(/i;
-const QUALIFIED = /\b([a-z_][a-z0-9_]*)\.([a-z_][a-z0-9_]*)\b/gi;
 
 /** Where a name used in a PRD table's `source_tables` lives: layer and table. */
 interface Resolved {
@@ -83,10 +83,16 @@ export function tableSelect(
       `source ${table.source_tables[0]} is not a table of a lower layer`,
     );
 
+  // Types and expressions are parsed and written anew, never pasted (docs/security.md#prd-fields-are-data).
+  const typeOf = (f: PrdField) => {
+    const checked = checkSqlType(f.type);
+    if (!checked.ok) throw new ModelSqlError(layer, table.name, `${f.name}: ${checked.reason}`);
+    return checked.type;
+  };
   const baseColumns = new Set(base.table.fields.map((f) => f.name));
   // ADS over DWS: every field already exists upstream, so the table is a projection.
   if (table.fields.every((f) => baseColumns.has(f.name))) {
-    const list = table.fields.map((f) => `CAST(${q(f.name)} AS ${f.type}) AS ${q(f.name)}`);
+    const list = table.fields.map((f) => `CAST(${q(f.name)} AS ${typeOf(f)}) AS ${q(f.name)}`);
     return `SELECT ${list.join(', ')}\nFROM ${qualified(base)}`;
   }
 
@@ -95,12 +101,17 @@ export function tableSelect(
   const baseSource = base.layer === 'ods' ? base.table.source_tables[0] : undefined;
   const referenced = new Set<string>();
   const exprs = table.fields.map((f) => {
-    const expr = (f.source || f.name).replace(QUALIFIED, (whole, t: string, c: string) => {
-      if (!sourceNames.has(t) || !baseSource) return whole;
-      referenced.add(t);
-      return `${q(t)}.${q(c)}`;
+    let parsed;
+    try {
+      parsed = parseExpression(f.source || f.name);
+    } catch (err) {
+      throw new ModelSqlError(layer, table.name, `${f.name}: ${(err as Error).message}`);
+    }
+    const expr = expressionSql(parsed, (ref) => {
+      if (ref.table !== undefined && sourceNames.has(ref.table) && baseSource) referenced.add(ref.table);
+      return quotedColumn(ref);
     });
-    return { field: f, expr, aggregate: AGGREGATE.test(expr) };
+    return { field: f, expr, aggregate: isAggregate(parsed) };
   });
 
   let from = `${qualified(base)}`;
@@ -117,7 +128,7 @@ export function tableSelect(
     }
   }
 
-  const list = exprs.map(({ field, expr }) => `CAST(${expr} AS ${field.type}) AS ${q(field.name)}`);
+  const list = exprs.map(({ field, expr }) => `CAST(${expr} AS ${typeOf(field)}) AS ${q(field.name)}`);
   let sql = `SELECT ${list.join(',\n       ')}\nFROM ${from}`;
   if (exprs.some((e) => e.aggregate)) {
     const groups = exprs.flatMap((e, i) => (e.aggregate ? [] : [String(i + 1)]));

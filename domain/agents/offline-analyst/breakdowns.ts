@@ -8,6 +8,7 @@ import { pathTo, type JoinStep } from '../../../shared/join-tree';
 import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
 import { columnWords, identifier, singularWords } from './name-words';
 import { personNameColumns, type TableAnalysis } from './table-roles';
+import { columnReference } from '../../../shared/prd-sql/expression-sql';
 
 export interface Breakdown {
   /** The DWD/ADS column name, e.g. `country`, `category_name`, `employee_name`. */
@@ -129,7 +130,7 @@ export function breakdownsOf(
       const score = hasAny(tableWords, PEOPLE_STAFF) ? 5 : hasAny(tableWords, PEOPLE_CUSTOMERS) ? 4 : 3;
       candidates.push({
         name: identifier(`${stem}_name`),
-        source: `${table.name}.${person.first.name} || ' ' || ${table.name}.${person.last.name}`,
+        source: `${columnReference(table.name, person.first.name)} || ' ' || ${columnReference(table.name, person.last.name)}`,
         table: tableName,
         description: `${stem.replace(/_/g, ' ')} (${person.first.name} ${person.last.name})`,
         path,
@@ -153,7 +154,7 @@ export function breakdownsOf(
         // `stores.store_name` is already qualified; `category.name` needs the table's noun.
         // Named by the column's words: `p_productgroup` → `product_group`.
         name: identifier(specific || spoken.startsWith(`${stem}_`) ? spoken : `${stem}_${spoken}`),
-        source: `${table.name}.${column.name}`,
+        source: columnReference(table.name, column.name),
         table: tableName,
         description: `${table.name}.${column.name}`,
         path,

@@ -17,6 +17,7 @@ import { rowMeasures, type RowMeasure } from './fact-measures';
 import { identifier, pluralNoun, singularWords, tableNoun } from './name-words';
 import { FACT_ROLES, isModeledColumn, labelColumns, type TableAnalysis } from './table-roles';
 import { warehouseType } from './warehouse-types';
+import { columnReference } from '../../../shared/prd-sql/expression-sql';
 
 export interface FactDesign {
   fact: PrdFact;
@@ -192,7 +193,7 @@ export function designFact(
     ? field(
         'event_date',
         'DATE',
-        `CAST(${eventTime.table}.${eventTime.column} AS DATE)`,
+        `CAST(${columnReference(eventTime.table, eventTime.column)} AS DATE)`,
         eventTime.path.length
           ? `${eventTime.table}.${eventTime.column} via ${eventTime.path.join(', ')}`
           : `date of ${eventTime.column}`,
@@ -214,7 +215,7 @@ export function designFact(
           field(
             r.columns[0],
             warehouseType(h.table.columns.find((c) => c.name === r.columns[0])!),
-            `${h.table.name}.${r.columns[0]}`,
+            columnReference(h.table.name, r.columns[0]),
             `${h.table.name}'s ${r.columns[0]}`,
           ),
         ),
@@ -238,7 +239,7 @@ export function designFact(
             field(
               `${singularWords(table.name).join('_')}_${label.name}`,
               warehouseType(label),
-              `${table.name}.${label.name}`,
+              columnReference(table.name, label.name),
               `via ${r.table}.${r.columns.join('+')}`,
             ),
           ),
@@ -253,7 +254,7 @@ export function designFact(
     fields: dedupe([
       ...t.columns
         .filter(isModeledColumn)
-        .map((c) => field(c.name, warehouseType(c), `${t.name}.${c.name}`, c.comment ?? '')),
+        .map((c) => field(c.name, warehouseType(c), columnReference(t.name, c.name), c.comment ?? '')),
       dateField,
       ...headerRefs,
       ...dimensionLabels,

@@ -7,6 +7,7 @@ import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
 import { isCents } from './column-meaning';
 import { columnWords, identifier } from './name-words';
 import type { TableAnalysis } from './table-roles';
+import { columnReference } from '../../../shared/prd-sql/expression-sql';
 
 /** A per-row value the DWD computes and the DWS aggregates. */
 export interface RowMeasure {
@@ -32,7 +33,7 @@ function scaleOf(column: SourceColumn): number {
 
 /** A money column in currency units: cents × 0.01 (exact DECIMAL arithmetic). */
 function moneyExpr(table: string, column: SourceColumn): string {
-  const ref = `${table}.${column.name}`;
+  const ref = columnReference(table, column.name);
   return isCents(column) ? `${ref} * 0.01` : ref;
 }
 
@@ -78,11 +79,11 @@ export function rowMeasures(fact: TableAnalysis): RowMeasure[] {
   const price = prices.find((c) => columnWords(fact.table, c.name).includes('price')) ?? prices[0];
   const discount = cols('discount_rate')[0];
   if (price) {
-    const q = quantity ? `${t}.${quantity.name}` : undefined;
+    const q = quantity ? columnReference(t, quantity.name) : undefined;
     const d = discount
       ? isPercent(fact, discount)
-        ? `(1 - ${t}.${discount.name} * 0.01)`
-        : `(1 - ${t}.${discount.name})`
+        ? `(1 - ${columnReference(t, discount.name)} * 0.01)`
+        : `(1 - ${columnReference(t, discount.name)})`
       : undefined;
     const formula = [
       quantity?.name,
@@ -126,7 +127,7 @@ export function rowMeasures(fact: TableAnalysis): RowMeasure[] {
       out.push({
         name: identifier(c.name),
         reading: readingOf(fact.table, c),
-        source: `${t}.${c.name}`,
+        source: columnReference(t, c.name),
         type: ['float', 'double', 'real', 'decimal'].includes(c.data_type) ? DECIMAL(scaleOf(c)) : 'BIGINT',
         meaning,
         label: `${readingOf(fact.table, c).replace(/_/g, ' ')} (${label})`,
@@ -139,7 +140,7 @@ export function rowMeasures(fact: TableAnalysis): RowMeasure[] {
       out.push({
         name: isCents(c) ? moneyName(fact.table, c) : identifier(c.name),
         reading: isCents(c) ? moneyName(fact.table, c) : readingOf(fact.table, c),
-        source: isCents(c) ? moneyExpr(t, c) : `${t}.${c.name}`,
+        source: isCents(c) ? moneyExpr(t, c) : columnReference(t, c.name),
         // A price is money: kept at its scale (its average is rounded to it above DWD).
         type: meaning === 'unit_price' ? DECIMAL(moneyScale(c)) : 'DOUBLE',
         meaning,

@@ -13,6 +13,7 @@ import { detectIndustry } from './industry-lexicon';
 import { identifier, tableNoun } from './name-words';
 import { analyseTables, FACT_ROLES, isModeledColumn, type TableAnalysis } from './table-roles';
 import { warehouseType } from './warehouse-types';
+import { columnReference } from '../../../shared/prd-sql/expression-sql';
 
 export const OFFLINE_ANALYST_VERSION = 'offline-schema-analyst/2';
 
@@ -58,7 +59,7 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
     fields: t.columns.map((c) => ({
       name: odsColumn(c.name),
       type: warehouseType(c),
-      source: `${t.name}.${c.name}`,
+      source: columnReference(t.name, c.name),
       description: c.comment ?? '',
     })),
     partition_by: [],
@@ -73,7 +74,7 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
       fields: d.table.columns.filter(isModeledColumn).map((c) => ({
         name: identifier(c.name),
         type: warehouseType(c),
-        source: `${d.table.name}.${c.name}`,
+        source: columnReference(d.table.name, c.name),
         description: c.comment ?? '',
       })),
       partition_by: [],

@@ -64,7 +64,7 @@ describe('data modeling repairs', () => {
     expect(failure.details?.[0]).toMatchObject({
       layer: 'dws',
       table: tableName,
-      statement: expect.stringContaining('SUM(amout)'),
+      statement: expect.stringContaining('SUM("amout")'),
       reason: expect.stringMatching(/amout/),
     });
   });
@@ -77,7 +77,7 @@ describe('data modeling repairs', () => {
         const failing = /Failing SELECT:\n([\s\S]*?)\n\nEngine error/.exec(prompt)![1];
         return {
           content: [
-            { type: 'text', text: '```sql\n' + failing.replace('SUM(amout)', 'SUM(amount)') + ';\n```' },
+            { type: 'text', text: '```sql\n' + failing.replace('SUM("amout")', 'SUM("amount")') + ';\n```' },
           ],
           stop_reason: 'end_turn',
           usage: { input_tokens: 900, output_tokens: 120 },
@@ -111,8 +111,8 @@ describe('data modeling repairs', () => {
       expect(JSON.stringify(fake.requests[0].body.messages)).toContain('dwd_payment_detail');
       const scripts = (await deps.store.getArtifact<ModelScripts>(projectId, 'model_scripts'))!;
       const dws = scripts.layers.find((l) => l.layer === 'dws')!;
-      expect(dws.script).toContain('SUM(amount)');
-      expect(dws.script).not.toContain('SUM(amout)');
+      expect(dws.script).toContain('SUM("amount")');
+      expect(dws.script).not.toContain('SUM("amout")');
       // The repaired table holds what the correct script produces.
       const rows = await deps.engine.query(
         projectId,

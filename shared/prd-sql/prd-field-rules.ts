@@ -1,0 +1,121 @@
+/**
+ * The rules a PRD's fields are held to before anything is built (docs/security.md#prd-fields-are-data):
+ * each type matches the type grammar, each source expression parses under the expression grammar and
+ * names only columns of tables the PRD lists. A PRD that breaks one is refused with 422 naming the
+ * field, whoever wrote it (an analyst or a person's edit).
+ */
+import { columnsOf, ExpressionError, parseExpression } from './expression';
+import { checkSqlType } from './sql-type';
+
+/** The parts of a PRD these rules read (the PRD's own types live beside its schema). */
+interface FieldsOfPrd {
+  layers: Record<
+    'ods' | 'dwd' | 'dws' | 'ads',
+    { name: string; source_tables: string[]; fields: { name: string; type: string; source: string }[] }[]
+  >;
+}
+
+/** A broken rule: where in the PRD, and why. */
+export interface FieldProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+const LAYERS = ['ods', 'dwd', 'dws', 'ads'] as const;
+
+/** Every field of the PRD that breaks the type grammar, the expression grammar or names a column it cannot. */
+export function fieldProblems(prd: FieldsOfPrd): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const key = (name: string) => name.toLowerCase();
+  // Columns each name may qualify: a source table with an ODS copy (its copied columns), or a PRD table (its fields).
+  const sourceColumns = new Map<string, Set<string>>();
+  for (const t of prd.layers.ods) {
+    const source = t.source_tables[0];
+    if (source === undefined) continue;
+    const columns = sourceColumns.get(key(source)) ?? new Set<string>();
+    for (const f of t.fields) {
+      columns.add(key(f.name));
+      for (const c of safeColumns(f.source)) columns.add(key(c.column));
+    }
+    sourceColumns.set(key(source), columns);
+  }
+  const tableFields = (name: string, below: readonly (typeof LAYERS)[number][]) => {
+    for (const layer of [...below].reverse()) {
+      const t = prd.layers[layer].find((x) => key(x.name) === key(name));
+      if (t) return new Set(t.fields.map((f) => key(f.name)));
+    }
+    return sourceColumns.get(key(name));
+  };
+
+  LAYERS.forEach((layer, level) => {
+    const below = LAYERS.slice(0, level);
+    prd.layers[layer].forEach((table, ti) => {
+      // A table whose every field is a column of its first source is built as a projection of those
+      // columns (ADS over DWS): its sources only say how upstream computed them.
+      const base = table.source_tables.length ? tableFields(table.source_tables[0], below) : undefined;
+      const projection = !!base && table.fields.every((f) => base.has(key(f.name)));
+      table.fields.forEach((field, fi) => {
+        const at = (part: string) => ['layers', layer, ti, 'fields', fi, part];
+        const type = checkSqlType(field.type);
+        if (!type.ok)
+          problems.push({ path: at('type'), message: `${table.name}.${field.name}: ${type.reason}` });
+        let refs: { table?: string; column: string }[];
+        try {
+          refs = columnsOf(parseExpression(field.source || field.name));
+        } catch (err) {
+          if (!(err instanceof ExpressionError)) throw err;
+          problems.push({ path: at('source'), message: `${table.name}.${field.name}: ${err.message}` });
+          return;
+        }
+        // ODS fields describe the copy (data integration reads the source schema, not them).
+        if (layer === 'ods' || projection) return;
+        const listed = table.source_tables.map((s) => tableFields(s, below)).filter((s) => s !== undefined);
+        for (const ref of refs) {
+          const problem =
+            ref.table === undefined
+              ? unlisted(ref.column, listed)
+              : unqualifiedTable(ref, tableFields(ref.table, below));
+          if (problem)
+            problems.push({ path: at('source'), message: `${table.name}.${field.name}: ${problem}` });
+        }
+      });
+    });
+  });
+  return problems;
+
+  function unlisted(column: string, listed: Set<string>[]): string | undefined {
+    if (!listed.length || listed.some((columns) => columns.has(key(column)))) return undefined;
+    return `no table in source_tables has a column ${column}`;
+  }
+
+  function unqualifiedTable(
+    ref: { table?: string; column: string },
+    columns: Set<string> | undefined,
+  ): string | undefined {
+    if (!columns) return `${ref.table} is neither a copied source table nor a table of a lower layer`;
+    if (!columns.has(key(ref.column))) return `${ref.table} has no column ${ref.column}`;
+    return undefined;
+  }
+}
+
+/** The columns an ODS field's source names, or none when it does not parse (reported on its own). */
+function safeColumns(source: string): { table?: string; column: string }[] {
+  try {
+    return columnsOf(parseExpression(source));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The source column an expression is, when it is one (`rental.rental_date`, `"Order Lines"."Day"`),
+ * else undefined.
+ */
+export function sourceColumnOf(source: string): { table: string; column: string } | undefined {
+  try {
+    const e = parseExpression(source);
+    return e.kind === 'column' && e.table !== undefined ? { table: e.table, column: e.column } : undefined;
+  } catch {
+    return undefined;
+  }
+}
