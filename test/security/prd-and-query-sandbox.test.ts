@@ -1,0 +1,159 @@
+/**
+ * A hostile tenant, through the public API of a running stack (real gateway, worker, dev server,
+ * the harness's Sakila): PRD edits that try to read or write host files are refused naming the
+ * field, and `/query` reaches nothing outside the caller's own project (docs/security.md).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { dataDirDeps } from '../../workers/platform-activities';
+import { apiCaller } from '../harness/api-caller';
+import { harness } from '../harness/harness-state';
+import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
+import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
+
+const TASK_QUEUE = 'security-prd-query';
+
+interface Field {
+  name: string;
+  type: string;
+  source: string;
+}
+interface Prd {
+  layers: Record<'ods' | 'dwd' | 'dws' | 'ads', { name: string; fields: Field[] }[]>;
+}
+
+describe('a hostile tenant: PRD fields and queries', () => {
+  let stack: DevServerWithWorker;
+  let gateway: TestGateway;
+  let dataDir: string;
+  let token: string;
+  let otherToken: string;
+  let projectId: string;
+  let otherProjectId: string;
+  /** The gateway's ID-token signing key: what an attacker wants most. */
+  let keyFile: string;
+  let secretText: string;
+  const call = apiCaller(() => gateway.base);
+
+  beforeAll(async () => {
+    dataDir = newTestDataDir();
+    stack = await devServerWithPlatformWorker(TASK_QUEUE, await dataDirDeps(dataDir));
+    gateway = await startTestGateway({ client: stack.env.client, taskQueue: TASK_QUEUE, dataDir });
+    token = (await call('POST', '/auth/signup', { username: 'mallory', password: 'correct horse' })).body
+      .id_token as string;
+    otherToken = (await call('POST', '/auth/signup', { username: 'victim', password: 'battery staple' })).body
+      .id_token as string;
+    keyFile = path.join(dataDir, 'keys', 'id-token-es256.jwk.json');
+    secretText = (JSON.parse(fs.readFileSync(keyFile, 'utf8')) as { d: string }).d;
+    projectId = await create(token);
+    otherProjectId = await create(otherToken);
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await stack?.stop();
+  });
+
+  async function create(as: string): Promise<string> {
+    const { host, port, user, password } = harness().mariadb;
+    const res = await call(
+      'POST',
+      '/v1/projects',
+      { jdbc_url: `jdbc:mysql://${host}:${port}/sakila`, username: user, password },
+      as,
+    );
+    expect(res.status).toBe(201);
+    return res.body.project_id as string;
+  }
+
+  async function until(id: string, as: string, status: string) {
+    for (let i = 0; i < 600; i++) {
+      const res = await call('GET', `/v1/projects/${id}`, undefined, as);
+      if (res.body.status === status) return res.body;
+      if (['failed', 'terminated', 'cancelled'].includes(res.body.status as string))
+        throw new Error(`project ${id} ended ${String(res.body.status)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`project ${id} never became ${status}`);
+  }
+
+  /** The PRD with one DWD field changed. */
+  const edited = (prd: Prd, change: Partial<Field>): Prd => {
+    const copy = structuredClone(prd);
+    Object.assign(copy.layers.dwd[0].fields[0], change);
+    return copy;
+  };
+
+  it('refuses PRD edits that smuggle SQL into a type or a source, naming the field, and runs none of it', async () => {
+    const prd = (await until(projectId, token, 'waiting_approval')).prd as Prd;
+    const written = path.join(dataDir, 'pwned.csv');
+    const attempts: Partial<Field>[] = [
+      { source: `(SELECT content FROM read_text('${keyFile}'))` },
+      { source: `read_text('${keyFile}')` },
+      { source: "current_setting('temp_directory')" },
+      { source: `rental.rental_date) AS x, (SELECT content FROM read_text('${keyFile}')) --` },
+      { type: `INTEGER); COPY (SELECT 1) TO '${written}'; SELECT CAST(1 AS INTEGER` },
+      { type: `VARCHAR) AS x FROM read_text('${keyFile}') --` },
+      { source: `1; COPY (SELECT 1) TO '${written}'` },
+    ];
+    for (const change of attempts) {
+      const res = await call('POST', `/v1/projects/${projectId}/hitl/modify`, edited(prd, change), token);
+      expect(res.status).toBe(422);
+      const part = 'type' in change ? 'type' : 'source';
+      expect(res.body.error).toMatchObject({
+        code: 'invalid_prd',
+        details: expect.arrayContaining([
+          expect.objectContaining({ field: `layers.dwd.0.fields.0.${part}` }),
+        ]),
+      });
+      expect(JSON.stringify(res.body)).not.toContain(secretText);
+    }
+    expect(fs.existsSync(written)).toBe(false);
+    expect((await call('GET', `/v1/projects/${projectId}`, undefined, token)).body.status).toBe(
+      'waiting_approval',
+    );
+  });
+
+  it('builds an ordinary edit, and its queries reach only the project’s own files', async () => {
+    const prd = (await until(projectId, token, 'waiting_approval')).prd as Prd;
+    const approved = await call('POST', `/v1/projects/${projectId}/hitl/modify`, prd, token);
+    expect(approved.status).toBe(200);
+    await until(projectId, token, 'completed');
+    await call('POST', `/v1/projects/${otherProjectId}/hitl/approve`, undefined, otherToken);
+    await until(otherProjectId, otherToken, 'completed');
+
+    const query = (sql: string, as = token, id = projectId) =>
+      call('POST', `/v1/projects/${id}/query`, { sql, layer: 'ods' }, as);
+    const otherOds = path.join(dataDir, 'warehouse', otherProjectId, 'ods');
+    const otherParquet = fs
+      .readdirSync(otherOds, { recursive: true })
+      .map(String)
+      .find((f) => f.endsWith('.parquet'))!;
+    const ownDir = path.join(dataDir, 'warehouse', projectId);
+    const reads = [
+      `SELECT content FROM read_text('${keyFile}')`,
+      `SELECT * FROM read_text('${ownDir}/../../keys/id-token-es256.jwk.json')`,
+      `SELECT * FROM read_parquet('${path.join(otherOds, otherParquet)}')`,
+      `SELECT * FROM glob('${dataDir}/**')`,
+      `SELECT * FROM glob('${path.join(dataDir, 'warehouse', '.spill')}/*')`,
+      "SELECT * FROM read_csv('/etc/passwd')",
+      `ATTACH '${path.join(otherOds, '..', 'x.duckdb')}' AS x`,
+      `COPY (SELECT 1) TO '${path.join(dataDir, 'pwned.csv')}'`,
+      'SET enable_external_access = true',
+      "SELECT * FROM duckdb_settings() WHERE name = 'x'; SELECT 1",
+    ];
+    for (const sql of reads) {
+      const res = await query(sql);
+      expect({ sql, status: res.status }).toEqual({ sql, status: 400 });
+      expect(JSON.stringify(res.body)).not.toContain(secretText);
+    }
+    // Its own data answers; the other tenant's project is not there at all.
+    expect((await query('SELECT COUNT(*) AS n FROM ods_payment')).body).toMatchObject({
+      rows: [{ n: '16044' }],
+    });
+    expect((await query('SELECT 1', token, otherProjectId)).status).toBe(404);
+    // The session's settings cannot be raised from a query.
+    const limit = await query("SELECT current_setting('memory_limit') AS m");
+    expect(limit.status).toBe(200);
+    expect(fs.existsSync(path.join(dataDir, 'pwned.csv'))).toBe(false);
+  });
+});
