@@ -108,13 +108,18 @@ export class SourcePolicy {
     // Refused by its name, it is never even resolved.
     if (deniedName)
       throw new SourceNotAllowedError(target, `host name ${name} is denied by ${deniedName.text}`);
+    const namedService = this.services.find(
+      (s) => s.port === target.port && name !== undefined && normalizeHostName(s.host) === name,
+    );
+    if (namedService)
+      throw new SourceNotAllowedError(target, `${name}:${target.port} is plat's ${namedService.name}`);
     const addresses = await within(this.resolve(target.host), timeoutMs, target.host);
     if (addresses.length === 0)
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${target.host}`), { code: 'ENOTFOUND' });
     const services = await this.resolvedServices();
     const allowedName = name !== undefined && this.allow?.some((r) => ruleMatchesHost(r, name));
     for (const address of addresses) {
-      const reason = this.refusal(address, target.port, name, services, allowedName === true);
+      const reason = this.refusal(address, target.port, services, allowedName === true);
       if (reason) throw new SourceNotAllowedError(target, reason);
     }
     return addresses[0];
@@ -124,7 +129,6 @@ export class SourcePolicy {
   private refusal(
     address: string,
     port: number,
-    name: string | undefined,
     services: ResolvedService[],
     allowedName: boolean,
   ): string | undefined {
@@ -136,10 +140,8 @@ export class SourcePolicy {
     const local = this.isLocal(ip);
     for (const { service, addresses } of services) {
       if (service.port !== port) continue;
-      const same =
-        name === normalizeHostName(service.host) ||
-        addresses.some((a) => sameAddress(a, ip) || (local && this.isLocal(a)));
-      if (same) return `${address}:${port} is plat's ${service.name}`;
+      if (addresses.some((a) => sameAddress(a, ip) || (local && this.isLocal(a))))
+        return `${address}:${port} is plat's ${service.name}`;
     }
     if (this.allow && !allowedName && !this.allow.some((r) => ruleMatchesAddress(r, ip)))
       return `${address} is not in PLAT_SOURCE_ALLOW`;
