@@ -5,6 +5,7 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { ProjectStore } from '../domain/metadata-store/project-store';
 import type { ParameterStore } from '../domain/secrets/parameter-store';
+import type { SourcePolicy } from '../domain/sources/source-policy';
 import { authApi, requireUser } from './auth/auth-routes';
 import type { IdTokens } from './auth/id-tokens';
 import type { UserStore } from './auth/user-store';
@@ -36,6 +37,8 @@ export interface PlatformAppDeps {
   log: Logger;
   store: ProjectStore;
   secrets: ParameterStore;
+  /** Which sources a new project may have (PLAT_SOURCE_ALLOW, PLAT_SOURCE_DENY, plat's services). */
+  sources: SourcePolicy;
   /** The warehouse engine behind `/query` (embedded DuckDB, or Athena). */
   engine: WarehouseEngine;
   /** This host's id: a project whose files another host holds is queried there (docs/fleet.md#project-files). */
@@ -80,6 +83,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
     taskQueue: deps.taskQueue,
     store: deps.store,
     secrets: deps.secrets,
+    sources: deps.sources,
   });
   const open = [healthRoute(deps), ...authApi(deps), uiConfigRoute(deps), pricingRoute()];
   const engine = countingFailures(deps.engine, warehouseFailureCounter(metrics.registry));

@@ -14,6 +14,7 @@ import { configuredOpenSearch, type OpenSearchSettings } from '../domain/search-
 import { LogShipper } from '../domain/search-ops/plat-logs/log-shipper';
 import { ACCESS_LOGS, ensurePlatLogIndices } from '../domain/search-ops/plat-logs/plat-log-indices';
 import { AlarmStore } from '../domain/monitoring/alarm-store';
+import { SourcePolicy, type SourcePolicySettings } from '../domain/sources/source-policy';
 import { IdTokens, keyDirectory } from './auth/id-tokens';
 import { UserStore } from './auth/user-store';
 
@@ -28,6 +29,7 @@ export async function platformDeps(
     | 'PLAT_OIDC_JWKS_URL'
     | 'PLAT_OIDC_AUDIENCE'
   > &
+    SourcePolicySettings &
     WarehouseSettings &
     OpenSearchSettings,
 ) {
@@ -66,6 +68,8 @@ export async function platformDeps(
     search,
     accessLogs,
     alarms: new AlarmStore(db),
+    // Checked before the probe of a new project's source (docs/security.md#sources).
+    sources: SourcePolicy.fromConfig(config),
     hostId: hostId(dataDir),
   };
 }

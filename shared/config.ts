@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { hiddenValue, redactUrl } from './redact';
+import { parseSourceRules } from './source-rules';
 import { WORKLOADS, parseSlots, parseWorkloads } from './task-queues';
 
 /** A whole number read from the environment, within [min, max]; `expected` is what errors say. */
@@ -31,6 +32,23 @@ const checkedBy = (parse: (v: string) => unknown) => (v: string, ctx: z.Refineme
     ctx.addIssue({ code: 'custom', message: (err as Error).message });
   }
 };
+
+/** PLAT_SOURCE_ALLOW and PLAT_SOURCE_DENY: what a list holds, then which entry is wrong and why. */
+const sourceRules = z
+  .string()
+  .superRefine(
+    checkedBy((v) => {
+      try {
+        parseSourceRules(v);
+      } catch (err) {
+        throw new Error(
+          `comma-separated CIDRs and host names, e.g. 10.0.0.0/8,db.example.com; ${(err as Error).message}`,
+          { cause: err },
+        );
+      }
+    }),
+  )
+  .optional();
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/, 'host:port, e.g. localhost:7233');
 
@@ -101,6 +119,14 @@ export const settings = {
   PLAT_INGEST_MAX_ROWS_PER_SECOND: {
     schema: wholeNumber(0, 0, 1_000_000_000, 'rows per second, 0-1000000000'),
     help: "The most rows per second one copy (a project's ingestion, or one of its parts) reads from the source, all its readers together, to spare a busy production database. 0: no cap.",
+  },
+  PLAT_SOURCE_ALLOW: {
+    schema: sourceRules,
+    help: 'Sources plat may connect to, comma-separated CIDRs (10.0.0.0/8, fd00::/8) and host names (db.example.com, *.db.example.com); every address a source resolves to must be in it. Unset: any address not denied.',
+  },
+  PLAT_SOURCE_DENY: {
+    schema: sourceRules,
+    help: "Sources plat may not connect to, as PLAT_SOURCE_ALLOW writes them; deny wins. Always denied besides: link-local and cloud metadata addresses, unspecified, broadcast and multicast, and the address and port of each of plat's own services.",
   },
   PLAT_DATA_DIR: {
     schema: z.string().min(1).default('.data'),

@@ -67,8 +67,13 @@ export function sourceTarget(source: Pick<ProjectSource, 'jdbc_url' | 'target'>)
   return source.target ?? parseJdbcUrl(source.jdbc_url);
 }
 
+/** `host:port`, an IPv6 host in brackets, for messages. */
+export function describeHost(target: Pick<MysqlTarget, 'host' | 'port'>): string {
+  const host = target.host.includes(':') ? `[${target.host}]` : target.host;
+  return `${host}:${target.port}`;
+}
+
 /** `host:port/database`, for messages (no options, no credentials). */
 export function describeTarget(target: MysqlTarget): string {
-  const host = target.host.includes(':') ? `[${target.host}]` : target.host;
-  return `${host}:${target.port}/${target.database}`;
+  return `${describeHost(target)}/${target.database}`;
 }

@@ -10,6 +10,7 @@ import { dataDir } from '../shared/paths';
 import { temporalAddress } from '../shared/temporal-address';
 import { llmSettings } from '../domain/llm/llm-settings';
 import { memoryUrl, publicUrl } from '../shared/service-urls';
+import { SourcePolicy } from '../domain/sources/source-policy';
 import { dataDirDeps } from './platform-activities';
 import { createPlatformWorker } from './platform-worker';
 import { ensureSearchAttributes } from './search-attribute-registration';
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
     hostLostAfterMs: config.PLAT_HOST_LOST_AFTER_SECONDS * 1000,
     partRows: config.PLAT_INGEST_PART_ROWS,
     maxRowsPerSecond: config.PLAT_INGEST_MAX_ROWS_PER_SECOND,
+    sources: SourcePolicy.fromConfig(config),
   });
   const worker = await createPlatformWorker({
     connection,

@@ -22,6 +22,7 @@ import { createRetentionActivities } from '../activities/retention/retention-act
 import type { LocalRetentionScope } from '../domain/retention/local-retention';
 import { warehouseS3Retention, type WarehouseS3Retention } from '../domain/retention/warehouse-s3-retention';
 import type { ParameterStore } from '../domain/secrets/parameter-store';
+import { SourcePolicy } from '../domain/sources/source-policy';
 import type { LlmSettings } from '../domain/llm/llm-settings';
 import type { ProjectEvent } from '../shared/project-model';
 import { metadataLocation, openMetadataDb } from '../domain/metadata-store/metadata-db';
@@ -42,6 +43,8 @@ import type { WorkerQueue } from '../shared/task-queues';
 export interface ActivityDeps {
   store: ProjectStore;
   secrets: ParameterStore;
+  /** The source policy every connection to a project's source passes (docs/security.md#sources). */
+  sources: SourcePolicy;
   llm?: LlmSettings;
   warehouseRoot: string;
   /** The warehouse engine of the modeling and later stages (embedded: DuckDB over Parquet). */
@@ -89,6 +92,8 @@ export async function dataDirDeps(
     partRows?: number;
     /** PLAT_INGEST_MAX_ROWS_PER_SECOND (0 or unset: no cap). */
     maxRowsPerSecond?: number;
+    /** The configuration's source policy (unset: the built-in denials only, without plat's services). */
+    sources?: SourcePolicy;
   } = {},
 ): Promise<ActivityDeps> {
   const warehouseRoot = path.join(dataDir, 'warehouse');
@@ -101,6 +106,7 @@ export async function dataDirDeps(
       state: new PipelineState(db),
     },
     secrets: await openParameterStore(db, dataDir, opts.secretKey),
+    sources: opts.sources ?? new SourcePolicy(),
     llm: opts.llm,
     warehouseRoot,
     engine: warehouseEngine(opts.warehouse, warehouseRoot),

@@ -5,6 +5,7 @@
 import { ApplicationFailure, activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
 import { buildOfflinePrd, OFFLINE_ANALYST_VERSION } from '../../domain/agents/offline-analyst/prd-builder';
 import type { ParameterStore } from '../../domain/secrets/parameter-store';
+import type { SourcePolicy } from '../../domain/sources/source-policy';
 import { emptySourceMessage, exploreSource, type ToolCallRecord } from '../../domain/sources/source-explorer';
 import { claudePrd } from '../../domain/agents/claude-prd-agent';
 import type { LlmSettings } from '../../domain/llm/llm-settings';
@@ -26,6 +27,8 @@ import { connectOrExplain, connectorOf } from './source-access';
 export interface AnalysisActivityDeps {
   store: ProjectStore;
   secrets: ParameterStore;
+  /** Which sources the activities may connect to (checked before every connection). */
+  sources: SourcePolicy;
   /** Claude settings; absent, the agents are the deterministic offline analysts. */
   llm?: LlmSettings;
   /** Root of the embedded warehouse (Parquet and DuckDB files). */
@@ -64,6 +67,7 @@ export const PRODUCT_MANAGER = 'product_manager';
 export function createAnalysisActivities({
   store,
   secrets,
+  sources,
   llm,
   onStoredEvents,
   warehouseRoot,
@@ -76,7 +80,7 @@ export function createAnalysisActivities({
    * heartbeat; the schema as copied is kept for the later stages.
    */
   const copySource = async (req: IngestOdsRequest): Promise<OdsIngestionResult> => {
-    const source = await connectorOf(secrets, req.source);
+    const source = await connectorOf(secrets, req.source, sources);
     const db = await connectOrExplain(source);
     const attempt = activityInfo().attempt;
     const checkpoint = (activityInfo().heartbeatDetails as TableCopyResult[] | undefined) ?? [];
@@ -128,7 +132,7 @@ export function createAnalysisActivities({
   return {
     /** The product-manager agent: explores every table of the source and writes the PRD. */
     async generatePrd(req: GeneratePrdRequest): Promise<GeneratePrdResult> {
-      const source = await connectorOf(secrets, req.source);
+      const source = await connectorOf(secrets, req.source, sources);
       const db = await connectOrExplain(source);
       const attempt = activityInfo().attempt;
       let seq = 0;

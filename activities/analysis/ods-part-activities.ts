@@ -7,6 +7,7 @@ import { ApplicationFailure, activityInfo, cancellationSignal, heartbeat } from 
 import type { ProjectStore } from '../../domain/metadata-store/project-store';
 import { OrderedWrites } from '../../domain/metadata-store/ordered-writes';
 import type { ParameterStore } from '../../domain/secrets/parameter-store';
+import type { SourcePolicy } from '../../domain/sources/source-policy';
 import { exploreSource } from '../../domain/sources/source-explorer';
 import { assembleOds, type OdsPartCopy } from '../../domain/warehouse/ods-assembly';
 import { planOdsParts, type OdsCopyPlan, type OdsPart } from '../../domain/warehouse/ods-copy-plan';
@@ -28,6 +29,8 @@ import { connectOrExplain, connectorOf } from './source-access';
 export interface OdsPartDeps {
   store: ProjectStore;
   secrets: ParameterStore;
+  /** Which sources the copy may connect to (checked before every connection). */
+  sources: SourcePolicy;
   warehouseRoot: string;
   /** Where the later stages run; with Athena the assembled ODS is published there. */
   engine?: WarehouseEngine;
@@ -64,6 +67,7 @@ export const DEFAULT_PART_ROWS = 1_000_000;
 export function createOdsPartActivities({
   store,
   secrets,
+  sources,
   warehouseRoot,
   engine,
   partRows,
@@ -82,7 +86,7 @@ export function createOdsPartActivities({
      * the PRD's source tables into parts.
      */
     planOdsCopy: heartbeating(async (req: PlanOdsCopyRequest): Promise<OdsCopyPlan> => {
-      const source = await connectorOf(secrets, req.source);
+      const source = await connectorOf(secrets, req.source, sources);
       const db = await connectOrExplain(source);
       try {
         const explored = await exploreSource(db, source.target.database, {
@@ -105,7 +109,7 @@ export function createOdsPartActivities({
 
     /** One part: its tables (resuming after the finished ones) or its key range, heartbeating every 5 s. */
     async copyOdsPart(req: CopyOdsPartRequest): Promise<OdsPartCopy> {
-      const source = await connectorOf(secrets, req.source);
+      const source = await connectorOf(secrets, req.source, sources);
       // A refused login fails the part for good here, not as a retried copy error.
       await (await connectOrExplain(source)).end();
       const { attempt } = activityInfo();

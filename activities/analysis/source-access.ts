@@ -4,23 +4,39 @@ import type { ProjectStore } from '../../domain/metadata-store/project-store';
 import type { ParameterStore } from '../../domain/secrets/parameter-store';
 import {
   SourceConnectionError,
+  SourceNotAllowedError,
   sourceConnector,
   type SourceConnector,
 } from '../../domain/sources/mysql-connection';
+import type { SourcePolicy } from '../../domain/sources/source-policy';
 import { readSourceSchema } from '../../domain/warehouse/ods-ingestion';
 import { sourceTarget, type ProjectSource } from '../../shared/mysql-source';
 import type { SourceSnapshot } from '../../shared/source-schema';
 
-/** The project's source, its password resolved from the parameter store (never logged or returned). */
-export async function connectorOf(secrets: ParameterStore, source: ProjectSource): Promise<SourceConnector> {
-  return sourceConnector(sourceTarget(source), source.username, await secrets.get(source.password_ref));
+/**
+ * The project's source, its password resolved from the parameter store (never logged or returned);
+ * each of its connections passes `policy` first (docs/security.md#sources).
+ */
+export async function connectorOf(
+  secrets: ParameterStore,
+  source: ProjectSource,
+  policy: SourcePolicy,
+): Promise<SourceConnector> {
+  const password = await secrets.get(source.password_ref);
+  return sourceConnector(sourceTarget(source), source.username, password, undefined, policy);
 }
 
-/** A connection to the source; a refusal retrying cannot fix (wrong password, no such database) is not retried. */
+/**
+ * A connection to the source; a refusal retrying cannot fix (wrong password, no such database, an
+ * address the source policy refuses) is not retried.
+ */
 export async function connectOrExplain(source: SourceConnector) {
   try {
     return await source.connect();
   } catch (err) {
+    if (err instanceof SourceNotAllowedError) {
+      throw ApplicationFailure.nonRetryable(err.message, 'SourceNotAllowed');
+    }
     if (err instanceof SourceConnectionError && !err.retryable) {
       throw ApplicationFailure.nonRetryable(err.message, 'SourceAccessDenied');
     }

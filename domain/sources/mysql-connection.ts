@@ -1,22 +1,19 @@
 /**
  * Every connection to a user's MySQL source is opened here, from the source's parsed target and
- * credentials, and failures are explained plainly.
+ * credentials, to an address the source policy admitted; failures are explained plainly.
  */
 import mysql from 'mysql2/promise';
 import { describeTarget, type MysqlTarget } from '../../shared/mysql-source';
+import { SourceConnectionError, SourceNotAllowedError } from './source-errors';
+import { SourcePolicy } from './source-policy';
 
-export class SourceConnectionError extends Error {
-  constructor(
-    message: string,
-    /** The driver's code, e.g. ER_ACCESS_DENIED_ERROR, ECONNREFUSED, ENOTFOUND. */
-    readonly code: string,
-    /** False when retrying cannot help (wrong password, unknown database). */
-    readonly retryable: boolean,
-  ) {
-    super(message);
-    this.name = 'SourceConnectionError';
-  }
-}
+export { SourceConnectionError, SourceNotAllowedError };
+
+/** The longest any connection attempt waits (resolution, then the connection itself). */
+export const MAX_CONNECT_TIMEOUT_MS = 10_000;
+
+/** For callers given no policy: the built-in denials, without plat's services (which need the configuration). */
+const BUILT_IN_POLICY = new SourcePolicy();
 
 const NOT_RETRYABLE = new Set([
   'ER_ACCESS_DENIED_ERROR',
@@ -37,38 +34,53 @@ export interface SourceConnector {
   readonly local: boolean;
 }
 
-/** A connector to `target` as `username`. */
+/** The driver's (or resolver's) failure as a {@link SourceConnectionError}. */
+function explained(target: MysqlTarget, err: unknown): SourceConnectionError {
+  if (err instanceof SourceConnectionError) return err;
+  const e = err as { code?: string; message?: string; sqlMessage?: string };
+  const code = e.code ?? 'UNKNOWN';
+  const reason = e.sqlMessage ?? e.message ?? String(err);
+  return new SourceConnectionError(
+    `cannot connect to ${describeTarget(target)}: ${reason} (${code})`,
+    code,
+    !NOT_RETRYABLE.has(code),
+  );
+}
+
+/**
+ * A connector to `target` as `username`: every connection resolves the host anew, passes `policy`
+ * (a refusal is a {@link SourceNotAllowedError}, before anything is sent) and goes to the address
+ * the policy checked. The timeout is capped at {@link MAX_CONNECT_TIMEOUT_MS}.
+ */
 export function sourceConnector(
   target: MysqlTarget,
   username: string,
   password: string,
-  connectTimeoutMs = 10_000,
+  connectTimeoutMs = MAX_CONNECT_TIMEOUT_MS,
+  policy: SourcePolicy = BUILT_IN_POLICY,
 ): SourceConnector {
+  const timeoutMs = Math.min(connectTimeoutMs, MAX_CONNECT_TIMEOUT_MS);
   return {
     target,
     local: target.host === 'localhost' || /^(127\.|::1$|::ffff:127\.)/.test(target.host),
     async connect() {
       try {
+        const address = await policy.admit(target, timeoutMs);
+        // No TLS is negotiated with sources; if it ever is, its servername must stay target.host
+        // (the name the certificate holds), not this address.
         return await mysql.createConnection({
-          host: target.host,
+          host: address,
           port: target.port,
           database: target.database,
           user: username,
           password,
-          connectTimeout: connectTimeoutMs,
+          connectTimeout: timeoutMs,
           dateStrings: false,
           supportBigNumbers: true,
           bigNumberStrings: true,
         });
       } catch (err) {
-        const e = err as { code?: string; message?: string; sqlMessage?: string };
-        const code = e.code ?? 'UNKNOWN';
-        const reason = e.sqlMessage ?? e.message ?? String(err);
-        throw new SourceConnectionError(
-          `cannot connect to ${describeTarget(target)}: ${reason} (${code})`,
-          code,
-          !NOT_RETRYABLE.has(code),
-        );
+        throw explained(target, err);
       }
     },
   };

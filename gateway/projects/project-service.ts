@@ -6,7 +6,12 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@
 import { ApplicationFailure } from '@temporalio/common';
 import type { ProjectStore } from '../../domain/metadata-store/project-store';
 import type { ParameterStore } from '../../domain/secrets/parameter-store';
-import { SourceConnectionError, sourceConnector } from '../../domain/sources/mysql-connection';
+import {
+  SourceConnectionError,
+  SourceNotAllowedError,
+  sourceConnector,
+} from '../../domain/sources/mysql-connection';
+import type { SourcePolicy } from '../../domain/sources/source-policy';
 import { emptySourceMessage, readableTableCount } from '../../domain/sources/source-explorer';
 import { describeTarget, sourceTarget } from '../../shared/mysql-source';
 import { initialProjectView } from '../../shared/initial-project-view';
@@ -25,6 +30,8 @@ export interface ProjectServiceDeps {
   taskQueue: string;
   store: ProjectStore;
   secrets: ParameterStore;
+  /** Checked before the probe: a refused source is never sent a packet. */
+  sources: SourcePolicy;
 }
 
 export class ProjectService {
@@ -127,7 +134,13 @@ export class ProjectService {
   private async checkSource(req: CreateProjectRequest): Promise<void> {
     try {
       // A probe, not the ingestion: a user waiting on the create learns of an unreachable host in 5 s.
-      const db = await sourceConnector(req.target, req.username, req.password, 5_000).connect();
+      const db = await sourceConnector(
+        req.target,
+        req.username,
+        req.password,
+        5_000,
+        this.deps.sources,
+      ).connect();
       try {
         if ((await readableTableCount(db, req.target.database)) === 0) {
           throw new HttpError(422, 'source_empty', emptySourceMessage(req.target.database));
@@ -136,6 +149,12 @@ export class ProjectService {
         await db.end();
       }
     } catch (err) {
+      // Said at once and the same for every refused address: the gateway is no port scanner.
+      if (err instanceof SourceNotAllowedError) {
+        throw new HttpError(422, 'source_not_allowed', err.message, [
+          { field: 'jdbc_url', message: 'not allowed by the source policy' },
+        ]);
+      }
       if (err instanceof SourceConnectionError) {
         throw new HttpError(422, 'source_unreachable', err.message, { driver_code: err.code });
       }
