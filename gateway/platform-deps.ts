@@ -27,6 +27,7 @@ export async function platformDeps(
     | 'PLAT_OIDC_ISSUER'
     | 'PLAT_OIDC_JWKS_URL'
     | 'PLAT_OIDC_AUDIENCE'
+    | 'PLAT_OIDC_OPERATOR_GROUP'
   > &
     WarehouseSettings &
     OpenSearchSettings,
@@ -41,6 +42,7 @@ export async function platformDeps(
         issuer: config.PLAT_OIDC_ISSUER,
         jwksUrl: config.PLAT_OIDC_JWKS_URL,
         audience: config.PLAT_OIDC_AUDIENCE,
+        operatorGroup: config.PLAT_OIDC_OPERATOR_GROUP,
       }
     : undefined;
   // Shared metadata: the signing key is a shared secret too, so every gateway signs and verifies alike.
