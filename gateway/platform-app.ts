@@ -9,6 +9,8 @@ import type { SourcePolicy } from '../domain/sources/source-policy';
 import { authApi, requireUser } from './auth/auth-routes';
 import type { IdTokens } from './auth/id-tokens';
 import type { UserStore } from './auth/user-store';
+import { requireOperator } from './auth/require-operator';
+import { userRolesApi } from './auth/user-roles-api';
 import { errorHandler, notFound } from './http-errors';
 import { accessLog } from './access-log';
 import type { LogShipper } from '../domain/search-ops/plat-logs/log-shipper';
@@ -101,17 +103,20 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
     ...simulateApi(deps.search),
   ];
   const alarms = alarmRoutes(deps.alarms, deps.alertsWebhookToken, deps.alarmHour);
+  // Search operations, alarms and roles are the operators' (each route says so with `role`).
+  const operated = [...search, ...alarms, ...userRolesApi(deps.users)];
   app.get('/metrics', metrics.serve);
   app.get('/openapi.json', (req, res) => {
-    res.json(
-      platformOpenApi([...open, ...projects, ...search, ...alarms], `${req.protocol}://${req.get('host')}`),
-    );
+    res.json(platformOpenApi([...open, ...projects, ...operated], `${req.protocol}://${req.get('host')}`));
   });
   const router = express.Router();
   mountRoutes(router, open);
   const served = projectPrefixes(deps.apiStage).flatMap((prefix) => underPrefix(projects, prefix));
-  mountRoutes(router, [...served, ...search, ...alarms], { guard: requireUser(deps.tokens) });
-  mountMethodNotAllowed(router, [...open, ...served, ...search, ...alarms]);
+  mountRoutes(router, [...served, ...operated], {
+    guard: requireUser(deps.tokens),
+    operatorGuard: requireOperator,
+  });
+  mountMethodNotAllowed(router, [...open, ...served, ...operated]);
   app.use(router);
 
   mountWebPages(app);

@@ -28,6 +28,7 @@ export async function platformDeps(
     | 'PLAT_OIDC_ISSUER'
     | 'PLAT_OIDC_JWKS_URL'
     | 'PLAT_OIDC_AUDIENCE'
+    | 'PLAT_OIDC_OPERATOR_GROUP'
   > &
     SourcePolicySettings &
     WarehouseSettings &
@@ -43,6 +44,7 @@ export async function platformDeps(
         issuer: config.PLAT_OIDC_ISSUER,
         jwksUrl: config.PLAT_OIDC_JWKS_URL,
         audience: config.PLAT_OIDC_AUDIENCE,
+        operatorGroup: config.PLAT_OIDC_OPERATOR_GROUP,
       }
     : undefined;
   // Shared metadata: the signing key is a shared secret too, so every gateway signs and verifies alike.

@@ -175,6 +175,10 @@ export const settings = {
     schema: z.string().min(1).optional(),
     help: 'Required audience (client id) of external tokens.',
   },
+  PLAT_OIDC_OPERATOR_GROUP: {
+    schema: z.string().min(1).max(256).optional(),
+    help: "Members of this group (the issuer's groups or cognito:groups claim) are operators. Unset: none.",
+  },
   PLAT_LLM_PROVIDER: {
     schema: z
       .enum(['anthropic', 'bedrock', 'offline'], { error: 'one of anthropic, bedrock, offline' })

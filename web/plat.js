@@ -15,12 +15,19 @@
     }
   }
 
-  /** The signed-in user `{username, expiresAt}`, or null when signed out or the token has expired. */
+  /**
+   * The signed-in user `{username, expiresAt, operator}`, or null when signed out or the token has
+   * expired. `operator` only decides what the page offers: the server checks the role itself.
+   */
   function currentUser() {
     const token = localStorage.getItem(TOKEN_KEY);
     const c = token && claims(token);
     if (!c || (c.exp && c.exp * 1000 <= Date.now())) return null;
-    return { username: c.username || c.sub, expiresAt: c.exp ? new Date(c.exp * 1000) : null };
+    return {
+      username: c.username || c.sub,
+      expiresAt: c.exp ? new Date(c.exp * 1000) : null,
+      operator: Array.isArray(c.roles) && c.roles.includes('operator'),
+    };
   }
 
   /** Sends the browser to sign-in, remembering this page so sign-in brings it back. */
@@ -92,7 +99,15 @@
     return data;
   }
 
-  /** JSON request as the signed-in user; a rejected token sends the browser to sign-in. */
+  /** What a page that needs the operator role says to a tenant (the API answered 403). */
+  const OPERATOR_ONLY =
+    'This page needs the operator role, which your account does not have. ' +
+    'Ask an operator to run `plat users grant <your username>`, then sign out and in again.';
+
+  /**
+   * JSON request as the signed-in user; a rejected token sends the browser to sign-in, and a route
+   * for operators only answers a tenant with {@link OPERATOR_ONLY}.
+   */
   async function api(path, options) {
     const token = localStorage.getItem(TOKEN_KEY);
     if (!token || !currentUser()) {
@@ -108,6 +123,8 @@
         toSignIn('expired');
         throw new PageLeft();
       }
+      if (err instanceof ApiError && err.status === 403 && err.code === 'forbidden')
+        throw new ApiError(403, 'forbidden', OPERATOR_ONLY, err.details, err.body);
       throw err;
     }
   }
@@ -318,18 +335,20 @@
     return alarmsRead;
   }
 
-  /** The top bar: brand, navigation, firing alarms, the user and sign-out. */
+  /** The top bar: brand, navigation (the operators' pages for operators), firing alarms, the user and sign-out. */
   function topbar(user) {
+    const operator = !user || user.operator;
     const nav = h(
       'nav',
       { 'aria-label': 'main' },
       h('a', { href: '/' }, 'Projects'),
-      h('a', { href: '/ui/simulate' }, 'Policy simulator'),
-      h('a', { href: '/ui/alarms' }, 'Alarms'),
+      operator ? h('a', { href: '/ui/simulate' }, 'Policy simulator') : null,
+      operator ? h('a', { href: '/ui/alarms' }, 'Alarms') : null,
     );
     const bar = h('header', { class: 'topbar' }, h('a', { class: 'brand', href: '/' }, 'plat'), nav);
-    if (user) {
-      // Every page says when the platform is in alarm (docs/web-ui.md#alarms); quiet when it is not.
+    // Every page says when the platform is in alarm (docs/web-ui.md#alarms), to its operators;
+    // quiet when it is not.
+    if (user && operator)
       alarms()
         .then(({ firing, alarms: all }) => {
           if (!firing) return;
@@ -343,6 +362,7 @@
           );
         })
         .catch(() => {});
+    if (user) {
       bar.append(
         h(
           'div',

@@ -5,7 +5,7 @@
  * race, and the loser retries (metadata-db.ts); the first also lets a file made before migrations were
  * versioned adopt it unchanged.
  */
-import type { ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from 'kysely';
 
 export type MetadataDialect = 'sqlite' | 'postgres';
 
@@ -154,6 +154,32 @@ export function metadataMigrations(dialect: MetadataDialect): Record<string, Mig
           .addColumn('last_seen_at', 'text', (c) => c.notNull())
           .addColumn('stopped_at', 'text')
           .execute();
+      },
+    },
+    '0004-user-roles': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+      async up(db: Kysely<any>) {
+        // ALTER TABLE ADD COLUMN has no IF NOT EXISTS in SQLite: look first (a racing process retries).
+        const users = (await db.introspection.getTables()).find((t) => t.name === 'users');
+        const has = (column: string) => users?.columns.some((c) => c.name === column) ?? false;
+        if (!has('role'))
+          await db.schema
+            .alterTable('users')
+            .addColumn('role', 'text', (c) => c.notNull().defaultTo('tenant'))
+            .execute();
+        if (!has('first_account'))
+          await db.schema.alterTable('users').addColumn('first_account', 'integer').execute();
+        await db.schema
+          .createIndex('users_first_account')
+          .ifNotExists()
+          .unique()
+          .on('users')
+          .column('first_account')
+          .execute();
+        // Accounts made before roles existed: the earliest is the operator, as if made today.
+        await sql`UPDATE users SET role = 'operator', first_account = 1
+                  WHERE user_id = (SELECT user_id FROM users ORDER BY created_at, user_id LIMIT 1)
+                    AND NOT EXISTS (SELECT 1 FROM users WHERE first_account = 1)`.execute(db);
       },
     },
   };

@@ -45,6 +45,10 @@ export interface UsersTable {
   username: string;
   password_hash: string;
   created_at: string;
+  /** `operator` or `tenant` (gateway/auth/roles.ts). */
+  role: Generated<string>;
+  /** 1 on the deployment's first account, null on every other: unique, so only one sign-up wins it. */
+  first_account: number | null;
 }
 
 export interface MemoryPipelineStateTable {

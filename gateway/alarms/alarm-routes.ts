@@ -1,7 +1,8 @@
 /**
  * The alarms (docs/monitoring.md#delivery): Alertmanager's webhook of the `plat-alerts` receiver
- * posts each firing and resolution here, and signed-in users read every alarm's state and history.
- * The webhook authenticates with its own bearer token (PLAT_ALERTS_WEBHOOK_TOKEN), not a user's.
+ * posts each firing and resolution here, and operators read every alarm's state and history (the
+ * health of the shared infrastructure, with Alertmanager's labels: hosts and task queues, nothing a
+ * tenant needs). The webhook authenticates with its own bearer token (PLAT_ALERTS_WEBHOOK_TOKEN).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
@@ -102,6 +103,7 @@ export function alarmRoutes(
     }),
     apiRoute({
       operationId: 'listAlarms',
+      role: 'operator',
       method: 'get',
       path: '/v1/alarms',
       summary: 'Every alarm with its state: firing or ok, since when, and its latest summary',
@@ -118,6 +120,7 @@ export function alarmRoutes(
     }),
     apiRoute({
       operationId: 'alarmHistory',
+      role: 'operator',
       method: 'get',
       path: '/v1/alarms/{name}',
       summary: "One alarm's state and its notifications, newest first",

@@ -9,6 +9,9 @@ import type { z } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
+/** The role an operation needs; a tenant is any signed-in user. */
+export type RouteRole = 'tenant' | 'operator';
+
 /** A response an operation gives: its description and, for JSON bodies, its schema. */
 export interface ApiResponse {
   description: string;
@@ -46,6 +49,11 @@ export interface ApiRoute<
   summary: string;
   /** False for operations that need no credentials whatever the service's security. */
   secured?: boolean;
+  /**
+   * Who may call a secured operation: any signed-in user (`tenant`, the default) or only an
+   * `operator`. Mounting applies it (403 otherwise) and the document declares it.
+   */
+  role?: RouteRole;
   params?: P;
   query?: Q;
   body?: B;

@@ -7,11 +7,21 @@ import { expressPath, methodsByPath, successStatus, type ApiRoute } from './api-
 export interface MountOptions {
   /** Authenticates secured routes before anything else runs (401 before 400). */
   guard?: RequestHandler;
+  /** Refuses a signed-in user without the operator role (403), on the routes that need it. */
+  operatorGuard?: RequestHandler;
 }
 
 export function mountRoutes(router: Router, routes: ApiRoute[], opts: MountOptions = {}): Router {
   for (const route of routes) {
-    const before = [...(opts.guard && route.secured !== false ? [opts.guard] : []), ...(route.before ?? [])];
+    const guarded = opts.guard && route.secured !== false ? [opts.guard] : [];
+    // An operator route mounted where no one checks the role would be open to all: refuse to start.
+    if (route.role === 'operator' && !(guarded.length && opts.operatorGuard))
+      throw new Error(`${route.operationId} needs the operator role but is mounted without its guards`);
+    const before = [
+      ...guarded,
+      ...(route.role === 'operator' ? [opts.operatorGuard!] : []),
+      ...(route.before ?? []),
+    ];
     router[route.method](
       expressPath(route.path),
       ...before,

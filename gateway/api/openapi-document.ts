@@ -58,6 +58,7 @@ const ERROR_SCHEMA: JsonSchema = {
 const COMMON_ERRORS: Record<number, string> = {
   400: 'invalid request: `error.details` names each field',
   401: 'missing or invalid credentials',
+  403: 'this needs the operator role',
   404: 'no such resource',
   413: 'request body too large',
 };
@@ -91,6 +92,8 @@ function operation(route: ApiRoute, opts: OpenApiOptions): JsonSchema {
   if (route.params || route.query || route.body) errors.add(400);
   if (route.body) errors.add(413);
   if (secured) errors.add(401);
+  const operator = secured && route.role === 'operator';
+  if (operator) errors.add(403);
   if (route.params) errors.add(404);
   for (const status of [...errors].sort((a, b) => a - b)) {
     const declared = route.responses[status];
@@ -123,6 +126,8 @@ function operation(route: ApiRoute, opts: OpenApiOptions): JsonSchema {
     operationId: route.operationId,
     summary: route.summary,
     security: secured ? [{ [opts.security!.name]: [] }] : [],
+    // Who may call it, for clients and for the tests that hold tenants to 403.
+    ...(operator ? { 'x-plat-role': 'operator' } : {}),
     parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
     ...(route.body
       ? {

@@ -6,10 +6,11 @@ import { apiRoute, type ApiRoute } from '../api/api-route';
 import { jwksSchema, tokenSchema } from '../projects/project-responses';
 import type { IdTokens, TokenSubject } from './id-tokens';
 import { UserExists, type UserStore } from './user-store';
+import { usernameSchema } from './username';
 
 const credentialsSchema = z
   .object({
-    username: z.string().regex(/^[A-Za-z0-9._@-]{3,64}$/, '3-64 characters: letters, digits, . _ @ -'),
+    username: usernameSchema,
     password: z.string().min(8, 'at least 8 characters').max(256),
   })
   .strict();

@@ -18,6 +18,7 @@ import {
   type JWK,
   type JWTPayload,
 } from 'jose';
+import { rolesFromGroups, rolesIn, type Role } from './roles';
 
 type SigningKey = Awaited<ReturnType<typeof importJWK>>;
 
@@ -27,12 +28,16 @@ export const LOCAL_AUDIENCE = 'plat-api';
 export interface TokenSubject {
   user_id: string;
   username: string;
+  /** None: a tenant. Fixed when the token is issued: a later grant or revoke shows in the next token. */
+  roles: readonly Role[];
 }
 
 export interface ExternalIssuer {
   issuer: string;
   jwksUrl?: string;
   audience?: string;
+  /** The group (in `groups` or `cognito:groups`) whose members are operators (PLAT_OIDC_OPERATOR_GROUP). */
+  operatorGroup?: string;
 }
 
 /** Where the signing key is kept: the first process to store one wins, the others read it. */
@@ -95,7 +100,11 @@ export class IdTokens {
   }
 
   async issue(subject: TokenSubject): Promise<{ id_token: string; expires_in: number }> {
-    const id_token = await new SignJWT({ username: subject.username, token_use: 'id' })
+    const id_token = await new SignJWT({
+      username: subject.username,
+      token_use: 'id',
+      roles: [...subject.roles],
+    })
       .setProtectedHeader({ alg: 'ES256', kid: this.publicJwk.kid })
       .setSubject(subject.user_id)
       .setIssuer(LOCAL_ISSUER)
@@ -136,8 +145,15 @@ export class IdTokens {
         payload.email ??
         payload.sub,
     );
-    // External users are namespaced by issuer so they never collide with local accounts.
-    return { user_id: issuer === LOCAL_ISSUER ? payload.sub : `${issuer}#${payload.sub}`, username };
+    // External users are namespaced by issuer so they never collide with local accounts, and get
+    // their roles from the issuer's groups, never from a claim the issuer may use for its own ends.
+    return issuer === LOCAL_ISSUER
+      ? { user_id: payload.sub, username, roles: rolesIn(payload.roles) }
+      : {
+          user_id: `${issuer}#${payload.sub}`,
+          username,
+          roles: rolesFromGroups(payload, this.external?.operatorGroup),
+        };
   }
 
   private remoteJwksSet?: ReturnType<typeof createRemoteJWKSet>;

@@ -5,6 +5,7 @@
  *   plat memory add|search|search-combined|list|get|update|delete|history (memory-commands.ts)
  *   plat index bootstrap|policy|attach|detach|retry|explain|rollover|alias|cat|settings|doctor|simulate (index-commands.ts)
  *   plat retention [--dry-run] (retention-commands.ts)
+ *   plat users grant|revoke USERNAME (users-commands.ts)
  * Global options: --url (PLAT_URL, default http://127.0.0.1:8080), --json.
  */
 import * as fs from 'node:fs';
@@ -18,6 +19,7 @@ import { MEMORY_USAGE, memoryCommand } from './memory-commands';
 import { phaseBoard, table } from './render';
 import { query, report } from './report-commands';
 import { RETENTION_USAGE, retentionCommand } from './retention-commands';
+import { USERS_USAGE, usersCommand } from './users-commands';
 
 const USAGE = `Usage: plat <command> [options]
 
@@ -40,6 +42,7 @@ const USAGE = `Usage: plat <command> [options]
 ${MEMORY_USAGE}
 ${INDEX_USAGE}
 ${RETENTION_USAGE}
+${USERS_USAGE}
 
 Options: --url URL (default $PLAT_URL or http://127.0.0.1:8080)  --json (raw JSON output)`;
 
@@ -64,6 +67,12 @@ async function main(argv: string[]): Promise<number> {
   if (argv[first] === 'retention') {
     const { data, text } = await retentionCommand(argv);
     print(argv.includes('--json') ? JSON.stringify(data, null, 2) : text);
+    return 0;
+  }
+  if (argv[first] === 'users') {
+    const rest = [...argv.slice(0, first), ...argv.slice(first + 1)];
+    const { data, text } = await usersCommand(rest);
+    print(rest.includes('--json') ? JSON.stringify(data, null, 2) : text);
     return 0;
   }
   if (argv[first] === 'index') {

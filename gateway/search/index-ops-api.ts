@@ -49,6 +49,7 @@ export function indexOpsApi(client: OpenSearchClient | undefined): ApiRoute[] {
   return [
     apiRoute({
       operationId: 'rolloverAlias',
+      role: 'operator',
       method: 'post',
       path: '/v1/search/aliases/{alias}/rollover',
       summary: 'Roll the write alias over now: a new index becomes its write index',
@@ -78,6 +79,7 @@ export function indexOpsApi(client: OpenSearchClient | undefined): ApiRoute[] {
     }),
     apiRoute({
       operationId: 'getAlias',
+      role: 'operator',
       method: 'get',
       path: '/v1/search/aliases/{alias}',
       summary: 'The indices of an alias, each with is_write_index',
@@ -93,6 +95,7 @@ export function indexOpsApi(client: OpenSearchClient | undefined): ApiRoute[] {
     }),
     apiRoute({
       operationId: 'catIndices',
+      role: 'operator',
       method: 'get',
       path: '/v1/search/cat/indices/{pattern}',
       summary: 'Indices of a pattern: health, status, documents, sizes, creation date (_cat/indices)',
@@ -103,6 +106,7 @@ export function indexOpsApi(client: OpenSearchClient | undefined): ApiRoute[] {
     }),
     apiRoute({
       operationId: 'catShards',
+      role: 'operator',
       method: 'get',
       path: '/v1/search/cat/shards/{pattern}',
       summary: 'Shards of a pattern: primary or replica, state, node, why unassigned (_cat/shards)',
@@ -113,6 +117,7 @@ export function indexOpsApi(client: OpenSearchClient | undefined): ApiRoute[] {
     }),
     apiRoute({
       operationId: 'diagnoseRollingIndex',
+      role: 'operator',
       method: 'get',
       path: '/v1/search/indices/{name}/doctor',
       summary:
@@ -151,6 +156,7 @@ export function indexOpsApi(client: OpenSearchClient | undefined): ApiRoute[] {
     }),
     apiRoute({
       operationId: 'indexSettings',
+      role: 'operator',
       method: 'get',
       path: '/v1/search/indices/{index}/settings',
       summary: 'Settings of indices, narrowed by filter_path (e.g. *.settings.index.number_of_replicas)',

@@ -40,6 +40,7 @@ export function lifecycleApi(client: OpenSearchClient | undefined): ApiRoute[] {
   return [
     apiRoute({
       operationId: 'putLifecyclePolicy',
+      role: 'operator',
       method: 'put',
       path: '/v1/search/policies/{policy_id}',
       summary: 'Create or update a lifecycle policy (ISM format), validated before it is written',
@@ -68,6 +69,7 @@ export function lifecycleApi(client: OpenSearchClient | undefined): ApiRoute[] {
     }),
     apiRoute({
       operationId: 'getLifecyclePolicy',
+      role: 'operator',
       method: 'get',
       path: '/v1/search/policies/{policy_id}',
       summary: 'A lifecycle policy as stored, with the versions an update names',
@@ -86,6 +88,7 @@ export function lifecycleApi(client: OpenSearchClient | undefined): ApiRoute[] {
     }),
     apiRoute({
       operationId: 'deleteLifecyclePolicy',
+      role: 'operator',
       method: 'delete',
       path: '/v1/search/policies/{policy_id}',
       summary: 'Delete a policy (indices it manages keep running the revision they were attached to)',
@@ -104,6 +107,7 @@ export function lifecycleApi(client: OpenSearchClient | undefined): ApiRoute[] {
     }),
     apiRoute({
       operationId: 'attachLifecyclePolicy',
+      role: 'operator',
       method: 'post',
       path: '/v1/search/indices/{index}/policy',
       summary: 'Attach a policy to existing indices (new ones get it through the policy’s ism_template)',
@@ -121,6 +125,7 @@ export function lifecycleApi(client: OpenSearchClient | undefined): ApiRoute[] {
     }),
     apiRoute({
       operationId: 'removeLifecyclePolicy',
+      role: 'operator',
       method: 'delete',
       path: '/v1/search/indices/{index}/policy',
       summary: 'Stop managing indices (their ism_template will not claim them again)',
@@ -134,6 +139,7 @@ export function lifecycleApi(client: OpenSearchClient | undefined): ApiRoute[] {
     }),
     apiRoute({
       operationId: 'retryLifecycleAction',
+      role: 'operator',
       method: 'post',
       path: '/v1/search/indices/{index}/retry',
       summary: 'Run the failed action of failed managed indices again',
@@ -147,6 +153,7 @@ export function lifecycleApi(client: OpenSearchClient | undefined): ApiRoute[] {
     }),
     apiRoute({
       operationId: 'explainLifecycle',
+      role: 'operator',
       method: 'get',
       path: '/v1/search/indices/{index}/explain',
       summary: 'Where each index is in its policy: state, action, step, info, failures (ISM’s explain)',

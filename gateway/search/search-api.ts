@@ -82,6 +82,7 @@ export function searchApi(client: OpenSearchClient | undefined): ApiRoute[] {
   return [
     apiRoute({
       operationId: 'bootstrapRollingIndex',
+      role: 'operator',
       method: 'post',
       path: '/v1/search/indices/{name}/bootstrap',
       summary:
@@ -115,6 +116,7 @@ export function searchApi(client: OpenSearchClient | undefined): ApiRoute[] {
     }),
     apiRoute({
       operationId: 'analyzeText',
+      role: 'operator',
       method: 'post',
       path: '/v1/search/indices/{index}/analyze',
       summary: 'Tokens of a text, by an analyzer or a field’s analyzer (positions and offsets, no counts)',
@@ -134,6 +136,7 @@ export function searchApi(client: OpenSearchClient | undefined): ApiRoute[] {
     }),
     apiRoute({
       operationId: 'termVectors',
+      role: 'operator',
       method: 'post',
       path: '/v1/search/indices/{index}/termvectors',
       summary: 'Term vectors of a stored document (by _id) or an artificial one, with statistics',
@@ -150,6 +153,7 @@ export function searchApi(client: OpenSearchClient | undefined): ApiRoute[] {
     }),
     apiRoute({
       operationId: 'termsAggregation',
+      role: 'operator',
       method: 'post',
       path: '/v1/search/indices/{index}/terms',
       summary: 'Most frequent values of a field over a time range (doc_count: document frequency)',

@@ -72,6 +72,7 @@ export function simulateApi(client: OpenSearchClient | undefined): ApiRoute[] {
   return [
     apiRoute({
       operationId: 'simulateLifecyclePolicy',
+      role: 'operator',
       method: 'post',
       path: '/v1/search/simulate',
       summary:

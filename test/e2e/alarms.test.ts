@@ -140,7 +140,7 @@ describe('alarms on Prometheus and Alertmanager (real engines)', () => {
     const token = (await api('POST', '/auth/signup', { username: 'ops', password: 'ops-password-1' })).body
       .id_token as string;
 
-    // The webhook is Alertmanager's alone; the alarms are for signed-in users.
+    // The webhook is Alertmanager's alone; the alarms are for operators (ops, the first account).
     expect(
       (await api('POST', '/v1/alerts', { version: '4', receiver: 'x', status: 'firing', alerts: [] })).status,
     ).toBe(401);

@@ -150,6 +150,8 @@ describe('plat CLI', () => {
       ['memory', '--help'],
       ['memory', 'search', '--help'],
       ['retention', '--help'],
+      ['users', '--help'],
+      ['users', 'grant', '--help'],
     ];
     const answers = await Promise.all(commands.map((c) => plat(...c)));
     answers.forEach((a, i) => {

@@ -45,7 +45,7 @@ describe('external OIDC issuer', () => {
       audience: 'plat-client',
     });
     const subject = await tokens.verify(await sign({ 'cognito:username': 'gina' }));
-    expect(subject).toEqual({ user_id: `${issuer}#ext-user-42`, username: 'gina' });
+    expect(subject).toEqual({ user_id: `${issuer}#ext-user-42`, username: 'gina', roles: [] });
     await expect(tokens.verify(await sign({}, 'another-client'))).rejects.toThrow(/aud/);
     const stranger = await IdTokens.open(keyDirectory(path.join(newTestDataDir(), 'keys')), 3600);
     await expect(stranger.verify(await sign({}))).rejects.toThrow(/not accepted/);

@@ -2,7 +2,8 @@
 /**
  * The alarms on the web pages, in Debian's Chromium: what Alertmanager's webhook reported (its
  * version-4 payload, as test/e2e/alarms.test.ts has the real Alertmanager send it) shows as a pill on
- * every page, a line on the project list, and the alarms page with each alarm's history.
+ * every page, a line on the project list, and the alarms page with each alarm's history, for an
+ * operator; a tenant is told the page is an operator's.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Browser } from 'playwright-core';
@@ -126,6 +127,27 @@ describe('alarm pages', () => {
         'firing',
       ]);
       expect(await page.isVisible('#alarm-pill')).toBe(false);
+    } finally {
+      await context.close();
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it("tells a tenant the alarms are an operator's, and does not offer them", async () => {
+    const tenant = { username: 'tenant', password: 'no-alarms-for-me' };
+    expect((await call('POST', '/auth/signup', tenant)).status).toBe(201);
+    const { context, page, errors } = await newPage(browser);
+    try {
+      await signIn(page, gateway.base, tenant.username, tenant.password);
+      await page.waitForSelector('#sign-out');
+      expect(await page.$$eval('nav[aria-label=main] a', (a) => a.map((e) => e.textContent))).toEqual([
+        'Projects',
+      ]);
+      await page.goto(`${gateway.base}/ui/alarms`);
+      await page.waitForSelector('.error-box[role=alert]');
+      expect(await page.textContent('.error-box[role=alert]')).toMatch(
+        /needs the operator role.*plat users grant/,
+      );
     } finally {
       await context.close();
     }

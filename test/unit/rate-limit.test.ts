@@ -8,7 +8,10 @@ describe('per-user rate limit', () => {
     let clock = 0;
     const app = express();
     app.use(
-      (req, _res, next) => ((req.user = { user_id: String(req.get('x-user')), username: 'u' }), next()),
+      (req, _res, next) => (
+        (req.user = { user_id: String(req.get('x-user')), username: 'u', roles: [] }),
+        next()
+      ),
     );
     app.post(
       '/p',
