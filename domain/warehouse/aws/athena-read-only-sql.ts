@@ -1,12 +1,15 @@
 /**
- * The guard in front of `query`: one SELECT (or WITH/VALUES) and no database of another project.
- * Athena itself refuses more than one statement per execution. Names in the shared Glue catalog
- * are all visible to the workgroup's role, so the cross-project check is a courtesy, not isolation:
- * that needs IAM or Lake Formation scoping per project.
+ * The guard in front of Athena `query` (docs/security.md#athena): one SELECT, read by DuckDB's own
+ * parser rather than by patterns, that names no database but the project's own layers and calls no
+ * table function. Comments and string literals cannot hide a name from a parser. Names in the shared
+ * Glue catalog are all visible to the workgroup's role, so isolation between projects needs IAM or
+ * Lake Formation scoping per project; this guard keeps honest queries in their project and refuses
+ * the rest before Athena sees them.
  */
 import { layerNames } from '../../../shared/prd-schema';
 import { WarehouseQueryError } from '../warehouse-engine';
 import { layerDatabaseName } from '../warehouse-layout';
+import { sqlSyntaxTree, syntaxNodes } from '../sql-syntax-tree';
 
 export class ReadOnlyQueryError extends WarehouseQueryError {
   constructor(message: string) {
@@ -15,16 +18,28 @@ export class ReadOnlyQueryError extends WarehouseQueryError {
   }
 }
 
-export function assertReadOnlySelect(sql: string, projectId: string): void {
-  const text = sql
-    .replace(/--[^\n]*/g, ' ')
-    .replace(/\/\*[\s\S]*?\*\//g, ' ')
-    .trim();
-  if (!/^(\(\s*)*(select|with|values)\b/i.test(text))
-    throw new ReadOnlyQueryError('only SELECT queries are allowed on the warehouse');
+/** Athena's catalog name for Glue; a query may name it or leave it out. */
+const GLUE_CATALOG = 'awsdatacatalog';
+
+/** Resolves when `sql` is one SELECT on the project's own databases; throws why otherwise. */
+export async function assertReadOnlySelect(sql: string, projectId: string): Promise<void> {
+  const tree = await sqlSyntaxTree(sql.trim().replace(/;\s*$/, ''));
+  if (tree.error) {
+    if (/only select/i.test(tree.error_message))
+      throw new ReadOnlyQueryError('only SELECT queries are allowed on the warehouse');
+    throw new WarehouseQueryError('invalid_sql', tree.error_message.split('\n')[0]);
+  }
+  if (tree.statements.length !== 1) throw new ReadOnlyQueryError('one statement at a time');
   const own = new Set(layerNames.map((layer) => layerDatabaseName(projectId, layer)));
-  for (const m of text.matchAll(/\bplat_\w+?_(?:ods|dwd|dws|ads)\b/gi)) {
-    if (!own.has(m[0].toLowerCase()))
-      throw new ReadOnlyQueryError(`${m[0]} is not a database of project ${projectId}`);
+  for (const node of syntaxNodes(tree.statements)) {
+    if (node.type === 'TABLE_FUNCTION')
+      throw new ReadOnlyQueryError('table functions are not allowed on the warehouse');
+    if (node.type !== 'BASE_TABLE') continue;
+    const catalog = String(node.catalog_name ?? '').toLowerCase();
+    const schema = String(node.schema_name ?? '').toLowerCase();
+    if (catalog && catalog !== GLUE_CATALOG)
+      throw new ReadOnlyQueryError(`${catalog} is not a catalog of project ${projectId}`);
+    if (schema && !own.has(schema))
+      throw new ReadOnlyQueryError(`${schema} is not a database of project ${projectId}`);
   }
 }

@@ -98,7 +98,7 @@ export class AthenaWarehouse implements WarehouseEngine {
     defaultLayer?: LayerName,
     timeoutMs?: number,
   ): Promise<QueryRows> {
-    assertReadOnlySelect(sql, projectId);
+    await assertReadOnlySelect(sql, projectId);
     const database = defaultLayer ? layerDatabaseName(projectId, defaultLayer) : undefined;
     try {
       const id = await this.ctx.runner.run(sql, database, timeoutMs);

@@ -417,6 +417,12 @@ describe('AthenaWarehouse against moto (Glue, Athena, S3)', () => {
     for (const sql of [
       `DROP TABLE ${adsDb}.ads_daily_revenue`,
       'SELECT * FROM plat_proj_20261122_other_ods.ods_film',
+      // A comment marker inside a string hid the rest of the line from the old pattern guard.
+      "SELECT '--', f.* FROM plat_proj_20261122_other_ods.ods_film f",
+      'SELECT * FROM information_schema.tables',
+      'SELECT * FROM other_catalog.plat_proj_20261122_other_ods.ods_film',
+      `SELECT 1 FROM ${adsDb}.ads_daily_revenue; SELECT * FROM plat_proj_20261122_other_ods.ods_film`,
+      "SELECT * FROM read_csv('s3://bucket/key')",
     ]) {
       await expect(engine.query(projectId, sql, 10)).rejects.toBeInstanceOf(ReadOnlyQueryError);
     }
