@@ -54,6 +54,18 @@ export function fileNameFor(name: string): string {
   return `${encoded.slice(0, cut)}${SHORTENED}${hash}`;
 }
 
+/**
+ * Whether `fileName` is shaped like a {@link fileNameFor} result: for names read back from a
+ * directory listing (such as a layer's files) before they become keys or paths again.
+ */
+export function isFileNameFor(fileName: string): boolean {
+  return fileName.length <= MAX_FILE_NAME_LENGTH && ENCODED.test(fileName);
+}
+
+const ENCODED = new RegExp(
+  `^(?:%|(?:[A-Za-z0-9_-]|%[0-9A-F]{2})+|(?:[A-Za-z0-9_-]|%[0-9A-F]{2})*${SHORTENED}[0-9a-f]{${HASH_HEX_DIGITS}})$`,
+);
+
 const escaped = (byte: number) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
 
 /**

@@ -5,7 +5,13 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { MAX_FILE_NAME_LENGTH, PathEscapeError, fileNameFor, pathInside } from '../../shared/safe-file-name';
+import {
+  MAX_FILE_NAME_LENGTH,
+  PathEscapeError,
+  fileNameFor,
+  isFileNameFor,
+  pathInside,
+} from '../../shared/safe-file-name';
 
 /** Mulberry32: a small seeded generator, so a failing name can be found again from the seed. */
 function seeded(seed: number): () => number {
@@ -236,5 +242,27 @@ describe('pathInside', () => {
       const file = pathInside(dir, 'ods', `${fileNameFor(name)}.parquet`);
       expect(path.dirname(file)).toBe(path.join(dir, 'ods'));
     }
+  });
+});
+
+describe('isFileNameFor', () => {
+  it('accepts what fileNameFor returns and refuses paths, dots and raw names', () => {
+    for (const name of [...NAMED_CASES, ...hostileNames(11, 500)])
+      expect(isFileNameFor(fileNameFor(name))).toBe(true);
+    for (const raw of [
+      '',
+      '.',
+      '..',
+      'a/b',
+      'a.b',
+      '%2',
+      '%zz',
+      '%2f',
+      'a~b',
+      `~${'0'.repeat(31)}`,
+      'x'.repeat(121),
+      'é',
+    ])
+      expect(isFileNameFor(raw)).toBe(false);
   });
 });
