@@ -35,11 +35,12 @@ export async function uploadLayerFiles(
     .filter((e) => e.isFile() && e.name.endsWith('.parquet'))
     .map((e) => e.name)
     .sort();
+  // Every name checked before the first upload: a stray file leaves S3 as it was.
+  const stray = files.find((file) => !isFileNameFor(file.slice(0, -'.parquet'.length)));
+  if (stray) throw new Error(`${path.join(localDir, stray)}: not named as plat names a table's file`);
   const uploaded: UploadedTableFile[] = [];
   for (const file of files) {
     const table = file.slice(0, -'.parquet'.length);
-    if (!isFileNameFor(table))
-      throw new Error(`${path.join(localDir, file)}: not named as plat names a table's file`);
     const folder = tableFolderKey(ctx.prefix, projectId, layer, table);
     const key = `${folder}${file}`;
     // Raw data carries the tag the 90-day lifecycle rule expires (docs/monitoring.md#retention).

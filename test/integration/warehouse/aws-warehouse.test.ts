@@ -505,10 +505,12 @@ describe('AthenaWarehouse against moto (Glue, Athena, S3)', () => {
     expect(encoded).toBe('%2E%2E%2F%2E%2E%2Fx%2Fy');
     expect(await s3Keys(prefix)).toEqual([`${prefix}${encoded}/${encoded}.parquet`]);
 
+    fs.writeFileSync(path.join(dir, 'a%2Fb.parquet'), 'not read');
     fs.writeFileSync(path.join(dir, '...parquet'), 'not read');
     await expect(engine.uploadLayerFiles(dir, 'proj-20261201-s3names', 'ods')).rejects.toThrow(
       /not named as plat names a table's file/,
     );
+    expect(await s3Keys(prefix)).toEqual([`${prefix}${encoded}/${encoded}.parquet`]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
