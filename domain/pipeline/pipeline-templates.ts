@@ -11,6 +11,7 @@ import type { LayerTableSpec } from '../warehouse/warehouse-engine';
 import { layerDatabaseName } from '../warehouse/warehouse-layout';
 import { generateDbtProject } from './dbt/dbt-project';
 import { pipelineCode } from './pipeline-code';
+import { fileNameFor } from '../../shared/safe-file-name';
 import { quoteIdent as q, quoteMysqlIdent as mq } from '../../shared/sql-quoting';
 
 export interface PipelineFile {
@@ -52,9 +53,12 @@ export function generatePipelineTemplates(opts: {
     const watermark = watermarkColumn(t);
     if (watermark) incremental.push({ table: t.name, watermark });
     else full.push(t.name);
-    files.push({ path: `sql/extract/${t.name}.sql`, content: extractSql(t, watermark) });
+    // The source's name is data: its files are named by its encoding (one safe segment).
+    const file = fileNameFor(t.name);
+    files.push({ path: `sql/extract/${file}.sql`, content: extractSql(t, watermark) });
     return {
       source_table: t.name,
+      file,
       ods_table: odsByTable.get(t.name)!,
       watermark: watermark ?? null,
       primary_key: t.primary_key,

@@ -22,6 +22,7 @@ import {
 } from './warehouse-engine';
 import { ODS_ROWS_PER_ROW_GROUP } from './ods-table-copy';
 import { layerDatabaseFile, layerDatabaseName, layerDir, sourceSchemaFile } from './warehouse-layout';
+import { fileNameFor, pathInside } from '../../shared/safe-file-name';
 import { quoteIdent as q, quoteLiteral as lit } from '../../shared/sql-quoting';
 
 /** What one DuckDB session of a project may use (docs/security.md#the-warehouse-sandbox). */
@@ -55,8 +56,9 @@ export class DuckDbWarehouse implements WarehouseEngine {
         // straight from the build (docs/architecture.md#the-embedded-warehouse).
         await conn.run(`ATTACH ${lit(tmp)} AS ${NEW_CATALOG}`);
         for (const t of tables) {
-          const file = t.partition_by.length ? t.name : `${t.name}.parquet`;
-          const out = path.join(building, file);
+          // PRD names are identifiers, so encoding leaves them as they are; it guards the paths anyway.
+          const file = t.partition_by.length ? fileNameFor(t.name) : `${fileNameFor(t.name)}.parquet`;
+          const out = pathInside(building, file);
           try {
             await assertOneSelect(conn, t.select);
             const table: BuiltTable = {

@@ -13,7 +13,7 @@ import { quoteLiteral } from '../../shared/sql-quoting';
 import type { OdsPart } from './ods-copy-plan';
 import { registerViews, writeSourceSchema, type OdsIngestionResult } from './ods-ingestion';
 import { PARQUET_OPTIONS, type TableCopyResult } from './ods-table-copy';
-import { layerDatabaseFile, layerDir } from './warehouse-layout';
+import { layerDatabaseFile, layerDir, odsTableFile } from './warehouse-layout';
 
 /** What one part's activity returned. */
 export interface OdsPartCopy {
@@ -65,7 +65,7 @@ async function mergeRanges(
   const sorted = [...pieces].sort((a, b) => a.index - b.index);
   if (sorted.length !== sorted[0].of || sorted.some((p, i) => p.index !== i))
     throw new Error(`${table}: ${sorted.length} of its ${sorted[0].of} key ranges were copied`);
-  const file = path.join(dir, `${table}.parquet`);
+  const file = odsTableFile(dir, table);
   const files = sorted.map((p) => p.piece.file);
   const instance = await openDuckDb(':memory:');
   const duck = await instance.connect().catch((err: unknown) => {

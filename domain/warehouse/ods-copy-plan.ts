@@ -5,8 +5,8 @@
  * together, a big table with an integer key cut into key ranges. The plan reads no rows: the server's
  * row estimates and each big table's lowest and highest key.
  */
-import * as path from 'node:path';
 import type { SourceTable } from '../../shared/source-schema';
+import { fileNameFor, pathInside } from '../../shared/safe-file-name';
 import { splitColumn } from './pk-ranges';
 
 /** Whole tables copied in one snapshot, one Parquet file each. */
@@ -101,8 +101,14 @@ export async function planOdsParts(
 
 /**
  * Where a range part's file goes, under the ODS directory, until the table's ranges are merged; named
- * by `attempt` too, so an attempt given up on never overwrites its retry's file.
+ * by `attempt` too, so an attempt given up on never overwrites its retry's file. The table's folder is
+ * its encoded name (docs/architecture.md#file-names-from-source-names).
  */
 export function rangePartFile(odsDir: string, part: OdsRangePart, attempt: string): string {
-  return path.join(odsDir, 'parts', encodeURIComponent(part.table), `${part.index}.${attempt}.parquet`);
+  return pathInside(
+    odsDir,
+    'parts',
+    fileNameFor(part.table),
+    `${part.index}.${fileNameFor(attempt)}.parquet`,
+  );
 }

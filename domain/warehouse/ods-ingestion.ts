@@ -11,7 +11,6 @@
 import { openDuckDb } from './duckdb-module';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { Prd } from '../../shared/prd-schema';
 import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
@@ -20,7 +19,7 @@ import { openSnapshotReaders } from './ods-snapshot';
 import { rowPacer } from './ods-row-pacer';
 import { copyTableToParquet, type TableCopyResult } from './ods-table-copy';
 import { keyRanges, splitColumn } from './pk-ranges';
-import { layerDatabaseFile, layerDir, sourceSchemaFile } from './warehouse-layout';
+import { layerDatabaseFile, layerDir, odsTableFile, sourceSchemaFile } from './warehouse-layout';
 import { quoteIdent, quoteLiteral } from '../../shared/sql-quoting';
 
 export interface OdsIngestionResult {
@@ -94,7 +93,11 @@ export async function copyOdsTables(
 ): Promise<{ tables: TableCopyResult[]; readers: number }> {
   fs.mkdirSync(opts.dir, { recursive: true });
   const names = new Set(opts.tables.map((t) => t.name));
-  const done = opts.done.filter((d) => names.has(d.table) && fs.existsSync(d.file));
+  // Kept only where this version puts the table's file: a checkpoint from before the names were
+  // encoded may point elsewhere, and that table is copied again.
+  const done = opts.done.filter(
+    (d) => names.has(d.table) && d.file === odsTableFile(opts.dir, d.table) && fs.existsSync(d.file),
+  );
   const todo = opts.tables.filter((t) => !done.some((d) => d.table === t.name));
   let readers = 0;
   if (todo.length > 0) {
@@ -136,7 +139,7 @@ async function copyTables(
         const result = await copyTableToParquet({
           duck,
           table,
-          outFile: path.join(dir, `${table.name}.parquet`),
+          outFile: odsTableFile(dir, table.name),
           lanes,
           ranges,
           maxRowBytes,

@@ -6,12 +6,11 @@
  */
 import { openDuckDb } from './duckdb-module';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Prd } from '../../shared/prd-schema';
 import { quoteLiteral } from '../../shared/sql-quoting';
 import { readSourceSchema, registerViews, writeSourceSchema, type OdsIngestionResult } from './ods-ingestion';
 import type { TableCopyResult } from './ods-table-copy';
-import { layerDatabaseFile, layerDir, sourceSchemaFile } from './warehouse-layout';
+import { layerDatabaseFile, layerDir, odsTableFile, sourceSchemaFile } from './warehouse-layout';
 
 export interface OdsReuseOptions {
   warehouseRoot: string;
@@ -31,7 +30,7 @@ export async function reuseOds(opts: OdsReuseOptions): Promise<OdsReuse> {
   const schema = readSourceSchema(opts.warehouseRoot, opts.fromProjectId);
   const wanted = [...new Set(opts.prd.layers.ods.map((t) => t.source_tables[0]))];
   const missing = wanted.filter(
-    (t) => !schema.tables.some((s) => s.name === t) || !fs.existsSync(path.join(fromDir, `${t}.parquet`)),
+    (t) => !schema.tables.some((s) => s.name === t) || !fs.existsSync(odsTableFile(fromDir, t)),
   );
   if (missing.length)
     return { unusable: `the ODS of ${opts.fromProjectId} lacks ${missing.join(', ')}, which this PRD reads` };
@@ -43,9 +42,9 @@ export async function reuseOds(opts: OdsReuseOptions): Promise<OdsReuse> {
   const conn = await instance.connect();
   try {
     for (const table of wanted) {
-      const file = path.join(dir, `${table}.parquet`);
+      const file = odsTableFile(dir, table);
       // Beside its final name, then renamed: a retried reuse replaces each file whole.
-      fs.copyFileSync(path.join(fromDir, `${table}.parquet`), `${file}.tmp`, fs.constants.COPYFILE_FICLONE);
+      fs.copyFileSync(odsTableFile(fromDir, table), `${file}.tmp`, fs.constants.COPYFILE_FICLONE);
       fs.renameSync(`${file}.tmp`, file);
       const counted = await conn.runAndReadAll(
         `SELECT COUNT(*) AS n FROM read_parquet(${quoteLiteral(file)})`,

@@ -4,6 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { PathEscapeError, pathInside } from '../../shared/safe-file-name';
 import { ApiError, type ApiClient } from './api-client';
 import { table } from './render';
 
@@ -79,11 +80,12 @@ export async function report(
     default: {
       const files = rows('files') as { path: string; content: string }[];
       if (outDir) {
-        for (const f of files) {
-          const target = path.join(outDir, f.path);
-          fs.mkdirSync(path.dirname(target), { recursive: true });
-          fs.writeFileSync(target, f.content);
-        }
+        // Every path is checked before anything is written: a bad one writes nothing.
+        const targets = files.map((f) => outputFile(outDir, f.path));
+        files.forEach((f, i) => {
+          fs.mkdirSync(path.dirname(targets[i]), { recursive: true });
+          fs.writeFileSync(targets[i], f.content);
+        });
       }
       const listing = files.map((f) => `  ${f.path}`).join('\n');
       return {
@@ -93,6 +95,32 @@ export async function report(
           : `${files.length} files (write them with --out DIR):\n${listing}`,
       };
     }
+  }
+}
+
+/** A segment of a generated file's path: plat encodes names into these (no separator, control or quote). */
+const SAFE_SEGMENT = /^[A-Za-z0-9_%~.-]+$/;
+
+/**
+ * Where a file the server listed goes under `outDir`. The server names the files from source and
+ * PRD names, so its paths are data: each segment must be a plain file name, and the whole must stay
+ * inside `outDir` (no `..`, no absolute path, no symbolic link leading out).
+ */
+export function outputFile(outDir: string, relative: string): string {
+  const segments = relative.split('/');
+  const bad = segments.find((s) => !SAFE_SEGMENT.test(s) || /^\.+$/.test(s));
+  if (bad !== undefined)
+    throw new ApiError(
+      1,
+      'unsafe_path',
+      `refusing to write ${JSON.stringify(relative)}: not a plain relative path`,
+    );
+  try {
+    return pathInside(outDir, ...segments);
+  } catch (err) {
+    if (err instanceof PathEscapeError)
+      throw new ApiError(1, 'unsafe_path', `refusing to write ${JSON.stringify(relative)}: ${err.message}`);
+    throw err;
   }
 }
 

@@ -10,6 +10,7 @@ import type { LayerTableSpec } from '../../warehouse/warehouse-engine';
 import { dbtModels, literalText, ODS_SOURCE } from './dbt-models';
 import { exposures, semanticLayer, semanticName } from './dbt-semantic-layer';
 import { dbtTests } from './dbt-tests';
+import { fileNameFor } from '../../../shared/safe-file-name';
 
 /** The pinned versions the project is tested with (scripts/versions.env; DuckDB the engine plat embeds). */
 export const DBT_REQUIREMENTS = 'dbt-core==1.11.16 dbt-duckdb==1.11.1 duckdb==1.5.6';
@@ -81,7 +82,8 @@ export function generateDbtProject(opts: {
       description: literalText(t.description),
       config: {
         meta: {
-          external_location: `read_parquet('{{ env_var('PLAT_ODS_DIR') }}/${t.source_tables[0].replace(/'/g, "''")}.parquet')`,
+          // The ODS file's name as data integration writes it: no quote, brace or path in it.
+          external_location: `read_parquet('{{ env_var('PLAT_ODS_DIR') }}/${fileNameFor(t.source_tables[0])}.parquet')`,
         },
         ...(freshness
           ? {
@@ -112,7 +114,7 @@ export function generateDbtProject(opts: {
 
   const models = dbtModels(projectId, layers);
   for (const model of models)
-    files.push({ path: `models/${model.layer}/${model.name}.sql`, content: model.sql });
+    files.push({ path: `models/${model.layer}/${fileNameFor(model.name)}.sql`, content: model.sql });
   for (const layer of ['dwd', 'dws', 'ads'] as const) {
     const tables = prd.layers[layer].filter((t) => models.some((m) => m.name === t.name));
     if (!tables.length) continue;
@@ -131,7 +133,7 @@ export function generateDbtProject(opts: {
       ),
     });
   }
-  for (const t of tests.singular) files.push({ path: `tests/${t.name}.sql`, content: t.sql });
+  for (const t of tests.singular) files.push({ path: `tests/${fileNameFor(t.name)}.sql`, content: t.sql });
 
   const semantic = semanticLayer(prd);
   if (semantic.semantic_models.length) {

@@ -12,6 +12,8 @@ import * as path from 'node:path';
 
 interface TableManifest {
   source_table: string;
+  /** The table's name as its files are named (encoded by plat: letters, digits, `_ - % ~`). */
+  file: string;
   ods_table: string;
   watermark: string | null;
   primary_key: string[];
@@ -64,6 +66,12 @@ export function createActivities(settings: PipelineSettings) {
     if (!m) throw new Error(`unknown table ${table}`);
     return m;
   };
+  /** A table's folder (or file name stem): a source's table name is never used as a path. */
+  const fileOf = (m: TableManifest) => {
+    if (!/^[A-Za-z0-9_%~-]{1,120}$/.test(m.file ?? ''))
+      throw new Error(`pipeline.json: table ${m.source_table} has no safe file name (${m.file})`);
+    return m.file;
+  };
 
   return {
     async listTables(): Promise<string[]> {
@@ -74,8 +82,8 @@ export function createActivities(settings: PipelineSettings) {
     async extractTable(table: string): Promise<{ table: string; rows: number; watermark: string | null }> {
       const m = manifest(table);
       const since = readState().watermarks[table] ?? EPOCH;
-      const sql = fs.readFileSync(path.join(dir, 'sql', 'extract', `${table}.sql`), 'utf8');
-      const tableDir = path.join(root, 'ods', table);
+      const sql = fs.readFileSync(path.join(dir, 'sql', 'extract', `${fileOf(m)}.sql`), 'utf8');
+      const tableDir = path.join(root, 'ods', fileOf(m));
       fs.mkdirSync(tableDir, { recursive: true });
       const stamp = `${Date.now()}`;
       const staged = path.join(tableDir, `.staged-${stamp}.jsonl`);
@@ -141,7 +149,7 @@ export function createActivities(settings: PipelineSettings) {
         path.join(root, `${config.databases[layer]}.duckdb`);
       await withDuck(file('ods'), async (duck) => {
         for (const t of config.tables) {
-          const parts = path.join(root, 'ods', t.source_table, 'part-*.parquet');
+          const parts = path.join(root, 'ods', fileOf(t), 'part-*.parquet');
           const latest =
             t.primary_key.length && t.watermark
               ? ` QUALIFY row_number() OVER (PARTITION BY ${t.primary_key.map(q).join(', ')} ORDER BY ${q(t.watermark)} DESC, filename DESC) = 1`

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
+import { fileNameFor, pathInside } from '../../../shared/safe-file-name';
 import { quoteIdent, quoteLiteral } from '../../../shared/sql-quoting';
 import { layerDatabaseFile, layerDatabaseName, layerDir } from '../warehouse-layout';
 import type { AwsWarehouseContext } from './aws-warehouse-context';
@@ -34,7 +35,7 @@ export async function downloadOds(
     if (!table.Name || !location) continue;
     const files: string[] = [];
     for (const key of await objectKeys(ctx, location.bucket, location.key.replace(/\/?$/, '/'))) {
-      const file = path.join(dir, encodeURIComponent(table.Name), `${files.length}.parquet`);
+      const file = pathInside(dir, fileNameFor(table.Name), `${files.length}.parquet`);
       fs.mkdirSync(path.dirname(file), { recursive: true });
       const object = await ctx.clients.s3.send(new GetObjectCommand({ Bucket: location.bucket, Key: key }));
       await pipeline(object.Body as Readable, fs.createWriteStream(file));

@@ -4,6 +4,7 @@
  * modeling statements read it like any other layer.
  */
 import type { Prd } from '../../../shared/prd-schema';
+import { fileNameFor } from '../../../shared/safe-file-name';
 import { DuckDbWarehouse } from '../duckdb-warehouse';
 import type { BuiltTable } from '../warehouse-engine';
 import { layerDir } from '../warehouse-layout';
@@ -41,7 +42,7 @@ export async function publishOds(
   const uploaded = await engine.uploadLayerFiles(layerDir(warehouseRoot, projectId, 'ods'), projectId, 'ods');
   const registered: BuiltTable[] = [];
   for (const table of prd.layers.ods) {
-    const file = uploaded.find((u) => u.table === table.source_tables[0]);
+    const file = uploaded.find((u) => u.table === fileNameFor(table.source_tables[0]));
     const schema = local.find((t) => t.name === table.name);
     if (!file || !schema) continue;
     registered.push(

@@ -44,6 +44,7 @@ import type {
 } from '../../../domain/warehouse/aws/athena-warehouse-config';
 import { LayerBuildError, type LayerTableSpec } from '../../../domain/warehouse/warehouse-engine';
 import { layerDatabaseName } from '../../../domain/warehouse/warehouse-layout';
+import { fileNameFor } from '../../../shared/safe-file-name';
 import {
   athenaResult,
   emptyAthenaResult,
@@ -497,6 +498,25 @@ describe('AthenaWarehouse against moto (Glue, Athena, S3)', () => {
       ],
       partition_by: [],
     });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('uploads a source table named like a path to a folder of its encoded name, and refuses a file plat did not name', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-aws-ods-names-'));
+    const encoded = fileNameFor('../../x/y');
+    fs.writeFileSync(path.join(dir, `${encoded}.parquet`), 'not read');
+    const uploaded = await engine.uploadLayerFiles(dir, 'proj-20261201-s3names', 'ods');
+    const prefix = 'warehouse/proj-20261201-s3names/ods/';
+    expect(uploaded.map((u) => u.key)).toEqual([`${prefix}${encoded}/${encoded}.parquet`]);
+    expect(encoded).toBe('%2E%2E%2F%2E%2E%2Fx%2Fy');
+    expect(await s3Keys(prefix)).toEqual([`${prefix}${encoded}/${encoded}.parquet`]);
+
+    fs.writeFileSync(path.join(dir, 'a%2Fb.parquet'), 'not read');
+    fs.writeFileSync(path.join(dir, '...parquet'), 'not read');
+    await expect(engine.uploadLayerFiles(dir, 'proj-20261201-s3names', 'ods')).rejects.toThrow(
+      /not named as plat names a table's file/,
+    );
+    expect(await s3Keys(prefix)).toEqual([`${prefix}${encoded}/${encoded}.parquet`]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
