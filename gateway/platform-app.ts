@@ -1,4 +1,5 @@
 /** The platform gateway's HTTP application (REST API, auth, health, metrics, web UI). */
+import { QuerySlots } from './projects/query-slots';
 import { countingFailures, warehouseFailureCounter } from '../domain/warehouse/failure-counting-warehouse';
 import express, { type Express } from 'express';
 import type { Client } from '@temporalio/client';
@@ -51,6 +52,8 @@ export interface PlatformAppDeps {
   apiStage?: string;
   /** Project creations per user and minute (default 20). */
   createsPerMinute?: number;
+  /** `/query` calls one user may have running at once on this gateway. */
+  queriesPerUser?: number;
   /** The OpenSearch cluster of the /v1/search operations; absent, they answer 503. */
   search?: OpenSearchClient;
   /** API access logs to OpenSearch (the `plat-access-logs` alias), when it is configured. */
@@ -95,6 +98,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
     { engine, client: deps.client, taskQueue: deps.taskQueue, hostId: deps.hostId },
     deps.createsPerMinute,
     deps.search,
+    new QuerySlots({ perUser: deps.queriesPerUser }),
   );
   const search = [
     ...searchApi(deps.search),

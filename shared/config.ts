@@ -151,6 +151,10 @@ export const settings = {
       .optional(),
     help: 'Optional stage segment: project routes are also served under /<stage>/v1/projects.',
   },
+  PLAT_QUERIES_PER_USER: {
+    schema: wholeNumber(2, 1, 100, 'a whole number from 1 to 100'),
+    help: 'Warehouse queries (/query) one user may have running at once on a gateway; more answer 429.',
+  },
   PLAT_PROJECT_CREATES_PER_MINUTE: {
     schema: wholeNumber(20, 1, Number.MAX_SAFE_INTEGER, 'a whole number >= 1'),
     help: 'Project creations allowed per user and minute (429 beyond).',

@@ -29,6 +29,7 @@ import {
   queryResultSchema,
 } from './project-responses';
 import { queryWarehouse, warehouseQuerySchema } from './warehouse-query';
+import { QuerySlots } from './query-slots';
 import { stageAttemptsSchema } from './stage-attempts';
 
 const pageQuery = z
@@ -76,6 +77,8 @@ export function projectApi(
   createsPerMinute = 20,
   /** The cluster agent logs are also shipped to (OPENSEARCH_URL). */
   search?: OpenSearchClient,
+  /** How many `/query` calls run at once, per user and in all. */
+  querySlots: QuerySlots = new QuerySlots(),
 ): ApiRoute[] {
   const decide = (decision: 'approve' | 'modify' | 'reject', summary: string, body?: z.ZodType) =>
     apiRoute({
@@ -182,10 +185,13 @@ export function projectApi(
         200: { description: 'the rows', schema: queryResultSchema },
         408: { description: 'the query ran past timeout_ms' },
         409: { description: 'the layer asked for is not built yet' },
+        429: { description: 'the caller already has as many queries running as allowed' },
       },
       handle: async ({ req, params, body }) => {
         const view = await service.get(req.user!, params.project_id);
-        return queryWarehouse(projectQueryEngine(engines, view), params.project_id, body);
+        return querySlots.run(req.user!.user_id, () =>
+          queryWarehouse(projectQueryEngine(engines, view), params.project_id, body),
+        );
       },
     }),
     ...ARTIFACT_ROUTES.map(({ path, kind, phase, summary: what }) =>

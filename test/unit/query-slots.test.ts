@@ -1,0 +1,61 @@
+/** Warehouse queries at once: a user's own cap answers 429 at once; the gateway's cap queues in order. */
+import { QuerySlots, threadPoolSize } from '../../gateway/projects/query-slots';
+import { HttpError } from '../../gateway/http-errors';
+
+/** A query that ends when the test says so. */
+function pending() {
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  return { done, finish };
+}
+
+describe('query slots', () => {
+  it('refuses a user past their cap with 429, and frees the slot when a query ends, even by failing', async () => {
+    const slots = new QuerySlots({ perUser: 2, total: 10 });
+    const a = pending();
+    const b = pending();
+    const first = slots.run('ana', () => a.done);
+    const second = slots.run('ana', () => b.done);
+    const third = slots.run('ana', async () => 'ran');
+    await expect(third).rejects.toMatchObject({ status: 429, code: 'too_many_queries' });
+    await expect(third).rejects.toBeInstanceOf(HttpError);
+    // Another user is not affected by ana's queries.
+    await expect(slots.run('bob', async () => 'bob ran')).resolves.toBe('bob ran');
+    a.finish();
+    await first;
+    await expect(slots.run('ana', async () => 'again')).resolves.toBe('again');
+    const failing = slots.run('ana', async () => {
+      throw new Error('boom');
+    });
+    await expect(failing).rejects.toThrow('boom');
+    b.finish();
+    await second;
+    await expect(
+      Promise.all([slots.run('ana', async () => 1), slots.run('ana', async () => 2)]),
+    ).resolves.toEqual([1, 2]);
+  });
+
+  it('queues past the gateway cap and runs the waiting queries in order as slots free', async () => {
+    const slots = new QuerySlots({ perUser: 5, total: 1 });
+    const started: string[] = [];
+    const gate = pending();
+    const first = slots.run('u1', async () => {
+      started.push('first');
+      await gate.done;
+    });
+    const second = slots.run('u2', async () => void started.push('second'));
+    const third = slots.run('u3', async () => void started.push('third'));
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(['first']);
+    gate.finish();
+    await Promise.all([first, second, third]);
+    expect(started).toEqual(['first', 'second', 'third']);
+  });
+
+  it('reads the thread pool size the process was started with', () => {
+    expect(threadPoolSize({})).toBe(4);
+    expect(threadPoolSize({ UV_THREADPOOL_SIZE: '16' })).toBe(16);
+    for (const bad of ['', '0', '-3', 'lots', '1.5'])
+      expect(threadPoolSize({ UV_THREADPOOL_SIZE: bad })).toBe(4);
+  });
+});
