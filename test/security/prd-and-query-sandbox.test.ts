@@ -156,4 +156,29 @@ describe('a hostile tenant: PRD fields and queries', () => {
     expect(limit.status).toBe(200);
     expect(fs.existsSync(path.join(dataDir, 'pwned.csv'))).toBe(false);
   });
+
+  it('caps a user’s heavy queries (429 past the cap, 408 at the timeout) while sign-ins keep answering', async () => {
+    const finished: string[] = [];
+    const heavy = () =>
+      call(
+        'POST',
+        `/v1/projects/${projectId}/query`,
+        { sql: 'SELECT COUNT(*) AS n FROM range(100000000000) a', timeout_ms: 5_000 },
+        token,
+      ).then((res) => {
+        finished.push(`query ${res.status}`);
+        return res.status;
+      });
+    const queries = [heavy(), heavy(), heavy()];
+    // The third of the user's queries is refused at once; the login runs beside the other two.
+    const login = call('POST', '/auth/login', { username: 'victim', password: 'battery staple' }).then(
+      (res) => {
+        finished.push(`login ${res.status}`);
+        return res.status;
+      },
+    );
+    expect(await login).toBe(200);
+    expect((await Promise.all(queries)).sort()).toEqual([408, 408, 429]);
+    expect(finished.indexOf('login 200')).toBeLessThan(finished.indexOf('query 408'));
+  });
 });
