@@ -10,6 +10,7 @@ import {
   type WarehouseEngine,
   type WarehouseQueryFailure,
 } from '../../domain/warehouse/warehouse-engine';
+import { fitAnswer } from '../../domain/warehouse/answer-size';
 
 export interface HostQueryRequest {
   project_id: string;
@@ -22,15 +23,12 @@ export interface HostQueryRequest {
 export type HostQueryAnswer =
   { rows: QueryRows } | { refused: { reason: WarehouseQueryFailure; message: string } };
 
-/** Temporal refuses payloads over 2 MB: rows beyond this much JSON are cut and the answer marked truncated. */
-const MAX_ANSWER_BYTES = 1_500_000;
-
 export function createWarehouseQueryActivities({ engine }: { engine: WarehouseEngine }) {
   return {
     async queryProjectWarehouse(req: HostQueryRequest): Promise<HostQueryAnswer> {
       try {
         const out = await engine.query(req.project_id, req.sql, req.max_rows, req.layer, req.timeout_ms);
-        return { rows: fitted(out) };
+        return { rows: fitAnswer(out) };
       } catch (err) {
         if (err instanceof WarehouseQueryError)
           return { refused: { reason: err.reason, message: err.message } };
@@ -38,16 +36,6 @@ export function createWarehouseQueryActivities({ engine }: { engine: WarehouseEn
       }
     },
   };
-}
-
-/** `out` with as many rows as fit in MAX_ANSWER_BYTES. */
-function fitted(out: QueryRows): QueryRows {
-  let bytes = Buffer.byteLength(JSON.stringify(out.columns));
-  for (let i = 0; i < out.rows.length; i++) {
-    bytes += Buffer.byteLength(JSON.stringify(out.rows[i])) + 1;
-    if (bytes > MAX_ANSWER_BYTES) return { ...out, rows: out.rows.slice(0, i), truncated: true };
-  }
-  return out;
 }
 
 export type WarehouseQueryActivities = ReturnType<typeof createWarehouseQueryActivities>;

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { WarehouseQueryError, type WarehouseEngine } from '../../domain/warehouse/warehouse-engine';
 import { layerDatabaseName } from '../../domain/warehouse/warehouse-layout';
+import { fitAnswer } from '../../domain/warehouse/answer-size';
 import { layerNames } from '../../shared/prd-schema';
 import { HttpError } from '../http-errors';
 
@@ -46,7 +47,7 @@ export async function queryWarehouse(
 ): Promise<WarehouseQueryResult> {
   const started = Date.now();
   try {
-    const out = await engine.query(projectId, q.sql, q.max_rows, q.layer, q.timeout_ms);
+    const out = fitAnswer(await engine.query(projectId, q.sql, q.max_rows, q.layer, q.timeout_ms));
     return {
       database: layerDatabaseName(projectId, q.layer),
       columns: out.columns,

@@ -151,6 +151,17 @@ describe('a hostile tenant: PRD fields and queries', () => {
       rows: [{ n: '16044' }],
     });
     expect((await query('SELECT 1', token, otherProjectId)).status).toBe(404);
+    // An answer weighs at most 1.5 MB of rows, however many the caller asked for.
+    const heavy = await call(
+      'POST',
+      `/v1/projects/${projectId}/query`,
+      { sql: "SELECT repeat('x', 10000) AS s FROM range(1000)", max_rows: 1000 },
+      token,
+    );
+    expect(heavy.status).toBe(200);
+    expect(heavy.body).toMatchObject({ truncated: true });
+    expect(heavy.body.row_count).toBeLessThan(151);
+    expect(JSON.stringify(heavy.body).length).toBeLessThan(1_600_000);
     // The session's settings cannot be raised from a query.
     const limit = await query("SELECT current_setting('memory_limit') AS m");
     expect(limit.status).toBe(200);
