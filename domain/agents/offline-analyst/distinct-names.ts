@@ -2,7 +2,7 @@
  * Distinct stems for names a source may give in any form. Two source names can make the same
  * identifier (`a/b` and `a_b` are both `a_b`; `*` and `..` make none), and a PRD whose tables or
  * fields share a name is refused, so a name that would clash, or that has no words at all, gets a
- * short hash of itself as a suffix (docs/architecture.md: names from a source are data). Ordinary
+ * short hash of itself as a suffix (docs/architecture.md#file-names-from-source-names). Ordinary
  * names keep their stem: an existing PRD does not change.
  */
 import { nameTokens } from './name-words';
