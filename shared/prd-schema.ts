@@ -51,7 +51,8 @@ export const prdQualityRuleSchema = z
     name: z.string().min(1),
     layer: z.enum(layerNames),
     table: identifier,
-    column: identifier.optional(),
+    /** A column of the table as it is named there (a source name the ODS keeps may be any text: checks quote it). */
+    column: z.string().min(1).max(256).optional(),
     kind: z.enum(qualityRuleKinds),
     /** kind-specific: range {min,max}; referential {references_table, references_column}; freshness {max_age_days}; accepted_values {values}. */
     params: z.record(z.string(), z.unknown()).default({}),

@@ -163,6 +163,8 @@ export function designFact(
   fact: TableAnalysis,
   byName: Map<string, TableAnalysis>,
   keys: JoinKey[],
+  /** What the fact's tables are named after: its name, or a distinct stem when its name clashes. */
+  nameStem: string = fact.table.name,
 ): FactDesign {
   const t = fact.table;
   const noun = tableNoun(t.name);
@@ -205,7 +207,7 @@ export function designFact(
         'snapshot date: the day the warehouse was built (the source records no time)',
       );
 
-  const dwdName = identifier(`dwd_${t.name}_detail`);
+  const dwdName = identifier(`dwd_${nameStem}_detail`);
   const headerRefs = refTables
     .slice(1)
     .flatMap((h) =>
@@ -268,8 +270,8 @@ export function designFact(
 
   const aggs = aggregates(fact, measures, distinctRefs);
   const period = eventTime ? 'daily' : 'snapshot';
-  const dwsName = identifier(`dws_${t.name}_${period}`);
-  const adsName = identifier(`ads_${t.name}_kpi_${period}`);
+  const dwsName = identifier(`dws_${nameStem}_${period}`);
+  const adsName = identifier(`ads_${nameStem}_kpi_${period}`);
   const dailyFields = [field('stat_date', 'DATE', 'event_date'), ...aggs.map((a) => a.field)];
   const dws: PrdTable[] = [
     {
@@ -291,7 +293,8 @@ export function designFact(
       partition_by: ['stat_date'],
     },
   ];
-  const stem = singularWords(t.name).join('_');
+  // A fact renamed for a clash names its metrics after the distinct stem too (metric names are unique).
+  const stem = nameStem === t.name ? singularWords(t.name).join('_') : nameStem;
   const qualify = (n: string) => identifier(n.startsWith(`${stem}_`) ? n : `${stem}_${n}`);
   const metric = (f: PrdField, a: Aggregate, table: string, extra: Partial<PrdMetric> = {}): PrdMetric => ({
     name: qualify(f.name),
@@ -320,8 +323,8 @@ export function designFact(
       ...bAggs.map((a) => a.field),
     ];
     const attrs = breakdowns.map((b) => b.name.replace(/_/g, ' ')).join(', ');
-    const dwsB = identifier(`dws_${t.name}_breakdown_${period}`);
-    const adsB = identifier(`ads_${t.name}_breakdown_${period}`);
+    const dwsB = identifier(`dws_${nameStem}_breakdown_${period}`);
+    const adsB = identifier(`ads_${nameStem}_breakdown_${period}`);
     dws.push({
       name: dwsB,
       description: `${capitalize(noun)} by day and ${attrs}`,

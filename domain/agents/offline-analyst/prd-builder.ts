@@ -14,19 +14,25 @@ import { identifier, tableNoun } from './name-words';
 import { analyseTables, FACT_ROLES, isModeledColumn, type TableAnalysis } from './table-roles';
 import { warehouseType } from './warehouse-types';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
+import { distinctStems } from './distinct-names';
 
 export const OFFLINE_ANALYST_VERSION = 'offline-schema-analyst/2';
 
 const NON_NEGATIVE = new Set(['money', 'quantity', 'duration', 'size', 'unit_price']);
 
-/** ODS names keep the source's column names (lower-cased: DuckDB resolves them case-insensitively). */
-const odsColumn = (name: string) =>
-  name
-    .toLowerCase()
-    .replace(/[^a-z0-9_]/g, '_')
+/** A column's name as an ODS field name: lower-cased (DuckDB resolves names case-insensitively). */
+const odsStem = (name: string) => name.toLowerCase().replace(/[^a-z0-9_]/g, '_');
+const odsFieldName = (stem: string) =>
+  odsStem(stem)
     .replace(/^([^a-z])/, 't_$1')
     .slice(0, 63);
-const odsTable = (table: string) => identifier(`ods_${table}`);
+
+/**
+ * How a quality rule names a source column: the ODS field name when that is the column's own name
+ * (lower-cased), else the column's name as the source gives it, which the ODS Parquet keeps and the
+ * checks quote (`../c`, `price $`).
+ */
+const ruleColumn = (name: string) => (odsFieldName(name) === name.toLowerCase() ? odsFieldName(name) : name);
 
 export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd {
   const relationships = relationshipsOf(snapshot);
@@ -36,7 +42,11 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
     .filter((a) => FACT_ROLES.has(a.role))
     .sort((a, b) => factOrder(a) - factOrder(b) || b.table.row_count - a.table.row_count);
   const industry = detectIndustry(snapshot, description, analyses);
-  const designs = facts.map((f) => designFact(f, byName, relationships));
+  // Every table's names are built from a stem of its own, distinct whatever the source calls it.
+  const stems = distinctStems(snapshot.tables.map((t) => t.name));
+  const stemOf = (table: string) => stems.get(table) ?? table;
+  const odsTable = (table: string) => identifier(`ods_${stemOf(table)}`);
+  const designs = facts.map((f) => designFact(f, byName, relationships, stemOf(f.table.name)));
 
   // Dimensions: every non-fact table a fact reaches in one or two joins, plus referenced entities.
   const reached = new Set(
@@ -51,34 +61,45 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
       .filter((t) => !FACT_ROLES.has(byName.get(t)?.role ?? '')),
   );
 
-  const ods: PrdTable[] = snapshot.tables.map((t) => ({
-    name: odsTable(t.name),
-    description: `Raw copy of ${snapshot.database}.${t.name} (${t.row_count} rows)`,
-    source_tables: [t.name],
-    grain: `one ${t.name} row`,
-    fields: t.columns.map((c) => ({
-      name: odsColumn(c.name),
-      type: warehouseType(c),
-      source: columnReference(t.name, c.name),
-      description: c.comment ?? '',
-    })),
-    partition_by: [],
-  }));
-  const dwdDims: PrdTable[] = dimensions
-    .filter((d) => dimensionsOfFacts.has(d.table.name))
-    .map((d) => ({
-      name: identifier(`dwd_dim_${d.table.name}`),
-      description: `Cleaned ${tableNoun(d.table.name)} dimension (${d.role})`,
-      source_tables: [d.table.name],
-      grain: `one ${tableNoun(d.table.name)}`,
-      fields: d.table.columns.filter(isModeledColumn).map((c) => ({
-        name: identifier(c.name),
+  const ods: PrdTable[] = snapshot.tables.map((t) => {
+    const fieldStems = distinctStems(
+      t.columns.map((c) => c.name),
+      odsStem,
+      63,
+    );
+    return {
+      name: odsTable(t.name),
+      description: `Raw copy of ${snapshot.database}.${t.name} (${t.row_count} rows)`,
+      source_tables: [t.name],
+      grain: `one ${t.name} row`,
+      fields: t.columns.map((c) => ({
+        name: odsFieldName(fieldStems.get(c.name)!),
         type: warehouseType(c),
-        source: columnReference(d.table.name, c.name),
+        source: columnReference(t.name, c.name),
         description: c.comment ?? '',
       })),
       partition_by: [],
-    }))
+    };
+  });
+  const dwdDims: PrdTable[] = dimensions
+    .filter((d) => dimensionsOfFacts.has(d.table.name))
+    .map((d) => {
+      const columns = d.table.columns.filter(isModeledColumn);
+      const fieldStems = distinctStems(columns.map((c) => c.name));
+      return {
+        name: identifier(`dwd_dim_${stemOf(d.table.name)}`),
+        description: `Cleaned ${tableNoun(d.table.name)} dimension (${d.role})`,
+        source_tables: [d.table.name],
+        grain: `one ${tableNoun(d.table.name)}`,
+        fields: columns.map((c) => ({
+          name: identifier(fieldStems.get(c.name)!),
+          type: warehouseType(c),
+          source: columnReference(d.table.name, c.name),
+          description: c.comment ?? '',
+        })),
+        partition_by: [],
+      };
+    })
     .filter((t) => t.fields.length > 0);
 
   const prd: Prd = {
@@ -103,7 +124,7 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
       dws: designs.flatMap((d) => d.dws),
       ads: designs.flatMap((d) => d.ads),
     },
-    quality_rules: qualityRules(analyses),
+    quality_rules: qualityRules(analyses, odsTable),
     metrics: designs.flatMap((d) => d.metrics),
     dashboards: designs.flatMap((d) => d.dashboards),
   };
@@ -120,9 +141,9 @@ function roleEvidence(a: TableAnalysis): string {
   return rejected.length ? `${a.evidence}; not event times: ${rejected.join(', ')}` : a.evidence;
 }
 
-function qualityRules(analyses: TableAnalysis[]): PrdQualityRule[] {
+function qualityRules(analyses: TableAnalysis[], odsTable: (table: string) => string): PrdQualityRule[] {
   const rules: PrdQualityRule[] = [];
-  const col = (c: string) => odsColumn(c);
+  const col = ruleColumn;
   for (const a of analyses) {
     const { table } = a;
     const ods = odsTable(table.name);

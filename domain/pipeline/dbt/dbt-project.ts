@@ -33,8 +33,8 @@ export function generateDbtProject(opts: {
   const name = semanticName('plat', projectId);
   const tests = dbtTests(prd);
   const files: DbtFile[] = [];
-  const columnsOf = (table: string, fields: { name: string; description?: string }[]) =>
-    fields.map((f) => {
+  const columnsOf = (table: string, fields: { name: string; description?: string }[]) => [
+    ...fields.map((f) => {
       const columnTests = tests.byColumn.get(table)?.get(f.name);
       return {
         name: f.name,
@@ -43,7 +43,12 @@ export function generateDbtProject(opts: {
         ...(f.description ? { description: literalText(f.description) } : {}),
         ...(columnTests ? { data_tests: columnTests } : {}),
       };
-    });
+    }),
+    // A rule on an ODS column kept under its source name (`price $`): listed under that name.
+    ...[...(tests.byColumn.get(table) ?? [])]
+      .filter(([column]) => !fields.some((f) => f.name === column))
+      .map(([column, columnTests]) => ({ name: column, quote: true, data_tests: columnTests })),
+  ];
 
   files.push({
     path: 'dbt_project.yml',
@@ -87,7 +92,10 @@ export function generateDbtProject(opts: {
         },
         ...(freshness
           ? {
-              loaded_at_field: freshness.column,
+              // An expression to dbt: a source name that is not a plain identifier is quoted.
+              loaded_at_field: /^[a-z_][a-z0-9_]*$/.test(freshness.column)
+                ? freshness.column
+                : `"${freshness.column.replace(/"/g, '""')}"`,
               freshness: { warn_after: { count: freshness.max_age_days, period: 'day' } },
             }
           : {}),
