@@ -7,7 +7,6 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import mysql, { type Connection } from 'mysql2/promise';
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import { prdProblems } from '../../../domain/agents/prd-checks';
 import { buildDataProfile } from '../../../domain/advisor/data-profile';
@@ -23,72 +22,20 @@ import { ingestOds, readSourceSchema } from '../../../domain/warehouse/ods-inges
 import type { LayerTableSpec } from '../../../domain/warehouse/warehouse-engine';
 import { prdSchema, type Prd } from '../../../shared/prd-schema';
 import { fileNameFor } from '../../../shared/safe-file-name';
-import { quoteMysqlIdent as mq } from '../../../shared/sql-quoting';
 import type { SourceSnapshot } from '../../../shared/source-schema';
-import { harness } from '../../harness/harness-state';
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { harnessSource } from '../../harness/sakila';
+import {
+  ALL_TABLES,
+  FACT,
+  LINES,
+  LOOKUPS,
+  connectHostile as connect,
+  createHostileSource,
+} from '../../harness/hostile-source';
 
 const DB = 'hostile_project';
 const PROJECT = 'proj-20261202-hostile';
-const LINES = 400;
-
-/** Lookup tables: names that are paths, globs, statements, or that collide once made identifiers. */
-const LOOKUPS = [
-  { name: '../../escape', rows: 3 },
-  { name: '../../../../../../../../tmp/plat-escape', rows: 2 },
-  { name: 'a/b', rows: 4 },
-  { name: 'a_b', rows: 1 },
-  { name: "x'; DROP TABLE y; --", rows: 2 },
-  { name: '*', rows: 1 },
-  { name: '..', rows: 1 },
-  { name: 'y', rows: 1 },
-];
-/** The fact: lines that reference `a/b`, dated and priced in columns named like paths and SQL. */
-const FACT = 'Order Lines';
-const ALL_TABLES = [...LOOKUPS.map((t) => t.name), FACT];
-
-function connect(database?: string): Promise<Connection> {
-  const { host, port, user, password } = harness().mariadb;
-  return mysql.createConnection({ host, port, user, password, database, multipleStatements: true });
-}
-
-async function createSource(): Promise<void> {
-  const db = await connect();
-  try {
-    await db.query(`DROP DATABASE IF EXISTS ${DB}; CREATE DATABASE ${DB}; USE ${DB}`);
-    for (const t of LOOKUPS) {
-      await db.query(
-        `CREATE TABLE ${mq(t.name)} (id INT NOT NULL PRIMARY KEY, ${mq('../c')} VARCHAR(100), ${mq('"q"')} INT, ${mq('a`b')} VARCHAR(10), ${mq('A/B')} VARCHAR(10))`,
-      );
-      await db.query(
-        `INSERT INTO ${mq(t.name)} SELECT seq, CONCAT('row ', seq, ' of ', ?), seq * 10, 'bt', 'ab' FROM seq_1_to_${t.rows}`,
-        [t.name],
-      );
-    }
-    await db.query(
-      `CREATE TABLE ${mq(FACT)} (
-         id INT NOT NULL PRIMARY KEY,
-         ${mq('a/b id')} INT NOT NULL,
-         ${mq('ordered at')} DATETIME NOT NULL,
-         ${mq('price $')} DECIMAL(10,2) NOT NULL,
-         ${mq('qty; DROP TABLE y')} INT NOT NULL,
-         ${mq('../status')} ENUM('open', 'it''s done', 'a/b') NOT NULL,
-         ${mq('"q"')} VARCHAR(20),
-         FOREIGN KEY (${mq('a/b id')}) REFERENCES ${mq('a/b')} (id)
-       )`,
-    );
-    await db.query(
-      `INSERT INTO ${mq(FACT)}
-       SELECT seq, 1 + seq MOD 4, TIMESTAMP '2026-01-01 08:00:00' + INTERVAL (seq MOD 40) DAY,
-              (seq MOD 7) + 0.25, 1 + seq MOD 3, ELT(1 + seq MOD 3, 'open', 'it''s done', 'a/b'), CONCAT('q', seq MOD 5)
-       FROM seq_1_to_${LINES}`,
-    );
-    await db.query(`ANALYZE TABLE ${ALL_TABLES.map(mq).join(', ')}`);
-  } finally {
-    await db.end();
-  }
-}
 
 /** Every file and folder below `dir` (absolute paths). */
 function everything(dir: string): string[] {
@@ -104,7 +51,7 @@ describe('an analysis project on a source whose names are paths and SQL', () => 
   const selects: Partial<Record<'dwd' | 'dws' | 'ads', LayerTableSpec[]>> = {};
 
   beforeAll(async () => {
-    await createSource();
+    await createHostileSource(DB);
     const db = await connect(DB);
     try {
       snapshot = await exploreSource(db, DB);
