@@ -16,6 +16,8 @@ import { ACCESS_LOGS, ensurePlatLogIndices } from '../domain/search-ops/plat-log
 import { AlarmStore } from '../domain/monitoring/alarm-store';
 import { IdTokens, keyDirectory } from './auth/id-tokens';
 import { UserStore } from './auth/user-store';
+import { AttemptCounters } from '../domain/metadata-store/attempt-counters';
+import { SignInLimits } from './auth/sign-in-limits';
 
 export async function platformDeps(
   dataDir: string,
@@ -27,6 +29,9 @@ export async function platformDeps(
     | 'PLAT_OIDC_ISSUER'
     | 'PLAT_OIDC_JWKS_URL'
     | 'PLAT_OIDC_AUDIENCE'
+    | 'PLAT_AUTH_ATTEMPTS_PER_IP'
+    | 'PLAT_LOGIN_FAILURES_PER_USER'
+    | 'PLAT_LOGIN_FAILURE_WINDOW_SECONDS'
   > &
     WarehouseSettings &
     OpenSearchSettings,
@@ -49,6 +54,11 @@ export async function platformDeps(
       ? { putIfAbsent: (name: string, value: string) => secrets.putIfAbsent(`plat/${name}`, value) }
       : keyDirectory(path.join(dataDir, 'keys'));
   const tokens = await IdTokens.open(signingKeys, config.PLAT_TOKEN_TTL_SECONDS, external);
+  const signInLimits = new SignInLimits(new AttemptCounters(db), {
+    attemptsPerAddress: config.PLAT_AUTH_ATTEMPTS_PER_IP,
+    failuresPerUser: config.PLAT_LOGIN_FAILURES_PER_USER,
+    failureWindowSeconds: config.PLAT_LOGIN_FAILURE_WINDOW_SECONDS,
+  });
   const search = configuredOpenSearch(config);
   const accessLogs =
     search &&
@@ -63,6 +73,7 @@ export async function platformDeps(
     engine,
     users,
     tokens,
+    signInLimits,
     search,
     accessLogs,
     alarms: new AlarmStore(db),

@@ -93,6 +93,16 @@ export interface WorkerHostsTable {
   stopped_at: string | null;
 }
 
+/** Hits of a rate limit per key and fixed window, shared by every gateway (attempt-counters.ts). */
+export interface AttemptCountersTable {
+  /** What is counted, e.g. `auth-ip:203.0.113.7` or `auth-user:ana`. */
+  key: string;
+  window_start: string;
+  hits: number;
+  /** When the window ends: later rows of the key are other windows, and this one may be pruned. */
+  expires_at: string;
+}
+
 export interface MetadataTables {
   projects: ProjectsTable;
   events: EventsTable;
@@ -103,4 +113,5 @@ export interface MetadataTables {
   alarm_notifications: AlarmNotificationsTable;
   secrets: SecretsTable;
   worker_hosts: WorkerHostsTable;
+  attempt_counters: AttemptCountersTable;
 }
