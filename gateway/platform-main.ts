@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     log,
     ...deps,
     selfSignup: config.PLAT_SELF_SIGNUP,
+    trustProxy: config.PLAT_TRUST_PROXY,
     apiStage: config.PLAT_API_STAGE,
     createsPerMinute: config.PLAT_PROJECT_CREATES_PER_MINUTE,
     alertsWebhookToken: config.PLAT_ALERTS_WEBHOOK_TOKEN,
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
       await connection.close();
     },
   );
-  const hub = attachEventHub(server, deps);
+  const hub = attachEventHub(server, { ...deps, connectionsPerUser: config.PLAT_WS_CONNECTIONS_PER_USER });
 }
 
 main().catch((err) => {
