@@ -159,15 +159,13 @@ export function metadataMigrations(dialect: MetadataDialect): Record<string, Mig
     '0004-attempt-counters': {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
       async up(db: Kysely<any>) {
-        // Counters of rate limits that hold across gateways (sign-in attempts): one row per key and window.
+        // Counters of rate limits that hold across gateways (sign-in attempts): a key's current window.
         await db.schema
           .createTable('attempt_counters')
           .ifNotExists()
-          .addColumn('key', 'text', (c) => c.notNull())
-          .addColumn('window_start', 'text', (c) => c.notNull())
+          .addColumn('key', 'text', (c) => c.primaryKey())
           .addColumn('hits', 'integer', (c) => c.notNull())
           .addColumn('expires_at', 'text', (c) => c.notNull())
-          .addPrimaryKeyConstraint('attempt_counters_pk', ['key', 'window_start'])
           .execute();
         await db.schema
           .createIndex('attempt_counters_expiry')

@@ -93,13 +93,12 @@ export interface WorkerHostsTable {
   stopped_at: string | null;
 }
 
-/** Hits of a rate limit per key and fixed window, shared by every gateway (attempt-counters.ts). */
+/** Hits of a rate limit in a key's current window, shared by every gateway (attempt-counters.ts). */
 export interface AttemptCountersTable {
   /** What is counted, e.g. `auth-ip:203.0.113.7` or `auth-user:ana`. */
   key: string;
-  window_start: string;
   hits: number;
-  /** When the window ends: later rows of the key are other windows, and this one may be pruned. */
+  /** When the window ends: the next hit starts a new one, and until then the row may be pruned. */
   expires_at: string;
 }
 

@@ -48,7 +48,9 @@ export class SignInLimits {
    * when either window is full. Malformed requests are refused by validation before they get here.
    */
   async attempt(req: Request, username: string, res: Response): Promise<void> {
-    const address = await this.counters.hit(`auth-ip:${req.ip ?? 'unknown'}`, ADDRESS_WINDOW_MS);
+    // An address is at most 45 characters; anything longer came from a forwarded header.
+    const client = (req.ip ?? 'unknown').slice(0, 64);
+    const address = await this.counters.hit(`auth-ip:${client}`, ADDRESS_WINDOW_MS);
     if (address.hits > this.settings.attemptsPerAddress)
       throw rateLimited(res, address, this.now(), 'from this address');
     const user = await this.counters.hit(userKey(username), this.settings.failureWindowSeconds * 1000);
