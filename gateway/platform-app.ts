@@ -12,6 +12,8 @@ import type { IdTokens } from './auth/id-tokens';
 import type { UserStore } from './auth/user-store';
 import { requireOperator } from './auth/require-operator';
 import { userRolesApi } from './auth/user-roles-api';
+import type { SignInLimits } from './auth/sign-in-limits';
+import type { TrustProxy } from '../shared/trust-proxy';
 import { errorHandler, notFound } from './http-errors';
 import { accessLog } from './access-log';
 import type { LogShipper } from '../domain/search-ops/plat-logs/log-shipper';
@@ -49,6 +51,10 @@ export interface PlatformAppDeps {
   users: UserStore;
   tokens: IdTokens;
   selfSignup: boolean;
+  /** Sign-in attempts per address and failures per user name, shared by every gateway. */
+  signInLimits: SignInLimits;
+  /** PLAT_TRUST_PROXY: the proxies whose X-Forwarded-For names the client (unset: none). */
+  trustProxy?: TrustProxy;
   apiStage?: string;
   /** Project creations per user and minute (default 20). */
   createsPerMinute?: number;
@@ -79,6 +85,8 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
   const app = express();
   const metrics = createProcessMetrics('gateway');
   app.disable('x-powered-by');
+  // Only named proxies may set the client's address: per-address limits count by it.
+  if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
   app.use(metrics.countRequests);
   app.use(accessLog(deps.log, deps.accessLogs));
   app.use(express.json({ limit: '2mb' }));

@@ -17,6 +17,8 @@ import { AlarmStore } from '../domain/monitoring/alarm-store';
 import { SourcePolicy, type SourcePolicySettings } from '../domain/sources/source-policy';
 import { IdTokens, keyDirectory } from './auth/id-tokens';
 import { UserStore } from './auth/user-store';
+import { AttemptCounters } from '../domain/metadata-store/attempt-counters';
+import { SignInLimits } from './auth/sign-in-limits';
 
 export async function platformDeps(
   dataDir: string,
@@ -29,6 +31,9 @@ export async function platformDeps(
     | 'PLAT_OIDC_JWKS_URL'
     | 'PLAT_OIDC_AUDIENCE'
     | 'PLAT_OIDC_OPERATOR_GROUP'
+    | 'PLAT_AUTH_ATTEMPTS_PER_IP'
+    | 'PLAT_LOGIN_FAILURES_PER_USER'
+    | 'PLAT_LOGIN_FAILURE_WINDOW_SECONDS'
   > &
     SourcePolicySettings &
     WarehouseSettings &
@@ -53,6 +58,11 @@ export async function platformDeps(
       ? { putIfAbsent: (name: string, value: string) => secrets.putIfAbsent(`plat/${name}`, value) }
       : keyDirectory(path.join(dataDir, 'keys'));
   const tokens = await IdTokens.open(signingKeys, config.PLAT_TOKEN_TTL_SECONDS, external);
+  const signInLimits = new SignInLimits(new AttemptCounters(db), {
+    attemptsPerAddress: config.PLAT_AUTH_ATTEMPTS_PER_IP,
+    failuresPerUser: config.PLAT_LOGIN_FAILURES_PER_USER,
+    failureWindowSeconds: config.PLAT_LOGIN_FAILURE_WINDOW_SECONDS,
+  });
   const search = configuredOpenSearch(config);
   const accessLogs =
     search &&
@@ -67,6 +77,7 @@ export async function platformDeps(
     engine,
     users,
     tokens,
+    signInLimits,
     search,
     accessLogs,
     alarms: new AlarmStore(db),

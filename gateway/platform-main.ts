@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     log,
     ...deps,
     selfSignup: config.PLAT_SELF_SIGNUP,
+    trustProxy: config.PLAT_TRUST_PROXY,
     apiStage: config.PLAT_API_STAGE,
     createsPerMinute: config.PLAT_PROJECT_CREATES_PER_MINUTE,
     queriesPerUser: config.PLAT_QUERIES_PER_USER,
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
       await connection.close();
     },
   );
-  const hub = attachEventHub(server, deps);
+  const hub = attachEventHub(server, { ...deps, connectionsPerUser: config.PLAT_WS_CONNECTIONS_PER_USER });
 }
 
 main().catch((err) => {

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { hiddenValue, redactUrl } from './redact';
 import { parseSourceRules } from './source-rules';
 import { WORKLOADS, parseSlots, parseWorkloads } from './task-queues';
+import { parseTrustProxy } from './trust-proxy';
+import { wellKnownSecretsIn } from './well-known-secrets';
 
 /** A whole number read from the environment, within [min, max]; `expected` is what errors say. */
 const wholeNumber = (fallback: number, min: number, max: number, expected: string) =>
@@ -160,6 +162,26 @@ export const settings = {
     help: 'Project creations allowed per user and minute (429 beyond).',
   },
   PLAT_SELF_SIGNUP: { schema: bool(false), help: 'Allow POST /auth/signup (user-password accounts).' },
+  PLAT_AUTH_ATTEMPTS_PER_IP: {
+    schema: wholeNumber(30, 1, Number.MAX_SAFE_INTEGER, 'a whole number >= 1'),
+    help: 'Sign-in and sign-up attempts allowed per client address and minute, counted across gateways in the metadata store (429 beyond).',
+  },
+  PLAT_LOGIN_FAILURES_PER_USER: {
+    schema: wholeNumber(10, 1, Number.MAX_SAFE_INTEGER, 'a whole number >= 1'),
+    help: 'Failed sign-ins (and sign-ups of a taken name) allowed per user name in PLAT_LOGIN_FAILURE_WINDOW_SECONDS, across gateways (429 beyond); a successful sign-in clears them.',
+  },
+  PLAT_LOGIN_FAILURE_WINDOW_SECONDS: {
+    schema: wholeNumber(900, 10, 86400, 'seconds, 10-86400'),
+    help: 'The window of PLAT_LOGIN_FAILURES_PER_USER.',
+  },
+  PLAT_TRUST_PROXY: {
+    schema: z.string().superRefine(checkedBy(parseTrustProxy)).transform(parseTrustProxy).optional(),
+    help: "The reverse proxies in front of the gateway, whose X-Forwarded-For names the client (per-address limits): a number of hops, or comma-separated addresses, CIDRs, loopback, linklocal, uniquelocal. Unset: the connection's address is the client's.",
+  },
+  PLAT_WS_CONNECTIONS_PER_USER: {
+    schema: wholeNumber(20, 1, 100_000, 'a whole number, 1-100000'),
+    help: 'WebSocket connections one user may hold open on one gateway at once (the upgrade answers 429 beyond).',
+  },
   PLAT_TOKEN_TTL_SECONDS: {
     schema: wholeNumber(3600, 60, 7 * 86400, 'seconds, 60-604800'),
     help: 'Lifetime of the ID tokens plat issues.',
@@ -177,7 +199,7 @@ export const settings = {
   },
   PLAT_OIDC_AUDIENCE: {
     schema: z.string().min(1).optional(),
-    help: 'Required audience (client id) of external tokens.',
+    help: 'Audience (client id) external tokens must be minted for; required with PLAT_OIDC_ISSUER.',
   },
   PLAT_OIDC_OPERATOR_GROUP: {
     schema: z.string().min(1).max(256).optional(),
@@ -317,6 +339,10 @@ export const settings = {
       )
       .optional(),
     help: 'Key of the parameter store (AES-256-GCM), the same on every host of a fleet. Unset: a key file is created in the data dir (one host only; required with PLAT_METADATA_URL).',
+  },
+  PLAT_DEMO_SECRETS: {
+    schema: bool(false),
+    help: 'Accept the well-known try-out secrets of docker-compose.yml and compose.demo.env (refused otherwise). Never in a deployment.',
   },
   PLAT_WITH_MONITORING: {
     schema: bool(false),
@@ -491,6 +517,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatConfig {
         'a key shared by every host when PLAT_METADATA_URL is set: 32 bytes, base64-encoded (openssl rand -base64 32)',
       got: undefined,
     });
+  // Without an audience, a token the issuer minted for any of its clients would be accepted.
+  if (
+    out.PLAT_OIDC_ISSUER &&
+    !out.PLAT_OIDC_AUDIENCE &&
+    !problems.some((p) => p.variable === 'PLAT_OIDC_AUDIENCE')
+  )
+    problems.push({
+      variable: 'PLAT_OIDC_AUDIENCE',
+      expected:
+        "plat's client id at the issuer when PLAT_OIDC_ISSUER is set: tokens minted for other clients must not sign in",
+      got: undefined,
+    });
+  if (!out.PLAT_DEMO_SECRETS)
+    for (const variable of wellKnownSecretsIn(env))
+      problems.push({
+        variable,
+        expected:
+          'a secret of your own, not the well-known try-out value (openssl rand -base64 32), or PLAT_DEMO_SECRETS=true for a local try-out',
+        got: shown(variable, env[variable]),
+      });
   if (problems.length) throw new ConfigError(problems);
   return out as PlatConfig;
 }

@@ -148,11 +148,13 @@
 
     function connect() {
       const token = localStorage.getItem(TOKEN_KEY);
-      if (!token) return toSignIn('expired');
+      if (!token || !currentUser()) return toSignIn('expired');
       state(attempt ? 'reconnecting' : 'connecting');
+      let opened = false;
       const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
       socket = new WebSocket(`${scheme}//${location.host}/ws?token=${encodeURIComponent(token)}`);
       socket.onopen = () => {
+        opened = true;
         socket.send(JSON.stringify({ action: 'subscribe', project_id: projectId, since: last }));
       };
       socket.onmessage = (msg) => {
@@ -171,10 +173,12 @@
           onEvent(data);
         }
       };
-      socket.onclose = (ev) => {
+      socket.onclose = () => {
         socket = null;
         if (closed) return state('closed');
-        if (ev.code === 4401) return toSignIn('expired');
+        // The gateway refuses a rejected token before the upgrade, which a browser only sees as a
+        // close that never opened: the API says whether the token is the reason (401 → sign-in).
+        if (!opened) api('/v1/projects?limit=1').catch(() => {});
         attempt += 1;
         state('reconnecting');
         timer = setTimeout(connect, Math.min(15_000, 1000 * 2 ** (attempt - 1)));

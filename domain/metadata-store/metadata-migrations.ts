@@ -182,5 +182,24 @@ export function metadataMigrations(dialect: MetadataDialect): Record<string, Mig
                     AND NOT EXISTS (SELECT 1 FROM users WHERE first_account = 1)`.execute(db);
       },
     },
+    '0005-attempt-counters': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+      async up(db: Kysely<any>) {
+        // Counters of rate limits that hold across gateways (sign-in attempts): a key's current window.
+        await db.schema
+          .createTable('attempt_counters')
+          .ifNotExists()
+          .addColumn('key', 'text', (c) => c.primaryKey())
+          .addColumn('hits', 'integer', (c) => c.notNull())
+          .addColumn('expires_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('attempt_counters_expiry')
+          .ifNotExists()
+          .on('attempt_counters')
+          .column('expires_at')
+          .execute();
+      },
+    },
   };
 }

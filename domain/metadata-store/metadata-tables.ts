@@ -97,6 +97,15 @@ export interface WorkerHostsTable {
   stopped_at: string | null;
 }
 
+/** Hits of a rate limit in a key's current window, shared by every gateway (attempt-counters.ts). */
+export interface AttemptCountersTable {
+  /** What is counted, e.g. `auth-ip:203.0.113.7` or `auth-user:ana`. */
+  key: string;
+  hits: number;
+  /** When the window ends: the next hit starts a new one, and until then the row may be pruned. */
+  expires_at: string;
+}
+
 export interface MetadataTables {
   projects: ProjectsTable;
   events: EventsTable;
@@ -107,4 +116,5 @@ export interface MetadataTables {
   alarm_notifications: AlarmNotificationsTable;
   secrets: SecretsTable;
   worker_hosts: WorkerHostsTable;
+  attempt_counters: AttemptCountersTable;
 }

@@ -5,6 +5,7 @@ import { HttpError } from '../http-errors';
 import { apiRoute, type ApiRoute } from '../api/api-route';
 import { jwksSchema, tokenSchema } from '../projects/project-responses';
 import type { IdTokens, TokenSubject } from './id-tokens';
+import type { SignInLimits } from './sign-in-limits';
 import { UserExists, type UserStore } from './user-store';
 import { usernameSchema } from './username';
 
@@ -17,7 +18,17 @@ const credentialsSchema = z
 /** Signing in checks the password against the stored hash only, whatever its length. */
 const loginSchema = credentialsSchema.extend({ password: z.string().min(1).max(256) });
 
-export function authApi(deps: { users: UserStore; tokens: IdTokens; selfSignup: boolean }): ApiRoute[] {
+const TOO_MANY = {
+  description: 'too many attempts from this address, or failures for this user name (see Retry-After)',
+};
+
+export function authApi(deps: {
+  users: UserStore;
+  tokens: IdTokens;
+  selfSignup: boolean;
+  signInLimits: SignInLimits;
+}): ApiRoute[] {
+  const limits = deps.signInLimits;
   return [
     apiRoute({
       operationId: 'signup',
@@ -30,16 +41,21 @@ export function authApi(deps: { users: UserStore; tokens: IdTokens; selfSignup: 
         201: { description: 'signed in', schema: tokenSchema },
         403: { description: 'self sign-up is disabled on this server' },
         409: { description: 'the username is taken' },
+        429: TOO_MANY,
       },
-      handle: async ({ body }) => {
+      handle: async ({ body, req, res }) => {
         if (!deps.selfSignup)
           throw new HttpError(
             403,
             'signup_disabled',
             'self sign-up is disabled (PLAT_SELF_SIGNUP=true enables it)',
           );
+        // Counted like a sign-in: a taken name is a failure of that name, as a wrong password is.
+        await limits.attempt(req, body.username, res);
         try {
-          return await deps.tokens.issue(await deps.users.create(body.username, body.password));
+          const user = await deps.users.create(body.username, body.password);
+          await limits.succeeded(body.username);
+          return await deps.tokens.issue(user);
         } catch (err) {
           if (err instanceof UserExists) throw new HttpError(409, 'username_taken', err.message);
           throw err;
@@ -56,10 +72,14 @@ export function authApi(deps: { users: UserStore; tokens: IdTokens; selfSignup: 
       responses: {
         200: { description: 'signed in', schema: tokenSchema },
         401: { description: 'wrong username or password' },
+        429: TOO_MANY,
       },
-      handle: async ({ body }) => {
+      handle: async ({ body, req, res }) => {
+        // Counted before the password is checked: guesses racing on several gateways all count.
+        await limits.attempt(req, body.username, res);
         const user = await deps.users.authenticate(body.username, body.password);
         if (!user) throw new HttpError(401, 'invalid_credentials', 'wrong username or password');
+        await limits.succeeded(body.username);
         return deps.tokens.issue(user);
       },
     }),

@@ -35,6 +35,7 @@ export interface TokenSubject {
 export interface ExternalIssuer {
   issuer: string;
   jwksUrl?: string;
+  /** Required: {@link IdTokens.open} refuses an issuer without one. */
   audience?: string;
   /** The group (in `groups` or `cognito:groups`) whose members are operators (PLAT_OIDC_OPERATOR_GROUP). */
   operatorGroup?: string;
@@ -78,6 +79,9 @@ export class IdTokens {
 
   /** Loads the signing key from `keys`, creating it the first time (a key made by a racing process wins). */
   static async open(keys: SigningKeyStore, ttlSeconds: number, external?: ExternalIssuer): Promise<IdTokens> {
+    // jose skips the audience check without one: any token of the issuer, for any client, would pass.
+    if (external && !external.audience)
+      throw new Error(`the OIDC issuer ${external.issuer} needs an audience (PLAT_OIDC_AUDIENCE)`);
     const { privateKey: fresh } = await generateKeyPair('ES256', { extractable: true });
     const candidate = {
       ...(await exportJWK(fresh)),

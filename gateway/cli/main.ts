@@ -228,14 +228,22 @@ async function watch(api: ApiClient, projectId: string, json: boolean): Promise<
   draw();
   if (TERMINAL.has(view.status)) return view.status === 'completed' ? 0 : 1;
   const token = loadToken(api.baseUrl) ?? '';
-  const ws = new WebSocket(`${api.baseUrl.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}`);
+  // In a header rather than the URL, which proxies may log.
+  const ws = new WebSocket(`${api.baseUrl.replace(/^http/, 'ws')}/ws`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   return new Promise<number>((resolve, reject) => {
     ws.on('open', () => ws.send(JSON.stringify({ action: 'subscribe', project_id: projectId })));
-    ws.on('close', (code, reason) =>
-      code === 4401
-        ? reject(new ApiError(401, 'invalid_token', `${reason} (run \`plat login\`)`))
-        : undefined,
-    );
+    // The gateway refuses a bad token (401) or a user over the connection cap (429) before upgrading.
+    ws.on('unexpected-response', (_req, res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        const { code = String(status), message = res.statusMessage ?? 'refused' } = upgradeError(text);
+        reject(new ApiError(status, code, status === 401 ? `${message} (run \`plat login\`)` : message));
+      });
+    });
     ws.on('error', reject);
     ws.on('message', async (data) => {
       const msg = JSON.parse(data.toString()) as {
@@ -259,6 +267,19 @@ async function watch(api: ApiClient, projectId: string, json: boolean): Promise<
       }
     });
   });
+}
+
+/** The `{"error":{"code","message"}}` of a refused upgrade, or nothing when the body is not that. */
+function upgradeError(text: string): { code?: string; message?: string } {
+  try {
+    const error = (JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }).error;
+    return {
+      code: typeof error?.code === 'string' ? error.code : undefined,
+      message: typeof error?.message === 'string' ? error.message : undefined,
+    };
+  } catch {
+    return {};
+  }
 }
 
 function required<T>(value: T | undefined, what: string): T {

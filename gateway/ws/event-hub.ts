@@ -4,15 +4,28 @@
  * events table (written by the worker, on any host), so every gateway sees every event and `since`
  * replays what a client missed. A shared store announces new events as they commit and is polled
  * once a second besides; the embedded file is polled every 250 ms (docs/fleet.md#events-across-gateways).
+ * The token (`?token=` or `Authorization: Bearer`) is verified before the upgrade: without a valid
+ * one, or over the user's cap of connections, the request is answered on the HTTP level (401, 429)
+ * and never becomes a WebSocket. Messages are at most 64 KiB, and only a few may wait to be handled.
  */
-import type { IncomingMessage, Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
 import type { ProjectStore, StoredEvent } from '../../domain/metadata-store/project-store';
 import type { IdTokens, TokenSubject } from '../auth/id-tokens';
 
-/** Close codes a client can act on. */
-export const WS_CLOSE = { invalidToken: 4401, tooManySubscriptions: 4429 } as const;
+/** Close codes a client can act on (1009, a message over {@link WS_MAX_PAYLOAD}, is ws's own). */
+export const WS_CLOSE = { tooManyPending: 1008, tooManySubscriptions: 4429 } as const;
+
+/** The largest message a client may send: a subscribe is well under 1 KiB. */
+export const WS_MAX_PAYLOAD = 64 * 1024;
+
+/** A client's messages waiting to be handled: beyond, it sends faster than it is served. */
+export const WS_MAX_PENDING = 32;
+
+/** Connections one user may hold open on one gateway (PLAT_WS_CONNECTIONS_PER_USER). */
+export const DEFAULT_WS_CONNECTIONS_PER_USER = 20;
 
 const clientMessage = z.discriminatedUnion('action', [
   z.object({
@@ -35,6 +48,8 @@ interface Client {
   again: Set<string>;
   /** the client's messages, handled one after another in the order they came */
   handled: Promise<void>;
+  /** how many of its messages wait in `handled` */
+  pending: number;
 }
 
 /** Polling periods: alone, and as the fallback of a store that announces new events. */
@@ -45,33 +60,93 @@ export interface EventHub {
   close(): void;
 }
 
+/** The ID token of an upgrade request: `?token=`, else `Authorization: Bearer`. */
+function upgradeToken(req: IncomingMessage, url: URL): string | undefined {
+  const fromQuery = url.searchParams.get('token');
+  if (fromQuery) return fromQuery;
+  return /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+}
+
+/** Answers an upgrade request on the HTTP level, in the platform's error format, and hangs up. */
+function refuse(
+  socket: Duplex,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  if (!socket.writable) return void socket.destroy();
+  const body = JSON.stringify({ error: { code, message } });
+  const lines = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    'Connection: close',
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+}
+
 export function attachEventHub(
   server: Server,
-  deps: { tokens: IdTokens; store: ProjectStore; pollMs?: number },
+  deps: { tokens: IdTokens; store: ProjectStore; pollMs?: number; connectionsPerUser?: number },
 ): EventHub {
-  const wss = new WebSocketServer({ noServer: true });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD });
   const clients = new Set<Client>();
+  const perUserCap = deps.connectionsPerUser ?? DEFAULT_WS_CONNECTIONS_PER_USER;
+  /** user id → connections open or being opened on this gateway */
+  const connections = new Map<string, number>();
 
-  server.on('upgrade', (req: IncomingMessage, socket, head) => {
+  const release = (userId: string) => {
+    const left = (connections.get(userId) ?? 1) - 1;
+    if (left > 0) connections.set(userId, left);
+    else connections.delete(userId);
+  };
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // A client that hangs up while its token is checked must not take the process down.
+    socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (!/^\/(v1\/)?ws\/?$/.test(url.pathname)) return socket.destroy();
-    wss.handleUpgrade(req, socket, head, async (ws) => {
-      // Listen at once: a client may send its subscribe before the token check below finishes.
-      const early: string[] = [];
-      const session: { client?: Client } = {};
-      ws.on('message', (data) =>
-        session.client ? handle(session.client, data.toString()) : early.push(data.toString()),
-      );
-      ws.on('close', () => session.client && clients.delete(session.client));
-      let user: TokenSubject;
-      try {
-        user = await deps.tokens.verify(url.searchParams.get('token') ?? '');
-      } catch (err) {
-        ws.close(WS_CLOSE.invalidToken, `invalid token: ${(err as Error).message}`.slice(0, 120));
-        return;
-      }
-      // The socket closed while its token was checked: there is no client to serve.
-      if (ws.readyState !== WebSocket.OPEN) return;
+    if (!/^\/(v1\/)?ws\/?$/.test(url.pathname))
+      return refuse(socket, 404, 'not_found', `no WebSocket at ${url.pathname.slice(0, 100)}`);
+    void authorize(req, socket, url).then((user) => user && upgrade(req, socket, head, user));
+  });
+
+  /** The upgrade's user, or undefined once it has been refused (no token, a bad one, over the cap). */
+  const authorize = async (
+    req: IncomingMessage,
+    socket: Duplex,
+    url: URL,
+  ): Promise<TokenSubject | undefined> => {
+    const token = upgradeToken(req, url);
+    if (!token) {
+      refuse(socket, 401, 'unauthorized', 'sign in first: /ws?token=<ID token> or Authorization: Bearer');
+      return undefined;
+    }
+    let user: TokenSubject;
+    try {
+      user = await deps.tokens.verify(token);
+    } catch (err) {
+      refuse(socket, 401, 'invalid_token', `invalid ID token: ${(err as Error).message}`.slice(0, 200));
+      return undefined;
+    }
+    // Hung up while its token was checked: there is no one to serve.
+    if (socket.destroyed) return undefined;
+    const open = connections.get(user.user_id) ?? 0;
+    if (open >= perUserCap) {
+      refuse(socket, 429, 'too_many_connections', `at most ${perUserCap} WebSocket connections per user`, {
+        'Retry-After': '10',
+      });
+      return undefined;
+    }
+    // Counted from here, before the handshake, so concurrent upgrades of one user cannot pass the cap.
+    connections.set(user.user_id, open + 1);
+    socket.once('close', () => release(user.user_id));
+    return user;
+  };
+
+  const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer, user: TokenSubject) => {
+    wss.handleUpgrade(req, socket, head, (ws) => {
       const client: Client = {
         socket: ws,
         user,
@@ -79,16 +154,27 @@ export function attachEventHub(
         reading: new Map(),
         again: new Set(),
         handled: Promise.resolve(),
+        pending: 0,
       };
-      session.client = client;
       clients.add(client);
+      // ws reports a message over maxPayload here before closing with 1009; nothing else to do.
+      ws.on('error', () => {});
+      ws.on('close', () => clients.delete(client));
+      ws.on('message', (data) => {
+        if (client.pending >= WS_MAX_PENDING)
+          return ws.close(WS_CLOSE.tooManyPending, `at most ${WS_MAX_PENDING} messages waiting`);
+        handle(client, data.toString());
+      });
       send(ws, { type: 'welcome', user: user.username });
-      for (const text of early.splice(0)) handle(client, text);
     });
-  });
+  };
 
   const handle = (client: Client, text: string) => {
-    client.handled = client.handled.then(() => onMessage(client, text)).catch(() => {});
+    client.pending += 1;
+    client.handled = client.handled
+      .then(() => onMessage(client, text))
+      .catch(() => {})
+      .finally(() => (client.pending -= 1));
   };
 
   const onMessage = async (client: Client, text: string): Promise<void> => {

@@ -31,7 +31,7 @@ export async function startTestGateway(opts: {
   deepHealthTimeoutMs?: number;
   /** The OpenSearch cluster of /v1/search (none: those answer 503). */
   opensearchUrl?: string;
-  /** More settings, as environment variables would give them (OPENSEARCH_AWS_REGION, ...). */
+  /** More settings, as environment variables would give them (OPENSEARCH_AWS_REGION, PLAT_TRUST_PROXY, ...). */
   env?: Record<string, string>;
   /** The bearer token of Alertmanager's webhook at POST /v1/alerts (none: it answers 503). */
   alertsWebhookToken?: string;
@@ -39,10 +39,11 @@ export async function startTestGateway(opts: {
   alarmHour?: string;
 }): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? newTestDataDir();
-  const deps = await platformDeps(
-    dataDir,
-    loadConfig({ ...(opts.opensearchUrl ? { OPENSEARCH_URL: opts.opensearchUrl } : {}), ...opts.env }),
-  );
+  const config = loadConfig({
+    ...(opts.opensearchUrl ? { OPENSEARCH_URL: opts.opensearchUrl } : {}),
+    ...opts.env,
+  });
+  const deps = await platformDeps(dataDir, config);
   const app = createPlatformApp({
     client: opts.client,
     temporalAddress: harness().temporal.address,
@@ -50,6 +51,7 @@ export async function startTestGateway(opts: {
     log: createLogger('gateway-test', 'silent'),
     ...deps,
     selfSignup: opts.selfSignup ?? true,
+    trustProxy: config.PLAT_TRUST_PROXY,
     apiStage: opts.apiStage,
     deepHealthTimeoutMs: opts.deepHealthTimeoutMs ?? 3000,
     temporalUi: { namespace: 'default', url: harness().temporal.uiUrl },
@@ -58,7 +60,11 @@ export async function startTestGateway(opts: {
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
-  const hub = attachEventHub(server, { ...deps, pollMs: 100 });
+  const hub = attachEventHub(server, {
+    ...deps,
+    pollMs: 100,
+    connectionsPerUser: config.PLAT_WS_CONNECTIONS_PER_USER,
+  });
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     dataDir,

@@ -1,12 +1,33 @@
-/** docker-compose.yml stays valid for users with Docker (validation needs no engine). */
+/**
+ * docker-compose.yml stays valid for users with Docker (validation needs no engine), and starts only
+ * with secrets of the user's own or the try-out ones of compose.demo.env, which plat accepts only there.
+ */
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parseEnv } from 'node:util';
+import { ConfigError, loadConfig } from '../../shared/config';
 import { repoRoot } from '../../shared/paths';
 import { REQUIRED_PERIODS } from '../../domain/monitoring/alert-rules';
 import { prometheusConfig } from '../../scripts/lib/monitoring-config';
 
 let command: string[] | undefined;
+
+/** Secrets of a deployment's own, as a user sets them before `docker compose up`. */
+const OWN_SECRETS = {
+  PLAT_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+  PLAT_DB_PASSWORD: 'db-password-of-our-own',
+  TEMPORAL_DB_PASSWORD: 'temporal-password-of-our-own',
+  PLAT_MEMORY_API_KEYS: 'memory-key-of-our-own',
+  PLAT_ALERTS_WEBHOOK_TOKEN: 'webhook-token-of-our-own-0123456789',
+};
+
+/** The environment compose runs in: this process's, without any secret of the caller's shell. */
+function composeEnv(extra: Record<string, string> = OWN_SECRETS): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of [...Object.keys(OWN_SECRETS), 'PLAT_DEMO_SECRETS']) delete env[name];
+  return { ...env, ...extra };
+}
 
 /** `docker compose`, else `docker-compose` (Debian's, which provisioning installs); found once. */
 function composeCommand(): string[] {
@@ -28,7 +49,10 @@ let resolved: string | undefined;
  */
 function resolvedConfig(file: string): string {
   const [cmd, ...args] = composeCommand();
-  return (resolved ??= execFileSync(cmd, [...args, '-f', file, 'config'], { encoding: 'utf8' }));
+  return (resolved ??= execFileSync(cmd, [...args, '-f', file, 'config'], {
+    encoding: 'utf8',
+    env: composeEnv(),
+  }));
 }
 
 describe('docker-compose.yml', () => {
@@ -36,13 +60,60 @@ describe('docker-compose.yml', () => {
 
   it('passes `docker compose config -q`', () => {
     const [cmd, ...args] = composeCommand();
-    expect(() => execFileSync(cmd, [...args, '-f', file, 'config', '-q'], { stdio: 'pipe' })).not.toThrow();
+    expect(() =>
+      execFileSync(cmd, [...args, '-f', file, 'config', '-q'], { stdio: 'pipe', env: composeEnv() }),
+    ).not.toThrow();
+  });
+
+  it('refuses to start without each secret, naming the one missing', () => {
+    const [cmd, ...args] = composeCommand();
+    for (const name of Object.keys(OWN_SECRETS)) {
+      const rest = Object.fromEntries(Object.entries(OWN_SECRETS).filter(([n]) => n !== name));
+      const run = spawnSync(cmd, [...args, '-f', file, 'config', '-q'], {
+        encoding: 'utf8',
+        env: composeEnv(rest),
+      });
+      expect(run.status).not.toBe(0);
+      expect(run.stderr).toContain(`set ${name}`);
+    }
+  });
+
+  it("passes the user's secrets through, and its try-out file's only with PLAT_DEMO_SECRETS=true", () => {
+    const services = resolvedConfig(file).split(/\n {2}(?=[a-z-]+:\n)/);
+    const gateway = services.find((s) => s.startsWith('gateway:'))!;
+    expect(gateway).toContain(`PLAT_SECRET_KEY: ${OWN_SECRETS.PLAT_SECRET_KEY}`);
+    expect(gateway).toMatch(/PLAT_DEMO_SECRETS: ['"]?false/);
+    const demoFile = path.join(repoRoot, 'compose.demo.env');
+    const [cmd, ...args] = composeCommand();
+    const demo = execFileSync(cmd, [...args, '--env-file', demoFile, '-f', file, 'config'], {
+      encoding: 'utf8',
+      env: composeEnv({}),
+    });
+    expect(demo).toMatch(/PLAT_DEMO_SECRETS: ['"]?true/);
+    // What plat's services see with the try-out file: refused without its flag, accepted with it.
+    const values = parseEnv(fs.readFileSync(demoFile, 'utf8'));
+    const seen = {
+      PLAT_SECRET_KEY: values.PLAT_SECRET_KEY,
+      PLAT_METADATA_URL: `postgres://plat:${values.PLAT_DB_PASSWORD}@postgres:5432/plat`,
+      PLAT_MEMORY_API_KEYS: values.PLAT_MEMORY_API_KEYS,
+      PLAT_ALERTS_WEBHOOK_TOKEN: values.PLAT_ALERTS_WEBHOOK_TOKEN,
+    };
+    expect(() => loadConfig({ ...seen, PLAT_DEMO_SECRETS: values.PLAT_DEMO_SECRETS })).not.toThrow();
+    let refused: unknown;
+    try {
+      loadConfig(seen);
+    } catch (err) {
+      refused = err;
+    }
+    expect(refused).toBeInstanceOf(ConfigError);
+    expect((refused as ConfigError).problems.map((p) => p.variable).sort()).toEqual(Object.keys(seen).sort());
   });
 
   it('runs every component the platform needs, with pinned images', () => {
     const [cmd, ...args] = composeCommand();
     const services = execFileSync(cmd, [...args, '-f', file, 'config', '--services'], {
       encoding: 'utf8',
+      env: composeEnv(),
     }).split('\n');
     for (const name of [
       'temporal',

@@ -426,9 +426,9 @@ describe('project events over WebSocket', () => {
 
   const connect = (tokenValue: string) => connectWs(gateway.base, tokenValue);
 
-  it('closes with 4401 for a bad token', async () => {
-    const { closed } = connect('forged.token.value');
-    expect((await closed).code).toBe(4401);
+  it('refuses a bad token with 401 before the upgrade', async () => {
+    const { opened } = connect('forged.token.value');
+    await expect(opened).rejects.toThrow(/Unexpected server response: 401/);
   });
 
   it('pushes hitl_required live, and replays missed events with since', async () => {
