@@ -314,6 +314,16 @@ export const settings = {
       .optional(),
     help: 'Key of the parameter store (AES-256-GCM), the same on every host of a fleet. Unset: a key file is created in the data dir (one host only; required with PLAT_METADATA_URL).',
   },
+  PLAT_SECRET_KEY_PREVIOUS: {
+    schema: z
+      .string()
+      .refine(
+        (v) => Buffer.from(v, 'base64').length === 32,
+        '32 bytes, base64-encoded: the key PLAT_SECRET_KEY replaces',
+      )
+      .optional(),
+    help: 'During a key change-over: the old parameter-store key, which still opens values sealed under it while `plat secrets rotate` seals them again under PLAT_SECRET_KEY; remove it once the rotation is done.',
+  },
   PLAT_WITH_MONITORING: {
     schema: bool(false),
     help: 'Also start Prometheus and Alertmanager with the alarms (same as --with-monitoring).',
@@ -448,6 +458,7 @@ const SECRET_SETTINGS = new Set([
   'PLAT_MEMORY_API_KEYS',
   'PLAT_MEMORY_API_KEY',
   'PLAT_SECRET_KEY',
+  'PLAT_SECRET_KEY_PREVIOUS',
   'PLAT_ALERTS_WEBHOOK_TOKEN',
   'QDRANT_API_KEY',
   'SMTP_PASSWORD',
@@ -485,6 +496,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatConfig {
       variable: 'PLAT_SECRET_KEY',
       expected:
         'a key shared by every host when PLAT_METADATA_URL is set: 32 bytes, base64-encoded (openssl rand -base64 32)',
+      got: undefined,
+    });
+  // The previous key only opens: new values need the key that replaces it.
+  if (
+    out.PLAT_SECRET_KEY_PREVIOUS &&
+    !out.PLAT_SECRET_KEY &&
+    !problems.some((p) => p.variable === 'PLAT_SECRET_KEY')
+  )
+    problems.push({
+      variable: 'PLAT_SECRET_KEY',
+      expected: 'the new key when PLAT_SECRET_KEY_PREVIOUS is set (a change-over has both)',
       got: undefined,
     });
   if (problems.length) throw new ConfigError(problems);
