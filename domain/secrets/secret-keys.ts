@@ -55,7 +55,8 @@ export class SecretKeys {
       const key = this.byId.get(sealed.key_id);
       if (!key)
         throw new SealedValueRefused(
-          `${name} is sealed under key ${sealed.key_id}, which this process does not hold (it holds ${this.ids.join(', ')})`,
+          `${name} is sealed under key ${sealed.key_id}, which this process does not hold (it holds ${this.ids.join(', ')}): ` +
+            'set that key as PLAT_SECRET_KEY, or as PLAT_SECRET_KEY_PREVIOUS while a rotation moves the values to a new one',
         );
       return this.attempt(name, sealed, [key]);
     }
@@ -71,7 +72,8 @@ export class SecretKeys {
       }
     }
     throw new SealedValueRefused(
-      `${name} does not open with the keys this process holds (${this.ids.join(', ')}): sealed under another key, or altered`,
+      `${name} does not open with the keys this process holds (${this.ids.join(', ')}): sealed under another key ` +
+        '(set it as PLAT_SECRET_KEY_PREVIOUS during a rotation), or altered',
     );
   }
 }
