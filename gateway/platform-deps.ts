@@ -25,6 +25,7 @@ export async function platformDeps(
   config: Pick<
     PlatConfig,
     | 'PLAT_SECRET_KEY'
+    | 'PLAT_SECRET_KEY_PREVIOUS'
     | 'PLAT_METADATA_URL'
     | 'PLAT_TOKEN_TTL_SECONDS'
     | 'PLAT_OIDC_ISSUER'
@@ -41,7 +42,12 @@ export async function platformDeps(
 ) {
   const db = await openMetadataDb(metadataLocation(dataDir, config.PLAT_METADATA_URL));
   const store = new ProjectStore(db);
-  const secrets = await openParameterStore(db, dataDir, config.PLAT_SECRET_KEY);
+  const secrets = await openParameterStore(
+    db,
+    dataDir,
+    config.PLAT_SECRET_KEY,
+    config.PLAT_SECRET_KEY_PREVIOUS,
+  );
   const engine = warehouseEngine(config, path.join(dataDir, 'warehouse'));
   const users = new UserStore(db);
   const external = config.PLAT_OIDC_ISSUER

@@ -344,6 +344,16 @@ export const settings = {
     schema: bool(false),
     help: 'Accept the well-known try-out secrets of docker-compose.yml and compose.demo.env (refused otherwise). Never in a deployment.',
   },
+  PLAT_SECRET_KEY_PREVIOUS: {
+    schema: z
+      .string()
+      .refine(
+        (v) => Buffer.from(v, 'base64').length === 32,
+        '32 bytes, base64-encoded: the key PLAT_SECRET_KEY replaces',
+      )
+      .optional(),
+    help: 'During a key change-over: the old parameter-store key, which still opens values sealed under it while `plat secrets rotate` seals them again under PLAT_SECRET_KEY; remove it once the rotation is done.',
+  },
   PLAT_WITH_MONITORING: {
     schema: bool(false),
     help: 'Also start Prometheus and Alertmanager with the alarms (same as --with-monitoring).',
@@ -478,6 +488,7 @@ const SECRET_SETTINGS = new Set([
   'PLAT_MEMORY_API_KEYS',
   'PLAT_MEMORY_API_KEY',
   'PLAT_SECRET_KEY',
+  'PLAT_SECRET_KEY_PREVIOUS',
   'PLAT_ALERTS_WEBHOOK_TOKEN',
   'QDRANT_API_KEY',
   'SMTP_PASSWORD',
@@ -537,6 +548,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatConfig {
           'a secret of your own, not the well-known try-out value (openssl rand -base64 32), or PLAT_DEMO_SECRETS=true for a local try-out',
         got: shown(variable, env[variable]),
       });
+  // The previous key only opens: new values need the key that replaces it.
+  if (
+    out.PLAT_SECRET_KEY_PREVIOUS &&
+    !out.PLAT_SECRET_KEY &&
+    !problems.some((p) => p.variable === 'PLAT_SECRET_KEY')
+  )
+    problems.push({
+      variable: 'PLAT_SECRET_KEY',
+      expected: 'the new key when PLAT_SECRET_KEY_PREVIOUS is set (a change-over has both)',
+      got: undefined,
+    });
   if (problems.length) throw new ConfigError(problems);
   return out as PlatConfig;
 }

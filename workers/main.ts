@@ -38,6 +38,7 @@ async function main(): Promise<void> {
   const connection = await connectWithRetry(address, log);
   const activityDeps = await dataDirDeps(dataDir(config), {
     secretKey: config.PLAT_SECRET_KEY,
+    previousSecretKey: config.PLAT_SECRET_KEY_PREVIOUS,
     metadataUrl: config.PLAT_METADATA_URL,
     llm: llmSettings(config),
     publicUrl: publicUrl(config),

@@ -77,6 +77,8 @@ export async function dataDirDeps(
   dataDir: string,
   opts: {
     secretKey?: string;
+    /** PLAT_SECRET_KEY_PREVIOUS: opens values sealed under the key being replaced. */
+    previousSecretKey?: string;
     /** PLAT_METADATA_URL: the shared metadata store (unset: the data directory's file). */
     metadataUrl?: string;
     llm?: LlmSettings;
@@ -98,6 +100,7 @@ export async function dataDirDeps(
 ): Promise<ActivityDeps> {
   const warehouseRoot = path.join(dataDir, 'warehouse');
   const db = await openMetadataDb(metadataLocation(dataDir, opts.metadataUrl));
+  const secrets = await openParameterStore(db, dataDir, opts.secretKey, opts.previousSecretKey);
   return {
     store: new ProjectStore(db),
     memoryPipelines: {
@@ -105,12 +108,12 @@ export async function dataDirDeps(
       memory: new MemoryClient(opts.memory?.url ?? 'http://127.0.0.1:8230', opts.memory?.apiKey),
       state: new PipelineState(db),
     },
-    secrets: await openParameterStore(db, dataDir, opts.secretKey),
+    secrets,
     sources: opts.sources ?? new SourcePolicy(),
     llm: opts.llm,
     warehouseRoot,
     engine: warehouseEngine(opts.warehouse, warehouseRoot),
-    retention: { logDir: path.join(dataDir, 'logs'), warehouseRoot, db },
+    retention: { logDir: path.join(dataDir, 'logs'), warehouseRoot, db, secrets },
     retentionS3: warehouseS3Retention(opts.warehouse),
     publicUrl: opts.publicUrl ?? 'http://localhost:8080',
     partRows: opts.partRows,

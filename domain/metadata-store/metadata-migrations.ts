@@ -201,5 +201,14 @@ export function metadataMigrations(dialect: MetadataDialect): Record<string, Mig
           .execute();
       },
     },
+    '0006-secret-key-ids': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+      async up(db: Kysely<any>) {
+        // Which key sealed a value (domain/secrets/sealed-value.ts); null on values sealed before.
+        const secrets = (await db.introspection.getTables()).find((t) => t.name === 'secrets');
+        if (!secrets?.columns.some((c) => c.name === 'key_id'))
+          await db.schema.alterTable('secrets').addColumn('key_id', 'text').execute();
+      },
+    },
   };
 }

@@ -83,6 +83,8 @@ export interface SecretsTable {
   tag: string;
   ciphertext: string;
   updated_at: string;
+  /** The sealing key's id (sealed-value.ts); null on values sealed before key ids. */
+  key_id: string | null;
 }
 
 /** Hosts whose workers serve a host queue, and when each was last seen (domain/fleet/). */

@@ -5,21 +5,24 @@
  *   (function logs), a day's file once its last possible line is older than the period;
  * - agent-log rows of the metadata store;
  * - each project's ODS, once its newest file is older than the period (the schema it was read with
- *   stays, so the project still says what its source looked like).
+ *   stays, so the project still says what its source looked like);
+ * - each ended project's source password (source-password-retention.ts).
  * Query results are not kept locally: the embedded engine answers them directly.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sql } from 'kysely';
 import type { MetadataDb } from '../metadata-store/metadata-db';
+import type { ParameterStore } from '../secrets/parameter-store';
 import { layerDir } from '../warehouse/warehouse-layout';
 import { parseDailyLogName } from './daily-log-names';
 import { ageInDays, retentionCutoff, type RetentionKind } from './retention-periods';
+import { applySourcePasswords, planSourcePasswords } from './source-password-retention';
 
 /** One thing past its period. */
 export interface RetentionItem {
   kind: RetentionKind;
-  /** A file or directory path, or `metadata: agent_logs`. */
+  /** A file or directory path, `metadata: agent_logs`, or `secret: <parameter name>`. */
   target: string;
   /** What it is, for people. */
   detail: string;
@@ -34,6 +37,8 @@ export interface LocalRetentionScope {
   logDir: string;
   warehouseRoot: string;
   db: MetadataDb;
+  /** The parameter store whose ended projects' source passwords go (none: not covered). */
+  secrets?: ParameterStore;
 }
 
 /** Which retention period a service's log has. */
@@ -48,6 +53,7 @@ export async function planLocalRetention(scope: LocalRetentionScope, now: Date):
     ...logFiles(scope.logDir, now),
     ...(await agentLogRows(scope.db, now)),
     ...odsDirs(scope.warehouseRoot, now),
+    ...(scope.secrets ? await planSourcePasswords(scope.secrets, scope.db, now) : []),
   ];
 }
 
@@ -66,7 +72,7 @@ export async function applyLocalRetention(
   now: Date,
 ): Promise<void> {
   for (const item of items) {
-    if (item.kind === 'agent_logs') continue;
+    if (item.kind === 'agent_logs' || item.kind === 'source_passwords') continue;
     if (item.kind === 'ods_objects') {
       for (const file of odsDataFiles(item.target)) fs.rmSync(file, { force: true });
     } else {
@@ -77,6 +83,7 @@ export async function applyLocalRetention(
     const cutoff = retentionCutoff('agent_logs', now).toISOString();
     await scope.db.db.deleteFrom('agent_logs').where('timestamp', '<', cutoff).execute();
   }
+  if (scope.secrets) await applySourcePasswords(scope.secrets, items);
 }
 
 /** plat's services' daily log files (daily-log-names.ts) whose last line is past the period. */

@@ -1,6 +1,8 @@
 /**
  * How long plat keeps what it writes (docs/monitoring.md#retention): agent logs 30 days, API access
- * logs and worker ("function") logs 14 days, raw-data (ODS) objects 90 days, query results 30 days.
+ * logs and worker ("function") logs 14 days, raw-data (ODS) objects 90 days, query results 30 days;
+ * a project's source password 7 days after the project ended (nothing reads it once the project's
+ * workflow is over; the days leave an operator time to reset a failed workflow).
  */
 export const RETENTION_DAYS = {
   agent_logs: 30,
@@ -8,6 +10,7 @@ export const RETENTION_DAYS = {
   function_logs: 14,
   ods_objects: 90,
   query_results: 30,
+  source_passwords: 7,
 } as const;
 
 export type RetentionKind = keyof typeof RETENTION_DAYS;

@@ -8,12 +8,17 @@ import { DatabaseParameterStore } from './database-parameter-store';
 import { LocalParameterStore } from './local-parameter-store';
 import type { ParameterStore } from './parameter-store';
 
+/**
+ * `secretKey` (PLAT_SECRET_KEY) seals and opens; `previousKey` (PLAT_SECRET_KEY_PREVIOUS) only
+ * opens, while a rotation moves the stored values to the new key.
+ */
 export async function openParameterStore(
   metadata: MetadataDb,
   dataDir: string,
   secretKey: string | undefined,
+  previousKey?: string,
 ): Promise<ParameterStore> {
   return metadata.dialect === 'postgres'
-    ? DatabaseParameterStore.open(metadata, secretKey)
-    : new LocalParameterStore(path.join(dataDir, 'secrets'), secretKey);
+    ? DatabaseParameterStore.open(metadata, secretKey, previousKey)
+    : new LocalParameterStore(path.join(dataDir, 'secrets'), secretKey, previousKey);
 }

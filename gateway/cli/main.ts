@@ -6,6 +6,7 @@
  *   plat index bootstrap|policy|attach|detach|retry|explain|rollover|alias|cat|settings|doctor|simulate (index-commands.ts)
  *   plat retention [--dry-run] (retention-commands.ts)
  *   plat users grant|revoke USERNAME (users-commands.ts)
+ *   plat secrets rotate (secrets-commands.ts)
  * Global options: --url (PLAT_URL, default http://127.0.0.1:8080), --json.
  */
 import * as fs from 'node:fs';
@@ -20,6 +21,7 @@ import { phaseBoard, table } from './render';
 import { query, report } from './report-commands';
 import { RETENTION_USAGE, retentionCommand } from './retention-commands';
 import { USERS_USAGE, usersCommand } from './users-commands';
+import { SECRETS_USAGE, secretsCommand } from './secrets-commands';
 
 const USAGE = `Usage: plat <command> [options]
 
@@ -43,6 +45,7 @@ ${MEMORY_USAGE}
 ${INDEX_USAGE}
 ${RETENTION_USAGE}
 ${USERS_USAGE}
+${SECRETS_USAGE}
 
 Options: --url URL (default $PLAT_URL or http://127.0.0.1:8080)  --json (raw JSON output)`;
 
@@ -72,6 +75,12 @@ async function main(argv: string[]): Promise<number> {
   if (argv[first] === 'users') {
     const rest = [...argv.slice(0, first), ...argv.slice(first + 1)];
     const { data, text } = await usersCommand(rest);
+    print(rest.includes('--json') ? JSON.stringify(data, null, 2) : text);
+    return 0;
+  }
+  if (argv[first] === 'secrets') {
+    const rest = [...argv.slice(0, first), ...argv.slice(first + 1)];
+    const { data, text } = await secretsCommand(rest);
     print(rest.includes('--json') ? JSON.stringify(data, null, 2) : text);
     return 0;
   }

@@ -6,8 +6,9 @@ import type { RetentionReport } from '../../domain/retention/retention-report';
 import { table } from './render';
 import { withTemporal } from './temporal-cli-client';
 
-export const RETENTION_USAGE = `  retention [--dry-run]                   remove logs, agent logs and ODS files past their retention
-                                          period now (daily at 03:00 by schedule); --dry-run lists them`;
+export const RETENTION_USAGE = `  retention [--dry-run]                   remove logs, agent logs, ODS files and ended projects' source
+                                          passwords past their retention period now (daily at 03:00 by
+                                          schedule); --dry-run lists them`;
 
 export async function retentionCommand(args: string[]): Promise<{ data: unknown; text: string }> {
   const dryRun = args.includes('--dry-run');

@@ -76,6 +76,26 @@ describe('configuration', () => {
     );
   });
 
+  it('hides a bad PLAT_SECRET_KEY_PREVIOUS and needs the new key beside it', () => {
+    let message = '';
+    try {
+      loadConfig({ PLAT_SECRET_KEY_PREVIOUS: 'old-key-that-is-not-32-bytes' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/PLAT_SECRET_KEY_PREVIOUS="\(hidden, 28 characters\)"/);
+    expect(message).not.toMatch(/old-key-that/);
+    const previous = Buffer.alloc(32, 9).toString('base64');
+    expect(() => loadConfig({ PLAT_SECRET_KEY_PREVIOUS: previous })).toThrow(
+      /PLAT_SECRET_KEY="": expected the new key when PLAT_SECRET_KEY_PREVIOUS is set/,
+    );
+    const both = loadConfig({
+      PLAT_SECRET_KEY: Buffer.alloc(32, 8).toString('base64'),
+      PLAT_SECRET_KEY_PREVIOUS: previous,
+    });
+    expect(both.PLAT_SECRET_KEY_PREVIOUS).toBe(previous);
+  });
+
   it('rejects out-of-range ports', () => {
     expect(() => loadConfig({ PLAT_MEMORY_PORT: '70000' })).toThrow(/PLAT_MEMORY_PORT="70000"/);
     expect(() => loadConfig({ PLAT_MEMORY_PORT: '0' })).toThrow(/PLAT_MEMORY_PORT/);

@@ -1,0 +1,68 @@
+/**
+ * Retention of projects' source passwords (docs/monitoring.md#retention): a project's password is
+ * read only while its workflow runs (the PRD and the copy; `reuse_ods` copies files, not the
+ * source), so once the project has ended for the period it is deleted from the parameter store, as
+ * is a password whose project the metadata store no longer has. Items carry names, never values.
+ */
+import type { MetadataDb } from '../metadata-store/metadata-db';
+import type { ParameterStore, StoredParameter } from '../secrets/parameter-store';
+import { ageInDays, retentionCutoff } from './retention-periods';
+import type { RetentionItem } from './local-retention';
+
+/** Statuses after which a project's workflow never runs again. */
+const ENDED = ['completed', 'failed', 'terminated', 'cancelled'];
+/** `projects/<project id>/…`: the parameters the gateway stores for a project. */
+const PROJECT_PARAMETER = /^projects\/([^/]+)\//;
+/** The target of an item: the parameter's name, so a rerun or a report never holds the value. */
+const TARGET_PREFIX = 'secret: ';
+
+/** Source passwords past their period at `now`. */
+export async function planSourcePasswords(
+  secrets: ParameterStore,
+  metadata: MetadataDb,
+  now: Date,
+): Promise<RetentionItem[]> {
+  const cutoff = retentionCutoff('source_passwords', now).toISOString();
+  const stored = (await secrets.list())
+    .map((p) => ({ parameter: p, projectId: PROJECT_PARAMETER.exec(p.name)?.[1] }))
+    .filter((p): p is { parameter: StoredParameter; projectId: string } => !!p.projectId);
+  if (!stored.length) return [];
+  const projects = new Map(
+    (
+      await metadata.db
+        .selectFrom('projects')
+        .select(['project_id', 'status', 'updated_at'])
+        .where('project_id', 'in', [...new Set(stored.map((p) => p.projectId))])
+        .execute()
+    ).map((p) => [p.project_id, p]),
+  );
+  const items: RetentionItem[] = [];
+  for (const { parameter, projectId } of stored) {
+    const project = projects.get(projectId);
+    // A project's row is written just after its password: a young orphan may be a creation in flight.
+    const since = project
+      ? ENDED.includes(project.status)
+        ? project.updated_at
+        : undefined
+      : parameter.updated_at;
+    if (!since || since >= cutoff) continue;
+    items.push({
+      kind: 'source_passwords',
+      target: TARGET_PREFIX + parameter.name,
+      detail: `source password of ${projectId} (${project ? `project ${project.status}` : 'no such project'})`,
+      bytes: 0,
+      age_days: ageInDays(new Date(since), now),
+    });
+  }
+  return items;
+}
+
+/** Deletes the planned passwords; one deleted already (a rerun, another pass) is no error. */
+export async function applySourcePasswords(secrets: ParameterStore, items: RetentionItem[]): Promise<void> {
+  const refs = new Map((await secrets.list()).map((p) => [p.name, p.ref]));
+  for (const item of items) {
+    if (item.kind !== 'source_passwords') continue;
+    const ref = refs.get(item.target.slice(TARGET_PREFIX.length));
+    if (ref) await secrets.delete(ref);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * `plat secrets rotate`: seals every stored secret again under PLAT_SECRET_KEY
+ * (docs/fleet.md#rotating-the-secret-key). An administrator's command, run on a host that has plat's
+ * settings (PLAT_DATA_DIR or PLAT_METADATA_URL, PLAT_SECRET_KEY and PLAT_SECRET_KEY_PREVIOUS): it
+ * opens the parameter store itself, as the gateway and worker do, rather than asking the gateway,
+ * so no API route hands a process the keys. It prints counts, never a value or a key.
+ */
+import { parseArgs } from 'node:util';
+import { metadataLocation, openMetadataDb } from '../../domain/metadata-store/metadata-db';
+import { openParameterStore } from '../../domain/secrets/open-parameter-store';
+import { rotateSecrets } from '../../domain/secrets/rotate-secrets';
+import { keyId, decodeSecretKey } from '../../domain/secrets/sealed-value';
+import { loadConfig } from '../../shared/config';
+import { dataDir } from '../../shared/paths';
+import { ApiError } from './api-client';
+
+export const SECRETS_USAGE = `  secrets rotate                          seal every stored secret again under PLAT_SECRET_KEY (run on a
+                                          host with plat's settings, the old key as PLAT_SECRET_KEY_PREVIOUS)`;
+
+export async function secretsCommand(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ data: unknown; text: string }> {
+  const { positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false } },
+  });
+  if (positionals[0] !== 'rotate' || positionals.length > 1)
+    throw new ApiError(2, 'usage', `usage:\n${SECRETS_USAGE}`);
+  const config = loadConfig(env);
+  const dir = dataDir(config);
+  const location = metadataLocation(dir, config.PLAT_METADATA_URL);
+  const metadata = await openMetadataDb(location);
+  try {
+    const store = await openParameterStore(
+      metadata,
+      dir,
+      config.PLAT_SECRET_KEY,
+      config.PLAT_SECRET_KEY_PREVIOUS,
+    );
+    const report = await rotateSecrets(store);
+    const current = config.PLAT_SECRET_KEY ? keyId(decodeSecretKey(config.PLAT_SECRET_KEY)) : undefined;
+    const lines = [
+      `secrets in ${metadata.location}${current ? ` now under key ${current}` : ''}:`,
+      `  ${report.total} stored, ${report.resealed} sealed again, ${report.already_current} under the current key already, ${report.gone} deleted meanwhile`,
+    ];
+    if (config.PLAT_SECRET_KEY_PREVIOUS)
+      lines.push(
+        'Once every gateway and worker runs with this PLAT_SECRET_KEY, remove PLAT_SECRET_KEY_PREVIOUS from their settings.',
+      );
+    return { data: { ...report, ...(current ? { key_id: current } : {}) }, text: lines.join('\n') };
+  } finally {
+    await metadata.close();
+  }
+}
