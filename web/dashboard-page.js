@@ -11,8 +11,7 @@ window.plat.page(async () => {
   const TOP_N = 10;
   document.getElementById('tabs').replaceWith(projectTabs(id, 'dashboard'));
 
-  const query = (sql) =>
-    api(`${base}/query`, { method: 'POST', body: { sql, layer: 'ads', max_rows: 10000 } });
+  const query = (sql) => window.plat.warehouseQuery(id, { sql, layer: 'ads', max_rows: 10000 });
   const stat = (label, value) => h('span', {}, `${label} `, h('b', {}, value));
 
   /** A card drew `rows` rows (the UI test waits on data-rows). */

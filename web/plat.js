@@ -129,6 +129,36 @@
     }
   }
 
+  // ---- warehouse queries --------------------------------------------------------------------------
+
+  /**
+   * The server runs a few of a user's queries at once and answers 429 past that
+   * (docs/security.md#cost-limits): a page with many charts sends two at a time and, should another
+   * page of the same user hold a slot, tries again shortly.
+   */
+  const QUERIES_AT_ONCE = 2;
+  let queriesRunning = 0;
+  const queriesWaiting = [];
+
+  async function warehouseQuery(projectId, body) {
+    if (queriesRunning >= QUERIES_AT_ONCE) await new Promise((resolve) => queriesWaiting.push(resolve));
+    else queriesRunning++;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await api(`/v1/projects/${encodeURIComponent(projectId)}/query`, { method: 'POST', body });
+        } catch (err) {
+          if (!(err instanceof ApiError) || err.status !== 429 || attempt >= 30) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 300 + 200 * Math.min(attempt, 5)));
+        }
+      }
+    } finally {
+      const next = queriesWaiting.shift();
+      if (next) next();
+      else queriesRunning--;
+    }
+  }
+
   // ---- live events ------------------------------------------------------------------------------
 
   /**
@@ -438,6 +468,7 @@
     ApiError,
     PageLeft,
     api,
+    warehouseQuery,
     request,
     currentUser,
     requireUser,
