@@ -1,5 +1,6 @@
 /** The platform gateway's HTTP application (REST API, auth, health, metrics, web UI). */
 import { QuerySlots } from './projects/query-slots';
+import type { LeaseSlots } from '../domain/metadata-store/lease-slots';
 import { countingFailures, warehouseFailureCounter } from '../domain/warehouse/failure-counting-warehouse';
 import express, { type Express } from 'express';
 import type { Client } from '@temporalio/client';
@@ -58,8 +59,10 @@ export interface PlatformAppDeps {
   apiStage?: string;
   /** Project creations per user and minute (default 20). */
   createsPerMinute?: number;
-  /** `/query` calls one user may have running at once on this gateway. */
+  /** `/query` calls one user may have running at once, on all gateways together. */
   queriesPerUser?: number;
+  /** Where those are counted across gateways (the metadata store); absent, in this process only. */
+  querySlots?: LeaseSlots;
   /** The OpenSearch cluster of the /v1/search operations; absent, they answer 503. */
   search?: OpenSearchClient;
   /** API access logs to OpenSearch (the `plat-access-logs` alias), when it is configured. */
@@ -106,7 +109,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
     { engine, client: deps.client, taskQueue: deps.taskQueue, hostId: deps.hostId },
     deps.createsPerMinute,
     deps.search,
-    new QuerySlots({ perUser: deps.queriesPerUser }),
+    new QuerySlots({ perUser: deps.queriesPerUser, shared: deps.querySlots }),
   );
   const search = [
     ...searchApi(deps.search),

@@ -18,6 +18,7 @@ import { SourcePolicy, type SourcePolicySettings } from '../domain/sources/sourc
 import { IdTokens, keyDirectory } from './auth/id-tokens';
 import { UserStore } from './auth/user-store';
 import { AttemptCounters } from '../domain/metadata-store/attempt-counters';
+import { LeaseSlots } from '../domain/metadata-store/lease-slots';
 import { SignInLimits } from './auth/sign-in-limits';
 
 export async function platformDeps(
@@ -84,6 +85,8 @@ export async function platformDeps(
     users,
     tokens,
     signInLimits,
+    // A user's queries at once, counted across every gateway (docs/security.md#cost-limits).
+    querySlots: new LeaseSlots(db),
     search,
     accessLogs,
     alarms: new AlarmStore(db),

@@ -155,7 +155,7 @@ export const settings = {
   },
   PLAT_QUERIES_PER_USER: {
     schema: wholeNumber(2, 1, 100, 'a whole number from 1 to 100'),
-    help: 'Warehouse queries (/query) one user may have running at once on a gateway; more answer 429.',
+    help: 'Warehouse queries (/query) one user may have running at once, on all gateways together; more answer 429.',
   },
   PLAT_PROJECT_CREATES_PER_MINUTE: {
     schema: wholeNumber(20, 1, Number.MAX_SAFE_INTEGER, 'a whole number >= 1'),

@@ -210,5 +210,20 @@ export function metadataMigrations(dialect: MetadataDialect): Record<string, Mig
           await db.schema.alterTable('secrets').addColumn('key_id', 'text').execute();
       },
     },
+    '0007-lease-slots': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+      async up(db: Kysely<any>) {
+        // Slots leased across gateways (a user's warehouse queries at once).
+        await db.schema
+          .createTable('lease_slots')
+          .ifNotExists()
+          .addColumn('key', 'text', (c) => c.notNull())
+          .addColumn('slot', 'integer', (c) => c.notNull())
+          .addColumn('lease', 'text', (c) => c.notNull())
+          .addColumn('expires_at', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('lease_slots_pk', ['key', 'slot'])
+          .execute();
+      },
+    },
   };
 }

@@ -108,6 +108,17 @@ export interface AttemptCountersTable {
   expires_at: string;
 }
 
+export interface LeaseSlotsTable {
+  /** Whose slots, e.g. `query:<user_id>`. */
+  key: string;
+  /** 0 … n-1. */
+  slot: number;
+  /** The holder's random id: only it frees the slot. */
+  lease: string;
+  /** When the lease ends even if never freed (a gateway that died). */
+  expires_at: string;
+}
+
 export interface MetadataTables {
   projects: ProjectsTable;
   events: EventsTable;
@@ -119,4 +130,5 @@ export interface MetadataTables {
   secrets: SecretsTable;
   worker_hosts: WorkerHostsTable;
   attempt_counters: AttemptCountersTable;
+  lease_slots: LeaseSlotsTable;
 }

@@ -189,7 +189,7 @@ export function projectApi(
       },
       handle: async ({ req, params, body }) => {
         const view = await service.get(req.user!, params.project_id);
-        return querySlots.run(req.user!.user_id, () =>
+        return querySlots.run(req.user!.user_id, body.timeout_ms, () =>
           queryWarehouse(projectQueryEngine(engines, view), params.project_id, body),
         );
       },

@@ -1,10 +1,11 @@
 /**
- * How many warehouse queries run at once (docs/security.md#cost-limits): a few per user, refused with
- * 429 beyond that, and a cap for the whole gateway below libuv's thread pool, which DuckDB's calls
+ * How many warehouse queries run at once (docs/security.md#cost-limits): a few per user across every
+ * gateway (slots leased in the metadata store), refused with 429 beyond that, and a cap for the whole gateway below libuv's thread pool, which DuckDB's calls
  * share with password hashing and file I/O, so a burst of heavy queries never makes a sign-in wait.
  * Queries past the gateway's cap wait their turn in order; a user's own cap is never queued.
  */
 import { HttpError } from '../http-errors';
+import type { LeaseSlots } from '../../domain/metadata-store/lease-slots';
 
 /** The limits of {@link QuerySlots}. */
 export interface QuerySlotLimits {
@@ -12,7 +13,15 @@ export interface QuerySlotLimits {
   perUser?: number;
   /** Queries the gateway runs at once, all users together (default: the thread pool's size less two). */
   total?: number;
+  /**
+   * Where a user's slots are held so the cap holds across every gateway of a fleet (the metadata
+   * store); without it, in this process only.
+   */
+  shared?: LeaseSlots;
 }
+
+/** How much longer than its timeout a query's shared slot is leased (a gateway that died frees it then). */
+const LEASE_MARGIN_MS = 30_000;
 
 /** libuv's pool size as this process was started with it (4 unless UV_THREADPOOL_SIZE says otherwise). */
 export function threadPoolSize(env: NodeJS.ProcessEnv = process.env): number {
@@ -23,6 +32,7 @@ export function threadPoolSize(env: NodeJS.ProcessEnv = process.env): number {
 export class QuerySlots {
   private readonly perUser: number;
   private readonly total: number;
+  private readonly shared?: LeaseSlots;
   private readonly byUser = new Map<string, number>();
   private running = 0;
   private readonly waiting: (() => void)[] = [];
@@ -31,33 +41,43 @@ export class QuerySlots {
     this.perUser = limits.perUser ?? 2;
     // Two threads stay free for hashing and file I/O.
     this.total = limits.total ?? Math.max(1, threadPoolSize() - 2);
+    this.shared = limits.shared;
   }
 
-  /** Runs `work` in one of `user`'s slots; 429 at once when the user has none free. */
-  async run<T>(user: string, work: () => Promise<T>): Promise<T> {
+  /** Runs `work` (which ends within `timeoutMs`) in one of `user`'s slots; 429 at once when none is free. */
+  async run<T>(user: string, timeoutMs: number, work: () => Promise<T>): Promise<T> {
     const mine = this.byUser.get(user) ?? 0;
-    if (mine >= this.perUser)
-      throw new HttpError(
-        429,
-        'too_many_queries',
-        `at most ${this.perUser} queries at once per user: wait for one to finish`,
-      );
+    if (mine >= this.perUser) throw this.refusal();
     this.byUser.set(user, mine + 1);
     try {
-      await this.turn();
+      const held = await this.shared?.take(`query:${user}`, this.perUser, timeoutMs + LEASE_MARGIN_MS);
+      if (this.shared && !held) throw this.refusal();
       try {
-        return await work();
+        await this.turn();
+        try {
+          return await work();
+        } finally {
+          const next = this.waiting.shift();
+          // A waiting query takes this slot over; with none waiting, the slot is free.
+          if (next) next();
+          else this.running--;
+        }
       } finally {
-        const next = this.waiting.shift();
-        // A waiting query takes this slot over; with none waiting, the slot is free.
-        if (next) next();
-        else this.running--;
+        await held?.release();
       }
     } finally {
       const left = (this.byUser.get(user) ?? 1) - 1;
       if (left) this.byUser.set(user, left);
       else this.byUser.delete(user);
     }
+  }
+
+  private refusal(): HttpError {
+    return new HttpError(
+      429,
+      'too_many_queries',
+      `at most ${this.perUser} queries at once per user: wait for one to finish`,
+    );
   }
 
   private async turn(): Promise<void> {

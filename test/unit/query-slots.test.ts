@@ -14,24 +14,24 @@ describe('query slots', () => {
     const slots = new QuerySlots({ perUser: 2, total: 10 });
     const a = pending();
     const b = pending();
-    const first = slots.run('ana', () => a.done);
-    const second = slots.run('ana', () => b.done);
-    const third = slots.run('ana', async () => 'ran');
+    const first = slots.run('ana', 1_000, () => a.done);
+    const second = slots.run('ana', 1_000, () => b.done);
+    const third = slots.run('ana', 1_000, async () => 'ran');
     await expect(third).rejects.toMatchObject({ status: 429, code: 'too_many_queries' });
     await expect(third).rejects.toBeInstanceOf(HttpError);
     // Another user is not affected by ana's queries.
-    await expect(slots.run('bob', async () => 'bob ran')).resolves.toBe('bob ran');
+    await expect(slots.run('bob', 1_000, async () => 'bob ran')).resolves.toBe('bob ran');
     a.finish();
     await first;
-    await expect(slots.run('ana', async () => 'again')).resolves.toBe('again');
-    const failing = slots.run('ana', async () => {
+    await expect(slots.run('ana', 1_000, async () => 'again')).resolves.toBe('again');
+    const failing = slots.run('ana', 1_000, async () => {
       throw new Error('boom');
     });
     await expect(failing).rejects.toThrow('boom');
     b.finish();
     await second;
     await expect(
-      Promise.all([slots.run('ana', async () => 1), slots.run('ana', async () => 2)]),
+      Promise.all([slots.run('ana', 1_000, async () => 1), slots.run('ana', 1_000, async () => 2)]),
     ).resolves.toEqual([1, 2]);
   });
 
@@ -39,12 +39,12 @@ describe('query slots', () => {
     const slots = new QuerySlots({ perUser: 5, total: 1 });
     const started: string[] = [];
     const gate = pending();
-    const first = slots.run('u1', async () => {
+    const first = slots.run('u1', 1_000, async () => {
       started.push('first');
       await gate.done;
     });
-    const second = slots.run('u2', async () => void started.push('second'));
-    const third = slots.run('u3', async () => void started.push('third'));
+    const second = slots.run('u2', 1_000, async () => void started.push('second'));
+    const third = slots.run('u3', 1_000, async () => void started.push('third'));
     await new Promise((r) => setImmediate(r));
     expect(started).toEqual(['first']);
     gate.finish();
