@@ -1,4 +1,6 @@
 /** Entry point of the platform gateway (`npm run gateway`). */
+// First: sizes the thread pool before anything starts it.
+import './thread-pool-size';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfigOrExit } from '../shared/load-config-or-exit';
 import { createLogger } from '../shared/logger';

@@ -119,12 +119,13 @@ export class DuckDbWarehouse implements WarehouseEngine {
     timeoutMs = DEFAULT_QUERY_TIMEOUT_MS,
   ): Promise<QueryRows> {
     const statement = sql.trim().replace(/;\s*$/, '');
-    return this.withProject(
+    const run = this.withProject(
       projectId,
       defaultLayer,
       (conn) => selectInSandbox(conn, statement, maxRows, timeoutMs),
       { sql: statement, sandboxed: true },
     );
+    return withDeadline(run, timeoutMs);
   }
 
   /**
@@ -456,6 +457,34 @@ async function selectInSandbox(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** How long past its timeout a query may take to stop once interrupted, before it is answered anyway. */
+const DEADLINE_GRACE_MS = 500;
+
+/**
+ * `run`, or a `timeout` refusal once `timeoutMs` (and a grace) have passed, whichever comes first.
+ * DuckDB checks for an interrupt between steps, and folding constants while preparing is one long
+ * step (`SELECT len(range(100000000))` took 31 s to notice one on 2 cores): the caller is answered
+ * at the deadline, and the refusal carries the work still under way, which closes its session when
+ * it ends.
+ */
+function withDeadline<T>(run: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new WarehouseQueryError(
+            'timeout',
+            `query exceeded ${timeoutMs} ms`,
+            run.catch(() => undefined),
+          ),
+        ),
+      timeoutMs + DEADLINE_GRACE_MS,
+    );
+  });
+  return Promise.race([run, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** Statements that change something, by their first keyword. */

@@ -63,6 +63,12 @@ export class WarehouseQueryError extends Error {
   constructor(
     readonly reason: WarehouseQueryFailure,
     message: string,
+    /**
+     * For a query answered `timeout` at its deadline while the engine still works on it (DuckDB
+     * folding constants notices no interrupt): settles when that work ends, so whoever counts what
+     * runs at once keeps counting it until then (docs/security.md#cost-limits).
+     */
+    readonly stillRunning?: Promise<unknown>,
   ) {
     super(message);
     this.name = 'WarehouseQueryError';

@@ -5,7 +5,8 @@
  * Queries past the gateway's cap wait their turn in order; a user's own cap is never queued.
  */
 import { HttpError } from '../http-errors';
-import type { LeaseSlots } from '../../domain/metadata-store/lease-slots';
+import type { LeasedSlot, LeaseSlots } from '../../domain/metadata-store/lease-slots';
+import { WarehouseQueryError } from '../../domain/warehouse/warehouse-engine';
 
 /** The limits of {@link QuerySlots}. */
 export interface QuerySlotLimits {
@@ -44,32 +45,44 @@ export class QuerySlots {
     this.shared = limits.shared;
   }
 
-  /** Runs `work` (which ends within `timeoutMs`) in one of `user`'s slots; 429 at once when none is free. */
+  /**
+   * Runs `work` (which ends within `timeoutMs`) in one of `user`'s slots; 429 at once when none is
+   * free. A query refused at its deadline while the engine still works on it keeps its slots until
+   * that work ends: what runs is what counts.
+   */
   async run<T>(user: string, timeoutMs: number, work: () => Promise<T>): Promise<T> {
     const mine = this.byUser.get(user) ?? 0;
     if (mine >= this.perUser) throw this.refusal();
     this.byUser.set(user, mine + 1);
+    let ended: Promise<unknown> = Promise.resolve();
+    let held: LeasedSlot | undefined;
+    let turn = false;
     try {
-      const held = await this.shared?.take(`query:${user}`, this.perUser, timeoutMs + LEASE_MARGIN_MS);
+      held = await this.shared?.take(`query:${user}`, this.perUser, timeoutMs + LEASE_MARGIN_MS);
       if (this.shared && !held) throw this.refusal();
-      try {
-        await this.turn();
-        try {
-          return await work();
-        } finally {
-          const next = this.waiting.shift();
-          // A waiting query takes this slot over; with none waiting, the slot is free.
-          if (next) next();
-          else this.running--;
-        }
-      } finally {
-        await held?.release();
-      }
+      await this.turn();
+      turn = true;
+      return await work();
+    } catch (err) {
+      if (err instanceof WarehouseQueryError && err.stillRunning) ended = err.stillRunning;
+      throw err;
     } finally {
-      const left = (this.byUser.get(user) ?? 1) - 1;
-      if (left) this.byUser.set(user, left);
-      else this.byUser.delete(user);
+      void ended.then(() => this.free(user, turn, held));
     }
+  }
+
+  /** Gives back what one query held: its turn on the gateway, its shared slot, its count for the user. */
+  private async free(user: string, turn: boolean, held: LeasedSlot | undefined): Promise<void> {
+    if (turn) {
+      const next = this.waiting.shift();
+      // A waiting query takes this turn over; with none waiting, the turn is free.
+      if (next) next();
+      else this.running--;
+    }
+    const left = (this.byUser.get(user) ?? 1) - 1;
+    if (left) this.byUser.set(user, left);
+    else this.byUser.delete(user);
+    await held?.release().catch(() => undefined);
   }
 
   private refusal(): HttpError {

@@ -1,6 +1,7 @@
 /** Warehouse queries at once: a user's own cap answers 429 at once; the gateway's cap queues in order. */
 import { QuerySlots, threadPoolSize } from '../../gateway/projects/query-slots';
 import { HttpError } from '../../gateway/http-errors';
+import { WarehouseQueryError } from '../../domain/warehouse/warehouse-engine';
 
 /** A query that ends when the test says so. */
 function pending() {
@@ -57,5 +58,20 @@ describe('query slots', () => {
     expect(threadPoolSize({ UV_THREADPOOL_SIZE: '16' })).toBe(16);
     for (const bad of ['', '0', '-3', 'lots', '1.5'])
       expect(threadPoolSize({ UV_THREADPOOL_SIZE: bad })).toBe(4);
+  });
+
+  it('keeps the slots of a query answered at its deadline until its work really ends', async () => {
+    const slots = new QuerySlots({ perUser: 1, total: 1 });
+    const work = pending();
+    const late = slots.run('ana', 100, async () => {
+      throw new WarehouseQueryError('timeout', 'query exceeded 100 ms', work.done);
+    });
+    await expect(late).rejects.toMatchObject({ reason: 'timeout' });
+    // Still running: ana's one slot is taken, and another user waits for the gateway's one turn.
+    await expect(slots.run('ana', 100, async () => 'again')).rejects.toMatchObject({ status: 429 });
+    const bob = slots.run('bob', 100, async () => 'bob ran');
+    work.finish();
+    await expect(bob).resolves.toBe('bob ran');
+    await expect(slots.run('ana', 100, async () => 'ana ran')).resolves.toBe('ana ran');
   });
 });

@@ -171,4 +171,19 @@ describe('warehouse query sandbox (DuckDB engine)', () => {
       session.close();
     }
   });
+
+  it('answers a query stuck folding constants at its deadline, and says when its work really ends', async () => {
+    // DuckDB folds `range(…)` while preparing and notices no interrupt until done (seconds here).
+    const err = await engine
+      .query(PROJECT, 'SELECT len(range(20000000)) AS n', 1, 'ods', 100)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WarehouseQueryError);
+    expect((err as WarehouseQueryError).reason).toBe('timeout');
+    const ended = { yet: false };
+    const stillRunning = (err as WarehouseQueryError).stillRunning!.then(() => (ended.yet = true));
+    expect(ended.yet).toBe(false);
+    await stillRunning;
+    // Its session is closed and its spill directory gone once the work ended.
+    expect(fs.readdirSync(path.join(root, '.spill'))).toEqual([]);
+  });
 });
