@@ -24,6 +24,7 @@ import { ODS_ROWS_PER_ROW_GROUP } from './ods-table-copy';
 import { layerDatabaseFile, layerDatabaseName, layerDir, sourceSchemaFile } from './warehouse-layout';
 import { fileNameFor, pathInside } from '../../shared/safe-file-name';
 import { quoteIdent as q, quoteLiteral as lit } from '../../shared/sql-quoting';
+import { confineConnection } from './duckdb-confinement';
 
 /** What one DuckDB session of a project may use (docs/security.md#the-warehouse-sandbox). */
 export interface DuckDbSessionLimits {
@@ -375,14 +376,9 @@ const DEFAULT_MEMORY_LIMIT = '1GB';
 /**
  * The sandbox of every project session (docs/security.md#the-warehouse-sandbox): files only under
  * the project's own directory (and the session's spill directory, which DuckDB adds), nothing
- * outside the database (no URLs, no extensions, no other files), and the configuration locked so
- * no statement can undo it or raise its memory.
+ * outside the database, and the configuration locked so no statement can undo it or raise its memory.
  */
-async function confine(conn: DuckDBConnection, projectDir: string): Promise<void> {
-  await conn.run(`SET allowed_directories = [${lit(projectDir + '/')}]`);
-  await conn.run('SET enable_external_access = false');
-  await conn.run('SET lock_configuration = true');
-}
+const confine = (conn: DuckDBConnection, projectDir: string) => confineConnection(conn, [projectDir]);
 
 /**
  * Refuses a table's SELECT unless it is one SELECT statement: a build writes each table with

@@ -4,6 +4,7 @@
  * and the source schema saved with the counted rows.
  */
 import { openDuckDb } from './duckdb-module';
+import { confineConnection } from './duckdb-confinement';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -12,7 +13,7 @@ import type { SourceSnapshot } from '../../shared/source-schema';
 import { quoteLiteral } from '../../shared/sql-quoting';
 import type { OdsPart } from './ods-copy-plan';
 import { registerViews, writeSourceSchema, type OdsIngestionResult } from './ods-ingestion';
-import { PARQUET_OPTIONS, type TableCopyResult } from './ods-table-copy';
+import { ODS_COPY_SETTINGS, PARQUET_OPTIONS, type TableCopyResult } from './ods-table-copy';
 import { layerDatabaseFile, layerDir, odsTableFile } from './warehouse-layout';
 
 /** What one part's activity returned. */
@@ -67,14 +68,14 @@ async function mergeRanges(
     throw new Error(`${table}: ${sorted.length} of its ${sorted[0].of} key ranges were copied`);
   const file = odsTableFile(dir, table);
   const files = sorted.map((p) => p.piece.file);
-  const instance = await openDuckDb(':memory:');
+  const instance = await openDuckDb(':memory:', ODS_COPY_SETTINGS);
   const duck = await instance.connect().catch((err: unknown) => {
     instance.closeSync();
     throw err;
   });
   try {
+    await confineConnection(duck, [dir]);
     if (files.every((f) => fs.existsSync(f))) {
-      await duck.run('SET preserve_insertion_order = false');
       const tmp = `${file}.${randomUUID().slice(0, 8)}.tmp`;
       await duck.run(
         `COPY (SELECT * FROM read_parquet([${files.map(quoteLiteral).join(', ')}])) TO ${quoteLiteral(tmp)} (${PARQUET_OPTIONS})`,

@@ -34,10 +34,8 @@ const WRITE_AHEAD_BYTES = 4 * 1024 * 1024;
  */
 export async function createFifos(count: number): Promise<FifoSet> {
   sweepOrphans();
-  const fresh = await takeFifos(count, () =>
-    fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-stock-`)),
-  );
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
+  const fresh = await takeFifos(count, () => fs.mkdtempSync(path.join(fifoRoot(), 'stock-')));
+  const dir = fs.mkdtempSync(path.join(fifoRoot(), 'copy-'));
   const dispose = () => fs.rmSync(dir, { recursive: true, force: true });
   try {
     const paths = fresh.map((from, i) => {
@@ -50,6 +48,17 @@ export async function createFifos(count: number): Promise<FifoSet> {
     dispose();
     throw err;
   }
+}
+
+/**
+ * This process's folder of pipes (private to its user): every pipe a copy reads is below it, so the
+ * copy's DuckDB may read there and in the project's directory and nowhere else
+ * (docs/security.md#the-warehouse-sandbox).
+ */
+export function fifoRoot(): string {
+  const root = path.join(os.tmpdir(), `${PREFIX}${process.pid}`);
+  fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+  return root;
 }
 
 /**
@@ -102,7 +111,8 @@ export function endFifoWriter(socket: net.Socket): Promise<void> {
 function sweepOrphans(): void {
   for (const name of fs.readdirSync(os.tmpdir())) {
     if (!name.startsWith(PREFIX)) continue;
-    const pid = Number(/^\D*(\d+)-/.exec(name)?.[1]);
+    // `plat-ods-<pid>`, or `plat-ods-<pid>-…` as earlier versions named theirs.
+    const pid = Number(/^\D*(\d+)(?:-|$)/.exec(name)?.[1]);
     if (!pid || pid === process.pid || processAlive(pid)) continue;
     fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
   }

@@ -9,7 +9,10 @@
  * one reader each. Otherwise one reader copies table after table, as consistent but slower.
  */
 import { openDuckDb } from './duckdb-module';
+import { confineConnection, confineInstance } from './duckdb-confinement';
+import { fifoRoot } from './ods-fifo';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as os from 'node:os';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { Prd } from '../../shared/prd-schema';
@@ -17,7 +20,7 @@ import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
 import type { SourceConnector } from '../sources/mysql-connection';
 import { openSnapshotReaders } from './ods-snapshot';
 import { rowPacer } from './ods-row-pacer';
-import { copyTableToParquet, type TableCopyResult } from './ods-table-copy';
+import { copyTableToParquet, ODS_COPY_SETTINGS, type TableCopyResult } from './ods-table-copy';
 import { keyRanges, splitColumn } from './pk-ranges';
 import { layerDatabaseFile, layerDir, odsTableFile, sourceSchemaFile } from './warehouse-layout';
 import { quoteIdent, quoteLiteral } from '../../shared/sql-quoting';
@@ -123,8 +126,13 @@ async function copyTables(
   });
   const { readers } = snapshot;
   const read = { id: snapshot.id, position: snapshot.position };
-  const instance = await openDuckDb(':memory:');
+  const instance = await openDuckDb(':memory:', ODS_COPY_SETTINGS);
   const pacer = rowPacer(opts.maxRowsPerSecond);
+  // Reads only its pipes and writes only the project's ODS (docs/security.md#the-warehouse-sandbox).
+  await confineInstance(instance, [dir, fifoRoot()]).catch((err: unknown) => {
+    instance.closeSync();
+    throw err;
+  });
   let failed = true;
   try {
     const maxRowBytes = await maxAllowedPacket(readers[0]);
@@ -249,6 +257,7 @@ export async function registerViews(
   const instance = await openDuckDb(tmp);
   const conn = await instance.connect();
   try {
+    await confineConnection(conn, [path.dirname(databaseFile)]);
     for (const odsTable of prd.layers.ods) {
       const source = copied.find((c) => c.table === odsTable.source_tables[0]);
       if (!source) continue;

@@ -5,13 +5,15 @@
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuckDb } from './duckdb-module';
+import { confineConnection } from './duckdb-confinement';
+import { fifoRoot } from './ods-fifo';
 import { randomUUID } from 'node:crypto';
 import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
 import { rangePartFile, type OdsPart, type OdsRangePart } from './ods-copy-plan';
 import { copyOdsTables, maxAllowedPacket, type OdsTablesCopyOptions } from './ods-ingestion';
 import { rowPacer } from './ods-row-pacer';
 import { openSnapshotReaders } from './ods-snapshot';
-import { copyTableToParquet, type TableCopyResult } from './ods-table-copy';
+import { copyTableToParquet, ODS_COPY_SETTINGS, type TableCopyResult } from './ods-table-copy';
 import { layerDir } from './warehouse-layout';
 
 export interface OdsPartCopyOptions extends Pick<
@@ -57,8 +59,10 @@ async function copyRange(
   let duck: DuckDBConnection | undefined;
   let failed = true;
   try {
-    instance = await openDuckDb(':memory:');
+    instance = await openDuckDb(':memory:', ODS_COPY_SETTINGS);
     duck = await instance.connect();
+    // Reads only its pipes and writes only the project's ODS (docs/security.md#the-warehouse-sandbox).
+    await confineConnection(duck, [dir, fifoRoot()]);
     const result = await copyTableToParquet({
       duck,
       table,

@@ -5,6 +5,7 @@
  * ODS catalog and source schema are written for the new PRD. The data is as of the earlier copy.
  */
 import { openDuckDb } from './duckdb-module';
+import { confineConnection } from './duckdb-confinement';
 import * as fs from 'node:fs';
 import type { Prd } from '../../shared/prd-schema';
 import { quoteLiteral } from '../../shared/sql-quoting';
@@ -41,6 +42,7 @@ export async function reuseOds(opts: OdsReuseOptions): Promise<OdsReuse> {
   const instance = await openDuckDb(':memory:');
   const conn = await instance.connect();
   try {
+    await confineConnection(conn, [dir]);
     for (const table of wanted) {
       const file = odsTableFile(dir, table);
       // Beside its final name, then renamed: a retried reuse replaces each file whole.

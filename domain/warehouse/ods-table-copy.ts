@@ -64,6 +64,13 @@ export const PARQUET_OPTIONS =
 export const ODS_ROWS_PER_ROW_GROUP = 122_880;
 const PROGRESS_EVERY = 50_000;
 
+/**
+ * Settings of the DuckDB instance a copy runs in, fixed when it opens (its configuration is then
+ * locked: docs/security.md#the-warehouse-sandbox). Row order is not kept (nothing depends on it):
+ * DuckDB then writes row groups as they fill, bounded in bytes as well as rows.
+ */
+export const ODS_COPY_SETTINGS = { preserve_insertion_order: 'false' };
+
 export async function copyTableToParquet(opts: TableCopyOptions): Promise<TableCopyResult> {
   const { table, outFile } = opts;
   const plans = table.columns.map(planColumn);
@@ -72,9 +79,6 @@ export async function copyTableToParquet(opts: TableCopyOptions): Promise<TableC
   const tmp = `${outFile}.${randomUUID().slice(0, 8)}.tmp`;
   fs.mkdirSync(path.dirname(outFile), { recursive: true });
   fs.rmSync(tmp, { force: true });
-  // Row order is not kept (nothing depends on it): DuckDB then writes row groups as they fill,
-  // bounded in bytes as well as rows.
-  await opts.duck.run('SET preserve_insertion_order = false');
   const fifos = await createFifos(lanes.length);
   const copy = startCopy(opts.duck, plans, fifos.paths, tmp, opts.maxRowBytes);
   const run = new LaneRun(table, plans, opts.ranges, opts.onProgress, opts.signal, opts.pacer);

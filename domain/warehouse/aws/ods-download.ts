@@ -6,6 +6,7 @@
  */
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { openDuckDb } from '../duckdb-module';
+import { confineConnection } from '../duckdb-confinement';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -69,6 +70,8 @@ async function registerCatalog(databaseFile: string, views: { name: string; file
     throw err;
   });
   try {
+    // Views over the files downloaded beside it, and nothing else (docs/security.md#the-warehouse-sandbox).
+    await confineConnection(conn, [path.dirname(databaseFile)]);
     for (const v of views)
       await conn.run(
         `CREATE VIEW ${quoteIdent(v.name)} AS SELECT * FROM read_parquet([${v.files.map(quoteLiteral).join(', ')}])`,
