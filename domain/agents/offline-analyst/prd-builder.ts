@@ -4,7 +4,7 @@
  * fact by its own business date or its header's, measures by column meaning, and breaks facts
  * down by the attributes reachable through foreign keys, declared or implied by names.
  */
-import { prdSchema, type Prd, type PrdQualityRule, type PrdTable } from '../../../shared/prd-schema';
+import type { Prd, PrdQualityRule, PrdTable } from '../../../shared/prd-schema';
 import type { SourceColumn, SourceSnapshot } from '../../../shared/source-schema';
 import { rejectedDateColumns } from './event-time';
 import { designFact, type FactDesign } from './fact-design';
@@ -15,6 +15,7 @@ import { analyseTables, FACT_ROLES, isModeledColumn, type TableAnalysis } from '
 import { warehouseType } from './warehouse-types';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
 import { distinctStems } from './distinct-names';
+import { validOfflinePrd } from './prd-repair';
 
 export const OFFLINE_ANALYST_VERSION = 'offline-schema-analyst/2';
 
@@ -128,7 +129,7 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
     metrics: designs.flatMap((d) => d.metrics),
     dashboards: designs.flatMap((d) => d.dashboards),
   };
-  return prdSchema.parse(prd);
+  return validOfflinePrd(prd);
 }
 
 /** Headers and events first (what the business counts), then lines, then snapshots. */

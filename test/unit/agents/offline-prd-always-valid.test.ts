@@ -1,0 +1,186 @@
+/**
+ * The offline analyst's PRD is valid on any source with readable tables (issue: a PRD that fails its
+ * own schema fails the project): for generated schemas with random names, table families split by
+ * year or region, keys between them and optional dates, the PRD always passes its own validation.
+ */
+import fc from 'fast-check';
+import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
+import { prdSchema } from '../../../shared/prd-schema';
+import { validOfflinePrd } from '../../../domain/agents/offline-analyst/prd-repair';
+import type { SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
+
+const column = (name: string, type: string, key: SourceColumn['key'] = ''): SourceColumn => ({
+  name,
+  type,
+  data_type: type.replace(/\(.*$/, '').replace(/ .*$/, ''),
+  nullable: key !== 'PRI',
+  key,
+});
+
+const WORDS = [
+  'orders',
+  'order_items',
+  'sales',
+  'customers',
+  'products',
+  'stores',
+  'payments',
+  'Order Lines',
+  'x',
+];
+const SUFFIXES = ['', '_2019', '_2020', '_2021', '_eu', '_us', '_1', '_2', '_archive'];
+const tableName = fc.oneof(
+  fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...SUFFIXES)).map(([w, s]) => w + s),
+  fc.string({ minLength: 1, maxLength: 12 }).filter((s) => !s.includes('\u0000')),
+);
+const extraColumn = fc.oneof(
+  fc.constantFrom(
+    column('amount', 'decimal(10,2)'),
+    column('total', 'decimal(12,2)'),
+    column('quantity', 'int'),
+    column('unit_price', 'decimal(8,2)'),
+    column('created_at', 'datetime'),
+    column('order_date', 'date'),
+    column('name', 'varchar(40)'),
+    column('status', "enum('open','done')"),
+    column('region', 'varchar(10)'),
+    column('discount', 'decimal(4,2)'),
+    column('price_cents', 'int'),
+  ),
+  fc.string({ minLength: 1, maxLength: 10 }).map((n) => column(n, 'varchar(20)')),
+);
+
+/** A schema: tables with an `id` key, some columns, and references to earlier tables. */
+const schema = fc
+  .uniqueArray(tableName, { minLength: 1, maxLength: 7, selector: (n) => n })
+  .chain((names) =>
+    fc.tuple(
+      ...names.map((name, i) =>
+        fc
+          .record({
+            extra: fc.uniqueArray(extraColumn, { maxLength: 6, selector: (c) => c.name }),
+            refs: fc.subarray(names.slice(0, i), { maxLength: Math.min(2, i) }),
+            rows: fc.integer({ min: 1, max: 100_000 }),
+          })
+          .map(({ extra, refs, rows }): SourceTable => {
+            const refColumns = refs.map((r) => column(`${r}_id`, 'int', 'MUL'));
+            const columns = [column('id', 'int', 'PRI'), ...refColumns, ...extra].filter(
+              (c, j, all) => all.findIndex((x) => x.name === c.name) === j,
+            );
+            return {
+              name,
+              row_count: rows,
+              columns,
+              primary_key: ['id'],
+              foreign_keys: refs.map((r) => ({
+                columns: [`${r}_id`],
+                references_table: r,
+                references_columns: ['id'],
+              })),
+              sample_rows: [],
+              date_stats: Object.fromEntries(
+                columns
+                  .filter((c) => ['date', 'datetime'].includes(c.data_type))
+                  .map((c) => [
+                    c.name,
+                    { non_null: rows, first: '2020-01-01', last: '2021-12-31', future: 0 },
+                  ]),
+              ),
+            };
+          }),
+      ),
+    ),
+  )
+  .map((tables): SourceSnapshot => ({ database: 'generated', server_version: '10.11', tables, views: [] }));
+
+describe('the offline analyst on generated schemas', () => {
+  it('always writes a PRD that passes its own validation', () => {
+    fc.assert(
+      fc.property(schema, (snapshot) => {
+        const prd = buildOfflinePrd(snapshot);
+        const checked = prdSchema.safeParse(prd);
+        if (!checked.success)
+          throw new Error(checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n'));
+      }),
+      { numRuns: 300, seed: 42 },
+    );
+  });
+});
+
+describe('the offline analyst mends its own PRD', () => {
+  const snapshot: SourceSnapshot = {
+    database: 'shop',
+    server_version: '10.11',
+    views: [],
+    tables: [
+      {
+        name: 'customers',
+        row_count: 50,
+        columns: [column('id', 'int', 'PRI'), column('name', 'varchar(30)')],
+        primary_key: ['id'],
+        foreign_keys: [],
+        sample_rows: [],
+      },
+      {
+        name: 'sales',
+        row_count: 5_000,
+        columns: [
+          column('id', 'int', 'PRI'),
+          column('customers_id', 'int', 'MUL'),
+          column('sold_at', 'datetime'),
+          column('amount', 'decimal(10,2)'),
+        ],
+        primary_key: ['id'],
+        foreign_keys: [
+          { columns: ['customers_id'], references_table: 'customers', references_columns: ['id'] },
+        ],
+        sample_rows: [],
+        date_stats: { sold_at: { non_null: 5_000, first: '2024-01-01', last: '2024-12-31', future: 0 } },
+      },
+    ],
+  };
+
+  it('gives repeated names distinct ones and drops what points nowhere', () => {
+    const prd = buildOfflinePrd(snapshot);
+    const [first] = prd.metrics;
+    const broken = structuredClone(prd);
+    broken.metrics.push({ ...first, description: 'the same name again' });
+    broken.metrics.push({ ...first, name: 'orphan', ads_table: 'ads_nowhere' });
+    broken.metrics.push({
+      ...first,
+      name: 'split_without_dimension',
+      kind: 'breakdown',
+      dimension: undefined,
+    });
+    broken.layers.ads.push({ ...broken.layers.ads[0] });
+    broken.dashboards.push({ ...broken.dashboards[0], metrics: ['orphan', first.name] });
+    broken.dashboards.push({ title: 'Nothing left', description: '', metrics: ['orphan'], chart: 'line' });
+    expect(prdSchema.safeParse(broken).success).toBe(false);
+
+    const mended = validOfflinePrd(broken);
+    expect(prdSchema.safeParse(mended).success).toBe(true);
+    const names = mended.metrics.map((m) => m.name);
+    expect(names).toContain(first.name);
+    expect(names).toContain(`${first.name}_2`);
+    expect(names).not.toContain('orphan');
+    expect(names).not.toContain('split_without_dimension');
+    expect(mended.layers.ads.map((t) => t.name)).toEqual([
+      ...prd.layers.ads.map((t) => t.name),
+      `${prd.layers.ads[0].name}_2`,
+    ]);
+    expect(mended.dashboards.map((d) => d.title)).toEqual([
+      ...prd.dashboards.map((d) => d.title),
+      `${prd.dashboards[0].title} (2)`,
+    ]);
+    expect(mended.dashboards.at(-1)!.metrics).toEqual([first.name]);
+  });
+
+  it('says so when what it wrote cannot be mended', () => {
+    const prd = buildOfflinePrd(snapshot);
+    const broken = structuredClone(prd);
+    broken.layers.ads[0].partition_by = [];
+    expect(() => validOfflinePrd(broken)).toThrow(
+      /cannot mend: layers\.ads: ADS table .* must be partitioned by stat_date/,
+    );
+  });
+});
