@@ -147,6 +147,7 @@ export const tableRoles = [
   'dimension',
   'bridge',
   'lookup',
+  'summary',
   'other',
 ] as const;
 

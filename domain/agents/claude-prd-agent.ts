@@ -49,7 +49,7 @@ metrics (SQL over ADS tables) and dashboards. When done, answer with ONLY the PR
 (no prose, no code fences) with exactly these keys: version (1), title, summary, analyst
 ({kind:"claude", model}), source ({database, table_count, total_rows}), industry ({name, confidence 0-1,
 evidence[]}; say "General business" when no industry is clear), fact_tables[], dimension_tables[],
-table_roles[{table, role (event|header|line|snapshot|dimension|bridge|lookup|other), evidence}],
+table_roles[{table, role (event|header|line|snapshot|dimension|bridge|lookup|summary|other), evidence}],
 facts[{table, kind (event|header|line|snapshot), event_time ({table, column, path[], evidence} or null for a
 snapshot), ads_table, measures[], evidence}] (one per fact table), relationships[{table, columns[],
 references_table, references_columns[], origin (declared|inferred), evidence}], layers ({ods[], dwd[], dws[],
@@ -70,6 +70,8 @@ Rules the PRD is checked against:
 - Measures by meaning: sum money and quantities; on lines derive revenue = quantity * unit_price
   (* (1 - discount)); average unit prices and rates; count rows and distinct header ids. Never SUM or AVG a
   key, code, line number, year, phone or postal number, or flag.
+- A roll-up whose rows are sums of another fact's rows (sales by month and store) is role "summary": it is
+  no fact and gets no metrics or dashboards (they would count the same sales twice).
 - A breakdown metric returns stat_date, dimension and value (one row per day and dimension value).`;
 
 export interface ClaudePrdResult {

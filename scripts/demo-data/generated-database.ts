@@ -16,7 +16,15 @@ export interface GeneratedDatabase {
 }
 
 /** The role a table plays in the business, as an analyst should classify it. */
-export type TableRole = 'header' | 'line' | 'event' | 'snapshot' | 'dimension' | 'bridge' | 'lookup';
+export type TableRole =
+  | 'header'
+  | 'line'
+  | 'event'
+  | 'snapshot'
+  | 'dimension'
+  | 'bridge'
+  | 'lookup'
+  | 'summary';
 
 /** Ground truth about a generated database, independent of any analyst. */
 export interface SchemaTruth {
@@ -28,6 +36,11 @@ export interface SchemaTruth {
   roles: Record<string, TableRole>;
   /** A word the detected industry name should contain (case-insensitive), or 'general'. */
   industry: string;
+  /**
+   * Roll-up tables whose rows are sums of a fact's rows: when given, these (and no other table) are
+   * role `summary`, and no metric reads them. Omitted: the schema says nothing about summaries.
+   */
+  summaries?: string[];
 }
 
 /** One fact table and how to measure it directly on the source database. */

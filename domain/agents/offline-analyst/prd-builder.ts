@@ -16,6 +16,7 @@ import { warehouseType } from './warehouse-types';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
 import { distinctStems } from './distinct-names';
 import { validOfflinePrd } from './prd-repair';
+import { withoutKeysIntoSummaries } from './summary-tables';
 
 export const OFFLINE_ANALYST_VERSION = 'offline-schema-analyst/2';
 
@@ -36,8 +37,14 @@ const odsFieldName = (stem: string) =>
 const ruleColumn = (name: string) => (odsFieldName(name) === name.toLowerCase() ? odsFieldName(name) : name);
 
 export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd {
-  const relationships = relationshipsOf(snapshot);
-  const analyses = analyseTables(snapshot, relationships);
+  const found = relationshipsOf(snapshot);
+  const first = analyseTables(snapshot, found);
+  // A key inferred into a roll-up joins nothing: classes are found again without it.
+  const relationships = withoutKeysIntoSummaries(
+    found,
+    new Set(first.filter((a) => a.role === 'summary').map((a) => a.table.name)),
+  );
+  const analyses = relationships === found ? first : analyseTables(snapshot, relationships);
   const byName = new Map(analyses.map((a) => [a.table.name, a]));
   const facts = analyses
     .filter((a) => FACT_ROLES.has(a.role))

@@ -2,7 +2,8 @@
  * Each source table's role, from structure and data: event facts (their own business date),
  * header/line pairs (a line has no date and takes its header's through an N:1 key), snapshots
  * (quantities with no time at all), dimensions (entities facts reference, catalogs included),
- * bridges (many-to-many links) and lookups (code → label lists).
+ * bridges (many-to-many links), lookups (code → label lists) and summaries (roll-ups of a fact's
+ * rows, `summary-tables.ts`).
  */
 import type { PrdRelationship, TableRole } from '../../../shared/prd-schema';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
@@ -16,6 +17,7 @@ import {
   type OwnEventTime,
 } from './event-time';
 import { referencesByTable } from './implied-keys';
+import { findSummaryTables } from './summary-tables';
 import { columnWords } from './name-words';
 import { warehouseType } from './warehouse-types';
 
@@ -86,6 +88,8 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     };
   });
   const byName = new Map(base.map((b) => [b.table.name, b]));
+  // Roll-ups re-count a fact's rows: never facts, never headers.
+  const summaries = findSummaryTables(base, relationships);
   const additive = (b: (typeof base)[number]) =>
     b.table.columns.some((c) => ADDITIVE_MEANINGS.has(b.meaning.get(c.name)!));
   const priced = (b: (typeof base)[number]) =>
@@ -125,6 +129,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
   const eventShaped = (b: (typeof base)[number]) =>
     !!b.ownDate &&
     !empty(b) &&
+    !summaries.has(b.table.name) &&
     !isBridge(b) &&
     !isLookup(b) &&
     (b.references.length > 0 || additive(b)) &&
@@ -140,7 +145,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
   // A line belongs to a dated event (its header), directly or via one hop, and has no date of its
   // own that ranks above the header's (none, or one set on a handful of rows, or a later moment).
   const headerOf = (b: (typeof base)[number]): { header: string; via: PrdRelationship } | undefined => {
-    if (empty(b) || isBridge(b) || !(additive(b) || priced(b) || lineNumbered(b.table))) return undefined;
+    if (empty(b) || summaries.has(b.table.name) || isBridge(b) || !(additive(b) || priced(b) || lineNumbered(b.table))) return undefined;
     for (const r of b.references) {
       if (events.has(r.references_table) && headerDateWins(b, r.references_table))
         return { header: r.references_table, via: r };
@@ -193,6 +198,8 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
       .filter((c) => ADDITIVE_MEANINGS.has(b.meaning.get(c.name)!))
       .map((c) => c.name);
     const measureText = measures.length ? `measures ${measures.join(', ')}` : 'no additive measures';
+    const summary = summaries.get(name);
+    if (summary) return out('summary', summary.evidence);
     if (lines.has(name)) {
       const { header, via } = lines.get(name)!;
       return out(

@@ -145,6 +145,7 @@ export async function reconcile(
       (role === 'dimension' && got === 'lookup');
     if (!same) problems.push(`${table}: role ${got ?? 'none'}, expected ${role}`);
   }
+  if (truth.summaries) problems.push(...summaryProblems(prd, truth.summaries));
   const industry = lower(prd.industry.name);
   if (
     truth.industry === 'general' ? !industry.includes('general') : !industry.includes(lower(truth.industry))
@@ -157,5 +158,34 @@ export async function reconcile(
 
   const invalid = built.metrics.results.filter((r) => !r.valid);
   for (const r of invalid) problems.push(`metric ${r.name} invalid: ${r.reason}`);
+  return problems;
+}
+
+/**
+ * Roll-ups re-count a fact's rows: each is role `summary`, no other table is, and none is a fact or
+ * feeds a metric (traced from each metric's ADS table down through DWS and DWD to source tables).
+ */
+function summaryProblems(prd: Prd, summaries: string[]): string[] {
+  const lower = (s: string) => s.toLowerCase();
+  const expected = new Set(summaries.map(lower));
+  const problems: string[] = [];
+  for (const r of prd.table_roles)
+    if (r.role === 'summary' && !expected.has(lower(r.table)))
+      problems.push(`${r.table}: role summary, but it is no roll-up (${r.evidence})`);
+  for (const f of prd.facts)
+    if (expected.has(lower(f.table))) problems.push(`${f.table}: a roll-up taken as a fact`);
+  const modeled = new Map(
+    [...prd.layers.dwd, ...prd.layers.dws, ...prd.layers.ads].map((t) => [t.name, t.source_tables]),
+  );
+  const sources = (table: string, seen = new Set<string>()): string[] => {
+    if (seen.has(table)) return [];
+    seen.add(table);
+    const below = modeled.get(table);
+    return below ? below.flatMap((t) => sources(t, seen)) : [table];
+  };
+  for (const m of prd.metrics) {
+    const read = sources(m.ads_table).filter((t) => expected.has(lower(t)));
+    if (read.length) problems.push(`metric ${m.name} reads the roll-up ${read.join(', ')}`);
+  }
   return problems;
 }
