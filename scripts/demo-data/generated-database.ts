@@ -17,14 +17,7 @@ export interface GeneratedDatabase {
 
 /** The role a table plays in the business, as an analyst should classify it. */
 export type TableRole =
-  | 'header'
-  | 'line'
-  | 'event'
-  | 'snapshot'
-  | 'dimension'
-  | 'bridge'
-  | 'lookup'
-  | 'summary';
+  'header' | 'line' | 'event' | 'snapshot' | 'dimension' | 'bridge' | 'lookup' | 'summary';
 
 /** Ground truth about a generated database, independent of any analyst. */
 export interface SchemaTruth {

@@ -145,6 +145,7 @@ describe('the zoo as a whole', () => {
       'line',
       'lookup',
       'snapshot',
+      'summary',
     ]);
     const facts = ZOO.flatMap((z) => z.generate().truth.facts);
     expect(facts.some((f) => f.event_date_sql === null)).toBe(true);

@@ -114,8 +114,7 @@ function summaryEvidence(
   const words = (c: SourceColumn) => columnWords(s.table, c.name);
   const measures = columns.filter((c) => ADDITIVE_MEANINGS.has(s.meaning.get(c.name)!));
   const periods = columns.filter(
-    (c) =>
-      c.data_type === 'date' || s.meaning.get(c.name) === 'calendar' || has(words(c), PERIOD_WORDS),
+    (c) => c.data_type === 'date' || s.meaning.get(c.name) === 'calendar' || has(words(c), PERIOD_WORDS),
   );
   const dims = columns.filter((c) => !measures.includes(c) && !periods.includes(c));
   const aggregates = measures.filter((c) => has(words(c), AGGREGATE_WORDS));
@@ -132,7 +131,9 @@ function summaryEvidence(
       .filter((t) => dated.has(t.table.name) && t.table.primary_key.length === 1)
       .map((t) => normalizedColumn(t.table, t.table.primary_key[0])),
   );
-  const reachedColumns = new Set(reached.flatMap((t) => t.table.columns.map((c) => normalizedColumn(t.table, c.name))));
+  const reachedColumns = new Set(
+    reached.flatMap((t) => t.table.columns.map((c) => normalizedColumn(t.table, c.name))),
+  );
   const viaKey = new Set(s.references.flatMap((r) => r.columns));
   for (const d of dims) {
     const name = normalizedColumn(s.table, d.name);
@@ -142,11 +143,7 @@ function summaryEvidence(
   // A key inferred into it only from the attribute it is grouped by (products.product_line) is
   // no reference: the roll-up repeats the attribute, it does not describe it.
   const grouped = new Set(dims.map((d) => d.name));
-  if (
-    into.some(
-      (r) => !reachedNames.has(r.table) || !r.references_columns.every((c) => grouped.has(c)),
-    )
-  )
+  if (into.some((r) => !reachedNames.has(r.table) || !r.references_columns.every((c) => grouped.has(c))))
     return undefined;
 
   // Each measure sums something the fact measures: money from money (or a quantity times a price).
@@ -154,8 +151,7 @@ function summaryEvidence(
   const counterpart = (m: ColumnMeaning) =>
     factMeanings.has(m) || (m === 'money' && factMeanings.has('unit_price') && factMeanings.has('quantity'));
   const counts = measures.filter((c) => has(words(c), COUNT_WORDS));
-  for (const m of measures)
-    if (!counts.includes(m) && !counterpart(s.meaning.get(m.name)!)) return undefined;
+  for (const m of measures) if (!counts.includes(m) && !counterpart(s.meaning.get(m.name)!)) return undefined;
 
   const period = periodEvidence(s, periods, f, byName);
   if (period === false) return undefined;
@@ -193,8 +189,7 @@ function periodEvidence(
   for (const p of periods) {
     if (p.data_type === 'date') {
       const stats = s.table.date_stats?.[p.name];
-      if (stats?.first && stats.last && (stats.first < first.slice(0, 7) || stats.last > last))
-        return false;
+      if (stats?.first && stats.last && (stats.first < first.slice(0, 7) || stats.last > last)) return false;
       const days = s.table.sample_rows.map((r) => r[p.name]).filter((v): v is string => !!v);
       const monthly = days.length > 1 && days.every((d) => d.slice(8, 10) === '01');
       return `period ${p.name}${monthly ? ' (first of each month)' : ''} within ${date.table}.${date.column} (${first} … ${last})`;

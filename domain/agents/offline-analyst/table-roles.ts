@@ -145,7 +145,13 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
   // A line belongs to a dated event (its header), directly or via one hop, and has no date of its
   // own that ranks above the header's (none, or one set on a handful of rows, or a later moment).
   const headerOf = (b: (typeof base)[number]): { header: string; via: PrdRelationship } | undefined => {
-    if (empty(b) || summaries.has(b.table.name) || isBridge(b) || !(additive(b) || priced(b) || lineNumbered(b.table))) return undefined;
+    if (
+      empty(b) ||
+      summaries.has(b.table.name) ||
+      isBridge(b) ||
+      !(additive(b) || priced(b) || lineNumbered(b.table))
+    )
+      return undefined;
     for (const r of b.references) {
       if (events.has(r.references_table) && headerDateWins(b, r.references_table))
         return { header: r.references_table, via: r };

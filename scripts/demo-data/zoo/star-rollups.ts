@@ -125,9 +125,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     ),
   };
 
-  STORES.forEach((name, i) =>
-    t.stores.add({ store_id: i + 1, store_name: name, opened_year: 2015 + 3 * i }),
-  );
+  STORES.forEach((name, i) => t.stores.add({ store_id: i + 1, store_name: name, opened_year: 2015 + 3 * i }));
   const products: { id: number; line: string; cents: number }[] = [];
   for (const [line, items] of LINES)
     for (const [name, cents] of items) {
