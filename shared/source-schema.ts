@@ -40,6 +40,11 @@ export interface SourceTable {
   sample_rows: Record<string, string | null>[];
   /** Figures of each date and timestamp column, by column name; absent when rows were not counted. */
   date_stats?: Record<string, DateColumnStats>;
+  /**
+   * Rows where each nullable column that could hold a key (integer or short text) is set, by column
+   * name; absent when rows were not counted. A NOT NULL column is set on every row.
+   */
+  non_null?: Record<string, number>;
 }
 
 export interface SourceSnapshot {

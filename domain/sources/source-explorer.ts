@@ -165,6 +165,23 @@ export async function exploreSource(
                 .join('; '),
           )
         : undefined;
+    // A nullable reference may be set on few rows: what a date inherited through it can cover.
+    const keyLike = columns.filter(
+      (c) =>
+        c.nullable && KEY_TYPES.test(c.data_type) && !pkRows.some((p) => p.tbl === name && p.col === c.name),
+    );
+    const nonNull =
+      rowCount > 0 && keyLike.length
+        ? await timed(
+            'count_set',
+            { table: name, columns: keyLike.map((c) => c.name) },
+            () => countSet(db, name, keyLike),
+            (counts) =>
+              Object.entries(counts)
+                .map(([c, n]) => `${c}: ${Math.round((100 * n) / rowCount)}% set`)
+                .join('; '),
+          )
+        : undefined;
     tables.push({
       name,
       row_count: rowCount,
@@ -173,6 +190,7 @@ export async function exploreSource(
       foreign_keys: [...fks.values()],
       sample_rows: samples.map(renderRow),
       ...(dateStats ? { date_stats: dateStats } : {}),
+      ...(nonNull ? { non_null: nonNull } : {}),
     });
   }
   return {
@@ -184,6 +202,24 @@ export async function exploreSource(
 }
 
 const TEMPORAL = new Set(['date', 'datetime', 'timestamp']);
+/** Types a key can have (integers, short text): the nullable ones are counted by `count_set`. */
+const KEY_TYPES = /^(tinyint|smallint|mediumint|int|integer|bigint|char|varchar|binary|varbinary)$/;
+
+/**
+ * Rows where each column is set, in one scan: how far a nullable reference reaches, so a date a
+ * table inherits through it is credited only with those rows (docs/offline-analyst.md#headers-and-references-by-evidence).
+ */
+async function countSet(
+  db: Connection,
+  table: string,
+  columns: SourceColumn[],
+): Promise<Record<string, number>> {
+  const parts = columns.map((c, i) => `COUNT(${quoteMysqlIdent(c.name)}) AS n${i}`);
+  const [[row]] = await db.query<RowDataPacket[]>(
+    `SELECT ${parts.join(', ')} FROM ${quoteMysqlIdent(table)}`,
+  );
+  return Object.fromEntries(columns.map((c, i) => [c.name, Number(row[`n${i}`])]));
+}
 
 /**
  * How well each date column is filled and what it spans, in one scan of the table: the evidence

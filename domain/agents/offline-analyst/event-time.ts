@@ -139,10 +139,10 @@ export type EventTimeMeaning = (typeof MEANINGS)[number];
 
 /** How far the figures support a candidate, best first. */
 export type EventTimeSupport = 'complete' | 'partial' | 'sparse' | 'implausible';
-const SUPPORT_ORDER: EventTimeSupport[] = ['complete', 'partial', 'sparse', 'implausible'];
+export const SUPPORT_ORDER: EventTimeSupport[] = ['complete', 'partial', 'sparse', 'implausible'];
 /** Shares of rows set from which a date is complete, or at least usable. */
-const COMPLETE_SHARE = 0.95;
-const USABLE_SHARE = 0.5;
+export const COMPLETE_SHARE = 0.95;
+export const USABLE_SHARE = 0.5;
 
 /** One date a fact could be dated by, with the figures that rank it. */
 export interface EventTimeCandidate {

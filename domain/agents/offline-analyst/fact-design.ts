@@ -6,13 +6,8 @@
 import type { Prd, PrdFact, PrdField, PrdMetric, PrdTable } from '../../../shared/prd-schema';
 import { describeStep, joinTree, pathTo, type JoinKey } from '../../../shared/join-tree';
 import { breakdownsOf } from './breakdowns';
-import {
-  choiceEvidence,
-  inheritedCandidate,
-  ownCandidates,
-  rankCandidates,
-  type EventTimeCandidate,
-} from './event-time';
+import { choiceEvidence, ownCandidates, rankCandidates, type EventTimeCandidate } from './event-time';
+import { inheritedThrough } from './header-references';
 import { rowMeasures, type RowMeasure } from './fact-measures';
 import { identifier, pluralNoun, singularWords, tableNoun } from './name-words';
 import { FACT_ROLES, isModeledColumn, labelColumns, type TableAnalysis } from './table-roles';
@@ -402,7 +397,12 @@ function chooseEventTime(
   const offered = (table: string | undefined): EventTimeCandidate | undefined => {
     const holder = table ? byName.get(table) : undefined;
     const path = table ? pathTo(tree, table) : undefined;
-    const candidate = holder && path ? inheritedCandidate(holder.ownDate) : undefined;
+    // Covering only the rows whose references along the path are set.
+    const steps = (path ?? []).flatMap((s) => {
+      const from = byName.get(s.from);
+      return from ? [{ table: from.table, columns: s.columns }] : [];
+    });
+    const candidate = holder && path ? inheritedThrough(holder.ownDate, steps) : undefined;
     if (candidate) paths.set(candidate, path!.map(describeStep));
     return candidate;
   };

@@ -8,14 +8,8 @@
 import type { PrdRelationship, TableRole } from '../../../shared/prd-schema';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
 import { ADDITIVE_MEANINGS, columnMeaning, type ColumnMeaning } from './column-meaning';
-import {
-  inheritedCandidate,
-  isUsable,
-  ownCandidates,
-  ownEventTime,
-  rankCandidates,
-  type OwnEventTime,
-} from './event-time';
+import { isUsable, ownCandidates, ownEventTime, rankCandidates, type OwnEventTime } from './event-time';
+import { declaredFirst, inheritedThrough, isHeaderDate, type ReferenceStep } from './header-references';
 import { referencesByTable } from './implied-keys';
 import { findSummaryTables } from './summary-tables';
 import { columnWords } from './name-words';
@@ -137,30 +131,57 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
   const isEventFact = (b: (typeof base)[number]) => usableOwn(b) && eventShaped(b);
 
   const events = new Set(base.filter(isEventFact).map((b) => b.table.name));
-  // The header's date dates the table when it ranks above every date of the table's own.
-  const headerDateWins = (b: (typeof base)[number], header: string) => {
-    const inherited = inheritedCandidate(byName.get(header)!.ownDate);
-    return !!inherited && rankCandidates([...ownCandidates(b.table), inherited])[0] === inherited;
+  // A table with its own business date that a line-shaped table references through a declared key
+  // is a header whatever its size or its labels (an order with a ship-to name): tried as one, and
+  // left a dimension if no line takes its date.
+  const lineShaped = (b: (typeof base)[number]) =>
+    !empty(b) && !isBridge(b) && (additive(b) || priced(b) || lineNumbered(b.table));
+  const headerByEvidence = (b: (typeof base)[number]) =>
+    isHeaderDate(b.ownDate) &&
+    !empty(b) &&
+    !isBridge(b) &&
+    !isLookup(b) &&
+    base.some(
+      (x) =>
+        x !== b &&
+        lineShaped(x) &&
+        x.references.some((r) => r.origin === 'declared' && r.references_table === b.table.name),
+    );
+  const tried = base.filter((b) => !events.has(b.table.name) && headerByEvidence(b)).map((b) => b.table.name);
+  for (const name of tried) events.add(name);
+  // The header's date dates the table when the references reaching it are set on enough rows and
+  // it ranks above every date of the table's own.
+  const headerDateWins = (b: (typeof base)[number], header: string, steps: ReferenceStep[]) => {
+    const inherited = inheritedThrough(byName.get(header)!.ownDate, steps);
+    return (
+      !!inherited &&
+      isUsable(inherited) &&
+      rankCandidates([...ownCandidates(b.table), inherited])[0] === inherited
+    );
   };
   // A line belongs to a dated event (its header), directly or via one hop, and has no date of its
   // own that ranks above the header's (none, or one set on a handful of rows, or a later moment).
   const headerOf = (b: (typeof base)[number]): { header: string; via: PrdRelationship } | undefined => {
-    if (
-      empty(b) ||
-      summaries.has(b.table.name) ||
-      isBridge(b) ||
-      !(additive(b) || priced(b) || lineNumbered(b.table))
-    )
-      return undefined;
-    for (const r of b.references) {
-      if (events.has(r.references_table) && headerDateWins(b, r.references_table))
-        return { header: r.references_table, via: r };
-    }
-    for (const r of b.references) {
-      const mid = byName.get(r.references_table);
-      if (!mid || usableOwn(mid) || entityLike(mid)) continue;
-      const up = mid.references.find((x) => events.has(x.references_table));
-      if (up && headerDateWins(b, up.references_table)) return { header: up.references_table, via: r };
+    if (!lineShaped(b) || summaries.has(b.table.name)) return undefined;
+    // Declared keys first: a key only implied by names dates the line when no declared one can.
+    const references = declaredFirst(b.references);
+    for (const origin of ['declared', 'inferred'] as const) {
+      for (const r of references.filter((x) => x.origin === origin)) {
+        const step = { table: b.table, columns: r.columns };
+        if (events.has(r.references_table) && headerDateWins(b, r.references_table, [step]))
+          return { header: r.references_table, via: r };
+      }
+      for (const r of references.filter((x) => x.origin === origin)) {
+        const mid = byName.get(r.references_table);
+        if (!mid || usableOwn(mid) || entityLike(mid)) continue;
+        const up = declaredFirst(mid.references).find((x) => events.has(x.references_table));
+        const steps = [
+          { table: b.table, columns: r.columns },
+          { table: mid.table, columns: up?.columns ?? [] },
+        ];
+        if (up && headerDateWins(b, up.references_table, steps))
+          return { header: up.references_table, via: r };
+      }
     }
     return undefined;
   };
@@ -180,6 +201,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     if (!moved.length) break;
   }
   const headers = new Set([...lines.values()].map((h) => h.header));
+  for (const name of tried) if (!headers.has(name)) events.delete(name);
   // A table whose own date the figures hardly support, and that belongs to no header, is still
   // dated by it: the PRD says how weak it is.
   for (const b of base)

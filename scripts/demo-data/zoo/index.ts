@@ -10,6 +10,7 @@ import { musicStore } from './music-store';
 import { prefixedSales } from './prefixed-sales';
 import { saasHelpdesk } from './saas-helpdesk';
 import { starRollups } from './star-rollups';
+import { smallHeader } from './small-header';
 import { toyWholesale } from './toy-wholesale';
 import type { ZooSchema } from './zoo-schema';
 
@@ -26,6 +27,7 @@ export const ZOO: readonly ZooSchema[] = [
   prefixedSales,
   abbreviatedLedger,
   starRollups,
+  smallHeader,
 ];
 
 /** The zoo schema of that database name; throws naming the known ones otherwise. */

@@ -85,6 +85,26 @@ export async function reconcile(
       problems.push(
         `${fact.table}: event time ${named} is set on ${Math.round(100 * (chosen.coverage ?? 0))}% of rows`,
       );
+    // What the PRD says the chosen date covers is what it dates in DWD: a date inherited through a
+    // reference covers only the rows where that reference is set.
+    const dwd = prd.layers.dwd.find(
+      (t) => lower(t.source_tables[0]) === lower(fact.table) && t.fields.some((f) => f.name === 'event_date'),
+    );
+    if (entry.event_time && chosen?.coverage !== undefined && dwd) {
+      const counted = (
+        await engine.query(
+          projectId,
+          `SELECT COUNT(event_date) AS dated, COUNT(*) AS n FROM ${dwd.name}`,
+          10,
+          'dwd',
+        )
+      ).rows[0];
+      const share = Number(counted?.n) ? Number(counted?.dated) / Number(counted?.n) : 1;
+      if (Math.abs(share - chosen.coverage) > 0.02)
+        problems.push(
+          `${fact.table}: the PRD says ${named} dates ${Math.round(100 * chosen.coverage)}% of rows; ${dwd.name} dates ${Math.round(100 * share)}%`,
+        );
+    }
     if (fact.event_date_sql && entry.ads_table) {
       const want = await sourceRow(
         mysql,
