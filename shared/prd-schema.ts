@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { fieldProblems, sourceColumnOf } from './prd-sql/prd-field-rules';
+import { readsIntegerDay } from './prd-sql/integer-days';
 
 const identifier = z
   .string()
@@ -291,11 +292,11 @@ export const prdSchema = prdShapeSchema.superRefine((prd, ctx) => {
         path: ['facts', i, 'event_time', 'column'],
         message: `${e.table} has no column ${e.column}`,
       });
-    else if (!/^(DATE|TIMESTAMP)/i.test(column.type))
+    else if (!/^(DATE|TIMESTAMP)/i.test(column.type) && !readsIntegerDay(prd, f.table, e, column.type))
       ctx.addIssue({
         code: 'custom',
         path: ['facts', i, 'event_time', 'column'],
-        message: `${e.table}.${e.column} is ${column.type}, not a date or timestamp`,
+        message: `${e.table}.${e.column} is ${column.type}, not a date or timestamp (an integer yyyymmdd day needs the fact's DWD event_date to parse it)`,
       });
     else if (e.table.toLowerCase() !== f.table.toLowerCase() && !e.path.length)
       ctx.addIssue({

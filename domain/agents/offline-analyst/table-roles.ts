@@ -7,12 +7,14 @@
 import type { PrdRelationship, TableRole } from '../../../shared/prd-schema';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
 import { ADDITIVE_MEANINGS, columnMeaning, type ColumnMeaning } from './column-meaning';
+import { calendarCandidates, calendarEvidence, calendarOf, type Calendar } from './calendar-tables';
 import {
   inheritedCandidate,
   isUsable,
   ownCandidates,
   ownEventTime,
   rankCandidates,
+  type EventTimeCandidate,
   type OwnEventTime,
 } from './event-time';
 import { referencesByTable } from './implied-keys';
@@ -41,6 +43,8 @@ export interface TableAnalysis {
   evidence: string;
   meaning: Map<string, ColumnMeaning>;
   ownDate?: OwnEventTime;
+  /** The dates of the calendars its keys reach, offered as its own (docs/offline-analyst.md#calendar-dimensions). */
+  calendarDates: EventTimeCandidate[];
   /** N:1 references (declared and inferred), self-references left out. */
   references: PrdRelationship[];
   /** Tables that reference this one. */
@@ -83,11 +87,24 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
       references,
       referencedBy: [...new Set(referencedBy)],
       ownDate: ownEventTime(table),
+      calendarDates: [] as EventTimeCandidate[],
     };
   });
   const byName = new Map(base.map((b) => [b.table.name, b]));
   const additive = (b: (typeof base)[number]) =>
     b.table.columns.some((c) => ADDITIVE_MEANINGS.has(b.meaning.get(c.name)!));
+  // Calendars (one row per day and its parts, no measures) date the tables whose keys reach them.
+  const calendars = new Map<string, Calendar>(
+    base.flatMap((b) => {
+      const calendar = additive(b) ? undefined : calendarOf(b.table);
+      return calendar ? [[b.table.name, calendar] as const] : [];
+    }),
+  );
+  for (const b of base) {
+    if (calendars.has(b.table.name)) continue;
+    b.calendarDates = calendarCandidates(b.table, b.references, calendars);
+    if (b.calendarDates.length) b.ownDate = ownEventTime(b.table, b.calendarDates);
+  }
   const priced = (b: (typeof base)[number]) =>
     b.table.columns.some((c) => ['unit_price', 'quantity'].includes(b.meaning.get(c.name)!));
   const entityLike = (b: (typeof base)[number]) => labelColumns(b.table).length > 0;
@@ -124,6 +141,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
   const usableOwn = (b: (typeof base)[number]) => !!b.ownDate && isUsable(b.ownDate.candidate);
   const eventShaped = (b: (typeof base)[number]) =>
     !!b.ownDate &&
+    !calendars.has(b.table.name) &&
     !empty(b) &&
     !isBridge(b) &&
     !isLookup(b) &&
@@ -135,7 +153,10 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
   // The header's date dates the table when it ranks above every date of the table's own.
   const headerDateWins = (b: (typeof base)[number], header: string) => {
     const inherited = inheritedCandidate(byName.get(header)!.ownDate);
-    return !!inherited && rankCandidates([...ownCandidates(b.table), inherited])[0] === inherited;
+    return (
+      !!inherited &&
+      rankCandidates([...ownCandidates(b.table, b.calendarDates), inherited])[0] === inherited
+    );
   };
   // A line belongs to a dated event (its header), directly or via one hop, and has no date of its
   // own that ranks above the header's (none, or one set on a handful of rows, or a later moment).
@@ -185,6 +206,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
       evidence,
       meaning: b.meaning,
       ownDate: b.ownDate,
+      calendarDates: b.calendarDates,
       references: b.references,
       referencedBy: b.referencedBy,
       header,
@@ -204,7 +226,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     if (headers.has(name))
       return out(
         'header',
-        `dated by ${b.ownDate!.column}; lines ${[...lines]
+        `dated by ${datedBy(b.ownDate!)}; lines ${[...lines]
           .filter(([, h]) => h.header === name)
           .map(([l]) => l)
           .join(', ')} reference it`,
@@ -212,8 +234,9 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     if (events.has(name))
       return out(
         'event',
-        `dated by ${b.ownDate!.column}; references ${b.references.map((r) => r.references_table).join(', ') || 'nothing'}; ${measureText}`,
+        `dated by ${datedBy(b.ownDate!)}; references ${b.references.map((r) => r.references_table).join(', ') || 'nothing'}; ${measureText}`,
       );
+    if (calendars.has(name)) return out('dimension', calendarEvidence(calendars.get(name)!, b.table));
     if (isBridge(b))
       return out(
         'bridge',
@@ -244,6 +267,10 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     return out('other', 'no date, no measures and no references: kept in ODS only');
   });
 }
+
+/** `order_date`, or `dim_date.full_date through date_key` for a calendar's date. */
+const datedBy = (d: OwnEventTime) =>
+  d.candidate.via ? `${d.candidate.table}.${d.column} through ${d.candidate.via}` : d.column;
 
 /** The `first_name` and `last_name` columns of a table naming people (an entity, never a lookup). */
 export function personNameColumns(

@@ -9,6 +9,7 @@ import { genericRecords } from './generic-records';
 import { musicStore } from './music-store';
 import { prefixedSales } from './prefixed-sales';
 import { saasHelpdesk } from './saas-helpdesk';
+import { starCalendar } from './star-calendar';
 import { toyWholesale } from './toy-wholesale';
 import type { ZooSchema } from './zoo-schema';
 
@@ -24,6 +25,7 @@ export const ZOO: readonly ZooSchema[] = [
   genericRecords,
   prefixedSales,
   abbreviatedLedger,
+  starCalendar,
 ];
 
 /** The zoo schema of that database name; throws naming the known ones otherwise. */
