@@ -152,9 +152,7 @@ export async function exploreSource(
           );
     const rendered = samples.map(renderRow);
     // Integer columns whose every sampled value is a `yyyymmdd` day are profiled as dates too.
-    const dateColumns = columns.filter(
-      (c) => TEMPORAL.has(c.data_type) || looksLikeDateKey(c, rendered),
-    );
+    const dateColumns = columns.filter((c) => TEMPORAL.has(c.data_type) || looksLikeDateKey(c, rendered));
     const dateStats =
       rowCount > 0 && dateColumns.length
         ? await timed(

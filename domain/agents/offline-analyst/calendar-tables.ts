@@ -24,7 +24,9 @@ const DAYS_SHARE = 0.9;
 /** Part columns a calendar has at least, beyond its date. */
 const MIN_PARTS = 2;
 
-const MONTHS = 'january february march april may june july august september october november december'.split(' ');
+const MONTHS = 'january february march april may june july august september october november december'.split(
+  ' ',
+);
 const WEEKDAYS = 'sunday monday tuesday wednesday thursday friday saturday'.split(' ');
 
 /** The day a sampled value names: ISO text at midnight, or a driver's local midnight rendered in UTC. */

@@ -338,7 +338,10 @@ export interface OwnEventTime {
  * The table's own best business date (whatever its support), its calendars' among them, or
  * undefined when it has none.
  */
-export function ownEventTime(table: SourceTable, calendar: EventTimeCandidate[] = []): OwnEventTime | undefined {
+export function ownEventTime(
+  table: SourceTable,
+  calendar: EventTimeCandidate[] = [],
+): OwnEventTime | undefined {
   const [best, ...others] = rankCandidates(ownCandidates(table, calendar));
   if (!best) return undefined;
   return { column: best.column, evidence: choiceEvidence(best, others), candidate: best };

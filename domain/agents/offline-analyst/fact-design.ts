@@ -414,18 +414,17 @@ function chooseEventTime(
   const offered = (table: string | undefined): EventTimeCandidate | undefined =>
     reach(inheritedCandidate(table ? byName.get(table)?.ownDate : undefined));
   // A calendar's date through the fact's key into it (docs/offline-analyst.md#calendar-dimensions).
-  const own = ownCandidates(fact.table, fact.calendarDates.filter((c) => reach(c)));
+  const own = ownCandidates(
+    fact.table,
+    fact.calendarDates.filter((c) => reach(c)),
+  );
   const inherited = offered(fact.header);
   // The other dated facts it references (a payment's order), offered for a person to choose.
   const referenced = [...new Set(fact.references.map((r) => r.references_table))]
     .filter((t) => t !== fact.header && ['event', 'header'].includes(byName.get(t)?.role ?? ''))
     .map(offered)
     .filter((c): c is EventTimeCandidate => !!c);
-  const ranked = rankCandidates([
-    ...own,
-    ...(inherited ? [inherited] : []),
-    ...referenced,
-  ]);
+  const ranked = rankCandidates([...own, ...(inherited ? [inherited] : []), ...referenced]);
   // A line is dated by its header (the role analysis found the header's date ranks first); any
   // other fact by its own best date.
   const chosen = fact.role === 'line' ? inherited : ranked.find((c) => !c.inherited);

@@ -154,8 +154,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
   const headerDateWins = (b: (typeof base)[number], header: string) => {
     const inherited = inheritedCandidate(byName.get(header)!.ownDate);
     return (
-      !!inherited &&
-      rankCandidates([...ownCandidates(b.table, b.calendarDates), inherited])[0] === inherited
+      !!inherited && rankCandidates([...ownCandidates(b.table, b.calendarDates), inherited])[0] === inherited
     );
   };
   // A line belongs to a dated event (its header), directly or via one hop, and has no date of its

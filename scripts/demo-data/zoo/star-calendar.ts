@@ -19,7 +19,9 @@ const CALENDAR_FROM = utcDate(2023, 1, 1);
 const CALENDAR_TO = utcDate(2024, 12, 31);
 const SALES_FROM = utcDate(2023, 2, 6);
 const SALES_TO = utcDate(2024, 11, 20);
-const MONTHS = 'January February March April May June July August September October November December'.split(' ');
+const MONTHS = 'January February March April May June July August September October November December'.split(
+  ' ',
+);
 const DAYS = 'Sunday Monday Tuesday Wednesday Thursday Friday Saturday'.split(' ');
 const CATEGORIES = ['Tea', 'Coffee', 'Cocoa', 'Infusions'];
 
@@ -161,7 +163,8 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       facts: [
         {
           table: 'fact_sales',
-          event_date_sql: 'SELECT d.full_date AS d FROM fact_sales s JOIN dim_date d ON d.date_key = s.date_key',
+          event_date_sql:
+            'SELECT d.full_date AS d FROM fact_sales s JOIN dim_date d ON d.date_key = s.date_key',
           event_time_column: 'dim_date.full_date',
           revenue_sql: 'SELECT SUM(sales_amount) AS revenue FROM fact_sales',
         },
