@@ -296,7 +296,7 @@ export const prdSchema = prdShapeSchema.superRefine((prd, ctx) => {
       ctx.addIssue({
         code: 'custom',
         path: ['facts', i, 'event_time', 'column'],
-        message: `${e.table}.${e.column} is ${column.type}, not a date or timestamp (an integer yyyymmdd day needs the fact's DWD event_date to parse it)`,
+        message: `${e.table}.${e.column} is ${column.type}, not a date or timestamp`,
       });
     else if (e.table.toLowerCase() !== f.table.toLowerCase() && !e.path.length)
       ctx.addIssue({
