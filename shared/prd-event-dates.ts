@@ -5,6 +5,20 @@
  */
 import type { Prd } from './prd-schema';
 import { columnReference } from './prd-sql/expression-sql';
+import { columnsOf, parseExpression } from './prd-sql/expression';
+
+/**
+ * Whether an event_date expression already dates by exactly that column (a `yyyymmdd` key read
+ * as a day, docs/offline-analyst.md#calendar-dimensions): kept as it is rather than cast again.
+ */
+function readsOnly(source: string, table: string, column: string): boolean {
+  try {
+    const names = columnsOf(parseExpression(source));
+    return names.length === 1 && names[0].table === table && names[0].column === column;
+  } catch {
+    return false;
+  }
+}
 
 /** The PRD with each dated fact's DWD `event_date` computed from its `event_time`. */
 export function alignEventDates(prd: Prd): Prd {
@@ -14,7 +28,8 @@ export function alignEventDates(prd: Prd): Prd {
     if (!fact?.event_time || !field) return table;
     const { table: holder, column, path } = fact.event_time;
     const source = `CAST(${columnReference(holder, column)} AS DATE)`;
-    if (field.source.replace(/\s+/g, ' ').trim() === source) return table;
+    if (field.source.replace(/\s+/g, ' ').trim() === source || readsOnly(field.source, holder, column))
+      return table;
     return {
       ...table,
       source_tables: table.source_tables.includes(holder)

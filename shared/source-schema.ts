@@ -17,11 +17,19 @@ export interface SourceForeignKey {
   references_columns: string[];
 }
 
-/** What the explorer measured of one date or timestamp column, over every row of its table. */
+/**
+ * What the explorer measured of one date or timestamp column, over every row of its table; or of
+ * an integer column whose sampled values are all `yyyymmdd` days (`encoding: 'yyyymmdd'`).
+ */
 export interface DateColumnStats {
+  /** Set for an integer column read as `yyyymmdd` days (20240131); absent for dates and timestamps. */
+  encoding?: 'yyyymmdd';
   /** Rows where the column is set (not NULL), placeholders included. */
   non_null: number;
-  /** Rows holding a placeholder rather than a date: on or before 1900-01-01 (`0000-00-00` too). */
+  /**
+   * Rows holding a placeholder rather than a date: on or before 1900-01-01 (`0000-00-00` too); for
+   * a `yyyymmdd` column, any value that is no day between 1900-01-02 and 2100-12-31 (0, 99991231).
+   */
   placeholder?: number;
   /** The earliest and latest real value, `YYYY-MM-DD`; absent when no row has one. */
   first?: string;
@@ -38,7 +46,10 @@ export interface SourceTable {
   foreign_keys: SourceForeignKey[];
   /** A few rows, values rendered as short strings (binary as `<n bytes>`). */
   sample_rows: Record<string, string | null>[];
-  /** Figures of each date and timestamp column, by column name; absent when rows were not counted. */
+  /**
+   * Figures of each date and timestamp column (and `yyyymmdd` integer column), by column name;
+   * absent when rows were not counted.
+   */
   date_stats?: Record<string, DateColumnStats>;
   /**
    * Rows where each nullable column that could hold a key (integer or short text) is set, by column

@@ -5,6 +5,7 @@
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { DateColumnStats, SourceColumn, SourceSnapshot, SourceTable } from '../../shared/source-schema';
 import { quoteMysqlIdent } from '../../shared/sql-quoting';
+import { DATE_KEY_MAX, DATE_KEY_MIN, DATE_KEY_TYPES, dateKeyDay } from '../../shared/date-keys';
 
 /** One tool call of the exploring agent, for the agent work log. */
 export interface ToolCallRecord {
@@ -149,7 +150,9 @@ export async function exploreSource(
               )[0],
             (rows) => `${rows.length} rows`,
           );
-    const dateColumns = columns.filter((c) => TEMPORAL.has(c.data_type));
+    const rendered = samples.map(renderRow);
+    // Integer columns whose every sampled value is a `yyyymmdd` day are profiled as dates too.
+    const dateColumns = columns.filter((c) => TEMPORAL.has(c.data_type) || looksLikeDateKey(c, rendered));
     const dateStats =
       rowCount > 0 && dateColumns.length
         ? await timed(
@@ -188,7 +191,7 @@ export async function exploreSource(
       columns,
       primary_key: pkRows.filter((p) => p.tbl === name).map((p) => String(p.col)),
       foreign_keys: [...fks.values()],
-      sample_rows: samples.map(renderRow),
+      sample_rows: rendered,
       ...(dateStats ? { date_stats: dateStats } : {}),
       ...(nonNull ? { non_null: nonNull } : {}),
     });
@@ -232,6 +235,18 @@ async function profileDates(
 ): Promise<Record<string, DateColumnStats>> {
   const parts = columns.flatMap((c, i) => {
     const col = quoteMysqlIdent(c.name);
+    if (!TEMPORAL.has(c.data_type)) {
+      // A `yyyymmdd` key: a value that is no day in range is a placeholder; first and last stay integers.
+      const day = `(${col} BETWEEN ${DATE_KEY_MIN} AND ${DATE_KEY_MAX} AND (${col} DIV 100) % 100 BETWEEN 1 AND 12 AND ${col} % 100 BETWEEN 1 AND 31)`;
+      const real = `CASE WHEN ${day} THEN ${col} END`;
+      return [
+        `COUNT(${col}) AS n${i}`,
+        `COALESCE(SUM(NOT ${day}), 0) AS p${i}`,
+        `MIN(${real}) AS lo${i}`,
+        `MAX(${real}) AS hi${i}`,
+        `COALESCE(SUM(${day} AND ${col} > CAST(DATE_FORMAT(NOW(), '%Y%m%d') AS UNSIGNED)), 0) AS f${i}`,
+      ];
+    }
     const real = `CASE WHEN ${col} > '1900-01-01' THEN ${col} END`;
     return [
       `COUNT(${col}) AS n${i}`,
@@ -246,8 +261,11 @@ async function profileDates(
   );
   const stats: Record<string, DateColumnStats> = {};
   columns.forEach((c, i) => {
-    const text = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
+    const key = !TEMPORAL.has(c.data_type);
+    const text = (v: unknown) =>
+      v === null || v === undefined ? undefined : key ? dateKeyDay(String(v)) : String(v);
     stats[c.name] = {
+      ...(key ? { encoding: 'yyyymmdd' as const } : {}),
       non_null: Number(row[`n${i}`]),
       placeholder: Number(row[`p${i}`]),
       ...(text(row[`lo${i}`]) ? { first: text(row[`lo${i}`]), last: text(row[`hi${i}`]) } : {}),
@@ -255,6 +273,16 @@ async function profileDates(
     };
   });
   return stats;
+}
+
+/**
+ * Whether an integer column may hold `yyyymmdd` days: every sampled value is one (a key counting
+ * from 1, an amount or a code is not), so the one profiling scan also measures it.
+ */
+function looksLikeDateKey(column: SourceColumn, samples: Record<string, string | null>[]): boolean {
+  if (!DATE_KEY_TYPES.has(column.data_type)) return false;
+  const values = samples.map((r) => r[column.name]).filter((v): v is string => v !== null && v !== undefined);
+  return values.length > 0 && values.every((v) => dateKeyDay(v) !== undefined);
 }
 
 function renderRow(row: RowDataPacket): Record<string, string | null> {

@@ -161,11 +161,27 @@ export interface EventTimeCandidate {
   weakness?: string;
   /** The column's type and nullability, for the evidence. */
   type: string;
+  /** Set when the column is an integer read as `yyyymmdd` days. */
+  encoding?: 'yyyymmdd';
+  /** For a calendar's date: the fact's key into the calendar (docs/offline-analyst.md#calendar-dimensions). */
+  via?: string;
+}
+
+/**
+ * Whether a column holds dates: a date or timestamp, or an integer the explorer measured as
+ * `yyyymmdd` days on every sampled row (its figures then say how many rows really are days).
+ */
+export function isTemporal(table: SourceTable, column: SourceColumn): boolean {
+  return TEMPORAL.has(column.data_type) || table.date_stats?.[column.name]?.encoding === 'yyyymmdd';
 }
 
 function meaningOf(table: SourceTable, column: SourceColumn): EventTimeMeaning | undefined {
-  if (!TEMPORAL.has(column.data_type)) return undefined;
-  const words = columnWords(table, column.name);
+  return isTemporal(table, column) ? meaningOfName(table, column.name) : undefined;
+}
+
+/** What a date column's name says of it (a key into a calendar is read by its name too). */
+function meaningOfName(table: SourceTable, name: string): EventTimeMeaning | undefined {
+  const words = columnWords(table, name);
   const has = (vocab: string[]) => words.some((w) => vocab.includes(w));
   if (has(NEVER)) return undefined;
   if (has(AUDIT) || (words.includes('last') && !has(EVENT))) return undefined;
@@ -211,22 +227,54 @@ function supportOf(
   return { ...figures, support: 'sparse', weakness: `set on ${percent(coverage)} of rows` };
 }
 
-/** Every date of a table that could say when its rows' events happened. */
-export function ownCandidates(table: SourceTable): EventTimeCandidate[] {
-  return table.columns.flatMap((column) => {
+/**
+ * Every date of a table that could say when its rows' events happened: its own dates, and the
+ * dates of calendars its keys reach (`calendar`, from calendar-tables.ts), which replace the keys.
+ */
+export function ownCandidates(table: SourceTable, calendar: EventTimeCandidate[] = []): EventTimeCandidate[] {
+  const keys = new Set(calendar.map((c) => c.via));
+  const own = table.columns.flatMap((column): EventTimeCandidate[] => {
     const meaning = meaningOf(table, column);
-    if (!meaning) return [];
+    if (!meaning || keys.has(column.name)) return [];
+    const encoding = TEMPORAL.has(column.data_type) ? undefined : ('yyyymmdd' as const);
     return [
       {
         table: table.name,
         column: column.name,
         inherited: false,
         meaning,
-        type: `${column.type}${column.nullable ? '' : ', not null'}`,
+        type: `${column.type}${encoding ? ' yyyymmdd' : ''}${column.nullable ? '' : ', not null'}`,
+        ...(encoding ? { encoding } : {}),
         ...supportOf(table, column),
       },
     ];
   });
+  return [...own, ...calendar];
+}
+
+/**
+ * A calendar's date offered to a fact through its key `keyColumn` (docs/offline-analyst.md#calendar-dimensions):
+ * named by the key (`order_date_key` is an order date, `ship_date_key` a later moment) and measured
+ * by it (the rows where the key is set); undefined when the key's name rules a business date out.
+ */
+export function keyCandidate(
+  fact: SourceTable,
+  keyColumn: string,
+  calendar: string,
+  dateColumn: string,
+): EventTimeCandidate | undefined {
+  const key = fact.columns.find((c) => c.name === keyColumn);
+  const meaning = key && meaningOfName(fact, keyColumn);
+  if (!key || !meaning) return undefined;
+  return {
+    table: calendar,
+    column: dateColumn,
+    inherited: false,
+    via: keyColumn,
+    meaning,
+    type: `date through ${fact.name}.${keyColumn}${key.nullable ? '' : ', not null'}`,
+    ...supportOf(fact, key),
+  };
 }
 
 /**
@@ -286,9 +334,15 @@ export interface OwnEventTime {
   candidate: EventTimeCandidate;
 }
 
-/** The table's own best business date (whatever its support), or undefined when it has none. */
-export function ownEventTime(table: SourceTable): OwnEventTime | undefined {
-  const [best, ...others] = rankCandidates(ownCandidates(table));
+/**
+ * The table's own best business date (whatever its support), its calendars' among them, or
+ * undefined when it has none.
+ */
+export function ownEventTime(
+  table: SourceTable,
+  calendar: EventTimeCandidate[] = [],
+): OwnEventTime | undefined {
+  const [best, ...others] = rankCandidates(ownCandidates(table, calendar));
   if (!best) return undefined;
   return { column: best.column, evidence: choiceEvidence(best, others), candidate: best };
 }
@@ -296,7 +350,7 @@ export function ownEventTime(table: SourceTable): OwnEventTime | undefined {
 /** Date columns that are not event times, for the PRD's evidence (`employees.birth_date: a birth date`). */
 export function rejectedDateColumns(table: SourceTable): string[] {
   return table.columns
-    .filter((c) => TEMPORAL.has(c.data_type) && meaningOf(table, c) === undefined)
+    .filter((c) => isTemporal(table, c) && meaningOf(table, c) === undefined)
     .map((c) => `${table.name}.${c.name}`);
 }
 
@@ -307,8 +361,8 @@ export function rejectedDateColumns(table: SourceTable): string[] {
 export function eventTimeObjection(table: SourceTable, columnName: string): string | undefined {
   const column = table.columns.find((c) => c.name === columnName);
   if (!column) return `${table.name} has no column ${columnName}`;
-  if (!TEMPORAL.has(column.data_type))
-    return `${table.name}.${columnName} is ${column.type}, not a date or timestamp`;
+  if (!isTemporal(table, column))
+    return `${table.name}.${columnName} is ${column.type}, not a date, a timestamp or a yyyymmdd day`;
   if (meaningOf(table, column) !== undefined) return undefined;
   const words = columnWords(table, column.name);
   if (words.some((w) => NEVER.includes(w)))

@@ -13,6 +13,7 @@ import { identifier, pluralNoun, singularWords, tableNoun } from './name-words';
 import { FACT_ROLES, isModeledColumn, labelColumns, type TableAnalysis } from './table-roles';
 import { warehouseType } from './warehouse-types';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
+import { eventDateSource } from '../../../shared/date-keys';
 
 export interface FactDesign {
   fact: PrdFact;
@@ -166,7 +167,7 @@ export function designFact(
   const tree = joinTree(keys, t.name);
 
   // Event time: own date, the header's through the join path, or none (snapshot).
-  const { eventTime, candidates } = chooseEventTime(fact, byName, tree);
+  const { eventTime, candidates, encoding } = chooseEventTime(fact, byName, tree);
   // The role is one of the fact kinds; a fact that found no date is reported as a snapshot.
   const kind: PrdFact['kind'] = eventTime ? (fact.role as PrdFact['kind']) : 'snapshot';
 
@@ -190,7 +191,7 @@ export function designFact(
     ? field(
         'event_date',
         'DATE',
-        `CAST(${columnReference(eventTime.table, eventTime.column)} AS DATE)`,
+        eventDateSource(eventTime.table, eventTime.column, encoding),
         eventTime.path.length
           ? `${eventTime.table}.${eventTime.column} via ${eventTime.path.join(', ')}`
           : `date of ${eventTime.column}`,
@@ -392,31 +393,43 @@ function chooseEventTime(
   fact: TableAnalysis,
   byName: Map<string, TableAnalysis>,
   tree: ReturnType<typeof joinTree>,
-): { eventTime: PrdFact['event_time']; candidates: PrdFact['event_time_candidates'] } {
+): {
+  eventTime: PrdFact['event_time'];
+  candidates: PrdFact['event_time_candidates'];
+  encoding?: EventTimeCandidate['encoding'];
+} {
   const paths = new Map<EventTimeCandidate, string[]>();
+  // A date held by another table (a header's, a calendar's) is reached along the join tree.
+  const reach = (candidate: EventTimeCandidate | undefined) => {
+    const path = candidate ? pathTo(tree, candidate.table) : undefined;
+    if (!candidate || !path) return undefined;
+    paths.set(candidate, path.map(describeStep));
+    return candidate;
+  };
+  // A table's date, covering only the rows whose references along the path to it are set.
   const offered = (table: string | undefined): EventTimeCandidate | undefined => {
     const holder = table ? byName.get(table) : undefined;
-    const path = table ? pathTo(tree, table) : undefined;
-    // Covering only the rows whose references along the path are set.
-    const steps = (path ?? []).flatMap((s) => {
+    const dateTable = holder?.ownDate?.candidate.table;
+    const path = dateTable ? pathTo(tree, dateTable) : undefined;
+    if (!holder || !path) return undefined;
+    const steps = path.flatMap((s) => {
       const from = byName.get(s.from);
       return from ? [{ table: from.table, columns: s.columns }] : [];
     });
-    const candidate = holder && path ? inheritedThrough(holder.ownDate, steps) : undefined;
-    if (candidate) paths.set(candidate, path!.map(describeStep));
-    return candidate;
+    return reach(inheritedThrough(holder.ownDate, steps));
   };
+  // A calendar's date through the fact's key into it (docs/offline-analyst.md#calendar-dimensions).
+  const own = ownCandidates(
+    fact.table,
+    fact.calendarDates.filter((c) => reach(c)),
+  );
   const inherited = offered(fact.header);
   // The other dated facts it references (a payment's order), offered for a person to choose.
   const referenced = [...new Set(fact.references.map((r) => r.references_table))]
     .filter((t) => t !== fact.header && ['event', 'header'].includes(byName.get(t)?.role ?? ''))
     .map(offered)
     .filter((c): c is EventTimeCandidate => !!c);
-  const ranked = rankCandidates([
-    ...ownCandidates(fact.table),
-    ...(inherited ? [inherited] : []),
-    ...referenced,
-  ]);
+  const ranked = rankCandidates([...own, ...(inherited ? [inherited] : []), ...referenced]);
   // A line is dated by its header (the role analysis found the header's date ranks first); any
   // other fact by its own best date.
   const chosen = fact.role === 'line' ? inherited : ranked.find((c) => !c.inherited);
@@ -431,6 +444,7 @@ function chooseEventTime(
     note: `${c.inherited ? `${c.table}'s date: ` : ''}${c.meaning}${c.weakness ? `; ${c.weakness}` : ''}`,
   }));
   if (!chosen) return { eventTime: null, candidates };
+  const encoding = chosen.encoding;
   const others = ranked.filter((c) => c !== chosen);
   const evidence = chosen.inherited
     ? `each ${tableNoun(fact.table.name)} takes its ${tableNoun(chosen.table)}'s date: ${choiceEvidence(chosen, others)}`
@@ -438,6 +452,7 @@ function chooseEventTime(
   return {
     eventTime: { table: chosen.table, column: chosen.column, path: paths.get(chosen) ?? [], evidence },
     candidates,
+    ...(encoding ? { encoding } : {}),
   };
 }
 

@@ -211,7 +211,9 @@ function qualityRules(analyses: TableAnalysis[], odsTable: (table: string) => st
         params: { values: enumValues(c) },
         severity: 'warning',
       });
-    if (a.ownDate && ['event', 'header'].includes(a.role))
+    // Freshness reads a date of the table itself (not a calendar's, not a yyyymmdd integer).
+    const fresh = a.ownDate && !a.ownDate.candidate.via && !a.ownDate.candidate.encoding;
+    if (fresh && a.ownDate && ['event', 'header'].includes(a.role))
       rules.push({
         name: `${table.name} has recent ${a.ownDate.column}`,
         layer: 'ods',

@@ -8,7 +8,15 @@
 import type { PrdRelationship, TableRole } from '../../../shared/prd-schema';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
 import { ADDITIVE_MEANINGS, columnMeaning, type ColumnMeaning } from './column-meaning';
-import { isUsable, ownCandidates, ownEventTime, rankCandidates, type OwnEventTime } from './event-time';
+import { calendarCandidates, calendarEvidence, calendarOf, type Calendar } from './calendar-tables';
+import {
+  isUsable,
+  ownCandidates,
+  ownEventTime,
+  rankCandidates,
+  type EventTimeCandidate,
+  type OwnEventTime,
+} from './event-time';
 import { declaredFirst, inheritedThrough, isHeaderDate, type ReferenceStep } from './header-references';
 import { referencesByTable } from './implied-keys';
 import { findSummaryTables } from './summary-tables';
@@ -37,6 +45,8 @@ export interface TableAnalysis {
   evidence: string;
   meaning: Map<string, ColumnMeaning>;
   ownDate?: OwnEventTime;
+  /** The dates of the calendars its keys reach, offered as its own (docs/offline-analyst.md#calendar-dimensions). */
+  calendarDates: EventTimeCandidate[];
   /** N:1 references (declared and inferred), self-references left out. */
   references: PrdRelationship[];
   /** Tables that reference this one. */
@@ -79,6 +89,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
       references,
       referencedBy: [...new Set(referencedBy)],
       ownDate: ownEventTime(table),
+      calendarDates: [] as EventTimeCandidate[],
     };
   });
   const byName = new Map(base.map((b) => [b.table.name, b]));
@@ -86,6 +97,18 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
   const summaries = findSummaryTables(base, relationships);
   const additive = (b: (typeof base)[number]) =>
     b.table.columns.some((c) => ADDITIVE_MEANINGS.has(b.meaning.get(c.name)!));
+  // Calendars (one row per day and its parts, no measures) date the tables whose keys reach them.
+  const calendars = new Map<string, Calendar>(
+    base.flatMap((b) => {
+      const calendar = additive(b) ? undefined : calendarOf(b.table);
+      return calendar ? [[b.table.name, calendar] as const] : [];
+    }),
+  );
+  for (const b of base) {
+    if (calendars.has(b.table.name)) continue;
+    b.calendarDates = calendarCandidates(b.table, b.references, calendars);
+    if (b.calendarDates.length) b.ownDate = ownEventTime(b.table, b.calendarDates);
+  }
   const priced = (b: (typeof base)[number]) =>
     b.table.columns.some((c) => ['unit_price', 'quantity'].includes(b.meaning.get(c.name)!));
   const entityLike = (b: (typeof base)[number]) => labelColumns(b.table).length > 0;
@@ -122,6 +145,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
   const usableOwn = (b: (typeof base)[number]) => !!b.ownDate && isUsable(b.ownDate.candidate);
   const eventShaped = (b: (typeof base)[number]) =>
     !!b.ownDate &&
+    !calendars.has(b.table.name) &&
     !empty(b) &&
     !summaries.has(b.table.name) &&
     !isBridge(b) &&
@@ -156,7 +180,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     return (
       !!inherited &&
       isUsable(inherited) &&
-      rankCandidates([...ownCandidates(b.table), inherited])[0] === inherited
+      rankCandidates([...ownCandidates(b.table, b.calendarDates), inherited])[0] === inherited
     );
   };
   // A line belongs to a dated event (its header), directly or via one hop, and has no date of its
@@ -218,6 +242,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
       evidence,
       meaning: b.meaning,
       ownDate: b.ownDate,
+      calendarDates: b.calendarDates,
       references: b.references,
       referencedBy: b.referencedBy,
       header,
@@ -239,7 +264,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     if (headers.has(name))
       return out(
         'header',
-        `dated by ${b.ownDate!.column}; lines ${[...lines]
+        `dated by ${datedBy(b.ownDate!)}; lines ${[...lines]
           .filter(([, h]) => h.header === name)
           .map(([l]) => l)
           .join(', ')} reference it`,
@@ -247,8 +272,9 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     if (events.has(name))
       return out(
         'event',
-        `dated by ${b.ownDate!.column}; references ${b.references.map((r) => r.references_table).join(', ') || 'nothing'}; ${measureText}`,
+        `dated by ${datedBy(b.ownDate!)}; references ${b.references.map((r) => r.references_table).join(', ') || 'nothing'}; ${measureText}`,
       );
+    if (calendars.has(name)) return out('dimension', calendarEvidence(calendars.get(name)!, b.table));
     if (isBridge(b))
       return out(
         'bridge',
@@ -279,6 +305,10 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     return out('other', 'no date, no measures and no references: kept in ODS only');
   });
 }
+
+/** `order_date`, or `dim_date.full_date through date_key` for a calendar's date. */
+const datedBy = (d: OwnEventTime) =>
+  d.candidate.via ? `${d.candidate.table}.${d.column} through ${d.candidate.via}` : d.column;
 
 /** The `first_name` and `last_name` columns of a table naming people (an entity, never a lookup). */
 export function personNameColumns(

@@ -11,6 +11,7 @@ import { prefixedSales } from './prefixed-sales';
 import { saasHelpdesk } from './saas-helpdesk';
 import { starRollups } from './star-rollups';
 import { smallHeader } from './small-header';
+import { starCalendar } from './star-calendar';
 import { toyWholesale } from './toy-wholesale';
 import type { ZooSchema } from './zoo-schema';
 
@@ -28,6 +29,7 @@ export const ZOO: readonly ZooSchema[] = [
   abbreviatedLedger,
   starRollups,
   smallHeader,
+  starCalendar,
 ];
 
 /** The zoo schema of that database name; throws naming the known ones otherwise. */

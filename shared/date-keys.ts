@@ -1,0 +1,35 @@
+/**
+ * Integer date keys (`yyyymmdd`, 20240131 for 31 January 2024), as warehouses and exports store
+ * days (docs/offline-analyst.md#calendar-dimensions): what counts as one, and the PRD expression
+ * that reads one as a DATE. Pure, so workflows may use it.
+ */
+import { columnReference } from './prd-sql/expression-sql';
+
+/** The MySQL integer types wide enough for `yyyymmdd`. */
+export const DATE_KEY_TYPES: ReadonlySet<string> = new Set(['int', 'integer', 'mediumint', 'bigint']);
+/** The range of days a date key may name (earlier or later values are placeholders such as 0 or 99991231). */
+export const DATE_KEY_MIN = 19000102;
+export const DATE_KEY_MAX = 21001231;
+
+/** `2024-01-31` for 20240131 (number or text); undefined when the value is not a real day in range. */
+export function dateKeyDay(value: string | number | null | undefined): string | undefined {
+  const text = String(value ?? '').trim();
+  if (!/^\d{8}$/.test(text)) return undefined;
+  const n = Number(text);
+  if (n < DATE_KEY_MIN || n > DATE_KEY_MAX) return undefined;
+  const [y, m, d] = [Number(text.slice(0, 4)), Number(text.slice(4, 6)), Number(text.slice(6, 8))];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  if (day.getUTCFullYear() !== y || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) return undefined;
+  return `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}`;
+}
+
+/**
+ * The PRD expression of a fact's `event_date` from a column: a cast for dates and timestamps; for
+ * a `yyyymmdd` key, the key parsed as a day (a value that is no day gives NULL, never an error).
+ */
+export function eventDateSource(table: string, column: string, encoding?: 'yyyymmdd'): string {
+  const ref = columnReference(table, column);
+  return encoding === 'yyyymmdd'
+    ? `CAST(try_strptime(CAST(${ref} AS VARCHAR), '%Y%m%d') AS DATE)`
+    : `CAST(${ref} AS DATE)`;
+}
