@@ -28,6 +28,11 @@ export interface SchemaTruth {
   roles: Record<string, TableRole>;
   /** A word the detected industry name should contain (case-insensitive), or 'general'. */
   industry: string;
+  /**
+   * Money stored as text, and SQL on the source counting (as `n`) its rows whose text is no amount:
+   * the quality report must count exactly those.
+   */
+  unparsed_money?: { table: string; column: string; count_sql: string }[];
 }
 
 /** One fact table and how to measure it directly on the source database. */
