@@ -1,11 +1,13 @@
 /**
- * The measures of one fact by column meaning: money summed (integer cents converted), revenue
- * derived on lines as quantity × unit price (× (1 − discount)), quantities, durations and sizes
- * summed, unit prices and rates averaged. Keys, codes, line numbers, years and flags never.
+ * The measures of one fact by column meaning: money summed (integer cents converted, text parsed),
+ * revenue derived on lines as quantity × unit price (× (1 − discount)), the price being the row's
+ * own, or the referenced product's list price, or the row's price alone when a row is one unit;
+ * quantities, durations and sizes summed, unit prices and rates averaged. Keys, codes, line
+ * numbers, years and flags never.
  */
 import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
 import { isCents } from './column-meaning';
-import { columnWords, identifier } from './name-words';
+import { columnWords, identifier, tableNoun } from './name-words';
 import { FACT_ROLES, type TableAnalysis } from './table-roles';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
 import { isTextColumn, textMoneyExpression, textMoneyScale } from './text-money';
@@ -90,9 +92,12 @@ export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnaly
   // Revenue is quantity × the selling price: a price column before a unit cost.
   const prices = cols('unit_price');
   const own = prices.find((c) => columnWords(fact.table, c.name).includes('price')) ?? prices[0];
-  // No price and no money on the row, but a quantity: the price of what it references (list price).
+  // A line (of an order, an invoice) with a quantity but no price and no money of its own: the price
+  // of the product it references (list price). Stock levels and movements are no sales.
   const listed =
-    !own && !cols('money').length && quantity && byName ? referencedPrice(fact, byName) : undefined;
+    !own && !cols('money').length && quantity && fact.role === 'line' && byName
+      ? referencedPrice(fact, byName)
+      : undefined;
   const price = own ? { holder: fact.table, column: own } : listed;
   const discount = cols('discount_rate')[0];
   if (price) {
@@ -112,10 +117,10 @@ export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnaly
       .join(' × ');
     // How the price reached the row: its own, the referenced product's list price, or one unit a row.
     const basis = listed
-      ? ` (each ${t} row at the price of the ${listed.holder.name} row it references through ${listed.via})`
+      ? `, the price of the ${tableNoun(listed.holder.name)} each ${t} row references through ${listed.via}`
       : quantity
         ? ''
-        : ` (one row = one unit: ${t} has no quantity column)`;
+        : `, one row being one unit (${t} has no quantity column)`;
     // Money at the source's scale: each line's amount is rounded to the price's scale (cents),
     // as an invoice line is, so every sum above it has no digits the source never had.
     const scale = moneyScale(price.holder, price.column);

@@ -16,7 +16,7 @@ export const isTextColumn = (column: SourceColumn): boolean => TEXT_TYPES.has(co
 
 // What is read past: currency signs, spaces (no-break and narrow ones too), apostrophes (1'234.50)
 // and a three-letter currency code at either end.
-const NOISE = "^[A-Za-z]{3}|[A-Za-z]{3}$|[[:space:]\u00a0\u202f$€£¥₹']";
+const NOISE = "^[A-Za-z]{3}|[A-Za-z]{3}$|[[:space:]\\x{00A0}\\x{202F}$€£¥₹']";
 const NOISE_JS = /^[A-Za-z]{3}|[A-Za-z]{3}$|[\s\u00a0\u202f$€£¥₹']/g;
 /** `1.234` and `1.234.567,89`: dots group thousands, a comma marks the decimals. */
 const DOT_GROUPS = '^-?[0-9]{1,3}([.][0-9]{3})+(,[0-9]+)?$';
