@@ -34,6 +34,11 @@ export interface SchemaTruth {
    * role `summary`, and no metric reads them. Omitted: the schema says nothing about summaries.
    */
   summaries?: string[];
+  /**
+   * Money stored as text, and SQL on the source counting (as `n`) its rows whose text is no amount:
+   * the quality report must count exactly those.
+   */
+  unparsed_money?: { table: string; column: string; count_sql: string }[];
 }
 
 /** One fact table and how to measure it directly on the source database. */

@@ -5,6 +5,7 @@
  */
 import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
 import { columnWords, nameWords } from './name-words';
+import { holdsTextMoney } from './text-money';
 
 export type ColumnMeaning =
   /** Primary/foreign key or identifier: counted distinct, never summed. */
@@ -111,7 +112,7 @@ const MONEY_WORDS = [
   'spend',
   'budget',
 ];
-const PRICE_WORDS = ['price', 'msrp', 'rate'];
+const PRICE_WORDS = ['price', 'msrp', 'rate', 'fare'];
 const QUANTITY_WORDS = ['quantity', 'qty', 'units', 'pieces', 'items', 'seats', 'tickets', 'hand', 'stock'];
 const DURATION_WORDS = [
   'duration',
@@ -161,7 +162,17 @@ export function columnMeaning(
   if (type === 'bit' || (type === 'tinyint' && /\(1\)/.test(column.type))) return 'flag';
   if (keyColumns.has(column.name) || table.primary_key.includes(column.name)) return 'key';
   if (KEY_SUFFIX.includes(last(words)) || (words.length === 1 && words[0] === 'id')) return 'key';
-  if (!NUMERIC.has(type)) return 'text';
+  if (!NUMERIC.has(type)) {
+    // Money kept as text ('$1,234.50') is money when its name says so and its values read as amounts.
+    if (!holdsTextMoney(table, column)) return 'text';
+    const read = numberMeaning(words, 'decimal');
+    return read === 'money' || read === 'unit_price' ? read : 'text';
+  }
+  return numberMeaning(words, type);
+}
+
+/** The meaning of a number column (not a key) from its words and type. */
+function numberMeaning(words: string[], type: string): ColumnMeaning {
   if (has(words, ...FLAG_WORDS) && (type === 'tinyint' || words[0] === 'is' || words[0] === 'has'))
     return 'flag';
   if (has(words, ...CALENDAR_WORDS) && !has(words, ...DURATION_WORDS)) return 'calendar';

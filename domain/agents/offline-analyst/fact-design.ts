@@ -3,7 +3,7 @@
  * DWD detail joined with its header and dimensions, daily DWS/ADS aggregates (or a snapshot when
  * the fact has no time), breakdowns by its main attributes, the metrics and the dashboards.
  */
-import type { Prd, PrdFact, PrdField, PrdMetric, PrdTable } from '../../../shared/prd-schema';
+import type { Prd, PrdFact, PrdField, PrdMetric, PrdQualityRule, PrdTable } from '../../../shared/prd-schema';
 import { describeStep, joinTree, pathTo, type JoinKey } from '../../../shared/join-tree';
 import { breakdownsOf } from './breakdowns';
 import { choiceEvidence, ownCandidates, rankCandidates, type EventTimeCandidate } from './event-time';
@@ -12,6 +12,7 @@ import { rowMeasures, type RowMeasure } from './fact-measures';
 import { identifier, pluralNoun, singularWords, tableNoun } from './name-words';
 import { FACT_ROLES, isModeledColumn, labelColumns, type TableAnalysis } from './table-roles';
 import { warehouseType } from './warehouse-types';
+import { rawName, textMoneyChecks, textMoneyColumns } from './text-money';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
 import { eventDateSource } from '../../../shared/date-keys';
 
@@ -22,6 +23,8 @@ export interface FactDesign {
   ads: PrdTable[];
   metrics: PrdMetric[];
   dashboards: Prd['dashboards'];
+  /** Checks of the fact's own data (text money that did not parse). */
+  qualityRules: PrdQualityRule[];
 }
 
 const field = (name: string, type: string, source: string, description = ''): PrdField => ({
@@ -88,7 +91,7 @@ function aggregates(
           'revenue',
           m.type,
           `SUM(${m.name})`,
-          `revenue (${m.formula.replace(/^revenue = /, '')})`,
+          `${m.label} (${m.formula.replace(/^[^=]*= /, '')})`,
         ),
         unit: 'currency',
         additive: true,
@@ -171,7 +174,7 @@ export function designFact(
   // The role is one of the fact kinds; a fact that found no date is reported as a snapshot.
   const kind: PrdFact['kind'] = eventTime ? (fact.role as PrdFact['kind']) : 'snapshot';
 
-  const measures = rowMeasures(fact);
+  const measures = rowMeasures(fact, byName);
   const breakdowns = breakdownsOf(fact, tree, byName);
 
   // Distinct counts: the people and things the fact (or its header) references, not lookups.
@@ -204,6 +207,9 @@ export function designFact(
       );
 
   const dwdName = identifier(`dwd_${nameStem}_detail`);
+  // Money kept as text: the DWD column of its name is the parsed DECIMAL, the text stays beside it.
+  const textMoney = new Set(textMoneyColumns(fact));
+  const moneyChecks = textMoneyChecks(fact, dwdName);
   const headerRefs = refTables
     .slice(1)
     .flatMap((h) =>
@@ -252,12 +258,20 @@ export function designFact(
     fields: dedupe([
       ...t.columns
         .filter(isModeledColumn)
-        .map((c) => field(c.name, warehouseType(c), columnReference(t.name, c.name), c.comment ?? '')),
+        .map((c) =>
+          field(
+            textMoney.has(c) ? rawName(c) : c.name,
+            warehouseType(c),
+            columnReference(t.name, c.name),
+            c.comment ?? '',
+          ),
+        ),
       dateField,
       ...headerRefs,
       ...dimensionLabels,
       ...breakdowns.map((b) => field(b.name, 'VARCHAR', b.source, b.description)),
       ...measures.map((m) => field(m.name, m.type, m.source, m.formula)),
+      ...moneyChecks.fields,
     ]),
     // Only ADS is partitioned (by stat_date): a file a day in every layer would cost more than it saves.
     partition_by: [],
@@ -382,7 +396,15 @@ export function designFact(
     measures: measures.map((m) => m.formula),
     evidence: fact.evidence,
   };
-  return { fact: factEntry, dwd, dws, ads, metrics: [...metrics, ...breakdownMetrics], dashboards };
+  return {
+    fact: factEntry,
+    dwd,
+    dws,
+    ads,
+    metrics: [...metrics, ...breakdownMetrics],
+    dashboards,
+    qualityRules: moneyChecks.rules,
+  };
 }
 
 /**

@@ -1,13 +1,16 @@
 /**
- * The measures of one fact by column meaning: money summed (integer cents converted), revenue
- * derived on lines as quantity × unit price (× (1 − discount)), quantities, durations and sizes
- * summed, unit prices and rates averaged. Keys, codes, line numbers, years and flags never.
+ * The measures of one fact by column meaning: money summed (integer cents converted, text parsed),
+ * revenue derived on lines as quantity × unit price (× (1 − discount)), the price being the row's
+ * own, or the referenced product's list price, or the row's price alone when a row is one unit;
+ * quantities, durations and sizes summed, unit prices and rates averaged. Keys, codes, line
+ * numbers, years and flags never.
  */
 import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
 import { isCents } from './column-meaning';
-import { columnWords, identifier } from './name-words';
-import type { TableAnalysis } from './table-roles';
+import { columnWords, identifier, tableNoun } from './name-words';
+import { FACT_ROLES, type TableAnalysis } from './table-roles';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
+import { isTextColumn, textMoneyExpression, textMoneyScale } from './text-money';
 
 /** A per-row value the DWD computes and the DWS aggregates. */
 export interface RowMeasure {
@@ -31,9 +34,13 @@ function scaleOf(column: SourceColumn): number {
   return m ? Number(m[1]) : ['float', 'double', 'real'].includes(column.data_type) ? 4 : 0;
 }
 
-/** A money column in currency units: cents × 0.01 (exact DECIMAL arithmetic). */
-function moneyExpr(table: string, column: SourceColumn): string {
-  const ref = columnReference(table, column.name);
+/**
+ * A money column in currency units: cents × 0.01 (exact DECIMAL arithmetic); text ('$1,234.50')
+ * parsed into DECIMAL at the scale its values are written with.
+ */
+function moneyExpr(table: SourceTable, column: SourceColumn): string {
+  if (isTextColumn(column)) return textMoneyExpression(table.name, column.name, moneyScale(table, column));
+  const ref = columnReference(table.name, column.name);
   return isCents(column) ? `${ref} * 0.01` : ref;
 }
 
@@ -62,21 +69,36 @@ function isPercent(table: TableAnalysis, column: SourceColumn): boolean {
   return values.some((v) => v > 1);
 }
 
-/** The decimals money in this column has in currency units: its declared scale, cents as 2, at least 2. */
-const moneyScale = (column: SourceColumn): number =>
-  Math.min(Math.max(isCents(column) ? 2 : scaleOf(column), 2), 10);
+/**
+ * The decimals money in this column has in currency units: its declared scale (text: the most its
+ * values are written with), cents as 2, at least 2.
+ */
+const moneyScale = (table: SourceTable, column: SourceColumn): number =>
+  isTextColumn(column)
+    ? textMoneyScale(table, column)
+    : Math.min(Math.max(isCents(column) ? 2 : scaleOf(column), 2), 10);
 
 const DECIMAL = (scale: number) => `DECIMAL(38,${Math.min(Math.max(scale, 2), 10)})`;
 
-/** The per-row measures of a fact table. */
-export function rowMeasures(fact: TableAnalysis): RowMeasure[] {
+/**
+ * The per-row measures of a fact table. `byName` (every table analysed) lets a line without a price
+ * of its own take the list price of the product it references.
+ */
+export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnalysis>): RowMeasure[] {
   const t = fact.table.name;
   const cols = (m: string) => fact.table.columns.filter((c) => fact.meaning.get(c.name) === m);
   const out: RowMeasure[] = [];
   const quantity = cols('quantity')[0];
   // Revenue is quantity × the selling price: a price column before a unit cost.
   const prices = cols('unit_price');
-  const price = prices.find((c) => columnWords(fact.table, c.name).includes('price')) ?? prices[0];
+  const own = prices.find((c) => columnWords(fact.table, c.name).includes('price')) ?? prices[0];
+  // A line (of an order, an invoice) with a quantity but no price and no money of its own: the price
+  // of the product it references (list price). Stock levels and movements are no sales.
+  const listed =
+    !own && !cols('money').length && quantity && fact.role === 'line' && byName
+      ? referencedPrice(fact, byName)
+      : undefined;
+  const price = own ? { holder: fact.table, column: own } : listed;
   const discount = cols('discount_rate')[0];
   if (price) {
     const q = quantity ? columnReference(t, quantity.name) : undefined;
@@ -85,37 +107,45 @@ export function rowMeasures(fact: TableAnalysis): RowMeasure[] {
         ? `(1 - ${columnReference(t, discount.name)} * 0.01)`
         : `(1 - ${columnReference(t, discount.name)})`
       : undefined;
+    const priceName = listed ? `${price.holder.name}.${price.column.name}` : price.column.name;
     const formula = [
       quantity?.name,
-      price.name + (isCents(price) ? ' / 100' : ''),
+      priceName + (isCents(price.column) ? ' / 100' : ''),
       discount && `(1 − ${discount.name})`,
     ]
       .filter(Boolean)
       .join(' × ');
+    // How the price reached the row: its own, the referenced product's list price, or one unit a row.
+    const basis = listed
+      ? `, the price of the ${tableNoun(listed.holder.name)} each ${t} row references through ${listed.via}`
+      : quantity
+        ? ''
+        : `, one row being one unit (${t} has no quantity column)`;
     // Money at the source's scale: each line's amount is rounded to the price's scale (cents),
     // as an invoice line is, so every sum above it has no digits the source never had.
-    const scale = moneyScale(price);
+    const scale = moneyScale(price.holder, price.column);
+    const label = listed ? 'list-price revenue' : 'revenue';
     out.push({
       name: 'line_revenue',
       reading: 'line_revenue',
-      source: `ROUND(${[q, moneyExpr(t, price), d].filter(Boolean).join(' * ')}, ${scale})`,
+      source: `ROUND(${[q, moneyExpr(price.holder, price.column), d].filter(Boolean).join(' * ')}, ${scale})`,
       type: DECIMAL(scale),
       meaning: 'revenue',
-      label: 'revenue',
-      formula: `revenue = ${formula}, rounded to ${scale} decimals per line`,
+      label,
+      formula: `${label} = ${formula}${basis}, rounded to ${scale} decimals per line`,
     });
   }
   for (const c of cols('money')) {
-    // The DWD keeps a money column under its own name (it is the copied column); cents become a
-    // new column in currency units.
+    // The DWD keeps a money column under its own name (it is the copied column; text money's copy
+    // is renamed `<name>_text`); cents become a new column in currency units.
     out.push({
       name: isCents(c) ? moneyName(fact.table, c) : identifier(c.name),
       reading: moneyName(fact.table, c),
-      source: moneyExpr(t, c),
-      type: DECIMAL(moneyScale(c)),
+      source: moneyExpr(fact.table, c),
+      type: DECIMAL(moneyScale(fact.table, c)),
       meaning: 'money',
       label: moneyName(fact.table, c).replace(/_/g, ' '),
-      formula: `${moneyName(fact.table, c)} = ${c.name}${isCents(c) ? ' / 100 (cents)' : ''}`,
+      formula: `${moneyName(fact.table, c)} = ${c.name}${isCents(c) ? ' / 100 (cents)' : isTextColumn(c) ? ' read from text as DECIMAL' : ''}`,
     });
   }
   for (const [meaning, label] of [
@@ -140,9 +170,9 @@ export function rowMeasures(fact: TableAnalysis): RowMeasure[] {
       out.push({
         name: isCents(c) ? moneyName(fact.table, c) : identifier(c.name),
         reading: isCents(c) ? moneyName(fact.table, c) : readingOf(fact.table, c),
-        source: isCents(c) ? moneyExpr(t, c) : columnReference(t, c.name),
+        source: isCents(c) || isTextColumn(c) ? moneyExpr(fact.table, c) : columnReference(t, c.name),
         // A price is money: kept at its scale (its average is rounded to it above DWD).
-        type: meaning === 'unit_price' ? DECIMAL(moneyScale(c)) : 'DOUBLE',
+        type: meaning === 'unit_price' ? DECIMAL(moneyScale(fact.table, c)) : 'DOUBLE',
         meaning,
         label: (isCents(c) ? moneyName(fact.table, c) : readingOf(fact.table, c)).replace(/_/g, ' '),
         formula: `averaged: ${c.name}`,
@@ -150,4 +180,31 @@ export function rowMeasures(fact: TableAnalysis): RowMeasure[] {
     }
   }
   return out;
+}
+
+/**
+ * The selling price of the row a line references through a declared single-column key (a product's
+ * `list_price`): a column saying _price_ on a table that is no fact. Costs are not prices.
+ */
+function referencedPrice(
+  fact: TableAnalysis,
+  byName: Map<string, TableAnalysis>,
+): { holder: SourceTable; column: SourceColumn; via: string } | undefined {
+  for (const r of fact.references) {
+    if (r.origin !== 'declared' || r.columns.length !== 1) continue;
+    const target = byName.get(r.references_table);
+    if (!target || FACT_ROLES.has(target.role)) continue;
+    const prices = target.table.columns.filter(
+      (c) =>
+        target.meaning.get(c.name) === 'unit_price' &&
+        columnWords(target.table, c.name).some((w) => ['price', 'msrp', 'fare'].includes(w)),
+    );
+    // A list price first: the catalogue's selling price.
+    const column =
+      prices.find((c) =>
+        columnWords(target.table, c.name).some((w) => ['list', 'retail', 'msrp'].includes(w)),
+      ) ?? prices[0];
+    if (column) return { holder: target.table, column, via: `${fact.table.name}.${r.columns[0]}` };
+  }
+  return undefined;
 }

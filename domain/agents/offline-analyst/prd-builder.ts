@@ -17,6 +17,7 @@ import { columnReference } from '../../../shared/prd-sql/expression-sql';
 import { distinctStems } from './distinct-names';
 import { validOfflinePrd } from './prd-repair';
 import { withoutKeysIntoSummaries } from './summary-tables';
+import { isTextColumn } from './text-money';
 
 export const OFFLINE_ANALYST_VERSION = 'offline-schema-analyst/2';
 
@@ -132,7 +133,7 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
       dws: designs.flatMap((d) => d.dws),
       ads: designs.flatMap((d) => d.ads),
     },
-    quality_rules: qualityRules(analyses, odsTable),
+    quality_rules: [...qualityRules(analyses, odsTable), ...designs.flatMap((d) => d.qualityRules)],
     metrics: designs.flatMap((d) => d.metrics),
     dashboards: designs.flatMap((d) => d.dashboards),
   };
@@ -191,7 +192,10 @@ function qualityRules(analyses: TableAnalysis[], odsTable: (table: string) => st
         severity: 'warning',
       });
     if (FACT_ROLES.has(a.role))
-      for (const c of table.columns.filter((c) => NON_NEGATIVE.has(a.meaning.get(c.name)!)))
+      // Text money is held by its own rule on the DWD (text is no number to compare with 0).
+      for (const c of table.columns.filter(
+        (c) => NON_NEGATIVE.has(a.meaning.get(c.name)!) && !isTextColumn(c),
+      ))
         rules.push({
           name: `${table.name}.${c.name} is not negative`,
           layer: 'ods',
@@ -251,7 +255,7 @@ function summaryText(
         .join('; ')
     : 'none: no table records business events, so there are no daily KPIs';
   const measured = designs.flatMap((d) =>
-    d.fact.measures.filter((m) => m.startsWith('revenue')).map((m) => `${d.fact.table}: ${m}`),
+    d.fact.measures.filter((m) => /^(list-price )?revenue =/.test(m)).map((m) => `${d.fact.table}: ${m}`),
   );
   return (
     `${business}. Facts: ${facts}. ` +

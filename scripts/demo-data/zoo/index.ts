@@ -5,6 +5,7 @@
 import { abbreviatedLedger } from './abbreviated-ledger';
 import { bikeShops } from './bike-shops';
 import { clinic } from './clinic';
+import { craftShop } from './craft-shop';
 import { genericRecords } from './generic-records';
 import { musicStore } from './music-store';
 import { prefixedSales } from './prefixed-sales';
@@ -30,6 +31,7 @@ export const ZOO: readonly ZooSchema[] = [
   starRollups,
   smallHeader,
   starCalendar,
+  craftShop,
 ];
 
 /** The zoo schema of that database name; throws naming the known ones otherwise. */

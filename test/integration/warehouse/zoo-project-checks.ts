@@ -10,6 +10,7 @@ import type { Connection, RowDataPacket } from 'mysql2/promise';
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import { prdProblems } from '../../../domain/agents/prd-checks';
 import { exploreSource } from '../../../domain/sources/source-explorer';
+import { evaluateQualityRules } from '../../../domain/governance/quality-checks';
 import { DuckDbWarehouse } from '../../../domain/warehouse/duckdb-warehouse';
 import { validateMetrics, type MetricValidationReport } from '../../../domain/warehouse/metric-validation';
 import { layerSelects, MODELED_LAYERS } from '../../../domain/warehouse/model-sql';
@@ -175,6 +176,19 @@ export async function reconcile(
   // Labels read as English: no word twice in a row ("Total total per day" from a column named Total).
   for (const m of prd.metrics)
     if (/\b(\w+) \1\b/i.test(m.description)) problems.push(`metric ${m.name} reads "${m.description}"`);
+
+  // Money kept as text: the quality report counts exactly the rows whose text is no amount.
+  if (truth.unparsed_money?.length) {
+    const report = await evaluateQualityRules(engine, projectId, prd);
+    for (const u of truth.unparsed_money) {
+      const want = Number((await sourceRow(mysql, u.count_sql)).n);
+      const results = report.results.filter((r) => lower(r.name).includes(lower(`${u.table}.${u.column}`)));
+      if (!results.some((r) => r.violations === want && r.status === (want ? 'failed' : 'passed')))
+        problems.push(
+          `${u.table}.${u.column}: ${want} rows are no amount on the source; the quality report has ${results.map((r) => `${r.name}: ${r.violations} (${r.status})`).join(', ') || 'no rule on it'}`,
+        );
+    }
+  }
 
   const invalid = built.metrics.results.filter((r) => !r.valid);
   for (const r of invalid) problems.push(`metric ${r.name} invalid: ${r.reason}`);
