@@ -10,6 +10,7 @@ import { musicStore } from './music-store';
 import { prefixedSales } from './prefixed-sales';
 import { saasHelpdesk } from './saas-helpdesk';
 import { toyWholesale } from './toy-wholesale';
+import { yearlySales } from './yearly-sales';
 import type { ZooSchema } from './zoo-schema';
 
 export type { ZooOptions, ZooSchema } from './zoo-schema';
@@ -24,6 +25,7 @@ export const ZOO: readonly ZooSchema[] = [
   genericRecords,
   prefixedSales,
   abbreviatedLedger,
+  yearlySales,
 ];
 
 /** The zoo schema of that database name; throws naming the known ones otherwise. */
