@@ -271,5 +271,12 @@ export function unionDesign(design: FactDesign, family: TableFamily): FactDesign
       evidence: family.evidence,
     },
   };
-  return { ...design, dwd };
+  // The dashboards date the family, not its first table: `sale_date of sales_2019 … sales_2021`.
+  const span = `${names[0]} … ${names.at(-1)}`;
+  const column = design.fact.event_time?.column;
+  const dashboards = design.dashboards.map((d) => ({
+    ...d,
+    description: column ? d.description.replace(`${first}.${column}`, `${column} of ${span}`) : d.description,
+  }));
+  return { ...design, dwd, dashboards };
 }
