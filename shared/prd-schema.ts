@@ -35,6 +35,24 @@ export const prdTableSchema = z
     grain: z.string().default(''),
     fields: z.array(prdFieldSchema).min(1, 'a table needs at least one field'),
     partition_by: z.array(identifier).default([]),
+    /**
+     * A DWD table over a family of source tables with the same columns (`sales_2019`, `sales_2020`…):
+     * their ODS copies are read as one, UNION ALL, each row tagged with its part in `part_columns`.
+     * Field expressions name the union by its first member (`sales_2019.amount`).
+     */
+    union: z
+      .object({
+        /** Columns the union adds, one per part of the names that differs (e.g. `source_year`). */
+        part_columns: z.array(identifier).min(1),
+        /** Each source table of the family, with its value for each part column. */
+        members: z
+          .array(z.object({ table: z.string().min(1), parts: z.array(z.string()) }).strict())
+          .min(2, 'a union needs at least two tables'),
+        /** Why these tables are one fact (names, columns, keys, dates). */
+        evidence: z.string().default(''),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -241,6 +259,11 @@ export const prdSchema = prdShapeSchema.superRefine((prd, ctx) => {
       seen.add(t.name);
     });
   }
+  for (const layer of layerNames)
+    prd.layers[layer].forEach((t, i) => {
+      for (const message of unionProblems(layer, t))
+        ctx.addIssue({ code: 'custom', path: ['layers', layer, i, 'union'], message });
+    });
   const seenMetrics = new Set<string>();
   prd.metrics.forEach((m, i) => {
     if (seenMetrics.has(m.name))
@@ -320,6 +343,29 @@ export const prdSchema = prdShapeSchema.superRefine((prd, ctx) => {
     }),
   );
 });
+
+/** What makes a table's union unbuildable: only DWD reads source tables, each once, first as named. */
+function unionProblems(layer: LayerName, t: z.output<typeof prdTableSchema>): string[] {
+  const u = t.union;
+  if (!u) return [];
+  const problems: string[] = [];
+  if (layer !== 'dwd') problems.push(`${t.name}: only a DWD table unions source tables`);
+  const tables = u.members.map((m) => m.table);
+  if (new Set(tables).size !== tables.length) problems.push(`${t.name}: a table is in the union twice`);
+  if (new Set(u.part_columns).size !== u.part_columns.length)
+    problems.push(`${t.name}: a part column is named twice`);
+  if (t.source_tables[0] !== tables[0])
+    problems.push(`${t.name}: the union's first table ${tables[0]} must be the first of source_tables`);
+  for (const m of u.members) {
+    if (!t.source_tables.includes(m.table))
+      problems.push(`${t.name}: union member ${m.table} is not in source_tables`);
+    if (m.parts.length !== u.part_columns.length)
+      problems.push(
+        `${t.name}: ${m.table} has ${m.parts.length} parts for ${u.part_columns.length} part columns`,
+      );
+  }
+  return problems;
+}
 
 export type Prd = z.output<typeof prdSchema>;
 export type PrdTable = z.output<typeof prdTableSchema>;

@@ -5,7 +5,8 @@
  * - a table whose fields name source columns (`rental.rental_date`) starts from the ODS copy of its
  *   first source table and LEFT JOINs the others along the source's foreign keys;
  * - a table whose fields aggregate (`SUM(amount)`) groups by its other fields;
- * - a table whose every field is a column of its source (ADS over DWS) projects those columns.
+ * - a table whose every field is a column of its source (ADS over DWS) projects those columns;
+ * - a DWD table with a `union` reads its family of source tables as one, named by the first.
  */
 import type { LayerName, Prd, PrdField, PrdTable } from '../../shared/prd-schema';
 import { parseExpression } from '../../shared/prd-sql/expression';
@@ -15,7 +16,7 @@ import { joinTree, mergeJoinKeys, pathTo, type JoinKey, type JoinStep } from '..
 import type { SourceSnapshot } from '../../shared/source-schema';
 import type { LayerTableSpec } from './warehouse-engine';
 import { layerDatabaseName } from './warehouse-layout';
-import { quoteIdent as q } from '../../shared/sql-quoting';
+import { quoteIdent as q, quoteLiteral } from '../../shared/sql-quoting';
 
 /** The three modeled layers, in build order. */
 export const MODELED_LAYERS = ['dwd', 'dws', 'ads'] as const satisfies readonly LayerName[];
@@ -91,7 +92,7 @@ export function tableSelect(
   };
   const baseColumns = new Set(base.table.fields.map((f) => f.name));
   // ADS over DWS: every field already exists upstream, so the table is a projection.
-  if (table.fields.every((f) => baseColumns.has(f.name))) {
+  if (!table.union && table.fields.every((f) => baseColumns.has(f.name))) {
     const list = table.fields.map((f) => `CAST(${q(f.name)} AS ${typeOf(f)}) AS ${q(f.name)}`);
     return `SELECT ${list.join(', ')}\nFROM ${qualified(base)}`;
   }
@@ -115,6 +116,11 @@ export function tableSelect(
   });
 
   let from = `${qualified(base)}`;
+  if (table.union) {
+    if (!baseSource)
+      throw new ModelSqlError(layer, table.name, 'a union reads the ODS copies of source tables');
+    from = `(\n${unionSelect(table.union, source, resolve, qualified, (m) => new ModelSqlError(layer, table.name, m))}\n)`;
+  }
   if (baseSource) {
     from += ` AS ${q(baseSource)}`;
     for (const join of joinPath(prd, source, baseSource, [...referenced], layer, table.name)) {
@@ -135,6 +141,40 @@ export function tableSelect(
     if (groups.length) sql += `\nGROUP BY ${groups.join(', ')}`;
   }
   return sql;
+}
+
+/**
+ * A family of source tables read as one (docs/offline-analyst.md#table-families): each member's ODS
+ * copy with the first member's columns, by name, and a literal for each part column, UNION ALL.
+ * Columns are listed rather than `UNION ALL BY NAME` so DuckDB and Athena run the same SQL.
+ */
+function unionSelect(
+  union: NonNullable<PrdTable['union']>,
+  source: SourceSnapshot,
+  resolve: (name: string) => Resolved | undefined,
+  qualified: (r: Resolved) => string,
+  fail: (message: string) => ModelSqlError,
+): string {
+  const sourceTable = (name: string) => {
+    const found = source.tables.find((t) => t.name === name);
+    if (!found) throw fail(`union member ${name} is not a table of the source`);
+    return found;
+  };
+  const columns = sourceTable(union.members[0].table).columns.map((c) => c.name);
+  return union.members
+    .map((member) => {
+      const ods = resolve(member.table);
+      if (!ods || ods.layer !== 'ods') throw fail(`union member ${member.table} has no ODS copy in the PRD`);
+      const own = new Map(sourceTable(member.table).columns.map((c) => [c.name.toLowerCase(), c.name]));
+      const list = columns.map((c) => {
+        const mine = own.get(c.toLowerCase());
+        if (mine === undefined) throw fail(`union member ${member.table} has no column ${c}`);
+        return mine === c ? q(c) : `${q(mine)} AS ${q(c)}`;
+      });
+      const parts = union.part_columns.map((p, i) => `${quoteLiteral(member.parts[i] ?? '')} AS ${q(p)}`);
+      return `  SELECT ${[...list, ...parts].join(', ')} FROM ${qualified(ods)}`;
+    })
+    .join('\n  UNION ALL\n');
 }
 
 /**

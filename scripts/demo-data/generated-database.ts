@@ -57,6 +57,11 @@ export interface FactTruth {
    * an invoice), SUM(amount) for payments; omitted when the fact carries no money.
    */
   revenue_sql?: string;
+  /**
+   * When the fact is kept in several tables (one per year, region…): every one of them, `table`
+   * first, which the fact's DWD must read as one; the event dates and revenue above cover them all.
+   */
+  union?: string[];
 }
 
 /** `table.column` names for several columns of one table (keeps truth lists short). */

@@ -11,7 +11,12 @@ import { checkSqlType } from './sql-type';
 interface FieldsOfPrd {
   layers: Record<
     'ods' | 'dwd' | 'dws' | 'ads',
-    { name: string; source_tables: string[]; fields: { name: string; type: string; source: string }[] }[]
+    {
+      name: string;
+      source_tables: string[];
+      fields: { name: string; type: string; source: string }[];
+      union?: { part_columns: string[]; members: { table: string }[] };
+    }[]
   >;
 }
 
@@ -53,7 +58,7 @@ export function fieldProblems(prd: FieldsOfPrd): FieldProblem[] {
       // A table whose every field is a column of its first source is built as a projection of those
       // columns (ADS over DWS): its sources only say how upstream computed them.
       const base = table.source_tables.length ? tableFields(table.source_tables[0], below) : undefined;
-      const projection = !!base && table.fields.every((f) => base.has(key(f.name)));
+      const projection = !table.union && !!base && table.fields.every((f) => base.has(key(f.name)));
       table.fields.forEach((field, fi) => {
         const at = (part: string) => ['layers', layer, ti, 'fields', fi, part];
         const type = checkSqlType(field.type);
@@ -69,12 +74,27 @@ export function fieldProblems(prd: FieldsOfPrd): FieldProblem[] {
         }
         // ODS fields describe the copy (data integration reads the source schema, not them).
         if (layer === 'ods' || projection) return;
-        const listed = table.source_tables.map((s) => tableFields(s, below)).filter((s) => s !== undefined);
+        // A union is named by its first table, which also holds the part columns it adds; its other
+        // tables are read through it.
+        const union = table.union;
+        const unionName = union ? key(union.members[0].table) : undefined;
+        const othersOfUnion = new Set(union?.members.slice(1).map((m) => key(m.table)));
+        const columnsIn = (name: string) => {
+          const columns = tableFields(name, below);
+          if (!union || key(name) !== unionName || !columns) return columns;
+          return new Set([...columns, ...union.part_columns.map(key)]);
+        };
+        const listed = table.source_tables
+          .filter((s) => !othersOfUnion.has(key(s)))
+          .map(columnsIn)
+          .filter((s) => s !== undefined);
         for (const ref of refs) {
           const problem =
             ref.table === undefined
               ? unlisted(ref.column, listed)
-              : unqualifiedTable(ref, tableFields(ref.table, below));
+              : othersOfUnion.has(key(ref.table))
+                ? `${ref.table} is read through the union: name it ${union!.members[0].table}`
+                : unqualifiedTable(ref, columnsIn(ref.table));
           if (problem)
             problems.push({ path: at('source'), message: `${table.name}.${field.name}: ${problem}` });
         }

@@ -52,16 +52,12 @@ function aggregates(
   fact: TableAnalysis,
   measures: RowMeasure[],
   distinctRefs: { column: string; noun: string }[],
+  label: string,
 ): Aggregate[] {
-  const noun = tableNoun(fact.table.name);
+  const noun = tableNoun(label);
   const out: Aggregate[] = [
     {
-      field: field(
-        `${singularWords(fact.table.name).join('_')}_count`,
-        'BIGINT',
-        'COUNT(*)',
-        pluralNoun(noun),
-      ),
+      field: field(`${singularWords(label).join('_')}_count`, 'BIGINT', 'COUNT(*)', pluralNoun(noun)),
       unit: 'count',
       additive: true,
       headline: true,
@@ -164,9 +160,11 @@ export function designFact(
   keys: JoinKey[],
   /** What the fact's tables are named after: its name, or a distinct stem when its name clashes. */
   nameStem: string = fact.table.name,
+  /** What its rows are called (a family's shared name, `sales` of `sales_2019`…); the table's name by default. */
+  label: string = fact.table.name,
 ): FactDesign {
   const t = fact.table;
-  const noun = tableNoun(t.name);
+  const noun = tableNoun(label);
   const tree = joinTree(keys, t.name);
 
   // Event time: own date, the header's through the join path, or none (snapshot).
@@ -278,7 +276,7 @@ export function designFact(
   };
   dwd.source_tables = [t.name, ...referencedTables(dwd.fields, tree).filter((x) => x !== t.name)];
 
-  const aggs = aggregates(fact, measures, distinctRefs);
+  const aggs = aggregates(fact, measures, distinctRefs, label);
   const period = eventTime ? 'daily' : 'snapshot';
   const dwsName = identifier(`dws_${nameStem}_${period}`);
   const adsName = identifier(`ads_${nameStem}_kpi_${period}`);
@@ -304,7 +302,7 @@ export function designFact(
     },
   ];
   // A fact renamed for a clash names its metrics after the distinct stem too (metric names are unique).
-  const stem = nameStem === t.name ? singularWords(t.name).join('_') : nameStem;
+  const stem = nameStem === label ? singularWords(label).join('_') : nameStem;
   const qualify = (n: string) => identifier(n.startsWith(`${stem}_`) ? n : `${stem}_${n}`);
   const metric = (f: PrdField, a: Aggregate, table: string, extra: Partial<PrdMetric> = {}): PrdMetric => ({
     name: qualify(f.name),

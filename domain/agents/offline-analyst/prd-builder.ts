@@ -18,6 +18,7 @@ import { distinctStems } from './distinct-names';
 import { validOfflinePrd } from './prd-repair';
 import { withoutKeysIntoSummaries } from './summary-tables';
 import { isTextColumn } from './text-money';
+import { tableFamilies, unionDesign, type TableFamily } from './table-families';
 
 export const OFFLINE_ANALYST_VERSION = 'offline-schema-analyst/2';
 
@@ -46,16 +47,27 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
     new Set(first.filter((a) => a.role === 'summary').map((a) => a.table.name)),
   );
   const analyses = relationships === found ? first : analyseTables(snapshot, relationships);
-  const byName = new Map(analyses.map((a) => [a.table.name, a]));
-  const facts = analyses
-    .filter((a) => FACT_ROLES.has(a.role))
+  // A fact kept in several tables (one per year, region…) is read as one: its first table stands
+  // for the family, the others are folded into it (docs/offline-analyst.md#table-families).
+  const families = tableFamilies(analyses);
+  const familyOf = new Map(families.map((f) => [f.members[0].table.name, f]));
+  const memberOf = new Map(families.flatMap((f) => f.members.map((m) => [m.table.name, f] as const)));
+  const folded = new Set(families.flatMap((f) => f.members.slice(1).map((m) => m.table.name)));
+  const byName = new Map(analyses.map((a) => [a.table.name, familyOf.get(a.table.name)?.merged ?? a]));
+  const facts = [...byName.values()]
+    .filter((a) => FACT_ROLES.has(a.role) && !folded.has(a.table.name))
     .sort((a, b) => factOrder(a) - factOrder(b) || b.table.row_count - a.table.row_count);
   const industry = detectIndustry(snapshot, description, analyses);
   // Every table's names are built from a stem of its own, distinct whatever the source calls it.
   const stems = distinctStems(snapshot.tables.map((t) => t.name));
   const stemOf = (table: string) => stems.get(table) ?? table;
   const odsTable = (table: string) => identifier(`ods_${stemOf(table)}`);
-  const designs = facts.map((f) => designFact(f, byName, relationships, stemOf(f.table.name)));
+  const familyStems = distinctFamilyStems(families, [...stems.values()]);
+  const designs = facts.map((f) => {
+    const family = familyOf.get(f.table.name);
+    if (!family) return designFact(f, byName, relationships, stemOf(f.table.name));
+    return unionDesign(designFact(f, byName, relationships, familyStems.get(family)!, family.name), family);
+  });
 
   // Dimensions: every non-fact table a fact reaches in one or two joins, plus referenced entities.
   const reached = new Set(
@@ -114,7 +126,7 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
   const prd: Prd = {
     version: 1,
     title: `${industry.name} analytics for ${snapshot.database}`,
-    summary: summaryText(snapshot, industry, designs, dimensions),
+    summary: summaryText(snapshot, industry, designs, dimensions) + familiesText(designs),
     analyst: { kind: 'offline_schema_analyst', model: OFFLINE_ANALYST_VERSION },
     source: {
       database: snapshot.database,
@@ -124,7 +136,15 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
     industry: { name: industry.name, confidence: industry.confidence, evidence: industry.evidence },
     fact_tables: facts.map((f) => f.table.name),
     dimension_tables: dimensions.map((d) => d.table.name),
-    table_roles: analyses.map((a) => ({ table: a.table.name, role: a.role, evidence: roleEvidence(a) })),
+    table_roles: analyses.map((a) => {
+      const family = memberOf.get(a.table.name);
+      const evidence = roleEvidence(a);
+      return {
+        table: a.table.name,
+        role: a.role,
+        evidence: family ? `${evidence}; one table of a family read as one: ${family.evidence}` : evidence,
+      };
+    }),
     facts: designs.map((d) => d.fact),
     relationships,
     layers: {
@@ -138,6 +158,32 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
     dashboards: designs.flatMap((d) => d.dashboards),
   };
   return validOfflinePrd(prd);
+}
+
+/** Each family's stem for its tables' names: its shared name, unless a table or stem already has it. */
+function distinctFamilyStems(families: TableFamily[], taken: string[]): Map<TableFamily, string> {
+  const used = new Set(taken);
+  return new Map(
+    families.map((f) => {
+      const base = identifier(f.name);
+      let stem = used.has(base) ? `${base}_all` : base;
+      for (let n = 2; used.has(stem); n++) stem = `${base}_all_${n}`;
+      used.add(stem);
+      return [f, stem];
+    }),
+  );
+}
+
+/** The sentence naming each union: which tables the DWD reads as one. */
+function familiesText(designs: FactDesign[]): string {
+  const unions = designs.flatMap((d) => (d.dwd.union ? [d.dwd] : []));
+  if (!unions.length) return '';
+  return ` Facts kept in several tables are read as one: ${unions
+    .map(
+      (t) =>
+        `${t.union!.members.map((m) => m.table).join(' + ')} → ${t.name} (by ${t.union!.part_columns.join(', ')})`,
+    )
+    .join('; ')}.`;
 }
 
 /** Headers and events first (what the business counts), then lines, then snapshots. */

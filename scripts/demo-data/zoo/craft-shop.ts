@@ -183,7 +183,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
 
   return {
     name: NAME,
-    description: '',
+    description: 'Craft shop retail: order lines, workshop tickets and payments',
     statements: databaseStatements([
       customers,
       categories,

@@ -14,6 +14,7 @@ import { starRollups } from './star-rollups';
 import { smallHeader } from './small-header';
 import { starCalendar } from './star-calendar';
 import { toyWholesale } from './toy-wholesale';
+import { yearlySales } from './yearly-sales';
 import type { ZooSchema } from './zoo-schema';
 
 export type { ZooOptions, ZooSchema } from './zoo-schema';
@@ -32,6 +33,7 @@ export const ZOO: readonly ZooSchema[] = [
   smallHeader,
   starCalendar,
   craftShop,
+  yearlySales,
 ];
 
 /** The zoo schema of that database name; throws naming the known ones otherwise. */

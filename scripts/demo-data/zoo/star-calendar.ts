@@ -156,7 +156,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
   const asDate = (column: string) => `STR_TO_DATE(CAST(${column} AS CHAR), '%Y%m%d')`;
   return {
     name: NAME,
-    description: '',
+    description: 'Store sales warehouse: a sales fact keyed by a date dimension, and refunds by day number',
     statements: databaseStatements([dimDate, dimStore, dimProduct, sales, refunds]),
     truth: {
       industry: 'retail',

@@ -75,6 +75,17 @@ export async function reconcile(
       problems.push(`${fact.table}: not a fact in the PRD (facts: ${prd.fact_tables.join(', ')})`);
       continue;
     }
+    if (fact.union) {
+      // The PRD names the union: the fact's DWD reads every table of the family, and says why.
+      const dwd = prd.layers.dwd.find((t) => lower(t.source_tables[0]) === lower(fact.table) && t.union);
+      const members = dwd?.union?.members.map((m) => lower(m.table)) ?? [];
+      if (members.join(',') !== fact.union.map(lower).join(','))
+        problems.push(
+          `${fact.table}: the DWD reads ${members.join(' + ') || 'no union'}; the fact is kept in ${fact.union.join(' + ')}`,
+        );
+      else if (!dwd?.union?.evidence)
+        problems.push(`${fact.table}: the union of ${dwd!.name} gives no evidence`);
+    }
     const named = entry.event_time ? `${entry.event_time.table}.${entry.event_time.column}` : null;
     if (lower(named) !== lower(fact.event_time_column))
       problems.push(
