@@ -1,7 +1,8 @@
 /**
  * The offline analyst's PRD is valid on any source with readable tables (issue: a PRD that fails its
  * own schema fails the project): for generated schemas with random names, table families split by
- * year or region, keys between them and optional dates, the PRD always passes its own validation.
+ * year or region, keys between them, optional dates and an optional calendar, the PRD always passes
+ * its own validation.
  */
 import fc from 'fast-check';
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
@@ -91,7 +92,54 @@ const schema = fc
       ),
     ),
   )
-  .map((tables): SourceSnapshot => ({ database: 'generated', server_version: '10.11', tables, views: [] }));
+  .chain((tables) =>
+    // Optionally a calendar (one row a day and its parts) that facts reach through an integer key.
+    fc.boolean().map((withCalendar): SourceSnapshot => {
+      if (!withCalendar) return { database: 'generated', server_version: '10.11', tables, views: [] };
+      const keyed = tables.map((t, i) =>
+        i % 2
+          ? t
+          : {
+              ...t,
+              columns: [...t.columns, column('date_key', 'int', 'MUL')],
+              foreign_keys: [
+                ...t.foreign_keys,
+                { columns: ['date_key'], references_table: 'dim_date', references_columns: ['date_key'] },
+              ],
+            },
+      );
+      return { database: 'generated', server_version: '10.11', tables: [...keyed, calendar()], views: [] };
+    }),
+  );
+
+/** A calendar of 2024: `date_key` (yyyymmdd), the day and its parts, one row a day. */
+function calendar(): SourceTable {
+  const days = Array.from({ length: 366 }, (_, i) => new Date(Date.UTC(2024, 0, 1 + i)));
+  const iso = (d: Date) => d.toISOString().slice(0, 10);
+  return {
+    name: 'dim_date',
+    row_count: days.length,
+    columns: [
+      column('date_key', 'int', 'PRI'),
+      { ...column('full_date', 'date'), nullable: false },
+      column('year', 'smallint'),
+      column('month', 'tinyint'),
+      column('quarter', 'tinyint'),
+      column('day_of_week', 'tinyint'),
+    ],
+    primary_key: ['date_key'],
+    foreign_keys: [],
+    sample_rows: days.slice(0, 5).map((d) => ({
+      date_key: iso(d).replace(/-/g, ''),
+      full_date: iso(d),
+      year: String(d.getUTCFullYear()),
+      month: String(d.getUTCMonth() + 1),
+      quarter: String(Math.floor(d.getUTCMonth() / 3) + 1),
+      day_of_week: String(d.getUTCDay() + 1),
+    })),
+    date_stats: { full_date: { non_null: days.length, first: '2024-01-01', last: '2024-12-31', future: 0 } },
+  };
+}
 
 describe('the offline analyst on generated schemas', () => {
   it('always writes a PRD that passes its own validation', () => {
@@ -104,6 +152,15 @@ describe('the offline analyst on generated schemas', () => {
       }),
       { numRuns: 300, seed: 42 },
     );
+  });
+
+  it('dates facts through a generated calendar, so the property above reaches that path', () => {
+    const dated = fc
+      .sample(schema, { numRuns: 300, seed: 42 })
+      .filter((s) => s.tables.some((t) => t.name === 'dim_date'))
+      .map((s) => buildOfflinePrd(s))
+      .filter((prd) => prd.facts.some((f) => f.event_time?.table === 'dim_date'));
+    expect(dated.length).toBeGreaterThan(0);
   });
 });
 
