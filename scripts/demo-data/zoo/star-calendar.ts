@@ -5,6 +5,8 @@
  * days than there are sales; `refunds` has no calendar to join and stores its day as an integer
  * `yyyymmdd` (`refund_day`). A careful analyst dates sales through the calendar's date and refunds by
  * reading their integer as a date, rather than reporting both as a snapshot of today.
+ * `agg_sales_month` is the earlier warehouse's roll-up of the sales by year, month and store: a
+ * summary of the fact, with no metrics of its own.
  */
 import { DAY_MS, formatDate, monthAndDay, utcDate, weekday } from '../calendar';
 import { spreadEvents, weekendFactor } from '../event-times';
@@ -79,6 +81,19 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       fk('fact_sales', 'product_key', 'product'),
     ],
   );
+  // The earlier warehouse's monthly roll-up of the sales by store: a summary, not another fact.
+  const monthly = new GeneratedTable(
+    'agg_sales_month',
+    {
+      year: 'SMALLINT NOT NULL',
+      month: 'TINYINT NOT NULL',
+      store_key: 'INT NOT NULL',
+      sales_count: 'INT NOT NULL',
+      total_quantity: 'INT NOT NULL',
+      total_sales_amount: 'DECIMAL(14,2) NOT NULL',
+    },
+    ['PRIMARY KEY (year, month, store_key)', fk('agg_sales_month', 'store_key', 'store')],
+  );
   const refunds = new GeneratedTable(
     'refunds',
     {
@@ -119,6 +134,10 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       category: CATEGORIES[i % CATEGORIES.length],
     });
   }
+  const rollup = new Map<
+    string,
+    { year: number; month: number; store: number; count: number; quantity: number; cents: number }
+  >();
   spreadEvents(rng, {
     from: SALES_FROM,
     to: SALES_TO,
@@ -128,15 +147,40 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
   }).forEach((at, i) => {
     const product = rng.int(1, 30);
     const quantity = rng.int(1, 12);
+    const store = rng.int(1, 6);
+    const cents = roundHalfUp(quantity * prices.get(product)!);
     sales.add({
       sales_key: i + 1,
       date_key: yyyymmdd(at),
-      store_key: rng.int(1, 6),
+      store_key: store,
       product_key: product,
       quantity,
-      sales_amount: money(roundHalfUp(quantity * prices.get(product)!)),
+      sales_amount: money(cents),
     });
+    const { month } = monthAndDay(at);
+    const key = `${new Date(at).getUTCFullYear()}-${month}-${store}`;
+    const row = rollup.get(key) ?? {
+      year: new Date(at).getUTCFullYear(),
+      month,
+      store,
+      count: 0,
+      quantity: 0,
+      cents: 0,
+    };
+    row.count += 1;
+    row.quantity += quantity;
+    row.cents += cents;
+    rollup.set(key, row);
   });
+  for (const r of rollup.values())
+    monthly.add({
+      year: r.year,
+      month: r.month,
+      store_key: r.store,
+      sales_count: r.count,
+      total_quantity: r.quantity,
+      total_sales_amount: money(r.cents),
+    });
   spreadEvents(rng, {
     from: utcDate(2023, 3, 1),
     to: utcDate(2024, 12, 15),
@@ -157,7 +201,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
   return {
     name: NAME,
     description: 'Store sales warehouse: a sales fact keyed by a date dimension, and refunds by day number',
-    statements: databaseStatements([dimDate, dimStore, dimProduct, sales, refunds]),
+    statements: databaseStatements([dimDate, dimStore, dimProduct, sales, monthly, refunds]),
     truth: {
       industry: 'retail',
       facts: [
@@ -186,7 +230,9 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
         dim_date: 'dimension',
         store: 'dimension',
         product: 'dimension',
+        agg_sales_month: 'summary',
       },
+      summaries: ['agg_sales_month'],
     },
   };
 }
@@ -194,6 +240,6 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
 export const starCalendar: ZooSchema = {
   name: NAME,
   summary:
-    'a star schema: a fact dated only by an integer yyyymmdd key into a calendar table (one row per day with its parts), and a fact with an integer yyyymmdd day and no calendar',
+    'a star schema: a fact dated only by an integer yyyymmdd key into a calendar table (one row per day with its parts), its monthly roll-up by store, and a fact with an integer yyyymmdd day and no calendar',
   generate,
 };
