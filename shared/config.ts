@@ -226,6 +226,13 @@ export const settings = {
       .default('1GB'),
     help: 'Memory each DuckDB session of a project may use (builds, checks, queries, profiles); beyond it DuckDB spills to a directory of its own.',
   },
+  PLAT_WAREHOUSE_SPILL_LIMIT: {
+    schema: z
+      .string()
+      .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/, 'a size such as 2GB or 50GB')
+      .default('10GB'),
+    help: 'Disk each DuckDB session of a project may spill to past its memory limit (DuckDB alone would take up to 90% of the free space).',
+  },
   PLAT_WAREHOUSE_BUCKET: {
     schema: z.string().min(3).optional(),
     help: 'S3 bucket of the warehouse data with PLAT_WAREHOUSE_ENGINE=athena.',

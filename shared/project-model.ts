@@ -47,6 +47,8 @@ export const PROJECT_STATUSES = [
   'cancelled',
 ] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+/** The statuses a project ends in: nothing runs for it any more. */
+export const ENDED_PROJECT_STATUSES: readonly string[] = ['completed', 'failed', 'terminated', 'cancelled'];
 export const PHASE_STATUSES = [
   'pending',
   'running',

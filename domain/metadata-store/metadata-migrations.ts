@@ -159,15 +159,12 @@ export function metadataMigrations(dialect: MetadataDialect): Record<string, Mig
     '0004-user-roles': {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
       async up(db: Kysely<any>) {
-        // ALTER TABLE ADD COLUMN has no IF NOT EXISTS in SQLite: look first (a racing process retries).
-        const users = (await db.introspection.getTables()).find((t) => t.name === 'users');
-        const has = (column: string) => users?.columns.some((c) => c.name === column) ?? false;
-        if (!has('role'))
+        if (await lacksColumn(db, dialect, 'users', 'role'))
           await db.schema
             .alterTable('users')
             .addColumn('role', 'text', (c) => c.notNull().defaultTo('tenant'))
             .execute();
-        if (!has('first_account'))
+        if (await lacksColumn(db, dialect, 'users', 'first_account'))
           await db.schema.alterTable('users').addColumn('first_account', 'integer').execute();
         await db.schema
           .createIndex('users_first_account')
@@ -205,8 +202,7 @@ export function metadataMigrations(dialect: MetadataDialect): Record<string, Mig
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
       async up(db: Kysely<any>) {
         // Which key sealed a value (domain/secrets/sealed-value.ts); null on values sealed before.
-        const secrets = (await db.introspection.getTables()).find((t) => t.name === 'secrets');
-        if (!secrets?.columns.some((c) => c.name === 'key_id'))
+        if (await lacksColumn(db, dialect, 'secrets', 'key_id'))
           await db.schema.alterTable('secrets').addColumn('key_id', 'text').execute();
       },
     },
@@ -226,4 +222,24 @@ export function metadataMigrations(dialect: MetadataDialect): Record<string, Mig
       },
     },
   };
+}
+
+/**
+ * Whether plat's `table` has no column `column` yet. ALTER TABLE ADD COLUMN has no IF NOT EXISTS in
+ * SQLite, so a migration looks first (a racing process retries the migration). On PostgreSQL only
+ * the schema plat's tables live in counts: a shared server may hold another `users` elsewhere.
+ */
+async function lacksColumn(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as the migrations
+  db: Kysely<any>,
+  dialect: MetadataDialect,
+  table: string,
+  column: string,
+): Promise<boolean> {
+  const found =
+    dialect === 'postgres'
+      ? sql`SELECT 1 FROM information_schema.columns
+            WHERE table_schema = current_schema() AND table_name = ${table} AND column_name = ${column}`
+      : sql`SELECT 1 FROM pragma_table_info(${table}) WHERE name = ${column}`;
+  return (await found.execute(db)).rows.length === 0;
 }

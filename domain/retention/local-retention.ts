@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { sql } from 'kysely';
 import type { MetadataDb } from '../metadata-store/metadata-db';
 import type { ParameterStore } from '../secrets/parameter-store';
-import { layerDir } from '../warehouse/warehouse-layout';
+import { isProjectDirName, layerDir } from '../warehouse/warehouse-layout';
 import { parseDailyLogName } from './daily-log-names';
 import { ageInDays, retentionCutoff, type RetentionKind } from './retention-periods';
 import { applySourcePasswords, planSourcePasswords } from './source-password-retention';
@@ -146,7 +146,12 @@ function odsDirs(warehouseRoot: string, now: Date): RetentionItem[] {
   if (!fs.existsSync(warehouseRoot)) return [];
   const items: RetentionItem[] = [];
   const cutoff = retentionCutoff('ods_objects', now);
-  for (const project of fs.readdirSync(warehouseRoot)) {
+  // Projects' own directories only: not the sessions' spill folder, not a link leading elsewhere.
+  const projects = fs
+    .readdirSync(warehouseRoot, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && isProjectDirName(e.name))
+    .map((e) => e.name);
+  for (const project of projects) {
     const dir = layerDir(warehouseRoot, project, 'ods');
     const files = odsDataFiles(dir);
     if (!files.length) continue;

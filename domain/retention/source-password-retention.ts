@@ -8,9 +8,9 @@ import type { MetadataDb } from '../metadata-store/metadata-db';
 import type { ParameterStore, StoredParameter } from '../secrets/parameter-store';
 import { ageInDays, retentionCutoff } from './retention-periods';
 import type { RetentionItem } from './local-retention';
+import { ENDED_PROJECT_STATUSES } from '../../shared/project-model';
 
 /** Statuses after which a project's workflow never runs again. */
-const ENDED = ['completed', 'failed', 'terminated', 'cancelled'];
 /** `projects/<project id>/…`: the parameters the gateway stores for a project. */
 const PROJECT_PARAMETER = /^projects\/([^/]+)\//;
 /** The target of an item: the parameter's name, so a rerun or a report never holds the value. */
@@ -41,7 +41,7 @@ export async function planSourcePasswords(
     const project = projects.get(projectId);
     // A project's row is written just after its password: a young orphan may be a creation in flight.
     const since = project
-      ? ENDED.includes(project.status)
+      ? ENDED_PROJECT_STATUSES.includes(project.status)
         ? project.updated_at
         : undefined
       : parameter.updated_at;

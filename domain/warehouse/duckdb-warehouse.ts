@@ -30,6 +30,12 @@ import { confineConnection } from './duckdb-confinement';
 export interface DuckDbSessionLimits {
   /** DuckDB's `memory_limit` for each session (default 1GB); beyond it, DuckDB spills to disk. */
   memoryLimit?: string;
+  /**
+   * DuckDB's `max_temp_directory_size` for each session (default 10GB): what one session may spill
+   * to disk. DuckDB's own default is 90% of the free space, which one query could take from every
+   * project on the disk.
+   */
+  spillLimit?: string;
 }
 
 export class DuckDbWarehouse implements WarehouseEngine {
@@ -286,6 +292,7 @@ export class DuckDbWarehouse implements WarehouseEngine {
       instance = await openDuckDb(':memory:', {
         ...settings,
         memory_limit: this.memoryLimit(),
+        max_temp_directory_size: this.limits.spillLimit ?? DEFAULT_SPILL_LIMIT,
         temp_directory: spill,
       });
       const opened = instance;
@@ -369,6 +376,9 @@ interface Session {
 
 /** Where sessions spill, beside the projects' directories and inside none of them. */
 const SPILL_DIR = '.spill';
+
+/** A session's spill space unless the deployment says otherwise (PLAT_WAREHOUSE_SPILL_LIMIT). */
+const DEFAULT_SPILL_LIMIT = '10GB';
 
 /** A session's memory unless the deployment says otherwise (PLAT_WAREHOUSE_MEMORY_LIMIT). */
 const DEFAULT_MEMORY_LIMIT = '1GB';

@@ -14,14 +14,17 @@ export type WarehouseSettings = Pick<
   | 'PLAT_ATHENA_OUTPUT_LOCATION'
   | 'AWS_ENDPOINT_URL'
 > &
-  Partial<Pick<PlatConfig, 'PLAT_WAREHOUSE_MEMORY_LIMIT'>>;
+  Partial<Pick<PlatConfig, 'PLAT_WAREHOUSE_MEMORY_LIMIT' | 'PLAT_WAREHOUSE_SPILL_LIMIT'>>;
 
 export function warehouseEngine(
   settings: WarehouseSettings | undefined,
   warehouseRoot: string,
 ): WarehouseEngine {
   if (settings?.PLAT_WAREHOUSE_ENGINE !== 'athena')
-    return new DuckDbWarehouse(warehouseRoot, { memoryLimit: settings?.PLAT_WAREHOUSE_MEMORY_LIMIT });
+    return new DuckDbWarehouse(warehouseRoot, {
+      memoryLimit: settings?.PLAT_WAREHOUSE_MEMORY_LIMIT,
+      spillLimit: settings?.PLAT_WAREHOUSE_SPILL_LIMIT,
+    });
   if (!settings.AWS_REGION || !settings.PLAT_WAREHOUSE_BUCKET) {
     throw new Error('PLAT_WAREHOUSE_ENGINE=athena needs AWS_REGION and PLAT_WAREHOUSE_BUCKET');
   }

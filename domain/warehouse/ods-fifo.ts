@@ -56,10 +56,14 @@ export async function createFifos(count: number): Promise<FifoSet> {
  * (docs/security.md#the-warehouse-sandbox).
  */
 export function fifoRoot(): string {
-  const root = path.join(os.tmpdir(), `${PREFIX}${process.pid}`);
-  fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+  // A fresh name made once (mkdtemp: mode 0700, never a folder someone made first), and again only
+  // if the temporary directory was cleaned under us.
+  if (!root || !fs.existsSync(root))
+    root = fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
   return root;
 }
+
+let root: string | undefined;
 
 /**
  * Opens the write side once a reader has opened the FIFO. Gives up when `abandoned()` turns true

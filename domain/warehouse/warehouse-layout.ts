@@ -8,9 +8,20 @@ export function layerDatabaseName(projectId: string, layer: LayerName): string {
   return `plat_${projectId.replace(/-/g, '_')}_${layer}`;
 }
 
-/** `<root>/<project_id>/<layer>`, checked to stay inside the warehouse root. */
+/** What a project id may be here: one plain path segment (the gateway gives `proj-<date>-<suffix>`). */
+const PROJECT_DIR_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/** Whether an entry of the warehouse root can be a project's directory (not `.spill`, not a stray file name). */
+export const isProjectDirName = (name: string): boolean => PROJECT_DIR_NAME.test(name);
+
+/**
+ * `<root>/<project_id>/<layer>`. Called several times a query: a project id is checked to be one
+ * plain segment, which keeps the path inside the root without touching the disk; names from a
+ * source go through `pathInside` (odsTableFile).
+ */
 export function layerDir(warehouseRoot: string, projectId: string, layer: LayerName): string {
-  return pathInside(warehouseRoot, projectId, layer);
+  if (!isProjectDirName(projectId)) throw new Error(`not a project id: ${JSON.stringify(projectId)}`);
+  return path.join(warehouseRoot, projectId, layer);
 }
 
 export function layerDatabaseFile(warehouseRoot: string, projectId: string, layer: LayerName): string {

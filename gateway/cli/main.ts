@@ -22,6 +22,7 @@ import { query, report } from './report-commands';
 import { RETENTION_USAGE, retentionCommand } from './retention-commands';
 import { USERS_USAGE, usersCommand } from './users-commands';
 import { SECRETS_USAGE, secretsCommand } from './secrets-commands';
+import { ENDED_PROJECT_STATUSES } from '../../shared/project-model';
 
 const USAGE = `Usage: plat <command> [options]
 
@@ -49,7 +50,6 @@ ${SECRETS_USAGE}
 
 Options: --url URL (default $PLAT_URL or http://127.0.0.1:8080)  --json (raw JSON output)`;
 
-const TERMINAL = new Set(['completed', 'failed', 'terminated', 'cancelled']);
 const FINAL_EVENTS = new Set([
   'project_completed',
   'project_failed',
@@ -235,7 +235,7 @@ async function watch(api: ApiClient, projectId: string, json: boolean): Promise<
   let view = await api.request<ProjectView>('GET', `/v1/projects/${projectId}`);
   const draw = () => print(json ? JSON.stringify(view) : `\n${phaseBoard(view)}`);
   draw();
-  if (TERMINAL.has(view.status)) return view.status === 'completed' ? 0 : 1;
+  if (ENDED_PROJECT_STATUSES.includes(view.status)) return view.status === 'completed' ? 0 : 1;
   const token = loadToken(api.baseUrl) ?? '';
   // In a header rather than the URL, which proxies may log.
   const ws = new WebSocket(`${api.baseUrl.replace(/^http/, 'ws')}/ws`, {

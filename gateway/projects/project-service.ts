@@ -24,6 +24,7 @@ import { HttpError } from '../http-errors';
 import type { TokenSubject } from '../auth/id-tokens';
 import type { CreateProjectRequest } from './create-project-request';
 import { PROJECT_ID_PATTERN, newProjectId } from './project-id';
+import { ENDED_PROJECT_STATUSES } from '../../shared/project-model';
 
 export interface ProjectServiceDeps {
   client: Client;
@@ -102,7 +103,7 @@ export class ProjectService {
 
   async cancel(user: TokenSubject, projectId: string): Promise<{ project_id: string; status: string }> {
     const view = await this.get(user, projectId);
-    if (['completed', 'failed', 'terminated', 'cancelled'].includes(view.status)) {
+    if (ENDED_PROJECT_STATUSES.includes(view.status)) {
       throw new HttpError(409, 'not_running', `project ${projectId} is already ${view.status}`);
     }
     await this.deps.client.workflow.getHandle(projectId).cancel();

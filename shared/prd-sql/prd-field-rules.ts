@@ -40,7 +40,7 @@ export function fieldProblems(prd: FieldsOfPrd): FieldProblem[] {
     const columns = sourceColumns.get(key(source)) ?? new Set<string>();
     for (const f of t.fields) {
       columns.add(key(f.name));
-      for (const c of safeColumns(f.source)) columns.add(key(c.column));
+      for (const c of columnsNamedBy(f.source)) columns.add(key(c.column));
     }
     sourceColumns.set(key(source), columns);
   }
@@ -118,8 +118,8 @@ export function fieldProblems(prd: FieldsOfPrd): FieldProblem[] {
   }
 }
 
-/** The columns an ODS field's source names, or none when it does not parse (reported on its own). */
-function safeColumns(source: string): { table?: string; column: string }[] {
+/** The columns an expression names, or none when it does not parse (reported on its own). */
+export function columnsNamedBy(source: string): { table?: string; column: string }[] {
   try {
     return columnsOf(parseExpression(source));
   } catch {

@@ -3,24 +3,18 @@
  * key id) still open, another key or an altered value is refused, and no message carries a key or
  * a value.
  */
-import { createCipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { SealedValueRefused, SecretKeys } from '../../domain/secrets/secret-keys';
 import { keyId, seal, unseal, type SealedValue } from '../../domain/secrets/sealed-value';
 
 const newKey = () => randomBytes(32);
 
-/** A value sealed as plat sealed them before key ids: iv, tag and ciphertext only. */
+/** A value sealed as plat sealed them before key ids: the same iv, tag and ciphertext, no key id. */
 function sealedInFirstFormat(key: Buffer, name: string, value: string): SealedValue {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(name));
-  const ciphertext = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
-  return {
-    iv: iv.toString('base64'),
-    tag: cipher.getAuthTag().toString('base64'),
-    ciphertext: ciphertext.toString('base64'),
-  };
+  const sealed: SealedValue = seal(key, name, value);
+  delete sealed.key_id;
+  return sealed;
 }
 
 /** Every way a key or value could show in a message. */

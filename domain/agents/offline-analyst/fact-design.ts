@@ -15,6 +15,7 @@ import { warehouseType } from './warehouse-types';
 import { rawName, textMoneyChecks, textMoneyColumns } from './text-money';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
 import { eventDateSource } from '../../../shared/date-keys';
+import { columnsNamedBy } from '../../../shared/prd-sql/prd-field-rules';
 
 export interface FactDesign {
   fact: PrdFact;
@@ -487,8 +488,9 @@ function rank(noun: string): number {
 
 /** The source tables a table's field expressions name (`orders.order_date` → `orders`), in join order. */
 function referencedTables(fields: PrdField[], tree: Map<string, unknown>): string[] {
+  // Read by the PRD's own expression parser: a quoted name (`"Store List".store_id`) counts too.
   const named = new Set(
-    fields.flatMap((f) => [...f.source.matchAll(/\b([A-Za-z_][A-Za-z0-9_]*)\.[A-Za-z_]/g)].map((m) => m[1])),
+    fields.flatMap((f) => columnsNamedBy(f.source).flatMap((c) => (c.table ? [c.table] : []))),
   );
   return [...tree.keys()].filter((t) => named.has(t));
 }

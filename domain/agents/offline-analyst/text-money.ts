@@ -8,6 +8,7 @@ import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
 import { identifier } from './name-words';
 import type { TableAnalysis } from './table-roles';
+import { quoteLiteral as literal } from '../../../shared/sql-quoting';
 
 const TEXT_TYPES = new Set(['char', 'varchar', 'text', 'tinytext', 'mediumtext', 'longtext']);
 
@@ -85,8 +86,6 @@ export function unparsedExpression(table: string, column: string, scale: number)
   const ref = columnReference(table, column);
   return `CASE WHEN nullif(trim(${ref}), '') IS NOT NULL AND ${textMoneyExpression(table, column, scale)} IS NULL THEN 1 ELSE 0 END`;
 }
-
-const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /** The text money columns of a fact: columns read as money or a price that are stored as text. */
 export function textMoneyColumns(fact: TableAnalysis): SourceColumn[] {
