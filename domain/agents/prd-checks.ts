@@ -9,10 +9,10 @@ import type { Prd, PrdTable } from '../../shared/prd-schema';
 import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
 import { columnMeaning, NEVER_AGGREGATED } from './offline-analyst/column-meaning';
 import { eventTimeObjection } from './offline-analyst/event-time';
+import { parseExpression, visit, type Expr } from '../../shared/prd-sql/expression';
+import { tokenize, type Token } from '../../shared/prd-sql/expression-tokens';
 
 const LOAD_TIME = /\b(current_date|current_timestamp|now\s*\(|localtimestamp|today\s*\()/i;
-const AGGREGATED = /\b(sum|avg)\s*\(\s*(?:distinct\s+)?([a-z_][a-z0-9_]*)(?:\.([a-z_][a-z0-9_]*))?\s*\)/gi;
-const QUALIFIED = /^\s*([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)\s*$/;
 
 /** Every problem of the PRD against the source; empty when it meets the standard. */
 export function prdProblems(prd: Prd, snapshot: SourceSnapshot): string[] {
@@ -97,42 +97,108 @@ function aggregatedKeys(prd: Prd, tables: Map<string, SourceTable>): string[] {
   const all = [...prd.layers.dwd, ...prd.layers.dws, ...prd.layers.ads];
   const byName = new Map<string, PrdTable>([...prd.layers.ods, ...all].map((t) => [t.name, t]));
   const problems: string[] = [];
-  const check = (where: string, expr: string, upstream: PrdTable | undefined) => {
-    for (const m of expr.matchAll(AGGREGATED)) {
-      const [whole, , a, b] = m;
-      const origin = b ? `${a}.${b}` : traceToSource(a, upstream, byName);
+  const check = (where: string, summed: Summed[], upstream: PrdTable | undefined) => {
+    for (const { call, ref } of summed) {
+      const origin =
+        ref.table !== undefined
+          ? { table: ref.table, column: ref.column }
+          : traceToSource(ref.column, upstream, byName);
       const meaning = origin && meaningOf(origin, tables);
       if (meaning && NEVER_AGGREGATED.has(meaning))
         problems.push(
-          `${where}: ${whole.trim()} aggregates ${origin}, a ${meaning === 'calendar' ? 'year or calendar part' : meaning}`,
+          `${where}: ${call} aggregates ${origin.table}.${origin.column}, a ${meaning === 'calendar' ? 'year or calendar part' : meaning}`,
         );
     }
   };
   for (const t of all)
-    for (const f of t.fields) check(`${t.name}.${f.name}`, f.source, byName.get(t.source_tables[0] ?? ''));
-  for (const m of prd.metrics) check(`metric ${m.name}`, m.sql, byName.get(m.ads_table));
+    for (const f of t.fields)
+      check(`${t.name}.${f.name}`, summedInExpression(f.source), byName.get(t.source_tables[0] ?? ''));
+  for (const m of prd.metrics) check(`metric ${m.name}`, summedInQuery(m.sql), byName.get(m.ads_table));
   return problems;
 }
 
-/** A column of a PRD table, followed down through plain column copies to `source_table.column`. */
+/** A SUM or AVG of one column: the call as written and the column it reads. */
+interface Summed {
+  call: string;
+  ref: { table?: string; column: string };
+}
+const SUMMING = new Set(['sum', 'avg']);
+
+/** The columns an expression sums or averages, read by the PRD's grammar (quoted names too). */
+function summedInExpression(source: string): Summed[] {
+  let expr: Expr;
+  try {
+    expr = parseExpression(source);
+  } catch {
+    return []; // an expression that does not parse is reported by the PRD's own rules
+  }
+  const found: Summed[] = [];
+  visit(expr, (e) => {
+    const arg = e.kind === 'call' && SUMMING.has(e.name.toLowerCase()) ? e.args[0] : undefined;
+    if (arg?.kind === 'column')
+      found.push({
+        call: `${e.kind === 'call' ? e.name.toUpperCase() : ''}(${arg.table ? `${arg.table}.` : ''}${arg.column})`,
+        ref: arg,
+      });
+  });
+  return found;
+}
+
+/**
+ * The columns a metric's query sums or averages: `SUM(col)`, `AVG(DISTINCT t.col)`, quoted names
+ * too, read from its tokens (a query is not one expression). A query the tokens refuse (comments,
+ * `;`) is reported by the metric checks.
+ */
+function summedInQuery(sql: string): Summed[] {
+  let tokens: Token[];
+  try {
+    tokens = tokenize(sql);
+  } catch {
+    return [];
+  }
+  const name = (t: Token | undefined) =>
+    t?.kind === 'word' ? t.text : t?.kind === 'quoted' ? t.name : undefined;
+  const op = (t: Token | undefined, text: string) => t?.kind === 'op' && t.text === text;
+  const found: Summed[] = [];
+  tokens.forEach((t, i) => {
+    if (t.kind !== 'word' || !SUMMING.has(t.text.toLowerCase()) || !op(tokens[i + 1], '(')) return;
+    let j = i + 2;
+    if (tokens[j]?.kind === 'word' && (tokens[j] as { text: string }).text.toLowerCase() === 'distinct') j++;
+    const first = name(tokens[j]);
+    const second = op(tokens[j + 1], '.') ? name(tokens[j + 2]) : undefined;
+    const end = second !== undefined ? j + 3 : j + 1;
+    if (first === undefined || !op(tokens[end], ')')) return;
+    const ref = second !== undefined ? { table: first, column: second } : { column: first };
+    found.push({ call: `${t.text.toUpperCase()}(${ref.table ? `${ref.table}.` : ''}${ref.column})`, ref });
+  });
+  return found;
+}
+
+/** A column of a PRD table, followed down through plain column copies to its source table's column. */
 function traceToSource(
   column: string,
   table: PrdTable | undefined,
   byName: Map<string, PrdTable>,
   depth = 0,
-): string | undefined {
+): { table: string; column: string } | undefined {
   if (!table || depth > 4) return undefined;
   const f = table.fields.find((x) => x.name === column.toLowerCase());
   if (!f) return undefined;
-  const qualified = QUALIFIED.exec(f.source);
-  if (qualified) return `${qualified[1]}.${qualified[2]}`;
-  if (/^[a-z_][a-z0-9_]*$/i.test(f.source.trim()))
-    return traceToSource(f.source.trim(), byName.get(table.source_tables[0] ?? ''), byName, depth + 1);
-  return undefined;
+  let e: Expr;
+  try {
+    e = parseExpression(f.source);
+  } catch {
+    return undefined;
+  }
+  if (e.kind !== 'column') return undefined;
+  if (e.table !== undefined) return { table: e.table, column: e.column };
+  return traceToSource(e.column, byName.get(table.source_tables[0] ?? ''), byName, depth + 1);
 }
 
-function meaningOf(qualified: string, tables: Map<string, SourceTable>) {
-  const [tableName, columnName] = qualified.split('.');
+function meaningOf(
+  { table: tableName, column: columnName }: { table: string; column: string },
+  tables: Map<string, SourceTable>,
+) {
   const table = tables.get(tableName);
   const column = table?.columns.find((c) => c.name.toLowerCase() === columnName.toLowerCase());
   if (!table || !column) return undefined;

@@ -122,19 +122,29 @@ export async function exploreSource(
       async () => columns,
       (cols) => `${cols.length} columns, ${fks.size} foreign keys`,
     );
-    const rowCount =
+    // A nullable reference may be set on few rows: what a date inherited through it can cover. The
+    // rows where each is set are counted in the same scan as the rows.
+    const keyLike = columns.filter(
+      (c) =>
+        c.nullable && KEY_TYPES.test(c.data_type) && !pkRows.some((p) => p.tbl === name && p.col === c.name),
+    );
+    const counted =
       opts.countRows === false
-        ? 0
+        ? { rows: 0, set: {} }
         : await timed(
             'count_rows',
-            { table: name },
-            async () =>
-              Number(
-                (await db.query<RowDataPacket[]>(`SELECT COUNT(*) AS n FROM ${quoteMysqlIdent(name)}`))[0][0]
-                  .n,
-              ),
-            (n) => `${n} rows`,
+            { table: name, ...(keyLike.length ? { set_of: keyLike.map((c) => c.name) } : {}) },
+            () => countRows(db, name, keyLike),
+            ({ rows, set }) =>
+              [
+                `${rows} rows`,
+                ...Object.entries(set).map(
+                  ([c, n]) => `${c} set on ${rows ? Math.round((100 * n) / rows) : 0}%`,
+                ),
+              ].join('; '),
           );
+    const rowCount = counted.rows;
+    const nonNull = rowCount > 0 && keyLike.length ? counted.set : undefined;
     const sampleRows = opts.sampleRows ?? 5;
     const samples =
       sampleRows === 0
@@ -168,23 +178,6 @@ export async function exploreSource(
                 .join('; '),
           )
         : undefined;
-    // A nullable reference may be set on few rows: what a date inherited through it can cover.
-    const keyLike = columns.filter(
-      (c) =>
-        c.nullable && KEY_TYPES.test(c.data_type) && !pkRows.some((p) => p.tbl === name && p.col === c.name),
-    );
-    const nonNull =
-      rowCount > 0 && keyLike.length
-        ? await timed(
-            'count_set',
-            { table: name, columns: keyLike.map((c) => c.name) },
-            () => countSet(db, name, keyLike),
-            (counts) =>
-              Object.entries(counts)
-                .map(([c, n]) => `${c}: ${Math.round((100 * n) / rowCount)}% set`)
-                .join('; '),
-          )
-        : undefined;
     tables.push({
       name,
       row_count: rowCount,
@@ -205,23 +198,27 @@ export async function exploreSource(
 }
 
 const TEMPORAL = new Set(['date', 'datetime', 'timestamp']);
-/** Types a key can have (integers, short text): the nullable ones are counted by `count_set`. */
+/** Types a key can have (integers, short text): `count_rows` counts where the nullable ones are set. */
 const KEY_TYPES = /^(tinyint|smallint|mediumint|int|integer|bigint|char|varchar|binary|varbinary)$/;
 
 /**
- * Rows where each column is set, in one scan: how far a nullable reference reaches, so a date a
- * table inherits through it is credited only with those rows (docs/offline-analyst.md#headers-and-references-by-evidence).
+ * The table's rows and the rows where each of `keyLike` is set, in one scan: how far a nullable
+ * reference reaches, so a date a table inherits through it is credited only with those rows
+ * (docs/offline-analyst.md#headers-and-references-by-evidence).
  */
-async function countSet(
+async function countRows(
   db: Connection,
   table: string,
-  columns: SourceColumn[],
-): Promise<Record<string, number>> {
-  const parts = columns.map((c, i) => `COUNT(${quoteMysqlIdent(c.name)}) AS n${i}`);
+  keyLike: SourceColumn[],
+): Promise<{ rows: number; set: Record<string, number> }> {
+  const parts = ['COUNT(*) AS n', ...keyLike.map((c, i) => `COUNT(${quoteMysqlIdent(c.name)}) AS n${i}`)];
   const [[row]] = await db.query<RowDataPacket[]>(
     `SELECT ${parts.join(', ')} FROM ${quoteMysqlIdent(table)}`,
   );
-  return Object.fromEntries(columns.map((c, i) => [c.name, Number(row[`n${i}`])]));
+  return {
+    rows: Number(row.n),
+    set: Object.fromEntries(keyLike.map((c, i) => [c.name, Number(row[`n${i}`])])),
+  };
 }
 
 /**

@@ -1,9 +1,5 @@
-import {
-  inheritedCandidate,
-  ownCandidates,
-  ownEventTime,
-  rankCandidates,
-} from '../../domain/agents/offline-analyst/event-time';
+import { ownCandidates, ownEventTime, rankCandidates } from '../../domain/agents/offline-analyst/event-time';
+import { inheritedThrough } from '../../domain/agents/offline-analyst/header-references';
 import { alignEventDates } from '../../shared/prd-event-dates';
 import type { Prd } from '../../shared/prd-schema';
 import type { SourceColumn, SourceTable } from '../../shared/source-schema';
@@ -41,7 +37,7 @@ describe('event time by evidence', () => {
     });
     const [own] = ownCandidates(lines);
     expect(own).toMatchObject({ support: 'sparse', weakness: 'set on 2% of rows' });
-    const header = inheritedCandidate(ownEventTime(orders))!;
+    const header = inheritedThrough(ownEventTime(orders), [])!;
     expect(rankCandidates([own, header])[0]).toBe(header);
   });
 
@@ -49,7 +45,7 @@ describe('event time by evidence', () => {
     const shipments = table('shipments', [date('shipped_at')], {
       shipped_at: { non_null: 1000, first: '2021-01-02', last: '2025-01-03', future: 0 },
     });
-    const header = inheritedCandidate(ownEventTime(orders))!;
+    const header = inheritedThrough(ownEventTime(orders), [])!;
     expect(rankCandidates([...ownCandidates(shipments), header])[0].column).toBe('shipped_at');
     const lineitem = table('lineitem', [date('l_shipdate'), date('l_commitdate')], {
       l_shipdate: { non_null: 1000, first: '2021-01-02', last: '2025-01-03', future: 0 },

@@ -11,7 +11,7 @@ import { nameTokens } from './name-words';
 export const wordStem = (name: string): string => nameTokens(name).join('_');
 
 /** FNV-1a over the name's UTF-16 units, in base 36: short, stable across runs and platforms. */
-function shortHash(text: string): string {
+export function shortHash(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

@@ -141,8 +141,8 @@ export type EventTimeMeaning = (typeof MEANINGS)[number];
 export type EventTimeSupport = 'complete' | 'partial' | 'sparse' | 'implausible';
 export const SUPPORT_ORDER: EventTimeSupport[] = ['complete', 'partial', 'sparse', 'implausible'];
 /** Shares of rows set from which a date is complete, or at least usable. */
-export const COMPLETE_SHARE = 0.95;
-export const USABLE_SHARE = 0.5;
+const COMPLETE_SHARE = 0.95;
+const USABLE_SHARE = 0.5;
 
 /** One date a fact could be dated by, with the figures that rank it. */
 export interface EventTimeCandidate {
@@ -210,7 +210,6 @@ function supportOf(
   const dated = stats.non_null - (stats.placeholder ?? 0);
   const coverage = Math.min(1, dated / table.row_count);
   const figures = { coverage, first: stats.first, last: stats.last };
-  const percent = (x: number) => `${x < 0.01 && x > 0 ? '<1' : Math.round(100 * x)}%`;
   if (dated > 0 && stats.future / dated > 0.5)
     return { ...figures, support: 'implausible', weakness: `${percent(stats.future / dated)} in the future` };
   if (stats.non_null > 0 && (stats.placeholder ?? 0) / stats.non_null > 0.5)
@@ -221,11 +220,18 @@ function supportOf(
     };
   if (dated > 30 && stats.first === stats.last)
     return { ...figures, support: 'implausible', weakness: `one day only (${stats.first})` };
-  if (coverage >= COMPLETE_SHARE) return { ...figures, support: 'complete' };
-  if (coverage >= USABLE_SHARE)
-    return { ...figures, support: 'partial', weakness: `set on ${percent(coverage)} of rows` };
-  return { ...figures, support: 'sparse', weakness: `set on ${percent(coverage)} of rows` };
+  const support = supportOfCoverage(coverage);
+  return support === 'complete'
+    ? { ...figures, support }
+    : { ...figures, support, weakness: `set on ${percent(coverage)} of rows` };
 }
+
+/** How well a share of rows set supports a date: complete, partial (usable) or sparse. */
+export const supportOfCoverage = (coverage: number): EventTimeSupport =>
+  coverage >= COMPLETE_SHARE ? 'complete' : coverage >= USABLE_SHARE ? 'partial' : 'sparse';
+
+/** A share as a percentage, `<1%` for a few rows of many. */
+export const percent = (x: number): string => `${x < 0.01 && x > 0 ? '<1' : Math.round(100 * x)}%`;
 
 /**
  * Every date of a table that could say when its rows' events happened: its own dates, and the
@@ -275,14 +281,6 @@ export function keyCandidate(
     type: `date through ${fact.name}.${keyColumn}${key.nullable ? '' : ', not null'}`,
     ...supportOf(fact, key),
   };
-}
-
-/**
- * A header's best date (its own event time, already ranked) offered to a fact that belongs to it:
- * a proxy, ranked below the fact's own plain dates.
- */
-export function inheritedCandidate(header: OwnEventTime | undefined): EventTimeCandidate | undefined {
-  return header ? { ...header.candidate, inherited: true } : undefined;
 }
 
 /** A candidate's rank by meaning: a header's event date sits between the fact's plain dates and its creation time. */

@@ -16,6 +16,7 @@ import { rawName, textMoneyChecks, textMoneyColumns } from './text-money';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
 import { eventDateSource } from '../../../shared/date-keys';
 import { columnsNamedBy } from '../../../shared/prd-sql/prd-field-rules';
+import { distinctStems } from './distinct-names';
 
 export interface FactDesign {
   fact: PrdFact;
@@ -206,6 +207,12 @@ export function designFact(
       );
 
   const dwdName = identifier(`dwd_${nameStem}_detail`);
+  // Two columns that make one identifier (`1a`, `t_1a`) are both copied, under names of their own.
+  const copiedNames = distinctStems(
+    t.columns.filter(isModeledColumn).map((c) => c.name),
+    identifier,
+    63,
+  );
   // Money kept as text: the DWD column of its name is the parsed DECIMAL, the text stays beside it.
   const textMoney = new Set(textMoneyColumns(fact));
   const moneyChecks = textMoneyChecks(fact, dwdName);
@@ -259,7 +266,7 @@ export function designFact(
         .filter(isModeledColumn)
         .map((c) =>
           field(
-            textMoney.has(c) ? rawName(c) : c.name,
+            textMoney.has(c) ? rawName(c) : copiedNames.get(c.name)!,
             warehouseType(c),
             columnReference(t.name, c.name),
             c.comment ?? '',

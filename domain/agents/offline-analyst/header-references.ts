@@ -7,9 +7,9 @@
 import type { PrdRelationship } from '../../../shared/prd-schema';
 import type { SourceTable } from '../../../shared/source-schema';
 import {
-  COMPLETE_SHARE,
+  percent,
   SUPPORT_ORDER,
-  USABLE_SHARE,
+  supportOfCoverage,
   type EventTimeCandidate,
   type EventTimeMeaning,
   type EventTimeSupport,
@@ -38,7 +38,6 @@ export function referenceShare(table: SourceTable, columns: string[]): number | 
   return share;
 }
 
-const percent = (x: number) => `${x < 0.01 && x > 0 ? '<1' : Math.round(100 * x)}%`;
 const worse = (a: EventTimeSupport, b: EventTimeSupport): EventTimeSupport =>
   SUPPORT_ORDER[Math.max(SUPPORT_ORDER.indexOf(a), SUPPORT_ORDER.indexOf(b))];
 
@@ -69,12 +68,10 @@ export function inheritedThrough(
   // Rows reached: the first step's share, then each later step's share of the rows it reaches.
   const reach = unset.reduce((r, s) => r * s.share!, 1);
   const coverage = (inherited.coverage ?? 1) * reach;
-  const support: EventTimeSupport =
-    coverage >= COMPLETE_SHARE ? 'complete' : coverage >= USABLE_SHARE ? 'partial' : 'sparse';
   return {
     ...inherited,
     coverage,
-    support: worse(inherited.support, support),
+    support: worse(inherited.support, supportOfCoverage(coverage)),
     weakness: `${named} set on ${percent(reach)} of rows${inherited.weakness ? `; ${inherited.weakness}` : ''}`,
   };
 }

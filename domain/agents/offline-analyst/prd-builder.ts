@@ -14,7 +14,7 @@ import { identifier, tableNoun } from './name-words';
 import { analyseTables, FACT_ROLES, isModeledColumn, type TableAnalysis } from './table-roles';
 import { warehouseType } from './warehouse-types';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
-import { distinctStems } from './distinct-names';
+import { distinctStems, shortHash } from './distinct-names';
 import { validOfflinePrd } from './prd-repair';
 import { withoutKeysIntoSummaries } from './summary-tables';
 import { isTextColumn } from './text-money';
@@ -63,11 +63,18 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
   const stemOf = (table: string) => stems.get(table) ?? table;
   const odsTable = (table: string) => identifier(`ods_${stemOf(table)}`);
   const familyStems = distinctFamilyStems(families, [...stems.values()]);
-  const designs = facts.map((f) => {
+  const design = (f: TableAnalysis, stem: string) => {
     const family = familyOf.get(f.table.name);
-    if (!family) return designFact(f, byName, relationships, stemOf(f.table.name));
-    return unionDesign(designFact(f, byName, relationships, familyStems.get(family)!, family.name), family);
-  });
+    if (!family) return designFact(f, byName, relationships, stem);
+    return unionDesign(designFact(f, byName, relationships, stem, family.name), family);
+  };
+  const designs = withDistinctTables(
+    facts,
+    (f) => familyStems.get(familyOf.get(f.table.name)!) ?? stemOf(f.table.name),
+    design,
+    // A dimension's DWD is `dwd_dim_<stem>`: no fact's table may take that name either.
+    new Set([...stems.values()].map((stem) => identifier(`dwd_dim_${stem}`))),
+  );
 
   // Dimensions: every non-fact table a fact reaches in one or two joins, plus referenced entities.
   const reached = new Set(
@@ -85,7 +92,7 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
   const ods: PrdTable[] = snapshot.tables.map((t) => {
     const fieldStems = distinctStems(
       t.columns.map((c) => c.name),
-      odsStem,
+      odsFieldName,
       63,
     );
     return {
@@ -106,7 +113,11 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
     .filter((d) => dimensionsOfFacts.has(d.table.name))
     .map((d) => {
       const columns = d.table.columns.filter(isModeledColumn);
-      const fieldStems = distinctStems(columns.map((c) => c.name));
+      const fieldStems = distinctStems(
+        columns.map((c) => c.name),
+        identifier,
+        63,
+      );
       return {
         name: identifier(`dwd_dim_${stemOf(d.table.name)}`),
         description: `Cleaned ${tableNoun(d.table.name)} dimension (${d.role})`,
@@ -158,6 +169,28 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
     dashboards: designs.flatMap((d) => d.dashboards),
   };
   return validOfflinePrd(prd);
+}
+
+/**
+ * Each fact's design, its tables named apart from every other's: a fact's derived names can be
+ * another's (`sales` → `dws_sales_breakdown_daily` is also `sales_breakdown`'s daily table), and the
+ * later fact then takes its stem with a short hash of its table's name.
+ */
+function withDistinctTables(
+  facts: TableAnalysis[],
+  stemOf: (fact: TableAnalysis) => string,
+  design: (fact: TableAnalysis, stem: string) => FactDesign,
+  taken: Set<string>,
+): FactDesign[] {
+  const tablesOf = (d: FactDesign) => [d.dwd, ...d.dws, ...d.ads].map((t) => t.name);
+  return facts.map((fact) => {
+    const stem = stemOf(fact);
+    let designed = design(fact, stem);
+    for (let salt = 0; tablesOf(designed).some((name) => taken.has(name)); salt++)
+      designed = design(fact, `${stem}_${shortHash(`${salt}:${fact.table.name}`)}`);
+    for (const name of tablesOf(designed)) taken.add(name);
+    return designed;
+  });
 }
 
 /** Each family's stem for its tables' names: its shared name, unless a table or stem already has it. */

@@ -28,6 +28,13 @@ const WORDS = [
   'payments',
   'Order Lines',
   'x',
+  // Names whose derived tables or fields meet another's: `sales` → `dws_sales_breakdown_daily` is
+  // also `sales_breakdown`'s daily table; `1a` and `t_1a` make one ODS field name.
+  'sales_breakdown',
+  'dim_sales',
+  'sales_detail',
+  '1a',
+  't_1a',
 ];
 const SUFFIXES = ['', '_2019', '_2020', '_2021', '_eu', '_us', '_1', '_2', '_archive'];
 const tableName = fc.oneof(
@@ -47,6 +54,8 @@ const extraColumn = fc.oneof(
     column('region', 'varchar(10)'),
     column('discount', 'decimal(4,2)'),
     column('price_cents', 'int'),
+    column('1a', 'int'),
+    column('t_1a', 'int'),
   ),
   fc.string({ minLength: 1, maxLength: 10 }).map((n) => column(n, 'varchar(20)')),
 );
@@ -239,5 +248,63 @@ describe('the offline analyst mends its own PRD', () => {
     expect(() => validOfflinePrd(broken)).toThrow(
       /cannot mend: layers\.ads: ADS table .* must be partitioned by stat_date/,
     );
+  });
+});
+
+describe('names derived from two source names never meet', () => {
+  const dated = (name: string, extra: SourceColumn[] = []): SourceTable => ({
+    name,
+    row_count: 1_000,
+    columns: [
+      column('id', 'int', 'PRI'),
+      column('store_id', 'int', 'MUL'),
+      { ...column('sold_at', 'datetime'), nullable: false },
+      column('amount', 'decimal(10,2)'),
+      ...extra,
+    ],
+    primary_key: ['id'],
+    foreign_keys: [{ columns: ['store_id'], references_table: 'stores', references_columns: ['id'] }],
+    sample_rows: [],
+    date_stats: { sold_at: { non_null: 1_000, first: '2024-01-01', last: '2024-12-31', future: 0 } },
+  });
+  const stores: SourceTable = {
+    name: 'stores',
+    row_count: 20,
+    columns: [column('id', 'int', 'PRI'), column('city', 'varchar(30)'), column('region', 'varchar(30)')],
+    primary_key: ['id'],
+    foreign_keys: [],
+    sample_rows: [],
+  };
+
+  it('gives `sales` and `sales_breakdown` tables of their own, each read by its own layers', () => {
+    const prd = buildOfflinePrd({
+      database: 'shop',
+      server_version: '10.11',
+      views: [],
+      tables: [stores, dated('sales'), dated('sales_breakdown'), dated('sales_detail')],
+    });
+    const all = [...prd.layers.dwd, ...prd.layers.dws, ...prd.layers.ads].map((t) => t.name);
+    expect(new Set(all).size).toBe(all.length);
+    expect(prd.facts).toHaveLength(3);
+    // Each fact's DWD is read by its own DWS tables, so no fact's series is another's.
+    for (const fact of prd.facts) {
+      const dwd = prd.layers.dwd.find((t) => t.source_tables[0] === fact.table)!;
+      expect(prd.layers.dws.filter((t) => t.source_tables.includes(dwd.name)).length).toBeGreaterThan(0);
+    }
+  });
+
+  it('gives columns `1a` and `t_1a` distinct field names', () => {
+    const prd = buildOfflinePrd({
+      database: 'shop',
+      server_version: '10.11',
+      views: [],
+      tables: [stores, dated('sales', [column('1a', 'int'), column('t_1a', 'int')])],
+    });
+    const ods = prd.layers.ods.find((t) => t.source_tables[0] === 'sales')!;
+    const names = ods.fields.map((f) => f.name);
+    expect(new Set(names).size).toBe(names.length);
+    const dwd = prd.layers.dwd.find((t) => t.source_tables[0] === 'sales')!;
+    const dwdNames = dwd.fields.map((f) => f.name);
+    expect(new Set(dwdNames).size).toBe(dwdNames.length);
   });
 });
