@@ -54,7 +54,7 @@ facts[{table, kind (event|header|line|snapshot), event_time ({table, column, pat
 snapshot), ads_table, measures[], evidence}] (one per fact table), relationships[{table, columns[],
 references_table, references_columns[], origin (declared|inferred), evidence}], layers ({ods[], dwd[], dws[],
 ads[]} of tables {name, description, source_tables[], grain, fields[{name, type, description, source}],
-partition_by[]}), quality_rules[{name, layer, table, column?, kind (not_null|unique|range|referential|
+partition_by[], union? (DWD only, see below)}), quality_rules[{name, layer, table, column?, kind (not_null|unique|range|referential|
 freshness|accepted_values), params, severity (blocking|warning)}], metrics[{name, description, sql, ads_table,
 unit, kind (series|breakdown), additive, dimension?}], dashboards[{title, description, metrics[], chart
 (line|bar|area|table|stat)}]. Names are lower-case snake_case SQL identifiers.
@@ -72,7 +72,20 @@ Rules the PRD is checked against:
   key, code, line number, year, phone or postal number, or flag.
 - A roll-up whose rows are sums of another fact's rows (sales by month and store) is role "summary": it is
   no fact and gets no metrics or dashboards (they would count the same sales twice).
-- A breakdown metric returns stat_date, dimension and value (one row per day and dimension value).`;
+- A breakdown metric returns stat_date, dimension and value (one row per day and dimension value).
+- One fact kept in several tables with the same columns whose names differ by a year, month, quarter,
+  number or region (sales_2019, sales_2020; payments_eu, payments_us) is one fact: fact_tables and facts
+  name its first table only, the others keep their role in table_roles with that evidence, and its DWD
+  table lists every one in source_tables (first first) with "union": {part_columns: ["source_year"],
+  members: [{table: "sales_2019", parts: ["2019"]}, ...], evidence}; its fields name the union by the
+  first table (sales_2019.amount, sales_2019.source_year).
+- A calendar table (one row per day: a date column and parts such as year, month, quarter, weekday) is a
+  dimension; a fact whose only time is a key into it is dated through it (event_time.table is the
+  calendar, path the join). An integer column of yyyymmdd days is a date:
+  CAST(try_strptime(CAST(col AS VARCHAR), '%Y%m%d') AS DATE).
+- Where the price is not on the row, a quantity times the referenced product's list price is
+  "list-price revenue": say so in the measure and the metric's description. Money kept as text
+  ('$1,234.50') is parsed to DECIMAL with regexp_replace and TRY_CAST; count what does not parse.`;
 
 export interface ClaudePrdResult {
   prd: Prd;
