@@ -56,6 +56,12 @@ export interface SourceTable {
    * name; absent when rows were not counted. A NOT NULL column is set on every row.
    */
   non_null?: Record<string, number>;
+  /**
+   * The total of each numeric column that is no key (its primary, unique or foreign), as exact
+   * decimal text, by column name; absent when rows were not counted. A column with no value set
+   * has none.
+   */
+  sums?: Record<string, string>;
 }
 
 export interface SourceSnapshot {

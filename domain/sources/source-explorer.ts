@@ -128,23 +128,34 @@ export async function exploreSource(
       (c) =>
         c.nullable && KEY_TYPES.test(c.data_type) && !pkRows.some((p) => p.tbl === name && p.col === c.name),
     );
+    // Totals of the numbers that are no keys, in that scan too: a roll-up's totals reconcile with them.
+    const keyColumns = new Set([...fks.values()].flatMap((fk) => fk.columns));
+    const summed = columns
+      .filter((c) => NUMERIC_TYPES.test(c.data_type) && c.key === '' && !keyColumns.has(c.name))
+      .slice(0, MAX_SUMMED_COLUMNS);
     const counted =
       opts.countRows === false
-        ? { rows: 0, set: {} }
+        ? { rows: 0, set: {}, sums: {} }
         : await timed(
             'count_rows',
-            { table: name, ...(keyLike.length ? { set_of: keyLike.map((c) => c.name) } : {}) },
-            () => countRows(db, name, keyLike),
+            {
+              table: name,
+              ...(keyLike.length ? { set_of: keyLike.map((c) => c.name) } : {}),
+              ...(summed.length ? { sum_of: summed.map((c) => c.name) } : {}),
+            },
+            () => countRows(db, name, keyLike, summed),
             ({ rows, set }) =>
               [
                 `${rows} rows`,
                 ...Object.entries(set).map(
                   ([c, n]) => `${c} set on ${rows ? Math.round((100 * n) / rows) : 0}%`,
                 ),
+                ...(summed.length ? [`totals of ${summed.length} numeric columns`] : []),
               ].join('; '),
           );
     const rowCount = counted.rows;
     const nonNull = rowCount > 0 && keyLike.length ? counted.set : undefined;
+    const sums = rowCount > 0 && summed.length ? counted.sums : undefined;
     const sampleRows = opts.sampleRows ?? 5;
     const samples =
       sampleRows === 0
@@ -187,6 +198,7 @@ export async function exploreSource(
       sample_rows: rendered,
       ...(dateStats ? { date_stats: dateStats } : {}),
       ...(nonNull ? { non_null: nonNull } : {}),
+      ...(sums ? { sums } : {}),
     });
   }
   return {
@@ -200,24 +212,37 @@ export async function exploreSource(
 const TEMPORAL = new Set(['date', 'datetime', 'timestamp']);
 /** Types a key can have (integers, short text): `count_rows` counts where the nullable ones are set. */
 const KEY_TYPES = /^(tinyint|smallint|mediumint|int|integer|bigint|char|varchar|binary|varbinary)$/;
+/** Types whose totals `count_rows` takes (on columns that are no keys), at most this many a table. */
+const NUMERIC_TYPES = /^(tinyint|smallint|mediumint|int|integer|bigint|decimal|numeric|float|double|real)$/;
+const MAX_SUMMED_COLUMNS = 40;
 
 /**
- * The table's rows and the rows where each of `keyLike` is set, in one scan: how far a nullable
- * reference reaches, so a date a table inherits through it is credited only with those rows
- * (docs/offline-analyst.md#headers-and-references-by-evidence).
+ * The table's rows, the rows where each of `keyLike` is set and the total of each of `summed`, in
+ * one scan: how far a nullable reference reaches, so a date a table inherits through it is credited
+ * only with those rows (docs/offline-analyst.md#headers-and-references-by-evidence), and the totals a
+ * roll-up's must add up to (docs/offline-analyst.md#summary-tables).
  */
 async function countRows(
   db: Connection,
   table: string,
   keyLike: SourceColumn[],
-): Promise<{ rows: number; set: Record<string, number> }> {
-  const parts = ['COUNT(*) AS n', ...keyLike.map((c, i) => `COUNT(${quoteMysqlIdent(c.name)}) AS n${i}`)];
+  summed: SourceColumn[],
+): Promise<{ rows: number; set: Record<string, number>; sums: Record<string, string> }> {
+  const parts = [
+    'COUNT(*) AS n',
+    ...keyLike.map((c, i) => `COUNT(${quoteMysqlIdent(c.name)}) AS n${i}`),
+    ...summed.map((c, i) => `SUM(${quoteMysqlIdent(c.name)}) AS s${i}`),
+  ];
   const [[row]] = await db.query<RowDataPacket[]>(
     `SELECT ${parts.join(', ')} FROM ${quoteMysqlIdent(table)}`,
   );
   return {
     rows: Number(row.n),
     set: Object.fromEntries(keyLike.map((c, i) => [c.name, Number(row[`n${i}`])])),
+    // Totals stay exact decimal text (a DOUBLE column's total is written as MariaDB prints it).
+    sums: Object.fromEntries(
+      summed.flatMap((c, i) => (row[`s${i}`] === null ? [] : [[c.name, String(row[`s${i}`])]])),
+    ),
   };
 }
 

@@ -168,4 +168,31 @@ describe('summary tables', () => {
     ]);
     expect(roles(stores, products, sales, regional).role('store_month')).not.toBe('summary');
   });
+
+  it('reconciles totals the explorer took over whole tables, however large', () => {
+    const summed = { ...sales, sums: { quantity: '5400', amount: '123456.78' } };
+    // 72 rows, none sampled: the count and money totals come from the explorer's scan.
+    const counted = (count: string, amount: string) =>
+      monthly({ sums: { sales_count: count, total_amount: amount } }, [
+        col('store_id', 'int', 'PRI'),
+        col('month_start', 'date', 'PRI'),
+        col('sales_count', 'int'),
+        col('total_amount', 'decimal(12,2)'),
+      ]);
+    const matched = roles(stores, products, summed, counted('1800', '123456.78'));
+    expect(matched.role('store_month')).toBe('summary');
+    expect(matched.prd.table_roles.find((r) => r.table === 'store_month')!.evidence).toMatch(
+      /sales_count adds up to the 1800 rows of sales.*totals reconcile: total_amount = sales.amount \(123456.78\)/,
+    );
+    // A roll-up of fewer periods than the fact is still one; its money is not said to reconcile.
+    const partial = roles(stores, products, summed, counted('1800', '100000.00'));
+    expect(partial.role('store_month')).toBe('summary');
+    expect(partial.prd.table_roles.find((r) => r.table === 'store_month')!.evidence).not.toMatch(
+      /totals reconcile/,
+    );
+    // A count whose total is no table's rows counts something else, sampled or not.
+    expect(roles(stores, products, summed, counted('977', '123456.78')).role('store_month')).not.toBe(
+      'summary',
+    );
+  });
 });

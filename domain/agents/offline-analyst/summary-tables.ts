@@ -8,8 +8,9 @@
  * columns or those of tables it references, one or two joins away), and no column identifies a
  * fact row; at least one measure reads as an aggregate (`total_`, `sum_`, `_count`, `units_sold`)
  * and every other measure has a counterpart of the same kind on the fact; a period column, when
- * there is one, lies within the fact's dates; a count whose rows the sample holds whole adds up to
- * the fact's rows. A plan or target shaped like a roll-up (an amount per store and month) has no
+ * there is one, lies within the fact's dates; a count column adds up to the fact's rows (from the
+ * explorer's totals, or a sample that holds every row), and a money total that equals the fact's is
+ * reported as reconciling. A plan or target shaped like a roll-up (an amount per store and month) has no
  * aggregate measure, and a genuine event (a refund with its order's key) identifies fact rows.
  */
 import type { PrdRelationship } from '../../../shared/prd-schema';
@@ -157,6 +158,11 @@ function summaryEvidence(
   if (period === false) return undefined;
   const reconciled = countEvidence(s, counts, f, reached);
   if (reconciled === false) return undefined;
+  const totals = totalsEvidence(
+    s,
+    aggregates.filter((c) => !counts.includes(c)),
+    reached,
+  );
 
   const grain = [...dims.map((d) => d.name), ...periods.map((p) => p.name)].join(' × ');
   return [
@@ -165,6 +171,7 @@ function summaryEvidence(
     `aggregate measures ${aggregates.map((c) => c.name).join(', ')}`,
     ...(period ? [period] : []),
     ...(reconciled ? [reconciled] : []),
+    ...(totals ? [totals] : []),
     into.length
       ? `referenced by no declared key (keys inferred from ${into.map((r) => `${r.table}.${r.columns.join('+')}`).join(', ')} only repeat its grouping)`
       : 'nothing references it',
@@ -213,14 +220,53 @@ function countEvidence(
   f: SummaryCandidate,
   reached: SummaryCandidate[],
 ): string | false | undefined {
-  if (!counts.length || s.table.sample_rows.length !== s.table.row_count) return undefined;
+  const whole = s.table.sample_rows.length === s.table.row_count;
+  // The explorer's total of the column, else the sum of a sample that holds every row.
+  const totalOf = (c: SourceColumn) =>
+    s.table.sums?.[c.name] !== undefined
+      ? Number(s.table.sums[c.name])
+      : whole
+        ? s.table.sample_rows.reduce((n, r) => n + Number(r[c.name] ?? 0), 0)
+        : undefined;
+  const checked = counts.filter((c) => totalOf(c) !== undefined);
+  if (!checked.length) return undefined;
   const targets = [f, ...reached.filter((t) => t !== f && !!t.ownDate)];
-  for (const c of counts) {
-    const total = s.table.sample_rows.reduce((n, r) => n + Number(r[c.name] ?? 0), 0);
+  for (const c of checked) {
+    const total = totalOf(c)!;
     const match = targets.find((t) => t.table.row_count === total);
     if (match) return `its ${c.name} adds up to the ${total} rows of ${match.table.name}`;
   }
   return false;
+}
+
+/** Two totals equal to the cent (a float column's total may differ in its last digits). */
+const sameTotal = (a: number, b: number) => Math.abs(a - b) <= 0.005 + 1e-9 * Math.abs(b);
+
+/**
+ * Totals that reconcile: an aggregate measure of the roll-up whose total equals, to the cent, the
+ * total of a column of the same meaning on the fact or a dated table it reaches (the explorer's
+ * `sums`). Undefined when no total matches or none was taken: a roll-up may cover fewer periods
+ * than the fact, and a fact's revenue may be a quantity times a price, which no column totals.
+ */
+function totalsEvidence(
+  s: SummaryCandidate,
+  aggregates: SourceColumn[],
+  reached: SummaryCandidate[],
+): string | undefined {
+  const matches = aggregates.flatMap((m) => {
+    const mine = s.table.sums?.[m.name];
+    if (mine === undefined) return [];
+    const match = reached
+      .flatMap((t) => t.table.columns.map((c) => ({ t, c, theirs: t.table.sums?.[c.name] })))
+      .find(
+        ({ t, c, theirs }) =>
+          theirs !== undefined &&
+          t.meaning.get(c.name) === s.meaning.get(m.name) &&
+          sameTotal(Number(mine), Number(theirs)),
+      );
+    return match ? [`${m.name} = ${match.t.table.name}.${match.c.name} (${mine})`] : [];
+  });
+  return matches.length ? `totals reconcile: ${matches.join(', ')}` : undefined;
 }
 
 /**

@@ -38,7 +38,7 @@ describe('offline schema analyst on Sakila', () => {
     // The work log names each tool call with its parameters and a result summary.
     // Counting rows also counts where each nullable key is set (payment.rental_id is NULL on 5).
     expect(calls.find((c) => c.tool === 'count_rows' && c.params.table === 'payment')?.summary).toBe(
-      '16044 rows; rental_id set on 100%',
+      '16044 rows; rental_id set on 100%; totals of 1 numeric columns',
     );
   });
 

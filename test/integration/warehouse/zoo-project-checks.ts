@@ -207,8 +207,8 @@ export async function reconcile(
 }
 
 /**
- * Roll-ups re-count a fact's rows: each is role `summary`, no other table is, and none is a fact or
- * feeds a metric (traced from each metric's ADS table down through DWS and DWD to source tables).
+ * Roll-ups re-count a fact's rows: each is role `summary` with totals that reconcile, no other table
+ * is, and none is a fact or feeds a metric (traced from each metric's ADS table down through DWS and DWD to source tables).
  */
 function summaryProblems(prd: Prd, summaries: string[]): string[] {
   const lower = (s: string) => s.toLowerCase();
@@ -219,6 +219,10 @@ function summaryProblems(prd: Prd, summaries: string[]): string[] {
       problems.push(`${r.table}: role summary, but it is no roll-up (${r.evidence})`);
   for (const f of prd.facts)
     if (expected.has(lower(f.table))) problems.push(`${f.table}: a roll-up taken as a fact`);
+  // A roll-up's totals add up to the fact's (the zoo's roll-ups sum every row of it).
+  for (const r of prd.table_roles)
+    if (expected.has(lower(r.table)) && r.role === 'summary' && !/totals reconcile: /.test(r.evidence))
+      problems.push(`${r.table}: no total said to reconcile with the fact's (${r.evidence})`);
   const modeled = new Map(
     [...prd.layers.dwd, ...prd.layers.dws, ...prd.layers.ads].map((t) => [t.name, t.source_tables]),
   );
