@@ -12,7 +12,8 @@ import { portInUse } from './lib/free-port';
 import { startLifeline, type Lifeline } from './lib/lifeline';
 import { DEMO_DATABASE_NAME } from './demo-data/demo-database';
 import { mariaDbClientTarget } from './demo-data/load-database';
-import { loadDemoDatabase } from './demo-data/load-demo-database';
+import { loadDemoDatabase, loadZooSchema } from './demo-data/load-demo-database';
+import { ZOO } from './demo-data/zoo';
 import { startPrivateMariaDb } from './lib/mariadb-instance';
 import { httpOk, startNodeService } from './lib/node-service';
 import { startOpenSearch } from './lib/opensearch-node';
@@ -92,6 +93,13 @@ async function main(): Promise<void> {
       `Demo MySQL (${how})`,
       `jdbc:mysql://127.0.0.1:${db.port}/${DEMO_DATABASE_NAME}  user ${db.user} password ${db.password}`,
     ]);
+    if (opts.withZoo) {
+      step(`schema zoo: ${ZOO.length} small databases`);
+      for (const zoo of ZOO) {
+        await loadZooSchema(mariaDbClientTarget(db), zoo);
+        urls.push([`  ${zoo.name}`, `jdbc:mysql://127.0.0.1:${db.port}/${zoo.name}  ${zoo.summary}`]);
+      }
+    }
   }
 
   if (opts.withPostgres && !config.PLAT_METADATA_URL) {

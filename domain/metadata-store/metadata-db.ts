@@ -69,9 +69,8 @@ export function openMetadataDb(location: string): Promise<MetadataDb> {
 async function openSqlite(file: string): Promise<MetadataDb> {
   const database = openSqliteFile(file);
   const db = new Kysely<MetadataTables>({ dialect: new SqliteDialect({ database }) });
-  // Two processes migrating one fresh file: the loser's transaction is refused as busy, or its
-  // record of a migration the winner recorded first is refused as a duplicate. Migrations are
-  // idempotent (IF NOT EXISTS), so it tries again and by then finds nothing left to run.
+  // Two processes migrating one fresh file: the loser's write transaction waits, or is refused as
+  // busy, and it tries again; by then it finds nothing left to run.
   for (let attempt = 1; ; attempt++) {
     try {
       await migrateSchema(db, 'sqlite', 'metadata', metadataMigrations('sqlite'));
@@ -129,8 +128,8 @@ async function openPostgres(url: string): Promise<MetadataDb> {
 /**
  * Runs a schema's migrations to the latest, recorded in its own table (`kysely_migration` for the
  * metadata, `<schema>_migration` for others). Several processes starting at once on a fresh
- * PostgreSQL database: one migrates while the others wait on a session advisory lock, then find
- * nothing to do.
+ * store: one migrates while the others wait (on a session advisory lock on PostgreSQL, on the
+ * migration's write transaction on SQLite), then find nothing to do.
  */
 export async function migrateSchema(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema of their day
@@ -160,7 +159,20 @@ export async function migrateSchema(
       );
     }
   };
-  if (dialect === 'sqlite') return run(db);
+  if (dialect === 'sqlite')
+    // SQLite runs DDL in transactions, but Kysely's migrator opens none for it: the whole run is one
+    // IMMEDIATE transaction, so a second process waits (or is refused as busy and retries) instead of
+    // interleaving its ALTERs with ours, and a run cut short leaves nothing half-applied.
+    return db.connection().execute(async (conn) => {
+      await sql`BEGIN IMMEDIATE`.execute(conn);
+      try {
+        await run(conn);
+        await sql`COMMIT`.execute(conn);
+      } catch (err) {
+        await sql`ROLLBACK`.execute(conn).catch(() => {});
+        throw err;
+      }
+    });
   const lock = `plat-${schema}-migrations`;
   await db.connection().execute(async (conn) => {
     await sql`SELECT pg_advisory_lock(hashtext(${lock}))`.execute(conn);

@@ -1,4 +1,7 @@
-/** Loads the demo retailer's database for `npm start -- --with-demo-db`, skipping it when current. */
+/**
+ * Loads the demo retailer's database for `npm start -- --with-demo-db` (and the schema zoo's for
+ * `--with-zoo`), skipping each when current.
+ */
 import { formatDate, utcMidnight } from './calendar';
 import {
   DEFAULT_DEMO_SEED,
@@ -8,6 +11,7 @@ import {
 } from './demo-database';
 import { generatorVersion } from './generator-version';
 import { ensureDatabase, type LoadResult, type SqlTarget } from './load-database';
+import type { ZooSchema } from './zoo';
 
 /**
  * Loads database `demo_store` unless it already holds what these options generate. The fingerprint
@@ -23,5 +27,14 @@ export function loadDemoDatabase(target: SqlTarget, options: DemoDatabaseOptions
     name: DEMO_DATABASE_NAME,
     fingerprint: `plat demo data ${generatorVersion()}, seed ${seed}, scale ${scale}, as of ${formatDate(today.getTime())}`,
     generate: () => generateDemoDatabase({ seed, scale, today }),
+  });
+}
+
+/** Loads one schema-zoo database (seed 1, fixed dates) unless it already holds what its generator makes. */
+export function loadZooSchema(target: SqlTarget, zoo: ZooSchema): Promise<LoadResult> {
+  return ensureDatabase(target, {
+    name: zoo.name,
+    fingerprint: `plat zoo data ${generatorVersion()}, ${zoo.name}, seed 1`,
+    generate: () => zoo.generate({ seed: 1 }),
   });
 }

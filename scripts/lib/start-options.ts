@@ -5,6 +5,8 @@ export interface StartOptions {
   help: boolean;
   withOpenSearch: boolean;
   withDemoDb: boolean;
+  /** Also load the schema zoo's small `zoo_*` databases into the demo MariaDB (docs/offline-analyst.md). */
+  withZoo: boolean;
   /** Also Prometheus and Alertmanager with plat's alarms. */
   withMonitoring: boolean;
   /** A private PostgreSQL as the shared metadata store (docs/fleet.md). */
@@ -21,6 +23,7 @@ export function parseStartArgs(argv: string[]): StartOptions {
     help: false,
     withOpenSearch: false,
     withDemoDb: false,
+    withZoo: false,
     withMonitoring: false,
     withPostgres: false,
     demoScale: 1,
@@ -30,6 +33,7 @@ export function parseStartArgs(argv: string[]): StartOptions {
     if (arg === '--help' || arg === '-h') opts.help = true;
     else if (arg === '--with-opensearch') opts.withOpenSearch = true;
     else if (arg === '--with-demo-db') opts.withDemoDb = true;
+    else if (arg === '--with-zoo') opts.withZoo = opts.withDemoDb = true;
     else if (arg === '--with-monitoring') opts.withMonitoring = true;
     else if (arg === '--with-postgres') opts.withPostgres = true;
     else if (arg === '--demo-scale' || arg.startsWith('--demo-scale=')) {
@@ -70,6 +74,9 @@ export function startHelp(): string {
     '                             up to yesterday; regenerated when the day, scale or generator changes',
     '  --demo-scale N             size of demo_store, N > 0 (default 1 ≈ 8,000 orders and 20,000 order lines;',
     '                             0.1 for a tiny one); implies --with-demo-db',
+    '  --with-zoo                 also load the schema zoo into that MariaDB: small zoo_* databases in the',
+    '                             shapes real sources take (yearly tables, star schemas with a calendar and',
+    '                             roll-ups, text money...); implies --with-demo-db',
     '  --with-monitoring          also start Prometheus and Alertmanager (Debian packages) with the eight',
     '                             alarms; alarms reach the web pages, and ALERT_EMAIL by mail when it is set',
     '  --with-postgres            keep the metadata (projects, events, users, secrets) in a private',

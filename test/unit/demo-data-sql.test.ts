@@ -102,4 +102,10 @@ describe('npm start --demo-scale', () => {
     expect(startHelp()).toContain('--demo-scale N');
     expect(startHelp()).toContain('demo_store');
   });
+
+  it('loads the schema zoo with --with-zoo, which implies the demo database', () => {
+    expect(parseStartArgs(['--with-zoo'])).toMatchObject({ withZoo: true, withDemoDb: true });
+    expect(parseStartArgs(['--with-demo-db']).withZoo).toBe(false);
+    expect(startHelp()).toContain('--with-zoo');
+  });
 });

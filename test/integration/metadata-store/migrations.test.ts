@@ -35,6 +35,22 @@ describe.each(BACKENDS)('metadata migrations on $name', (backend) => {
   });
 });
 
+test('two processes migrating one SQLite file never interleave a look-then-alter migration', async () => {
+  const file = path.join(newTestDataDir(), 'slow.db');
+  const slow = path.join(repoRoot, 'test', 'fixtures', 'slow-sqlite-migration.ts');
+  const outputs = await Promise.all(
+    [0, 1].map(() => run(process.execPath, ['--import', 'tsx', slow, file], { cwd: repoRoot })),
+  );
+  expect(outputs.map((o) => o.stdout.trim())).toEqual(['migrated', 'migrated']);
+  const db = new Database(file);
+  try {
+    const ran = db.prepare('SELECT name FROM slow_migration ORDER BY name').all() as { name: string }[];
+    expect(ran.map((r) => r.name)).toEqual(['0001-table', '0002-column']);
+  } finally {
+    db.close();
+  }
+});
+
 test('an embedded file made before versioned migrations keeps its rows and gains the new tables', async () => {
   const file = metadataDbPath(newTestDataDir());
   const { mkdirSync } = await import('node:fs');
