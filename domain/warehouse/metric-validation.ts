@@ -98,8 +98,9 @@ async function check(query: ProjectQuery, metric: PrdMetric): Promise<MetricChec
     return fail(
       breakdown ? 'more than one row per stat_date and dimension' : 'more than one row per stat_date',
     );
-  if (['count', 'currency'].includes(metric.unit) && numbers.some((n) => n < 0))
-    return fail(`negative ${metric.unit} values`);
+  // Money is signed (a day of refunds, a ledger's credits: docs/offline-analyst.md#money-as-text);
+  // a count never is.
+  if (metric.unit === 'count' && numbers.some((n) => n < 0)) return fail('negative count values');
   // Rows without a date (a fact whose event time is unset on some rows) have no place on a time axis.
   const sorted = [
     ...new Set(

@@ -58,6 +58,13 @@ export interface FactTruth {
    */
   revenue_sql?: string;
   /**
+   * The ADS column that must hold `revenue_sql` (`revenue`, when it is derived from quantity × a
+   * price); omitted: any currency measure of the fact (a line's must be `revenue`).
+   */
+  revenue_column?: string;
+  /** The fact is no sale (stock moving): no currency measure at all, however it could be priced. */
+  unpriced?: boolean;
+  /**
    * When the fact is kept in several tables (one per year, region…): every one of them, `table`
    * first, which the fact's DWD must read as one; the event dates and revenue above cover them all.
    */

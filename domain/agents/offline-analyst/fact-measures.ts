@@ -1,13 +1,14 @@
 /**
  * The measures of one fact by column meaning: money summed (integer cents converted, text parsed),
  * revenue derived on lines as quantity × unit price (× (1 − discount)), the price being the row's
- * own, or the referenced product's list price, or the row's price alone when a row is one unit;
+ * own, or the referenced product's list price (a line or a flat sale; never stock moving), or the
+ * row's price alone when a row is one unit;
  * quantities, durations and sizes summed, unit prices and rates averaged. Keys, codes, line
  * numbers, years and flags never.
  */
 import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
 import { isCents } from './column-meaning';
-import { columnWords, identifier, tableNoun } from './name-words';
+import { columnWords, identifier, singularWords, tableNoun } from './name-words';
 import { FACT_ROLES, type TableAnalysis } from './table-roles';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
 import { isTextColumn, textMoneyExpression, textMoneyScale } from './text-money';
@@ -92,10 +93,16 @@ export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnaly
   // Revenue is quantity × the selling price: a price column before a unit cost.
   const prices = cols('unit_price');
   const own = prices.find((c) => columnWords(fact.table, c.name).includes('price')) ?? prices[0];
-  // A line (of an order, an invoice) with a quantity but no price and no money of its own: the price
-  // of the product it references (list price). Stock levels and movements are no sales.
+  // A sale with a quantity but no price and no money of its own, a line of a dated header or a flat
+  // event with its own date: the price of the product it references (list price). Stock levels
+  // (snapshots) and movements are no sales.
   const listed =
-    !own && !cols('money').length && quantity && fact.role === 'line' && byName
+    !own &&
+    !cols('money').length &&
+    quantity &&
+    ['line', 'event'].includes(fact.role) &&
+    byName &&
+    !movesStock(fact, quantity, byName)
       ? referencedPrice(fact, byName)
       : undefined;
   const price = own ? { holder: fact.table, column: own } : listed;
@@ -182,8 +189,64 @@ export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnaly
   return out;
 }
 
+/** Words of a table, or of its date, that say stock moved, was counted or was received, not sold. */
+const MOVEMENT_WORDS = new Set([
+  'stock',
+  'inventory',
+  'move',
+  'moved',
+  'movement',
+  'adjustment',
+  'adjust',
+  'adjusted',
+  'transfer',
+  'transferred',
+  'received',
+  'restock',
+  'restocked',
+  'replenishment',
+  'shrinkage',
+  'writeoff',
+  'count',
+  'counted',
+]);
+/** Words of a quantity that is a change of stock (`qty_change`, `quantity_on_hand`), not units sold. */
+const STOCK_QUANTITY_WORDS = new Set(['change', 'delta', 'adjustment', 'hand', 'stock', 'moved', 'received']);
+
 /**
- * The selling price of the row a line references through a declared single-column key (a product's
+ * Whether a fact records stock moving (`stock_moves`, `inventory_adjustments`, a transfer from one
+ * store to another, lines of a `stock_transfers` header): by the words of its name, its header's,
+ * its date and its quantity, and by a pair of keys from and to one table.
+ */
+function movesStock(
+  fact: TableAnalysis,
+  quantity: SourceColumn,
+  byName: Map<string, TableAnalysis>,
+): boolean {
+  const t = fact.table;
+  const header = fact.header ? byName.get(fact.header) : undefined;
+  const words = [
+    ...singularWords(t.name),
+    ...(header ? singularWords(header.table.name) : []),
+    ...(fact.ownDate ? columnWords(t, fact.ownDate.column) : []),
+  ];
+  if (words.some((w) => MOVEMENT_WORDS.has(w))) return true;
+  if (columnWords(t, quantity.name).some((w) => STOCK_QUANTITY_WORDS.has(w))) return true;
+  const keyWords = (r: TableAnalysis['references'][number]) =>
+    r.columns.length === 1 ? columnWords(t, r.columns[0]) : [];
+  return fact.references.some(
+    (from) =>
+      keyWords(from).some((w) => ['from', 'source', 'origin'].includes(w)) &&
+      fact.references.some(
+        (to) =>
+          to.references_table === from.references_table &&
+          keyWords(to).some((w) => ['to', 'destination', 'target'].includes(w)),
+      ),
+  );
+}
+
+/**
+ * The selling price of the row a sale references through a declared single-column key (a product's
  * `list_price`): a column saying _price_ on a table that is no fact. Costs are not prices.
  */
 function referencedPrice(

@@ -19,17 +19,26 @@ export const isTextColumn = (column: SourceColumn): boolean => TEXT_TYPES.has(co
 // and a three-letter currency code at either end.
 const NOISE = "^[A-Za-z]{3}|[A-Za-z]{3}$|[[:space:]\\x{00A0}\\x{202F}$€£¥₹']";
 const NOISE_JS = /^[A-Za-z]{3}|[A-Za-z]{3}$|[\s\u00a0\u202f$€£¥₹']/g;
+/**
+ * Accounting negatives, once the noise is read past: `(5.00)` in parentheses and `5.00-` with a
+ * trailing minus, written with a leading minus instead (`-5.00`). What is inside may hold no sign
+ * or parenthesis of its own: `((5))`, `(-5)` and `5--` stay no amount.
+ */
+const NEGATIVE = '^[(]([^()+-]+)[)]$|^([^()+-]+)-$';
+const NEGATIVE_JS = new RegExp(NEGATIVE);
 /** `1.234` and `1.234.567,89`: dots group thousands, a comma marks the decimals. */
 const DOT_GROUPS = '^-?[0-9]{1,3}([.][0-9]{3})+(,[0-9]+)?$';
 /** `12,00` and `1234,5`: a comma marks the decimals. */
 const DECIMAL_COMMA = '^-?[0-9]+,[0-9]{1,2}$';
 /** `1,234` and `1,234,567.89`: commas group thousands. */
 const COMMA_GROUPS = '^-?[0-9]{1,3}(,[0-9]{3})+([.][0-9]+)?$';
-const PLAIN = /^-?(\d+([.]\d*)?|[.]\d+)$/;
+/** `-1234.50`, `12`, `.5`: a plain decimal, as DuckDB and the analyst read it alike (no `1e5`, `+5`). */
+const PLAIN = '^-?([0-9]+([.][0-9]*)?|[.][0-9]+)$';
+const PLAIN_JS = new RegExp(PLAIN);
 
 /** The text as a plain decimal (`'€ 1.234,50'` → `'1234.50'`), or undefined when it is no amount. */
 export function plainDecimal(text: string): string | undefined {
-  const s = text.trim().replace(NOISE_JS, '');
+  const s = text.trim().replace(NOISE_JS, '').replace(NEGATIVE_JS, '-$1$2');
   const plain = new RegExp(DOT_GROUPS).test(s)
     ? s.replace(/[.]/g, '').replace(',', '.')
     : new RegExp(DECIMAL_COMMA).test(s)
@@ -37,7 +46,7 @@ export function plainDecimal(text: string): string | undefined {
       : new RegExp(COMMA_GROUPS).test(s)
         ? s.replace(/,/g, '')
         : s;
-  return PLAIN.test(plain) ? plain : undefined;
+  return PLAIN_JS.test(plain) ? plain : undefined;
 }
 
 /** The sampled values of a column that are set (not null, not blank), as text. */
@@ -68,16 +77,19 @@ export function textMoneyScale(table: SourceTable, column: SourceColumn): number
 
 /**
  * The PRD expression that reads the text as DECIMAL(38, scale), NULL when it does not parse: noise
- * read past, then the separators read by their pattern (thousands by dots, a decimal comma,
- * thousands by commas, else as written), then a TRY_CAST.
+ * read past, an accounting negative written with a leading minus, then the separators read by their
+ * pattern (thousands by dots, a decimal comma, thousands by commas, else a plain decimal as written),
+ * then a TRY_CAST. Text that is none of these is NULL.
  */
 export function textMoneyExpression(table: string, column: string, scale: number): string {
   const ref = columnReference(table, column);
-  const s = `regexp_replace(trim(${ref}), ${literal(NOISE)}, '', 'g')`;
+  const bare = `regexp_replace(trim(${ref}), ${literal(NOISE)}, '', 'g')`;
+  const s = `regexp_replace(${bare}, ${literal(NEGATIVE)}, ${literal('-\\1\\2')})`;
   const plain =
     `CASE WHEN regexp_matches(${s}, ${literal(DOT_GROUPS)}) THEN replace(replace(${s}, '.', ''), ',', '.') ` +
     `WHEN regexp_matches(${s}, ${literal(DECIMAL_COMMA)}) THEN replace(${s}, ',', '.') ` +
-    `WHEN regexp_matches(${s}, ${literal(COMMA_GROUPS)}) THEN replace(${s}, ',', '') ELSE ${s} END`;
+    `WHEN regexp_matches(${s}, ${literal(COMMA_GROUPS)}) THEN replace(${s}, ',', '') ` +
+    `WHEN regexp_matches(${s}, ${literal(PLAIN)}) THEN ${s} END`;
   return `TRY_CAST(${plain} AS DECIMAL(38,${scale}))`;
 }
 

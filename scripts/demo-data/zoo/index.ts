@@ -6,6 +6,7 @@ import { abbreviatedLedger } from './abbreviated-ledger';
 import { bikeShops } from './bike-shops';
 import { clinic } from './clinic';
 import { craftShop } from './craft-shop';
+import { flatSales } from './flat-sales';
 import { genericRecords } from './generic-records';
 import { musicStore } from './music-store';
 import { prefixedSales } from './prefixed-sales';
@@ -34,6 +35,7 @@ export const ZOO: readonly ZooSchema[] = [
   starCalendar,
   craftShop,
   yearlySales,
+  flatSales,
 ];
 
 /** The zoo schema of that database name; throws naming the known ones otherwise. */

@@ -149,12 +149,18 @@ export async function reconcile(
         const { n } = await ads(`SELECT COUNT(*) AS n FROM ${entry.ads_table} WHERE ${c} <> ROUND(${c}, 2)`);
         if (Number(n) > 0) problems.push(`${fact.table}: ${n} ADS values of ${c} have digits below the cent`);
       }
-      const line = entry.kind === 'line';
-      const matched = sums.find((s) => s.v === want && (!line || s.c === 'revenue'));
+      const column = fact.revenue_column ?? (entry.kind === 'line' ? 'revenue' : undefined);
+      const matched = sums.find((s) => s.v === want && (!column || s.c === column));
       if (!matched)
         problems.push(
           `${fact.table}: revenue ${want} on the source; ADS ${entry.ads_table} has ${sums.map((s) => `${s.c} ${s.v}`).join(', ') || 'no money column'}`,
         );
+    }
+    // Stock moving is no sale: nothing prices it.
+    if (fact.unpriced) {
+      const money = prd.metrics.filter((m) => m.ads_table === entry.ads_table && m.unit === 'currency');
+      if (money.length)
+        problems.push(`${fact.table}: no sale, yet priced by ${money.map((m) => m.name).join(', ')}`);
     }
   }
 

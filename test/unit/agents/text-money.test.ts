@@ -6,6 +6,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { parseExpression } from '../../../shared/prd-sql/expression';
 import { expressionSql } from '../../../shared/prd-sql/expression-sql';
+import { MAX_EXPRESSION_LENGTH } from '../../../shared/prd-sql/expression-tokens';
 import {
   holdsTextMoney,
   plainDecimal,
@@ -29,14 +30,36 @@ const AMOUNTS: [string, string][] = [
   ['1\u00a0234,56', '1234.56'],
   ['  £0.99 ', '0.99'],
   ['12.5', '12.50'],
+  // accounting negatives: parentheses, a leading or trailing minus, with signs and separators
+  ['(5.00)', '-5.00'],
+  ['($1,234.50)', '-1234.50'],
+  ['€ -12,00', '-12.00'],
+  ['(€ 12,00)', '-12.00'],
+  ['5.00-', '-5.00'],
+  ['1.234,50-', '-1234.50'],
+  ['$12.50-', '-12.50'],
+  ['USD (99)', '-99.00'],
+  ['( 7 )', '-7.00'],
 ];
 const NOT_AMOUNTS = [
   'N/A',
   'pending',
   '#VALUE!',
   '1,2,3',
-  '(5.00)',
+  '((5))',
+  '(5.00',
+  '5.00)',
+  '--5',
+  '5--',
+  '(-5.00)',
+  '-(5.00)',
+  '-5.00-',
+  '()',
+  '-',
   '12-5',
+  '+5',
+  '1e5',
+  '1_000',
   "'); DROP TABLE p; --",
   '$',
   '--',
@@ -88,6 +111,12 @@ describe('money kept as text', () => {
     ]);
   });
 
+  it('stays within the PRD grammar for the longest names MySQL allows (64 characters)', () => {
+    const expression = unparsedExpression('t'.repeat(64), 'c'.repeat(64), 10);
+    expect(expression.length).toBeLessThanOrEqual(MAX_EXPRESSION_LENGTH);
+    expect(() => parseExpression(expression)).not.toThrow();
+  });
+
   const column: SourceColumn = {
     name: 'amount',
     type: 'varchar(20)',
@@ -103,9 +132,11 @@ describe('money kept as text', () => {
 
   it('is recognised by its sampled values and keeps the scale they are written with', () => {
     expect(holdsTextMoney(table(['$1,234.50', '$12.00', 'N/A', '$3.10', '$0.99']), column)).toBe(true);
+    expect(holdsTextMoney(table(['(12.50)', '$12.00', '(3.10)', '4.00-', 'N/A']), column)).toBe(true);
     expect(holdsTextMoney(table(['call us', 'N/A', 'free', '$3.10']), column)).toBe(false);
     expect(holdsTextMoney(table([]), column)).toBe(false);
     expect(textMoneyScale(table(['$1.2345', '$2.50']), column)).toBe(4);
     expect(textMoneyScale(table(['¥1,200', '¥300']), column)).toBe(2);
+    expect(textMoneyScale(table(['(1.2555)', '$2.50']), column)).toBe(4);
   });
 });
