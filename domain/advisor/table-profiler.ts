@@ -38,6 +38,16 @@ function renderValue(value: JsonRow[string]): string {
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
 }
 
+/** Whether an event column of this warehouse type holds `yyyymmdd` days (docs/offline-analyst.md#calendar-dimensions). */
+const isDayKey = (type: string) =>
+  /^(TINYINT|SMALLINT|INTEGER|INT|BIGINT|HUGEINT|UINTEGER|UBIGINT)$/i.test(type);
+
+/** The day of an event column: a date or time cast, a `yyyymmdd` integer parsed (NULL when no day). */
+const dayOf = (column: string, type: string) =>
+  isDayKey(type)
+    ? `CAST(try_strptime(CAST(${column} AS VARCHAR), '%Y%m%d') AS DATE)`
+    : `CAST(${column} AS DATE)`;
+
 /** Row count, per-column NULLs, distinct counts and top values, and the event column's time range. */
 export async function profileTable(catalog: OdsCatalog, t: TableToProfile): Promise<TableProfileReport> {
   const from = quoteIdent(t.table);
@@ -49,13 +59,16 @@ export async function profileTable(catalog: OdsCatalog, t: TableToProfile): Prom
     selects.push(`count(${col}) AS nn_${i}`);
     if (!isBlob(c.type)) selects.push(`${distinctFn(col)} AS d_${i}`);
   });
+  const eventType = t.columns.find((c) => c.name === t.event_column)?.type ?? '';
   if (t.event_column) {
     const e = quoteIdent(t.event_column);
+    // An integer `yyyymmdd` event column is shown as the days it names, a date or time as written.
+    const shown = isDayKey(eventType) ? dayOf(e, eventType) : e;
     selects.push(
-      `CAST(min(${e}) AS VARCHAR) AS t_min`,
-      `CAST(max(${e}) AS VARCHAR) AS t_max`,
-      `date_diff('day', CAST(min(${e}) AS DATE), CAST(max(${e}) AS DATE)) + 1 AS t_days`,
-      `count(DISTINCT CAST(${e} AS DATE)) AS t_active`,
+      `CAST(min(${shown}) AS VARCHAR) AS t_min`,
+      `CAST(max(${shown}) AS VARCHAR) AS t_max`,
+      `date_diff('day', min(${dayOf(e, eventType)}), max(${dayOf(e, eventType)})) + 1 AS t_days`,
+      `count(DISTINCT ${dayOf(e, eventType)}) AS t_active`,
     );
   }
   const [stats] = await catalog.query(`SELECT ${selects.join(', ')} FROM ${from}`);
@@ -91,7 +104,7 @@ export async function profileTable(catalog: OdsCatalog, t: TableToProfile): Prom
     // How its series is charted: by day, week or month from its rows per bucket.
     const dated = rows - (columns.find((c) => c.name === range.column)?.null_count ?? 0);
     range.grain = chooseGrain(dated, range.days);
-    const gap = await longestGap(catalog, from, range.column);
+    const gap = await longestGap(catalog, from, dayOf(quoteIdent(range.column), eventType));
     if (gap) range.longest_gap = gap;
     report.time_range = range;
   }
@@ -123,13 +136,13 @@ function timeRange(column: string | undefined, stats: JsonRow): TimeRange | unde
 async function longestGap(
   catalog: OdsCatalog,
   from: string,
-  column: string,
+  /** The event column's day (an expression over the quoted column). */
+  day: string,
 ): Promise<TimeRange['longest_gap'] | undefined> {
-  const col = quoteIdent(column);
   const [gap] = await catalog.query(
     `SELECT CAST(d + 1 AS VARCHAR) AS gap_from, CAST(next_d - 1 AS VARCHAR) AS gap_to, date_diff('day', d, next_d) - 1 AS days
      FROM (SELECT d, lead(d) OVER (ORDER BY d) AS next_d
-           FROM (SELECT DISTINCT CAST(${col} AS DATE) AS d FROM ${from} WHERE ${col} IS NOT NULL))
+           FROM (SELECT DISTINCT ${day} AS d FROM ${from} WHERE ${day} IS NOT NULL))
      WHERE date_diff('day', d, next_d) > 1 ORDER BY days DESC, d LIMIT 1`,
   );
   return gap ? { from: String(gap.gap_from), to: String(gap.gap_to), days: num(gap.days) } : undefined;

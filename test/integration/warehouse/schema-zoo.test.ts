@@ -11,7 +11,7 @@ import { harnessSource, sakilaConnection } from '../../harness/sakila';
 import { loadDemoIntoHarness, loadZooDatabase } from '../../harness/zoo';
 import { buildDashboardSpec } from '../../../domain/visualization/dashboard-spec';
 import { alignEventDates } from '../../../shared/prd-event-dates';
-import { buildProject, reconcile } from './zoo-project-checks';
+import { buildProject, profileProblems, reconcile } from './zoo-project-checks';
 
 /** Sakila's truth, written from its documentation: rentals and payments carry their own dates. */
 const SAKILA_TRUTH: SchemaTruth = {
@@ -120,7 +120,7 @@ describe('analysis projects on schemas of every shape', () => {
           root,
           `proj-20261123-${name.replace(/[^a-z0-9]/g, '').slice(0, 8)}`,
         );
-        const problems = await reconcile(built, db.truth, mysql);
+        const problems = [...(await reconcile(built, db.truth, mysql)), ...(await profileProblems(built))];
         expect(problems).toEqual([]);
         // Every fact's series is on the dashboards, and each breaks down by at least one attribute when it can.
         expect(built.prd.dashboards.length).toBeGreaterThanOrEqual(built.prd.facts.length);

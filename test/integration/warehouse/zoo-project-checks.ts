@@ -11,6 +11,7 @@ import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-buil
 import { prdProblems } from '../../../domain/agents/prd-checks';
 import { exploreSource } from '../../../domain/sources/source-explorer';
 import { evaluateQualityRules } from '../../../domain/governance/quality-checks';
+import { buildDataProfile } from '../../../domain/advisor/data-profile';
 import { DuckDbWarehouse } from '../../../domain/warehouse/duckdb-warehouse';
 import { validateMetrics, type MetricValidationReport } from '../../../domain/warehouse/metric-validation';
 import { layerSelects, MODELED_LAYERS } from '../../../domain/warehouse/model-sql';
@@ -25,6 +26,8 @@ export interface BuiltProject {
   engine: DuckDbWarehouse;
   projectId: string;
   metrics: MetricValidationReport;
+  /** The warehouse root the project was built under. */
+  root: string;
 }
 
 /** Explores `database` over `mysql` and builds its warehouse under `root`, copying ODS through `source`. */
@@ -47,7 +50,7 @@ export async function buildProject(
   const sourceSchema = readSourceSchema(root, projectId);
   for (const layer of MODELED_LAYERS)
     await engine.buildLayer(projectId, layer, layerSelects(prd, layer, projectId, sourceSchema));
-  return { prd, snapshot, engine, projectId, metrics: await validateMetrics(engine, projectId, prd) };
+  return { prd, snapshot, engine, projectId, root, metrics: await validateMetrics(engine, projectId, prd) };
 }
 
 const sourceRow = async (mysql: Connection, sql: string) =>
@@ -241,6 +244,42 @@ function summaryProblems(prd: Prd, summaries: string[]): string[] {
   for (const m of prd.metrics) {
     const read = sources(m.ads_table).filter((t) => expected.has(lower(t)));
     if (read.length) problems.push(`metric ${m.name} reads the roll-up ${read.join(', ')}`);
+  }
+  return problems;
+}
+
+/**
+ * The data profile of the project builds, and the event range it shows for each fact dated by a
+ * column of its own (a date, a time or a `yyyymmdd` integer) is the days of its DWD `event_date`.
+ */
+export async function profileProblems(built: BuiltProject): Promise<string[]> {
+  const { prd, engine, projectId, root } = built;
+  let profile;
+  try {
+    profile = await buildDataProfile({ warehouseRoot: root, projectId, prd });
+  } catch (err) {
+    return [`the data profile fails: ${(err as Error).message}`];
+  }
+  const problems: string[] = [];
+  for (const fact of prd.facts) {
+    const own = fact.event_time?.table === fact.table && !fact.event_time.path.length;
+    const dwd = prd.layers.dwd.find((t) => t.source_tables[0] === fact.table);
+    if (!own || !dwd || dwd.union) continue;
+    const range = profile.tables.find((t) => t.source_table === fact.table)?.time_range;
+    const [days] = (
+      await engine.query(
+        projectId,
+        `SELECT CAST(MIN(event_date) AS VARCHAR) AS first, CAST(MAX(event_date) AS VARCHAR) AS last FROM "${dwd.name}"`,
+        1,
+        'dwd',
+      )
+    ).rows;
+    const shown = range && [range.min.slice(0, 10), range.max.slice(0, 10)].join(' … ');
+    const expected = [days.first, days.last].join(' … ');
+    if (shown !== expected)
+      problems.push(
+        `${fact.table}: the profile shows ${shown ?? 'no event range'}, the DWD dates ${expected}`,
+      );
   }
   return problems;
 }
