@@ -14,6 +14,7 @@ import { starRollups } from './star-rollups';
 import { smallHeader } from './small-header';
 import { starCalendar } from './star-calendar';
 import { toyWholesale } from './toy-wholesale';
+import { yearlyOrders } from './yearly-orders';
 import { yearlySales } from './yearly-sales';
 import type { ZooSchema } from './zoo-schema';
 
@@ -34,6 +35,7 @@ export const ZOO: readonly ZooSchema[] = [
   starCalendar,
   craftShop,
   yearlySales,
+  yearlyOrders,
 ];
 
 /** The zoo schema of that database name; throws naming the known ones otherwise. */
