@@ -135,7 +135,15 @@ export function tableFamilies(analyses: TableAnalysis[]): TableFamily[] {
         .join('_');
       byMask.set(mask, [...(byMask.get(mask) ?? []), a]);
     }
-    for (const tried of [group, ...byMask.values()]) {
+    // Tables of one kind of fact only (with the empty ones): headers of one year beside events of
+    // the others leave the events a family of their own.
+    const byRole = (tables: TableAnalysis[]) => {
+      const roles = new Set(tables.filter((a) => FAMILY_ROLES.has(a.role)).map((a) => a.role));
+      return roles.size <= 1
+        ? [tables]
+        : [...roles].map((r) => tables.filter((a) => a.role === r || !FAMILY_ROLES.has(a.role)));
+    };
+    for (const tried of [group, ...byMask.values()].flatMap(byRole)) {
       const members = tried.filter((m) => !taken.has(m.table.name));
       const family = members.length >= 2 ? familyOf(members) : undefined;
       if (!family) continue;

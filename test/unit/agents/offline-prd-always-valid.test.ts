@@ -74,7 +74,6 @@ const headerLineFamily = fc
     keyedTo: fc.array(fc.constantFrom(-1, -1, -1, -1, 0, 1, 2), { minLength: 3, maxLength: 3 }),
     rows: fc.array(fc.constantFrom(0, 40, 1_000), { minLength: 3, maxLength: 3 }),
   })
-  .filter(({ header, line }) => header !== line)
   .map(({ header, line, parts, keyedTo, rows }): SourceTable[] =>
     parts.flatMap((part, i) => {
       const headerName = header + part;

@@ -58,10 +58,11 @@ const prdOf = (...tables: SourceTable[]) =>
     tables: [customer, ...tables],
     views: [],
   } satisfies SourceSnapshot);
-const unions = (...tables: SourceTable[]) =>
-  prdOf(...tables).layers.dwd.flatMap((t) =>
+const unionsOf = (prd: ReturnType<typeof prdOf>) =>
+  prd.layers.dwd.flatMap((t) =>
     t.union ? [t.union.members.map((m) => `${m.table}:${m.parts.join('/')}`)] : [],
   );
+const unions = (...tables: SourceTable[]) => unionsOf(prdOf(...tables));
 
 describe('table families', () => {
   it('reads yearly tables as one fact, earliest first, dated over every year', () => {
@@ -259,10 +260,44 @@ describe('families of headers and their lines', () => {
   });
 
   it('keeps each table its own fact when the parts differ', () => {
-    // Lines of 2019 and 2020; headers of 2019, 2020 and 2021.
+    // Headers per year, lines per region (each keyed to one year's headers).
+    const byRegion = prdOf(
+      product,
+      yearly(2019),
+      yearly(2020),
+      lines('eu', 'orders_2019'),
+      lines('us', 'orders_2020'),
+    );
+    expect(unionsOf(byRegion)).toEqual([]);
+    expect(byRegion.fact_tables).toHaveLength(4);
+    // Lines of 2020 and 2021 keyed to the headers of 2019 and 2020: years that differ member for member.
+    const shifted = prdOf(
+      product,
+      yearly(2019),
+      yearly(2020),
+      lines('2020', 'orders_2019'),
+      lines('2021', 'orders_2020'),
+    );
+    expect(unionsOf(shifted)).toEqual([]);
+    expect(shifted.fact_tables).toHaveLength(4);
+  });
+
+  it('pairs the years headers and lines share; a year of headers without lines is an event', () => {
     const prd = prdOf(product, yearly(2019), yearly(2020), yearly(2021), lines('2019'), lines('2020'));
-    expect(prd.layers.dwd.filter((t) => t.union)).toEqual([]);
-    expect(prd.fact_tables).toHaveLength(5);
+    expect(unionsOf(prd)).toEqual([
+      ['orders_2019:2019', 'orders_2020:2020'],
+      ['order_lines_2019:2019', 'order_lines_2020:2020'],
+    ]);
+    expect(prd.facts.find((f) => f.table === 'orders_2021')?.kind).toBe('event');
+  });
+
+  it('leaves the tables of one kind a family when a table of another kind looks like them', () => {
+    // orders_2019 heads its lines; orders_2020 and orders_2021 have none: events, one fact.
+    const prd = prdOf(product, yearly(2019), yearly(2020), yearly(2021), lines('2019'));
+    expect(unionsOf(prd)).toEqual([['orders_2020:2020', 'orders_2021:2021']]);
+    expect(prd.facts.map((f) => `${f.table}:${f.kind}`)).toEqual(
+      expect.arrayContaining(['orders_2019:header', 'orders_2020:event', 'order_lines_2019:line']),
+    );
   });
 
   it('does not pair lines that reference the headers of another part', () => {
