@@ -26,6 +26,20 @@ export const prdFieldSchema = z
 export const layerNames = ['ods', 'dwd', 'dws', 'ads'] as const;
 export type LayerName = (typeof layerNames)[number];
 
+/** A family of source tables read as one: members, each with its value of each part column. */
+const tableUnionSchema = z
+  .object({
+    /** Columns the union adds, one per part of the names that differs (e.g. `source_year`). */
+    part_columns: z.array(identifier).min(1),
+    /** Each source table of the family, with its value for each part column. */
+    members: z
+      .array(z.object({ table: z.string().min(1), parts: z.array(z.string()) }).strict())
+      .min(2, 'a union needs at least two tables'),
+    /** Why these tables are one fact (names, columns, keys, dates). */
+    evidence: z.string().default(''),
+  })
+  .strict();
+
 export const prdTableSchema = z
   .object({
     name: identifier,
@@ -40,19 +54,15 @@ export const prdTableSchema = z
      * their ODS copies are read as one, UNION ALL, each row tagged with its part in `part_columns`.
      * Field expressions name the union by its first member (`sales_2019.amount`).
      */
-    union: z
-      .object({
-        /** Columns the union adds, one per part of the names that differs (e.g. `source_year`). */
-        part_columns: z.array(identifier).min(1),
-        /** Each source table of the family, with its value for each part column. */
-        members: z
-          .array(z.object({ table: z.string().min(1), parts: z.array(z.string()) }).strict())
-          .min(2, 'a union needs at least two tables'),
-        /** Why these tables are one fact (names, columns, keys, dates). */
-        evidence: z.string().default(''),
-      })
-      .strict()
-      .optional(),
+    union: tableUnionSchema.optional(),
+    /**
+     * Beside a `union` of lines: the families of tables it joins read as one, each named by its
+     * first member (`orders_2019` for `orders_2019`…`orders_2021`). The join follows the foreign
+     * keys to that first member and also matches each part column of the union with the joined
+     * family's part column at the same position (`order_lines_2019.source_year =
+     * orders_2019.source_year`), since keys may repeat from one part to the next.
+     */
+    joined_unions: z.array(tableUnionSchema).optional(),
   })
   .strict();
 
@@ -344,25 +354,37 @@ export const prdSchema = prdShapeSchema.superRefine((prd, ctx) => {
   );
 });
 
-/** What makes a table's union unbuildable: only DWD reads source tables, each once, first as named. */
+/**
+ * What makes a table's unions unbuildable: only DWD reads source tables, each once, the union's
+ * first as named; a joined union sits beside a union, with a part column for each of its parts.
+ */
 function unionProblems(layer: LayerName, t: z.output<typeof prdTableSchema>): string[] {
   const u = t.union;
-  if (!u) return [];
+  const joined = t.joined_unions ?? [];
   const problems: string[] = [];
+  if (!u) return joined.length ? [`${t.name}: joined_unions join a union: the table has none`] : [];
   if (layer !== 'dwd') problems.push(`${t.name}: only a DWD table unions source tables`);
-  const tables = u.members.map((m) => m.table);
+  const tables = [u, ...joined].flatMap((x) => x.members.map((m) => m.table));
   if (new Set(tables).size !== tables.length) problems.push(`${t.name}: a table is in the union twice`);
-  if (new Set(u.part_columns).size !== u.part_columns.length)
-    problems.push(`${t.name}: a part column is named twice`);
-  if (t.source_tables[0] !== tables[0])
-    problems.push(`${t.name}: the union's first table ${tables[0]} must be the first of source_tables`);
-  for (const m of u.members) {
-    if (!t.source_tables.includes(m.table))
-      problems.push(`${t.name}: union member ${m.table} is not in source_tables`);
-    if (m.parts.length !== u.part_columns.length)
+  if (t.source_tables[0] !== u.members[0].table)
+    problems.push(
+      `${t.name}: the union's first table ${u.members[0].table} must be the first of source_tables`,
+    );
+  for (const [x, what] of [[u, 'union'], ...joined.map((j) => [j, 'joined union'] as const)] as const) {
+    if (new Set(x.part_columns).size !== x.part_columns.length)
+      problems.push(`${t.name}: a part column is named twice`);
+    if (x !== u && x.part_columns.length !== u.part_columns.length)
       problems.push(
-        `${t.name}: ${m.table} has ${m.parts.length} parts for ${u.part_columns.length} part columns`,
+        `${t.name}: the joined union of ${x.members[0].table} has ${x.part_columns.length} part columns for the union's ${u.part_columns.length}`,
       );
+    for (const m of x.members) {
+      if (!t.source_tables.includes(m.table))
+        problems.push(`${t.name}: ${what} member ${m.table} is not in source_tables`);
+      if (m.parts.length !== x.part_columns.length)
+        problems.push(
+          `${t.name}: ${m.table} has ${m.parts.length} parts for ${x.part_columns.length} part columns`,
+        );
+    }
   }
   return problems;
 }

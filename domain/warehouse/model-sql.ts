@@ -6,7 +6,8 @@
  *   first source table and LEFT JOINs the others along the source's foreign keys;
  * - a table whose fields aggregate (`SUM(amount)`) groups by its other fields;
  * - a table whose every field is a column of its source (ADS over DWS) projects those columns;
- * - a DWD table with a `union` reads its family of source tables as one, named by the first.
+ * - a DWD table with a `union` reads its family of source tables as one, named by the first, and
+ *   joins each family of its `joined_unions` as one too, matching the parts as well as the keys.
  */
 import type { LayerName, Prd, PrdField, PrdTable } from '../../shared/prd-schema';
 import { parseExpression } from '../../shared/prd-sql/expression';
@@ -115,22 +116,40 @@ export function tableSelect(
     return { field: f, expr, aggregate: isAggregate(parsed) };
   });
 
+  const fail = (message: string) => new ModelSqlError(layer, table.name, message);
   let from = `${qualified(base)}`;
   if (table.union) {
-    if (!baseSource)
-      throw new ModelSqlError(layer, table.name, 'a union reads the ODS copies of source tables');
-    from = `(\n${unionSelect(table.union, source, resolve, qualified, (m) => new ModelSqlError(layer, table.name, m))}\n)`;
+    if (!baseSource) throw fail('a union reads the ODS copies of source tables');
+    from = `(\n${unionSelect(table.union, source, resolve, qualified, fail)}\n)`;
   }
   if (baseSource) {
+    // The part columns each union (the table's own, and each it joins) carries, by the name it is read as.
+    const joinedUnions = new Map((table.joined_unions ?? []).map((u) => [u.members[0].table, u]));
+    const partsOf = new Map<string, string[]>(table.union ? [[baseSource, table.union.part_columns]] : []);
+    for (const [name, u] of joinedUnions) partsOf.set(name, u.part_columns);
     from += ` AS ${q(baseSource)}`;
     for (const join of joinPath(prd, source, baseSource, [...referenced], layer, table.name)) {
       const target = resolve(join.to);
-      if (!target)
-        throw new ModelSqlError(layer, table.name, `source table ${join.to} has no ODS copy in the PRD`);
+      if (!target) throw fail(`source table ${join.to} has no ODS copy in the PRD`);
       const on = join.columns.map(
         (c, i) => `${q(join.from)}.${q(c)} = ${q(join.to)}.${q(join.toColumns[i])}`,
       );
-      from += `\n  LEFT JOIN ${qualified(target)} AS ${q(join.to)} ON ${on.join(' AND ')}`;
+      let relation = qualified(target);
+      // A family joined as one (docs/offline-analyst.md#table-families): its union, matched on the
+      // keys and on each part too, since a key may repeat from one part to the next.
+      const joined = joinedUnions.get(join.to);
+      if (joined) {
+        const fromParts = partsOf.get(join.from);
+        if (!fromParts || fromParts.length !== joined.part_columns.length)
+          throw fail(
+            `the joined union of ${join.to} is reached from ${join.from}, which carries no parts to match`,
+          );
+        relation = `(\n${unionSelect(joined, source, resolve, qualified, fail)}\n  )`;
+        on.push(
+          ...joined.part_columns.map((p, i) => `${q(join.from)}.${q(fromParts[i])} = ${q(join.to)}.${q(p)}`),
+        );
+      }
+      from += `\n  LEFT JOIN ${relation} AS ${q(join.to)} ON ${on.join(' AND ')}`;
     }
   }
 

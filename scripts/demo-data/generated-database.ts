@@ -69,6 +69,16 @@ export interface FactTruth {
    * first, which the fact's DWD must read as one; the event dates and revenue above cover them all.
    */
   union?: string[];
+  /**
+   * For a line fact whose header is kept in several tables too: every header table, the first
+   * first, which the fact's DWD must join as one (within each part: ids may restart every year).
+   */
+  joined_union?: string[];
+  /**
+   * SQL returning one value `n`: the fact's rows on the source. Its DWD holds exactly as many (a
+   * line joined to headers of another part would be counted twice).
+   */
+  rows_sql?: string;
 }
 
 /** `table.column` names for several columns of one table (keeps truth lists short). */

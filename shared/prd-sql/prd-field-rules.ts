@@ -16,6 +16,7 @@ interface FieldsOfPrd {
       source_tables: string[];
       fields: { name: string; type: string; source: string }[];
       union?: { part_columns: string[]; members: { table: string }[] };
+      joined_unions?: { part_columns: string[]; members: { table: string }[] }[];
     }[]
   >;
 }
@@ -74,14 +75,18 @@ export function fieldProblems(prd: FieldsOfPrd): FieldProblem[] {
         }
         // ODS fields describe the copy (data integration reads the source schema, not them).
         if (layer === 'ods' || projection) return;
-        // A union is named by its first table, which also holds the part columns it adds; its other
-        // tables are read through it.
-        const union = table.union;
-        const unionName = union ? key(union.members[0].table) : undefined;
-        const othersOfUnion = new Set(union?.members.slice(1).map((m) => key(m.table)));
+        // A union (and each union it joins) is named by its first table, which also holds the part
+        // columns it adds; its other tables are read through it.
+        const unions = table.union ? [table.union, ...(table.joined_unions ?? [])] : [];
+        const unionOf = (name: string) => unions.find((u) => key(u.members[0].table) === key(name));
+        const readThrough = new Map(
+          unions.flatMap((u) => u.members.slice(1).map((m) => [key(m.table), u.members[0].table] as const)),
+        );
+        const othersOfUnion = new Set(readThrough.keys());
         const columnsIn = (name: string) => {
           const columns = tableFields(name, below);
-          if (!union || key(name) !== unionName || !columns) return columns;
+          const union = unionOf(name);
+          if (!union || !columns) return columns;
           return new Set([...columns, ...union.part_columns.map(key)]);
         };
         const listed = table.source_tables
@@ -93,7 +98,7 @@ export function fieldProblems(prd: FieldsOfPrd): FieldProblem[] {
             ref.table === undefined
               ? unlisted(ref.column, listed)
               : othersOfUnion.has(key(ref.table))
-                ? `${ref.table} is read through the union: name it ${union!.members[0].table}`
+                ? `${ref.table} is read through the union: name it ${readThrough.get(key(ref.table))}`
                 : unqualifiedTable(ref, columnsIn(ref.table));
           if (problem)
             problems.push({ path: at('source'), message: `${table.name}.${field.name}: ${problem}` });

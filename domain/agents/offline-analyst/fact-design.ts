@@ -55,6 +55,8 @@ function aggregates(
   measures: RowMeasure[],
   distinctRefs: { column: string; noun: string }[],
   label: string,
+  /** The header's label (a family's shared name, `orders` of `orders_2019`…). */
+  headerLabel: string | undefined,
 ): Aggregate[] {
   const noun = tableNoun(label);
   const out: Aggregate[] = [
@@ -65,14 +67,14 @@ function aggregates(
       headline: true,
     },
   ];
-  if (fact.role === 'line' && fact.header) {
-    const headerNoun = tableNoun(fact.header);
+  if (fact.role === 'line' && fact.header && headerLabel) {
+    const headerNoun = tableNoun(headerLabel);
     const ref = fact.references.find((r) => r.references_table === fact.header);
     if (ref?.columns.length === 1)
       out.push({
         // Each header falls on one day (the lines take its date), so daily counts add up.
         field: field(
-          `${identifier(singularWords(fact.header).join('_'))}_count`,
+          `${identifier(singularWords(headerLabel).join('_'))}_count`,
           'BIGINT',
           `COUNT(DISTINCT ${identifier(ref.columns[0])})`,
           `${pluralNoun(headerNoun)} (distinct ${ref.columns[0]})`,
@@ -164,13 +166,15 @@ export function designFact(
   nameStem: string = fact.table.name,
   /** What its rows are called (a family's shared name, `sales` of `sales_2019`…); the table's name by default. */
   label: string = fact.table.name,
+  /** What another table's rows are called (its family's shared name, or its own name). */
+  labelOf: (table: string) => string = (table) => table,
 ): FactDesign {
   const t = fact.table;
   const noun = tableNoun(label);
   const tree = joinTree(keys, t.name);
 
   // Event time: own date, the header's through the join path, or none (snapshot).
-  const { eventTime, candidates, encoding } = chooseEventTime(fact, byName, tree);
+  const { eventTime, candidates, encoding } = chooseEventTime(fact, byName, tree, label, labelOf);
   // The role is one of the fact kinds; a fact that found no date is reported as a snapshot.
   const kind: PrdFact['kind'] = eventTime ? (fact.role as PrdFact['kind']) : 'snapshot';
 
@@ -258,7 +262,7 @@ export function designFact(
   );
   const dwd: PrdTable = {
     name: dwdName,
-    description: `One row per ${noun}${fact.header ? `, dated by its ${tableNoun(fact.header)}` : ''}, joined with its dimensions`,
+    description: `One row per ${noun}${fact.header ? `, dated by its ${tableNoun(labelOf(fact.header))}` : ''}, joined with its dimensions`,
     source_tables: [],
     grain: `one ${noun}`,
     fields: dedupe([
@@ -284,7 +288,7 @@ export function designFact(
   };
   dwd.source_tables = [t.name, ...referencedTables(dwd.fields, tree).filter((x) => x !== t.name)];
 
-  const aggs = aggregates(fact, measures, distinctRefs, label);
+  const aggs = aggregates(fact, measures, distinctRefs, label, fact.header && labelOf(fact.header));
   const period = eventTime ? 'daily' : 'snapshot';
   const dwsName = identifier(`dws_${nameStem}_${period}`);
   const adsName = identifier(`ads_${nameStem}_kpi_${period}`);
@@ -421,6 +425,8 @@ function chooseEventTime(
   fact: TableAnalysis,
   byName: Map<string, TableAnalysis>,
   tree: ReturnType<typeof joinTree>,
+  label: string,
+  labelOf: (table: string) => string,
 ): {
   eventTime: PrdFact['event_time'];
   candidates: PrdFact['event_time_candidates'];
@@ -475,7 +481,7 @@ function chooseEventTime(
   const encoding = chosen.encoding;
   const others = ranked.filter((c) => c !== chosen);
   const evidence = chosen.inherited
-    ? `each ${tableNoun(fact.table.name)} takes its ${tableNoun(chosen.table)}'s date: ${choiceEvidence(chosen, others)}`
+    ? `each ${tableNoun(label)} takes its ${tableNoun(labelOf(chosen.table))}'s date: ${choiceEvidence(chosen, others)}`
     : choiceEvidence(chosen, others);
   return {
     eventTime: { table: chosen.table, column: chosen.column, path: paths.get(chosen) ?? [], evidence },

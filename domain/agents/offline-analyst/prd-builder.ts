@@ -63,10 +63,12 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
   const stemOf = (table: string) => stems.get(table) ?? table;
   const odsTable = (table: string) => identifier(`ods_${stemOf(table)}`);
   const familyStems = distinctFamilyStems(families, [...stems.values()]);
+  // A family's tables are called by the name they share (`orders` of `orders_2019`…).
+  const labelOf = (table: string) => familyOf.get(table)?.name ?? table;
   const design = (f: TableAnalysis, stem: string) => {
     const family = familyOf.get(f.table.name);
-    if (!family) return designFact(f, byName, relationships, stem);
-    return unionDesign(designFact(f, byName, relationships, stem, family.name), family);
+    if (!family) return designFact(f, byName, relationships, stem, f.table.name, labelOf);
+    return unionDesign(designFact(f, byName, relationships, stem, family.name, labelOf), family);
   };
   const designs = withDistinctTables(
     facts,
@@ -214,7 +216,11 @@ function familiesText(designs: FactDesign[]): string {
   return ` Facts kept in several tables are read as one: ${unions
     .map(
       (t) =>
-        `${t.union!.members.map((m) => m.table).join(' + ')} → ${t.name} (by ${t.union!.part_columns.join(', ')})`,
+        `${t.union!.members.map((m) => m.table).join(' + ')} → ${t.name} (by ${t.union!.part_columns.join(', ')}${(
+          t.joined_unions ?? []
+        )
+          .map((j) => `, joined with ${j.members.map((m) => m.table).join(' + ')} within each part`)
+          .join('')})`,
     )
     .join('; ')}.`;
 }

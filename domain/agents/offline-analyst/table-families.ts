@@ -12,7 +12,7 @@ import { columnReference } from '../../../shared/prd-sql/expression-sql';
 import type { DateColumnStats, SourceTable } from '../../../shared/source-schema';
 import { ownEventTime } from './event-time';
 import type { FactDesign } from './fact-design';
-import { nameTokens } from './name-words';
+import { identifier, nameTokens } from './name-words';
 import type { TableAnalysis } from './table-roles';
 import { warehouseType } from './warehouse-types';
 
@@ -32,10 +32,27 @@ export interface TableFamily {
   merged: TableAnalysis;
   /** Why these tables are one fact. */
   evidence: string;
+  /**
+   * For a family of lines: the family of their headers, split the same way, which the lines' DWD
+   * joins as one within each part (`order_lines_2019` meets `orders_2019` only).
+   */
+  headers?: HeaderJoin;
 }
 
-/** Roles a family may have: facts read on their own (a header or line is tied to its partner). */
-const FAMILY_ROLES = new Set(['event', 'snapshot']);
+/** How a family of lines reaches the family of its headers. */
+export interface HeaderJoin {
+  family: TableFamily;
+  /** The lines' key columns and the headers' columns they reference, the same in every member. */
+  columns: string[];
+  references_columns: string[];
+  /** Which line table references which header table, and why the join also matches the parts. */
+  evidence: string;
+}
+
+/** Roles a family may have: facts read on their own, and headers and lines families of the same parts. */
+const FAMILY_ROLES = new Set(['event', 'snapshot', 'header', 'line']);
+/** Roles whose families are kept only in pairs: a header family and the family of its lines. */
+const PAIRED_ROLES = new Set(['header', 'line']);
 const MONTHS = [
   ['jan', 'january'],
   ['feb', 'february'],
@@ -90,7 +107,10 @@ function signature(table: SourceTable): string {
   return `${columns.join(',')}|${table.primary_key.map((k) => k.toLowerCase()).join(',')}`;
 }
 
-/** Every family of the analysed tables: two or more tables, at least one a fact, none a header or line. */
+/**
+ * Every family of the analysed tables: two or more tables, at least one a fact; a family of
+ * headers and the family of its lines only together (docs/offline-analyst.md#table-families).
+ */
 export function tableFamilies(analyses: TableAnalysis[]): TableFamily[] {
   const counted = analyses.some((a) => a.table.row_count > 0);
   // A table with rows must be a fact of a family's kind; an empty one (no rows yet) may join its family.
@@ -115,7 +135,15 @@ export function tableFamilies(analyses: TableAnalysis[]): TableFamily[] {
         .join('_');
       byMask.set(mask, [...(byMask.get(mask) ?? []), a]);
     }
-    for (const tried of [group, ...byMask.values()]) {
+    // Tables of one kind of fact only (with the empty ones): headers of one year beside events of
+    // the others leave the events a family of their own.
+    const byRole = (tables: TableAnalysis[]) => {
+      const roles = new Set(tables.filter((a) => FAMILY_ROLES.has(a.role)).map((a) => a.role));
+      return roles.size <= 1
+        ? [tables]
+        : [...roles].map((r) => tables.filter((a) => a.role === r || !FAMILY_ROLES.has(a.role)));
+    };
+    for (const tried of [group, ...byMask.values()].flatMap(byRole)) {
       const members = tried.filter((m) => !taken.has(m.table.name));
       const family = members.length >= 2 ? familyOf(members) : undefined;
       if (!family) continue;
@@ -123,7 +151,95 @@ export function tableFamilies(analyses: TableAnalysis[]): TableFamily[] {
       families.push(family);
     }
   }
-  return families;
+  return withHeaderPairs(families);
+}
+
+/** The role of a family's facts (`event`, `header`…). */
+const roleOf = (f: TableFamily) => f.merged.role;
+
+/**
+ * Families of headers and of lines kept only in pairs: each line family with the header family of
+ * the same parts whose members its members reference, part for part. A header or line family
+ * without its partner is left apart, each table its own fact (a header stays tied to its lines).
+ */
+function withHeaderPairs(families: TableFamily[]): TableFamily[] {
+  const headerFamilies = families.filter((f) => roleOf(f) === 'header');
+  const paired = new Map<TableFamily, TableFamily>();
+  for (const lines of families.filter((f) => roleOf(f) === 'line')) {
+    const free = headerFamilies.filter((h) => ![...paired.values()].some((p) => p.headers?.family === h));
+    for (const headers of free) {
+      const join = headerJoin(lines, headers);
+      if (!join) continue;
+      paired.set(lines, {
+        ...lines,
+        merged: {
+          ...lines.merged,
+          header: headers.members[0].table.name,
+          evidence: `${lines.merged.evidence}; ${join.evidence}`,
+        },
+        evidence: `${lines.evidence}; ${join.evidence}`,
+        headers: join,
+      });
+      break;
+    }
+  }
+  const joinedHeaders = new Set([...paired.values()].map((p) => p.headers!.family));
+  return families.flatMap((f) => {
+    if (!PAIRED_ROLES.has(roleOf(f))) return [f];
+    if (roleOf(f) === 'header') return joinedHeaders.has(f) ? [f] : [];
+    const pair = paired.get(f);
+    return pair ? [pair] : [];
+  });
+}
+
+/**
+ * How a family of lines joins the family of its headers, or undefined when it does not: the same
+ * part columns with the same values member for member, and each line table referencing (by a
+ * declared key first, else by the header its role analysis found) the header table of its own
+ * parts, through the same columns in every table.
+ */
+function headerJoin(lines: TableFamily, headers: TableFamily): HeaderJoin | undefined {
+  const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  if (lines.members.length !== headers.members.length) return undefined;
+  if (
+    !same(
+      lines.partColumns.map((p) => p.kind),
+      headers.partColumns.map((p) => p.kind),
+    )
+  )
+    return undefined;
+  if (!lines.parts.every((p, i) => same(p, headers.parts[i]))) return undefined;
+  const headerNames = new Set(headers.members.map((m) => m.table.name));
+  const keys = lines.members.map((line) => {
+    const into = line.references.filter((r) => headerNames.has(r.references_table));
+    return into.find((r) => r.origin === 'declared') ?? into.find((r) => r.references_table === line.header);
+  });
+  const lower = (names: string[]) => names.map((n) => n.toLowerCase());
+  const [first] = keys;
+  if (
+    !first ||
+    keys.some(
+      (k, i) =>
+        !k ||
+        k.references_table !== headers.members[i].table.name ||
+        !same(lower(k.columns), lower(first.columns)) ||
+        !same(lower(k.references_columns), lower(first.references_columns)),
+    )
+  )
+    return undefined;
+  const kinds = lines.partColumns.map((p) => p.kind).join(' and ');
+  const each = keys
+    .map(
+      (k) =>
+        `${k!.table}.${k!.columns.join('+')} → ${k!.references_table}.${k!.references_columns.join('+')}`,
+    )
+    .join(', ');
+  const origins = [...new Set(keys.map((k) => k!.origin))].join(' and ');
+  const parts = lines.partColumns.map((p) => p.name).join(', ');
+  const evidence =
+    `each line table references the header table of its ${kinds} (${headers.members.map((m) => m.table.name).join(', ')}): ${each} (${origins}); ` +
+    `the lines are joined to the headers read as one on ${first.columns.join(', ')} and ${parts}, since keys may repeat from one ${kinds} to the next`;
+  return { family: headers, columns: first.columns, references_columns: first.references_columns, evidence };
 }
 
 function familyOf(tables: TableAnalysis[]): TableFamily | undefined {
@@ -209,8 +325,23 @@ function mergeTables(tables: SourceTable[]): SourceTable {
         future: all.reduce((n, s) => n + s.future, 0),
       };
     }
+  // Rows where each nullable column is set, over every table, when each table counted them.
+  const counted = tables.every((t) => t.non_null);
+  const nonNull = Object.fromEntries(
+    Object.keys(first.non_null ?? {}).map((column) => [
+      column,
+      tables.reduce(
+        (n, t) =>
+          n +
+          (Object.entries(t.non_null ?? {}).find(([c]) => c.toLowerCase() === column.toLowerCase())?.[1] ??
+            0),
+        0,
+      ),
+    ]),
+  );
   return {
     ...first,
+    ...(counted && first.non_null ? { non_null: nonNull } : {}),
     row_count: tables.reduce((n, t) => n + t.row_count, 0),
     sample_rows: tables.flatMap((t) => t.sample_rows.slice(0, 3)),
     ...(profiled ? { date_stats: stats } : {}),
@@ -260,23 +391,72 @@ export function unionDesign(design: FactDesign, family: TableFamily): FactDesign
       .join(', ')}${names.length > 3 ? ', …' : ''})`,
   }));
   const at = design.dwd.fields.findIndex((f) => f.name === 'event_date') + 1;
+  const members = (f: TableFamily) => f.members.map((m, i) => ({ table: m.table.name, parts: f.parts[i] }));
+  // Lines whose headers are a family too join the headers read as one, within each part.
+  const headers = family.headers;
+  const headerNames = headers?.family.members.map((m) => m.table.name) ?? [];
+  const others = design.dwd.source_tables.filter((t) => t !== first);
   const dwd: PrdTable = {
     ...design.dwd,
-    description: `${design.dwd.description}; ${names.length} tables read as one (${names.join(', ')})`,
-    source_tables: [first, ...names.slice(1), ...design.dwd.source_tables.filter((t) => t !== first)],
+    description: `${design.dwd.description}; ${names.length} tables read as one (${names.join(', ')})${
+      headers ? `, joined with ${headerNames.join(', ')} read as one` : ''
+    }`,
+    source_tables: [
+      first,
+      ...names.slice(1),
+      ...others,
+      ...headerNames.filter((h) => !others.includes(h) && others.includes(headerNames[0])),
+    ],
     fields: [...design.dwd.fields.slice(0, at), ...partFields, ...design.dwd.fields.slice(at)],
     union: {
       part_columns: family.partColumns.map((p) => p.name),
-      members: family.members.map((m, i) => ({ table: m.table.name, parts: family.parts[i] })),
+      members: members(family),
       evidence: family.evidence,
     },
   };
-  // The dashboards date the family, not its first table: `sale_date of sales_2019 … sales_2021`.
-  const span = `${names[0]} … ${names.at(-1)}`;
-  const column = design.fact.event_time?.column;
+  // Joined only when the design reads the headers (their date, their references).
+  if (headers && dwd.source_tables.includes(headerNames[0]))
+    dwd.joined_unions = [
+      {
+        part_columns: headers.family.partColumns.map((p) => p.name),
+        members: members(headers.family),
+        evidence: `${headers.family.evidence}; ${headers.evidence}`,
+      },
+    ];
+  // The dashboards date the family, not its first table: `sale_date of sales_2019 … sales_2021`
+  // (a line's `order_date of orders_2019 … orders_2021`, its headers' family).
+  const time = design.fact.event_time;
+  const dating = time && headers && time.table === headerNames[0] ? headerNames : names;
+  const span = `${dating[0]} … ${dating.at(-1)}`;
   const dashboards = design.dashboards.map((d) => ({
     ...d,
-    description: column ? d.description.replace(`${first}.${column}`, `${column} of ${span}`) : d.description,
+    description: time
+      ? d.description.replace(`${dating[0]}.${time.column}`, `${time.column} of ${span}`)
+      : d.description,
   }));
-  return { ...design, dwd, dashboards };
+  return {
+    ...design,
+    dwd,
+    dws: design.dws.map(distinctHeadersPerPart),
+    ads: design.ads.map(distinctHeadersPerPart),
+    dashboards,
+  };
+
+  /**
+   * Header ids may repeat from one part to the next: a day's distinct headers are counted by id
+   * and part when a part is no period (orders 5 of `orders_eu` and of `orders_us` on one day are
+   * two); a period's headers fall on days of their own, so the id alone counts them.
+   */
+  function distinctHeadersPerPart(t: PrdTable): PrdTable {
+    const periods = new Set<PartKind>(['year', 'month', 'quarter']);
+    if (!headers || family.partColumns.every((p) => periods.has(p.kind)) || headers.columns.length !== 1)
+      return t;
+    const key = identifier(headers.columns[0]);
+    const counted = `COUNT(DISTINCT ${key})`;
+    const tagged = `COUNT(DISTINCT ${[`CAST(${key} AS VARCHAR)`, ...family.partColumns.map((p) => p.name)].join(" || '/' || ")})`;
+    return {
+      ...t,
+      fields: t.fields.map((f) => (f.source === counted ? { ...f, source: tagged } : f)),
+    };
+  }
 }

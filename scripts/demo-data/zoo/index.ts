@@ -15,6 +15,7 @@ import { starRollups } from './star-rollups';
 import { smallHeader } from './small-header';
 import { starCalendar } from './star-calendar';
 import { toyWholesale } from './toy-wholesale';
+import { yearlyOrders } from './yearly-orders';
 import { yearlySales } from './yearly-sales';
 import type { ZooSchema } from './zoo-schema';
 
@@ -36,6 +37,7 @@ export const ZOO: readonly ZooSchema[] = [
   craftShop,
   yearlySales,
   flatSales,
+  yearlyOrders,
 ];
 
 /** The zoo schema of that database name; throws naming the known ones otherwise. */

@@ -88,6 +88,15 @@ export async function reconcile(
         );
       else if (!dwd?.union?.evidence)
         problems.push(`${fact.table}: the union of ${dwd!.name} gives no evidence`);
+      // A line whose headers are a family too joins them as one (matched within each part).
+      const joined = (dwd?.joined_unions ?? []).map((u) => u.members.map((m) => lower(m.table)).join(','));
+      const want = fact.joined_union?.map(lower).join(',');
+      if (want && !joined.includes(want))
+        problems.push(
+          `${fact.table}: the DWD joins ${joined.map((j) => j.replace(/,/g, ' + ')).join('; ') || 'no union'}; its headers are kept in ${fact.joined_union!.join(' + ')}`,
+        );
+      if (!want && joined.length)
+        problems.push(`${fact.table}: the DWD joins ${joined.join('; ')}, which the truth does not`);
     }
     const named = entry.event_time ? `${entry.event_time.table}.${entry.event_time.column}` : null;
     if (lower(named) !== lower(fact.event_time_column))
@@ -118,6 +127,22 @@ export async function reconcile(
       if (Math.abs(share - chosen.coverage) > 0.02)
         problems.push(
           `${fact.table}: the PRD says ${named} dates ${Math.round(100 * chosen.coverage)}% of rows; ${dwd.name} dates ${Math.round(100 * share)}%`,
+        );
+    }
+    // One DWD row per source row: a line joined to headers of another part would count twice.
+    if (fact.rows_sql && dwd) {
+      const want = Number((await sourceRow(mysql, fact.rows_sql)).n);
+      const got = (
+        await engine.query(
+          projectId,
+          `SELECT COUNT(*) AS n, COUNT(event_date) AS dated FROM ${dwd.name}`,
+          10,
+          'dwd',
+        )
+      ).rows[0];
+      if (Number(got?.n) !== want || Number(got?.dated) !== want)
+        problems.push(
+          `${fact.table}: ${want} rows on the source; ${dwd.name} has ${Number(got?.n)}, ${Number(got?.dated)} of them dated`,
         );
     }
     if (fact.event_date_sql && entry.ads_table) {

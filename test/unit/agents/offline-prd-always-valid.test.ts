@@ -1,8 +1,8 @@
 /**
  * The offline analyst's PRD is valid on any source with readable tables (issue: a PRD that fails its
  * own schema fails the project): for generated schemas with random names, table families split by
- * year or region, keys between them, optional dates and an optional calendar, the PRD always passes
- * its own validation.
+ * year or region, keys between them, optional dates, optional headers and lines split alike and an
+ * optional calendar, the PRD always passes its own validation.
  */
 import fc from 'fast-check';
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
@@ -60,6 +60,57 @@ const extraColumn = fc.oneof(
   fc.string({ minLength: 1, maxLength: 10 }).map((n) => column(n, 'varchar(20)')),
 );
 
+/**
+ * Headers and their lines kept in one table per part (`orders_2019`, `order_lines_2019`…): named
+ * by generated words, each line table keyed to the header table of the part it is given (its own,
+ * or another's), some tables empty.
+ */
+const headerLineFamily = fc
+  .record({
+    header: fc.constantFrom('orders', 'sales', 'Order Lines', 'x', 'sales_detail'),
+    line: fc.constantFrom('order_items', 'order_lines', 'sales_breakdown', 'payments'),
+    parts: fc.constantFrom(['_2019', '_2020', '_2021'], ['_eu', '_us'], ['_2020', '_2021']),
+    // Mostly its own part (-1), sometimes another's.
+    keyedTo: fc.array(fc.constantFrom(-1, -1, -1, -1, 0, 1, 2), { minLength: 3, maxLength: 3 }),
+    rows: fc.array(fc.constantFrom(0, 40, 1_000), { minLength: 3, maxLength: 3 }),
+  })
+  .map(({ header, line, parts, keyedTo, rows }): SourceTable[] =>
+    parts.flatMap((part, i) => {
+      const headerName = header + part;
+      const target = header + parts[keyedTo[i] < 0 ? i : keyedTo[i] % parts.length];
+      return [
+        {
+          name: headerName,
+          row_count: rows[i],
+          columns: [
+            column('id', 'int', 'PRI'),
+            { ...column('order_date', 'date'), nullable: false },
+            column('status', 'varchar(10)'),
+          ],
+          primary_key: ['id'],
+          foreign_keys: [],
+          sample_rows: [],
+          date_stats: {
+            order_date: { non_null: rows[i], first: '2020-01-01', last: '2021-12-31', future: 0 },
+          },
+        },
+        {
+          name: line + part,
+          row_count: rows[(i + 1) % rows.length],
+          columns: [
+            column('id', 'int', 'PRI'),
+            { ...column('header_id', 'int', 'MUL'), nullable: false },
+            column('quantity', 'int'),
+            column('unit_price', 'decimal(8,2)'),
+          ],
+          primary_key: ['id'],
+          foreign_keys: [{ columns: ['header_id'], references_table: target, references_columns: ['id'] }],
+          sample_rows: [],
+        },
+      ];
+    }),
+  );
+
 /** A schema: tables with an `id` key, some columns, and references to earlier tables. */
 const schema = fc
   .uniqueArray(tableName, { minLength: 1, maxLength: 7, selector: (n) => n })
@@ -100,6 +151,13 @@ const schema = fc
           }),
       ),
     ),
+  )
+  .chain((tables) =>
+    // Optionally headers and their lines split alike (one table each per year or region).
+    fc.option(headerLineFamily, { nil: undefined }).map((family) => {
+      const taken = new Set(tables.map((t) => t.name));
+      return [...tables, ...(family ?? []).filter((t) => !taken.has(t.name))];
+    }),
   )
   .chain((tables) =>
     // Optionally a calendar (one row a day and its parts) that facts reach through an integer key.
@@ -161,6 +219,14 @@ describe('the offline analyst on generated schemas', () => {
       }),
       { numRuns: 300, seed: 42 },
     );
+  });
+
+  it('joins families of lines to families of headers, so the property above reaches that path', () => {
+    const joined = fc
+      .sample(schema, { numRuns: 300, seed: 42 })
+      .map((s) => buildOfflinePrd(s))
+      .filter((prd) => prd.layers.dwd.some((t) => t.joined_unions?.length));
+    expect(joined.length).toBeGreaterThan(0);
   });
 
   it('dates facts through a generated calendar, so the property above reaches that path', () => {

@@ -1,7 +1,8 @@
 /**
  * Table families (docs/offline-analyst.md#table-families): tables whose names differ by a year,
  * month or region and whose columns match are read as one fact; tables that only look alike (names
- * differing by another word, other columns, a fact word that differs) stay apart.
+ * differing by another word, other columns, a fact word that differs) stay apart. Headers and
+ * their lines split the same way are two facts, the lines joined to the headers within each part.
  */
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
@@ -57,10 +58,11 @@ const prdOf = (...tables: SourceTable[]) =>
     tables: [customer, ...tables],
     views: [],
   } satisfies SourceSnapshot);
-const unions = (...tables: SourceTable[]) =>
-  prdOf(...tables).layers.dwd.flatMap((t) =>
+const unionsOf = (prd: ReturnType<typeof prdOf>) =>
+  prd.layers.dwd.flatMap((t) =>
     t.union ? [t.union.members.map((m) => `${m.table}:${m.parts.join('/')}`)] : [],
   );
+const unions = (...tables: SourceTable[]) => unionsOf(prdOf(...tables));
 
 describe('table families', () => {
   it('reads yearly tables as one fact, earliest first, dated over every year', () => {
@@ -129,5 +131,185 @@ describe('table families', () => {
         ['refunds_2019:2019', 'refunds_2020:2020'],
       ]),
     );
+  });
+});
+
+const product: SourceTable = {
+  name: 'product',
+  row_count: 20,
+  columns: [column('product_id', 'int', 'PRI'), column('product_name', 'varchar(40)')],
+  primary_key: ['product_id'],
+  foreign_keys: [],
+  sample_rows: [],
+};
+
+/** Order headers of one part (`orders_2019`, `orders_eu`): their own date and a customer. */
+function headers(part: string, first = '2020-01-02', last = '2020-12-30', rows = 100): SourceTable {
+  return {
+    name: `orders_${part}`,
+    row_count: rows,
+    columns: [
+      column('order_id', 'int', 'PRI'),
+      column('customer_id', 'int', 'MUL'),
+      column('order_date', 'date'),
+    ],
+    primary_key: ['order_id'],
+    foreign_keys: [
+      { columns: ['customer_id'], references_table: 'customer', references_columns: ['customer_id'] },
+    ],
+    sample_rows: [],
+    date_stats: { order_date: { non_null: rows, first, last, future: 0 } },
+  };
+}
+const yearly = (year: number) => headers(String(year), `${year}-01-02`, `${year}-12-30`);
+
+/** Order lines of one part, no date, a declared key into the header table `header`. */
+function lines(part: string, header = `orders_${part}`, rows = 250): SourceTable {
+  return {
+    name: `order_lines_${part}`,
+    row_count: rows,
+    columns: [
+      column('order_id', 'int', 'PRI'),
+      column('line_no', 'smallint', 'PRI'),
+      column('product_id', 'int', 'MUL'),
+      column('quantity', 'int'),
+      column('unit_price', 'decimal(10,2)'),
+    ],
+    primary_key: ['order_id', 'line_no'],
+    foreign_keys: [
+      { columns: ['order_id'], references_table: header, references_columns: ['order_id'] },
+      { columns: ['product_id'], references_table: 'product', references_columns: ['product_id'] },
+    ],
+    sample_rows: [],
+  };
+}
+
+describe('families of headers and their lines', () => {
+  it('reads yearly headers as one header fact and yearly lines as one line fact joined within the year', () => {
+    const prd = prdOf(
+      product,
+      yearly(2020),
+      yearly(2019),
+      yearly(2021),
+      lines('2021'),
+      lines('2019'),
+      lines('2020'),
+    );
+    expect(prd.fact_tables).toEqual(['orders_2019', 'order_lines_2019']);
+    expect(prd.facts.map((f) => f.kind)).toEqual(['header', 'line']);
+    const line = prd.facts[1];
+    expect(line.event_time).toMatchObject({
+      table: 'orders_2019',
+      column: 'order_date',
+      path: ['order_lines_2019.order_id -> orders_2019.order_id'],
+    });
+    // Dated over every year of the headers, not the first table's.
+    expect(line.event_time_candidates[0]).toMatchObject({
+      first: '2019-01-02',
+      last: '2021-12-30',
+      coverage: 1,
+    });
+    const dwd = prd.layers.dwd.find((t) => t.name === 'dwd_order_lines_detail')!;
+    expect(dwd.union!.members.map((m) => `${m.table}:${m.parts.join('/')}`)).toEqual([
+      'order_lines_2019:2019',
+      'order_lines_2020:2020',
+      'order_lines_2021:2021',
+    ]);
+    expect(dwd.joined_unions).toEqual([
+      expect.objectContaining({
+        part_columns: ['source_year'],
+        members: [
+          { table: 'orders_2019', parts: ['2019'] },
+          { table: 'orders_2020', parts: ['2020'] },
+          { table: 'orders_2021', parts: ['2021'] },
+        ],
+      }),
+    ]);
+    // The evidence names each line table's key into the header table of its year.
+    expect(dwd.union!.evidence).toMatch(
+      /order_lines_2019\.order_id → orders_2019\.order_id, order_lines_2020\.order_id → orders_2020\.order_id, order_lines_2021\.order_id → orders_2021\.order_id \(declared\)/,
+    );
+    expect(dwd.union!.evidence).toMatch(/joined to the headers read as one on order_id and source_year/);
+    expect(dwd.source_tables).toEqual(expect.arrayContaining(['orders_2019', 'orders_2020', 'orders_2021']));
+    const headerDwd = prd.layers.dwd.find((t) => t.name === 'dwd_orders_detail')!;
+    expect(headerDwd.union!.members.map((m) => m.table)).toEqual([
+      'orders_2019',
+      'orders_2020',
+      'orders_2021',
+    ]);
+    expect(headerDwd.joined_unions).toBeUndefined();
+    // Named after the families, counted by order.
+    expect(prd.metrics.map((m) => m.name)).toEqual(
+      expect.arrayContaining(['order_count', 'order_line_count', 'order_line_revenue']),
+    );
+    expect(prd.table_roles.filter((r) => r.role === 'line').map((r) => r.table)).toEqual([
+      'order_lines_2021',
+      'order_lines_2019',
+      'order_lines_2020',
+    ]);
+    expect(prd.summary).toMatch(/joined with orders_2019 \+ orders_2020 \+ orders_2021 within each part/);
+  });
+
+  it('counts distinct headers by id and region when ids restart in each region', () => {
+    const prd = prdOf(product, headers('eu'), headers('us'), lines('eu'), lines('us'));
+    expect(prd.fact_tables).toEqual(['orders_eu', 'order_lines_eu']);
+    const dws = prd.layers.dws.find((t) => t.name === 'dws_order_lines_daily')!;
+    expect(dws.fields.find((f) => f.name === 'order_count')!.source).toBe(
+      "COUNT(DISTINCT CAST(order_id AS VARCHAR) || '/' || source_region)",
+    );
+  });
+
+  it('keeps each table its own fact when the parts differ', () => {
+    // Headers per year, lines per region (each keyed to one year's headers).
+    const byRegion = prdOf(
+      product,
+      yearly(2019),
+      yearly(2020),
+      lines('eu', 'orders_2019'),
+      lines('us', 'orders_2020'),
+    );
+    expect(unionsOf(byRegion)).toEqual([]);
+    expect(byRegion.fact_tables).toHaveLength(4);
+    // Lines of 2020 and 2021 keyed to the headers of 2019 and 2020: years that differ member for member.
+    const shifted = prdOf(
+      product,
+      yearly(2019),
+      yearly(2020),
+      lines('2020', 'orders_2019'),
+      lines('2021', 'orders_2020'),
+    );
+    expect(unionsOf(shifted)).toEqual([]);
+    expect(shifted.fact_tables).toHaveLength(4);
+  });
+
+  it('pairs the years headers and lines share; a year of headers without lines is an event', () => {
+    const prd = prdOf(product, yearly(2019), yearly(2020), yearly(2021), lines('2019'), lines('2020'));
+    expect(unionsOf(prd)).toEqual([
+      ['orders_2019:2019', 'orders_2020:2020'],
+      ['order_lines_2019:2019', 'order_lines_2020:2020'],
+    ]);
+    expect(prd.facts.find((f) => f.table === 'orders_2021')?.kind).toBe('event');
+  });
+
+  it('leaves the tables of one kind a family when a table of another kind looks like them', () => {
+    // orders_2019 heads its lines; orders_2020 and orders_2021 have none: events, one fact.
+    const prd = prdOf(product, yearly(2019), yearly(2020), yearly(2021), lines('2019'));
+    expect(unionsOf(prd)).toEqual([['orders_2020:2020', 'orders_2021:2021']]);
+    expect(prd.facts.map((f) => `${f.table}:${f.kind}`)).toEqual(
+      expect.arrayContaining(['orders_2019:header', 'orders_2020:event', 'order_lines_2019:line']),
+    );
+  });
+
+  it('does not pair lines that reference the headers of another part', () => {
+    // Each year's lines declare a key into the next year's headers.
+    const prd = prdOf(
+      product,
+      yearly(2019),
+      yearly(2020),
+      lines('2019', 'orders_2020'),
+      lines('2020', 'orders_2019'),
+    );
+    expect(prd.layers.dwd.filter((t) => t.union)).toEqual([]);
+    expect(prd.fact_tables).toHaveLength(4);
   });
 });

@@ -159,3 +159,193 @@ describe('a DWD table over a family of tables', () => {
     ).toEqual([expect.stringMatching(/has no column part/)]);
   });
 });
+
+/** Lines of two years joined to the headers of two years, ids restarting each year. */
+const L1 = 'lines 2019';
+const L2 = 'lines"2020';
+const H1 = 'orders 2019';
+const H2 = "orders'2020";
+const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+const lineTable = (name: string, header: string): SourceTable => ({
+  name,
+  row_count: 2,
+  columns: [
+    { name: 'order_id', type: 'int', data_type: 'int', nullable: false, key: 'PRI' },
+    { name: 'line_no', type: 'int', data_type: 'int', nullable: false, key: 'PRI' },
+    { name: 'quantity', type: 'int', data_type: 'int', nullable: false, key: '' },
+  ],
+  primary_key: ['order_id', 'line_no'],
+  foreign_keys: [{ columns: ['order_id'], references_table: header, references_columns: ['order_id'] }],
+  sample_rows: [],
+});
+const headerTable = (name: string): SourceTable => ({
+  name,
+  row_count: 2,
+  columns: [
+    { name: 'order_id', type: 'int', data_type: 'int', nullable: false, key: 'PRI' },
+    { name: 'order_date', type: 'date', data_type: 'date', nullable: false, key: '' },
+  ],
+  primary_key: ['order_id'],
+  foreign_keys: [],
+  sample_rows: [],
+});
+const joinedSnapshot: SourceSnapshot = {
+  database: 'src',
+  server_version: 'test',
+  tables: [lineTable(L1, H1), lineTable(L2, H2), headerTable(H1), headerTable(H2)],
+  views: [],
+};
+
+const odsOf = (name: string, source: string, columns: [string, string][]) => ({
+  name,
+  description: '',
+  source_tables: [source],
+  grain: '',
+  fields: columns.map(([c, type]) => ({ name: c, type, source: `${quoted(source)}.${c}`, description: '' })),
+  partition_by: [],
+});
+
+function joinedPrd(): Prd {
+  const lineColumns: [string, string][] = [
+    ['order_id', 'INTEGER'],
+    ['line_no', 'INTEGER'],
+    ['quantity', 'INTEGER'],
+  ];
+  const headerColumns: [string, string][] = [
+    ['order_id', 'INTEGER'],
+    ['order_date', 'DATE'],
+  ];
+  return prdSchema.parse({
+    version: 1,
+    title: 't',
+    summary: 's',
+    analyst: { kind: 'offline_schema_analyst', model: 'test' },
+    source: { database: 'src', table_count: 4, total_rows: 8 },
+    industry: { name: 'General business', confidence: 0 },
+    fact_tables: [L1],
+    dimension_tables: [],
+    layers: {
+      ods: [
+        odsOf('ods_l1', L1, lineColumns),
+        odsOf('ods_l2', L2, lineColumns),
+        odsOf('ods_h1', H1, headerColumns),
+        odsOf('ods_h2', H2, headerColumns),
+      ],
+      dwd: [
+        {
+          name: 'dwd_lines_detail',
+          source_tables: [L1, L2, H1, H2],
+          fields: [
+            { name: 'order_id', type: 'INTEGER', source: `${quoted(L1)}.order_id` },
+            { name: 'line_no', type: 'INTEGER', source: `${quoted(L1)}.line_no` },
+            { name: 'event_date', type: 'DATE', source: `CAST(${quoted(H1)}.order_date AS DATE)` },
+            { name: 'source_year', type: 'VARCHAR', source: `${quoted(L1)}.source_year` },
+            { name: 'header_year', type: 'VARCHAR', source: `${quoted(H1)}.source_year` },
+          ],
+          union: {
+            part_columns: ['source_year'],
+            members: [
+              { table: L1, parts: [HOSTILE_PART] },
+              { table: L2, parts: ['2020'] },
+            ],
+          },
+          joined_unions: [
+            {
+              part_columns: ['source_year'],
+              members: [
+                { table: H1, parts: [HOSTILE_PART] },
+                { table: H2, parts: ['2020'] },
+              ],
+            },
+          ],
+        },
+      ],
+      dws: [],
+      ads: [],
+    },
+    quality_rules: [],
+    metrics: [],
+    dashboards: [],
+  });
+}
+
+function joinedProblemsAfter(edit: (prd: Prd) => void): string[] {
+  const prd = structuredClone(joinedPrd());
+  edit(prd);
+  const checked = prdSchema.safeParse(prd);
+  return checked.success ? [] : checked.error.issues.map((i) => i.message);
+}
+
+describe('a DWD union of lines joined to the union of their headers', () => {
+  it('matches each line to the header of its own part, whatever the parts and names hold', async () => {
+    const prd = joinedPrd();
+    const sql = tableSelect(prd, 'dwd', prd.layers.dwd[0], 'p1', joinedSnapshot);
+    const instance = await DuckDBInstance.create(':memory:');
+    const conn = await instance.connect();
+    try {
+      await conn.run("ATTACH ':memory:' AS plat_p1_ods");
+      await conn.run('CREATE TABLE victim (x INTEGER)');
+      // Order 1 exists in both years: a join on the id alone would give each line two dates.
+      const lines = 'SELECT * FROM (VALUES (1, 1, 5), (1, 2, 6)) t(order_id, line_no, quantity)';
+      await conn.run(`CREATE TABLE plat_p1_ods.ods_l1 AS ${lines}`);
+      await conn.run(`CREATE TABLE plat_p1_ods.ods_l2 AS ${lines}`);
+      await conn.run(
+        "CREATE TABLE plat_p1_ods.ods_h1 AS SELECT * FROM (VALUES (1, DATE '2019-03-01')) t(order_id, order_date)",
+      );
+      await conn.run(
+        "CREATE TABLE plat_p1_ods.ods_h2 AS SELECT * FROM (VALUES (1, DATE '2020-07-09')) t(order_id, order_date)",
+      );
+      const rows = (
+        await conn.runAndReadAll(
+          `SELECT line_no, CAST(event_date AS VARCHAR) AS d, source_year, header_year FROM (${sql}) ORDER BY d, line_no`,
+        )
+      ).getRowObjectsJson();
+      expect(rows).toEqual([
+        { line_no: 1, d: '2019-03-01', source_year: HOSTILE_PART, header_year: HOSTILE_PART },
+        { line_no: 2, d: '2019-03-01', source_year: HOSTILE_PART, header_year: HOSTILE_PART },
+        { line_no: 1, d: '2020-07-09', source_year: '2020', header_year: '2020' },
+        { line_no: 2, d: '2020-07-09', source_year: '2020', header_year: '2020' },
+      ]);
+      expect((await conn.runAndReadAll('SELECT COUNT(*) AS n FROM victim')).getRowObjectsJson()).toEqual([
+        { n: '0' },
+      ]);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+  });
+
+  it('is refused when the joined union is reached from a table that carries no parts', () => {
+    const prd = joinedPrd();
+    // Lines read from their first table alone carry no part to match the headers' with.
+    const table = { ...prd.layers.dwd[0], union: undefined };
+    expect(() => tableSelect(prd, 'dwd', table, 'p1', joinedSnapshot)).toThrow(/carries no parts to match/);
+  });
+
+  it('holds the joined union to the PRD rules', () => {
+    expect(joinedProblemsAfter(() => {})).toEqual([]);
+    expect(joinedProblemsAfter((p) => (p.layers.dwd[0].union = undefined))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/joined_unions join a union: the table has none/)]),
+    );
+    expect(
+      joinedProblemsAfter((p) => {
+        p.layers.dwd[0].joined_unions![0].part_columns.push('source_region');
+        for (const m of p.layers.dwd[0].joined_unions![0].members) m.parts.push('eu');
+      }),
+    ).toEqual([expect.stringMatching(/has 2 part columns for the union's 1/)]);
+    expect(
+      joinedProblemsAfter((p) => (p.layers.dwd[0].source_tables = p.layers.dwd[0].source_tables.slice(0, 3))),
+    ).toEqual([expect.stringMatching(/joined union member orders'2020 is not in source_tables/)]);
+    expect(joinedProblemsAfter((p) => (p.layers.dwd[0].joined_unions![0].members[1].table = L2))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/a table is in the union twice/)]),
+    );
+    expect(
+      joinedProblemsAfter(
+        (p) => (p.layers.dwd[0].fields[2].source = `CAST(${quoted(H2)}.order_date AS DATE)`),
+      ),
+    ).toEqual([expect.stringMatching(/read through the union: name it orders 2019/)]);
+    // An existing union without joined_unions still parses (the older PRDs).
+    expect(problemsAfter(() => {})).toEqual([]);
+  });
+});
