@@ -78,6 +78,19 @@
       ),
       t.description ? h('p', {}, t.description) : '',
       t.source_tables.length ? h('p', { class: 'muted' }, 'From ', t.source_tables.join(', ')) : '',
+      // Tables read as one (a fact split by year or region), and the header family its lines join.
+      [t.union, ...(t.joined_unions || [])]
+        .filter(Boolean)
+        .map((u, i) =>
+          h(
+            'p',
+            { class: 'union' },
+            i === 0 ? 'Read as one: ' : 'Joined, read as one: ',
+            u.members.map((m) => `${m.table} (${m.parts.join(', ')})`).join(' + '),
+            ` by ${u.part_columns.join(', ')}`,
+            evidence(u.evidence),
+          ),
+        ),
       table(
         ['Field', 'Type', 'Source', 'Description'],
         t.fields.map((f) =>

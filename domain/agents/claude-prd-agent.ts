@@ -78,7 +78,9 @@ Rules the PRD is checked against:
   name its first table only, the others keep their role in table_roles with that evidence, and its DWD
   table lists every one in source_tables (first first) with "union": {part_columns: ["source_year"],
   members: [{table: "sales_2019", parts: ["2019"]}, ...], evidence}; its fields name the union by the
-  first table (sales_2019.amount, sales_2019.source_year).
+  first table (sales_2019.amount, sales_2019.source_year). Headers and their lines split alike
+  (orders_2019 + order_lines_2019, ...) are one header and one line fact: the lines' DWD also has
+  "joined_unions": [{part_columns, members, evidence}] for the headers, joined on the key and the part.
 - A calendar table (one row per day: a date column and parts such as year, month, quarter, weekday) is a
   dimension; a fact whose only time is a key into it is dated through it (event_time.table is the
   calendar, path the join). An integer column of yyyymmdd days is a date:

@@ -139,7 +139,7 @@ export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnaly
       type: DECIMAL(scale),
       meaning: 'revenue',
       label,
-      formula: `${label} = ${formula}${basis}, rounded to ${scale} decimals per line`,
+      formula: `${label} = ${formula}${basis}, rounded to ${scale} decimals per ${fact.role === 'line' ? 'line' : 'row'}`,
     });
   }
   for (const c of cols('money')) {

@@ -139,7 +139,8 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
   const prd: Prd = {
     version: 1,
     title: `${industry.name} analytics for ${snapshot.database}`,
-    summary: summaryText(snapshot, industry, designs, dimensions) + familiesText(designs),
+    summary:
+      summaryText(snapshot, industry, designs, dimensions) + familiesText(designs) + rollupsText(analyses),
     analyst: { kind: 'offline_schema_analyst', model: OFFLINE_ANALYST_VERSION },
     source: {
       database: snapshot.database,
@@ -223,6 +224,13 @@ function familiesText(designs: FactDesign[]): string {
           .join('')})`,
     )
     .join('; ')}.`;
+}
+
+/** The sentence naming the roll-ups: copied, never counted (docs/offline-analyst.md#summary-tables). */
+function rollupsText(analyses: TableAnalysis[]): string {
+  const rollups = analyses.filter((a) => a.role === 'summary').map((a) => a.table.name);
+  if (!rollups.length) return '';
+  return ` Roll-ups of a fact are copied to ODS with no metrics of their own, since they would count the same rows twice: ${rollups.join(', ')}.`;
 }
 
 /** Headers and events first (what the business counts), then lines, then snapshots. */
