@@ -32,7 +32,12 @@ export const addMemoryRequestSchema = z
     infer: z.boolean().default(true),
     custom_extraction_prompt: z.string().min(1).max(20_000).optional(),
     /** Backfill: when the remembered thing happened (ISO 8601); default now. */
-    created_at: z.iso.datetime({ offset: true }).optional(),
+    created_at: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe(
+        'backfill: when the remembered thing happened (ISO 8601, default now); a time in the future is refused (422)',
+      ),
     /** A retried add with the same key answers the first add's result and adds nothing. */
     idempotency_key: z.string().min(1).max(500).optional(),
   })

@@ -3,6 +3,7 @@
  * semantic, lexical or hybrid search (docs/memory-search.md) with the shared space and time decay, combined long/short-term search, list, get,
  * update, delete and history. Used by the REST app on port 8230; every change lands in history.
  */
+import { refuseFutureCreatedAt } from './backfill-time';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import {
@@ -73,6 +74,8 @@ export interface MemoryServiceDeps {
 }
 
 /** A memory that does not exist (404). */
+export { FutureCreatedAtError } from './backfill-time';
+
 export class MemoryNotFoundError extends Error {
   constructor(readonly id: string) {
     super(`no memory with id ${id}`);
@@ -143,6 +146,7 @@ export class MemoryService {
   }
 
   async add(req: AddMemoryRequest): Promise<AddResponse> {
+    refuseFutureCreatedAt(req.created_at, this.now());
     return this.serialized(req.user_id, async () => {
       const key = req.idempotency_key && `${req.user_id}\u0000${req.idempotency_key}`;
       const earlier = key ? await this.deps.idempotency?.get<AddResponse>(key) : undefined;

@@ -35,6 +35,28 @@ export const memorySearchItemSchema = z.object({
   run_id: day.nullable(),
   metadata,
   memory_type: z.enum(['shared', 'long_term', 'short_term']),
+  signals: z
+    .object({
+      semantic: z
+        .number()
+        .min(0)
+        .max(1)
+        .optional()
+        .describe('cosine similarity of the query embedding, when the semantic list held the memory'),
+      lexical: z
+        .object({
+          relevance: z.number().min(0).max(1).describe('BM25 normalized to [0, 1]'),
+          terms: z.array(z.string()).describe("the question's words the memory holds"),
+        })
+        .optional(),
+      entities: z.array(z.string()).optional().describe('the named things of the question the memory holds'),
+      time: z
+        .string()
+        .optional()
+        .describe("the question's time expression, when the memory lies in its range"),
+    })
+    .optional()
+    .describe('what found the memory (docs/memory-search.md); absent signals did not find it'),
 });
 
 export const searchResponseSchema = z.object({ results: z.array(memorySearchItemSchema) });

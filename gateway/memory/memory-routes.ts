@@ -3,7 +3,11 @@
  * responses and handler, from which the service mounts its routes and writes its OpenAPI document.
  */
 import { z } from 'zod';
-import { MemoryNotFoundError, type MemoryService } from '../../domain/memory/memory-service';
+import {
+  FutureCreatedAtError,
+  MemoryNotFoundError,
+  type MemoryService,
+} from '../../domain/memory/memory-service';
 import {
   addMemoryRequestSchema,
   contextQuerySchema,
@@ -29,6 +33,14 @@ import {
 function notFoundAs404<T>(work: () => Promise<T>): Promise<T> {
   return work().catch((err: unknown) => {
     if (err instanceof MemoryNotFoundError) throw new HttpError(404, 'not_found', err.message);
+    throw err;
+  });
+}
+
+/** A backfill dated in the future answers 422 naming the field. */
+function futureAs422<T>(work: () => Promise<T>): Promise<T> {
+  return work().catch((err: unknown) => {
+    if (err instanceof FutureCreatedAtError) throw new HttpError(422, 'created_at_in_future', err.message);
     throw err;
   });
 }
@@ -60,7 +72,10 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
       path: '/memory/add',
       summary: 'Add memories (infer=true extracts facts and deduplicates)',
       body: addMemoryRequestSchema,
-      responses: { 200: { description: 'what happened to each fact', schema: addResponseSchema } },
+      responses: {
+        200: { description: 'what happened to each fact', schema: addResponseSchema },
+        422: { description: 'created_at is in the future (created_at_in_future)' },
+      },
       links: [
         fromAdded('getMemory', 'GetAddedMemory'),
         fromAdded('memoryHistory', 'HistoryOfAddedMemory'),
@@ -72,7 +87,7 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
           requestBody: { memory_id: '$response.body#/results/0/id', text: 'an updated memory' },
         },
       ],
-      handle: ({ body }) => service.add(body),
+      handle: ({ body }) => futureAs422(() => service.add(body)),
     }),
     apiRoute({
       operationId: 'searchMemories',
