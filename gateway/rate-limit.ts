@@ -1,11 +1,12 @@
 /** A per-user token bucket for expensive calls (creating projects starts agents): 429 when empty. */
 import type { RequestHandler } from 'express';
 import { HttpError } from './http-errors';
+import { addressKey } from './auth/address-key';
 
 export function perUserRateLimit(perMinute: number, now: () => number = Date.now): RequestHandler {
   const buckets = new Map<string, { tokens: number; at: number }>();
   return (req, res, next) => {
-    const key = req.user?.user_id ?? req.ip ?? 'anonymous';
+    const key = req.user?.user_id ?? addressKey(req.ip);
     const t = now();
     const bucket = buckets.get(key) ?? { tokens: perMinute, at: t };
     bucket.tokens = Math.min(perMinute, bucket.tokens + ((t - bucket.at) / 60_000) * perMinute);

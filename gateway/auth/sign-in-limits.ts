@@ -8,6 +8,7 @@
 import type { Request, Response } from 'express';
 import type { AttemptCounters, WindowCount } from '../../domain/metadata-store/attempt-counters';
 import { HttpError } from '../http-errors';
+import { addressKey } from './address-key';
 
 export interface SignInLimitSettings {
   /** Attempts per client address and minute (PLAT_AUTH_ATTEMPTS_PER_IP). */
@@ -48,9 +49,8 @@ export class SignInLimits {
    * when either window is full. Malformed requests are refused by validation before they get here.
    */
   async attempt(req: Request, username: string, res: Response): Promise<void> {
-    // An address is at most 45 characters; anything longer came from a forwarded header.
-    const client = (req.ip ?? 'unknown').slice(0, 64);
-    const address = await this.counters.hit(`auth-ip:${client}`, ADDRESS_WINDOW_MS);
+    // An IPv6 client is counted by its /64: it can pick any address inside it.
+    const address = await this.counters.hit(`auth-ip:${addressKey(req.ip)}`, ADDRESS_WINDOW_MS);
     if (address.hits > this.settings.attemptsPerAddress)
       throw rateLimited(res, address, this.now(), 'from this address');
     const user = await this.counters.hit(userKey(username), this.settings.failureWindowSeconds * 1000);
