@@ -4,7 +4,8 @@
  * one view per table, or for a partitioned table a copy of its rows. Other layers are ATTACHed
  * under their own names, so qualified names resolve.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { MAX_ANSWER_BYTES } from './answer-size';
+import type { DuckDBConnection, DuckDBResult } from '@duckdb/node-api';
 import { openDuckDb, duckdb } from './duckdb-module';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -129,7 +130,8 @@ export class DuckDbWarehouse implements WarehouseEngine {
     const run = this.withProject(
       projectId,
       defaultLayer,
-      (conn) => selectInSandbox(conn, statement, maxRows, timeoutMs),
+      // An answer is read no further than it may weigh (docs/security.md#cost-limits).
+      (conn) => selectInSandbox(conn, statement, maxRows, timeoutMs, MAX_ANSWER_BYTES),
       { sql: statement, sandboxed: true },
     );
     return withDeadline(run, timeoutMs);
@@ -421,13 +423,15 @@ export interface WarehouseReadSession {
 
 /**
  * Runs a statement on a sandboxed connection: prepared first and refused unless it is a single
- * SELECT, rows streamed up to `maxRows` (one more tells `truncated`), interrupted after `timeoutMs`.
+ * SELECT, rows streamed up to `maxRows` and `maxBytes` of JSON (`truncated` says more were there),
+ * interrupted after `timeoutMs`.
  */
 async function selectInSandbox(
   conn: DuckDBConnection,
   statement: string,
   maxRows: number,
   timeoutMs: number,
+  maxBytes = Infinity,
 ): Promise<QueryRows> {
   // Armed before the prepare: DuckDB folds constants while preparing, which can take long too.
   const timer = setTimeout(() => conn.interrupt(), timeoutMs);
@@ -446,14 +450,10 @@ async function selectInSandbox(
     if (prepared.statementType !== duckdb().StatementType.SELECT)
       throw new WarehouseQueryError('read_only', 'only SELECT queries are allowed on the warehouse');
     try {
-      // Streamed: only the rows read are produced, whatever the query's size, in its own order.
-      const reader = await conn.streamAndReadUntil(statement, maxRows + 1);
-      const rows = reader.getRowObjectsJson() as Record<string, unknown>[];
-      return {
-        columns: reader.columnNames(),
-        rows: rows.slice(0, maxRows),
-        truncated: rows.length > maxRows,
-      };
+      // Streamed a chunk at a time and turned into JSON a row at a time: only the rows answered are
+      // produced, whatever the query's size, in its own order, and a query of huge rows stops at
+      // the answer's weight rather than after all of them were read into memory.
+      return await readAnswer(await conn.stream(statement), maxRows, maxBytes);
     } catch (err) {
       const message = firstLine(err);
       if (/interrupt/i.test(message))
@@ -463,6 +463,27 @@ async function selectInSandbox(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A streamed result's rows as JSON objects, up to `maxRows` rows and `maxBytes` of JSON. */
+async function readAnswer(result: DuckDBResult, maxRows: number, maxBytes: number): Promise<QueryRows> {
+  const columns = result.columnNames();
+  const keys = result.deduplicatedColumnNames();
+  const json = duckdb().JsonDuckDBValueConverter;
+  const rows: Record<string, unknown>[] = [];
+  let bytes = Buffer.byteLength(JSON.stringify(columns));
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk())
+    for (let r = 0; r < chunk.rowCount; r++) {
+      if (rows.length >= maxRows) return { columns, rows, truncated: true };
+      const row: Record<string, unknown> = {};
+      chunk.visitRowValues(r, (value, _row, c, type) => {
+        row[keys[c]] = json(value, type, json);
+      });
+      bytes += Buffer.byteLength(JSON.stringify(row)) + 1;
+      if (bytes > maxBytes) return { columns, rows, truncated: true };
+      rows.push(row);
+    }
+  return { columns, rows, truncated: false };
 }
 
 /** How long past its timeout a query may take to stop once interrupted, before it is answered anyway. */

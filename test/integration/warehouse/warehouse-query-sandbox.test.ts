@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { openDuckDb } from '../../../domain/warehouse/duckdb-module';
 import { DuckDbWarehouse } from '../../../domain/warehouse/duckdb-warehouse';
 import { WarehouseQueryError } from '../../../domain/warehouse/warehouse-engine';
+import { MAX_ANSWER_BYTES } from '../../../domain/warehouse/answer-size';
 import { layerDatabaseName, layerDir, sourceSchemaFile } from '../../../domain/warehouse/warehouse-layout';
 import { newTestDataDir } from '../../harness/platform-gateway';
 
@@ -41,6 +42,22 @@ describe('warehouse query sandbox (DuckDB engine)', () => {
     expect((await engine.query(PROJECT, 'SELECT COUNT(*) AS c FROM numbers', 3, 'ods')).truncated).toBe(
       false,
     );
+  });
+
+  it('reads a query of huge rows no further than an answer may weigh', async () => {
+    // 2,000 rows of 100 kB each: 200 MB of JSON if read whole, where an answer weighs at most 1.5 MB.
+    const heapBefore = process.memoryUsage().heapUsed;
+    const out = await engine.query(
+      PROJECT,
+      "SELECT n, repeat('x', 100000) AS big FROM numbers, range(20)",
+      10_000,
+      'ods',
+    );
+    expect(out.truncated).toBe(true);
+    expect(out.rows).toHaveLength(14);
+    expect(Buffer.byteLength(JSON.stringify(out.rows))).toBeLessThanOrEqual(MAX_ANSWER_BYTES);
+    // Turned into JSON a row at a time, not a chunk of 2,048 rows at once (400 MB of strings).
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(100 * 1024 * 1024);
   });
 
   it('refuses anything but one SELECT, and unparsable SQL, before running it', async () => {
