@@ -1,6 +1,8 @@
 /** User-password accounts of the built-in identity provider, in the metadata store, with their role. */
 import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
 import type { MetadataDb } from '../../domain/metadata-store/metadata-db';
+import type { MetadataTables } from '../../domain/metadata-store/metadata-tables';
 import { hashPassword, verifyPassword } from './password-hash';
 import type { Role } from './roles';
 
@@ -94,8 +96,21 @@ export class UserStore {
    * {@link LastOperator} rather than revoke the only operator account.
    */
   async revoke(username: string, role: Role): Promise<User | undefined> {
-    const db = this.metadata.db;
-    // One statement: the check that another operator remains and the change cannot be split.
+    await this.metadata.db.transaction().execute(async (tx) => {
+      // Revokes take turns: in one statement the check that another operator remains and the change
+      // cannot be split, but on PostgreSQL two gateways revoking each other's operator at once would
+      // each still see the other in its snapshot, and leave none. (SQLite has one writer at a time.)
+      if (this.metadata.dialect === 'postgres')
+        await sql`SELECT pg_advisory_xact_lock(hashtext(${ROLE_CHANGES_LOCK}))`.execute(tx);
+      await this.revokeUnlessLast(tx, username, role);
+    });
+    const user = await this.find(username);
+    if (user?.roles.includes(role))
+      throw new LastOperator(`${username} is the only ${role}: grant the role to another account first`);
+    return user;
+  }
+
+  private async revokeUnlessLast(db: Kysely<MetadataTables>, username: string, role: Role): Promise<void> {
     await db
       .updateTable('users')
       .set({ role: 'tenant' })
@@ -110,9 +125,8 @@ export class UserStore {
         ),
       )
       .execute();
-    const user = await this.find(username);
-    if (user?.roles.includes(role))
-      throw new LastOperator(`${username} is the only ${role}: grant the role to another account first`);
-    return user;
   }
 }
+
+/** The advisory lock revokes take on PostgreSQL, so two never decide on the same snapshot. */
+const ROLE_CHANGES_LOCK = 'plat-user-role-changes';

@@ -48,6 +48,31 @@ describe.each(BACKENDS)('the first account on $name', (backend) => {
     const other = new UserStore(await opener.open(backend.other(location)));
     expect((await other.create('third', 'third password')).roles).toEqual([]);
   });
+
+  it('keeps an operator when two gateways revoke the only two operators at once', async () => {
+    const location = await backend.fresh('operator-revoke-race');
+    const gateways = [
+      new UserStore(await opener.open(location)),
+      new UserStore(await opener.open(backend.other(location))),
+    ];
+    await gateways[0].create('ada', 'ada password');
+    await gateways[0].create('bob', 'bob password');
+    for (let round = 0; round < 20; round++) {
+      await gateways[0].grant('ada', 'operator');
+      await gateways[0].grant('bob', 'operator');
+      // Each revokes the other's account at the same moment: one may win, never both.
+      const outcomes = await Promise.allSettled([
+        gateways[0].revoke('bob', 'operator'),
+        gateways[1].revoke('ada', 'operator'),
+      ]);
+      const left = await Promise.all(['ada', 'bob'].map((u) => gateways[0].find(u)));
+      expect({ round, operators: left.filter((u) => u?.roles.includes('operator')).length }).toEqual({
+        round,
+        operators: 1,
+      });
+      expect(outcomes.filter((o) => o.status === 'rejected')).toHaveLength(1);
+    }
+  });
 });
 
 test('a store with accounts made before roles makes its earliest account the operator', async () => {
