@@ -1,4 +1,7 @@
 /** The platform gateway's HTTP application (REST API, auth, health, metrics, web UI). */
+import type { AttemptCounters } from '../domain/metadata-store/attempt-counters';
+import { sharedRateLimit } from './shared-rate-limit';
+import { perUserRateLimit } from './rate-limit';
 import { QuerySlots } from './projects/query-slots';
 import type { LeaseSlots } from '../domain/metadata-store/lease-slots';
 import { countingFailures, warehouseFailureCounter } from '../domain/warehouse/failure-counting-warehouse';
@@ -59,6 +62,8 @@ export interface PlatformAppDeps {
   apiStage?: string;
   /** Project creations per user and minute (default 20). */
   createsPerMinute?: number;
+  /** Where per-user limits are counted for the whole fleet (the metadata store); absent, per process. */
+  counters?: AttemptCounters;
   /** `/query` calls one user may have running at once, on all gateways together. */
   queriesPerUser?: number;
   /** Where those are counted across gateways (the metadata store); absent, in this process only. */
@@ -107,7 +112,10 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
     service,
     deps.store,
     { engine, client: deps.client, taskQueue: deps.taskQueue, hostId: deps.hostId },
-    deps.createsPerMinute,
+    // Creating a project starts agents: limited per user across every gateway of the fleet.
+    deps.counters
+      ? sharedRateLimit(deps.counters, 'create-project', deps.createsPerMinute ?? 20)
+      : perUserRateLimit(deps.createsPerMinute ?? 20),
     deps.search,
     new QuerySlots({ perUser: deps.queriesPerUser, shared: deps.querySlots }),
   );

@@ -65,7 +65,8 @@ export async function platformDeps(
       ? { putIfAbsent: (name: string, value: string) => secrets.putIfAbsent(`plat/${name}`, value) }
       : keyDirectory(path.join(dataDir, 'keys'));
   const tokens = await IdTokens.open(signingKeys, config.PLAT_TOKEN_TTL_SECONDS, external);
-  const signInLimits = new SignInLimits(new AttemptCounters(db), {
+  const counters = new AttemptCounters(db);
+  const signInLimits = new SignInLimits(counters, {
     attemptsPerAddress: config.PLAT_AUTH_ATTEMPTS_PER_IP,
     failuresPerUser: config.PLAT_LOGIN_FAILURES_PER_USER,
     failureWindowSeconds: config.PLAT_LOGIN_FAILURE_WINDOW_SECONDS,
@@ -85,6 +86,7 @@ export async function platformDeps(
     users,
     tokens,
     signInLimits,
+    counters,
     // A user's queries at once, counted across every gateway (docs/security.md#cost-limits).
     querySlots: new LeaseSlots(db),
     search,

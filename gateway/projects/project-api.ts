@@ -2,6 +2,7 @@
  * The analysis-project API (docs/requirements.md#api) as ApiRoutes, under `/v1/projects`; the app
  * also serves them under `/projects` and the optional stage prefix. Every route needs an ID token.
  */
+import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import type { ProjectStore } from '../../domain/metadata-store/project-store';
 import { projectQueryEngine, type ProjectQueryEngines } from './project-query-engine';
@@ -74,7 +75,8 @@ export function projectApi(
   store: ProjectStore,
   /** What answers `/query`: this host's engine, or the host holding the project's files. */
   engines: ProjectQueryEngines,
-  createsPerMinute = 20,
+  /** The limit on creating projects (per user and minute). */
+  createLimit: RequestHandler = perUserRateLimit(20),
   /** The cluster agent logs are also shipped to (OPENSEARCH_URL). */
   search?: OpenSearchClient,
   /** How many `/query` calls run at once, per user and in all. */
@@ -113,7 +115,7 @@ export function projectApi(
       summary:
         'Create a project from a MySQL source (checked first: 422 when it cannot be reached or has no readable tables)',
       body: createProjectRequestSchema,
-      before: [perUserRateLimit(createsPerMinute)],
+      before: [createLimit],
       responses: {
         201: { description: 'the project, started', schema: createdProjectSchema },
         422: {
