@@ -2,7 +2,8 @@
  * How many warehouse queries run at once (docs/security.md#cost-limits): a few per user across every
  * gateway (slots leased in the metadata store), refused with 429 beyond that, and a cap for the whole gateway below libuv's thread pool, which DuckDB's calls
  * share with password hashing and file I/O, so a burst of heavy queries never makes a sign-in wait.
- * Queries past the gateway's cap wait their turn in order; a user's own cap is never queued.
+ * Queries past the gateway's cap wait their turn in order, for at most their own time limit (then 503
+ * `busy`); a user's own cap is never queued.
  */
 import { HttpError } from '../http-errors';
 import type { LeasedSlot, LeaseSlots } from '../../domain/metadata-store/lease-slots';
@@ -60,7 +61,7 @@ export class QuerySlots {
     try {
       held = await this.shared?.take(`query:${user}`, this.perUser, timeoutMs + LEASE_MARGIN_MS);
       if (this.shared && !held) throw this.refusal();
-      await this.turn();
+      await this.turn(timeoutMs);
       turn = true;
       return await work();
     } catch (err) {
@@ -93,12 +94,32 @@ export class QuerySlots {
     );
   }
 
-  private async turn(): Promise<void> {
+  /**
+   * Waits for a turn on the gateway, at most `timeoutMs` (the query's own limit): a query that could
+   * not even start in that time is answered 503 `busy` rather than left waiting behind others.
+   */
+  private async turn(timeoutMs: number): Promise<void> {
     if (this.running < this.total) {
       this.running++;
       return;
     }
     // The slot is handed over by the query that ends: `running` stays counted for this one.
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    await new Promise<void>((resolve, reject) => {
+      const take = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(take), 1);
+        reject(
+          new HttpError(
+            503,
+            'busy',
+            `the warehouse is busy: this query waited ${timeoutMs} ms for a turn; try again shortly`,
+          ),
+        );
+      }, timeoutMs);
+      this.waiting.push(take);
+    });
   }
 }

@@ -53,6 +53,19 @@ describe('query slots', () => {
     expect(started).toEqual(['first', 'second', 'third']);
   });
 
+  it('answers 503 busy to a query that waited its whole time limit for a turn, and runs the rest', async () => {
+    const slots = new QuerySlots({ perUser: 5, total: 1 });
+    const gate = pending();
+    const first = slots.run('u1', 1_000, () => gate.done);
+    const waited = slots.run('u2', 50, async () => 'ran');
+    await expect(waited).rejects.toMatchObject({ status: 503, code: 'busy' });
+    // The one that gave up left the queue: the next in line runs when the first ends.
+    const next = slots.run('u3', 1_000, async () => 'next ran');
+    gate.finish();
+    await first;
+    await expect(next).resolves.toBe('next ran');
+  });
+
   it('reads the thread pool size the process was started with', () => {
     expect(threadPoolSize({})).toBe(4);
     expect(threadPoolSize({ UV_THREADPOOL_SIZE: '16' })).toBe(16);
