@@ -28,8 +28,10 @@ import { DEFAULT_SEARCH_MODE } from '../../shared/memory-requests';
 import type { AuditSink } from './audit/audit-log';
 import type { Embedder } from './embedding/embedder';
 import { addUsage, NO_USAGE, type FactExtractor } from './extraction/fact-extractor';
+import { readSubject, type FactSubject } from './extraction/fact-subject';
 import type { HistoryLog, IdempotencyStore } from './memory-history';
 import { textHash } from './memory-text';
+import { sameSubjectMemories } from './same-subject';
 import { MemorySearch } from './search/memory-search';
 import type { MemoryFilter, MemoryStore, VectorHit } from './store/memory-store';
 import { journalPath, workspaceOf, type Workspace } from './workspaces/workspace-config';
@@ -192,22 +194,43 @@ export class MemoryService {
       }
       const vector = vectors[i];
       let neighbours: VectorHit[] = [];
+      // Earlier memories setting the same single-valued attribute (docs/memory-supersede.md).
+      let earlier: MemoryRecord[] = [];
       if (req.infer) {
         neighbours = await store.search(vector, scope, 5);
-        if (neighbours[0] && neighbours[0].similarity >= DUPLICATE_SIMILARITY) {
+        const subject = readSubject(fact);
+        earlier = subject ? await sameSubjectMemories(store, scope, subject, neighbours) : [];
+        if (subject && earlier.length && extractor.kind !== 'claude') {
+          const superseded = await this.supersede(req, fact, subject, earlier[0], vector);
+          if (superseded) {
+            results.push(superseded);
+            continue;
+          }
+        }
+        // A near-identical text stating another value ("… in Bern" for "… in Berlin") is no duplicate.
+        const contradicted = new Set(
+          earlier.filter((r) => readSubject(r.memory)?.value !== subject?.value).map((r) => r.id),
+        );
+        if (
+          neighbours[0] &&
+          neighbours[0].similarity >= DUPLICATE_SIMILARITY &&
+          !contradicted.has(neighbours[0].record.id)
+        ) {
           results.push({ id: neighbours[0].record.id, memory: neighbours[0].record.memory, event: 'NONE' });
           continue;
         }
       }
-      const related = neighbours.filter((n) => n.similarity >= RELATED_SIMILARITY);
+      const related = neighbours.filter((n) => n.similarity >= RELATED_SIMILARITY).map((n) => n.record);
+      // The model also sees same-subject memories too far in meaning to be neighbours.
+      for (const r of earlier) if (!related.some((n) => n.id === r.id)) related.push(r);
       if (req.infer && extractor.kind === 'claude' && related.length) {
         const { decision, usage: used } = await extractor.decide(
           fact,
-          related.map((n) => ({ id: n.record.id, memory: n.record.memory })),
+          related.map((r) => ({ id: r.id, memory: r.memory })),
         );
         usage = addUsage(usage, used);
         if (decision.event === 'NONE') {
-          const known = related[0].record;
+          const known = related[0];
           results.push({ id: known.id, memory: known.memory, event: 'NONE' });
           continue;
         }
@@ -265,6 +288,26 @@ export class MemoryService {
     return record;
   }
 
+  /**
+   * Offline, a fact setting an attribute an earlier memory sets (docs/memory-supersede.md): the same
+   * value is already known (NONE); another value replaces the memory's text, the old one kept in
+   * history (UPDATE). A backfilled fact older than the memory's last change supersedes nothing.
+   */
+  private async supersede(
+    req: Pick<AddMemoryRequest, 'created_at'>,
+    fact: string,
+    subject: FactSubject,
+    earlier: MemoryRecord,
+    vector: Float32Array,
+  ): Promise<MemoryAddResult | undefined> {
+    if (readSubject(earlier.memory)?.value === subject.value)
+      return { id: earlier.id, memory: earlier.memory, event: 'NONE' };
+    const at = req.created_at ? new Date(req.created_at).toISOString() : this.now().toISOString();
+    if (at < earlier.updated_at) return undefined;
+    const { record, previous } = await this.updateText(earlier.id, fact, undefined, { at, vector });
+    return { id: record.id, memory: record.memory, event: 'UPDATE', previous_memory: previous };
+  }
+
   /** Copies a long-term experience/procedural memory to the shared space, once. */
   private async share(record: MemoryRecord, vector: Float32Array): Promise<void> {
     if (record.user_id === SHARED_USER || record.run_id || !SHARED_CATEGORIES.includes(record.category ?? ''))
@@ -313,14 +356,16 @@ export class MemoryService {
     return (await this.updateText(req.memory_id, req.text, req.metadata)).record;
   }
 
+  /** Replaces a memory's text (and its vector, at `opts.at`, default now), recording the change. */
   private async updateText(
     id: string,
     text: string,
     metadata?: Record<string, unknown>,
+    opts: { at?: string; vector?: Float32Array } = {},
   ): Promise<{ record: MemoryRecord; previous: string }> {
     const before = await this.get(id);
-    const [vector] = await this.deps.embedder.embed([text]);
-    const at = this.now().toISOString();
+    const vector = opts.vector ?? (await this.deps.embedder.embed([text]))[0];
+    const at = opts.at ?? this.now().toISOString();
     const updated = await this.deps.store.update(
       id,
       { memory: text, hash: textHash(text), updated_at: at, embedder: this.deps.embedder.id, metadata },

@@ -66,8 +66,15 @@ export const addResponseSchema = z.object({
     z.object({
       id: z.string(),
       memory: z.string(),
-      event: z.enum(['ADD', 'UPDATE', 'DELETE', 'NONE']),
-      previous_memory: z.string().optional(),
+      event: z
+        .enum(['ADD', 'UPDATE', 'DELETE', 'NONE'])
+        .describe(
+          'ADD: a new memory; UPDATE: an earlier memory now says this (a changed fact, docs/memory-supersede.md); DELETE: one was removed; NONE: already known',
+        ),
+      previous_memory: z
+        .string()
+        .optional()
+        .describe("an UPDATE's earlier text, kept in the memory's history"),
     }),
   ),
   token_usage: z.object({

@@ -1,7 +1,9 @@
 /**
  * Extraction and reconciliation on Claude (the real Anthropic SDK against a local Messages API
  * fake): the custom extraction prompt is used for that call only, a contradicting fact updates the
- * memory instead of piling up, token usage is counted and audited; ranking uses a fixed clock.
+ * memory instead of piling up (the model is shown the memories stating the same attribute,
+ * docs/memory-supersede.md, and history keeps the old value), token usage is counted and audited;
+ * ranking uses a fixed clock.
  */
 import * as fs from 'node:fs';
 import { auditDir, createMemoryService } from '../../../gateway/memory/memory-service-wiring';
@@ -35,6 +37,12 @@ describe('memory extraction with Claude', () => {
           200,
           30,
         );
+      },
+      () => reply('{"facts": ["Ben lives in Berlin."]}'),
+      () => reply('{"facts": ["Ben has relocated to Porto for a new role at a fintech startup."]}'),
+      (req) => {
+        const berlin = /- id (\S+): Ben lives in Berlin\./.exec(String(req.body.messages[0].content))![1];
+        return reply(JSON.stringify({ event: 'UPDATE', id: berlin, text: 'Ben lives in Porto.' }), 200, 30);
       },
     ]);
     dataDir = newTestDataDir();
@@ -95,9 +103,9 @@ describe('memory extraction with Claude', () => {
     const memories = (await service.list({ user_id: 'ana', limit: 100 })).results.map((m) => m.memory).sort();
     expect(memories).toEqual(['Ana lives in Lisbon (moved in March).', 'Ana loves sushi.']);
     const id = added.results[0].id;
-    expect((await service.history(id)).results.map((h) => [h.event, h.new_memory])).toEqual([
-      ['ADD', 'Ana lives in Berlin.'],
-      ['UPDATE', 'Ana lives in Lisbon (moved in March).'],
+    expect((await service.history(id)).results.map((h) => [h.event, h.old_memory, h.new_memory])).toEqual([
+      ['ADD', null, 'Ana lives in Berlin.'],
+      ['UPDATE', 'Ana lives in Berlin.', 'Ana lives in Lisbon (moved in March).'],
     ]);
     const audit = fs
       .readFileSync(`${auditDir(dataDir)}/audit-2026-11-22.jsonl`, 'utf8')
@@ -108,6 +116,40 @@ describe('memory extraction with Claude', () => {
       ['token_usage', 1, 340],
       ['token_usage', 2, 570],
     ]);
+  });
+
+  it('shows the model a memory stating the same attribute, however far in meaning, and keeps the old value', async () => {
+    const [berlin] = (await service.add({ user_id: 'ben', text: 'I live in Berlin.', infer: true })).results;
+    expect(berlin).toMatchObject({ event: 'ADD', memory: 'Ben lives in Berlin.' });
+    const moved = 'Ben has relocated to Porto for a new role at a fintech startup.';
+    const search = (query: string, search_mode: 'semantic' | 'hybrid') =>
+      service.search({ user_id: 'ben', query, top_k: 5, min_score: 0, time_decay: false, search_mode });
+    // Too far in meaning to be a neighbour the model would be shown (< 0.5): only its subject relates them.
+    expect((await search(moved, 'semantic')).results[0].score).toBeLessThan(0.5);
+    const added = await service.add({
+      user_id: 'ben',
+      text: 'Moved to Porto for a fintech job.',
+      infer: true,
+    });
+    const decision = String(fake.requests[5].body.messages[0].content);
+    expect(decision).toContain(`NEW: ${moved}`);
+    expect(decision).toContain(`- id ${berlin.id}: Ben lives in Berlin.`);
+    expect(added.results).toEqual([
+      {
+        id: berlin.id,
+        memory: 'Ben lives in Porto.',
+        event: 'UPDATE',
+        previous_memory: 'Ben lives in Berlin.',
+      },
+    ]);
+    expect(
+      (await service.history(berlin.id)).results.map((h) => [h.event, h.old_memory, h.new_memory]),
+    ).toEqual([
+      ['ADD', null, 'Ben lives in Berlin.'],
+      ['UPDATE', 'Ben lives in Berlin.', 'Ben lives in Porto.'],
+    ]);
+    const { results } = await search('Where does Ben live?', 'hybrid');
+    expect(results.map((r) => r.memory)).toEqual(['Ben lives in Porto.']);
   });
 
   it('ranks with the decay formula on the service clock', async () => {

@@ -1,0 +1,204 @@
+/**
+ * Updates that supersede (docs/memory-supersede.md), offline, over HTTP with the real embedding
+ * model: a conversation whose facts change over time (two moves, a new favourite food, a new
+ * employer) updates the memories stating them, history keeps each old value and search answers
+ * the current one first; facts that add (a second pet, a hobby) stay separate, `infer=false` merges
+ * nothing, and each agent's memories are their own.
+ */
+import { apiCaller, type ApiCall } from '../../harness/api-caller';
+import { startTestMemoryService } from '../../harness/memory-service';
+
+const DAY = 86_400_000;
+const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString();
+
+type Added = { id: string; memory: string; event: string; previous_memory?: string };
+type Entry = { event: string; old_memory: string | null; new_memory: string | null; created_at: string };
+type Memory = { id: string; memory: string; created_at: string; updated_at: string };
+
+describe('memory updates that supersede', () => {
+  let call: ApiCall;
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const memory = await startTestMemoryService();
+    call = apiCaller(memory.url);
+    stop = memory.stop;
+  });
+  afterAll(async () => stop?.());
+
+  const add = async (body: Record<string, unknown>) => {
+    const res = await call('POST', '/memory/add', body);
+    expect(res.status).toBe(200);
+    return res.body.results as Added[];
+  };
+  const said = (user_id: string, content: string, age: number) =>
+    add({ user_id, messages: [{ role: 'user', content }], created_at: daysAgo(age) });
+  const events = (results: Added[]) => results.map((r) => [r.event, r.memory]);
+  const history = async (id: string) => (await call('GET', `/memory/history/${id}`)).body.results as Entry[];
+  const search = async (user_id: string, query: string, extra: Record<string, unknown> = {}) =>
+    (await call('POST', '/memory/search', { user_id, query, time_decay: false, ...extra })).body
+      .results as Memory[];
+
+  describe('a conversation where facts change over time', () => {
+    const user = 'maya';
+    let home: string;
+    let work: string;
+    let food: string;
+
+    it('first session: every fact is new', async () => {
+      const results = await said(
+        user,
+        "I live in Berlin. I work at Siemens. My favourite food is ramen. My dog's name is Rex. I love hiking.",
+        300,
+      );
+      expect(events(results)).toEqual([
+        ['ADD', 'I live in Berlin.'],
+        ['ADD', 'I work at Siemens.'],
+        ['ADD', 'My favourite food is ramen.'],
+        ['ADD', "My dog's name is Rex."],
+        ['ADD', 'I love hiking.'],
+      ]);
+      [home, work, food] = results.map((r) => r.id);
+    });
+
+    it('a move updates where she lives; a second pet and a new hobby are added', async () => {
+      const results = await said(
+        user,
+        "Actually, I moved to Lisbon in March. My cat's name is Tom. I started learning the guitar.",
+        200,
+      );
+      expect(results).toEqual([
+        {
+          id: home,
+          memory: 'Actually, I moved to Lisbon in March.',
+          event: 'UPDATE',
+          previous_memory: 'I live in Berlin.',
+        },
+        expect.objectContaining({ event: 'ADD', memory: "My cat's name is Tom." }),
+        expect.objectContaining({ event: 'ADD', memory: 'I started learning the guitar.' }),
+      ]);
+    });
+
+    it('a new favourite food and a new employer update theirs, in either sentence order', async () => {
+      const results = await said(user, 'Sushi is my favourite food now. These days I work at Bosch.', 100);
+      expect(results).toEqual([
+        {
+          id: food,
+          memory: 'Sushi is my favourite food now.',
+          event: 'UPDATE',
+          previous_memory: 'My favourite food is ramen.',
+        },
+        {
+          id: work,
+          memory: 'These days I work at Bosch.',
+          event: 'UPDATE',
+          previous_memory: 'I work at Siemens.',
+        },
+      ]);
+    });
+
+    it('a second move updates the same memory again; saying the same place again changes nothing', async () => {
+      const moved = await said(user, "I've relocated to Porto for a new role.", 30);
+      expect(moved).toEqual([
+        {
+          id: home,
+          memory: "I've relocated to Porto for a new role.",
+          event: 'UPDATE',
+          previous_memory: 'Actually, I moved to Lisbon in March.',
+        },
+      ]);
+      expect(events(await said(user, 'I live in Porto now.', 20))).toEqual([
+        ['NONE', "I've relocated to Porto for a new role."],
+      ]);
+    });
+
+    it('history keeps every old value, at the time each was said', async () => {
+      const changes = await history(home);
+      expect(changes.map((h) => [h.event, h.old_memory, h.new_memory])).toEqual([
+        ['ADD', null, 'I live in Berlin.'],
+        ['UPDATE', 'I live in Berlin.', 'Actually, I moved to Lisbon in March.'],
+        ['UPDATE', 'Actually, I moved to Lisbon in March.', "I've relocated to Porto for a new role."],
+      ]);
+      const [first, , last] = changes;
+      const memory = (await call('GET', `/memory/${home}`)).body as Memory;
+      expect(memory.created_at).toBe(first.created_at);
+      expect(memory.updated_at).toBe(last.created_at);
+      expect(Date.parse(memory.updated_at) - Date.parse(memory.created_at)).toBeGreaterThan(260 * DAY);
+      expect((await history(food)).map((h) => h.event)).toEqual(['ADD', 'UPDATE']);
+      expect((await history(work)).map((h) => h.event)).toEqual(['ADD', 'UPDATE']);
+    });
+
+    it('keeps one memory per single-valued fact and every added one', async () => {
+      const list = (await call('GET', `/memory/list?user_id=${user}`)).body.results as Memory[];
+      expect(list.map((m) => m.memory).sort()).toEqual(
+        [
+          "I've relocated to Porto for a new role.",
+          'These days I work at Bosch.',
+          'Sushi is my favourite food now.',
+          "My dog's name is Rex.",
+          "My cat's name is Tom.",
+          'I love hiking.',
+          'I started learning the guitar.',
+        ].sort(),
+      );
+    });
+
+    it.each([
+      ['Where do I live?', "I've relocated to Porto for a new role."],
+      ['Which city am I living in?', "I've relocated to Porto for a new role."],
+      ['Where do I work?', 'These days I work at Bosch.'],
+      ['What is my favourite food?', 'Sushi is my favourite food now.'],
+    ])('search answers the current value first: %s', async (query, current) => {
+      for (const mode of ['hybrid', 'semantic', 'lexical']) {
+        const results = await search(user, query, { search_mode: mode });
+        if (mode !== 'lexical' || results.length) expect([mode, results[0]?.memory]).toEqual([mode, current]);
+        expect(results.map((r) => r.memory).join(' ')).not.toMatch(/Berlin|Lisbon|Siemens|ramen/);
+      }
+      const decayed = await search(user, query, { time_decay: true });
+      expect(decayed[0].memory).toBe(current);
+    });
+
+    it('the lexical index forgets the old values and knows the new ones', async () => {
+      for (const old of ['Berlin', 'Lisbon', 'Siemens', 'ramen'])
+        expect(await search(user, old, { search_mode: 'lexical' })).toEqual([]);
+      expect((await search(user, 'Porto', { search_mode: 'lexical' }))[0].id).toBe(home);
+    });
+  });
+
+  it('a backfilled fact older than the memory it contradicts supersedes nothing', async () => {
+    const [now] = await said('late', 'I live in Oslo.', 10);
+    const [older] = await said('late', 'I live in Bergen.', 400);
+    expect(older.event).toBe('ADD');
+    expect(older.id).not.toBe(now.id);
+    expect((await history(now.id)).map((h) => h.event)).toEqual(['ADD']);
+  });
+
+  it('with infer=false nothing is merged, only the exact same text answers NONE', async () => {
+    const raw = (text: string) => add({ user_id: 'raw', text, infer: false });
+    const [berlin] = await raw('I live in Berlin.');
+    const [lisbon] = await raw('I moved to Lisbon.');
+    expect([berlin.event, lisbon.event]).toEqual(['ADD', 'ADD']);
+    expect(lisbon.id).not.toBe(berlin.id);
+    expect(events(await raw('I live in Berlin.'))).toEqual([['NONE', 'I live in Berlin.']]);
+    expect((await history(berlin.id)).map((h) => h.event)).toEqual(['ADD']);
+    expect(((await call('GET', '/memory/list?user_id=raw')).body.results as unknown[]).length).toBe(2);
+  });
+
+  it("one agent's memory is not superseded by another agent's fact", async () => {
+    const [coach] = await add({ user_id: 'scoped', agent_id: 'coach', text: 'I live in Madrid.' });
+    const [planner] = await add({ user_id: 'scoped', agent_id: 'planner', text: 'I moved to Rome.' });
+    expect([coach.event, planner.event]).toEqual(['ADD', 'ADD']);
+    const [again] = await add({ user_id: 'scoped', agent_id: 'coach', text: 'I moved to Seville.' });
+    expect(again).toMatchObject({ id: coach.id, event: 'UPDATE', previous_memory: 'I live in Madrid.' });
+    expect(((await call('GET', `/memory/${planner.id}`)).body as Memory).memory).toBe('I moved to Rome.');
+  });
+
+  it("third-person facts supersede per person: Ana's move does not touch Ben's city", async () => {
+    const [ana] = await add({ user_id: 'team', text: 'Ana lives in Berlin.' });
+    const [ben] = await add({ user_id: 'team', text: 'Ben lives in Berlin.' });
+    expect([ana.event, ben.event]).toEqual(['ADD', 'ADD']);
+    const [moved] = await add({ user_id: 'team', text: 'Ana moved to Vienna.' });
+    expect(moved).toMatchObject({ id: ana.id, event: 'UPDATE', previous_memory: 'Ana lives in Berlin.' });
+    expect(((await call('GET', `/memory/${ben.id}`)).body as Memory).memory).toBe('Ben lives in Berlin.');
+  });
+});
