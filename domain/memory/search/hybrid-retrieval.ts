@@ -8,11 +8,17 @@
  * - `hybrid`: semantic and lexical, plus an entity list (BM25 over only the things the question
  *   names) when it names any, and a time list (semantic within the range) when it names a time,
  *   fused with weights (search/rank-fusion.ts).
+ *
+ * In every mode the relevance is then calibrated (search/calibration.ts, with the mode's fitted
+ * constants of search/calibration-fit.ts); candidates stay in fusion's order, best first.
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
 import type { SearchMode } from '../../../shared/memory-requests';
 import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from '../store/memory-store';
+import { calibratedRelevance } from './calibration';
+import { CALIBRATIONS } from './calibration-fit';
 import { fuseRankings, type RankedHit } from './rank-fusion';
+import { relevanceFeatures, type RelevanceFeatures } from './relevance-features';
 import { entityTerms, queryTerms, termWords } from './text-terms';
 import { timeRangeOf, type TimeRange } from './time-expressions';
 
@@ -28,11 +34,14 @@ export interface MatchSignals {
   time?: string;
 }
 
-/** A memory with its fused relevance in [0, 1]. */
+/** A memory with its calibrated relevance in [0, 1]. */
 export interface Candidate {
   record: MemoryRecord;
+  /** The calibrated relevance (search/calibration.ts): what `min_score` and time decay apply to. */
   relevance: number;
   signals: MatchSignals;
+  /** What calibration read (the fused relevance among them), for benchmarks and fitting. */
+  features: RelevanceFeatures;
 }
 
 /** What a question asks for, analysed once per search. */
@@ -150,5 +159,13 @@ function fuse(
       floors: lists.map((l) => l.floor ?? floor(l.hits)),
     },
   );
-  return fused.map((f) => ({ record: records.get(f.id)!, relevance: f.score, signals: signals.get(f.id)! }));
+  const features = relevanceFeatures(fused.map((f) => f.score));
+  const calibration = CALIBRATIONS[plan.mode];
+  // Calibration never ranks a lower fused relevance above a higher one: fusion's order stands.
+  return fused.map((f, i) => ({
+    record: records.get(f.id)!,
+    relevance: calibratedRelevance(features[i], calibration),
+    signals: signals.get(f.id)!,
+    features: features[i],
+  }));
 }

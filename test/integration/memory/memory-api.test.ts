@@ -11,6 +11,9 @@ import { loadConfig } from '../../../shared/config';
 import { apiCaller, type ApiCall } from '../../harness/api-caller';
 import { startTestMemoryService } from '../../harness/memory-service';
 import { newTestDataDir } from '../../harness/platform-gateway';
+import { calibratedRelevance } from '../../../domain/memory/search/calibration';
+import { CALIBRATIONS } from '../../../domain/memory/search/calibration-fit';
+import { relevanceFeatures } from '../../../domain/memory/search/relevance-features';
 
 const DAY = 86_400_000;
 const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString();
@@ -189,9 +192,11 @@ describe('memory service API', () => {
     expect(herb.signals.semantic).toBeGreaterThan(0);
     expect(herb.signals.lexical).toBeUndefined();
 
-    // Semantic mode's score is the cosine similarity itself.
+    // Semantic mode's score is its similarity calibrated (the first candidate: no gap, rank 1); the
+    // similarity itself is in the signals.
     const [semantic] = await find(question, 'semantic');
-    expect(semantic.score).toBeCloseTo(semantic.signals.semantic!, 10);
+    const [first] = relevanceFeatures([semantic.signals.semantic!]);
+    expect(semantic.score).toBeCloseTo(calibratedRelevance(first, CALIBRATIONS.semantic), 10);
     expect(
       (await call('POST', '/memory/search', { user_id: 'cy', query: 'q', search_mode: 'fuzzy' })).status,
     ).toBe(400);

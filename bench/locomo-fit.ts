@@ -1,0 +1,131 @@
+/**
+ * `npm run bench:locomo-fit`: fits the search calibration (docs/memory-search.md#calibration) on
+ * LoCoMo and reports it.
+ *
+ * For every question and search mode, the candidates of the service's retrieval (pool 40, as for a
+ * top_k 10 search with decay) and their features are collected (bench/lib/locomo-features.ts,
+ * cached), and of the next conversation's memories in its split, where nothing answers it. On
+ * conversations 1–3 (the dev split), per mode:
+ *   1. a logistic regression of "the candidate is evidence" (never, for the foreign questions) on the features (fused relevance, gap to
+ *      the query's best, ln rank), with the fused relevance's weight held >= 0 and the others <= 0,
+ *      so calibration never reorders a query's candidates;
+ *   2. a curve from the model's probability to the share of the dev evidence candidates scoring
+ *      lower, with a knot every 5%.
+ * Then recall@10 without and with the spec's decay, fused relevance vs calibrated (ranked offline as
+ * search ranks, no near-duplicate merge), on the dev split, conversations 4–10 and all, and what
+ * min_score keeps.
+ *
+ * BENCH_CONVERSATIONS (default 10), BENCH_REFRESH=1 rebuilds the cached features, BENCH_WRITE=1
+ * writes domain/memory/search/calibration-fit.ts (then run prettier on it).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { calibratedRelevance, type Calibration } from '../domain/memory/search/calibration';
+import { FEATURE_NAMES, type RelevanceFeatures } from '../domain/memory/search/relevance-features';
+import { SEARCH_MODES } from '../shared/memory-requests';
+import { repoRoot } from '../shared/paths';
+import { envInt, pct, runBench, table } from './lib/bench-stats';
+import { minScoreFigures, recallFigures } from './lib/calibration-eval';
+import { DEV_CONVERSATIONS, locomoFeatures, type QuestionRows } from './lib/locomo-features';
+import { fitLogistic } from './lib/logistic-fit';
+import { quantileCurve } from './lib/quantile-curve';
+
+const CURVE_STEPS = 20;
+/** The fused relevance may only raise the relevance; the gap and the rank may only lower it. */
+const SIGNS = { fused: 1, gap: -1, logRank: -1 } as const;
+const OUT = path.join(repoRoot, 'domain', 'memory', 'search', 'calibration-fit.ts');
+
+const vector = (f: RelevanceFeatures) => FEATURE_NAMES.map((n) => f[n]);
+
+/** The calibration of one mode, fitted on `dev`. */
+function fit(dev: QuestionRows[]): Calibration {
+  const rows = dev.flatMap((q) => q.rows);
+  const model = fitLogistic(
+    rows.map((r) => vector(r.features)),
+    rows.map((r) => (r.evidence ? 1 : 0)),
+    FEATURE_NAMES.map((n) => SIGNS[n]),
+  );
+  const round = (x: number) => Number(x.toPrecision(6));
+  const logistic: Calibration = {
+    intercept: round(model.intercept),
+    weights: Object.fromEntries(FEATURE_NAMES.map((n, j) => [n, round(model.weights[j])])),
+  };
+  const evidence = rows.filter((r) => r.evidence).map((r) => calibratedRelevance(r.features, logistic));
+  return { ...logistic, curve: quantileCurve(evidence, CURVE_STEPS) };
+}
+
+function source(calibrations: Record<string, Calibration>, questions: number): string {
+  return `/**
+ * The fitted calibration of each search mode (docs/memory-search.md#calibration), written by
+ * \`BENCH_WRITE=1 npm run bench:locomo-fit\`: a logistic model of "this candidate answers the
+ * question", fitted on LoCoMo conversations 1–${DEV_CONVERSATIONS} (${questions} questions, each also asked of another
+ * conversation), then the share of those conversations' answers that score lower (a knot every ${100 / CURVE_STEPS}%).
+ */
+import type { SearchMode } from '../../../shared/memory-requests';
+import type { Calibration } from './calibration';
+
+/** Per search mode. */
+export const CALIBRATIONS: Record<SearchMode, Calibration> = ${JSON.stringify(calibrations)};
+`;
+}
+
+async function main(): Promise<void> {
+  const conversations = envInt('BENCH_CONVERSATIONS', 10);
+  const data = await locomoFeatures(conversations, process.env.BENCH_REFRESH === '1');
+  const calibrations: Record<string, Calibration> = {};
+  const recallRows: string[][] = [];
+  const minScoreRows: string[][] = [];
+  let devQuestions = 0;
+  for (const mode of SEARCH_MODES) {
+    const questions = data.filter((q) => q.mode === mode);
+    const dev = questions.filter((q) => q.conversation < DEV_CONVERSATIONS);
+    const heldOut = questions.filter((q) => q.conversation >= DEV_CONVERSATIONS);
+    devQuestions = dev.filter((q) => !q.foreign).length;
+    const c = (calibrations[mode] = fit(dev));
+    console.log(`${mode}: intercept ${c.intercept}, weights ${JSON.stringify(c.weights)}`);
+    console.log(`  curve ${JSON.stringify(c.curve)}`);
+    const variants: [string, (f: RelevanceFeatures) => number][] = [
+      ['fused', (f) => f.fused],
+      ['calibrated', (f) => calibratedRelevance(f, c)],
+    ];
+    for (const [name, relevance] of variants) {
+      const cells = [dev, heldOut, questions].flatMap((qs) => {
+        if (!qs.length) return ['-', '-'];
+        const r = recallFigures(qs, relevance);
+        return [pct(r.plain), pct(r.decay)];
+      });
+      recallRows.push([mode, name, ...cells]);
+      for (const t of [0.3, 0.5]) {
+        const m = minScoreFigures(questions, relevance, t);
+        minScoreRows.push([
+          mode,
+          name,
+          t.toFixed(1),
+          pct(m.evidenceKept),
+          pct(m.othersDropped),
+          pct(m.foreignDropped),
+        ]);
+      }
+    }
+  }
+  const splits = [
+    `conv. 1-${DEV_CONVERSATIONS} (dev)`,
+    `conv. ${DEV_CONVERSATIONS + 1}-${conversations}`,
+    'all',
+  ];
+  console.log('\nR@10 offline (candidates ranked by relevance, and by the decayed score)\n');
+  console.log(table(['mode', 'relevance', ...splits.flatMap((s) => [`${s}`, `${s} + decay`])], recallRows));
+  console.log('\nmin_score over the top 10 with decay (all conversations)\n');
+  console.log(
+    table(
+      ['mode', 'relevance', 'min_score', 'evidence kept', 'others dropped', 'foreign dropped'],
+      minScoreRows,
+    ),
+  );
+  if (process.env.BENCH_WRITE === '1') {
+    fs.writeFileSync(OUT, source(calibrations, devQuestions));
+    console.log(`\nwrote ${path.relative(repoRoot, OUT)}`);
+  }
+}
+
+runBench(main);
