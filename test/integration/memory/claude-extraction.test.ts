@@ -125,7 +125,7 @@ describe('memory extraction with Claude', () => {
     const search = (query: string, search_mode: 'semantic' | 'hybrid') =>
       service.search({ user_id: 'ben', query, top_k: 5, min_score: 0, time_decay: false, search_mode });
     // Too far in meaning to be a neighbour the model would be shown (< 0.5): only its subject relates them.
-    expect((await search(moved, 'semantic')).results[0].score).toBeLessThan(0.5);
+    expect((await search(moved, 'semantic')).results[0].signals?.semantic).toBeLessThan(0.5);
     const added = await service.add({
       user_id: 'ben',
       text: 'Moved to Porto for a fintech job.',
