@@ -82,7 +82,10 @@ export class MemoryNotFoundError extends Error {
 
 export class MemoryService {
   private readonly now: () => Date;
-  /** Adds are serialized per user, so two concurrent adds of one fact cannot both pass the duplicate check. */
+  /**
+   * Adds are serialized per user in this process, so an add's duplicate checks see the previous
+   * add; across instances the store's `insertIfNew` stores one fact once (docs/fleet.md#memory).
+   */
   private readonly userLocks = new Map<string, Promise<unknown>>();
 
   private readonly searcher: MemorySearch;
@@ -218,7 +221,12 @@ export class MemoryService {
           continue;
         }
       }
-      const record = await this.insert(req, fact, hash, vector);
+      // Another add (this instance's or another's) may have stored the fact since the check above.
+      const { record, added } = await this.insert(req, scope, fact, hash, vector);
+      if (!added) {
+        results.push({ id: record.id, memory: record.memory, event: 'NONE' });
+        continue;
+      }
       results.push({ id: record.id, memory: record.memory, event: 'ADD' });
       if (this.deps.autoshare) await this.share(record, vector);
     }
@@ -235,12 +243,17 @@ export class MemoryService {
     return { results, token_usage: usage };
   }
 
+  /**
+   * Stores the fact unless a memory with its hash is in `scope` by now; answers the memory stored
+   * and whether this call added it. The check and the insert are one step for every instance.
+   */
   private async insert(
     req: Pick<AddMemoryRequest, 'user_id' | 'agent_id' | 'run_id' | 'metadata' | 'created_at'>,
+    scope: MemoryFilter,
     fact: string,
     hash: string,
     vector: Float32Array,
-  ): Promise<MemoryRecord> {
+  ): Promise<{ record: MemoryRecord; added: boolean }> {
     const at = req.created_at ? new Date(req.created_at).toISOString() : this.now().toISOString();
     const metadata = req.metadata ?? {};
     const record: MemoryRecord = {
@@ -256,9 +269,10 @@ export class MemoryService {
       updated_at: at,
       embedder: this.deps.embedder.id,
     };
-    await this.deps.store.insert(record, vector);
+    const stored = await this.deps.store.insertIfNew(scope, record, vector);
+    if (stored.id !== record.id) return { record: stored, added: false };
     await this.deps.history.record(record.id, 'ADD', null, fact, at);
-    return record;
+    return { record, added: true };
   }
 
   /** Copies a long-term experience/procedural memory to the shared space, once. */
@@ -276,6 +290,7 @@ export class MemoryService {
         },
         created_at: record.created_at,
       },
+      sharedScope,
       record.memory,
       record.hash,
       vector,
