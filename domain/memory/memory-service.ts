@@ -147,13 +147,12 @@ export class MemoryService {
 
   async add(req: AddMemoryRequest): Promise<AddResponse> {
     return this.serialized(req.user_id, async () => {
-      const key = req.idempotency_key && `${req.user_id}\u0000${req.idempotency_key}`;
-      const earlier = key ? await this.deps.idempotency?.get<AddResponse>(key) : undefined;
+      const keys = this.deps.idempotency;
+      if (!req.idempotency_key || !keys) return this.addNow(req);
+      const key = `${req.user_id}\u0000${req.idempotency_key}`;
+      const { result, replay } = await keys.once<AddResponse>(key, () => this.addNow(req));
       // A replay answers what the first add did, marked, and costs nothing.
-      if (earlier) return { ...earlier, token_usage: NO_USAGE, idempotent_replay: true };
-      const response = await this.addNow(req);
-      if (key) await this.deps.idempotency?.put(key, response);
-      return response;
+      return replay ? { ...result, token_usage: NO_USAGE, idempotent_replay: true } : result;
     });
   }
 

@@ -9,15 +9,19 @@ import { createHash } from 'node:crypto';
 import type { Embedder } from '../../../domain/memory/embedding/embedder';
 import { offlineFactExtractor } from '../../../domain/memory/extraction/offline-fact-extractor';
 import { MemoryService } from '../../../domain/memory/memory-service';
-import type { SharedMemoryTables } from '../../../domain/memory/shared/memory-schema';
 import {
-  SharedAuditLog,
-  SharedHistory,
+  SHARED_MEMORY_MIGRATIONS,
+  type SharedMemoryTables,
+} from '../../../domain/memory/shared/memory-schema';
+import { migrateSchema, openMetadataDb } from '../../../domain/metadata-store/metadata-db';
+import { SharedAuditLog, SharedHistory } from '../../../domain/memory/shared/shared-history';
+import {
   SharedIdempotencyKeys,
-} from '../../../domain/memory/shared/shared-history';
+  type ClaimTiming,
+} from '../../../domain/memory/shared/shared-idempotency-keys';
 import { openSharedMemoryDb } from '../../../domain/memory/shared/shared-memory-db';
 import { SharedMemoryStore } from '../../../domain/memory/shared/shared-memory-store';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { freshPostgresDatabase } from '../../harness/postgres';
 import { unitVector } from './memory-store-contract';
 
@@ -43,14 +47,18 @@ interface Instance {
 }
 
 /** A memory service as another host would run it: its own pool, listener and indexes. */
-async function instance(url: string, name: string, embedder = textEmbedder()): Promise<Instance> {
+async function instance(
+  url: string,
+  name: string,
+  opts: { embedder?: Embedder; claims?: Partial<ClaimTiming> } = {},
+): Promise<Instance> {
   const { db, metadata } = await openSharedMemoryDb(`${url}?application_name=${name}`);
   const store = await SharedMemoryStore.open(db, DIMS, metadata.notifications);
   const service = new MemoryService({
     store,
     history: new SharedHistory(db),
-    idempotency: new SharedIdempotencyKeys(db),
-    embedder,
+    idempotency: new SharedIdempotencyKeys(db, opts.claims),
+    embedder: opts.embedder ?? textEmbedder(),
     extractor: offlineFactExtractor,
     audit: new SharedAuditLog(db),
   });
@@ -90,6 +98,102 @@ describe('one fact once across instances', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it('a retry with the same key on B while A’s slow add runs waits for it and answers A’s response', async () => {
+    const url = await freshPostgresDatabase('memory-once-key');
+    let slow = 0;
+    const a = await instance(url, 'a', { embedder: textEmbedder(() => slow) });
+    const b = await instance(url, 'b');
+    try {
+      for (let round = 0; round < 5; round++) {
+        const request = {
+          user_id: 'pia',
+          text: `Invoices for batch ${round} are sent on the first Monday.`,
+          infer: false,
+          idempotency_key: `retry-${round}`,
+        };
+        slow = 400;
+        const first = a.service.add(request);
+        // The retry lands on B while A's add is still embedding.
+        await new Promise((r) => setTimeout(r, 100));
+        const retried = await b.service.add(request);
+        const original = await first;
+        expect(original.results[0].event).toBe('ADD');
+        expect(retried).toEqual({ ...original, idempotent_replay: true });
+        slow = 0;
+      }
+      expect(await rowsOf(a.db, 'pia')).toHaveLength(5);
+      const history = await a.db.selectFrom('memory_history').select('event').execute();
+      expect(history.map((h) => h.event)).toEqual(['ADD', 'ADD', 'ADD', 'ADD', 'ADD']);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('a claim whose owner died expires: the next retry runs the add', async () => {
+    const url = await freshPostgresDatabase('memory-once-dead');
+    const claims = { claimTtlMs: 300, pollMs: 20 };
+    const a = await instance(url, 'a', { claims });
+    const b = await instance(url, 'b', { claims });
+    try {
+      const request = { user_id: 'rui', text: 'The VPN certificate expires in June.', infer: false };
+      // A claims the key and dies mid-add (its add never ends, its renewals stop with it).
+      const dead = new SharedIdempotencyKeys(a.db, { claimTtlMs: 300 });
+      let die = (_: Error) => {};
+      const hung = dead.once('rui\u0000k-dead', () => new Promise<never>((_, reject) => (die = reject)));
+      await new Promise((r) => setTimeout(r, 50));
+      await a.close();
+
+      const started = Date.now();
+      const retried = await b.service.add({ ...request, idempotency_key: 'k-dead' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+      expect(retried.results[0].event).toBe('ADD');
+      expect(retried.idempotent_replay).toBeUndefined();
+      const again = await b.service.add({ ...request, idempotency_key: 'k-dead' });
+      expect(again).toEqual({ ...retried, idempotent_replay: true });
+      die(new Error('the process is gone'));
+      await expect(hung).rejects.toThrow('the process is gone');
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('a failed add releases its key at once', async () => {
+    const url = await freshPostgresDatabase('memory-once-failed');
+    const a = await instance(url, 'a');
+    try {
+      const keys = new SharedIdempotencyKeys(a.db);
+      await expect(keys.once('k', () => Promise.reject(new Error('model down')))).rejects.toThrow(
+        'model down',
+      );
+      const started = Date.now();
+      expect(await keys.once('k', async () => 'second try')).toEqual({ result: 'second try', replay: false });
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(await keys.once('k', async () => 'third')).toEqual({ result: 'second try', replay: true });
+    } finally {
+      await a.close();
+    }
+  });
+
+  it('keys stored before claims existed still answer their response', async () => {
+    const url = await freshPostgresDatabase('memory-once-migrate');
+    const before = await openMetadataDb(url);
+    await migrateSchema(before.db, 'postgres', 'memory', {
+      '0001-memories': SHARED_MEMORY_MIGRATIONS['0001-memories'],
+    });
+    await sql`INSERT INTO memory_idempotency (key, result_json, created_at) VALUES (${JSON.stringify('u\u0000old')}, '"stored"', '2025-01-01T00:00:00.000Z')`.execute(
+      before.db,
+    );
+    await before.close();
+    const a = await instance(url, 'a');
+    try {
+      const keys = new SharedIdempotencyKeys(a.db);
+      expect(await keys.once('u\u0000old', async () => 'again')).toEqual({ result: 'stored', replay: true });
+    } finally {
+      await a.close();
     }
   });
 });
