@@ -141,6 +141,11 @@ export class MemoryService {
     return this.deps.store.kind;
   }
 
+  /** Change-feed gaps this instance reloaded its users after (0 without a shared store). */
+  get feedGaps(): number {
+    return this.deps.store.feedGaps?.() ?? 0;
+  }
+
   get embedderId(): string {
     return this.deps.embedder.id;
   }

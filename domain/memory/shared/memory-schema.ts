@@ -52,12 +52,19 @@ export interface SharedMemoryChangesTable {
   at: string;
 }
 
+/** One row (id 1): the newest change number pruning deleted (memory-change-pruning.ts). */
+export interface SharedMemoryChangesPrunedTable {
+  id: number;
+  through_seq: number;
+}
+
 export interface SharedMemoryTables {
   memories: SharedMemoriesTable;
   memory_history: SharedMemoryHistoryTable;
   memory_idempotency: SharedIdempotencyTable;
   memory_audit: SharedAuditTable;
   memory_changes: SharedMemoryChangesTable;
+  memory_changes_pruned: SharedMemoryChangesPrunedTable;
 }
 
 export const SHARED_MEMORY_MIGRATIONS: Record<string, Migration> = {
@@ -158,6 +165,17 @@ export const SHARED_MEMORY_MIGRATIONS: Record<string, Migration> = {
         .execute();
       await db.schema.alterTable('memory_idempotency').addColumn('claim_owner', 'text').execute();
       await db.schema.alterTable('memory_idempotency').addColumn('claim_expires_at', 'timestamptz').execute();
+    },
+  },
+  '0003-changes-pruned-mark': {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a migration sees the schema of its day
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('memory_changes_pruned')
+        .ifNotExists()
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('through_seq', 'bigint', (c) => c.notNull())
+        .execute();
     },
   },
 };

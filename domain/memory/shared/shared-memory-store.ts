@@ -83,6 +83,10 @@ export class SharedMemoryStore implements MemoryStore {
     };
   }
 
+  feedGaps(): number {
+    return this.feed.gaps;
+  }
+
   warm(): Promise<void> {
     return this.indexes.warm();
   }

@@ -77,6 +77,11 @@ export interface MemoryStore {
   staleRecords(embedder: string, limit: number): Promise<MemoryRecord[]>;
   /** A memory with exactly this normalized-text hash under the filter, if any. */
   findByHash(filter: MemoryFilter, hash: string): Promise<MemoryRecord | undefined>;
+  /**
+   * How often the store found its change feed pruned past its cursor and reloaded its users (a
+   * shared store, docs/fleet.md#memory).
+   */
+  feedGaps?(): number;
   /** Loads in the background what searches would otherwise load on first use (a store that can). */
   warm?(): Promise<void>;
   close(): Promise<void>;
