@@ -116,7 +116,8 @@ export class MemoryChangeFeed {
           this.cursor = prunedThrough;
         }
         await this.apply(changes, (userId) => this.indexes().peek(userId));
-        if (changes.length) this.cursor = Number(changes[changes.length - 1].seq);
+        // Never back below the mark (a change numbered under it can outlive pruning: clocks differ).
+        if (changes.length) this.cursor = Math.max(this.cursor, Number(changes[changes.length - 1].seq));
         if (changes.length < PAGE) return forgotten;
       }
     });
