@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { errorHandler, notFound } from './http-errors';
 import { requireApiKey } from './memory-auth';
 import { createProcessMetrics } from './metrics';
+import { countFeedGaps } from './memory/memory-metrics';
 import type { MemoryService } from '../domain/memory/memory-service';
 import { memoryOpenApi } from './memory/memory-openapi';
 import { memoryRoutes } from './memory/memory-routes';
@@ -20,6 +21,7 @@ export function createMemoryApp(deps: MemoryAppDeps): Express {
   const metrics = createProcessMetrics('memory');
   app.disable('x-powered-by');
   app.use(metrics.countRequests);
+  countFeedGaps(metrics.registry, deps.service);
   const routes = memoryRoutes(deps.service);
   // /health first: orchestrators probe it without a key. Everything after needs one (when keys are set).
   const open = routes.filter((r) => r.secured === false);

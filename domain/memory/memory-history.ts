@@ -20,11 +20,14 @@ export interface HistoryLog {
   of(memoryId: string): Promise<MemoryHistoryEntry[]>;
 }
 
-/** Results of adds by idempotency key, so a retried write adds nothing twice. */
+/** Adds by idempotency key, so a retried write adds nothing twice. */
 export interface IdempotencyStore {
-  get<T>(key: string): Promise<T | undefined>;
-  /** Keeps the first result stored under `key`. */
-  put(key: string, result: unknown): Promise<void>;
+  /**
+   * Runs `add` once for `key`: answers the result an earlier run stored under it (`replay`), else
+   * runs `add` and stores its result. A shared store first claims the key, so a retry arriving on
+   * another instance while the first run is under way waits for that run's result.
+   */
+  once<T>(key: string, add: () => Promise<T>): Promise<{ result: T; replay: boolean }>;
 }
 
 export class MemoryHistory implements HistoryLog {
@@ -57,18 +60,22 @@ export class MemoryHistory implements HistoryLog {
   }
 }
 
+/**
+ * Idempotency keys in the embedded memory database. Its process is the only writer, and the
+ * service runs a user's adds one at a time (the keys hold the user), so a retry under way behind
+ * the first run finds its result: no claim is needed.
+ */
 export class IdempotencyKeys implements IdempotencyStore {
   constructor(private readonly db: MemoryDb) {}
 
-  async get<T>(key: string): Promise<T | undefined> {
+  async once<T>(key: string, add: () => Promise<T>): Promise<{ result: T; replay: boolean }> {
     const row = this.db.prepare('SELECT result_json FROM memory_idempotency WHERE key = ?').get(key) as
       { result_json: string } | undefined;
-    return row ? (JSON.parse(row.result_json) as T) : undefined;
-  }
-
-  async put(key: string, result: unknown): Promise<void> {
+    if (row) return { result: JSON.parse(row.result_json) as T, replay: true };
+    const result = await add();
     this.db
       .prepare('INSERT OR IGNORE INTO memory_idempotency (key, result_json, created_at) VALUES (?, ?, ?)')
       .run(key, JSON.stringify(result), new Date().toISOString());
+    return { result, replay: false };
   }
 }

@@ -87,7 +87,10 @@ export class MemoryNotFoundError extends Error {
 
 export class MemoryService {
   private readonly now: () => Date;
-  /** Adds are serialized per user, so two concurrent adds of one fact cannot both pass the duplicate check. */
+  /**
+   * Adds are serialized per user in this process, so an add's duplicate checks see the previous
+   * add; across instances the store's `insertIfNew` stores one fact once (docs/fleet.md#memory).
+   */
   private readonly userLocks = new Map<string, Promise<unknown>>();
 
   private readonly searcher: MemorySearch;
@@ -143,6 +146,11 @@ export class MemoryService {
     return this.deps.store.kind;
   }
 
+  /** Change-feed gaps this instance reloaded its users after (0 without a shared store). */
+  get feedGaps(): number {
+    return this.deps.store.feedGaps?.() ?? 0;
+  }
+
   get embedderId(): string {
     return this.deps.embedder.id;
   }
@@ -150,13 +158,12 @@ export class MemoryService {
   async add(req: AddMemoryRequest): Promise<AddResponse> {
     refuseFutureCreatedAt(req.created_at, this.now());
     return this.serialized(req.user_id, async () => {
-      const key = req.idempotency_key && `${req.user_id}\u0000${req.idempotency_key}`;
-      const earlier = key ? await this.deps.idempotency?.get<AddResponse>(key) : undefined;
+      const keys = this.deps.idempotency;
+      if (!req.idempotency_key || !keys) return this.addNow(req);
+      const key = `${req.user_id}\u0000${req.idempotency_key}`;
+      const { result, replay } = await keys.once<AddResponse>(key, () => this.addNow(req));
       // A replay answers what the first add did, marked, and costs nothing.
-      if (earlier) return { ...earlier, token_usage: NO_USAGE, idempotent_replay: true };
-      const response = await this.addNow(req);
-      if (key) await this.deps.idempotency?.put(key, response);
-      return response;
+      return replay ? { ...result, token_usage: NO_USAGE, idempotent_replay: true } : result;
     });
   }
 
@@ -245,7 +252,12 @@ export class MemoryService {
           continue;
         }
       }
-      const record = await this.insert(req, fact, hash, vector);
+      // Another add (this instance's or another's) may have stored the fact since the check above.
+      const { record, added } = await this.insert(req, scope, fact, hash, vector);
+      if (!added) {
+        results.push({ id: record.id, memory: record.memory, event: 'NONE' });
+        continue;
+      }
       results.push({ id: record.id, memory: record.memory, event: 'ADD' });
       if (this.deps.autoshare) await this.share(record, vector);
     }
@@ -262,12 +274,17 @@ export class MemoryService {
     return { results, token_usage: usage };
   }
 
+  /**
+   * Stores the fact unless a memory with its hash is in `scope` by now; answers the memory stored
+   * and whether this call added it. The check and the insert are one step for every instance.
+   */
   private async insert(
     req: Pick<AddMemoryRequest, 'user_id' | 'agent_id' | 'run_id' | 'metadata' | 'created_at'>,
+    scope: MemoryFilter,
     fact: string,
     hash: string,
     vector: Float32Array,
-  ): Promise<MemoryRecord> {
+  ): Promise<{ record: MemoryRecord; added: boolean }> {
     const at = req.created_at ? new Date(req.created_at).toISOString() : this.now().toISOString();
     const metadata = req.metadata ?? {};
     const record: MemoryRecord = {
@@ -283,9 +300,10 @@ export class MemoryService {
       updated_at: at,
       embedder: this.deps.embedder.id,
     };
-    await this.deps.store.insert(record, vector);
+    const stored = await this.deps.store.insertIfNew(scope, record, vector);
+    if (stored.id !== record.id) return { record: stored, added: false };
     await this.deps.history.record(record.id, 'ADD', null, fact, at);
-    return record;
+    return { record, added: true };
   }
 
   /**
@@ -323,6 +341,7 @@ export class MemoryService {
         },
         created_at: record.created_at,
       },
+      sharedScope,
       record.memory,
       record.hash,
       vector,

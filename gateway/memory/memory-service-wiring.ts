@@ -17,11 +17,8 @@ import {
   type IdempotencyStore,
 } from '../../domain/memory/memory-history';
 import { openSharedMemoryDb } from '../../domain/memory/shared/shared-memory-db';
-import {
-  SharedAuditLog,
-  SharedHistory,
-  SharedIdempotencyKeys,
-} from '../../domain/memory/shared/shared-history';
+import { SharedAuditLog, SharedHistory } from '../../domain/memory/shared/shared-history';
+import { SharedIdempotencyKeys } from '../../domain/memory/shared/shared-idempotency-keys';
 import { SharedMemoryStore } from '../../domain/memory/shared/shared-memory-store';
 import { claimMemoryDir } from '../../domain/memory/store/instance-lock';
 import type { MemoryStore } from '../../domain/memory/store/memory-store';

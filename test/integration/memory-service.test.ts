@@ -46,7 +46,9 @@ describe('memory service process', () => {
       await untilListening(`http://127.0.0.1:${port}/health`);
       const res = await fetch(`http://127.0.0.1:${port}/health`);
       expect(await res.json()).toEqual({ status: 'ok', service: 'memory' });
-      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
+      const metrics = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toMatch(/^plat_memory_feed_gaps_total\{service="memory"\} 0$/m);
     } finally {
       memory.child.kill('SIGTERM');
       expect(await memory.exited).toBe(0);

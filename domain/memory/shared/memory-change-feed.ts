@@ -9,6 +9,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { PostgresNotifications } from '../../metadata-store/postgres-notifications';
 import type { Partition, UserIndexes } from '../store/user-indexes';
 import { vectorOf } from '../store/user-indexes';
+import { pruneChanges } from './memory-change-pruning';
 import type { SharedMemoryChangesTable, SharedMemoryTables } from './memory-schema';
 
 type Change = Selectable<SharedMemoryChangesTable>;
@@ -42,6 +43,7 @@ export class MemoryChangeFeed {
   private stopListening?: () => void;
   private lastPrune = 0;
   private lastWarning = 0;
+  private gapCount = 0;
   private closed = false;
 
   constructor(
@@ -65,13 +67,17 @@ export class MemoryChangeFeed {
     poll();
   }
 
-  /** The newest change number a transaction sees. */
+  /** The newest change number a transaction sees (pruned ones included: numbers never go back). */
   async newestSeq(db: Kysely<SharedMemoryTables>): Promise<number> {
-    const row = await db
-      .selectFrom('memory_changes')
-      .select((eb) => eb.fn.max('seq').as('seq'))
-      .executeTakeFirst();
-    return Number(row?.seq ?? 0);
+    const { rows } = await sql<{ seq: number | null }>`
+      SELECT greatest((SELECT max(seq) FROM memory_changes),
+                      (SELECT max(through_seq) FROM memory_changes_pruned)) AS seq`.execute(db);
+    return Number(rows[0]?.seq ?? 0);
+  }
+
+  /** Changes this instance found pruned before it read them (each made it reload its users). */
+  get gaps(): number {
+    return this.gapCount;
   }
 
   /**
@@ -90,22 +96,52 @@ export class MemoryChangeFeed {
     }
   }
 
-  /** Replays every change committed so far; resolves once they are on the loaded users' indexes. */
-  catchUp(): Promise<void> {
-    return this.exclusive(async () => {
+  /**
+   * Replays every change committed so far; resolves once they are on the loaded users' indexes.
+   * A gap (changes pruned past the cursor, so never to be read) drops every loaded user's indexes
+   * and loads them again from their rows, instead of leaving them without those changes.
+   */
+  async catchUp(): Promise<void> {
+    const reload = await this.exclusive(async () => {
+      let forgotten: string[] = [];
       for (;;) {
-        const changes = await this.db
-          .selectFrom('memory_changes')
-          .selectAll()
-          .where('seq', '>', this.cursor)
-          .orderBy('seq')
-          .limit(PAGE)
-          .execute();
+        const { changes, prunedThrough } = await this.changesAfter(this.cursor);
+        if (prunedThrough > this.cursor) {
+          forgotten = [...forgotten, ...this.indexes().forgetAll()];
+          this.gapCount++;
+          console.warn(
+            `memory change feed: changes up to #${prunedThrough} were pruned before this instance ` +
+              `read them (its cursor was #${this.cursor}); reloading ${forgotten.length} users from their rows`,
+          );
+          this.cursor = prunedThrough;
+        }
         await this.apply(changes, (userId) => this.indexes().peek(userId));
-        if (changes.length) this.cursor = Number(changes[changes.length - 1].seq);
-        if (changes.length < PAGE) break;
+        // Never back below the mark (a change numbered under it can outlive pruning: clocks differ).
+        if (changes.length) this.cursor = Math.max(this.cursor, Number(changes[changes.length - 1].seq));
+        if (changes.length < PAGE) return forgotten;
       }
     });
+    if (reload.length)
+      void this.indexes()
+        .reload(reload)
+        .catch(() => {});
+  }
+
+  /**
+   * A page of changes after `cursor` and the pruned mark, in one statement (one snapshot): a
+   * change pruned after the read is in the page, one pruned before it is under the mark.
+   */
+  private async changesAfter(cursor: number): Promise<{ changes: Change[]; prunedThrough: number }> {
+    const { rows } = await sql<Partial<Change> & { pruned_through: number }>`
+      SELECT mark.pruned_through, c.*
+      FROM (SELECT coalesce(max(through_seq), 0) AS pruned_through FROM memory_changes_pruned) mark
+      LEFT JOIN LATERAL (
+        SELECT * FROM memory_changes WHERE seq > ${cursor} ORDER BY seq LIMIT ${PAGE}
+      ) c ON true`.execute(this.db);
+    return {
+      changes: rows.filter((r) => r.seq != null) as Change[],
+      prunedThrough: Number(rows[0]?.pruned_through ?? 0),
+    };
   }
 
   /**
@@ -184,8 +220,7 @@ export class MemoryChangeFeed {
   private async prune(): Promise<void> {
     if (Date.now() - this.lastPrune < 600_000) return;
     this.lastPrune = Date.now();
-    const before = new Date(Date.now() - KEEP_CHANGES_MS).toISOString();
-    await this.db.deleteFrom('memory_changes').where('at', '<', before).execute();
+    await pruneChanges(this.db, new Date(Date.now() - KEEP_CHANGES_MS));
   }
 
   close(): void {

@@ -19,10 +19,16 @@ export interface SharedMemoryHistoryTable {
   seq: Generated<number>;
 }
 
+/**
+ * An add's idempotency key: claimed (no result yet, `claim_owner` running it until
+ * `claim_expires_at`, the database's clock) before the add runs, its response once it answered.
+ */
 export interface SharedIdempotencyTable {
   key: string;
-  result_json: string;
+  result_json: string | null;
   created_at: string;
+  claim_owner: string | null;
+  claim_expires_at: Date | null;
 }
 
 export interface SharedAuditTable {
@@ -46,12 +52,19 @@ export interface SharedMemoryChangesTable {
   at: string;
 }
 
+/** One row (id 1): the newest change number pruning deleted (memory-change-pruning.ts). */
+export interface SharedMemoryChangesPrunedTable {
+  id: number;
+  through_seq: number;
+}
+
 export interface SharedMemoryTables {
   memories: SharedMemoriesTable;
   memory_history: SharedMemoryHistoryTable;
   memory_idempotency: SharedIdempotencyTable;
   memory_audit: SharedAuditTable;
   memory_changes: SharedMemoryChangesTable;
+  memory_changes_pruned: SharedMemoryChangesPrunedTable;
 }
 
 export const SHARED_MEMORY_MIGRATIONS: Record<string, Migration> = {
@@ -139,6 +152,29 @@ export const SHARED_MEMORY_MIGRATIONS: Record<string, Migration> = {
         .ifNotExists()
         .on('memory_changes')
         .columns(['user_id', 'seq'])
+        .execute();
+    },
+  },
+  '0002-idempotency-claims': {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a migration sees the schema of its day
+    async up(db: Kysely<any>) {
+      // Existing keys all hold a result: they stay as they are.
+      await db.schema
+        .alterTable('memory_idempotency')
+        .alterColumn('result_json', (c) => c.dropNotNull())
+        .execute();
+      await db.schema.alterTable('memory_idempotency').addColumn('claim_owner', 'text').execute();
+      await db.schema.alterTable('memory_idempotency').addColumn('claim_expires_at', 'timestamptz').execute();
+    },
+  },
+  '0003-changes-pruned-mark': {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a migration sees the schema of its day
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('memory_changes_pruned')
+        .ifNotExists()
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('through_seq', 'bigint', (c) => c.notNull())
         .execute();
     },
   },

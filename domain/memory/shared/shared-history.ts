@@ -1,9 +1,9 @@
-/** History, idempotency keys and audit entries of the memory service in the shared PostgreSQL. */
+/** History and audit entries of the memory service in the shared PostgreSQL. */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { MemoryEvent, MemoryHistoryEntry } from '../../../shared/memory-model';
 import type { AuditEntry, AuditSink } from '../audit/audit-log';
-import type { HistoryLog, IdempotencyStore } from '../memory-history';
+import type { HistoryLog } from '../memory-history';
 import type { SharedMemoryTables } from './memory-schema';
 
 export class SharedHistory implements HistoryLog {
@@ -36,34 +36,6 @@ export class SharedHistory implements HistoryLog {
       .where('memory_id', '=', memoryId)
       .orderBy('seq')
       .execute()) as MemoryHistoryEntry[];
-  }
-}
-
-/** PostgreSQL text holds no NUL, which the service's keys use as a separator: stored JSON-escaped. */
-const storedKey = (key: string) => JSON.stringify(key);
-
-export class SharedIdempotencyKeys implements IdempotencyStore {
-  constructor(private readonly db: Kysely<SharedMemoryTables>) {}
-
-  async get<T>(key: string): Promise<T | undefined> {
-    const row = await this.db
-      .selectFrom('memory_idempotency')
-      .select('result_json')
-      .where('key', '=', storedKey(key))
-      .executeTakeFirst();
-    return row ? (JSON.parse(row.result_json) as T) : undefined;
-  }
-
-  async put(key: string, result: unknown): Promise<void> {
-    await this.db
-      .insertInto('memory_idempotency')
-      .values({
-        key: storedKey(key),
-        result_json: JSON.stringify(result),
-        created_at: new Date().toISOString(),
-      })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
   }
 }
 

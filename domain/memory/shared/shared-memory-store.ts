@@ -4,7 +4,7 @@
  * change feed (memory-change-feed.ts). A memory added through one instance is found by a search on
  * any other once the feed reaches it: milliseconds after the commit, through NOTIFY.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
 import type { PostgresNotifications } from '../../metadata-store/postgres-notifications';
 import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from '../store/memory-store';
@@ -13,6 +13,7 @@ import { MEMORY_COLUMNS, toMemoryRecord, vectorBytes } from '../store/memory-row
 import { UserIndexes, type IndexRowSource, type LoadRow } from '../store/user-indexes';
 import { appendChange, MemoryChangeFeed } from './memory-change-feed';
 import type { SharedMemoryTables } from './memory-schema';
+import { lockUserWrites } from './user-write-lock';
 
 const COLUMNS = MEMORY_COLUMNS;
 const toRecord = toMemoryRecord;
@@ -82,39 +83,66 @@ export class SharedMemoryStore implements MemoryStore {
     };
   }
 
+  feedGaps(): number {
+    return this.feed.gaps;
+  }
+
   warm(): Promise<void> {
     return this.indexes.warm();
   }
 
   async insert(record: MemoryRecord, vector: Float32Array): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
-      await tx
-        .insertInto('memories')
-        .values({
-          id: record.id,
-          user_id: record.user_id,
-          agent_id: record.agent_id,
-          run_id: record.run_id,
-          memory: record.memory,
-          hash: record.hash,
-          metadata_json: JSON.stringify(record.metadata),
-          category: record.category,
-          created_at: record.created_at,
-          updated_at: record.updated_at,
-          embedder: record.embedder,
-          vector: vectorBytes(vector),
-        })
-        .execute();
-      await appendChange(tx, {
-        user_id: record.user_id,
-        memory_id: record.id,
-        op: 'ADD',
-        old_memory: null,
-        new_memory: record.memory,
-      });
-    });
+    await this.db.transaction().execute((tx) => this.insertRow(tx, record, vector));
     // This instance's next search sees the write (read your writes).
     await this.feed.afterWrite();
+  }
+
+  /** The check and the insert under the user's write lock, so instances adding one fact store it once. */
+  async insertIfNew(scope: MemoryFilter, record: MemoryRecord, vector: Float32Array): Promise<MemoryRecord> {
+    const stored = await this.db.transaction().execute(async (tx) => {
+      await lockUserWrites(tx, record.user_id);
+      const same = await this.filtered(scope, tx)
+        .select(COLUMNS)
+        .where('hash', '=', record.hash)
+        .limit(1)
+        .executeTakeFirst();
+      if (same) return toRecord(same);
+      await this.insertRow(tx, record, vector);
+      return record;
+    });
+    if (stored === record) await this.feed.afterWrite();
+    return stored;
+  }
+
+  private async insertRow(
+    tx: Transaction<SharedMemoryTables>,
+    record: MemoryRecord,
+    vector: Float32Array,
+  ): Promise<void> {
+    await tx
+      .insertInto('memories')
+      .values({
+        id: record.id,
+        user_id: record.user_id,
+        agent_id: record.agent_id,
+        run_id: record.run_id,
+        memory: record.memory,
+        hash: record.hash,
+        metadata_json: JSON.stringify(record.metadata),
+        category: record.category,
+        created_at: record.created_at,
+        updated_at: record.updated_at,
+        embedder: record.embedder,
+        vector: vectorBytes(vector),
+      })
+      .execute();
+    await appendChange(tx, {
+      user_id: record.user_id,
+      memory_id: record.id,
+      op: 'ADD',
+      old_memory: null,
+      new_memory: record.memory,
+    });
   }
 
   async update(
@@ -234,9 +262,9 @@ export class SharedMemoryStore implements MemoryStore {
     return row && toRecord(row);
   }
 
-  /** The filter as SQL over the memories table. */
-  private filtered(f: MemoryFilter) {
-    let q = this.db.selectFrom('memories').where('user_id', '=', f.user_id);
+  /** The filter as SQL over the memories table (in `db`: the pool, or a transaction). */
+  private filtered(f: MemoryFilter, db: Kysely<SharedMemoryTables> = this.db) {
+    let q = db.selectFrom('memories').where('user_id', '=', f.user_id);
     if (f.agent_id !== undefined) q = q.where('agent_id', '=', f.agent_id);
     if (f.run_id !== undefined) q = q.where('run_id', '=', f.run_id);
     if (f.long_term) q = q.where('run_id', 'is', null);

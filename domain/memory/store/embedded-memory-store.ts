@@ -5,7 +5,7 @@
  */
 import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
 import { openMemoryDb, type MemoryDb } from './memory-db';
-import { UserIndexes, type IndexRowSource, type LoadRow } from './user-indexes';
+import { UserIndexes, type IndexRowSource, type LoadRow, type Partition } from './user-indexes';
 import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from './memory-store';
 import { searchIndexedTerms, searchIndexedVectors } from './indexed-search';
 import { MEMORY_COLUMNS, toMemoryRecord, vectorBytes, type MemoryRow } from './memory-row';
@@ -73,7 +73,19 @@ export class EmbeddedMemoryStore implements MemoryStore {
   }
 
   async insert(record: MemoryRecord, vector: Float32Array): Promise<void> {
+    this.insertRow(await this.indexes.forWrite(record.user_id), record, vector);
+  }
+
+  /** The check and the insert with nothing between them (this process is the store's only writer). */
+  async insertIfNew(scope: MemoryFilter, record: MemoryRecord, vector: Float32Array): Promise<MemoryRecord> {
     const p = await this.indexes.forWrite(record.user_id);
+    const same = this.hashed(scope, record.hash);
+    if (same) return same;
+    this.insertRow(p, record, vector);
+    return record;
+  }
+
+  private insertRow(p: Partition, record: MemoryRecord, vector: Float32Array): void {
     this.db
       .prepare(`INSERT INTO memories (${COLUMNS}, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(
@@ -176,6 +188,10 @@ export class EmbeddedMemoryStore implements MemoryStore {
   }
 
   async findByHash(filter: MemoryFilter, hash: string): Promise<MemoryRecord | undefined> {
+    return this.hashed(filter, hash);
+  }
+
+  private hashed(filter: MemoryFilter, hash: string): MemoryRecord | undefined {
     const { where, params } = sqlFilter(filter);
     const row = this.db
       .prepare(`SELECT ${COLUMNS} FROM memories WHERE ${where} AND hash = ? LIMIT 1`)

@@ -39,9 +39,15 @@ export interface TextHit {
 }
 
 export interface MemoryStore {
-  /** `embedded` or `qdrant`. */
+  /** `embedded`, `shared` or `qdrant`. */
   readonly kind: string;
   insert(record: MemoryRecord, vector: Float32Array): Promise<void>;
+  /**
+   * Inserts `record` unless a memory with its hash is already stored under `scope` (one user's), and
+   * answers the memory stored: that one, or `record`. The check and the insert are one step for
+   * every writer of the store (the shared store: across instances, docs/fleet.md#memory).
+   */
+  insertIfNew(scope: MemoryFilter, record: MemoryRecord, vector: Float32Array): Promise<MemoryRecord>;
   /** Replaces text, hash, vector and updated_at (and metadata when given) of an existing memory. */
   update(
     id: string,
@@ -71,6 +77,11 @@ export interface MemoryStore {
   staleRecords(embedder: string, limit: number): Promise<MemoryRecord[]>;
   /** A memory with exactly this normalized-text hash under the filter, if any. */
   findByHash(filter: MemoryFilter, hash: string): Promise<MemoryRecord | undefined>;
+  /**
+   * How often the store found its change feed pruned past its cursor and reloaded its users (a
+   * shared store, docs/fleet.md#memory).
+   */
+  feedGaps?(): number;
   /** Loads in the background what searches would otherwise load on first use (a store that can). */
   warm?(): Promise<void>;
   close(): Promise<void>;

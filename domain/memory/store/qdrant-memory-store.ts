@@ -54,6 +54,17 @@ export class QdrantMemoryStore implements MemoryStore {
     await this.upsert(record, vector);
   }
 
+  /**
+   * The check, then the insert: two requests to Qdrant, so two instances adding one fact for one
+   * user at the same moment can both store it (docs/fleet.md#memory).
+   */
+  async insertIfNew(scope: MemoryFilter, record: MemoryRecord, vector: Float32Array): Promise<MemoryRecord> {
+    const same = await this.findByHash(scope, record.hash);
+    if (same) return same;
+    await this.insert(record, vector);
+    return record;
+  }
+
   async update(
     id: string,
     change: Pick<MemoryRecord, 'memory' | 'hash' | 'updated_at' | 'embedder'> & {

@@ -184,6 +184,24 @@ export class UserIndexes {
     return this.vocabulary.find(term);
   }
 
+  /**
+   * Drops every loaded user's indexes (their next request, or `reload`, reads their rows again);
+   * answers who they were.
+   */
+  forgetAll(): string[] {
+    const users = [...this.partitions.keys()];
+    this.partitions.clear();
+    return users;
+  }
+
+  /** Loads these users' indexes again, one after another, in the background. */
+  async reload(userIds: string[]): Promise<void> {
+    for (const userId of userIds) {
+      if (this.closed) return;
+      await this.loaded(userId);
+    }
+  }
+
   /** Drops every index and stops a background load. */
   close(): void {
     this.closed = true;

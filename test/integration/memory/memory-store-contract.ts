@@ -287,6 +287,24 @@ export function memoryStoreContract(
         expect(await store.delete(doomed.id)).toBeUndefined();
       });
 
+      it('inserts a fact once per scope: insertIfNew answers the memory already stored', async () => {
+        const text = 'deploys happen on fridays';
+        const longTerm = { user_id: 'alice', long_term: true };
+        const first = memory({ memory: text });
+        expect(await store.insertIfNew(longTerm, first, unitVector(90))).toEqual(first);
+
+        const again = memory({ memory: text });
+        expect((await store.insertIfNew(longTerm, again, unitVector(90))).id).toBe(first.id);
+        expect(await store.get(again.id)).toBeUndefined();
+        expect(hitIds(await store.search(unitVector(90), { user_id: 'alice' }, 5))).toEqual([first.id]);
+
+        const today = memory({ memory: text, run_id: '2025-03-05' });
+        expect(
+          await store.insertIfNew({ user_id: 'alice', run_id: '2025-03-05' }, today, unitVector(91)),
+        ).toEqual(today);
+        expect(ids(await store.list({ user_id: 'alice' }))).toEqual(ids([first, today]));
+      });
+
       it('finds exact duplicates by hash within the filter only', async () => {
         const text = 'the api listens on port 8230';
         const x = memory({ memory: text, agent_id: 'coder' });

@@ -1,0 +1,199 @@
+/**
+ * One fact once across instances of a fleet (docs/fleet.md#memory): two memory services on one
+ * PostgreSQL adding the same fact for one user at the same moment store it once and answer the
+ * same id; a retry with the add's idempotency key on the other instance waits for the first add
+ * and answers its response; an instance whose change-feed cursor fell behind pruned changes
+ * reloads its users instead of skipping them.
+ */
+import { createHash } from 'node:crypto';
+import type { Embedder } from '../../../domain/memory/embedding/embedder';
+import { offlineFactExtractor } from '../../../domain/memory/extraction/offline-fact-extractor';
+import { MemoryService } from '../../../domain/memory/memory-service';
+import {
+  SHARED_MEMORY_MIGRATIONS,
+  type SharedMemoryTables,
+} from '../../../domain/memory/shared/memory-schema';
+import { migrateSchema, openMetadataDb } from '../../../domain/metadata-store/metadata-db';
+import { SharedAuditLog, SharedHistory } from '../../../domain/memory/shared/shared-history';
+import {
+  SharedIdempotencyKeys,
+  type ClaimTiming,
+} from '../../../domain/memory/shared/shared-idempotency-keys';
+import { openSharedMemoryDb } from '../../../domain/memory/shared/shared-memory-db';
+import { SharedMemoryStore } from '../../../domain/memory/shared/shared-memory-store';
+import { sql, type Kysely } from 'kysely';
+import { freshPostgresDatabase } from '../../harness/postgres';
+import { unitVector } from './memory-store-contract';
+
+const DIMS = 384;
+
+/** Vectors from the text (its hash as the seed): the same text, the same vector, no model. */
+function textEmbedder(delayMs = () => 0): Embedder {
+  return {
+    id: 'test-text-hash',
+    dimensions: DIMS,
+    async embed(texts) {
+      const delay = delayMs();
+      if (delay) await new Promise((r) => setTimeout(r, delay));
+      return texts.map((t) => unitVector(createHash('sha256').update(t).digest().readUInt32LE(0)));
+    },
+  };
+}
+
+interface Instance {
+  service: MemoryService;
+  db: Kysely<SharedMemoryTables>;
+  close(): Promise<void>;
+}
+
+/** A memory service as another host would run it: its own pool, listener and indexes. */
+async function instance(
+  url: string,
+  name: string,
+  opts: { embedder?: Embedder; claims?: Partial<ClaimTiming> } = {},
+): Promise<Instance> {
+  const { db, metadata } = await openSharedMemoryDb(`${url}?application_name=${name}`);
+  const store = await SharedMemoryStore.open(db, DIMS, metadata.notifications);
+  const service = new MemoryService({
+    store,
+    history: new SharedHistory(db),
+    idempotency: new SharedIdempotencyKeys(db, opts.claims),
+    embedder: opts.embedder ?? textEmbedder(),
+    extractor: offlineFactExtractor,
+    audit: new SharedAuditLog(db),
+  });
+  return {
+    service,
+    db,
+    close: async () => {
+      await service.close();
+      await metadata.close();
+    },
+  };
+}
+
+const rowsOf = async (db: Kysely<SharedMemoryTables>, user: string) =>
+  db.selectFrom('memories').select(['id', 'memory']).where('user_id', '=', user).execute();
+
+describe('one fact once across instances', () => {
+  it('two instances adding the same fact for one user at the same moment store one row and answer its id', async () => {
+    const url = await freshPostgresDatabase('memory-once');
+    const a = await instance(url, 'a');
+    const b = await instance(url, 'b');
+    try {
+      for (let round = 0; round < 30; round++) {
+        const text = `The release train ${round} leaves on Thursday.`;
+        const infer = round % 2 === 0;
+        const [fromA, fromB] = await Promise.all([
+          a.service.add({ user_id: 'ola', text, infer }),
+          b.service.add({ user_id: 'ola', text, infer }),
+        ]);
+        expect(fromA.results).toHaveLength(1);
+        expect(fromB.results[0].id).toBe(fromA.results[0].id);
+        expect([fromA.results[0].event, fromB.results[0].event].sort()).toEqual(['ADD', 'NONE']);
+      }
+      const rows = await rowsOf(a.db, 'ola');
+      expect(rows).toHaveLength(30);
+      expect(new Set(rows.map((r) => r.memory)).size).toBe(30);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('a retry with the same key on B while A’s slow add runs waits for it and answers A’s response', async () => {
+    const url = await freshPostgresDatabase('memory-once-key');
+    let slow = 0;
+    const a = await instance(url, 'a', { embedder: textEmbedder(() => slow) });
+    const b = await instance(url, 'b');
+    try {
+      for (let round = 0; round < 5; round++) {
+        const request = {
+          user_id: 'pia',
+          text: `Invoices for batch ${round} are sent on the first Monday.`,
+          infer: false,
+          idempotency_key: `retry-${round}`,
+        };
+        slow = 400;
+        const first = a.service.add(request);
+        // The retry lands on B while A's add is still embedding.
+        await new Promise((r) => setTimeout(r, 100));
+        const retried = await b.service.add(request);
+        const original = await first;
+        expect(original.results[0].event).toBe('ADD');
+        expect(retried).toEqual({ ...original, idempotent_replay: true });
+        slow = 0;
+      }
+      expect(await rowsOf(a.db, 'pia')).toHaveLength(5);
+      const history = await a.db.selectFrom('memory_history').select('event').execute();
+      expect(history.map((h) => h.event)).toEqual(['ADD', 'ADD', 'ADD', 'ADD', 'ADD']);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('a claim whose owner died expires: the next retry runs the add', async () => {
+    const url = await freshPostgresDatabase('memory-once-dead');
+    const claims = { claimTtlMs: 300, pollMs: 20 };
+    const a = await instance(url, 'a', { claims });
+    const b = await instance(url, 'b', { claims });
+    try {
+      const request = { user_id: 'rui', text: 'The VPN certificate expires in June.', infer: false };
+      // A claims the key and dies mid-add (its add never ends, its renewals stop with it).
+      const dead = new SharedIdempotencyKeys(a.db, { claimTtlMs: 300 });
+      let die = (_: Error) => {};
+      const hung = dead.once('rui\u0000k-dead', () => new Promise<never>((_, reject) => (die = reject)));
+      await new Promise((r) => setTimeout(r, 50));
+      await a.close();
+
+      const started = Date.now();
+      const retried = await b.service.add({ ...request, idempotency_key: 'k-dead' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+      expect(retried.results[0].event).toBe('ADD');
+      expect(retried.idempotent_replay).toBeUndefined();
+      const again = await b.service.add({ ...request, idempotency_key: 'k-dead' });
+      expect(again).toEqual({ ...retried, idempotent_replay: true });
+      die(new Error('the process is gone'));
+      await expect(hung).rejects.toThrow('the process is gone');
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('a failed add releases its key at once', async () => {
+    const url = await freshPostgresDatabase('memory-once-failed');
+    const a = await instance(url, 'a');
+    try {
+      const keys = new SharedIdempotencyKeys(a.db);
+      await expect(keys.once('k', () => Promise.reject(new Error('model down')))).rejects.toThrow(
+        'model down',
+      );
+      const started = Date.now();
+      expect(await keys.once('k', async () => 'second try')).toEqual({ result: 'second try', replay: false });
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(await keys.once('k', async () => 'third')).toEqual({ result: 'second try', replay: true });
+    } finally {
+      await a.close();
+    }
+  });
+
+  it('keys stored before claims existed still answer their response', async () => {
+    const url = await freshPostgresDatabase('memory-once-migrate');
+    const before = await openMetadataDb(url);
+    await migrateSchema(before.db, 'postgres', 'memory', {
+      '0001-memories': SHARED_MEMORY_MIGRATIONS['0001-memories'],
+    });
+    await sql`INSERT INTO memory_idempotency (key, result_json, created_at) VALUES (${JSON.stringify('u\u0000old')}, '"stored"', '2025-01-01T00:00:00.000Z')`.execute(
+      before.db,
+    );
+    await before.close();
+    const a = await instance(url, 'a');
+    try {
+      const keys = new SharedIdempotencyKeys(a.db);
+      expect(await keys.once('u\u0000old', async () => 'again')).toEqual({ result: 'stored', replay: true });
+    } finally {
+      await a.close();
+    }
+  });
+});
