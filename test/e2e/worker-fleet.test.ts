@@ -78,6 +78,9 @@ describe('a fleet of three workers and two gateways (real processes)', () => {
       PLAT_WORKER_SHUTDOWN_GRACE_SECONDS: '2',
       // The small sources take a fraction of a second at this pace, the big one about 4 s.
       PLAT_INGEST_MAX_ROWS_PER_SECOND: '25000',
+      // One user creates thirty projects within a minute, on both gateways: the fleet-wide limit
+      // (20 by default, counted across gateways) is not what this test is about.
+      PLAT_PROJECT_CREATES_PER_MINUTE: '60',
     };
     const hostDirs = [newTestDataDir(), newTestDataDir(), newTestDataDir()];
     const startWorker = async (i: number, queues?: string) => {
