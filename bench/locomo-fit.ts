@@ -21,7 +21,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { calibratedRelevance, type Calibration } from '../domain/memory/search/calibration';
-import { FEATURE_NAMES, type RelevanceFeatures } from '../domain/memory/search/relevance-features';
+import {
+  FEATURE_NAMES,
+  relevanceFeatures,
+  type RelevanceFeatures,
+} from '../domain/memory/search/relevance-features';
+import { rerankScore, type RerankModel } from '../domain/memory/search/rerank';
+import { RERANK_FEATURES } from '../domain/memory/search/rerank-features';
 import { SEARCH_MODES } from '../shared/memory-requests';
 import { repoRoot } from '../shared/paths';
 import { envInt, pct, runBench, table } from './lib/bench-stats';
@@ -34,6 +40,50 @@ const CURVE_STEPS = 20;
 /** The fused relevance may only raise the relevance; the gap and the rank may only lower it. */
 const SIGNS = { fused: 1, gap: -1, logRank: -1 } as const;
 const OUT = path.join(repoRoot, 'domain', 'memory', 'search', 'calibration-fit.ts');
+const RERANK_OUT = path.join(repoRoot, 'domain', 'memory', 'search', 'rerank-fit.ts');
+
+/**
+ * The reranker (hybrid), fitted on the dev questions' own candidates (not the foreign ones): a
+ * logistic regression of "is evidence" on the rerank features, every weight held >= 0 (each
+ * feature may only raise a candidate).
+ */
+function fitRerank(dev: QuestionRows[]): RerankModel {
+  const rows = dev.filter((q) => !q.foreign).flatMap((q) => q.rows.filter((r) => r.rerank));
+  const model = fitLogistic(
+    rows.map((r) => RERANK_FEATURES.map((n) => r.rerank![n])),
+    rows.map((r) => (r.evidence ? 1 : 0)),
+    RERANK_FEATURES.map(() => 1),
+  );
+  const round = (x: number) => Number(x.toPrecision(6));
+  return {
+    intercept: round(model.intercept),
+    weights: Object.fromEntries(RERANK_FEATURES.map((n, j) => [n, round(model.weights[j])])),
+  };
+}
+
+/** The questions' candidates reordered by the reranker, with calibration's features of that order. */
+function reranked(questions: QuestionRows[], model: RerankModel): QuestionRows[] {
+  return questions.map((q) => {
+    const scored = q.rows
+      .map((r) => ({ r, score: r.rerank ? rerankScore(r.rerank, model) : r.features.fused }))
+      .sort((a, b) => b.score - a.score);
+    const features = relevanceFeatures(scored.map((s) => s.score));
+    return { ...q, rows: scored.map((s, i) => ({ ...s.r, features: features[i] })) };
+  });
+}
+
+function rerankSource(model: RerankModel, questions: number): string {
+  return `/**
+ * The fitted reranker (docs/memory-search.md#reranking), written by
+ * \`BENCH_WRITE=1 npm run bench:locomo-fit\`: a logistic model of "this candidate answers the
+ * question" over its rerank features, fitted on LoCoMo conversations 1–${DEV_CONVERSATIONS} (${questions} questions),
+ * every weight held >= 0.
+ */
+import type { RerankModel } from './rerank';
+
+export const RERANK: RerankModel = ${JSON.stringify(model)};
+`;
+}
 
 const vector = (f: RelevanceFeatures) => FEATURE_NAMES.map((n) => f[n]);
 
@@ -76,8 +126,30 @@ async function main(): Promise<void> {
   const recallRows: string[][] = [];
   const minScoreRows: string[][] = [];
   let devQuestions = 0;
+  let rerankModel: RerankModel | undefined;
   for (const mode of SEARCH_MODES) {
-    const questions = data.filter((q) => q.mode === mode);
+    let questions = data.filter((q) => q.mode === mode);
+    if (mode === 'hybrid' && questions.some((q) => q.rows.some((r) => r.rerank))) {
+      const unranked = questions;
+      rerankModel = fitRerank(unranked.filter((q) => q.conversation < DEV_CONVERSATIONS));
+      console.log(
+        `rerank: intercept ${rerankModel.intercept}, weights ${JSON.stringify(rerankModel.weights)}`,
+      );
+      questions = reranked(unranked, rerankModel);
+      for (const [name, qs] of [
+        ['fused + neighbours', unranked],
+        ['reranked', questions],
+      ] as const) {
+        const cells = [DEV_CONVERSATIONS, Infinity].map((limit) => {
+          const r = recallFigures(
+            qs.filter((q) => q.conversation < limit),
+            (f) => f.fused,
+          );
+          return `${pct(r.plain)} / ${pct(r.decay)} decayed`;
+        });
+        console.log(`  hybrid ${name}: R@10 dev ${cells[0]}; all ${cells[1]}`);
+      }
+    }
     const dev = questions.filter((q) => q.conversation < DEV_CONVERSATIONS);
     const heldOut = questions.filter((q) => q.conversation >= DEV_CONVERSATIONS);
     devQuestions = dev.filter((q) => !q.foreign).length;
@@ -125,6 +197,10 @@ async function main(): Promise<void> {
   if (process.env.BENCH_WRITE === '1') {
     fs.writeFileSync(OUT, source(calibrations, devQuestions));
     console.log(`\nwrote ${path.relative(repoRoot, OUT)}`);
+    if (rerankModel) {
+      fs.writeFileSync(RERANK_OUT, rerankSource(rerankModel, devQuestions));
+      console.log(`wrote ${path.relative(repoRoot, RERANK_OUT)}`);
+    }
   }
 }
 

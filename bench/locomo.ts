@@ -55,6 +55,17 @@ const MIN_SCORES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7];
 
 /** What is measured per question: the service in each search mode, without and with decay, and the baseline. */
 const MODES = ['semantic', 'lexical', 'hybrid'] as const;
+/**
+ * Hybrid with each fusion stage alone (search/search-stages.ts, through PLAT_MEMORY_SEARCH_STAGES,
+ * read per search by the in-process service): none (fusion only), each one, and all (the default).
+ */
+const STAGE_VARIANTS = [
+  ['fusion', 'none'],
+  ['+dates', 'dates'],
+  ['+neighbours', 'neighbours'],
+  ['+rerank', 'rerank'],
+] as const;
+type StageVariant = (typeof STAGE_VARIANTS)[number][0];
 const METHODS = [
   'semantic',
   'semanticDecay',
@@ -63,8 +74,11 @@ const METHODS = [
   'hybrid',
   'hybridDecay',
   'bm25',
+  ...STAGE_VARIANTS.flatMap(([v]) => [v, `${v}Decay`] as const),
 ] as const;
 type Method = (typeof METHODS)[number];
+/** The columns of the main table; the stage variants have their own. */
+const MAIN_METHODS = METHODS.slice(0, 7);
 const METHOD_LABEL: Record<Method, string> = {
   semantic: 'semantic',
   semanticDecay: 'semantic+decay',
@@ -73,6 +87,12 @@ const METHOD_LABEL: Record<Method, string> = {
   hybrid: 'hybrid',
   hybridDecay: 'hybrid+decay',
   bm25: 'BM25',
+  ...(Object.fromEntries(
+    STAGE_VARIANTS.flatMap(([v]) => [
+      [v, `hybrid ${v}`],
+      [`${v}Decay`, `hybrid ${v}+decay`],
+    ]),
+  ) as Record<`${StageVariant}` | `${StageVariant}Decay`, string>),
 };
 
 class Tally {
@@ -147,7 +167,9 @@ async function main(): Promise<void> {
         }
         // The service's clock: the day after the conversation's last session (see the file comment).
         clock = questionClock(conversation);
-        const search = async (mode: string, timeDecay: boolean) => {
+        const search = async (mode: string, timeDecay: boolean, stages?: string) => {
+          if (stages) process.env.PLAT_MEMORY_SEARCH_STAGES = stages;
+          else delete process.env.PLAT_MEMORY_SEARCH_STAGES;
           const [took, res] = await timed(() =>
             server.client.post<{ results: SearchItem[] }>('/memory/search', {
               query: qa.question,
@@ -157,7 +179,9 @@ async function main(): Promise<void> {
               search_mode: mode,
             }),
           );
-          (searchTimes[`${mode}${timeDecay ? ' + decay' : ''}`] ??= []).push(took);
+          (searchTimes[`${mode}${stages ? ` (${stages})` : ''}${timeDecay ? ' + decay' : ''}`] ??= []).push(
+            took,
+          );
           return res.results;
         };
         const ranked = {} as Record<Method, string[]>;
@@ -167,6 +191,11 @@ async function main(): Promise<void> {
           ranked[`${mode}Decay`] = decayed.map((r) => r.id);
           if (mode === 'hybrid') minScores.add(wanted, decayed);
         }
+        for (const [variant, stages] of STAGE_VARIANTS) {
+          ranked[variant] = (await search('hybrid', false, stages)).map((r) => r.id);
+          ranked[`${variant}Decay`] = (await search('hybrid', true, stages)).map((r) => r.id);
+        }
+        delete process.env.PLAT_MEMORY_SEARCH_STAGES;
         clock = undefined;
         const [bmMs, bmTop] = await timed(() => bm25.search(qa.question, TOP_K));
         bm25Times.push(bmMs);
@@ -187,7 +216,19 @@ async function main(): Promise<void> {
     const line = (name: string, t: Tally) => [
       name,
       String(t.questions),
-      ...METHODS.flatMap((m) => [pct(t.recall(m, 5)), pct(t.recall(m, 10))]),
+      ...MAIN_METHODS.flatMap((m) => [pct(t.recall(m, 5)), pct(t.recall(m, 10))]),
+    ];
+    const stageMethods = [
+      ...STAGE_VARIANTS.map(([v]) => v),
+      'hybrid',
+      ...STAGE_VARIANTS.map(([v]) => `${v}Decay` as const),
+      'hybridDecay',
+      'bm25',
+    ] as const satisfies readonly Method[];
+    const stageLine = (name: string, t: Tally) => [
+      name,
+      String(t.questions),
+      ...stageMethods.map((m) => pct(t.recall(m, 10))),
     ];
     console.log(
       `\nrecall of evidence turns, top_k ${TOP_K}: POST /memory/search by search_mode, without and with time_decay ` +
@@ -204,14 +245,30 @@ async function main(): Promise<void> {
         [
           'category',
           'questions',
-          ...METHODS.flatMap((m) => [`${METHOD_LABEL[m]} R@5`, `${METHOD_LABEL[m]} R@10`]),
+          ...MAIN_METHODS.flatMap((m) => [`${METHOD_LABEL[m]} R@5`, `${METHOD_LABEL[m]} R@10`]),
         ],
         [...rows.map(([name, t]) => line(name, t)), line('overall', overall), ...splits],
+      ),
+    );
+    console.log(
+      '\nhybrid R@10 by fusion stage (each alone; hybrid = all, the default), without and with time_decay\n',
+    );
+    const stageSplits = heldOut.questions
+      ? [
+          stageLine(`conv. 1-${DEV_CONVERSATIONS} (dev)`, dev),
+          stageLine(`conv. ${DEV_CONVERSATIONS + 1}-${conversations.length}`, heldOut),
+        ]
+      : [];
+    console.log(
+      table(
+        ['category', 'questions', ...stageMethods.map((m) => METHOD_LABEL[m])],
+        [...rows.map(([name, t]) => stageLine(name, t)), stageLine('overall', overall), ...stageSplits],
       ),
     );
     const vsBm25 = (t: Tally) => (m: Method) =>
       `${METHOD_LABEL[m]} ${ratio(t.recall(m, 10), t.recall('bm25', 10))}`;
     const services = METHODS.filter((m) => m !== 'bm25');
+    // (stage variants included: each alone vs BM25)
     console.log(`\nR@10 / BM25 overall: ${services.map(vsBm25(overall)).join('; ')}`);
     if (heldOut.questions)
       console.log(

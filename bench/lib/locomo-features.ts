@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { openEmbeddedMemoryStore } from '../../domain/memory/store/embedded-memory-store';
 import { queryPlan, retrieve } from '../../domain/memory/search/hybrid-retrieval';
 import type { RelevanceFeatures } from '../../domain/memory/search/relevance-features';
+import type { RerankFeatures } from '../../domain/memory/search/rerank-features';
 import { SEARCH_MODES, type SearchMode } from '../../shared/memory-requests';
 import { repoRoot } from '../../shared/paths';
 import { evidenceMemories, loadSamples, questionClock, storeConversations } from './locomo-data';
@@ -20,6 +21,8 @@ import { benchConfig, serviceEmbedder, startMemoryServer } from './memory-server
 /** A candidate of one question in one mode. */
 export interface FeatureRow {
   features: RelevanceFeatures;
+  /** What the reranker reads (hybrid): bench/locomo-fit.ts fits it first, then calibrates its order. */
+  rerank?: RerankFeatures;
   /** Days between the memory's created_at and the question's clock. */
   ageDays: number;
   evidence: boolean;
@@ -38,6 +41,7 @@ export interface QuestionRows {
 }
 
 const POOL = 40;
+const COLLECT_STAGES = { dates: true, neighbours: true, rerank: false };
 const DAY_MS = 86_400_000;
 
 /** Conversations 1–3 are the calibration's dev split; the rest are held out. */
@@ -51,7 +55,7 @@ export function partner(i: number, n: number): number {
 
 /** The rows of the first `conversations` conversations, from the cache file or built and cached. */
 export async function locomoFeatures(conversations: number, refresh: boolean): Promise<QuestionRows[]> {
-  const cache = path.join(repoRoot, '.data', 'bench', `locomo-features-${conversations}.json`);
+  const cache = path.join(repoRoot, '.data', 'bench', `locomo-features-v2-${conversations}.json`);
   if (!refresh && fs.existsSync(cache)) {
     console.log(`features from ${path.relative(repoRoot, cache)} (BENCH_REFRESH=1 to rebuild)`);
     return JSON.parse(fs.readFileSync(cache, 'utf8')) as QuestionRows[];
@@ -76,12 +80,15 @@ export async function locomoFeatures(conversations: number, refresh: boolean): P
           const vector = embedder.embed([qa.question]).then(([v]) => v);
           const other = stored[partner(conversation.index, stored.length)];
           for (const mode of SEARCH_MODES) {
-            const plan = queryPlan(mode, qa.question, vector, now);
+            // Every stage but the reranker, whose weights are what gets fitted: candidates in the
+            // order of the fused relevance raised by neighbour shares, each with its rerank features.
+            const plan = queryPlan(mode, qa.question, vector, now, COLLECT_STAGES);
             for (const asked of other === conversation ? [conversation] : [conversation, other]) {
               const foreign = asked !== conversation;
               const [candidates] = await retrieve(store, plan, [{ user_id: asked.user }], POOL);
               const rows = candidates.map((c) => ({
                 features: c.features,
+                ...(c.rerank ? { rerank: c.rerank } : {}),
                 ageDays: Math.max(0, (now.getTime() - Date.parse(c.record.created_at)) / DAY_MS),
                 evidence: !foreign && wanted.has(c.record.id),
               }));

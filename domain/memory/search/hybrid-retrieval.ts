@@ -7,7 +7,9 @@
  * - `lexical`: BM25 over the memory's terms, normalized (search/lexical-index.ts);
  * - `hybrid`: semantic and lexical, plus an entity list (BM25 over only the things the question
  *   names) when it names any, and a time list (semantic within the range) when it names a time,
- *   fused with weights (search/rank-fusion.ts).
+ *   fused with weights (search/rank-fusion.ts); then the memories created next to the best
+ *   candidates get a share of their relevance (search/neighbour-turns.ts), and a feature-based
+ *   reranker scores the candidates (search/rerank.ts), each stage switchable (search/search-stages.ts).
  *
  * In every mode the relevance is then calibrated (search/calibration.ts, with the mode's fitted
  * constants of search/calibration-fit.ts); candidates stay in fusion's order, best first.
@@ -18,7 +20,12 @@ import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from '../store/mem
 import { calibratedRelevance } from './calibration';
 import { CALIBRATIONS } from './calibration-fit';
 import { fuseRankings, type RankedHit } from './rank-fusion';
+import { NEIGHBOUR_TURNS, neighbourShares } from './neighbour-turns';
 import { relevanceFeatures, type RelevanceFeatures } from './relevance-features';
+import { rerankScore } from './rerank';
+import { rerankFeatures, type RerankFeatures } from './rerank-features';
+import { RERANK } from './rerank-fit';
+import { ALL_STAGES, type SearchStages } from './search-stages';
 import { entityTerms, queryTerms, termWords } from './text-terms';
 import { timeRangeOf, type TimeRange } from './time-expressions';
 
@@ -42,6 +49,8 @@ export interface Candidate {
   signals: MatchSignals;
   /** What calibration read (the fused relevance among them), for benchmarks and fitting. */
   features: RelevanceFeatures;
+  /** What the reranker read (hybrid only), for benchmarks and fitting. */
+  rerank?: RerankFeatures;
 }
 
 /** What a question asks for, analysed once per search. */
@@ -57,6 +66,8 @@ export interface QueryPlan {
   range?: TimeRange;
   /** Term → the question's word it came from, to show matches in the user's words. */
   words: Map<string, string>;
+  /** The hybrid stages in use. */
+  stages: SearchStages;
 }
 
 /** Fusion weights of the hybrid mode, tuned on LoCoMo's first conversations (see bench/locomo.ts). */
@@ -67,6 +78,7 @@ export function queryPlan(
   question: string,
   vector: Promise<Float32Array> | undefined,
   now: Date,
+  stages: SearchStages = ALL_STAGES,
 ): QueryPlan {
   const hybrid = mode === 'hybrid';
   return {
@@ -74,8 +86,9 @@ export function queryPlan(
     vector: mode === 'lexical' ? undefined : vector,
     terms: mode === 'semantic' ? [] : queryTerms(question),
     entities: hybrid ? entityTerms(question) : [],
-    range: hybrid ? timeRangeOf(question, now) : undefined,
+    range: hybrid ? timeRangeOf(question, now, { timeline: stages.dates }) : undefined,
     words: termWords(question),
+    stages,
   };
 }
 
@@ -108,7 +121,103 @@ export async function retrieve(
   const semantic = vectorLists.slice(0, filters.length);
   const timed = range && plan.vector ? vectorLists.slice(filters.length) : none<VectorHit>(filters);
   const [lexicalLists, entityLists] = await Promise.all([lexical, entity]);
-  return filters.map((_, i) => fuse(plan, pool, semantic[i], lexicalLists[i], entityLists[i], timed[i]));
+  const fusedLists = filters.map((_, i) =>
+    fuse(plan, pool, semantic[i], lexicalLists[i], entityLists[i], timed[i]),
+  );
+  if (plan.mode !== 'hybrid') return fusedLists.map((f) => calibrate(plan, f.candidates));
+  return Promise.all(
+    fusedLists.map(async (f, i) => {
+      const shares = plan.stages.neighbours
+        ? await neighbourTurns(store, filters[i], f)
+        : new Map<string, number>();
+      return calibrate(plan, rerank(plan, pool, f, shares));
+    }),
+  );
+}
+
+/** A fused candidate before calibration. */
+interface Fused {
+  record: MemoryRecord;
+  score: number;
+  signals: MatchSignals;
+  rerank?: RerankFeatures;
+}
+
+/** Fusion's candidates, best first, and the floors an absent memory scores at. */
+interface FusedList {
+  candidates: Fused[];
+  floors: { semantic: number; lexical: number; fused: number };
+}
+
+/** The share of relevance each memory next to one of the best candidates inherits (none when the store cannot tell). */
+async function neighbourTurns(
+  store: MemoryStore,
+  filter: MemoryFilter,
+  f: FusedList,
+): Promise<Map<string, number>> {
+  if (!store.neighbours || !f.candidates.length) return new Map();
+  const sources = f.candidates.slice(0, NEIGHBOUR_TURNS.sources);
+  const found = await store.neighbours(
+    sources.map((c) => c.record.id),
+    filter,
+    NEIGHBOUR_TURNS.span,
+  );
+  const known = new Set(f.candidates.map((c) => c.record.id));
+  for (const list of found.values())
+    for (const r of list)
+      if (!known.has(r.id)) {
+        known.add(r.id);
+        f.candidates.push({ record: r, score: f.floors.fused, signals: {} });
+      }
+  return neighbourShares(
+    sources.map((c) => ({ record: c.record, score: c.score })),
+    found,
+    NEIGHBOUR_TURNS,
+  );
+}
+
+/**
+ * Hybrid's last stage, over the best `pool` candidates by fused relevance raised to any neighbour
+ * share (bounded work): the reranker's score over each one's features, or with the stage off that
+ * raised relevance itself; best first.
+ */
+function rerank(plan: QueryPlan, pool: number, f: FusedList, shares: Map<string, number>): Fused[] {
+  const query = { terms: plan.terms, entities: plan.entities };
+  const byId = (a: Fused, b: Fused) => b.score - a.score || a.record.id.localeCompare(b.record.id);
+  const raised = f.candidates
+    .map((c) => ({ ...c, fused: c.score, neighbour: shares.get(c.record.id) ?? 0 }))
+    .map((c) => ({ ...c, score: Math.max(c.fused, c.neighbour) }))
+    .sort(byId)
+    .slice(0, Math.max(pool, 1));
+  return raised
+    .map(({ fused, neighbour, ...c }) => {
+      const features = rerankFeatures(
+        {
+          text: c.record.memory,
+          fused,
+          semantic: c.signals.semantic ?? f.floors.semantic,
+          lexical: c.signals.lexical?.relevance ?? f.floors.lexical,
+          inRange: c.signals.time !== undefined,
+          neighbour,
+        },
+        query,
+      );
+      return { ...c, score: plan.stages.rerank ? rerankScore(features, RERANK) : c.score, rerank: features };
+    })
+    .sort(byId);
+}
+
+/** Calibrated relevance over the candidates' final scores; calibration never reorders them. */
+function calibrate(plan: QueryPlan, fused: Fused[]): Candidate[] {
+  const features = relevanceFeatures(fused.map((f) => f.score));
+  const calibration = CALIBRATIONS[plan.mode];
+  return fused.map((f, i) => ({
+    record: f.record,
+    relevance: calibratedRelevance(features[i], calibration),
+    signals: f.signals,
+    features: features[i],
+    ...(f.rerank ? { rerank: f.rerank } : {}),
+  }));
 }
 
 function fuse(
@@ -118,7 +227,7 @@ function fuse(
   lexical: TextHit[],
   entity: TextHit[],
   timed: VectorHit[],
-): Candidate[] {
+): FusedList {
   const records = new Map<string, MemoryRecord>();
   const signals = new Map<string, MatchSignals>();
   const signal = (record: MemoryRecord): MatchSignals => {
@@ -151,21 +260,22 @@ function fuse(
             ...(plan.entities.length ? [{ hits: textHits(entity), weight: HYBRID_WEIGHTS.entity }] : []),
             ...(plan.range ? [{ hits: vectorHits(timed), weight: HYBRID_WEIGHTS.time, floor: 0 }] : []),
           ];
+  const floors = lists.map((l) => l.floor ?? floor(l.hits));
   const fused = fuseRankings(
     lists.map((l) => l.hits),
-    {
-      method: 'weighted',
-      weights: lists.map((l) => l.weight),
-      floors: lists.map((l) => l.floor ?? floor(l.hits)),
-    },
+    { method: 'weighted', weights: lists.map((l) => l.weight), floors },
   );
-  const features = relevanceFeatures(fused.map((f) => f.score));
-  const calibration = CALIBRATIONS[plan.mode];
-  // Calibration never ranks a lower fused relevance above a higher one: fusion's order stands.
-  return fused.map((f, i) => ({
-    record: records.get(f.id)!,
-    relevance: calibratedRelevance(features[i], calibration),
-    signals: signals.get(f.id)!,
-    features: features[i],
-  }));
+  const totalWeight = lists.reduce((a, l) => a + l.weight, 0);
+  return {
+    candidates: fused.map((f) => ({
+      record: records.get(f.id)!,
+      score: f.score,
+      signals: signals.get(f.id)!,
+    })),
+    floors: {
+      semantic: floor(vectorHits(semantic)),
+      lexical: floor(textHits(lexical)),
+      fused: totalWeight ? lists.reduce((a, l, i) => a + l.weight * floors[i], 0) / totalWeight : 0,
+    },
+  };
 }

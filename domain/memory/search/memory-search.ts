@@ -9,6 +9,7 @@ import type { Embedder } from '../embedding/embedder';
 import type { MemoryFilter, MemoryStore } from '../store/memory-store';
 import { queryPlan, retrieve, type Candidate, type QueryPlan } from './hybrid-retrieval';
 import { mergeResults } from './result-merge';
+import { searchStages } from './search-stages';
 import { decayedScore } from './time-decay';
 
 const DAY_MS = 86_400_000;
@@ -56,7 +57,9 @@ export class MemorySearch {
       req.search_mode === 'lexical' ? undefined : this.embedder.embed([req.query]).then(([v]) => v);
     // Retrieval awaits it; until then a failed embedding must not count as unhandled.
     vector?.catch(() => {});
-    return queryPlan(req.search_mode, req.query, vector, this.now());
+    // Read per search, so a benchmark can measure each stage alone (search/search-stages.ts).
+    const stages = searchStages(process.env.PLAT_MEMORY_SEARCH_STAGES);
+    return queryPlan(req.search_mode, req.query, vector, this.now(), stages);
   }
 
   private sharedCandidates(plan: QueryPlan, userId: string, pool: number): Promise<Candidate[][]> {

@@ -3,8 +3,12 @@
  * `created_at` (issue #14's temporal questions). Relative to `now`: "today", "yesterday",
  * "N days/weeks/months/years ago", "last/this week|month|year" (weeks start on Monday); absolute:
  * "in 2023", "in May 2023", "(on) 8 May 2023", "May 8, 2023"; bounds: "before …", "after …",
- * "since …". An impossible day ("31 April 2023") falls back to its month. Pure, for exact unit
- * tests. Returns the most precise expression found, with its text.
+ * "since …". An impossible day ("31 April 2023") falls back to its month. With `timeline` (the
+ * `dates` stage of search/search-stages.ts) also what needs the timeline to be placed: a month
+ * without a year ("in June": its last occurrence not after `now`), "last weekend", and "the
+ * week/weekend/day before <a date>" (that span up to and including the date, since what happened
+ * then is told on the date). Pure, for exact unit tests. Returns the most precise expression
+ * found, with its text.
  */
 
 export interface TimeRange {
@@ -121,8 +125,47 @@ const PHRASES = [
   'in \\d{4}',
 ];
 
-export function timeRangeOf(question: string, now: Date): TimeRange | undefined {
+/** Expressions placed on the timeline (`timeline` option), most precise first. */
+function timelineRange(
+  q: string,
+  now: Date,
+): { from: Date; to: Date; at: number; length: number } | undefined {
+  let m: RegExpExecArray | null;
+  const before = new RegExp(
+    `\\b(?:the )?(?:last )?(week|weekend|day) (?:right )?before ((?:on )?\\d{1,2}(?:st|nd|rd|th)? ${MONTH},? \\d{4}|(?:on )?${MONTH} \\d{1,2}(?:st|nd|rd|th)?,? \\d{4})\\b`,
+  );
+  if ((m = before.exec(q))) {
+    const date = span(m[2], now);
+    if (date) {
+      const days = m[1] === 'week' ? 7 : m[1] === 'weekend' ? 3 : 1;
+      return { from: addDays(date.from, -days), to: date.to, at: m.index, length: m[0].length };
+    }
+  }
+  if ((m = /\blast weekend\b/.exec(q))) {
+    const monday = weekStart(utc(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    return { from: addDays(monday, -2), to: monday, at: m.index, length: m[0].length };
+  }
+  if ((m = new RegExp(`\\b(?:in|during) ${MONTH}(?!,? \\d)\\b`).exec(q))) {
+    const month = monthIndex(m[1]);
+    const year = now.getUTCFullYear() - (month > now.getUTCMonth() ? 1 : 0);
+    return { from: utc(year, month), to: utc(year, month + 1), at: m.index, length: m[0].length };
+  }
+  return undefined;
+}
+
+export function timeRangeOf(
+  question: string,
+  now: Date,
+  opts: { timeline?: boolean } = {},
+): TimeRange | undefined {
   const q = question.toLowerCase();
+  const placed = opts.timeline ? timelineRange(q, now) : undefined;
+  if (placed)
+    return {
+      from: placed.from.toISOString(),
+      to: placed.to.toISOString(),
+      text: question.slice(placed.at, placed.at + placed.length).trim(),
+    };
   const bound = '(before|after|since|until|by)? ?';
   for (const phrase of PHRASES) {
     const m = new RegExp(`\\b${bound}(${phrase})\\b`).exec(q);

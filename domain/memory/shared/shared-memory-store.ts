@@ -8,7 +8,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
 import type { PostgresNotifications } from '../../metadata-store/postgres-notifications';
 import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from '../store/memory-store';
-import { searchIndexedTerms, searchIndexedVectors } from '../store/indexed-search';
+import { indexedNeighbours, searchIndexedTerms, searchIndexedVectors } from '../store/indexed-search';
 import { MEMORY_COLUMNS, toMemoryRecord, vectorBytes } from '../store/memory-row';
 import { UserIndexes, type IndexRowSource, type LoadRow } from '../store/user-indexes';
 import { appendChange, MemoryChangeFeed } from './memory-change-feed';
@@ -230,6 +230,10 @@ export class SharedMemoryStore implements MemoryStore {
 
   searchMany(vector: Float32Array, filters: MemoryFilter[], limit: number): Promise<VectorHit[][]> {
     return searchIndexedVectors(this.indexes, (ids) => this.records(ids), vector, filters, limit);
+  }
+
+  neighbours(ids: string[], filter: MemoryFilter, span: number): Promise<Map<string, MemoryRecord[]>> {
+    return indexedNeighbours(this.indexes, (ids) => this.records(ids), ids, filter, span);
   }
 
   searchText(terms: string[], filters: MemoryFilter[], limit: number): Promise<TextHit[][]> {

@@ -7,7 +7,7 @@ import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
 import { openMemoryDb, type MemoryDb } from './memory-db';
 import { UserIndexes, type IndexRowSource, type LoadRow, type Partition } from './user-indexes';
 import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from './memory-store';
-import { searchIndexedTerms, searchIndexedVectors } from './indexed-search';
+import { indexedNeighbours, searchIndexedTerms, searchIndexedVectors } from './indexed-search';
 import { MEMORY_COLUMNS, toMemoryRecord, vectorBytes, type MemoryRow } from './memory-row';
 
 const COLUMNS = MEMORY_COLUMNS.join(', ');
@@ -164,6 +164,10 @@ export class EmbeddedMemoryStore implements MemoryStore {
 
   searchMany(vector: Float32Array, filters: MemoryFilter[], limit: number): Promise<VectorHit[][]> {
     return searchIndexedVectors(this.indexes, async (ids) => this.records(ids), vector, filters, limit);
+  }
+
+  neighbours(ids: string[], filter: MemoryFilter, span: number): Promise<Map<string, MemoryRecord[]>> {
+    return indexedNeighbours(this.indexes, async (ids) => this.records(ids), ids, filter, span);
   }
 
   searchText(terms: string[], filters: MemoryFilter[], limit: number): Promise<TextHit[][]> {

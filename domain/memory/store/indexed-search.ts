@@ -74,3 +74,39 @@ export async function searchIndexedTerms(
     }),
   );
 }
+
+/** For each id (all of one user), up to `span` memories created just before and after it under the filter. */
+export async function indexedNeighbours(
+  indexes: UserIndexes,
+  records: RecordsById,
+  ids: string[],
+  filter: MemoryFilter,
+  span: number,
+): Promise<Map<string, MemoryRecord[]>> {
+  const partition = ids.length && span > 0 ? await indexes.loaded(filter.user_id) : undefined;
+  if (!partition) return new Map();
+  const { vectors, times } = partition;
+  const accept = slotFilter(filter);
+  const keeps = (slot: number) => {
+    const info = vectors.info(slot);
+    return info !== undefined && accept(info);
+  };
+  const idLists = new Map<string, string[]>();
+  for (const id of new Set(ids)) {
+    const slot = vectors.slotOf(id);
+    if (slot === undefined) continue;
+    const { before, after } = times.neighbours(slot, span, keeps);
+    idLists.set(
+      id,
+      [...before, ...after].map((s) => vectors.info(s)!.id),
+    );
+  }
+  const byId = await records([...idLists.values()].flat());
+  const out = new Map<string, MemoryRecord[]>();
+  for (const [id, list] of idLists)
+    out.set(
+      id,
+      list.flatMap((n) => byId.get(n) ?? []),
+    );
+  return out;
+}

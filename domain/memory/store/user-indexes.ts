@@ -9,11 +9,14 @@ import type { MemoryRecord } from '../../../shared/memory-model';
 import { LexicalIndex, Vocabulary } from '../search/lexical-index';
 import { indexTerms } from '../search/text-terms';
 import { VectorPartition } from '../vector/vector-partition';
+import { TimeOrder } from './time-order';
 
 /** One user's indexes: vectors and terms over the same slots. */
 export interface Partition {
   vectors: VectorPartition;
   lexical: LexicalIndex;
+  /** The same slots in creation order, for neighbours in time (time-order.ts). */
+  times: TimeOrder;
   /** The position in the store's change feed that the indexes reflect (shared stores only). */
   appliedSeq: number;
 }
@@ -157,7 +160,12 @@ export class UserIndexes {
   }
 
   private buildPartition(rows: number): Partition {
-    return { vectors: new VectorPartition(this.dims, rows), lexical: new LexicalIndex(), appliedSeq: 0 };
+    return {
+      vectors: new VectorPartition(this.dims, rows),
+      lexical: new LexicalIndex(),
+      times: new TimeOrder(),
+      appliedSeq: 0,
+    };
   }
 
   /** A text's index terms as vocabulary ids (with repeats). */
@@ -169,6 +177,7 @@ export class UserIndexes {
   index(p: Partition, r: IndexedFields, vector: Float32Array, before?: Pick<IndexedFields, 'memory'>): void {
     const info = { id: r.id, agent_id: r.agent_id, run_id: r.run_id, created_ms: Date.parse(r.created_at) };
     const slot = p.vectors.upsert(info, vector);
+    p.times.upsert(slot, info.created_ms);
     if (before) p.lexical.remove(slot, this.termIds(before.memory));
     p.lexical.add(slot, this.termIds(r.memory));
   }
@@ -176,7 +185,9 @@ export class UserIndexes {
   /** Removes a memory (indexed under `text`) from its user's indexes. */
   unindex(p: Partition, id: string, text: string): void {
     const slot = p.vectors.remove(id);
-    if (slot !== undefined) p.lexical.remove(slot, this.termIds(text));
+    if (slot === undefined) return;
+    p.lexical.remove(slot, this.termIds(text));
+    p.times.remove(slot);
   }
 
   /** The vocabulary id of a query term (undefined: no memory holds it). */

@@ -148,7 +148,7 @@ describe('memory service API', () => {
     const strict = await search({
       user_id: 'bob',
       query: 'when do customers get billed?',
-      min_score: 0.45,
+      min_score: 0.3,
       time_decay: false,
     });
     expect(strict.map((r) => r.memory)).toEqual([plain[0].memory]);

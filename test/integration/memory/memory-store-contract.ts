@@ -465,6 +465,39 @@ export function memoryStoreContract(
         expect(ids(since)).toEqual(ids([mayLast, june]));
       });
 
+      it('answers the memories created just before and after, within the filter (a store that can)', async () => {
+        if (!store.neighbours) return; // Qdrant: search leaves the neighbour stage out
+        const at = (iso: string, text: string, extra: Partial<MemoryRecord> = {}) =>
+          memory({ memory: text, created_at: iso, updated_at: iso, ...extra });
+        // Inserted out of order: the lookup follows created_at, not insertion.
+        const c = at('2023-05-08T10:00:02.000Z', 'turn c');
+        const a = at('2023-05-08T10:00:00.000Z', 'turn a');
+        const b = at('2023-05-08T10:00:01.000Z', 'turn b');
+        const bot = at('2023-05-08T10:00:01.500Z', 'turn of a bot', { agent_id: 'bot' });
+        const d = at('2023-05-08T10:00:03.000Z', 'turn d');
+        const bob = at('2023-05-08T10:00:01.200Z', 'turn of bob', { user_id: 'bob' });
+        await insertAll([c, a, b, bot, d, bob].map((r, i) => [r, unitVector(600 + i)]));
+        const alice = { user_id: 'alice' };
+        const found = await store.neighbours([b.id, a.id, 'no-such-id'], alice, 1);
+        expect(found.get(b.id)?.map((r) => r.id)).toEqual([a.id, bot.id]);
+        expect(found.get(a.id)?.map((r) => r.id)).toEqual([b.id]);
+        expect(found.has('no-such-id')).toBe(false);
+        const mine = await store.neighbours(
+          [b.id],
+          { user_id: 'alice', agent_id: undefined, long_term: true },
+          2,
+        );
+        expect(mine.get(b.id)?.map((r) => r.id)).toEqual([a.id, bot.id, c.id]);
+        const noBot = await store.neighbours([c.id], { ...alice, agent_id: 'nobody' }, 1);
+        expect(noBot.get(c.id)).toEqual([]);
+        await store.delete(d.id);
+        const afterDelete = await store.neighbours([c.id], alice, 1);
+        expect(afterDelete.get(c.id)?.map((r) => r.id)).toEqual([bot.id]);
+        expect(afterDelete.get(c.id)?.[0]).toEqual(bot);
+        expect(await store.neighbours([], alice, 1)).toEqual(new Map());
+        expect(await store.neighbours([c.id], { user_id: 'nobody' }, 1)).toEqual(new Map());
+      });
+
       it('still answers the exact nearest neighbours after 1,000 inserts', async () => {
         const vectors = new Map<string, Float32Array>();
         const records = Array.from({ length: 1000 }, (_, i) => {

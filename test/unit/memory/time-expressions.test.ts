@@ -48,3 +48,46 @@ describe('timeRangeOf', () => {
     expect(range('on 31 April 2023')).toEqual(['2023-04-01', '2023-05-01', 'April 2023']);
   });
 });
+
+describe('timeRangeOf on the timeline (the dates stage)', () => {
+  const now = new Date('2023-08-20T12:00:00Z'); // a Sunday
+  const on = (q: string) => timeRangeOf(q, now, { timeline: true });
+
+  it('places a month without a year at its last occurrence', () => {
+    expect(on('When did Melanie go camping in June?')).toEqual({
+      from: '2023-06-01T00:00:00.000Z',
+      to: '2023-07-01T00:00:00.000Z',
+      text: 'in June',
+    });
+    expect(on('what happened during December?')?.from).toBe('2022-12-01T00:00:00.000Z');
+    expect(on('what did I do in May 2023?')?.text).toBe('in May 2023'); // a year: the usual phrase
+    expect(timeRangeOf('camping in June?', now)).toBeUndefined(); // off without the timeline
+  });
+
+  it('reads the week, weekend or day before a date up to and including that date', () => {
+    expect(on('What did John do the week before August 3, 2023?')).toEqual({
+      from: '2023-07-27T00:00:00.000Z',
+      to: '2023-08-04T00:00:00.000Z',
+      text: 'the week before August 3, 2023',
+    });
+    expect(on('What did Maria do last weekend before 10 April, 2023?')?.from).toBe(
+      '2023-04-07T00:00:00.000Z',
+    );
+  });
+
+  it('reads last weekend as the Saturday and Sunday before this week', () => {
+    expect(on('What event did John volunteer at last weekend?')).toEqual({
+      from: '2023-08-12T00:00:00.000Z',
+      to: '2023-08-14T00:00:00.000Z',
+      text: 'last weekend',
+    });
+  });
+
+  it('finds nothing in hostile text', () => {
+    expect(on('')).toBeUndefined();
+    expect(on('may I ask in mayonnaise 東京 '.repeat(10_000))).toBeUndefined();
+    expect(on('the week before 31 February, 2023')).toEqual(
+      expect.objectContaining({ text: expect.any(String) }),
+    );
+  });
+});
