@@ -45,8 +45,15 @@ describe('memory service process', () => {
     try {
       await untilListening(`http://127.0.0.1:${port}/health`);
       const res = await fetch(`http://127.0.0.1:${port}/health`);
-      expect(await res.json()).toEqual({ status: 'ok', service: 'memory' });
-      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
+      expect(await res.json()).toEqual({
+        status: 'ok',
+        service: 'memory',
+        embedder: expect.stringMatching(/^Xenova\/.+:q8:[0-9a-f]{12}$/),
+        reembedding: { running: false, pending: 0, done: 0, total: 0, percent: 100 },
+      });
+      const metrics = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toMatch(/^plat_memory_reembed_pending\{[^}]*\} 0$/m);
     } finally {
       memory.child.kill('SIGTERM');
       expect(await memory.exited).toBe(0);

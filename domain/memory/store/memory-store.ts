@@ -69,6 +69,8 @@ export interface MemoryStore {
   searchText(terms: string[], filters: MemoryFilter[], limit: number): Promise<TextHit[][]>;
   /** Up to `limit` memories whose vector was made by another embedder than `embedder` (a model change). */
   staleRecords(embedder: string, limit: number): Promise<MemoryRecord[]>;
+  /** How many memories have a vector made by another embedder than `embedder`. */
+  countStale(embedder: string): Promise<number>;
   /** A memory with exactly this normalized-text hash under the filter, if any. */
   findByHash(filter: MemoryFilter, hash: string): Promise<MemoryRecord | undefined>;
   /** Loads in the background what searches would otherwise load on first use (a store that can). */
