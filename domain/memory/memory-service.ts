@@ -119,7 +119,14 @@ export class MemoryService {
       () => deps.embedder.id,
       () => this.staleLeft !== 0,
     );
-    this.searcher = new MemorySearch(this.vectorsNow, deps.embedder, this.now);
+    // Searches rank by the model's calibrated relevance; the duplicate check compares raw cosines.
+    const calibrated = new CurrentVectorsStore(
+      deps.store,
+      () => deps.embedder.id,
+      () => this.staleLeft !== 0,
+      deps.embedder.relevanceFloor,
+    );
+    this.searcher = new MemorySearch(calibrated, deps.embedder, this.now);
   }
 
   /** Loads the embedding model (the first embed is slow) and counts the memories another model embedded. */
@@ -264,12 +271,16 @@ export class MemoryService {
       let neighbours: VectorHit[] = [];
       if (req.infer) {
         neighbours = await this.vectorsNow.search(vector, scope, 5);
-        if (neighbours[0] && neighbours[0].similarity >= DUPLICATE_SIMILARITY) {
+        if (
+          neighbours[0] &&
+          neighbours[0].similarity >= (embedder.similarity?.duplicate ?? DUPLICATE_SIMILARITY)
+        ) {
           results.push({ id: neighbours[0].record.id, memory: neighbours[0].record.memory, event: 'NONE' });
           continue;
         }
       }
-      const related = neighbours.filter((n) => n.similarity >= RELATED_SIMILARITY);
+      const relatedAt = embedder.similarity?.related ?? RELATED_SIMILARITY;
+      const related = neighbours.filter((n) => n.similarity >= relatedAt);
       if (req.infer && extractor.kind === 'claude' && related.length) {
         const { decision, usage: used } = await extractor.decide(
           fact,

@@ -15,6 +15,13 @@ export interface Embedder {
    * must re-embed them.
    */
   readonly id: string;
+  /**
+   * The similarities that make a stored memory related to a new fact (shown to the extractor) and a
+   * duplicate of it; default 0.5 and 0.95 (all-MiniLM-L6-v2's).
+   */
+  readonly similarity?: { related: number; duplicate: number };
+  /** A search's semantic relevance is `(cosine - floor) / (1 - floor)` (default 0: the cosine). */
+  readonly relevanceFloor?: number;
   /** Length of every vector {@link embed} returns. */
   readonly dimensions: number;
   /**

@@ -10,7 +10,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { EmbedAs, Embedder } from './embedder';
-import { EMBEDDING_MODELS, type EmbeddingModelSpec } from '../../../shared/embedding-models';
+import {
+  DEFAULT_EMBEDDING_MODEL,
+  EMBEDDING_MODELS,
+  type EmbeddingModelSpec,
+} from '../../../shared/embedding-models';
 import { EMBEDDING_WORKER_SOURCE } from './embedding-worker-source';
 
 /** all-MiniLM-L6-v2's name, which is also its directory under the models directory. */
@@ -20,7 +24,11 @@ const ONNX_FILES = { q8: 'onnx/model_quantized.onnx', fp32: 'onnx/model.onnx' } 
 export interface LocalOnnxEmbedderOptions {
   /** Directory holding the model's directory (`Xenova/all-MiniLM-L6-v2/`: config, tokenizer, `onnx/`). */
   modelsDir: string;
-  /** Which model (default all-MiniLM-L6-v2). */
+  /**
+   * Which model (default: the service's default). One model per process: onnxruntime-node's binding
+   * can abort the process when sessions run in two worker threads, so benchmarks that compare models
+   * run each in a process of its own.
+   */
   model?: EmbeddingModelSpec;
   /** Weights: `q8` (default; about 23 MB, cosine > 0.99 to fp32) or `fp32` (90 MB). */
   dtype?: keyof typeof ONNX_FILES;
@@ -140,6 +148,8 @@ function fileSha256(file: string): string {
 export class LocalOnnxEmbedder implements Embedder {
   readonly dimensions: number;
   readonly model: EmbeddingModelSpec;
+  readonly similarity: EmbeddingModelSpec['similarity'];
+  readonly relevanceFloor: number;
   private readonly modelsDir: string;
   private readonly dtype: keyof typeof ONNX_FILES;
   private readonly batchSize: number;
@@ -148,8 +158,10 @@ export class LocalOnnxEmbedder implements Embedder {
 
   constructor(options: LocalOnnxEmbedderOptions) {
     this.modelsDir = path.resolve(options.modelsDir);
-    this.model = options.model ?? EMBEDDING_MODELS['all-MiniLM-L6-v2'];
+    this.model = options.model ?? EMBEDDING_MODELS[DEFAULT_EMBEDDING_MODEL];
     this.dimensions = this.model.dimensions;
+    this.similarity = this.model.similarity;
+    this.relevanceFloor = this.model.relevanceFloor;
     this.dtype = options.dtype ?? 'q8';
     this.batchSize = options.batchSize ?? 32;
     this.threads = options.threads ?? 1;

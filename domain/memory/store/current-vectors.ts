@@ -22,15 +22,23 @@ export class CurrentVectorsStore implements MemoryStore {
     private readonly store: MemoryStore,
     private readonly embedderId: () => string,
     private readonly reembedding: () => boolean,
+    /** Similarities become `(similarity - floor) / (1 - floor)`, clamped to [0, 1] (0: unchanged). */
+    private readonly floor = 0,
   ) {
     const many = store.searchMany?.bind(store);
     if (many) {
       this.searchMany = async (vector, filters, limit) => {
-        if (!this.reembedding()) return many(vector, filters, limit);
+        if (!this.reembedding()) return (await many(vector, filters, limit)).map((h) => this.rescaled(h));
         const lists = await many(vector, filters, limit * 2);
-        return lists.map((hits) => this.current(hits).slice(0, limit));
+        return lists.map((hits) => this.rescaled(this.current(hits).slice(0, limit)));
       };
     }
+  }
+
+  private rescaled(hits: VectorHit[]): VectorHit[] {
+    const floor = this.floor;
+    if (!floor) return hits;
+    return hits.map((h) => ({ ...h, similarity: Math.max(0, (h.similarity - floor) / (1 - floor)) }));
   }
 
   get kind(): string {
@@ -38,8 +46,8 @@ export class CurrentVectorsStore implements MemoryStore {
   }
 
   async search(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<VectorHit[]> {
-    if (!this.reembedding()) return this.store.search(vector, filter, limit);
-    return this.current(await this.store.search(vector, filter, limit * 2)).slice(0, limit);
+    if (!this.reembedding()) return this.rescaled(await this.store.search(vector, filter, limit));
+    return this.rescaled(this.current(await this.store.search(vector, filter, limit * 2)).slice(0, limit));
   }
 
   private current(hits: VectorHit[]): VectorHit[] {

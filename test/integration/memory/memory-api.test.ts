@@ -142,10 +142,12 @@ describe('memory service API', () => {
     expect(plain[0].memory).toContain('Invoices');
     expect(plain[0].original_score).toBeUndefined();
     expect(plain.map((r) => r.score)).toEqual([...plain.map((r) => r.score)].sort((a, b) => b - a));
+    console.log(`when do customers get billed? scores ${plain.map((r) => r.score.toFixed(3)).join(' ')}`);
+    expect(plain[0].score - plain[1].score).toBeGreaterThan(0.1);
     const strict = await search({
       user_id: 'bob',
       query: 'when do customers get billed?',
-      min_score: 0.45,
+      min_score: (plain[0].score + plain[1].score) / 2,
       time_decay: false,
     });
     expect(strict.map((r) => r.memory)).toEqual([plain[0].memory]);
@@ -422,9 +424,11 @@ describe('memory service API', () => {
         const health = (await http('GET', '/health')).body as {
           reembedding: { running: boolean; percent: number };
         };
-        const hybrid = await find('hybrid');
+        const [lexical, hybrid] = [await find('lexical'), await find('hybrid')];
         if (health.reembedding.running && !finished) {
-          expect(hybrid[0]).toContain('cilantro');
+          // Until redone, a memory is found by its terms (ranked as one the semantic list missed).
+          expect(lexical[0]).toContain('cilantro');
+          expect(hybrid).toHaveLength(3);
           answeredWhileRunning++;
         }
       }
@@ -438,6 +442,7 @@ describe('memory service API', () => {
         reembedding: { running: false, pending: 0, done: 0, total: 0, percent: 100 },
       });
       expect((await find('semantic'))[0]).toContain('cilantro');
+      expect((await find('hybrid'))[0]).toContain('cilantro');
       const listed = (await http('GET', '/memory/list?user_id=ivy&limit=100')).body.results as {
         id: string;
       }[];
