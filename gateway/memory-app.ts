@@ -1,6 +1,7 @@
 /** The memory service's HTTP application (port 8230). */
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
+import { Gauge } from 'prom-client';
 import { errorHandler, notFound } from './http-errors';
 import { requireApiKey } from './memory-auth';
 import { createProcessMetrics } from './metrics';
@@ -28,6 +29,14 @@ export function createMemoryApp(deps: MemoryAppDeps): Express {
   app.use(mountMethodNotAllowed(mountRoutes(express.Router(), open), open));
   app.use(requireApiKey(deps.apiKeys));
   app.use(express.json({ limit: '1mb' }));
+  new Gauge({
+    name: 'plat_memory_reembed_pending',
+    help: 'Memories still holding a vector of another embedding model (re-embedded in the background)',
+    registers: [metrics.registry],
+    collect() {
+      this.set(deps.service.reembedProgress().pending);
+    },
+  });
   app.get('/metrics', metrics.serve);
   app.get('/openapi.json', (req, res) => {
     res.json(memoryOpenApi(routes, `${req.protocol}://${req.get('host')}`, deps.apiKeys.length > 0));

@@ -3,6 +3,8 @@ import { createMemoryService } from './memory/memory-service-wiring';
 import { loadConfigOrExit } from '../shared/load-config-or-exit';
 import { dataDir } from '../shared/paths';
 import { createLogger } from '../shared/logger';
+import type { Logger } from 'pino';
+import type { MemoryService } from '../domain/memory/memory-service';
 import { listenUntilSignalled } from './listen';
 import { createMemoryApp } from './memory-app';
 import { assertBindAllowed } from './memory-auth';
@@ -19,12 +21,6 @@ async function main(): Promise<void> {
   const service = await createMemoryService(dataDir(config), config);
   try {
     await service.warmUp(); // load the embedding model now, not on the first request
-    const redone = await service.reembedStale();
-    if (redone)
-      log.warn(
-        { memories: redone, embedder: service.embedderId },
-        're-embedded memories made by another model',
-      );
   } catch (err) {
     log.fatal((err as Error).message);
     process.exit(1);
@@ -35,8 +31,37 @@ async function main(): Promise<void> {
     () => log.info({ ms: Date.now() - warming }, 'search indexes loaded for every user'),
     (err: Error) => log.error({ err: err.message }, 'loading search indexes failed; users load on first use'),
   );
+  reembedInBackground(service, log);
   const app = createMemoryApp({ apiKeys: config.PLAT_MEMORY_API_KEYS, log, service });
   await listenUntilSignalled(app, config.PLAT_MEMORY_HOST, config.PLAT_MEMORY_PORT, log);
+}
+
+/**
+ * After a model change, memories embedded by the old model are redone beside serving
+ * (docs/memory-search.md#the-embedding-model); progress is logged every 10 s and shown by GET /health.
+ */
+function reembedInBackground(service: MemoryService, log: Logger): void {
+  const pending = service.reembedProgress().pending;
+  if (!pending) return;
+  log.warn(
+    { memories: pending, embedder: service.embedderId },
+    're-embedding memories made by another model in the background; until then they are found by their terms only',
+  );
+  let logged = Date.now();
+  const started = Date.now();
+  service
+    .reembedStale({
+      onProgress: (p) => {
+        if (Date.now() - logged < 10_000) return;
+        logged = Date.now();
+        log.info({ done: p.done, total: p.total, percent: p.percent }, 're-embedding memories');
+      },
+    })
+    .then(
+      (done) =>
+        log.info({ memories: done, s: Math.round((Date.now() - started) / 1000) }, 're-embedding done'),
+      (err: Error) => log.error({ err: err.message }, 're-embedding failed; it resumes at the next start'),
+    );
 }
 
 main().catch((err) => {

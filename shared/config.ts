@@ -3,6 +3,7 @@
  * Not for workflow code (it reads process.env); workflows receive what they need as input.
  */
 import { z } from 'zod';
+import { DEFAULT_EMBEDDING_MODEL, EMBEDDING_MODEL_KEYS } from './embedding-models';
 import { hiddenValue, redactUrl } from './redact';
 import { parseSourceRules } from './source-rules';
 import { WORKLOADS, parseSlots, parseWorkloads } from './task-queues';
@@ -86,9 +87,13 @@ export const settings = {
     schema: z.string().min(1).default('.tools'),
     help: 'Where provisioning installs tools (Temporal CLI venv, OpenSearch), relative to the repo.',
   },
+  PLAT_EMBEDDING_MODEL: {
+    schema: z.enum(EMBEDDING_MODEL_KEYS).default(DEFAULT_EMBEDDING_MODEL),
+    help: `Sentence-embedding model of the memory service (${EMBEDDING_MODEL_KEYS.join(', ')}); changing it re-embeds stored memories in the background (docs/memory-search.md#the-embedding-model).`,
+  },
   PLAT_EMBEDDING_MODEL_DIR: {
     schema: z.string().min(1).optional(),
-    help: 'Local models directory of the memory embedder (holds Xenova/all-MiniLM-L6-v2, written by provisioning). Unset: <PLAT_TOOLS_DIR>/models.',
+    help: 'Local models directory of the memory embedder (holds Xenova/<model>/, written by provisioning). Unset: <PLAT_TOOLS_DIR>/models.',
   },
   PLAT_TASK_QUEUE: {
     schema: z.string().min(1).default('plat-platform'),

@@ -26,6 +26,7 @@ import type {
 } from '../../shared/memory-requests';
 import { DEFAULT_SEARCH_MODE } from '../../shared/memory-requests';
 import type { AuditSink } from './audit/audit-log';
+import { CurrentVectorsStore } from './store/current-vectors';
 import type { Embedder } from './embedding/embedder';
 import { addUsage, NO_USAGE, type FactExtractor } from './extraction/fact-extractor';
 import { readSubject, type FactSubject } from './extraction/fact-subject';
@@ -38,6 +39,22 @@ import { journalPath, workspaceOf, type Workspace } from './workspaces/workspace
 
 /** A new fact this close to an existing memory is the same memory said again. */
 export const DUPLICATE_SIMILARITY = 0.95;
+/** Texts embedded at a time when re-embedding: what a search's question may wait behind. */
+const REEMBED_CHUNK = 4;
+
+/** The re-embedding after a model change (MemoryService.reembedStale). */
+export interface ReembedProgress {
+  /** The current model's id. */
+  embedder: string;
+  running: boolean;
+  /** Memories still holding another model's vector. */
+  pending: number;
+  /** Redone by the running re-embedding, of `total`. */
+  done: number;
+  total: number;
+  /** done / total, 100 when nothing runs. */
+  percent: number;
+}
 /** Neighbours at least this similar are shown to the model to decide update/delete/none. */
 const RELATED_SIMILARITY = 0.5;
 const DAY_MS = 86_400_000;
@@ -94,15 +111,33 @@ export class MemoryService {
   private readonly userLocks = new Map<string, Promise<unknown>>();
 
   private readonly searcher: MemorySearch;
+  /** The store as searches see it: vectors of the current model only (store/current-vectors.ts). */
+  private readonly vectorsNow: CurrentVectorsStore;
+  /** Memories another model embedded, as last counted (undefined: not counted yet). */
+  private staleLeft: number | undefined;
+  private reembedding: { total: number; done: number; started: number } | undefined;
 
   constructor(private readonly deps: MemoryServiceDeps) {
     this.now = deps.now ?? (() => new Date());
-    this.searcher = new MemorySearch(deps.store, deps.embedder, this.now);
+    this.vectorsNow = new CurrentVectorsStore(
+      deps.store,
+      () => deps.embedder.id,
+      () => this.staleLeft !== 0,
+    );
+    // Searches rank by the model's calibrated relevance; the duplicate check compares raw cosines.
+    const calibrated = new CurrentVectorsStore(
+      deps.store,
+      () => deps.embedder.id,
+      () => this.staleLeft !== 0,
+      deps.embedder.relevanceFloor,
+    );
+    this.searcher = new MemorySearch(calibrated, deps.embedder, this.now);
   }
 
-  /** Loads the embedding model (the first embed is slow). */
+  /** Loads the embedding model (the first embed is slow) and counts the memories another model embedded. */
   async warmUp(): Promise<void> {
     await this.deps.embedder.embed(['warm up']);
+    this.staleLeft = await this.deps.store.countStale(this.deps.embedder.id);
   }
 
   /**
@@ -115,24 +150,66 @@ export class MemoryService {
 
   /**
    * Re-embeds memories whose vectors another model made (the embedder id is stored with each
-   * vector), so a model change never mixes incomparable vectors. Answers how many were redone.
+   * vector), so a model change never mixes incomparable vectors; meant to run in the background
+   * beside serving (docs/memory-search.md#the-embedding-model). Until a memory is redone, searches
+   * find it by its terms only. A few texts are embedded at a time, so a search's question waits
+   * behind at most those in the model's worker. `onProgress` is called after each page. Answers how
+   * many were redone.
    */
-  async reembedStale(batch = 256): Promise<number> {
+  async reembedStale(
+    opts: { page?: number; onProgress?: (p: ReembedProgress) => void } = {},
+  ): Promise<number> {
     const { store, embedder } = this.deps;
-    let done = 0;
-    for (;;) {
-      const stale = await store.staleRecords(embedder.id, batch);
-      if (!stale.length) return done;
-      const vectors = await embedder.embed(stale.map((r) => r.memory));
-      for (const [i, r] of stale.entries()) {
-        await store.update(
-          r.id,
-          { memory: r.memory, hash: r.hash, updated_at: r.updated_at, embedder: embedder.id },
-          vectors[i],
-        );
+    const id = embedder.id;
+    const total = await store.countStale(id);
+    this.staleLeft = total;
+    if (!total) return 0;
+    const run = { total, done: 0, started: Date.now() };
+    this.reembedding = run;
+    try {
+      for (;;) {
+        const stale = await store.staleRecords(id, opts.page ?? 64);
+        if (!stale.length) break;
+        for (let start = 0; start < stale.length; start += REEMBED_CHUNK) {
+          const chunk = stale.slice(start, start + REEMBED_CHUNK);
+          const vectors = await embedder.embed(chunk.map((r) => r.memory));
+          for (const [i, r] of chunk.entries()) {
+            // Serialized with the user's adds, and only if the memory is still what was embedded.
+            await this.serialized(r.user_id, async () => {
+              const now = await store.get(r.id);
+              if (!now || now.hash !== r.hash || now.embedder === id) return;
+              await store.update(
+                r.id,
+                { memory: now.memory, hash: now.hash, updated_at: now.updated_at, embedder: id },
+                vectors[i],
+              );
+            });
+          }
+          run.done += chunk.length;
+        }
+        this.staleLeft = Math.max(0, run.total - run.done);
+        opts.onProgress?.(this.reembedProgress());
       }
-      done += stale.length;
+      // Memories written by another model meanwhile (a fleet instance still on the old one) wait for the next start.
+      this.staleLeft = await store.countStale(id);
+      return run.done;
+    } finally {
+      this.reembedding = undefined;
     }
+  }
+
+  /** Where the re-embedding after a model change stands (GET /health, the metrics). */
+  reembedProgress(): ReembedProgress {
+    const run = this.reembedding;
+    const done = run ? Math.min(run.done, run.total) : 0;
+    return {
+      embedder: this.deps.embedder.id,
+      running: run !== undefined,
+      pending: run ? run.total - done : (this.staleLeft ?? 0),
+      done,
+      total: run?.total ?? 0,
+      percent: run ? Math.floor((100 * done) / run.total) : 100,
+    };
   }
 
   /** Stops the store's background work (index loads, a shared store's change feed) and the audit log. */
@@ -204,7 +281,7 @@ export class MemoryService {
       // Earlier memories setting the same single-valued attribute (docs/memory-supersede.md).
       let earlier: MemoryRecord[] = [];
       if (req.infer) {
-        neighbours = await store.search(vector, scope, 5);
+        neighbours = await this.vectorsNow.search(vector, scope, 5);
         const subject = readSubject(fact);
         earlier = subject ? await sameSubjectMemories(store, scope, subject, neighbours) : [];
         if (subject && earlier.length && extractor.kind !== 'claude') {
@@ -220,14 +297,15 @@ export class MemoryService {
         );
         if (
           neighbours[0] &&
-          neighbours[0].similarity >= DUPLICATE_SIMILARITY &&
+          neighbours[0].similarity >= (embedder.similarity?.duplicate ?? DUPLICATE_SIMILARITY) &&
           !contradicted.has(neighbours[0].record.id)
         ) {
           results.push({ id: neighbours[0].record.id, memory: neighbours[0].record.memory, event: 'NONE' });
           continue;
         }
       }
-      const related = neighbours.filter((n) => n.similarity >= RELATED_SIMILARITY).map((n) => n.record);
+      const relatedAt = embedder.similarity?.related ?? RELATED_SIMILARITY;
+      const related = neighbours.filter((n) => n.similarity >= relatedAt).map((n) => n.record);
       // The model also sees same-subject memories too far in meaning to be neighbours.
       for (const r of earlier) if (!related.some((n) => n.id === r.id)) related.push(r);
       if (req.infer && extractor.kind === 'claude' && related.length) {

@@ -117,4 +117,16 @@ export const contextResponseSchema = z.object({
   search: z.object({ query: z.string(), results: z.array(memorySearchItemSchema) }),
 });
 
-export const healthResponseSchema = z.object({ status: z.literal('ok'), service: z.literal('memory') });
+export const healthResponseSchema = z.object({
+  status: z.literal('ok'),
+  service: z.literal('memory'),
+  /** The embedding model's id, and the re-embedding after a model change (docs/memory-search.md). */
+  embedder: z.string(),
+  reembedding: z.object({
+    running: z.boolean(),
+    pending: z.number().int().min(0),
+    done: z.number().int().min(0),
+    total: z.number().int().min(0),
+    percent: z.number().int().min(0).max(100),
+  }),
+});

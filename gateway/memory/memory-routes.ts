@@ -64,7 +64,10 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
       summary: 'Liveness (no credentials needed)',
       secured: false,
       responses: { 200: { description: 'the service is up', schema: healthResponseSchema } },
-      handle: () => ({ status: 'ok', service: 'memory' }),
+      handle: () => {
+        const { embedder, ...reembedding } = service.reembedProgress();
+        return { status: 'ok', service: 'memory', embedder, reembedding };
+      },
     }),
     apiRoute({
       operationId: 'addMemory',

@@ -36,6 +36,7 @@ export type MemorySettings = Parameters<typeof llmSettings>[0] &
     | 'QDRANT_URL'
     | 'QDRANT_API_KEY'
     | 'QDRANT_COLLECTION'
+    | 'PLAT_EMBEDDING_MODEL'
     | 'PLAT_EMBEDDING_MODEL_DIR'
     | 'PLAT_TOOLS_DIR'
     | 'PLAT_MEMORY_WORKSPACES'

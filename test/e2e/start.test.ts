@@ -62,9 +62,9 @@ describe('npm start (scripts/start.ts)', () => {
     await first.waitFor(/plat is up/);
     const gateway = `http://127.0.0.1:${env.PLAT_GATEWAY_PORT}`;
 
-    expect(await json(`http://127.0.0.1:${env.PLAT_MEMORY_PORT}/health`)).toEqual({
+    expect(await json(`http://127.0.0.1:${env.PLAT_MEMORY_PORT}/health`)).toMatchObject({
       status: 200,
-      body: { status: 'ok', service: 'memory' },
+      body: { status: 'ok', service: 'memory', reembedding: { running: false, pending: 0 } },
     });
     const deep = await json(`${gateway}/health?deep=1`);
     expect(deep.status).toBe(200);

@@ -1,6 +1,8 @@
 /** The memory service process as `npm start` runs it: health, and its bind/auth policy. */
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
+import { openEmbeddedMemoryStore } from '../../domain/memory/store/embedded-memory-store';
+import { textHash } from '../../domain/memory/memory-text';
 import { freePort } from '../../scripts/lib/free-port';
 import { repoRoot } from '../../shared/paths';
 import { newTestDataDir } from '../harness/platform-gateway';
@@ -45,13 +47,93 @@ describe('memory service process', () => {
     try {
       await untilListening(`http://127.0.0.1:${port}/health`);
       const res = await fetch(`http://127.0.0.1:${port}/health`);
-      expect(await res.json()).toEqual({ status: 'ok', service: 'memory' });
+      expect(await res.json()).toEqual({
+        status: 'ok',
+        service: 'memory',
+        embedder: expect.stringMatching(/^Xenova\/.+:q8:[0-9a-f]{12}$/),
+        reembedding: { running: false, pending: 0, done: 0, total: 0, percent: 100 },
+      });
       const metrics = await fetch(`http://127.0.0.1:${port}/metrics`);
       expect(metrics.status).toBe(200);
-      expect(await metrics.text()).toMatch(/^plat_memory_feed_gaps_total\{service="memory"\} 0$/m);
+      const text = await metrics.text();
+      expect(text).toMatch(/^plat_memory_reembed_pending\{[^}]*\} 0$/m);
+      expect(text).toMatch(/^plat_memory_feed_gaps_total\{service="memory"\} 0$/m);
     } finally {
       memory.child.kill('SIGTERM');
       expect(await memory.exited).toBe(0);
+    }
+  });
+
+  it('re-embeds a store another model wrote in the background, answering meanwhile, with progress in /health', async () => {
+    const dataDir = newTestDataDir();
+    const store = await openEmbeddedMemoryStore(dataDir);
+    const at = new Date().toISOString();
+    for (let i = 0; i < 400; i++) {
+      const text = `Locker L${i} holds the spare keys for van V${i * 3 + 1000}.`;
+      await store.insert(
+        {
+          id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+          memory: text,
+          user_id: 'ops',
+          agent_id: null,
+          run_id: null,
+          metadata: {},
+          category: null,
+          hash: textHash(text),
+          created_at: at,
+          updated_at: at,
+          embedder: 'model-a:q8:000000000000',
+        },
+        Float32Array.from({ length: 384 }, (_, d) => Math.cos((i + 2) * (d + 1) * 0.13)),
+      );
+    }
+    await store.close();
+
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const memory = startMemory({
+      PLAT_DATA_DIR: dataDir,
+      PLAT_MEMORY_HOST: '127.0.0.1',
+      PLAT_MEMORY_PORT: String(port),
+      PLAT_MEMORY_API_KEYS: '',
+    });
+    type Health = {
+      reembedding: { running: boolean; pending: number; done: number; total: number; percent: number };
+    };
+    try {
+      await untilListening(`${base}/health`);
+      const seen: Health['reembedding'][] = [];
+      let searchesWhileRunning = 0;
+      for (let i = 0; i < 600; i++) {
+        const { reembedding } = (await (await fetch(`${base}/health`)).json()) as Health;
+        seen.push(reembedding);
+        if (!reembedding.running && reembedding.pending === 0) break;
+        const res = await fetch(`${base}/memory/search`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ user_id: 'ops', query: 'locker L17 keys', time_decay: false, top_k: 3 }),
+        });
+        expect(res.status).toBe(200);
+        const { results } = (await res.json()) as { results: { memory: string }[] };
+        expect(results[0].memory).toContain('Locker L17 ');
+        searchesWhileRunning++;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const running = seen.filter((h) => h.running);
+      expect(running.length).toBeGreaterThan(0);
+      expect(searchesWhileRunning).toBeGreaterThan(0);
+      expect(running.every((h) => h.total === 400 && h.done + h.pending === 400)).toBe(true);
+      expect(running.map((h) => h.percent)).toEqual([...running.map((h) => h.percent)].sort((a, b) => a - b));
+      expect(seen[seen.length - 1]).toEqual({ running: false, pending: 0, done: 0, total: 0, percent: 100 });
+      const metrics = await (await fetch(`${base}/metrics`)).text();
+      expect(metrics).toMatch(/^plat_memory_reembed_pending\{[^}]*\} 0$/m);
+      expect(memory.output()).toContain('re-embedding memories made by another model in the background');
+      expect(memory.output()).toMatch(/"memories":400[^\n]*re-embedding done/);
+    } finally {
+      memory.child.kill('SIGTERM');
+      const code = await memory.exited;
+      if (code !== 0) console.log(memory.output());
+      expect(code).toBe(0);
     }
   });
 

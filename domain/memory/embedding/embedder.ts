@@ -1,5 +1,8 @@
 /** What the memory service needs from a sentence-embedding model. */
 
+/** What a text is to the model: a search's question, or something to be found. */
+export type EmbedAs = 'query' | 'passage';
+
 /**
  * Turns texts into vectors whose dot product measures similarity of meaning.
  *
@@ -12,11 +15,19 @@ export interface Embedder {
    * must re-embed them.
    */
   readonly id: string;
+  /**
+   * The similarities that make a stored memory related to a new fact (shown to the extractor) and a
+   * duplicate of it; default 0.5 and 0.95 (all-MiniLM-L6-v2's).
+   */
+  readonly similarity?: { related: number; duplicate: number };
+  /** A search's semantic relevance is `(cosine - floor) / (1 - floor)` (default 0: the cosine). */
+  readonly relevanceFloor?: number;
   /** Length of every vector {@link embed} returns. */
   readonly dimensions: number;
   /**
    * Embeds `texts`, returning one unit-length vector of {@link dimensions} numbers per text, in order.
-   * An empty list gives an empty list.
+   * An empty list gives an empty list. `as` says what the texts are: memories to store (`passage`,
+   * the default) or a search's question (`query`); some models embed the two differently (a prefix).
    */
-  embed(texts: string[]): Promise<Float32Array[]>;
+  embed(texts: string[], as?: EmbedAs): Promise<Float32Array[]>;
 }

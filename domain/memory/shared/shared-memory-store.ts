@@ -257,6 +257,15 @@ export class SharedMemoryStore implements MemoryStore {
     return rows.map(toRecord);
   }
 
+  async countStale(embedder: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('memories')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('embedder', '!=', embedder)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async findByHash(filter: MemoryFilter, hash: string): Promise<MemoryRecord | undefined> {
     const row = await this.filtered(filter)
       .select(COLUMNS)

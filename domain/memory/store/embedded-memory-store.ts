@@ -191,6 +191,13 @@ export class EmbeddedMemoryStore implements MemoryStore {
     return rows.map(toRecord);
   }
 
+  async countStale(embedder: string): Promise<number> {
+    const row = this.db.prepare('SELECT COUNT(*) AS n FROM memories WHERE embedder != ?').get(embedder) as {
+      n: number;
+    };
+    return Number(row.n);
+  }
+
   async findByHash(filter: MemoryFilter, hash: string): Promise<MemoryRecord | undefined> {
     return this.hashed(filter, hash);
   }

@@ -82,6 +82,8 @@ export interface MemoryStore {
   neighbours?(ids: string[], filter: MemoryFilter, span: number): Promise<Map<string, MemoryRecord[]>>;
   /** Up to `limit` memories whose vector was made by another embedder than `embedder` (a model change). */
   staleRecords(embedder: string, limit: number): Promise<MemoryRecord[]>;
+  /** How many memories have a vector made by another embedder than `embedder`. */
+  countStale(embedder: string): Promise<number>;
   /** A memory with exactly this normalized-text hash under the filter, if any. */
   findByHash(filter: MemoryFilter, hash: string): Promise<MemoryRecord | undefined>;
   /**

@@ -192,6 +192,14 @@ export class QdrantMemoryStore implements MemoryStore {
     return points.map(recordOf);
   }
 
+  async countStale(embedder: string): Promise<number> {
+    const { count } = await this.client.count(this.collection, {
+      filter: { must_not: [{ key: 'embedder', match: { value: embedder } }] },
+      exact: true,
+    });
+    return count;
+  }
+
   /** Nothing to release: the REST client holds only idle keep-alive sockets, which time out. */
   async close(): Promise<void> {}
 

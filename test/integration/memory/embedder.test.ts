@@ -1,12 +1,13 @@
 /**
- * The memory service's embedder, on the provisioned all-MiniLM-L6-v2 (no model hub): its vectors put
+ * The memory service's embedder, on the provisioned default model (no model hub): its vectors put
  * paraphrases near and unrelated sentences far, are unit length and stable, and a batch of 100 keeps
  * each text's own vector. Prints load time, throughput and latency (not asserted).
  */
 import { performance } from 'node:perf_hooks';
 import { defaultEmbedder, embeddingModelDir } from '../../../domain/memory/embedding/default-embedder';
 import type { Embedder } from '../../../domain/memory/embedding/embedder';
-import { LocalOnnxEmbedder, MINILM_MODEL } from '../../../domain/memory/embedding/local-onnx-embedder';
+import { LocalOnnxEmbedder } from '../../../domain/memory/embedding/local-onnx-embedder';
+import { DEFAULT_EMBEDDING_MODEL, EMBEDDING_MODELS } from '../../../shared/embedding-models';
 import { loadConfig } from '../../../shared/config';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i], 0);
@@ -41,6 +42,9 @@ function hundredSentences(): string[] {
   return out;
 }
 
+const model = EMBEDDING_MODELS[DEFAULT_EMBEDDING_MODEL];
+/** A cosine as the relevance searches rank by (the model's calibration, shared/embedding-models.ts). */
+const relevance = (cosine: number) => (cosine - model.relevanceFloor) / (1 - model.relevanceFloor);
 let embedder: Embedder;
 let modelsDir: string;
 let firstEmbedMs = 0;
@@ -57,16 +61,16 @@ beforeAll(async () => {
   expect(b).toHaveLength(1);
 });
 
-describe('local ONNX embedder (all-MiniLM-L6-v2, q8)', () => {
+describe(`local ONNX embedder (${DEFAULT_EMBEDDING_MODEL}, q8)`, () => {
   it('places a paraphrase clearly nearer than an unrelated sentence', async () => {
     const [cat, catParaphrase, revenue] = await embedder.embed([
       'The cat sits on the mat',
       'A cat is sitting on a rug',
       'Quarterly revenue grew by 5 percent',
     ]);
-    const near = dot(cat, catParaphrase);
-    const far = dot(cat, revenue);
-    console.log(`cosine: paraphrase ${near.toFixed(3)}, unrelated ${far.toFixed(3)}`);
+    const near = relevance(dot(cat, catParaphrase));
+    const far = relevance(dot(cat, revenue));
+    console.log(`relevance: paraphrase ${near.toFixed(3)}, unrelated ${far.toFixed(3)}`);
     expect(near).toBeGreaterThan(0.6);
     expect(far).toBeLessThan(0.2);
     expect(near - far).toBeGreaterThan(0.4);
@@ -81,14 +85,14 @@ describe('local ONNX embedder (all-MiniLM-L6-v2, q8)', () => {
         .map((text, j) => ({ text, score: dot(q, vectors[j]) }))
         .sort((a, b) => b.score - a.score);
       expect(ranked[0].text).toBe(TRIPLES[i][1]);
-      const own = ranked.find((r) => r.text === TRIPLES[i][1])!.score;
-      const unrelated = ranked.find((r) => r.text === TRIPLES[i][2])!.score;
+      const own = relevance(ranked.find((r) => r.text === TRIPLES[i][1])!.score);
+      const unrelated = relevance(ranked.find((r) => r.text === TRIPLES[i][2])!.score);
       expect(own - unrelated).toBeGreaterThan(0.3);
     });
   });
 
   it('returns unit-length vectors of 384 dimensions, also for empty and very long texts', async () => {
-    // far beyond the model's 512 positions: truncated (to 256 tokens), not rejected
+    // far beyond the model's 512 positions: truncated (tokenizer_config's model_max_length), not rejected
     const long = 'The agent wrote down another detail about the customer. '.repeat(200);
     const vectors = await embedder.embed([
       'short',
@@ -103,6 +107,16 @@ describe('local ONNX embedder (all-MiniLM-L6-v2, q8)', () => {
       expect(v).toHaveLength(384);
       expect(Math.abs(norm(v) - 1)).toBeLessThan(1e-4);
     }
+  });
+
+  it("embeds a search's question with the model's query prefix, and a memory without it", async () => {
+    const text = 'Where does Alice work?';
+    const [asQuery] = await embedder.embed([text], 'query');
+    const [asPassage] = await embedder.embed([text]);
+    const [prefixed] = await embedder.embed([model.queryPrefix + text]);
+    if (!model.passagePrefix) expect(Array.from(asQuery)).toEqual(Array.from(prefixed));
+    if (model.queryPrefix === model.passagePrefix) expect(Array.from(asQuery)).toEqual(Array.from(asPassage));
+    else expect(dot(asQuery, asPassage)).toBeLessThan(0.999);
   });
 
   it('gives the same text the same vector', async () => {
@@ -134,7 +148,7 @@ describe('local ONNX embedder (all-MiniLM-L6-v2, q8)', () => {
   });
 
   it('is identified by model, dtype and weights', () => {
-    expect(embedder.id).toContain(MINILM_MODEL);
+    expect(embedder.id).toContain(model.name);
     expect(embedder.id).toMatch(/:q8:[0-9a-f]{12}$/);
     const fp32 = new LocalOnnxEmbedder({ modelsDir: modelsDir, dtype: 'fp32' });
     expect(fp32.id).toMatch(/:fp32:[0-9a-f]{12}$/);

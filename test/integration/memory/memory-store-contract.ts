@@ -372,6 +372,10 @@ export function memoryStoreContract(
         expect(await store.list({ user_id: 'alice' })).toEqual([scoped, rich]);
         expect((await store.search(vector, { user_id: 'alice' }, 1))[0].record).toEqual(rich);
         expect(await store.findByHash({ user_id: 'alice' }, scoped.hash)).toEqual(scoped);
+        // After a model change: what another model embedded, counted and listed for re-embedding.
+        expect(await store.countStale(rich.embedder)).toBe(1);
+        expect(await store.staleRecords(rich.embedder, 10)).toEqual([scoped]);
+        expect(await store.countStale(scoped.embedder)).toBe(1);
       });
 
       it('finds memories by their terms: best match first, matched terms, relevance in [0, 1]', async () => {
