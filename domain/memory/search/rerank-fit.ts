@@ -6,17 +6,4 @@
  */
 import type { RerankModel } from './rerank';
 
-export const RERANK: RerankModel = {
-  intercept: -7.83503,
-  weights: {
-    fused: 0,
-    semantic: 2.15394,
-    lexical: 0.995623,
-    coverage: 3.71776,
-    entity: 0,
-    proximity: 0.472256,
-    named: 0.915023,
-    time: 1.54827,
-    neighbour: 2.94677,
-  },
-};
+export const RERANK: RerankModel = {"intercept":-19.5569,"weights":{"fused":0,"semantic":15.9522,"lexical":0.808996,"coverage":3.64365,"entity":0,"proximity":0.287732,"named":0.826541,"time":1.22949,"neighbour":2.50403}};
