@@ -205,7 +205,17 @@ describe('schedule registration against the dev server', () => {
     expect(digest.stderr).toBe('');
     expect(digest.stdout).toContain(`${scheduleId('memory-digest', TASK_QUEUE)} finished`);
     expect(digest.stdout).toContain('"workspace": "default"');
-    const context = await plat(['memory', 'context', '--user', 'default', '--memory-url', memory.url]);
+    // The journal is days old (no journal of today or yesterday), so the context is asked what to look for.
+    const context = await plat([
+      'memory',
+      'context',
+      '--user',
+      'default',
+      '--query',
+      'which cluster holds the ledger database?',
+      '--memory-url',
+      memory.url,
+    ]);
     expect(context.stdout).toContain('workspace: default');
     expect(context.stdout).toContain('ledger database');
     const { results } = await memory.service.search({
