@@ -105,7 +105,7 @@ export class MemorySearch {
     return decay
       ? {
           ...base,
-          score: decayedScore(c.relevance, r.created_at, now),
+          score: decayedScore(c.relevance, r.updated_at ?? r.created_at, now),
           original_score: c.relevance,
           signals: c.signals,
         }
