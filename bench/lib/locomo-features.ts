@@ -6,6 +6,7 @@
  * nothing answers it (`foreign`): the best of a bad lot must not look relevant. Cached as JSON under .data/bench/,
  * since building it embeds every turn.
  */
+import { CurrentVectorsStore } from '../../domain/memory/store/current-vectors';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -69,7 +70,13 @@ export async function locomoFeatures(conversations: number, refresh: boolean): P
       server.stop(),
     );
     const embedder = serviceEmbedder(config);
-    const store = await openEmbeddedMemoryStore(dataDir, embedder.dimensions);
+    // Searched as the service searches: the model's similarities rescaled by its relevance floor.
+    const store = new CurrentVectorsStore(
+      await openEmbeddedMemoryStore(dataDir, embedder.dimensions),
+      () => embedder.id,
+      () => false,
+      embedder.relevanceFloor,
+    );
     const out: QuestionRows[] = [];
     try {
       for (const conversation of stored) {
@@ -77,7 +84,7 @@ export async function locomoFeatures(conversations: number, refresh: boolean): P
         for (const qa of conversation.sample.qa) {
           const wanted = new Set(evidenceMemories(conversation, qa));
           if (!wanted.size) continue;
-          const vector = embedder.embed([qa.question]).then(([v]) => v);
+          const vector = embedder.embed([qa.question], 'query').then(([v]) => v);
           const other = stored[partner(conversation.index, stored.length)];
           for (const mode of SEARCH_MODES) {
             // Every stage but the reranker, whose weights are what gets fitted: candidates in the

@@ -6,4 +6,17 @@
  */
 import type { RerankModel } from './rerank';
 
-export const RERANK: RerankModel = {"intercept":-19.5569,"weights":{"fused":0,"semantic":15.9522,"lexical":0.808996,"coverage":3.64365,"entity":0,"proximity":0.287732,"named":0.826541,"time":1.22949,"neighbour":2.50403}};
+export const RERANK: RerankModel = {
+  intercept: -9.0995,
+  weights: {
+    fused: 0,
+    semantic: 6.5187,
+    lexical: 0.919466,
+    coverage: 2.80258,
+    entity: 0,
+    proximity: 0.292122,
+    named: 0.868984,
+    time: 1.74226,
+    neighbour: 2.7904,
+  },
+};
