@@ -111,11 +111,13 @@ describe('memory service process', () => {
         const res = await fetch(`${base}/memory/search`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ user_id: 'ops', query: 'locker L17 keys', time_decay: false, top_k: 3 }),
+          body: JSON.stringify({ user_id: 'ops', query: 'locker L17 keys', time_decay: false, top_k: 10 }),
         });
         expect(res.status).toBe(200);
+        // Found whether or not it is redone yet: by its terms until then, which may rank it below
+        // redone look-alikes (docs/memory-search.md#the-embedding-model).
         const { results } = (await res.json()) as { results: { memory: string }[] };
-        expect(results[0].memory).toContain('Locker L17 ');
+        expect(results.map((r) => r.memory).filter((m) => m.startsWith('Locker L17 '))).toHaveLength(1);
         searchesWhileRunning++;
         await new Promise((r) => setTimeout(r, 20));
       }
