@@ -31,25 +31,29 @@ async function main(): Promise<void> {
     () => log.info({ ms: Date.now() - warming }, 'search indexes loaded for every user'),
     (err: Error) => log.error({ err: err.message }, 'loading search indexes failed; users load on first use'),
   );
-  reembedInBackground(service, log);
+  const reembedding = reembedInBackground(service, log);
   const app = createMemoryApp({ apiKeys: config.PLAT_MEMORY_API_KEYS, log, service });
-  await listenUntilSignalled(app, config.PLAT_MEMORY_HOST, config.PLAT_MEMORY_PORT, log);
+  // On a signal, a running re-embedding ends its batch first: the model's thread must be idle at exit.
+  await listenUntilSignalled(app, config.PLAT_MEMORY_HOST, config.PLAT_MEMORY_PORT, log, async () => {
+    service.stopReembedding();
+    await reembedding;
+  });
 }
 
 /**
  * After a model change, memories embedded by the old model are redone beside serving
  * (docs/memory-search.md#the-embedding-model); progress is logged every 10 s and shown by GET /health.
  */
-function reembedInBackground(service: MemoryService, log: Logger): void {
+function reembedInBackground(service: MemoryService, log: Logger): Promise<void> {
   const pending = service.reembedProgress().pending;
-  if (!pending) return;
+  if (!pending) return Promise.resolve();
   log.warn(
     { memories: pending, embedder: service.embedderId },
     're-embedding memories made by another model in the background; until then they are found by their terms only',
   );
   let logged = Date.now();
   const started = Date.now();
-  service
+  return service
     .reembedStale({
       onProgress: (p) => {
         if (Date.now() - logged < 10_000) return;

@@ -116,6 +116,8 @@ export class MemoryService {
   /** Memories another model embedded, as last counted (undefined: not counted yet). */
   private staleLeft: number | undefined;
   private reembedding: { total: number; done: number; started: number } | undefined;
+  /** Set when the process shuts down: re-embedding stops after the texts in the model's hands. */
+  private stopping = false;
 
   constructor(private readonly deps: MemoryServiceDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -170,7 +172,7 @@ export class MemoryService {
       for (;;) {
         const stale = await store.staleRecords(id, opts.page ?? 64);
         if (!stale.length) break;
-        for (let start = 0; start < stale.length; start += REEMBED_CHUNK) {
+        for (let start = 0; start < stale.length && !this.stopping; start += REEMBED_CHUNK) {
           const chunk = stale.slice(start, start + REEMBED_CHUNK);
           const vectors = await embedder.embed(chunk.map((r) => r.memory));
           for (const [i, r] of chunk.entries()) {
@@ -189,6 +191,8 @@ export class MemoryService {
         }
         this.staleLeft = Math.max(0, run.total - run.done);
         opts.onProgress?.(this.reembedProgress());
+        // What is left waits for the next start (it resumes where this one stopped).
+        if (this.stopping) return run.done;
       }
       // Memories written by another model meanwhile (a fleet instance still on the old one) wait for the next start.
       this.staleLeft = await store.countStale(id);
@@ -210,6 +214,14 @@ export class MemoryService {
       total: run?.total ?? 0,
       percent: run ? Math.floor((100 * done) / run.total) : 100,
     };
+  }
+
+  /**
+   * Asks a running re-embedding to stop once the texts the model is embedding are done: ending the
+   * process while the model's worker thread is mid-batch aborts it (onnxruntime's native code).
+   */
+  stopReembedding(): void {
+    this.stopping = true;
   }
 
   /** Stops the store's background work (index loads, a shared store's change feed) and the audit log. */
