@@ -26,13 +26,7 @@ import { createMemoryService } from '../gateway/memory/memory-service-wiring';
 import { addMemoryRequestSchema, searchRequestSchema } from '../shared/memory-requests';
 import { Bm25Index } from './lib/bm25';
 import { envInt, loadLine, machineLine, ms, pct, ratio, summarize, table, runBench } from './lib/bench-stats';
-import {
-  LOCOMO_CATEGORIES,
-  loadLocomo,
-  locomoEvidenceIds,
-  locomoMemoryText,
-  locomoSessions,
-} from './lib/locomo-dataset';
+import { CATEGORY_NAMES, evidenceIds, loadSamples, memoryText, sessions } from './lib/locomo-data';
 import { benchConfig } from './lib/memory-server';
 
 const CONVERSATIONS = envInt('BENCH_CONVERSATIONS', 10);
@@ -140,7 +134,7 @@ async function measure(candidate: string): Promise<CandidateResult> {
     minMargin = Math.min(minMargin, margin);
   }
 
-  const samples = loadLocomo(CONVERSATIONS);
+  const samples = loadSamples(CONVERSATIONS);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-bench-locomo-embedders-'));
   let clock: Date | undefined;
   const service = await createMemoryService(
@@ -159,11 +153,11 @@ async function measure(candidate: string): Promise<CandidateResult> {
       const user = `locomo-${sample.sample_id}`;
       const memoryOfTurn = new Map<string, string>();
       const docs: { id: string; text: string }[] = [];
-      const all = locomoSessions(sample);
+      const all = sessions(sample);
       const started = performance.now();
       for (const session of all) {
         for (const [i, turn] of session.turns.entries()) {
-          const text = locomoMemoryText(turn);
+          const text = memoryText(turn);
           const res = await service.add(
             addMemoryRequestSchema.parse({
               user_id: user,
@@ -185,7 +179,7 @@ async function measure(candidate: string): Promise<CandidateResult> {
       for (const qa of sample.qa) {
         const wanted = [
           ...new Set(
-            locomoEvidenceIds(qa.evidence)
+            evidenceIds(qa.evidence)
               .map((id) => memoryOfTurn.get(id))
               .filter((m): m is string => m !== undefined),
           ),
@@ -213,7 +207,7 @@ async function measure(candidate: string): Promise<CandidateResult> {
           hybrid: await search('hybrid'),
           bm25: bm25.search(qa.question, TOP_K).map((d) => docs[d].id),
         };
-        const name = LOCOMO_CATEGORIES[qa.category] ?? String(qa.category);
+        const name = CATEGORY_NAMES[qa.category] ?? String(qa.category);
         const cat = (sum[name] ??= { questions: 0, semantic: 0, hybrid: 0, bm25: 0 });
         for (const t of [cat, overall]) {
           t.questions++;

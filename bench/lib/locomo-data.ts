@@ -33,7 +33,7 @@ export const CATEGORY_NAMES: Record<number, string> = {
   5: 'adversarial',
 };
 
-interface Turn {
+export interface Turn {
   speaker: string;
   dia_id: string;
   text: string;
@@ -80,7 +80,7 @@ function sessionDate(text: string): Date {
 }
 
 /** The sessions of a conversation in order, each with its date and turns. */
-function sessions(sample: Sample): { n: number; date: Date; turns: Turn[] }[] {
+export function sessions(sample: Sample): { n: number; date: Date; turns: Turn[] }[] {
   const c = sample.conversation;
   return Object.keys(c)
     .map((k) => /^session_(\d+)$/.exec(k))
@@ -93,11 +93,11 @@ function sessions(sample: Sample): { n: number; date: Date; turns: Turn[] }[] {
     .sort((a, b) => a.n - b.n);
 }
 
-const memoryText = (t: Turn) =>
+export const memoryText = (t: Turn) =>
   `${t.speaker}: ${t.text}${t.blip_caption ? ` [shared an image: ${t.blip_caption}]` : ''}`;
 
 /** Evidence refs as clean dia_ids ("D8:6; D9:17" → two, "D:11:26" → D11:26, "D" → none). */
-function evidenceIds(evidence: string[]): string[] {
+export function evidenceIds(evidence: string[]): string[] {
   const ids = evidence
     .flatMap((e) => String(e).split(/[;,\s]+/))
     .map((e) => /^D:?(\d+):(\d+)$/.exec(e))

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { openEmbeddedMemoryStore } from '../../domain/memory/store/embedded-memory-store';
-import { textHash } from '../../domain/memory/memory-text';
+import { otherModelMemory } from '../fixtures/other-model-memory';
 import { freePort } from '../../scripts/lib/free-port';
 import { repoRoot } from '../../shared/paths';
 import { newTestDataDir } from '../harness/platform-gateway';
@@ -44,19 +44,7 @@ async function storeOfAnotherModel(count: number): Promise<string> {
   for (let i = 0; i < count; i++) {
     const text = `Locker L${i} holds the spare keys for van V${i * 3 + 1000}.`;
     await store.insert(
-      {
-        id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-        memory: text,
-        user_id: 'ops',
-        agent_id: null,
-        run_id: null,
-        metadata: {},
-        category: null,
-        hash: textHash(text),
-        created_at: at,
-        updated_at: at,
-        embedder: 'model-a:q8:000000000000',
-      },
+      otherModelMemory(i, 'ops', text, at),
       Float32Array.from({ length: 384 }, (_, d) => Math.cos((i + 2) * (d + 1) * 0.13)),
     );
   }

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import { auditDir, createMemoryService } from '../../../gateway/memory/memory-service-wiring';
 import { textHash } from '../../../domain/memory/memory-text';
+import { otherModelMemory } from '../../fixtures/other-model-memory';
 import { openEmbeddedMemoryStore } from '../../../domain/memory/store/embedded-memory-store';
 import { loadConfig } from '../../../shared/config';
 import { apiCaller, type ApiCall } from '../../harness/api-caller';
@@ -373,19 +374,7 @@ describe('memory service API', () => {
     for (const [i, text] of texts.entries()) {
       const at = daysAgo(i % 9);
       await store.insert(
-        {
-          id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-          memory: text,
-          user_id: 'ivy',
-          agent_id: null,
-          run_id: null,
-          metadata: {},
-          category: null,
-          hash: textHash(text),
-          created_at: at,
-          updated_at: at,
-          embedder: 'model-a:q8:000000000000',
-        },
+        otherModelMemory(i, 'ivy', text, at),
         Float32Array.from({ length: 384 }, (_, d) => Math.sin((i + 1) * (d + 3) * 0.37)),
       );
     }
