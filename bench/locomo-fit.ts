@@ -35,6 +35,7 @@ import { minScoreFigures, recallFigures } from './lib/calibration-eval';
 import { DEV_CONVERSATIONS, locomoFeatures, type QuestionRows } from './lib/locomo-features';
 import { fitLogistic } from './lib/logistic-fit';
 import { quantileCurve } from './lib/quantile-curve';
+import { ascendRecall } from './lib/rank-ascent';
 
 const CURVE_STEPS = 20;
 /** The fused relevance may only raise the relevance; the gap and the rank may only lower it. */
@@ -45,19 +46,33 @@ const RERANK_OUT = path.join(repoRoot, 'domain', 'memory', 'search', 'rerank-fit
 /**
  * The reranker (hybrid), fitted on the dev questions' own candidates (not the foreign ones): a
  * logistic regression of "is evidence" on the rerank features, every weight held >= 0 (each
- * feature may only raise a candidate).
+ * feature may only raise a candidate), then coordinate ascent of those weights on the dev
+ * questions' recall@10 (bench/lib/rank-ascent.ts).
  */
-function fitRerank(dev: QuestionRows[]): RerankModel {
-  const rows = dev.filter((q) => !q.foreign).flatMap((q) => q.rows.filter((r) => r.rerank));
-  const model = fitLogistic(
+function fitRerank(dev: QuestionRows[]): { logistic: RerankModel; model: RerankModel } {
+  const own = dev.filter((q) => !q.foreign);
+  const rows = own.flatMap((q) => q.rows.filter((r) => r.rerank));
+  const fitted = fitLogistic(
     rows.map((r) => RERANK_FEATURES.map((n) => r.rerank![n])),
     rows.map((r) => (r.evidence ? 1 : 0)),
     RERANK_FEATURES.map(() => 1),
   );
   const round = (x: number) => Number(x.toPrecision(6));
+  const logistic: RerankModel = {
+    intercept: round(fitted.intercept),
+    weights: Object.fromEntries(RERANK_FEATURES.map((n, j) => [n, round(fitted.weights[j])])),
+  };
+  const ranked = own.map((q) => ({
+    evidence: q.evidence,
+    rows: q.rows.filter((r) => r.rerank).map((r) => ({ rerank: r.rerank!, evidence: r.evidence })),
+  }));
+  const ascended = ascendRecall(ranked, logistic);
   return {
-    intercept: round(model.intercept),
-    weights: Object.fromEntries(RERANK_FEATURES.map((n, j) => [n, round(model.weights[j])])),
+    logistic,
+    model: {
+      intercept: ascended.intercept,
+      weights: Object.fromEntries(RERANK_FEATURES.map((n) => [n, round(ascended.weights[n] ?? 0)])),
+    },
   };
 }
 
@@ -77,7 +92,7 @@ function rerankSource(model: RerankModel, questions: number): string {
  * The fitted reranker (docs/memory-search.md#reranking), written by
  * \`BENCH_WRITE=1 npm run bench:locomo-fit\`: a logistic model of "this candidate answers the
  * question" over its rerank features, fitted on LoCoMo conversations 1–${DEV_CONVERSATIONS} (${questions} questions),
- * every weight held >= 0.
+ * every weight held >= 0, then coordinate ascent of the weights on those questions' recall@10.
  */
 import type { RerankModel } from './rerank';
 
@@ -131,23 +146,27 @@ async function main(): Promise<void> {
     let questions = data.filter((q) => q.mode === mode);
     if (mode === 'hybrid' && questions.some((q) => q.rows.some((r) => r.rerank))) {
       const unranked = questions;
-      rerankModel = fitRerank(unranked.filter((q) => q.conversation < DEV_CONVERSATIONS));
-      console.log(
-        `rerank: intercept ${rerankModel.intercept}, weights ${JSON.stringify(rerankModel.weights)}`,
-      );
+      const fitted = fitRerank(unranked.filter((q) => q.conversation < DEV_CONVERSATIONS));
+      rerankModel = fitted.model;
+      console.log(`rerank (logistic): weights ${JSON.stringify(fitted.logistic.weights)}`);
+      console.log(`rerank (after coordinate ascent): weights ${JSON.stringify(rerankModel.weights)}`);
       questions = reranked(unranked, rerankModel);
       for (const [name, qs] of [
         ['fused + neighbours', unranked],
+        ['reranked (logistic)', reranked(unranked, fitted.logistic)],
         ['reranked', questions],
       ] as const) {
-        const cells = [DEV_CONVERSATIONS, Infinity].map((limit) => {
-          const r = recallFigures(
-            qs.filter((q) => q.conversation < limit),
-            (f) => f.fused,
-          );
+        const cells = [
+          (q: QuestionRows) => q.conversation < DEV_CONVERSATIONS,
+          (q: QuestionRows) => q.conversation >= DEV_CONVERSATIONS,
+          () => true,
+        ].map((inSplit) => {
+          const split = qs.filter(inSplit);
+          if (!split.length) return '-';
+          const r = recallFigures(split, (f) => f.fused);
           return `${pct(r.plain)} / ${pct(r.decay)} decayed`;
         });
-        console.log(`  hybrid ${name}: R@10 dev ${cells[0]}; all ${cells[1]}`);
+        console.log(`  hybrid ${name}: R@10 dev ${cells[0]}; held out ${cells[1]}; all ${cells[2]}`);
       }
     }
     const dev = questions.filter((q) => q.conversation < DEV_CONVERSATIONS);

@@ -3,6 +3,7 @@
  * semantic, lexical or hybrid search (docs/memory-search.md) with the shared space and time decay, combined long/short-term search, list, get,
  * update, delete and history. Used by the REST app on port 8230; every change lands in history.
  */
+import { inProcessUserWrites, type UserWrites } from './store/user-writes';
 import { refuseFutureCreatedAt } from './backfill-time';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -108,7 +109,7 @@ export class MemoryService {
    * Adds are serialized per user in this process, so an add's duplicate checks see the previous
    * add; across instances the store's `insertIfNew` stores one fact once (docs/fleet.md#memory).
    */
-  private readonly userLocks = new Map<string, Promise<unknown>>();
+  private readonly serialized: UserWrites = inProcessUserWrites();
 
   private readonly searcher: MemorySearch;
   /** The store as searches see it: vectors of the current model only (store/current-vectors.ts). */
@@ -535,16 +536,5 @@ export class MemoryService {
     const results = await this.deps.history.of(id);
     if (!results.length) throw new MemoryNotFoundError(id);
     return { results };
-  }
-
-  private serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.userLocks.get(key) ?? Promise.resolve();
-    const run = previous.then(fn, fn);
-    const tail = run.catch(() => {});
-    this.userLocks.set(key, tail);
-    void tail.then(() => {
-      if (this.userLocks.get(key) === tail) this.userLocks.delete(key);
-    });
-    return run;
   }
 }

@@ -20,12 +20,14 @@ import { openSharedMemoryDb } from '../../domain/memory/shared/shared-memory-db'
 import { SharedAuditLog, SharedHistory } from '../../domain/memory/shared/shared-history';
 import { SharedIdempotencyKeys } from '../../domain/memory/shared/shared-idempotency-keys';
 import { SharedMemoryStore } from '../../domain/memory/shared/shared-memory-store';
+import { sharedUserWrites } from '../../domain/memory/shared/user-write-lock';
 import { claimMemoryDir } from '../../domain/memory/store/instance-lock';
 import type { MemoryStore } from '../../domain/memory/store/memory-store';
 import { MemoryService } from '../../domain/memory/memory-service';
 import { openEmbeddedMemoryStore } from '../../domain/memory/store/embedded-memory-store';
 import { openMemoryDb } from '../../domain/memory/store/memory-db';
 import { openQdrantMemoryStore } from '../../domain/memory/store/qdrant-memory-store';
+import { inProcessUserWrites, type UserWrites } from '../../domain/memory/store/user-writes';
 import { loadWorkspaces } from '../../domain/memory/workspaces/workspace-config';
 
 export type MemorySettings = Parameters<typeof llmSettings>[0] &
@@ -65,6 +67,7 @@ export async function createMemoryService(
       apiKey: config.QDRANT_API_KEY,
       collection: config.QDRANT_COLLECTION,
       vectorSize: embedder.dimensions,
+      userWrites: state.userWrites,
     });
   } else {
     store = await state.store(embedder.dimensions);
@@ -89,6 +92,8 @@ interface MemoryState {
   idempotency: IdempotencyStore;
   audit: AuditSink;
   store(dims: number): Promise<MemoryStore>;
+  /** How a store that cannot lock itself (Qdrant) makes an add's check and insert one step per user. */
+  userWrites: UserWrites;
 }
 
 /** One instance per data directory: the memory database and audit files under it. */
@@ -100,6 +105,7 @@ function embeddedState(dataDir: string, now?: () => Date): MemoryState {
     idempotency: new IdempotencyKeys(db),
     audit: new AuditLog(auditDir(dataDir), now),
     store: (dims) => openEmbeddedMemoryStore(dataDir, dims),
+    userWrites: inProcessUserWrites(),
   };
 }
 
@@ -111,5 +117,6 @@ async function sharedState(url: string, now?: () => Date): Promise<MemoryState> 
     idempotency: new SharedIdempotencyKeys(db),
     audit: new SharedAuditLog(db, now),
     store: (dims) => SharedMemoryStore.open(db, dims, metadata.notifications),
+    userWrites: sharedUserWrites(db),
   };
 }

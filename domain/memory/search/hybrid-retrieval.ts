@@ -9,7 +9,7 @@
  *   names) when it names any, and a time list (semantic within the range) when it names a time,
  *   fused with weights (search/rank-fusion.ts); then the memories created next to the best
  *   candidates get a share of their relevance (search/neighbour-turns.ts), and a feature-based
- *   reranker scores the candidates (search/rerank.ts), each stage switchable (search/search-stages.ts).
+ *   reranker scores the candidates (search/rerank-stage.ts), each stage switchable (search/search-stages.ts).
  *
  * In every mode the relevance is then calibrated (search/calibration.ts, with the mode's fitted
  * constants of search/calibration-fit.ts); candidates stay in fusion's order, best first.
@@ -20,11 +20,10 @@ import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from '../store/mem
 import { calibratedRelevance } from './calibration';
 import { CALIBRATIONS } from './calibration-fit';
 import { fuseRankings, type RankedHit } from './rank-fusion';
-import { NEIGHBOUR_TURNS, neighbourShares } from './neighbour-turns';
+import { NEIGHBOUR_TURNS, neighbourShares, type NeighbourShare } from './neighbour-turns';
 import { relevanceFeatures, type RelevanceFeatures } from './relevance-features';
-import { rerankScore } from './rerank';
-import { rerankFeatures, type RerankFeatures } from './rerank-features';
-import { RERANK } from './rerank-fit';
+import type { RerankFeatures } from './rerank-features';
+import { rerankStage, type Fused, type FusedList } from './rerank-stage';
 import { ALL_STAGES, type SearchStages } from './search-stages';
 import { entityTerms, queryTerms, termWords } from './text-terms';
 import { timeRangeOf, type TimeRange } from './time-expressions';
@@ -129,33 +128,19 @@ export async function retrieve(
     fusedLists.map(async (f, i) => {
       const shares = plan.stages.neighbours
         ? await neighbourTurns(store, filters[i], f)
-        : new Map<string, number>();
-      return calibrate(plan, rerank(plan, pool, f, shares));
+        : new Map<string, NeighbourShare>();
+      return calibrate(plan, rerankStage(plan, pool, f, shares));
     }),
   );
 }
 
-/** A fused candidate before calibration. */
-interface Fused {
-  record: MemoryRecord;
-  score: number;
-  signals: MatchSignals;
-  rerank?: RerankFeatures;
-}
-
-/** Fusion's candidates, best first, and the floors an absent memory scores at. */
-interface FusedList {
-  candidates: Fused[];
-  floors: { semantic: number; lexical: number; fused: number };
-}
-
-/** The share of relevance each memory next to one of the best candidates inherits (none when the store cannot tell). */
+/** The share of relevance each memory next to one of the best candidates inherits. */
 async function neighbourTurns(
   store: MemoryStore,
   filter: MemoryFilter,
   f: FusedList,
-): Promise<Map<string, number>> {
-  if (!store.neighbours || !f.candidates.length) return new Map();
+): Promise<Map<string, NeighbourShare>> {
+  if (!f.candidates.length) return new Map();
   const sources = f.candidates.slice(0, NEIGHBOUR_TURNS.sources);
   const found = await store.neighbours(
     sources.map((c) => c.record.id),
@@ -174,37 +159,6 @@ async function neighbourTurns(
     found,
     NEIGHBOUR_TURNS,
   );
-}
-
-/**
- * Hybrid's last stage, over the best `pool` candidates by fused relevance raised to any neighbour
- * share (bounded work): the reranker's score over each one's features, or with the stage off that
- * raised relevance itself; best first.
- */
-function rerank(plan: QueryPlan, pool: number, f: FusedList, shares: Map<string, number>): Fused[] {
-  const query = { terms: plan.terms, entities: plan.entities };
-  const byId = (a: Fused, b: Fused) => b.score - a.score || a.record.id.localeCompare(b.record.id);
-  const raised = f.candidates
-    .map((c) => ({ ...c, fused: c.score, neighbour: shares.get(c.record.id) ?? 0 }))
-    .map((c) => ({ ...c, score: Math.max(c.fused, c.neighbour) }))
-    .sort(byId)
-    .slice(0, Math.max(pool, 1));
-  return raised
-    .map(({ fused, neighbour, ...c }) => {
-      const features = rerankFeatures(
-        {
-          text: c.record.memory,
-          fused,
-          semantic: c.signals.semantic ?? f.floors.semantic,
-          lexical: c.signals.lexical?.relevance ?? f.floors.lexical,
-          inRange: c.signals.time !== undefined,
-          neighbour,
-        },
-        query,
-      );
-      return { ...c, score: plan.stages.rerank ? rerankScore(features, RERANK) : c.score, rerank: features };
-    })
-    .sort(byId);
 }
 
 /** Calibrated relevance over the candidates' final scores; calibration never reorders them. */

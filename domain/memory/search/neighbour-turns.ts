@@ -19,18 +19,25 @@ export interface NeighbourOptions {
 /** The hybrid search's settings: the best 10 candidates pass on 0.8 of theirs to the turn either side within an hour. */
 export const NEIGHBOUR_TURNS = { sources: 10, span: 1, share: 0.8, maxGapMs: 3_600_000 } as const;
 
+/** What a memory inherits from a neighbouring source: its share and the source it came from. */
+export interface NeighbourShare {
+  share: number;
+  /** The id of the source the share came from (a neighbour never ranks above it on the share alone). */
+  from: string;
+}
+
 /**
  * For each memory next to a source, the best `share^distance × source score` it inherits (distance
  * 1 for the nearest on its side), when it has the source's agent and run and lies within
- * `maxGapMs`. A source inherits from another source too; scores outside [0, 1] or not finite count
- * as their nearest bound or 0.
+ * `maxGapMs`, and the source it came from. A source inherits from another source too; scores
+ * outside [0, 1] or not finite count as their nearest bound or 0.
  */
 export function neighbourShares(
   sources: { record: NeighbourRecord; score: number }[],
   neighbours: Map<string, NeighbourRecord[]>,
   opts: NeighbourOptions,
-): Map<string, number> {
-  const out = new Map<string, number>();
+): Map<string, NeighbourShare> {
+  const out = new Map<string, NeighbourShare>();
   const share = unit(opts.share);
   for (const { record: source, score } of sources) {
     const s = unit(score);
@@ -44,7 +51,7 @@ export function neighbourShares(
       side.sort((a, b) => Math.abs(a.delta) - Math.abs(b.delta));
       side.forEach((n, i) => {
         const value = s * share ** (i + 1);
-        if (value > (out.get(n.id) ?? 0)) out.set(n.id, value);
+        if (value > (out.get(n.id)?.share ?? 0)) out.set(n.id, { share: value, from: source.id });
       });
     }
   }

@@ -26,6 +26,10 @@ export interface RerankFeatures {
   time: number;
   /** The share of a neighbouring strong candidate's relevance (search/neighbour-turns.ts). */
   neighbour: number;
+  /** Share of the memory's sentences that are not questions: a question rarely holds an answer. */
+  statement: number;
+  /** How much the memory says: its distinct terms over 16, at most 1 ("Thanks!" says little). */
+  detail: number;
 }
 
 export const RERANK_FEATURES = [
@@ -38,6 +42,8 @@ export const RERANK_FEATURES = [
   'named',
   'time',
   'neighbour',
+  'statement',
+  'detail',
 ] as const satisfies readonly (keyof RerankFeatures)[];
 
 /** What the question brings, analysed once per search. */
@@ -60,10 +66,8 @@ export interface RerankInput {
 const MAX_TERMS = 512;
 
 export function rerankFeatures(c: RerankInput, q: RerankQuery): RerankFeatures {
-  const terms = indexTerms(c.text.length > 8 * MAX_TERMS ? c.text.slice(0, 8 * MAX_TERMS) : c.text).slice(
-    0,
-    MAX_TERMS,
-  );
+  const head = c.text.length > 8 * MAX_TERMS ? c.text.slice(0, 8 * MAX_TERMS) : c.text;
+  const terms = indexTerms(head).slice(0, MAX_TERMS);
   const held = new Set(terms);
   const queryTerms = new Set(q.terms);
   const entities = new Set(q.entities);
@@ -83,6 +87,8 @@ export function rerankFeatures(c: RerankInput, q: RerankQuery): RerankFeatures {
     named: terms.length && entities.has(terms[0]) ? 1 : 0,
     time: c.inRange ? 1 : 0,
     neighbour: unit(c.neighbour),
+    statement: statementShare(head),
+    detail: Math.min(1, held.size / DETAIL_TERMS),
   };
 }
 
@@ -116,6 +122,31 @@ export function proximity(terms: string[], wanted: Set<string>): number {
     }
   }
   return Number.isFinite(best) ? (k - 1) / (best - 1) : 0;
+}
+
+/** Distinct terms at which a memory counts as saying something in full. */
+const DETAIL_TERMS = 16;
+
+/**
+ * Share of the sentences of `text` that do not end with a question mark (1 when it has none): a
+ * sentence is a run of text holding a word character, ended by `.`, `!`, `?`, a line break or the
+ * end. One pass, linear in the text.
+ */
+export function statementShare(text: string): number {
+  let sentences = 0;
+  let questions = 0;
+  let wordy = false;
+  for (const ch of text) {
+    if (ch === '.' || ch === '!' || ch === '?' || ch === '\n') {
+      if (wordy) {
+        sentences++;
+        if (ch === '?') questions++;
+      }
+      wordy = false;
+    } else if (!wordy && /[\p{L}\p{N}]/u.test(ch)) wordy = true;
+  }
+  if (wordy) sentences++;
+  return sentences ? 1 - questions / sentences : 1;
 }
 
 const unit = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);

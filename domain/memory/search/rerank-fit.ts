@@ -2,21 +2,23 @@
  * The fitted reranker (docs/memory-search.md#reranking), written by
  * `BENCH_WRITE=1 npm run bench:locomo-fit`: a logistic model of "this candidate answers the
  * question" over its rerank features, fitted on LoCoMo conversations 1–3 (495 questions),
- * every weight held >= 0.
+ * every weight held >= 0, then coordinate ascent of the weights on those questions' recall@10.
  */
 import type { RerankModel } from './rerank';
 
 export const RERANK: RerankModel = {
-  intercept: -9.0995,
+  intercept: -13.6736,
   weights: {
-    fused: 0,
-    semantic: 6.5187,
-    lexical: 0.919466,
-    coverage: 2.80258,
+    fused: 1,
+    semantic: 20.9498,
+    lexical: 2.18692,
+    coverage: 0.937424,
     entity: 0,
-    proximity: 0.292122,
-    named: 0.868984,
-    time: 1.74226,
-    neighbour: 2.7904,
+    proximity: 0.722313,
+    named: 0.946713,
+    time: 0.507787,
+    neighbour: 7.2865,
+    statement: 1.8516,
+    detail: 1.87994,
   },
 };

@@ -1,8 +1,9 @@
 /**
- * The feature-based reranker of hybrid search (docs/memory-search.md#reranking): a logistic model
- * over a candidate's rerank features (rerank-features.ts), fitted on LoCoMo's dev conversations by
- * `npm run bench:locomo-fit` (weights in rerank-fit.ts, each >= 0). Its output replaces the fused
- * relevance as what calibration reads. Pure, for exact unit tests.
+ * The feature-based reranker of hybrid search (docs/memory-search.md#reranking): a weighted mean of
+ * a candidate's rerank features (rerank-features.ts), the weights fitted on LoCoMo's dev
+ * conversations by `npm run bench:locomo-fit` (a logistic model, then coordinate ascent on recall;
+ * rerank-fit.ts, each >= 0). Its output replaces the fused relevance as what calibration reads.
+ * Pure, for exact unit tests.
  */
 import { RERANK_FEATURES, type RerankFeatures } from './rerank-features';
 

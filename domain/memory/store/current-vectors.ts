@@ -14,8 +14,6 @@ export class CurrentVectorsStore implements MemoryStore {
     limit: number,
   ) => Promise<VectorHit[][]>;
 
-  readonly neighbours?: MemoryStore['neighbours'];
-
   /**
    * `embedderId`: the current model's id; `reembedding`: whether memories of another model may be
    * left (searches then ask for twice the hits, since some are dropped).
@@ -27,8 +25,6 @@ export class CurrentVectorsStore implements MemoryStore {
     /** Similarities become `(similarity - floor) / (1 - floor)`, clamped to [0, 1] (0: unchanged). */
     private readonly floor = 0,
   ) {
-    // Neighbour turns are found by time, not by vector: the store's own answer stands.
-    this.neighbours = store.neighbours?.bind(store);
     const many = store.searchMany?.bind(store);
     if (many) {
       this.searchMany = async (vector, filters, limit) => {
@@ -62,6 +58,11 @@ export class CurrentVectorsStore implements MemoryStore {
   insert(record: MemoryRecord, vector: Float32Array): Promise<void> {
     return this.store.insert(record, vector);
   }
+  /** Neighbour turns are found by time, not by vector: the store's own answer stands. */
+  neighbours(...args: Parameters<MemoryStore['neighbours']>): ReturnType<MemoryStore['neighbours']> {
+    return this.store.neighbours(...args);
+  }
+
   insertIfNew(...args: Parameters<MemoryStore['insertIfNew']>): Promise<MemoryRecord> {
     return this.store.insertIfNew(...args);
   }

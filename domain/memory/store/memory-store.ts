@@ -76,10 +76,9 @@ export interface MemoryStore {
   /**
    * For each of these memories (all of the filter's user), up to `span` memories created just
    * before it and `span` just after it that the filter allows, nearest first (before, then after),
-   * for search's neighbour turns (docs/memory-search.md#neighbours). A store without it (Qdrant)
-   * leaves that stage out. Unknown ids answer nothing.
+   * for search's neighbour turns (docs/memory-search.md#neighbours). Unknown ids answer nothing.
    */
-  neighbours?(ids: string[], filter: MemoryFilter, span: number): Promise<Map<string, MemoryRecord[]>>;
+  neighbours(ids: string[], filter: MemoryFilter, span: number): Promise<Map<string, MemoryRecord[]>>;
   /** Up to `limit` memories whose vector was made by another embedder than `embedder` (a model change). */
   staleRecords(embedder: string, limit: number): Promise<MemoryRecord[]>;
   /** How many memories have a vector made by another embedder than `embedder`. */

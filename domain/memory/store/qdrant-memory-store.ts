@@ -7,6 +7,7 @@ import type { QdrantClient, Schemas } from '@qdrant/js-client-rest';
 import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
 import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from './memory-store';
 import { ensureMemoryCollection } from './qdrant-collection';
+import { inProcessUserWrites, type UserWrites } from './user-writes';
 import { toQdrantFilter } from './qdrant-filter';
 import { fromPayload, toPayload } from './qdrant-payload';
 import { documentVector, queryVector, TEXT_VECTOR } from './qdrant-sparse';
@@ -22,6 +23,11 @@ export interface QdrantMemoryStoreOptions {
   collection?: string;
   /** Dimensions of the embedder's vectors; default 384 (all-MiniLM-L6-v2). */
   vectorSize?: number;
+  /**
+   * What makes an add's check and insert one step per user: the fleet's PostgreSQL lock
+   * (shared/user-write-lock.ts) when instances share the collection; default, this process's.
+   */
+  userWrites?: UserWrites;
 }
 
 export const DEFAULT_QDRANT_COLLECTION = 'plat_memories';
@@ -47,6 +53,7 @@ export class QdrantMemoryStore implements MemoryStore {
   constructor(
     private readonly client: QdrantClient,
     private readonly collection: string,
+    private readonly userWrites: UserWrites = inProcessUserWrites(),
   ) {}
 
   async insert(record: MemoryRecord, vector: Float32Array): Promise<void> {
@@ -55,14 +62,16 @@ export class QdrantMemoryStore implements MemoryStore {
   }
 
   /**
-   * The check, then the insert: two requests to Qdrant, so two instances adding one fact for one
-   * user at the same moment can both store it (docs/fleet.md#memory).
+   * The check, then the insert: two requests to Qdrant, made one step by the user's write lock, so
+   * two adds of one fact for one user at the same moment store it once (docs/fleet.md#memory).
    */
-  async insertIfNew(scope: MemoryFilter, record: MemoryRecord, vector: Float32Array): Promise<MemoryRecord> {
-    const same = await this.findByHash(scope, record.hash);
-    if (same) return same;
-    await this.insert(record, vector);
-    return record;
+  insertIfNew(scope: MemoryFilter, record: MemoryRecord, vector: Float32Array): Promise<MemoryRecord> {
+    return this.userWrites(record.user_id, async () => {
+      const same = await this.findByHash(scope, record.hash);
+      if (same) return same;
+      await this.insert(record, vector);
+      return record;
+    });
   }
 
   async update(
@@ -137,6 +146,40 @@ export class QdrantMemoryStore implements MemoryStore {
     // A cosine score is already a similarity in [-1, 1]: passed through, clamped into [0, 1]
     // (opposite meaning = 0; float rounding can overshoot 1).
     return points.map((p) => ({ record: recordOf(p), similarity: Math.min(1, Math.max(0, p.score)) }));
+  }
+
+  /**
+   * For each source of the filter's user, up to `span` memories the filter allows created before it
+   * and `span` at or after it, nearest first: two scrolls ordered over the `created_at` index per
+   * source, all at once (search asks for 10 sources). Qdrant leaves the order of equal timestamps
+   * open: memories stored at the same moment come after the source, in any order.
+   */
+  async neighbours(ids: string[], filter: MemoryFilter, span: number): Promise<Map<string, MemoryRecord[]>> {
+    const wanted = [...new Set(ids)].filter((id) => UUID.test(id));
+    if (!wanted.length || span <= 0) return new Map();
+    const points = await this.client.retrieve(this.collection, { ids: wanted, with_payload: true });
+    const sources = points.map(recordOf).filter((r) => r.user_id === filter.user_id);
+    const side = async (source: MemoryRecord, direction: 'asc' | 'desc'): Promise<MemoryRecord[]> => {
+      const range = direction === 'desc' ? { lt: source.created_at } : { gte: source.created_at };
+      const page = await this.client.scroll(this.collection, {
+        filter: toQdrantFilter(filter, [{ key: 'created_at', range }]),
+        // One more after: the source itself is at its own time.
+        limit: direction === 'asc' ? span + 1 : span,
+        order_by: { key: 'created_at', direction },
+        with_payload: true,
+      });
+      return page.points
+        .map(recordOf)
+        .filter((r) => r.id !== source.id)
+        .slice(0, span);
+    };
+    const lists = await Promise.all(
+      sources.map(async (source) => {
+        const [before, after] = await Promise.all([side(source, 'desc'), side(source, 'asc')]);
+        return [source.id, [...before, ...after]] as [string, MemoryRecord[]];
+      }),
+    );
+    return new Map(lists);
   }
 
   async searchText(terms: string[], filters: MemoryFilter[], limit: number): Promise<TextHit[][]> {
@@ -229,5 +272,5 @@ export async function openQdrantMemoryStore(options: QdrantMemoryStoreOptions): 
   const { QdrantClient } = require('@qdrant/js-client-rest') as typeof import('@qdrant/js-client-rest');
   const client = new QdrantClient({ url: options.url, apiKey: options.apiKey, checkCompatibility: false });
   await ensureMemoryCollection(client, collection, options.vectorSize ?? 384);
-  return new QdrantMemoryStore(client, collection);
+  return new QdrantMemoryStore(client, collection, options.userWrites);
 }

@@ -83,4 +83,22 @@ describe.each(stores)('hybrid search on the %s store', (_name, env) => {
     expect(strict.results.length).toBeGreaterThan(0);
     for (const r of strict.results) expect(r.score).toBeGreaterThanOrEqual(0.4);
   });
+
+  it('keeps the fact a question matches above the facts stored at the same moment', async () => {
+    const at = '2023-07-01T09:00:00Z';
+    for (const text of [
+      'The guest wifi password is on the fridge.',
+      'The recycling goes out on Tuesdays.',
+      'The boiler service is booked with Halvorsen Heating.',
+      'The spare bike lock code is 4471.',
+    ])
+      await service.add({ user_id: 'eve', text, infer: false, created_at: at, agent_id: 'house' });
+    for (const [question, answer] of [
+      ['who services the boiler?', 'Halvorsen'],
+      ['when does the recycling go out?', 'recycling'],
+    ]) {
+      const [top] = (await search(question, { agent_id: 'house' })).results;
+      expect(top.memory).toContain(answer);
+    }
+  });
 });

@@ -469,8 +469,8 @@ export function memoryStoreContract(
         expect(ids(since)).toEqual(ids([mayLast, june]));
       });
 
-      it('answers the memories created just before and after, within the filter (a store that can)', async () => {
-        if (!store.neighbours) return; // Qdrant: search leaves the neighbour stage out
+      it('answers the memories created just before and after, within the filter', async () => {
+        if (!store.neighbours) throw new Error(`${name}: no neighbours`);
         const at = (iso: string, text: string, extra: Partial<MemoryRecord> = {}) =>
           memory({ memory: text, created_at: iso, updated_at: iso, ...extra });
         // Inserted out of order: the lookup follows created_at, not insertion.

@@ -21,9 +21,9 @@ describe('neighbourShares', () => {
       new Map([['s', [prev, prev2, next]]]),
       opts,
     );
-    expect(shares.get('p')).toBeCloseTo(0.4);
-    expect(shares.get('n')).toBeCloseTo(0.4);
-    expect(shares.get('p2')).toBeCloseTo(0.2);
+    expect(shares.get('p')?.share).toBeCloseTo(0.4);
+    expect(shares.get('n')?.share).toBeCloseTo(0.4);
+    expect(shares.get('p2')?.share).toBeCloseTo(0.2);
     expect(shares.has('s')).toBe(false);
   });
 
@@ -40,7 +40,8 @@ describe('neighbourShares', () => {
       ]),
       opts,
     );
-    expect(shares.get('n')).toBeCloseTo(0.45);
+    expect(shares.get('n')?.share).toBeCloseTo(0.45);
+    expect(shares.get('n')?.from).toBe('o');
   });
 
   it('gives nothing across scopes, across a gap, or from a zero or broken score', () => {
@@ -64,9 +65,9 @@ describe('neighbourShares', () => {
 
   it('answers nothing for no sources, and clamps scores above 1', () => {
     expect(neighbourShares([], new Map(), opts).size).toBe(0);
-    expect(neighbourShares([{ record: src, score: 7 }], new Map([['s', [next]]]), opts).get('n')).toBeCloseTo(
-      0.5,
-    );
+    expect(
+      neighbourShares([{ record: src, score: 7 }], new Map([['s', [next]]]), opts).get('n')?.share,
+    ).toBeCloseTo(0.5);
   });
 
   it('stays linear on a huge neighbour list', () => {
@@ -74,8 +75,8 @@ describe('neighbourShares', () => {
       at(`m${i}`, new Date(Date.parse('2023-05-08T10:00:00Z') + (i + 1) * 100).toISOString()),
     );
     const shares = neighbourShares([{ record: src, score: 1 }], new Map([['s', many]]), opts);
-    expect(shares.get('m0')).toBeCloseTo(0.5);
+    expect(shares.get('m0')?.share).toBeCloseTo(0.5);
     expect(shares.size).toBeGreaterThan(20); // tiny shares still counted, never above the nearest
-    expect(Math.max(...shares.values())).toBeCloseTo(0.5);
+    expect(Math.max(...[...shares.values()].map((s) => s.share))).toBeCloseTo(0.5);
   });
 });

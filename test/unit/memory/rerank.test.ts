@@ -1,5 +1,10 @@
 import { rerankScore } from '../../../domain/memory/search/rerank';
-import { proximity, rerankFeatures, RERANK_FEATURES } from '../../../domain/memory/search/rerank-features';
+import {
+  proximity,
+  rerankFeatures,
+  RERANK_FEATURES,
+  statementShare,
+} from '../../../domain/memory/search/rerank-features';
 import { entityTerms, queryTerms } from '../../../domain/memory/search/text-terms';
 
 const input = (text: string, extra: Partial<Parameters<typeof rerankFeatures>[0]> = {}) => ({
@@ -51,11 +56,34 @@ describe('rerankFeatures', () => {
     expect(f.coverage).toBe(1);
     expect(f.named).toBe(1);
     const huge = `${'word '.repeat(200_000)}caroline red bicycle`;
-    const started = Date.now();
     const g = rerankFeatures(input(huge), q);
-    expect(Date.now() - started).toBeLessThan(500);
     expect(g.coverage).toBe(0); // beyond the terms read
+    expect(g.detail).toBe(1 / 16); // "word" alone, within the head read
     for (const name of RERANK_FEATURES) expect(Number.isFinite(g[name])).toBe(true);
+  });
+});
+
+describe('statement and detail', () => {
+  it('counts the sentences that are not questions', () => {
+    expect(statementShare('Caroline: Where did you go?')).toBe(0);
+    expect(statementShare('Melanie: Hey! How was Paris?')).toBe(0.5);
+    expect(statementShare('Melanie: I moved to Paris. It is lovely')).toBe(1);
+    expect(statementShare('Did you go?\nI did')).toBe(0.5);
+    expect(statementShare('')).toBe(1);
+    expect(statementShare('?!... ???')).toBe(1); // no words, no sentence
+  });
+
+  it('reads a long memory without sentence ends in one pass', () => {
+    expect(statementShare('a '.repeat(100_000) + '?')).toBe(0);
+    expect(statementShare('\n'.repeat(100_000))).toBe(1);
+  });
+
+  it('rates how much a memory says by its distinct terms, up to 1', () => {
+    const asked = { terms: [], entities: [] };
+    expect(rerankFeatures(input('Caroline: thanks, thanks!'), asked).detail).toBe(2 / 16);
+    const words = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+    expect(rerankFeatures(input(words), asked).detail).toBe(1);
+    expect(rerankFeatures(input('Caroline: you too? Sure.'), asked).statement).toBe(0.5);
   });
 });
 
