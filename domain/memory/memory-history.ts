@@ -30,6 +30,19 @@ export interface IdempotencyStore {
   once<T>(key: string, add: () => Promise<T>): Promise<{ result: T; replay: boolean }>;
 }
 
+/**
+ * A retry gave up waiting for the add that holds its idempotency key (still running on another
+ * instance): answered 409 `idempotency_key_in_progress`, and a later retry gets that add's response.
+ */
+export class IdempotencyKeyBusyError extends Error {
+  constructor(readonly waitedMs: number) {
+    super(
+      `an add with this idempotency_key is still running (waited ${Math.round(waitedMs / 1000)} s); retry later to get its response`,
+    );
+    this.name = 'IdempotencyKeyBusyError';
+  }
+}
+
 export class MemoryHistory implements HistoryLog {
   private seq: number;
 

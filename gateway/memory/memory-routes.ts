@@ -18,6 +18,7 @@ import {
 } from '../../shared/memory-requests';
 import { apiRoute, type ApiRoute } from '../api/api-route';
 import { HttpError } from '../http-errors';
+import { IdempotencyKeyBusyError } from '../../domain/memory/memory-history';
 import {
   addResponseSchema,
   contextResponseSchema,
@@ -37,10 +38,15 @@ function notFoundAs404<T>(work: () => Promise<T>): Promise<T> {
   });
 }
 
-/** A backfill dated in the future answers 422 naming the field. */
-function futureAs422<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * A backfill dated in the future answers 422 naming the field; a retry that gave up waiting for
+ * the add holding its idempotency key answers 409.
+ */
+function addErrorsAsHttp<T>(work: () => Promise<T>): Promise<T> {
   return work().catch((err: unknown) => {
     if (err instanceof FutureCreatedAtError) throw new HttpError(422, 'created_at_in_future', err.message);
+    if (err instanceof IdempotencyKeyBusyError)
+      throw new HttpError(409, 'idempotency_key_in_progress', err.message);
     throw err;
   });
 }
@@ -77,6 +83,10 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
       body: addMemoryRequestSchema,
       responses: {
         200: { description: 'what happened to each fact', schema: addResponseSchema },
+        409: {
+          description:
+            'an add with this idempotency_key is still running on another instance (idempotency_key_in_progress); retry later',
+        },
         422: { description: 'created_at is in the future (created_at_in_future)' },
       },
       links: [
@@ -90,7 +100,7 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
           requestBody: { memory_id: '$response.body#/results/0/id', text: 'an updated memory' },
         },
       ],
-      handle: ({ body }) => futureAs422(() => service.add(body)),
+      handle: ({ body }) => addErrorsAsHttp(() => service.add(body)),
     }),
     apiRoute({
       operationId: 'searchMemories',

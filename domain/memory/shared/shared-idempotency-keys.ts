@@ -1,12 +1,13 @@
 /**
  * Idempotency keys of a fleet's memory instances (docs/fleet.md#memory). An add claims its key
  * before it runs: a retry arriving on another instance meanwhile finds the claim, waits for the
- * first add's response and answers it, so nothing is added twice. The owner renews its claim while
+ * first add's response and answers it, so nothing is added twice (after 30 s of waiting it answers
+ * that the add is still running instead). The owner renews its claim while
  * its add runs; a claim whose owner died expires and is taken over by the next retry.
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { IdempotencyStore } from '../memory-history';
+import { IdempotencyKeyBusyError, type IdempotencyStore } from '../memory-history';
 import type { SharedMemoryTables } from './memory-schema';
 
 /** PostgreSQL text holds no NUL, which the service's keys use as a separator: stored JSON-escaped. */
@@ -17,9 +18,15 @@ export interface ClaimTiming {
   claimTtlMs: number;
   /** How often a retry looks again at a key another instance holds. */
   pollMs: number;
+  /**
+   * How long a retry waits for the add that holds its key before it answers that the add is still
+   * running ({@link IdempotencyKeyBusyError}): the owner renews its claim while it runs, so a hung
+   * add would otherwise hold every retry for as long as it hangs.
+   */
+  maxWaitMs: number;
 }
 
-const DEFAULT_TIMING: ClaimTiming = { claimTtlMs: 30_000, pollMs: 25 };
+const DEFAULT_TIMING: ClaimTiming = { claimTtlMs: 30_000, pollMs: 25, maxWaitMs: 30_000 };
 
 /** What a key holds for an add that wants to run. */
 type Claim<T> = { state: 'claimed' } | { state: 'answered'; result: T } | { state: 'held' };
@@ -37,10 +44,13 @@ export class SharedIdempotencyKeys implements IdempotencyStore {
   async once<T>(key: string, add: () => Promise<T>): Promise<{ result: T; replay: boolean }> {
     const k = storedKey(key);
     const owner = randomUUID();
+    const started = Date.now();
     for (;;) {
       const claim = await this.claim<T>(k, owner);
       if (claim.state === 'answered') return { result: claim.result, replay: true };
       if (claim.state === 'claimed') break;
+      const waited = Date.now() - started;
+      if (waited >= this.timing.maxWaitMs) throw new IdempotencyKeyBusyError(waited);
       await new Promise((resolve) => setTimeout(resolve, this.timing.pollMs));
     }
     const renewal = setInterval(() => void this.renew(k, owner).catch(() => {}), this.timing.claimTtlMs / 3);

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Embedder } from '../../../domain/memory/embedding/embedder';
 import { offlineFactExtractor } from '../../../domain/memory/extraction/offline-fact-extractor';
 import { MemoryService } from '../../../domain/memory/memory-service';
+import { IdempotencyKeyBusyError } from '../../../domain/memory/memory-history';
 import {
   SHARED_MEMORY_MIGRATIONS,
   type SharedMemoryTables,
@@ -130,6 +131,32 @@ describe('one fact once across instances', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it('a retry stops waiting for a hung add after maxWaitMs and says the add is still running', async () => {
+    const url = await freshPostgresDatabase('memory-once-busy');
+    const a = await instance(url, 'a');
+    try {
+      const owner = new SharedIdempotencyKeys(a.db, { claimTtlMs: 300 });
+      let finish = (_: string) => {};
+      // The owner is alive and renews its claim, but its add does not end.
+      const hung = owner.once('u\u0000k-hung', () => new Promise<string>((resolve) => (finish = resolve)));
+      await new Promise((r) => setTimeout(r, 50));
+      const retry = new SharedIdempotencyKeys(a.db, { claimTtlMs: 300, pollMs: 20, maxWaitMs: 400 });
+      const started = Date.now();
+      const err = await retry.once('u\u0000k-hung', async () => 'ran twice').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(IdempotencyKeyBusyError);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+      // The add ends: the next retry answers its response.
+      finish('first');
+      expect(await hung).toEqual({ result: 'first', replay: false });
+      expect(await retry.once('u\u0000k-hung', async () => 'ran twice')).toEqual({
+        result: 'first',
+        replay: true,
+      });
+    } finally {
+      await a.close();
     }
   });
 
