@@ -3,6 +3,7 @@
  * semantic, lexical or hybrid search (docs/memory-search.md) with the shared space and time decay, combined long/short-term search, list, get,
  * update, delete and history. Used by the REST app on port 8230; every change lands in history.
  */
+import { soleReembedLease, type ReembedLease } from './reembed-lease';
 import { inProcessUserWrites, type UserWrites } from './store/user-writes';
 import { refuseFutureCreatedAt } from './backfill-time';
 import { randomUUID } from 'node:crypto';
@@ -55,6 +56,8 @@ export interface ReembedProgress {
   total: number;
   /** done / total, 100 when nothing runs. */
   percent: number;
+  /** Another instance of the fleet holds the re-embedding: this one serves and tries again later. */
+  elsewhere: boolean;
 }
 /** Neighbours at least this similar are shown to the model to decide update/delete/none. */
 const RELATED_SIMILARITY = 0.5;
@@ -90,6 +93,8 @@ export interface MemoryServiceDeps {
   audit: AuditSink;
   /** Copy experience/procedural long-term memories to the shared space (PLAT_MEMORY_AUTOSHARE). */
   autoshare?: boolean;
+  /** One re-embedding at a time across a fleet (reembed-lease.ts); default: this instance runs it. */
+  reembedLease?: ReembedLease;
   now?: () => Date;
 }
 
@@ -117,6 +122,8 @@ export class MemoryService {
   /** Memories another model embedded, as last counted (undefined: not counted yet). */
   private staleLeft: number | undefined;
   private reembedding: { total: number; done: number; started: number } | undefined;
+  /** The last re-embedding found another instance running it. */
+  private reembeddingElsewhere = false;
   /** Set when the process shuts down: re-embedding stops after the texts in the model's hands. */
   private stopping = false;
 
@@ -163,7 +170,26 @@ export class MemoryService {
     opts: { page?: number; onProgress?: (p: ReembedProgress) => void } = {},
   ): Promise<number> {
     const { store, embedder } = this.deps;
+    const total = await store.countStale(embedder.id);
+    this.staleLeft = total;
+    if (!total) {
+      this.reembeddingElsewhere = false;
+      return 0;
+    }
+    const lease = this.deps.reembedLease ?? soleReembedLease;
+    const outcome = await lease(() => this.reembedPages(opts));
+    this.reembeddingElsewhere = !outcome.ran;
+    return outcome.ran ? outcome.result : 0;
+  }
+
+  /** The re-embedding itself, page after page, once this instance holds the lease. */
+  private async reembedPages(opts: {
+    page?: number;
+    onProgress?: (p: ReembedProgress) => void;
+  }): Promise<number> {
+    const { store, embedder } = this.deps;
     const id = embedder.id;
+    // Counted again under the lease: another instance may have redone some meanwhile.
     const total = await store.countStale(id);
     this.staleLeft = total;
     if (!total) return 0;
@@ -214,6 +240,7 @@ export class MemoryService {
       done,
       total: run?.total ?? 0,
       percent: run ? Math.floor((100 * done) / run.total) : 100,
+      elsewhere: !run && this.reembeddingElsewhere,
     };
   }
 

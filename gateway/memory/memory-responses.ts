@@ -128,5 +128,7 @@ export const healthResponseSchema = z.object({
     done: z.number().int().min(0),
     total: z.number().int().min(0),
     percent: z.number().int().min(0).max(100),
+    /** Another instance of the fleet is re-embedding; this one serves and tries again later. */
+    elsewhere: z.boolean(),
   }),
 });

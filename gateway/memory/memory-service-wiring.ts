@@ -21,6 +21,8 @@ import { SharedAuditLog, SharedHistory } from '../../domain/memory/shared/shared
 import { SharedIdempotencyKeys } from '../../domain/memory/shared/shared-idempotency-keys';
 import { SharedMemoryStore } from '../../domain/memory/shared/shared-memory-store';
 import { sharedUserWrites } from '../../domain/memory/shared/user-write-lock';
+import { sharedReembedLease } from '../../domain/memory/shared/shared-reembed-lease';
+import { soleReembedLease, type ReembedLease } from '../../domain/memory/reembed-lease';
 import { claimMemoryDir } from '../../domain/memory/store/instance-lock';
 import type { MemoryStore } from '../../domain/memory/store/memory-store';
 import { MemoryService } from '../../domain/memory/memory-service';
@@ -82,6 +84,7 @@ export async function createMemoryService(
     audit: state.audit,
     autoshare: config.PLAT_MEMORY_AUTOSHARE,
     workspaces: loadWorkspaces(config.PLAT_MEMORY_WORKSPACES, dataDir),
+    reembedLease: state.reembedLease,
     now: opts.now,
   });
 }
@@ -94,6 +97,8 @@ interface MemoryState {
   store(dims: number): Promise<MemoryStore>;
   /** How a store that cannot lock itself (Qdrant) makes an add's check and insert one step per user. */
   userWrites: UserWrites;
+  /** One re-embedding at a time (a fleet's instances take turns). */
+  reembedLease: ReembedLease;
 }
 
 /** One instance per data directory: the memory database and audit files under it. */
@@ -106,6 +111,7 @@ function embeddedState(dataDir: string, now?: () => Date): MemoryState {
     audit: new AuditLog(auditDir(dataDir), now),
     store: (dims) => openEmbeddedMemoryStore(dataDir, dims),
     userWrites: inProcessUserWrites(),
+    reembedLease: soleReembedLease,
   };
 }
 
@@ -118,5 +124,6 @@ async function sharedState(url: string, now?: () => Date): Promise<MemoryState> 
     audit: new SharedAuditLog(db, now),
     store: (dims) => SharedMemoryStore.open(db, dims, metadata.notifications),
     userWrites: sharedUserWrites(db),
+    reembedLease: sharedReembedLease(db),
   };
 }

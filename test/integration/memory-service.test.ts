@@ -67,7 +67,7 @@ describe('memory service process', () => {
         status: 'ok',
         service: 'memory',
         embedder: expect.stringMatching(/^Xenova\/.+:q8:[0-9a-f]{12}$/),
-        reembedding: { running: false, pending: 0, done: 0, total: 0, percent: 100 },
+        reembedding: { running: false, pending: 0, done: 0, total: 0, percent: 100, elsewhere: false },
       });
       const metrics = await fetch(`http://127.0.0.1:${port}/metrics`);
       expect(metrics.status).toBe(200);
@@ -126,7 +126,14 @@ describe('memory service process', () => {
       expect(searchesWhileRunning).toBeGreaterThan(0);
       expect(running.every((h) => h.total === 400 && h.done + h.pending === 400)).toBe(true);
       expect(running.map((h) => h.percent)).toEqual([...running.map((h) => h.percent)].sort((a, b) => a - b));
-      expect(seen[seen.length - 1]).toEqual({ running: false, pending: 0, done: 0, total: 0, percent: 100 });
+      expect(seen[seen.length - 1]).toEqual({
+        running: false,
+        pending: 0,
+        done: 0,
+        total: 0,
+        percent: 100,
+        elsewhere: false,
+      });
       const metrics = await (await fetch(`${base}/metrics`)).text();
       expect(metrics).toMatch(/^plat_memory_reembed_pending\{[^}]*\} 0$/m);
       expect(memory.output()).toContain('re-embedding memories made by another model in the background');

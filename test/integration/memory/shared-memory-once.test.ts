@@ -22,6 +22,8 @@ import {
 } from '../../../domain/memory/shared/shared-idempotency-keys';
 import { openSharedMemoryDb } from '../../../domain/memory/shared/shared-memory-db';
 import { SharedMemoryStore } from '../../../domain/memory/shared/shared-memory-store';
+import { sharedReembedLease } from '../../../domain/memory/shared/shared-reembed-lease';
+import { otherModelMemory } from '../../fixtures/other-model-memory';
 import { sql, type Kysely } from 'kysely';
 import { freshPostgresDatabase } from '../../harness/postgres';
 import { unitVector } from './memory-store-contract';
@@ -62,6 +64,7 @@ async function instance(
     embedder: opts.embedder ?? textEmbedder(),
     extractor: offlineFactExtractor,
     audit: new SharedAuditLog(db),
+    reembedLease: sharedReembedLease(db),
   });
   return {
     service,
@@ -157,6 +160,47 @@ describe('one fact once across instances', () => {
       });
     } finally {
       await a.close();
+    }
+  });
+
+  it('after a model change one instance re-embeds the shared store while the other waits its turn', async () => {
+    const url = await freshPostgresDatabase('memory-once-reembed');
+    let embedded = 0;
+    const counting = (): Embedder => {
+      const inner = textEmbedder(() => 30);
+      return {
+        ...inner,
+        embed: async (texts, kind) => ((embedded += texts.length), inner.embed(texts, kind)),
+      };
+    };
+    const a = await instance(url, 'a', { embedder: counting() });
+    const b = await instance(url, 'b', { embedder: counting() });
+    try {
+      const seed = await SharedMemoryStore.open(a.db, DIMS);
+      for (let i = 0; i < 40; i++)
+        await seed.insert(
+          otherModelMemory(i, 'ivy', `Crate ${i} ships from dock ${i % 4}.`, '2024-01-01T00:00:00.000Z'),
+          unitVector(i),
+        );
+      await seed.close();
+      await a.service.warmUp();
+      await b.service.warmUp();
+      embedded = 0;
+      const [fromA, fromB] = await Promise.all([
+        a.service.reembedStale({ page: 8 }),
+        b.service.reembedStale({ page: 8 }),
+      ]);
+      // One instance did all of it, the other none, and says another instance holds the work.
+      expect([fromA, fromB].sort((x, y) => x - y)).toEqual([0, 40]);
+      expect(embedded).toBe(40);
+      const waiter = fromA === 0 ? a : b;
+      expect(waiter.service.reembedProgress()).toMatchObject({ running: false, elsewhere: true });
+      // Its next turn finds nothing left, and it stops saying so.
+      expect(await waiter.service.reembedStale()).toBe(0);
+      expect(waiter.service.reembedProgress()).toMatchObject({ pending: 0, elsewhere: false });
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 
