@@ -124,6 +124,13 @@ export function proximity(terms: string[], wanted: Set<string>): number {
   return Number.isFinite(best) ? (k - 1) / (best - 1) : 0;
 }
 
+/** A letter or digit of any script; ASCII answered without the regular expression. */
+function isWordChar(ch: string): boolean {
+  const c = ch.charCodeAt(0);
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  return /[\p{L}\p{N}]/u.test(ch);
+}
+
 /** Distinct terms at which a memory counts as saying something in full. */
 const DETAIL_TERMS = 16;
 
@@ -143,7 +150,7 @@ export function statementShare(text: string): number {
         if (ch === '?') questions++;
       }
       wordy = false;
-    } else if (!wordy && /[\p{L}\p{N}]/u.test(ch)) wordy = true;
+    } else if (!wordy && isWordChar(ch)) wordy = true;
   }
   if (wordy) sentences++;
   return sentences ? 1 - questions / sentences : 1;
