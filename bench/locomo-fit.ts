@@ -35,7 +35,8 @@ import { minScoreFigures, recallFigures } from './lib/calibration-eval';
 import { DEV_CONVERSATIONS, locomoFeatures, type QuestionRows } from './lib/locomo-features';
 import { fitLogistic } from './lib/logistic-fit';
 import { quantileCurve } from './lib/quantile-curve';
-import { ascendRecall } from './lib/rank-ascent';
+import { ascendRecall, meanRecall } from './lib/rank-ascent';
+import { RERANK } from '../domain/memory/search/rerank-fit';
 
 const CURVE_STEPS = 20;
 /** The fused relevance may only raise the relevance; the gap and the rank may only lower it. */
@@ -46,8 +47,8 @@ const RERANK_OUT = path.join(repoRoot, 'domain', 'memory', 'search', 'rerank-fit
 /**
  * The reranker (hybrid), fitted on the dev questions' own candidates (not the foreign ones): a
  * logistic regression of "is evidence" on the rerank features, every weight held >= 0 (each
- * feature may only raise a candidate), then coordinate ascent of those weights on the dev
- * questions' recall@10 (bench/lib/rank-ascent.ts).
+ * feature may only raise a candidate), then coordinate ascent of the weights on the dev questions'
+ * recall@10 (bench/lib/rank-ascent.ts), from the logistic weights and from the reranker in use.
  */
 function fitRerank(dev: QuestionRows[]): { logistic: RerankModel; model: RerankModel } {
   const own = dev.filter((q) => !q.foreign);
@@ -66,7 +67,17 @@ function fitRerank(dev: QuestionRows[]): { logistic: RerankModel; model: RerankM
     evidence: q.evidence,
     rows: q.rows.filter((r) => r.rerank).map((r) => ({ rerank: r.rerank!, evidence: r.evidence })),
   }));
-  const ascended = ascendRecall(ranked, logistic);
+  // Coordinate ascent finds a local optimum: it starts from the logistic weights and from the
+  // reranker in use (a feature it lacks at the logistic weight), and the better on dev is kept.
+  const inUse: RerankModel = {
+    intercept: logistic.intercept,
+    weights: Object.fromEntries(
+      RERANK_FEATURES.map((n) => [n, RERANK.weights[n] ?? logistic.weights[n] ?? 0]),
+    ),
+  };
+  const ascended = [ascendRecall(ranked, logistic), ascendRecall(ranked, inUse)].reduce((best, m) =>
+    meanRecall(ranked, m) > meanRecall(ranked, best) ? m : best,
+  );
   return {
     logistic,
     model: {

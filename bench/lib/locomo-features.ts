@@ -56,7 +56,7 @@ export function partner(i: number, n: number): number {
 
 /** The rows of the first `conversations` conversations, from the cache file or built and cached. */
 export async function locomoFeatures(conversations: number, refresh: boolean): Promise<QuestionRows[]> {
-  const cache = path.join(repoRoot, '.data', 'bench', `locomo-features-v3-${conversations}.json`);
+  const cache = path.join(repoRoot, '.data', 'bench', `locomo-features-v4-${conversations}.json`);
   if (!refresh && fs.existsSync(cache)) {
     console.log(`features from ${path.relative(repoRoot, cache)} (BENCH_REFRESH=1 to rebuild)`);
     return JSON.parse(fs.readFileSync(cache, 'utf8')) as QuestionRows[];

@@ -5,7 +5,8 @@
  * Anything else (several clauses, a question, a negation, a hobby) reads as no subject.
  */
 import { stem } from '../search/text-terms';
-import { ATTRIBUTE_CUES, ownedAttribute, VERB_RULES } from './subject-patterns';
+import { ATTRIBUTE_CUES } from '../vocabulary/person-attributes';
+import { ownedAttribute, VERB_RULES } from './subject-patterns';
 import { beforeBoundary, readValue } from './subject-values';
 
 /** A fact's subject: whose attribute, which one, and the value it states. */

@@ -6,7 +6,7 @@
  */
 import { stem } from '../search/text-terms';
 import type { ValueKind } from './subject-values';
-import { DIETS } from './subject-values';
+import { ATTRIBUTE_CUES, DIETS } from '../vocabulary/person-attributes';
 
 /** A verb phrase after the person, first person ("I …") and third ("Ana …"), and what it sets. */
 export interface VerbRule {
@@ -15,21 +15,6 @@ export interface VerbRule {
   third: string;
   kind: ValueKind;
 }
-
-const PLACE_CUES = ['live', 'living', 'lives', 'reside', 'based', 'moved', 'relocated', 'city', 'home'];
-const WORK_CUES = ['work', 'works', 'working', 'employed', 'employer', 'company', 'job'];
-const JOB_CUES = ['work', 'works', 'job', 'title', 'role', 'position', 'occupation', 'profession'];
-
-/** Words any statement of the attribute tends to hold, to find earlier ones lexically. */
-export const ATTRIBUTE_CUES: Record<string, string[]> = {
-  residence: PLACE_CUES,
-  address: ['address', 'live', 'lives', ...PLACE_CUES],
-  employer: WORK_CUES,
-  job: JOB_CUES,
-  age: ['age', 'old', 'turned', 'years'],
-  diet: ['diet', 'eat', ...DIETS],
-  name: ['name', 'call', 'called'],
-};
 
 const DIET_WORDS = DIETS.join('|');
 

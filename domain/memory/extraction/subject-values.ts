@@ -3,28 +3,10 @@
  * the first clause boundary, checked against what the attribute holds (docs/memory-supersede.md).
  */
 
+import { DIETS } from '../vocabulary/person-attributes';
+
 /** What an attribute's value must look like: a name, any short phrase, a number or a diet. */
 export type ValueKind = 'proper' | 'phrase' | 'number' | 'diet';
-
-/** Diets a person follows (one at a time): "I am vegan", "I went pescatarian". */
-export const DIETS = [
-  'vegan',
-  'vegetarian',
-  'pescatarian',
-  'pescetarian',
-  'flexitarian',
-  'omnivore',
-  'omnivorous',
-  'carnivore',
-  'keto',
-  'paleo',
-  'gluten-free',
-  'dairy-free',
-  'lactose-free',
-  'raw vegan',
-  'halal',
-  'kosher',
-];
 
 /** Longest value kept: a longer one is a clause, not an attribute's value. */
 const MAX_VALUE_WORDS = 6;

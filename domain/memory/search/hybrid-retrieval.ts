@@ -25,6 +25,7 @@ import { relevanceFeatures, type RelevanceFeatures } from './relevance-features'
 import type { RerankFeatures } from './rerank-features';
 import { rerankStage, type Fused, type FusedList } from './rerank-stage';
 import { ALL_STAGES, type SearchStages } from './search-stages';
+import { attributeCueTerms } from './attribute-cues';
 import { entityTerms, queryTerms, termWords } from './text-terms';
 import { timeRangeOf, type TimeRange } from './time-expressions';
 
@@ -62,6 +63,8 @@ export interface QueryPlan {
   vector?: Promise<Float32Array>;
   terms: string[];
   entities: string[];
+  /** Cue terms of the person's attributes the question asks about (hybrid; search/attribute-cues.ts). */
+  cues: string[];
   range?: TimeRange;
   /** Term → the question's word it came from, to show matches in the user's words. */
   words: Map<string, string>;
@@ -85,6 +88,7 @@ export function queryPlan(
     vector: mode === 'lexical' ? undefined : vector,
     terms: mode === 'semantic' ? [] : queryTerms(question),
     entities: hybrid ? entityTerms(question) : [],
+    cues: hybrid ? attributeCueTerms(question) : [],
     range: hybrid ? timeRangeOf(question, now, { timeline: stages.dates }) : undefined,
     words: termWords(question),
     stages,

@@ -30,6 +30,11 @@ export interface RerankFeatures {
   statement: number;
   /** How much the memory says: its distinct terms over 16, at most 1 ("Thanks!" says little). */
   detail: number;
+  /**
+   * 1 when the question asks about a person's attribute and the memory holds another cue word of
+   * it ("where do I live?", "I moved to Lisbon"; search/attribute-cues.ts).
+   */
+  attribute: number;
 }
 
 export const RERANK_FEATURES = [
@@ -44,12 +49,15 @@ export const RERANK_FEATURES = [
   'neighbour',
   'statement',
   'detail',
+  'attribute',
 ] as const satisfies readonly (keyof RerankFeatures)[];
 
 /** What the question brings, analysed once per search. */
 export interface RerankQuery {
   terms: string[];
   entities: string[];
+  /** Cue terms of the attributes the question asks about (search/attribute-cues.ts); none by default. */
+  cues?: string[];
 }
 
 /** One candidate's signals at fusion time. */
@@ -89,6 +97,7 @@ export function rerankFeatures(c: RerankInput, q: RerankQuery): RerankFeatures {
     neighbour: unit(c.neighbour),
     statement: statementShare(head),
     detail: Math.min(1, held.size / DETAIL_TERMS),
+    attribute: q.cues?.some((t) => held.has(t)) ? 1 : 0,
   };
 }
 

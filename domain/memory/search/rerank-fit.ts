@@ -7,7 +7,7 @@
 import type { RerankModel } from './rerank';
 
 export const RERANK: RerankModel = {
-  intercept: -13.6736,
+  intercept: -13.687,
   weights: {
     fused: 1,
     semantic: 20.9498,
@@ -20,5 +20,6 @@ export const RERANK: RerankModel = {
     neighbour: 7.2865,
     statement: 1.8516,
     detail: 1.87994,
+    attribute: 0.742177,
   },
 };

@@ -32,12 +32,12 @@ export interface FusedList {
  * question matches stays first (a neighbour still ranks above it on its own signals).
  */
 export function rerankStage(
-  plan: Pick<QueryPlan, 'terms' | 'entities' | 'stages'>,
+  plan: Pick<QueryPlan, 'terms' | 'entities' | 'cues' | 'stages'>,
   pool: number,
   f: FusedList,
   shares: Map<string, NeighbourShare>,
 ): Fused[] {
-  const query = { terms: plan.terms, entities: plan.entities };
+  const query = { terms: plan.terms, entities: plan.entities, cues: plan.cues };
   const byId = (a: Fused, b: Fused) => b.score - a.score || a.record.id.localeCompare(b.record.id);
   const raised = f.candidates
     .map((c) => ({ ...c, fused: c.score, inherited: shares.get(c.record.id) }))

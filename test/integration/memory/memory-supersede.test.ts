@@ -168,6 +168,25 @@ describe('memory updates that supersede', () => {
     });
   });
 
+  it('answers "where do I live?" with a move that shares no word with it, before other facts', async () => {
+    for (const [text, age] of [
+      ['I live in Berlin.', 60],
+      ['My favourite food is ramen.', 50],
+      ['I work at Siemens.', 40],
+      ['I started learning the guitar.', 30],
+    ] as const)
+      await said('nova', text, age);
+    const [moved] = await said('nova', 'Actually I moved to Lisbon last month.', 5);
+    expect(moved.event).toBe('UPDATE');
+    for (const time_decay of [false, true]) {
+      const results = await search('nova', 'where do I live?', { time_decay });
+      expect([time_decay, results[0]?.memory]).toEqual([
+        time_decay,
+        'Actually I moved to Lisbon last month.',
+      ]);
+    }
+  });
+
   it('a backfilled fact older than the memory it contradicts supersedes nothing', async () => {
     const [now] = await said('late', 'I live in Oslo.', 10);
     const [older] = await said('late', 'I live in Bergen.', 400);

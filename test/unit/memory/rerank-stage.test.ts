@@ -20,7 +20,7 @@ const record = (id: string, memory: string): MemoryRecord =>
     embedder: 'test',
   }) as MemoryRecord;
 
-const plan = { terms: ['cilantro'], entities: [], stages: ALL_STAGES };
+const plan = { terms: ['cilantro'], entities: [], cues: [], stages: ALL_STAGES };
 const floors = { semantic: 0, lexical: 0, fused: 0 };
 const match: Fused = {
   record: record('match', "I can't stand cilantro."),
