@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 const PROCESS_WIRING = {
   group: ['**/gateway/**', '**/workers/**', '**/scripts/**'],
@@ -138,6 +139,31 @@ export default tseslint.config(
               message: 'the gateway calls domain/ directly; activities run only in the worker',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // No import cycles (docs/architecture.md): a cycle hides which module needs which, and breaks
+    // when a bundler or the workflow sandbox loads them in another order.
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    // What the product runs never loads a development script.
+    files: ['workers/**/*.ts', 'gateway/**/*.ts', 'cli/**/*.ts', 'workflows/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportDeclaration[source.value=/(^|\\/)scripts\\//]',
+          message: 'production code imports nothing from scripts/ (move the helper to shared/)',
         },
       ],
     },

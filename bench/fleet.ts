@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import mysql from 'mysql2/promise';
 import { buildOfflinePrd } from '../domain/agents/offline-analyst/prd-builder';
 import { exploreSource } from '../domain/sources/source-explorer';
-import { freePort } from '../scripts/lib/free-port';
+import { freePort } from '../shared/free-port';
 import { startPrivateMariaDb, type MariaDbInstance } from '../scripts/lib/mariadb-instance';
 import { startTemporalDevServer } from '../scripts/lib/temporal-dev-server';
 import { repoRoot } from '../shared/paths';

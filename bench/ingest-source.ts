@@ -3,7 +3,7 @@
  * types, created once per row count so a second run reuses it.
  */
 import * as path from 'node:path';
-import { freePort } from '../scripts/lib/free-port';
+import { freePort } from '../shared/free-port';
 import { startPrivateMariaDb, type MariaDbInstance } from '../scripts/lib/mariadb-instance';
 import { repoRoot } from '../shared/paths';
 

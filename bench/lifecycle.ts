@@ -17,11 +17,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { readIndexState } from '../domain/search-ops/lifecycle/cluster-snapshot';
 import { applyPolicy } from '../domain/search-ops/lifecycle/apply-policy';
-import { lifecycleManager } from '../domain/search-ops/lifecycle/lifecycle-manager';
+import { lifecycleManager } from '../domain/search-ops/lifecycle/lifecycle-manager-for';
 import { lifecyclePass, type PassSummary } from '../domain/search-ops/lifecycle/lifecycle-pass';
 import { OpenSearchClient } from '../domain/search-ops/opensearch-client';
 import type { IsmPolicy } from '../domain/search-ops/ism-policy';
-import { freePort } from '../scripts/lib/free-port';
+import { freePort } from '../shared/free-port';
 import { startOpenSearch } from '../scripts/lib/opensearch-node';
 import { envInt, loadLine, machineLine, ms, ratio, summarize, table, timed } from './lib/bench-stats';
 

@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createActivities, dataDirDeps } from '../workers/platform-activities';
-import { freePort } from '../scripts/lib/free-port';
+import { freePort } from '../shared/free-port';
 import { loadSakila, startPrivateMariaDb } from '../scripts/lib/mariadb-instance';
 import { startTemporalDevServer } from '../scripts/lib/temporal-dev-server';
 import { repoRoot } from '../shared/paths';

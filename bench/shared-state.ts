@@ -30,7 +30,7 @@ import { MemoryService } from '../domain/memory/memory-service';
 import type { MemoryStore } from '../domain/memory/store/memory-store';
 import { metadataDbPath, openMetadataDb } from '../domain/metadata-store/metadata-db';
 import { ProjectStore } from '../domain/metadata-store/project-store';
-import { freePort } from '../scripts/lib/free-port';
+import { freePort } from '../shared/free-port';
 import { startPrivatePostgres } from '../scripts/lib/postgres-instance';
 import { initialProjectView } from '../shared/initial-project-view';
 import type { ProjectEvent } from '../shared/project-model';

@@ -8,7 +8,7 @@ import { loadConfigOrExit } from '../shared/load-config-or-exit';
 import { dataDir } from '../shared/paths';
 import { temporalAddress } from '../shared/temporal-address';
 import { endChildrenWithLauncher, waitUntil, type ChildService } from './lib/child-service';
-import { portInUse } from './lib/free-port';
+import { portInUse } from '../shared/free-port';
 import { startLifeline, type Lifeline } from './lib/lifeline';
 import { DEMO_DATABASE_NAME } from './demo-data/demo-database';
 import { mariaDbClientTarget } from './demo-data/load-database';

@@ -4,7 +4,7 @@
  * private loopback port; the worker's /metrics appends its text, so each replica is one scrape target.
  */
 import { Runtime, type Logger } from '@temporalio/worker';
-import { freePort } from '../scripts/lib/free-port';
+import { freePort } from '../shared/free-port';
 
 /** Installs the SDK runtime with `logger` and the metrics exporter; returns where it answers. */
 export async function installRuntimeWithMetrics(logger: Logger): Promise<string> {

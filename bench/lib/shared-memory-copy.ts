@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { openSharedMemoryDb } from '../../domain/memory/shared/shared-memory-db';
 import { openMemoryDb } from '../../domain/memory/store/memory-db';
 import { MEMORY_COLUMNS, type MemoryRow } from '../../domain/memory/store/memory-row';
-import { freePort } from '../../scripts/lib/free-port';
+import { freePort } from '../../shared/free-port';
 import { startPrivatePostgres } from '../../scripts/lib/postgres-instance';
 import { BENCH_DATA } from './memory-fill';
 

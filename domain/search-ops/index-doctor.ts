@@ -13,7 +13,7 @@
 import { firstIndexName } from './index-template';
 import { patternMatches, templatePolicyFor, templatesOf } from './lifecycle/ism-template-match';
 import { indexIdentities, writeIndexAmong } from './lifecycle/cluster-snapshot';
-import { lifecycleManager } from './lifecycle/lifecycle-manager';
+import { lifecycleManager } from './lifecycle/lifecycle-manager-for';
 import { rolloverAliasIn } from './settings-shape';
 import type { OpenSearchClient } from './opensearch-client';
 

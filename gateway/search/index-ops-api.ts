@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { diagnose } from '../../domain/search-ops/index-doctor';
-import { lifecycleManager } from '../../domain/search-ops/lifecycle/lifecycle-manager';
+import { lifecycleManager } from '../../domain/search-ops/lifecycle/lifecycle-manager-for';
 import { PlatLifecycleManager } from '../../domain/search-ops/lifecycle/plat-lifecycle-manager';
 import { OpenSearchError, type OpenSearchClient } from '../../domain/search-ops/opensearch-client';
 import { apiRoute, type ApiRoute } from '../api/api-route';

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { applyPolicy } from '../../domain/search-ops/lifecycle/apply-policy';
 import { ismPolicyJsonSchema } from '../../domain/search-ops/ism-policy';
-import { lifecycleManager } from '../../domain/search-ops/lifecycle/lifecycle-manager';
+import { lifecycleManager } from '../../domain/search-ops/lifecycle/lifecycle-manager-for';
 import type { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
 import { apiRoute, type ApiRoute } from '../api/api-route';
 import { HttpError } from '../http-errors';

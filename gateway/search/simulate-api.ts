@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { PolicyInvalid } from '../../domain/search-ops/lifecycle/apply-policy';
-import { lifecycleManager } from '../../domain/search-ops/lifecycle/lifecycle-manager';
+import { lifecycleManager } from '../../domain/search-ops/lifecycle/lifecycle-manager-for';
 import {
   needsStoredPolicy,
   runSimulation,

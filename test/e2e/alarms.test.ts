@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import mysql from 'mysql2/promise';
-import { freePort } from '../../scripts/lib/free-port';
+import { freePort } from '../../shared/free-port';
 import { startMonitoring, type MonitoringStack } from '../../scripts/lib/monitoring-stack';
 import { toolsDir } from '../../shared/paths';
 import { ALARMS } from '../../domain/monitoring/alarm-catalog';

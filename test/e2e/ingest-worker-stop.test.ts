@@ -8,7 +8,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { Client, Connection } from '@temporalio/client';
 import mysql, { type RowDataPacket } from 'mysql2/promise';
-import { freePort } from '../../scripts/lib/free-port';
+import { freePort } from '../../shared/free-port';
 import { apiCaller } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
 import { newTestDataDir } from '../harness/platform-gateway';

@@ -6,7 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { freePort } from '../../scripts/lib/free-port';
+import { freePort } from '../../shared/free-port';
 import { harness } from '../harness/harness-state';
 import { launchPlat } from '../harness/launcher';
 import { processesMentioning } from '../harness/processes';

@@ -13,7 +13,7 @@ import { Client, Connection } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { openMetadataDb } from '../../domain/metadata-store/metadata-db';
-import { freePort } from '../../scripts/lib/free-port';
+import { freePort } from '../../shared/free-port';
 import { apiCaller } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
 import { historyText } from '../harness/history-text';

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from '../../shared/paths';
 import { ensureCompiledRuntime } from '../../scripts/lib/compiled-runtime.cjs';
-import { freePort } from '../../scripts/lib/free-port';
+import { freePort } from '../../shared/free-port';
 import { loadSakila, startPrivateMariaDb } from '../../scripts/lib/mariadb-instance';
 import { startPrivatePostgres } from '../../scripts/lib/postgres-instance';
 import { startTemporalDevServer } from '../../scripts/lib/temporal-dev-server';

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnService, waitUntil } from '../../scripts/lib/child-service';
-import { freePort } from '../../scripts/lib/free-port';
+import { freePort } from '../../shared/free-port';
 import { toolsDir } from '../../shared/paths';
 
 export interface TestMoto {

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { openEmbeddedMemoryStore } from '../../domain/memory/store/embedded-memory-store';
 import { otherModelMemory } from '../fixtures/other-model-memory';
-import { freePort } from '../../scripts/lib/free-port';
+import { freePort } from '../../shared/free-port';
 import { repoRoot } from '../../shared/paths';
 import { newTestDataDir } from '../harness/platform-gateway';
 

@@ -12,7 +12,7 @@ import {
   type LifecyclePassResult,
 } from '../../activities/search-ops/lifecycle-activities';
 import { applyPolicy } from '../../domain/search-ops/lifecycle/apply-policy';
-import { lifecycleManager } from '../../domain/search-ops/lifecycle/lifecycle-manager';
+import { lifecycleManager } from '../../domain/search-ops/lifecycle/lifecycle-manager-for';
 import { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
 import { bootstrapRollingIndex } from '../../domain/search-ops/rolling-index-bootstrap';
 import { lifecyclePassWorkflow } from '../../workflows/search-lifecycle';

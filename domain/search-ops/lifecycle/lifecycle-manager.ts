@@ -5,10 +5,7 @@
  */
 import type { IsmPolicy } from '../ism-policy';
 import type { OpenSearchClient } from '../opensearch-client';
-import { ISM_PLUGIN } from '../rolling-index-bootstrap';
-import { IsmLifecycleManager } from './ism-lifecycle-manager';
 import type { StoredPolicy } from './lifecycle-store';
-import { PlatLifecycleManager } from './plat-lifecycle-manager';
 
 /** ISM's answer to add, remove, change and retry. */
 export interface ManagedIndicesUpdate {
@@ -55,14 +52,6 @@ export function isManagedDomain(client: OpenSearchClient): boolean {
 export const SERVERLESS_HAS_NO_LIFECYCLE =
   'an OpenSearch Serverless collection (OPENSEARCH_AWS_SERVICE=aoss) has no index lifecycle to manage: ' +
   'it keeps data by its data lifecycle policies (aws opensearchserverless create-lifecycle-policy)';
-
-/** The manager of the engine the cluster has. */
-export async function lifecycleManager(client: OpenSearchClient): Promise<LifecycleManager> {
-  if (client.awsService === 'aoss') throw new LifecycleRequestError(422, SERVERLESS_HAS_NO_LIFECYCLE);
-  const managedDomain = isManagedDomain(client);
-  if ((await client.plugins()).includes(ISM_PLUGIN)) return new IsmLifecycleManager(client, managedDomain);
-  return new PlatLifecycleManager(client);
-}
 
 /** A lifecycle request that cannot be served (no such policy), with the HTTP status it deserves. */
 export class LifecycleRequestError extends Error {

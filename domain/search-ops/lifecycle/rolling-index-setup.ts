@@ -18,7 +18,7 @@ import { ismPolicyJsonSchema, type IsmPolicy } from '../ism-policy';
 import type { OpenSearchClient } from '../opensearch-client';
 import { bootstrapRollingIndex, type BootstrapReport } from '../rolling-index-bootstrap';
 import { applyPolicy, type ApplyPolicyResult } from './apply-policy';
-import { lifecycleManager } from './lifecycle-manager';
+import { lifecycleManager } from './lifecycle-manager-for';
 
 export const BUILTIN_POLICIES = ['retention', 'tiered', 'self-managed-warm', 'self-managed-tiered'] as const;
 

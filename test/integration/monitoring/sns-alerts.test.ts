@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { periodsForHour } from '../../../domain/monitoring/alert-rules';
 import { ALERTS_TOPIC, ensureAlertsTopic } from '../../../domain/monitoring/sns-alerts-topic';
 import { spawnService, waitUntil, type ChildService } from '../../../scripts/lib/child-service';
-import { freePort } from '../../../scripts/lib/free-port';
+import { freePort } from '../../../shared/free-port';
 import { alertmanagerConfig } from '../../../scripts/lib/monitoring-config';
 import { monitoringProgram } from '../../../scripts/lib/tool-paths';
 import { startTestMoto, type TestMoto } from '../../harness/moto';

@@ -5,7 +5,7 @@
  */
 import { diagnose, type DoctorReport } from '../../../domain/search-ops/index-doctor';
 import { applyPolicy } from '../../../domain/search-ops/lifecycle/apply-policy';
-import { lifecycleManager } from '../../../domain/search-ops/lifecycle/lifecycle-manager';
+import { lifecycleManager } from '../../../domain/search-ops/lifecycle/lifecycle-manager-for';
 import { lifecyclePass } from '../../../domain/search-ops/lifecycle/lifecycle-pass';
 import { setUpRollingIndex } from '../../../domain/search-ops/lifecycle/rolling-index-setup';
 import { retentionPolicy } from '../../../domain/search-ops/builtin-policies';

@@ -7,10 +7,8 @@
 import { retentionPolicy } from '../../../domain/search-ops/builtin-policies';
 import { createLifecycleActivities } from '../../../activities/search-ops/lifecycle-activities';
 import { applyPolicy } from '../../../domain/search-ops/lifecycle/apply-policy';
-import {
-  lifecycleManager,
-  type LifecycleManager,
-} from '../../../domain/search-ops/lifecycle/lifecycle-manager';
+import type { LifecycleManager } from '../../../domain/search-ops/lifecycle/lifecycle-manager';
+import { lifecycleManager } from '../../../domain/search-ops/lifecycle/lifecycle-manager-for';
 import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
 import { bootstrapRollingIndex, ISM_PLUGIN } from '../../../domain/search-ops/rolling-index-bootstrap';
 import { startFakeIsm, type FakeIsm } from '../../harness/fake-ism';

@@ -7,10 +7,8 @@
  */
 import { applyPolicy, PolicyInvalid } from '../../../domain/search-ops/lifecycle/apply-policy';
 import { lifecyclePass } from '../../../domain/search-ops/lifecycle/lifecycle-pass';
-import {
-  lifecycleManager,
-  type LifecycleManager,
-} from '../../../domain/search-ops/lifecycle/lifecycle-manager';
+import type { LifecycleManager } from '../../../domain/search-ops/lifecycle/lifecycle-manager';
+import { lifecycleManager } from '../../../domain/search-ops/lifecycle/lifecycle-manager-for';
 import { retentionPolicy, tieredPolicy } from '../../../domain/search-ops/builtin-policies';
 import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
 import { bootstrapRollingIndex } from '../../../domain/search-ops/rolling-index-bootstrap';

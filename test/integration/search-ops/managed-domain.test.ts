@@ -7,7 +7,7 @@
 import { tieredPolicy } from '../../../domain/search-ops/builtin-policies';
 import { configuredOpenSearch } from '../../../domain/search-ops/cluster-connection';
 import { applyPolicy } from '../../../domain/search-ops/lifecycle/apply-policy';
-import { lifecycleManager } from '../../../domain/search-ops/lifecycle/lifecycle-manager';
+import { lifecycleManager } from '../../../domain/search-ops/lifecycle/lifecycle-manager-for';
 import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
 import { bootstrapRollingIndex } from '../../../domain/search-ops/rolling-index-bootstrap';
 import { analyze, termsAggregation } from '../../../domain/search-ops/term-statistics';

@@ -7,7 +7,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createAnalysisActivities } from '../../../activities/analysis/analysis-activities';
-import { lifecycleManager } from '../../../domain/search-ops/lifecycle/lifecycle-manager';
+import { lifecycleManager } from '../../../domain/search-ops/lifecycle/lifecycle-manager-for';
 import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
 import { LogShipper } from '../../../domain/search-ops/plat-logs/log-shipper';
 import {

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { applyPolicy } from '../../../domain/search-ops/lifecycle/apply-policy';
-import { lifecycleManager } from '../../../domain/search-ops/lifecycle/lifecycle-manager';
+import { lifecycleManager } from '../../../domain/search-ops/lifecycle/lifecycle-manager-for';
 import { lifecyclePass } from '../../../domain/search-ops/lifecycle/lifecycle-pass';
 import { setUpRollingIndex } from '../../../domain/search-ops/lifecycle/rolling-index-setup';
 import { IngestProfile } from '../../../domain/search-ops/lifecycle/simulate/ingest-profile';

@@ -19,7 +19,7 @@ import { copyOdsPart } from '../../../domain/warehouse/ods-part-copy';
 import { snapshotVerdict } from '../../../domain/warehouse/ods-snapshot-verdict';
 import { keyRanges } from '../../../domain/warehouse/pk-ranges';
 import { layerDir } from '../../../domain/warehouse/warehouse-layout';
-import { freePort } from '../../../scripts/lib/free-port';
+import { freePort } from '../../../shared/free-port';
 import { startPrivateMariaDb, type MariaDbInstance } from '../../../scripts/lib/mariadb-instance';
 import type { SourceSnapshot } from '../../../shared/source-schema';
 import type { Prd } from '../../../shared/prd-schema';

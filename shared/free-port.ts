@@ -1,3 +1,4 @@
+/** Free TCP ports for the processes plat starts (the worker's metrics endpoint, the start script, the test harness). */
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 
