@@ -1,4 +1,5 @@
 /** The analysis project as users see it (docs/requirements.md#project-record, #events). Workflow-safe. */
+import type { PhaseName } from './analysis-stages';
 import type { AccumulatedUsage, CostRecord } from './cost-ledger';
 import type { ProjectSource } from './mysql-source';
 import type { Prd } from './prd-schema';
@@ -11,32 +12,8 @@ import type {
   VisualizationSummary,
 } from './warehouse-model';
 
-export const PHASES = [
-  'prd',
-  'data_ingestion',
-  'data_modeling',
-  'data_governance',
-  'query_building',
-  'visualization',
-  'analytics_advisor',
-  'production_pipeline',
-] as const;
-export type PhaseName = (typeof PHASES)[number];
-
-/** The activity that runs each phase, by activity type (bookkeeping activities belong to none). */
-export const PHASE_OF_ACTIVITY: Record<string, PhaseName> = {
-  generatePrd: 'prd',
-  ingestOds: 'data_ingestion',
-  planOdsCopy: 'data_ingestion',
-  copyOdsPart: 'data_ingestion',
-  finishOds: 'data_ingestion',
-  buildWarehouseModel: 'data_modeling',
-  governWarehouse: 'data_governance',
-  validateMetricSql: 'query_building',
-  buildDashboards: 'visualization',
-  profileData: 'analytics_advisor',
-  generatePipeline: 'production_pipeline',
-};
+// The phases and the phase of each activity come from the stage table.
+export { PHASES, PHASE_OF_ACTIVITY, type PhaseName } from './analysis-stages';
 
 export const PROJECT_STATUSES = [
   'running',

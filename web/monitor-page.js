@@ -2,7 +2,7 @@
 // cost from `cost_update`, attempts and failures per stage, and the workflow in Temporal's Web UI
 // (docs/web-ui.md#monitor).
 window.plat.page(async () => {
-  const { api, request, h, svg, fmt, badge, timer, tickTimer, projectTabs } = window.plat;
+  const { api, h, svg, fmt, badge, timer, tickTimer, projectTabs } = window.plat;
   const id = window.plat.projectId();
   const base = `/v1/projects/${encodeURIComponent(id)}`;
   const $ = (sel) => document.querySelector(sel);
@@ -21,7 +21,7 @@ window.plat.page(async () => {
 
   let view = await api(base);
   let stages = { stages: [] };
-  const config = await request('/v1/ui-config').catch(() => null);
+  const config = await window.plat.uiConfig().catch(() => null);
 
   /** Cost per phase, from the cost record's by-agent rows. */
   const phaseCost = (phase) =>

@@ -230,17 +230,15 @@
     };
   }
 
-  /** The phases of a project in the order they run, with the names the pages show. */
-  const PHASES = [
-    ['prd', 'PRD'],
-    ['data_ingestion', 'Integration'],
-    ['data_modeling', 'Modeling'],
-    ['data_governance', 'Governance'],
-    ['query_building', 'Query building'],
-    ['visualization', 'Visualization'],
-    ['analytics_advisor', 'Advisor'],
-    ['production_pipeline', 'Pipeline'],
-  ];
+  /**
+   * The web pages' settings from `GET /v1/ui-config`, fetched once per page: among them a project's
+   * phases in the order they run, with the names the pages show (the gateway's stage table).
+   */
+  let configRequest;
+  function uiConfig() {
+    configRequest = configRequest || request('/v1/ui-config');
+    return configRequest;
+  }
 
   const STATE_TEXT = { connecting: 'connecting…', live: '● live', reconnecting: 'reconnecting…', closed: '' };
   const END_EVENTS = ['project_completed', 'project_failed', 'project_terminated', 'project_cancelled'];
@@ -450,6 +448,8 @@
       }
       document.body.prepend(topbar(user));
       try {
+        // `window.plat.PHASES`: [phase, label] pairs, as the pages read them.
+        window.plat.PHASES = (await uiConfig()).phases.map((p) => [p.phase, p.label]);
         await start(user);
       } catch (err) {
         if (err instanceof PageLeft) return;
@@ -464,7 +464,8 @@
   window.plat = {
     TOKEN_KEY,
     alarms,
-    PHASES,
+    PHASES: [],
+    uiConfig,
     ApiError,
     PageLeft,
     api,

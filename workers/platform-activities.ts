@@ -2,6 +2,11 @@
  * The platform worker's composition root: every activity it registers, wired to their dependencies
  * (docs/architecture.md#which-process-loads-what).
  */
+import {
+  AGENT_STAGE_ACTIVITIES,
+  ANYWHERE_WITH_ATHENA,
+  HOST_STAGE_ACTIVITIES,
+} from '../shared/analysis-stages';
 import { createAnalysisActivities } from '../activities/analysis/analysis-activities';
 import { createOdsPartActivities } from '../activities/analysis/ods-part-activities';
 import { warmAgentRunner } from '../activities/analysis/agent-runner-warmup';
@@ -182,12 +187,11 @@ export function allActivities(groups: ActivityGroups) {
  */
 export function activitiesByQueue(groups: ActivityGroups): Record<WorkerQueue, object> {
   const runner = groups['agent-runner'];
-  const { generatePrd, warmAgentRunner } = runner;
-  // The copy and the warehouse stages: everything of the agent runner but the PRD and bookkeeping.
-  const fileBound = without(runner, 'generatePrd', 'warmAgentRunner', 'recordProgress');
+  // Each stage's activities where the stage table puts them (a name the runner lacks fails to compile).
+  const fileBound = pick(runner, ...HOST_STAGE_ACTIVITIES);
   return {
     workflows: allActivities(groups),
-    agents: { generatePrd, warmAgentRunner },
+    agents: { ...pick(runner, ...AGENT_STAGE_ACTIVITIES), warmAgentRunner: runner.warmAgentRunner },
     ingestion: { claimProjectHost: groups.fleet.claimProjectHost },
     operations: {
       ...groups['memory-pipelines'],
@@ -204,28 +208,13 @@ export function activitiesByQueue(groups: ActivityGroups): Record<WorkerQueue, o
     },
     queries: { queryProjectWarehouse: groups.fleet.queryProjectWarehouse },
     // With Athena the stages after the copy run anywhere (docs/fleet.md#athena-stages-anywhere).
-    warehouse: pick(
-      runner,
-      'buildWarehouseModel',
-      'governWarehouse',
-      'validateMetricSql',
-      'buildDashboards',
-      'profileData',
-      'generatePipeline',
-    ),
+    warehouse: pick(runner, ...ANYWHERE_WITH_ATHENA),
   };
 }
 
 /** `obj`'s named keys only. */
 function pick<T extends object, K extends keyof T>(obj: T, ...keys: K[]): Pick<T, K> {
   return Object.fromEntries(keys.map((k) => [k, obj[k]])) as Pick<T, K>;
-}
-
-/** `obj` without the named keys. */
-function without<T extends object, K extends keyof T>(obj: T, ...keys: K[]): Omit<T, K> {
-  const copy = { ...obj };
-  for (const key of keys) delete copy[key];
-  return copy;
 }
 
 /** The function each activity type belongs to. */

@@ -5,6 +5,7 @@
 import express, { type Express, type Request } from 'express';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { PHASE_LABELS, PHASES } from '../../shared/analysis-stages';
 import { repoRoot } from '../../shared/paths';
 import { apiRoute, type ApiRoute } from '../api/api-route';
 
@@ -21,6 +22,8 @@ const uiConfigSchema = z.object({
   self_signup: z.boolean(),
   temporal_ui_url: z.string().nullable(),
   temporal_namespace: z.string(),
+  /** An analysis project's phases in the order they run, with the names the pages show (the stage table). */
+  phases: z.array(z.object({ phase: z.enum(PHASES), label: z.string() })),
 });
 
 /** `GET /v1/ui-config`: what the pages need to know before anyone signs in. */
@@ -29,13 +32,15 @@ export function uiConfigRoute(deps: { selfSignup: boolean; temporalUi?: Temporal
     operationId: 'uiConfig',
     method: 'get',
     path: '/v1/ui-config',
-    summary: "The web pages' settings: whether sign-up is open and where the Temporal Web UI is",
+    summary:
+      "The web pages' settings: whether sign-up is open, where the Temporal Web UI is, and a project's phases",
     secured: false,
     responses: { 200: { description: 'the settings', schema: uiConfigSchema } },
     handle: ({ req }) => ({
       self_signup: deps.selfSignup,
       temporal_ui_url: temporalUiUrl(req, deps.temporalUi),
       temporal_namespace: deps.temporalUi?.namespace ?? 'default',
+      phases: PHASE_LABELS,
     }),
   });
 }

@@ -1,0 +1,115 @@
+/**
+ * The stages of an analysis project, in the order they run (docs/architecture.md#the-stage-table):
+ * each one's phase (the name in the project record, events and metrics), the label the pages show,
+ * the activities that run it, and where they run. The phase list, the phase of each activity, the
+ * worker's warehouse queue and the web pages' stage names all derive from this table.
+ * Workflow-safe.
+ */
+
+/** Where a stage's activities run (docs/fleet.md). */
+export type StageQueue =
+  /** The agents queue: any worker with a model. */
+  | 'agents'
+  /** The project's host: it holds the project's files; with Athena the stage may run anywhere. */
+  | 'host';
+
+export interface AnalysisStage {
+  phase: string;
+  /** The stage's name on the web pages. */
+  label: string;
+  /** The activity types that run the stage (bookkeeping activities belong to none). */
+  activities: readonly string[];
+  queue: StageQueue;
+  /**
+   * With Athena nothing of the stage reads the host's disk: it runs on the shared warehouse queue
+   * (docs/fleet.md#athena-stages-anywhere).
+   */
+  anywhereWithAthena: boolean;
+}
+
+export const ANALYSIS_STAGES = [
+  { phase: 'prd', label: 'PRD', activities: ['generatePrd'], queue: 'agents', anywhereWithAthena: false },
+  {
+    phase: 'data_ingestion',
+    label: 'Integration',
+    activities: ['ingestOds', 'planOdsCopy', 'copyOdsPart', 'finishOds'],
+    queue: 'host',
+    anywhereWithAthena: false,
+  },
+  {
+    phase: 'data_modeling',
+    label: 'Modeling',
+    activities: ['buildWarehouseModel'],
+    queue: 'host',
+    anywhereWithAthena: true,
+  },
+  {
+    phase: 'data_governance',
+    label: 'Governance',
+    activities: ['governWarehouse'],
+    queue: 'host',
+    anywhereWithAthena: true,
+  },
+  {
+    phase: 'query_building',
+    label: 'Query building',
+    activities: ['validateMetricSql'],
+    queue: 'host',
+    anywhereWithAthena: true,
+  },
+  {
+    phase: 'visualization',
+    label: 'Visualization',
+    activities: ['buildDashboards'],
+    queue: 'host',
+    anywhereWithAthena: true,
+  },
+  {
+    phase: 'analytics_advisor',
+    label: 'Advisor',
+    activities: ['profileData'],
+    queue: 'host',
+    anywhereWithAthena: true,
+  },
+  {
+    phase: 'production_pipeline',
+    label: 'Pipeline',
+    activities: ['generatePipeline'],
+    queue: 'host',
+    anywhereWithAthena: true,
+  },
+] as const satisfies readonly AnalysisStage[];
+
+type Stage = (typeof ANALYSIS_STAGES)[number];
+export type PhaseName = Stage['phase'];
+/** Every activity type that runs a stage. */
+export type StageActivity = Stage['activities'][number];
+
+/** The phases in the order they run. */
+export const PHASES = ANALYSIS_STAGES.map((s) => s.phase) as unknown as readonly [PhaseName, ...PhaseName[]];
+
+/** The phase each activity type runs (bookkeeping activities belong to none). */
+export const PHASE_OF_ACTIVITY: Record<string, PhaseName> = Object.fromEntries(
+  ANALYSIS_STAGES.flatMap((s) => s.activities.map((a) => [a, s.phase])),
+);
+
+/** The activities of the stages on the project's host (the copy and the warehouse stages). */
+export const HOST_STAGE_ACTIVITIES = ANALYSIS_STAGES.filter((s) => s.queue === 'host').flatMap(
+  (s) => s.activities,
+) as Extract<Stage, { queue: 'host' }>['activities'][number][];
+
+/** The activities of the stages on the agents queue (the PRD). */
+export const AGENT_STAGE_ACTIVITIES = ANALYSIS_STAGES.filter((s) => s.queue === 'agents').flatMap(
+  (s) => s.activities,
+) as Extract<Stage, { queue: 'agents' }>['activities'][number][];
+
+/** The activities of the stages that, with Athena, run on the shared warehouse queue. */
+export const ANYWHERE_WITH_ATHENA = ANALYSIS_STAGES.filter((s) => s.anywhereWithAthena).flatMap(
+  (s) => s.activities,
+) as Extract<Stage, { anywhereWithAthena: true }>['activities'][number][];
+
+/** The phases with the labels the web pages show (`GET /v1/ui-config`). */
+export const PHASE_LABELS: { phase: PhaseName; label: string }[] = ANALYSIS_STAGES.map((s) => ({
+  phase: s.phase,
+  label: s.label,
+}));
