@@ -91,7 +91,7 @@ window.plat.page(async () => {
   }
   render(view.cost);
 
-  if (['completed', 'failed', 'terminated', 'cancelled'].includes(view.status)) return;
+  if (window.plat.ENDED.includes(view.status)) return;
   await window.plat.liveProject(id, {
     stateEl: $('#conn'),
     onEvent: (e) => e.event_type === 'cost_update' && e.cost && render(e.cost),

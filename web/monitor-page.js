@@ -17,7 +17,7 @@ window.plat.page(async () => {
     failed: ['#fbe4e2', '#b3261e'],
     skipped: ['#f4f6f9', '#d0d5dd'],
   };
-  const ENDED = ['completed', 'failed', 'terminated', 'cancelled'];
+  const ENDED = window.plat.ENDED;
 
   let view = await api(base);
   let stages = { stages: [] };

@@ -241,7 +241,6 @@
   }
 
   const STATE_TEXT = { connecting: 'connecting…', live: '● live', reconnecting: 'reconnecting…', closed: '' };
-  const END_EVENTS = ['project_completed', 'project_failed', 'project_terminated', 'project_cancelled'];
 
   /**
    * A project's events as a page needs them: every stored event first (`onHistory`, oldest first),
@@ -256,7 +255,8 @@
       onState: (s) => stateEl && (stateEl.textContent = STATE_TEXT[s] || ''),
       onEvent: (e) => {
         onEvent(e);
-        if (END_EVENTS.includes(e.event_type)) setTimeout(() => stream.close(), 500);
+        if (window.plat.ENDED.some((s) => e.event_type === `project_${s}`))
+          setTimeout(() => stream.close(), 500);
       },
     });
     return stream;
@@ -449,7 +449,10 @@
       document.body.prepend(topbar(user));
       try {
         // `window.plat.PHASES`: [phase, label] pairs, as the pages read them.
-        window.plat.PHASES = (await uiConfig()).phases.map((p) => [p.phase, p.label]);
+        const config = await uiConfig();
+        window.plat.PHASES = config.phases.map((p) => [p.phase, p.label]);
+        // `window.plat.ENDED`: the statuses a project ends in.
+        window.plat.ENDED = config.ended_statuses;
         await start(user);
       } catch (err) {
         if (err instanceof PageLeft) return;
@@ -465,6 +468,7 @@
     TOKEN_KEY,
     alarms,
     PHASES: [],
+    ENDED: [],
     uiConfig,
     ApiError,
     PageLeft,

@@ -7,7 +7,7 @@ window.plat.page(async () => {
   const $ = (sel) => document.querySelector(sel);
   document.getElementById('tabs').replaceWith(projectTabs(id, 'detail'));
 
-  const ENDED = ['completed', 'failed', 'terminated', 'cancelled'];
+  const ENDED = window.plat.ENDED;
   let view = await api(base);
   let prdShownFor = null;
   let editing = false;

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { PHASE_LABELS, PHASES } from '../../shared/analysis-stages';
 import { repoRoot } from '../../shared/paths';
+import { ENDED_PROJECT_STATUSES } from '../../shared/project-model';
 import { apiRoute, type ApiRoute } from '../api/api-route';
 
 /** Where the Temporal Web UI is, for the monitor page's link to a project's workflow. */
@@ -24,6 +25,8 @@ const uiConfigSchema = z.object({
   temporal_namespace: z.string(),
   /** An analysis project's phases in the order they run, with the names the pages show (the stage table). */
   phases: z.array(z.object({ phase: z.enum(PHASES), label: z.string() })),
+  /** The statuses a project ends in: a page stops following a project in one. */
+  ended_statuses: z.array(z.string()),
 });
 
 /** `GET /v1/ui-config`: what the pages need to know before anyone signs in. */
@@ -41,6 +44,7 @@ export function uiConfigRoute(deps: { selfSignup: boolean; temporalUi?: Temporal
       temporal_ui_url: temporalUiUrl(req, deps.temporalUi),
       temporal_namespace: deps.temporalUi?.namespace ?? 'default',
       phases: PHASE_LABELS,
+      ended_statuses: [...ENDED_PROJECT_STATUSES],
     }),
   });
 }
