@@ -25,16 +25,34 @@ export interface AnalysisStage {
    * (docs/fleet.md#athena-stages-anywhere).
    */
   anywhereWithAthena: boolean;
+  /** The reports the stage keeps per project, each served read-only at `/v1/projects/{id}/{path}`. */
+  reports: readonly StageReport[];
+}
+
+/** A report a stage writes: its route's path segment, the artifact kind it is stored as, and what it holds. */
+export interface StageReport {
+  path: string;
+  kind: string;
+  /** The route's summary in the OpenAPI document. */
+  summary: string;
 }
 
 export const ANALYSIS_STAGES = [
-  { phase: 'prd', label: 'PRD', activities: ['generatePrd'], queue: 'agents', anywhereWithAthena: false },
+  {
+    phase: 'prd',
+    label: 'PRD',
+    activities: ['generatePrd'],
+    queue: 'agents',
+    anywhereWithAthena: false,
+    reports: [],
+  },
   {
     phase: 'data_ingestion',
     label: 'Integration',
     activities: ['ingestOds', 'planOdsCopy', 'copyOdsPart', 'finishOds'],
     queue: 'host',
     anywhereWithAthena: false,
+    reports: [],
   },
   {
     phase: 'data_modeling',
@@ -42,6 +60,13 @@ export const ANALYSIS_STAGES = [
     activities: ['buildWarehouseModel'],
     queue: 'host',
     anywhereWithAthena: true,
+    reports: [
+      {
+        path: 'scripts',
+        kind: 'model_scripts',
+        summary: "Data-modeling SQL: per layer (dwd, dws, ads) the script and each table's SELECT",
+      },
+    ],
   },
   {
     phase: 'data_governance',
@@ -49,6 +74,18 @@ export const ANALYSIS_STAGES = [
     activities: ['governWarehouse'],
     queue: 'host',
     anywhereWithAthena: true,
+    reports: [
+      {
+        path: 'quality',
+        kind: 'quality_report',
+        summary: 'Quality report: every PRD rule with status, violation count, sample rows and its SQL',
+      },
+      {
+        path: 'catalog',
+        kind: 'catalog',
+        summary: 'Catalog: every table with schema, layer, row count, location and lineage',
+      },
+    ],
   },
   {
     phase: 'query_building',
@@ -56,6 +93,13 @@ export const ANALYSIS_STAGES = [
     activities: ['validateMetricSql'],
     queue: 'host',
     anywhereWithAthena: true,
+    reports: [
+      {
+        path: 'metrics',
+        kind: 'metric_validation',
+        summary: 'Metric validation: each ADS metric SQL, valid or not and why',
+      },
+    ],
   },
   {
     phase: 'visualization',
@@ -63,6 +107,13 @@ export const ANALYSIS_STAGES = [
     activities: ['buildDashboards'],
     queue: 'host',
     anywhereWithAthena: true,
+    reports: [
+      {
+        path: 'dashboards',
+        kind: 'dashboards',
+        summary: 'Datasets and dashboards rendered at bi_dashboard_url',
+      },
+    ],
   },
   {
     phase: 'analytics_advisor',
@@ -70,6 +121,13 @@ export const ANALYSIS_STAGES = [
     activities: ['profileData'],
     queue: 'host',
     anywhereWithAthena: true,
+    reports: [
+      {
+        path: 'profile',
+        kind: 'data_profile',
+        summary: 'Data-profile report: score, six dimensions, insights, tables, relations, suggestions',
+      },
+    ],
   },
   {
     phase: 'production_pipeline',
@@ -77,6 +135,13 @@ export const ANALYSIS_STAGES = [
     activities: ['generatePipeline'],
     queue: 'host',
     anywhereWithAthena: true,
+    reports: [
+      {
+        path: 'pipeline',
+        kind: 'pipeline_templates',
+        summary: 'Production pipeline templates: incremental-load workflow, schedule and SQL',
+      },
+    ],
   },
 ] as const satisfies readonly AnalysisStage[];
 
@@ -107,6 +172,15 @@ export const AGENT_STAGE_ACTIVITIES = ANALYSIS_STAGES.filter((s) => s.queue === 
 export const ANYWHERE_WITH_ATHENA = ANALYSIS_STAGES.filter((s) => s.anywhereWithAthena).flatMap(
   (s) => s.activities,
 ) as Extract<Stage, { anywhereWithAthena: true }>['activities'][number][];
+
+/** A report's stored artifact kind. */
+export type ReportKind = Stage['reports'][number]['kind'];
+
+/** Every stage's reports, in the order the stages run, each with the phase that writes it. */
+export const STAGE_REPORTS: (StageReport & { kind: ReportKind; phase: PhaseName })[] =
+  ANALYSIS_STAGES.flatMap((s) =>
+    s.reports.map((r: StageReport) => ({ ...r, kind: r.kind as ReportKind, phase: s.phase })),
+  );
 
 /** The phases with the labels the web pages show (`GET /v1/ui-config`). */
 export const PHASE_LABELS: { phase: PhaseName; label: string }[] = ANALYSIS_STAGES.map((s) => ({

@@ -3,6 +3,7 @@
  * workflow-safe). Full reports (scripts, quality samples, profile) live in the metadata store as
  * project artifacts; the view carries these summaries.
  */
+import { STAGE_REPORTS, type ReportKind } from './analysis-stages';
 import type { UsageRecord } from './cost-ledger';
 import type { LayerName } from './prd-schema';
 
@@ -58,17 +59,10 @@ export interface PipelineSummary {
   files: string[];
 }
 
-/** Artifact kinds kept per project in the metadata store, each served by the API. */
-export const ARTIFACT_KINDS = [
-  'model_scripts',
-  'quality_report',
-  'catalog',
-  'metric_validation',
-  'dashboards',
-  'data_profile',
-  'pipeline_templates',
-  // The source's tables, keys and counted rows as data integration copied them (read by the later
-  // stages wherever they run; not served by a route of its own).
-  'source_schema',
-] as const;
-export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
+/**
+ * Artifact kinds kept per project in the metadata store: every stage's reports (the stage table,
+ * each served by the API), and the source's tables, keys and counted rows as data integration
+ * copied them (read by the later stages wherever they run; not served by a route of its own).
+ */
+export type ArtifactKind = ReportKind | 'source_schema';
+export const ARTIFACT_KINDS: readonly ArtifactKind[] = [...STAGE_REPORTS.map((r) => r.kind), 'source_schema'];

@@ -4,20 +4,13 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { STAGE_REPORTS } from '../../shared/analysis-stages';
 import { PathEscapeError, pathInside } from '../../shared/safe-file-name';
 import { ApiError, type ApiClient } from './api-client';
 import { table } from './render';
 
-export const REPORT_KINDS = [
-  'quality',
-  'metrics',
-  'scripts',
-  'catalog',
-  'profile',
-  'dashboards',
-  'pipeline',
-  'dbt',
-] as const;
+/** Every stage's report (the stage table), and `dbt`: the dbt project inside the pipeline templates. */
+export const REPORT_KINDS: readonly string[] = [...STAGE_REPORTS.map((r) => r.path), 'dbt'];
 type Report = Record<string, unknown> & { project_id: string };
 type Rows = Record<string, unknown>[];
 
@@ -28,7 +21,7 @@ export async function report(
   kind: string,
   outDir?: string,
 ): Promise<{ data: Report; text: string }> {
-  if (!(REPORT_KINDS as readonly string[]).includes(kind))
+  if (!REPORT_KINDS.includes(kind))
     throw new ApiError(2, 'usage', `report kind must be one of ${REPORT_KINDS.join(', ')}`);
   // The dbt project is the `dbt/` folder of the pipeline templates (docs/dbt-export.md).
   const data = await api.request<Report>('GET', `/v1/projects/${id}/${kind === 'dbt' ? 'pipeline' : kind}`);

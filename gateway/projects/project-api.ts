@@ -15,7 +15,7 @@ import { queryInteger } from '../api/query-integer';
 import { HttpError } from '../http-errors';
 import { perUserRateLimit } from '../rate-limit';
 import { parseBody } from '../validation';
-import { ARTIFACT_ROUTES } from './artifact-routes';
+import { STAGE_REPORTS } from '../../shared/analysis-stages';
 import { createProjectRequestSchema } from './create-project-request';
 import type { ProjectService } from './project-service';
 import {
@@ -196,7 +196,8 @@ export function projectApi(
         );
       },
     }),
-    ...ARTIFACT_ROUTES.map(({ path, kind, phase, summary: what }) =>
+    // Every stage's reports, one read-only route each (the stage table).
+    ...STAGE_REPORTS.map(({ path, kind, phase, summary: what }) =>
       apiRoute({
         operationId: `project${path[0].toUpperCase()}${path.slice(1)}`,
         method: 'get',

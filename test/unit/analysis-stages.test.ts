@@ -1,9 +1,18 @@
 /**
  * The stage table (shared/analysis-stages.ts, docs/architecture.md#the-stage-table): the phases, the
  * phase of each activity and each queue's registrations derive from it, so a stage added to it is
- * registered where it runs, and one whose activity the runner lacks fails to compile.
+ * registered where it runs, and one whose activity the runner lacks fails to compile; its reports
+ * are the report routes, the stored artifact kinds and the kinds the CLI accepts.
  */
-import { ANALYSIS_STAGES, PHASE_LABELS, PHASE_OF_ACTIVITY, PHASES } from '../../shared/analysis-stages';
+import { REPORT_KINDS } from '../../gateway/cli/report-commands';
+import {
+  ANALYSIS_STAGES,
+  PHASE_LABELS,
+  PHASE_OF_ACTIVITY,
+  PHASES,
+  STAGE_REPORTS,
+} from '../../shared/analysis-stages';
+import { ARTIFACT_KINDS } from '../../shared/warehouse-model';
 import { activitiesByQueue, type ActivityGroups } from '../../workers/platform-activities';
 
 /** Activity groups with a stand-in function per name: registration is about names, not behaviour. */
@@ -41,6 +50,15 @@ describe('the stage table', () => {
     expect(registered('host')).not.toContain('generatePrd');
     expect(registered('host')).not.toContain('recordProgress');
     expect(registered('agents')).toEqual(['generatePrd', 'warmAgentRunner']);
+  });
+
+  it('serves every stage’s reports: one route and one artifact kind each, all accepted by the CLI', () => {
+    const paths = STAGE_REPORTS.map((r) => r.path);
+    expect(new Set(paths).size).toBe(paths.length);
+    expect(new Set(STAGE_REPORTS.map((r) => r.kind)).size).toBe(paths.length);
+    expect(REPORT_KINDS).toEqual([...paths, 'dbt']);
+    for (const r of STAGE_REPORTS) expect(ARTIFACT_KINDS).toContain(r.kind);
+    expect(STAGE_REPORTS.find((r) => r.path === 'quality')?.phase).toBe('data_governance');
   });
 
   it('gives the phases in the order they run, each with the label the pages show', () => {
