@@ -18,7 +18,7 @@ import { usageFor, wantsHelp } from './help';
 import { INDEX_USAGE, indexCommand } from './index-commands';
 import { MEMORY_USAGE, memoryCommand } from './memory-commands';
 import { phaseBoard, table } from './render';
-import { query, report } from './report-commands';
+import { query, report, REPORT_KINDS } from './report-commands';
 import { RETENTION_USAGE, retentionCommand } from './retention-commands';
 import { USERS_USAGE, usersCommand } from './users-commands';
 import { SECRETS_USAGE, secretsCommand } from './secrets-commands';
@@ -38,9 +38,9 @@ const USAGE = `Usage: plat <command> [options]
   projects reject ID [--reason TEXT]
   projects cancel ID
   projects logs ID                        the agent's tool calls
-  projects report ID KIND [--out DIR]     quality | metrics | scripts | catalog | profile | dashboards |
-                                          pipeline | dbt (--out writes the pipeline templates, or
-                                          the warehouse as a dbt project, to DIR)
+  projects report ID KIND [--out DIR]     KIND: ${REPORT_KINDS.join(' | ')}
+                                          (--out writes the pipeline templates, or the warehouse
+                                          as a dbt project, to DIR)
   projects query ID --sql SQL [--layer L] read-only SQL on plat_<id>_<layer> (ods, dwd, dws, ads; default ads)
 ${MEMORY_USAGE}
 ${INDEX_USAGE}
