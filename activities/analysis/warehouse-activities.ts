@@ -4,6 +4,7 @@
  * `warehouse/` (docs/architecture.md#the-stage-table). Each writes its full report as a project
  * artifact (served by the API) and returns a summary for the project view.
  */
+import { bindDeps } from '../bind-deps';
 import { allHeartbeating } from '../heartbeating';
 import { buildDashboards } from './warehouse/build-dashboards';
 import { buildWarehouseModel } from './warehouse/build-warehouse-model';
@@ -11,20 +12,22 @@ import { generatePipeline } from './warehouse/generate-pipeline';
 import { governWarehouse } from './warehouse/govern-warehouse';
 import { profileData } from './warehouse/profile-data';
 import { validateMetricSql } from './warehouse/validate-metric-sql';
-import type { WarehouseActivityDeps, WarehouseStageRequest } from './warehouse/warehouse-deps';
+import type { WarehouseActivityDeps } from './warehouse/warehouse-deps';
 
 export type { ModelScripts, WarehouseActivityDeps, WarehouseStageRequest } from './warehouse/warehouse-deps';
 
 /** The warehouse stages' activities, bound to their dependencies, each heartbeating while it runs. */
 export function createWarehouseActivities(deps: WarehouseActivityDeps) {
-  return allHeartbeating({
-    buildWarehouseModel: (req: WarehouseStageRequest) => buildWarehouseModel(deps, req),
-    governWarehouse: (req: WarehouseStageRequest) => governWarehouse(deps, req),
-    validateMetricSql: (req: WarehouseStageRequest) => validateMetricSql(deps, req),
-    buildDashboards: (req: WarehouseStageRequest) => buildDashboards(deps, req),
-    profileData: (req: WarehouseStageRequest) => profileData(deps, req),
-    generatePipeline: (req: WarehouseStageRequest) => generatePipeline(deps, req),
-  });
+  return allHeartbeating(
+    bindDeps(deps, {
+      buildWarehouseModel,
+      governWarehouse,
+      validateMetricSql,
+      buildDashboards,
+      profileData,
+      generatePipeline,
+    }),
+  );
 }
 
 export type WarehouseActivities = ReturnType<typeof createWarehouseActivities>;

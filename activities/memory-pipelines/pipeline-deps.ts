@@ -15,3 +15,8 @@ export function workspaceNamed(deps: MemoryPipelineDeps, name: string): Workspac
   if (!ws) throw new Error(`no workspace named ${name}`);
   return ws;
 }
+
+/** Names of the configured workspaces. */
+export async function listWorkspaces(deps: MemoryPipelineDeps): Promise<string[]> {
+  return deps.workspaces.map((w) => w.name);
+}

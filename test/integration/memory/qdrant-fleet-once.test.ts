@@ -15,6 +15,7 @@ import { loadConfig } from '../../../shared/config';
 import { startQdrantFake, type QdrantFake } from '../../fakes/qdrant-fake';
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { freshPostgresDatabase } from '../../harness/postgres';
+import { otherModelMemory } from '../../fixtures/other-model-memory';
 import { unitVector } from './memory-store-contract';
 
 /** The same text, the same vector; a short wait so that the adds overlap. */
@@ -81,17 +82,10 @@ describe('one fact once on Qdrant', () => {
     // The store itself, as a caller other than the service (which queues adds per user too) uses it.
     const store = await openQdrantMemoryStore({ url: fake.url, collection: 'single_once' });
     const text = 'The spare key is under the blue pot.';
+    // The same fact for each user: one hash, a new id per add.
     const record = (user: string): MemoryRecord => ({
+      ...otherModelMemory(0, user, text, '2023-07-01T09:00:00.000Z'),
       id: randomUUID(),
-      memory: text,
-      user_id: user,
-      agent_id: null,
-      run_id: null,
-      metadata: {},
-      category: null,
-      hash: 'blue-pot',
-      created_at: '2023-07-01T09:00:00.000Z',
-      updated_at: '2023-07-01T09:00:00.000Z',
       embedder: textEmbedder.id,
     });
     const vector = unitVector(7);
