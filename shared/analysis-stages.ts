@@ -27,6 +27,11 @@ export interface AnalysisStage {
   anywhereWithAthena: boolean;
   /** The reports the stage keeps per project, each served read-only at `/v1/projects/{id}/{path}`. */
   reports: readonly StageReport[];
+  /**
+   * A warehouse stage's key on the project view's `warehouse`, where the workflow keeps what its
+   * activity returns (`workflows/warehouse-stages.ts` checks the types match).
+   */
+  view?: string;
 }
 
 /** A report a stage writes: its route's path segment, the artifact kind it is stored as, and what it holds. */
@@ -58,6 +63,7 @@ export const ANALYSIS_STAGES = [
     phase: 'data_modeling',
     label: 'Modeling',
     activities: ['buildWarehouseModel'],
+    view: 'modeling',
     queue: 'host',
     anywhereWithAthena: true,
     reports: [
@@ -72,6 +78,7 @@ export const ANALYSIS_STAGES = [
     phase: 'data_governance',
     label: 'Governance',
     activities: ['governWarehouse'],
+    view: 'governance',
     queue: 'host',
     anywhereWithAthena: true,
     reports: [
@@ -91,6 +98,7 @@ export const ANALYSIS_STAGES = [
     phase: 'query_building',
     label: 'Query building',
     activities: ['validateMetricSql'],
+    view: 'metrics',
     queue: 'host',
     anywhereWithAthena: true,
     reports: [
@@ -105,6 +113,7 @@ export const ANALYSIS_STAGES = [
     phase: 'visualization',
     label: 'Visualization',
     activities: ['buildDashboards'],
+    view: 'visualization',
     queue: 'host',
     anywhereWithAthena: true,
     reports: [
@@ -119,6 +128,7 @@ export const ANALYSIS_STAGES = [
     phase: 'analytics_advisor',
     label: 'Advisor',
     activities: ['profileData'],
+    view: 'profile',
     queue: 'host',
     anywhereWithAthena: true,
     reports: [
@@ -133,6 +143,7 @@ export const ANALYSIS_STAGES = [
     phase: 'production_pipeline',
     label: 'Pipeline',
     activities: ['generatePipeline'],
+    view: 'pipeline',
     queue: 'host',
     anywhereWithAthena: true,
     reports: [

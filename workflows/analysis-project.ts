@@ -22,6 +22,7 @@ import type { AnalysisProjectInput, OdsSummary, ProjectView } from '../shared/pr
 import { ApprovalGate } from './approval-gate';
 import { ProjectProgress } from './project-progress';
 import { claimHost, HostLost, onHost, type ProjectHost } from './project-host';
+import { buildWarehouse } from './warehouse-stages';
 import { workloadActivities } from './workload-activities';
 
 /**
@@ -286,67 +287,6 @@ async function copyInParts(
       ? ['reuse_ods: none of your completed projects reads this source; copied from the source']
       : [],
   });
-}
-
-/** The stages after data integration, each recorded on the view as it completes. */
-async function buildWarehouse(
-  progress: ProjectProgress,
-  request: { project_id: string; prd: Prd },
-  stages: WarehouseActivities,
-) {
-  const { view } = progress;
-  await progress.stage(
-    'data_modeling',
-    () => stages.buildWarehouseModel(request),
-    (m) => m.layers.map((l) => `${l.database}: ${l.tables.length} tables`).join('; '),
-    (modeling) => {
-      view.warehouse = { ...view.warehouse, modeling };
-      if (modeling.usage.length) progress.addCost(modeling.usage);
-    },
-  );
-  await progress.stage(
-    'data_governance',
-    async () => {
-      const g = await stages.governWarehouse(request);
-      view.warehouse = { ...view.warehouse, governance: g };
-      if (g.blocking_failed.length) {
-        throw ApplicationFailure.nonRetryable(
-          `blocking quality rules failed: ${g.blocking_failed.join('; ')}`,
-          'BlockingQualityRuleFailed',
-        );
-      }
-      return g;
-    },
-    (g) =>
-      `${g.rules_passed}/${g.rules_total} quality rules passed${g.rules_failed ? `, ${g.rules_failed} warnings failed` : ''}; ${g.catalog_tables} tables in the catalog`,
-  );
-  await progress.stage(
-    'query_building',
-    () => stages.validateMetricSql(request),
-    (m) => `${m.valid.length}/${m.metrics_total} metrics valid`,
-    (metrics) => (view.warehouse = { ...view.warehouse, metrics }),
-  );
-  await progress.stage(
-    'visualization',
-    () => stages.buildDashboards(request),
-    (v) => `${v.dashboards} dashboards, ${v.charts} charts`,
-    (visualization) => {
-      view.warehouse = { ...view.warehouse, visualization };
-      view.bi_dashboard_url = visualization.url;
-    },
-  );
-  await progress.stage(
-    'analytics_advisor',
-    () => stages.profileData(request),
-    (p) => `data profile scored ${p.overall_score}/100 with ${p.insights} key insights`,
-    (profile) => (view.warehouse = { ...view.warehouse, profile }),
-  );
-  await progress.stage(
-    'production_pipeline',
-    () => stages.generatePipeline(request),
-    (p) => `${p.files.length} template files`,
-    (pipeline) => (view.warehouse = { ...view.warehouse, pipeline }),
-  );
 }
 
 function odsSummary(ods: OdsSummary): string {

@@ -1,0 +1,124 @@
+/**
+ * The example of docs/architecture.md#adding-a-stage, followed through the compiler: a stage added to
+ * the table alone fails to compile, and the errors name what is missing (its activity's registration,
+ * its outcome in the workflow); with its activity file and those lines it compiles. The files are
+ * changed in memory only: the repository stays as it is.
+ */
+import path from 'node:path';
+import ts from 'typescript';
+
+const ROOT = path.resolve(__dirname, '../..');
+const at = (file: string) => path.join(ROOT, file);
+const read = (file: string) => ts.sys.readFile(at(file))!;
+
+/** Replaces `find` in `text`, failing loudly if the anchor moved (the example must follow the code). */
+function edit(text: string, find: string, insert: (found: string) => string): string {
+  expect(text).toContain(find);
+  return text.replace(find, insert(find));
+}
+
+/** The compiler's errors for the workflow and the worker's registrations with `overlay` in place. */
+function compileErrors(overlay: Record<string, string>): string[] {
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    at('tsconfig.json'),
+    { noEmit: true },
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
+    },
+  )!;
+  const files = new Map(Object.entries(overlay).map(([f, text]) => [at(f), text]));
+  const host = ts.createCompilerHost(parsed.options);
+  const readFile = host.readFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  host.readFile = (f) => files.get(path.resolve(f)) ?? readFile(f);
+  host.fileExists = (f) => files.has(path.resolve(f)) || fileExists(f);
+  const program = ts.createProgram({
+    rootNames: [at('workflows/warehouse-stages.ts'), at('workers/platform-activities.ts'), ...files.keys()],
+    options: parsed.options,
+    host,
+  });
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map(
+      (d) =>
+        `${d.file ? path.relative(ROOT, d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`,
+    );
+}
+
+/** Step 3 of the example: the stage's entry in the table. */
+const tableEntry = edit(
+  read('shared/analysis-stages.ts'),
+  '] as const satisfies readonly AnalysisStage[];',
+  (end) => `  {
+    phase: 'data_freshness',
+    label: 'Freshness',
+    activities: ['checkFreshness'],
+    view: 'freshness',
+    queue: 'host',
+    anywhereWithAthena: true,
+    reports: [{ path: 'freshness', kind: 'freshness_report', summary: 'Freshness: each table and its newest row' }],
+  },
+${end}`,
+);
+
+/** Steps 1 and 2: its summary type, its domain code and activity (one file here), then the lines the compiler asks for. */
+const summaryType = `${read('shared/warehouse-model.ts')}
+export interface FreshnessSummary { tables: number; stale: string[] }
+`;
+const activityFile = `import type { FreshnessSummary } from '../../../shared/warehouse-model';
+import type { WarehouseActivityDeps, WarehouseStageRequest } from './warehouse-deps';
+export async function checkFreshness(
+  deps: WarehouseActivityDeps,
+  { project_id }: WarehouseStageRequest,
+): Promise<FreshnessSummary> {
+  await deps.store.putArtifact(project_id, 'freshness_report', { tables: [] });
+  return { tables: 0, stale: [] };
+}
+`;
+const registered = edit(
+  edit(
+    read('activities/analysis/warehouse-activities.ts'),
+    "import { buildDashboards } from './warehouse/build-dashboards';",
+    (line) => `${line}\nimport { checkFreshness } from './warehouse/check-freshness';`,
+  ),
+  'generatePipeline,\n',
+  (line) => `${line}      checkFreshness,\n`,
+);
+const outcome = edit(
+  read('workflows/warehouse-stages.ts'),
+  '  production_pipeline: {',
+  (line) =>
+    `  data_freshness: {\n    summary: (f) => \`\${f.stale.length} of \${f.tables} tables stale\`,\n  },\n${line}`,
+);
+const viewKey = edit(
+  read('shared/project-model.ts'),
+  '    pipeline?: PipelineSummary;',
+  (line) => `${line}\n    freshness?: import('./warehouse-model').FreshnessSummary;`,
+);
+
+describe('adding a stage (docs/architecture.md#adding-a-stage)', () => {
+  it('fails to compile with the table entry alone, naming the missing outcome and registration', () => {
+    const errors = compileErrors({ 'shared/analysis-stages.ts': tableEntry });
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^workflows\/warehouse-stages\.ts: .*'data_freshness' is missing/),
+        expect.stringMatching(/^workers\/platform-activities\.ts: .*"checkFreshness"/),
+      ]),
+    );
+  }, 120_000);
+
+  it('compiles once the activity is registered, its outcome written and its result has a key on the view', () => {
+    const errors = compileErrors({
+      'shared/analysis-stages.ts': tableEntry,
+      'shared/warehouse-model.ts': summaryType,
+      'activities/analysis/warehouse/check-freshness.ts': activityFile,
+      'activities/analysis/warehouse-activities.ts': registered,
+      'workflows/warehouse-stages.ts': outcome,
+      'shared/project-model.ts': viewKey,
+    });
+    expect(errors).toEqual([]);
+  }, 120_000);
+});
