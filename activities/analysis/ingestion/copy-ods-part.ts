@@ -1,0 +1,63 @@
+/**
+ * One part of the copy (docs/fleet.md#ingestion-in-parts): its tables, resuming after the finished
+ * ones, or its key range, heartbeating every 5 s with the tables done as the checkpoint.
+ */
+import { activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
+import { OrderedWrites } from '../../../domain/metadata-store/ordered-writes';
+import type { OdsPartCopy } from '../../../domain/warehouse/ods-assembly';
+import { copyOdsPart as copyPart } from '../../../domain/warehouse/ods-part-copy';
+import type { TableCopyResult } from '../../../domain/warehouse/ods-table-copy';
+import { tableCopiedEvent } from '../ods-progress';
+import { connectOrExplain, connectorOf } from '../source-access';
+import type { CopyOdsPartRequest, IngestionDeps } from './ingestion-deps';
+import { storedSourceSchema } from './ods-summary';
+
+export async function copyOdsPart(
+  { secrets, sources, store, warehouseRoot, maxRowsPerSecond }: IngestionDeps,
+  req: CopyOdsPartRequest,
+): Promise<OdsPartCopy> {
+  const source = await connectorOf(secrets, req.source, sources);
+  // A refused login fails the part for good here, not as a retried copy error.
+  await (await connectOrExplain(source)).end();
+  const { attempt } = activityInfo();
+  const checkpoint = (activityInfo().heartbeatDetails as TableCopyResult[] | undefined) ?? [];
+  let progress = checkpoint;
+  const beat = setInterval(() => heartbeat(progress), 5_000);
+  const writes = new OrderedWrites();
+  const { part } = req;
+  const where = `part ${part.id.slice(1)} of ${req.parts}`;
+  try {
+    const tables = await copyPart({
+      warehouseRoot,
+      projectId: req.project_id,
+      source,
+      schema: await storedSourceSchema(store, req.project_id),
+      part,
+      done: checkpoint,
+      maxRowsPerSecond,
+      signal: cancellationSignal(),
+      onTable: (copied, done) => {
+        progress = done;
+        heartbeat(done);
+        const what =
+          part.kind === 'range' ? `${copied.table} key range ${part.index + 1}/${part.of}` : copied.table;
+        writes.push(() =>
+          store.addEvents([
+            tableCopiedEvent(
+              req.project_id,
+              `${part.id}:a${attempt}:${copied.table}`,
+              `copied ${what}: ${copied.ods_rows} rows (${where})`,
+              copied,
+              { part: part.id, parts: req.parts },
+            ),
+          ]),
+        );
+      },
+    });
+    return { part, tables };
+  } finally {
+    clearInterval(beat);
+    heartbeat(progress);
+    await writes.drain();
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Data integration in one activity: source tables → Parquet in the project's ODS, resuming after the
+ * last finished table; or, with `reuse_ods`, a completed project's ODS of the same source copied
+ * over. New projects copy in parts (plan-ods-copy.ts, copy-ods-part.ts, finish-ods.ts) unless they
+ * reuse an ODS; this path stays for those and for the recorded histories that call it.
+ */
+import { activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
+import { OrderedWrites } from '../../../domain/metadata-store/ordered-writes';
+import { exploreSource } from '../../../domain/sources/source-explorer';
+import {
+  ingestOds as copyTables,
+  readSourceSchema,
+  type OdsIngestionResult,
+} from '../../../domain/warehouse/ods-ingestion';
+import { reuseOds } from '../../../domain/warehouse/ods-reuse';
+import { snapshotVerdict, snapshotWarning } from '../../../domain/warehouse/ods-snapshot-verdict';
+import type { TableCopyResult } from '../../../domain/warehouse/ods-table-copy';
+import type { OdsSummary } from '../../../shared/project-model';
+import { tableCopiedEvent } from '../ods-progress';
+import { connectOrExplain, connectorOf } from '../source-access';
+import type { IngestionDeps, IngestOdsRequest } from './ingestion-deps';
+import { odsSummary, refuseMismatchedCounts } from './ods-summary';
+
+export async function ingestOds(deps: IngestionDeps, req: IngestOdsRequest): Promise<OdsSummary> {
+  const { store, warehouseRoot, engine } = deps;
+  const notes: string[] = [];
+  let reusedFrom: OdsSummary['reused_from'];
+  let result: OdsIngestionResult | undefined;
+  if (req.reuse_ods?.from) {
+    const reuse = await reuseOds({
+      warehouseRoot,
+      fromProjectId: req.reuse_ods.from,
+      projectId: req.project_id,
+      prd: req.prd,
+    });
+    if ('reused' in reuse) {
+      result = reuse.reused;
+      reusedFrom = { project_id: req.reuse_ods.from, copied_at: reuse.copied_at };
+    } else notes.push(`reuse_ods: ${reuse.unusable}; copied from the source instead`);
+  } else if (req.reuse_ods?.requested) {
+    notes.push('reuse_ods: none of your completed projects reads this source; copied from the source');
+  }
+  result ??= await copySource(deps, req);
+  refuseMismatchedCounts(result.tables);
+  // The later stages read the schema from the metadata store, on whichever host they run.
+  await store.putArtifact(req.project_id, 'source_schema', readSourceSchema(warehouseRoot, req.project_id));
+  // Where the later stages run elsewhere (Athena), the ODS goes there too.
+  await engine?.publishOds(req.project_id, req.prd);
+  const snapshot = reusedFrom ? undefined : snapshotVerdict(result.tables);
+  const consistency = snapshot && snapshotWarning(snapshot);
+  return odsSummary(
+    req.project_id,
+    result,
+    [...notes, ...result.warnings, ...(consistency ? [consistency] : [])],
+    reusedFrom ? { reused_from: reusedFrom } : { snapshot, parts: 1 },
+  );
+}
+
+/**
+ * Copies the source's tables into the project's ODS in one consistent snapshot, resuming from the
+ * heartbeat; the schema as copied is kept for the later stages.
+ */
+async function copySource(
+  { secrets, sources, store, warehouseRoot, maxRowsPerSecond }: IngestionDeps,
+  req: IngestOdsRequest,
+): Promise<OdsIngestionResult> {
+  const source = await connectorOf(secrets, req.source, sources);
+  const db = await connectOrExplain(source);
+  const attempt = activityInfo().attempt;
+  const checkpoint = (activityInfo().heartbeatDetails as TableCopyResult[] | undefined) ?? [];
+  let progress: TableCopyResult[] = checkpoint;
+  const beat = setInterval(() => heartbeat(progress), 5_000);
+  const writes = new OrderedWrites();
+  try {
+    // Columns and keys only: the copy counts rows itself, inside its consistent snapshot.
+    const snapshot = await exploreSource(db, source.target.database, { sampleRows: 0, countRows: false });
+    return await copyTables({
+      projectId: req.project_id,
+      warehouseRoot,
+      source,
+      snapshot,
+      prd: req.prd,
+      done: checkpoint,
+      maxRowsPerSecond,
+      // A draining worker cancels the copy after its grace time: the finished tables are in the
+      // heartbeat, and the retry (on this host, once it is back) copies only the others.
+      signal: cancellationSignal(),
+      onTable: (copied, done) => {
+        progress = done;
+        heartbeat(done);
+        writes.push(() =>
+          store.addEvents([
+            tableCopiedEvent(
+              req.project_id,
+              `a${attempt}:${copied.table}`,
+              `copied ${copied.table}: ${copied.ods_rows} rows (${done.length}/${snapshot.tables.length} tables)`,
+              copied,
+              { tables_done: done.length },
+            ),
+          ]),
+        );
+      },
+    });
+  } finally {
+    clearInterval(beat);
+    // The last checkpoint now, not at the next throttled beat: a draining worker stops right after.
+    heartbeat(progress);
+    await db.end();
+    await writes.drain();
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The PRD stage's activity: the product-manager agent explores every table of the source and writes
+ * the PRD (Claude when configured, else the offline analyst, which says so in its usage record),
+ * streaming its work log as project events while it works.
+ */
+import { ApplicationFailure, activityInfo, heartbeat } from '@temporalio/activity';
+import { claudePrd } from '../../../domain/agents/claude-prd-agent';
+import { buildOfflinePrd, OFFLINE_ANALYST_VERSION } from '../../../domain/agents/offline-analyst/prd-builder';
+import type { LlmSettings } from '../../../domain/llm/llm-settings';
+import { OrderedWrites } from '../../../domain/metadata-store/ordered-writes';
+import type { AgentLogEntry, ProjectStore } from '../../../domain/metadata-store/project-store';
+import type { LogShipper } from '../../../domain/search-ops/plat-logs/log-shipper';
+import type { ParameterStore } from '../../../domain/secrets/parameter-store';
+import {
+  emptySourceMessage,
+  exploreSource,
+  type ToolCallRecord,
+} from '../../../domain/sources/source-explorer';
+import type { SourcePolicy } from '../../../domain/sources/source-policy';
+import type { UsageRecord } from '../../../shared/cost-ledger';
+import type { Prd } from '../../../shared/prd-schema';
+import type { AnalysisProjectInput, ProjectEvent } from '../../../shared/project-model';
+import { connectOrExplain, connectorOf } from '../source-access';
+
+export interface PrdDeps {
+  store: ProjectStore;
+  secrets: ParameterStore;
+  /** Which sources the agent may connect to (checked before every connection). */
+  sources: SourcePolicy;
+  /** Claude settings; absent, the agent is the deterministic offline analyst. */
+  llm?: LlmSettings;
+  /** Where agent logs also go when OpenSearch is configured (the `plat-agent-logs` alias). */
+  agentLogs?: LogShipper;
+}
+
+export interface GeneratePrdRequest {
+  project_id: string;
+  description: string;
+  source: AnalysisProjectInput['source'];
+}
+
+export interface GeneratePrdResult {
+  prd: Prd;
+  usage: UsageRecord[];
+}
+
+export const PRODUCT_MANAGER = 'product_manager';
+
+export async function generatePrd(
+  { store, secrets, sources, llm, agentLogs }: PrdDeps,
+  req: GeneratePrdRequest,
+): Promise<GeneratePrdResult> {
+  const source = await connectorOf(secrets, req.source, sources);
+  const db = await connectOrExplain(source);
+  const attempt = activityInfo().attempt;
+  let seq = 0;
+  const logs: AgentLogEntry[] = [];
+  const events: ProjectEvent[] = [];
+  const writes = new OrderedWrites();
+  const onToolCall = (call: ToolCallRecord & { input_tokens?: number; output_tokens?: number }) => {
+    const key = `${req.project_id}:prd:a${attempt}:t${++seq}`;
+    const timestamp = new Date().toISOString();
+    logs.push({
+      log_key: key,
+      project_id: req.project_id,
+      agent: PRODUCT_MANAGER,
+      phase: 'prd',
+      ...call,
+      timestamp,
+    });
+    events.push({
+      event_key: key,
+      project_id: req.project_id,
+      event_type: 'log_entry',
+      phase: 'prd',
+      status: 'running',
+      message: `${call.tool}(${JSON.stringify(call.params)}): ${call.summary}`,
+      timestamp,
+      payload: { agent: PRODUCT_MANAGER, ...call },
+    });
+    // Stream the work log as it happens, not only when the agent is done.
+    if (logs.length >= 10) flush();
+  };
+  const flush = () => {
+    const batch = logs.splice(0);
+    const batchEvents = events.splice(0);
+    writes.push(async () => {
+      await store.addAgentLogs(batch);
+      await store.addEvents(batchEvents);
+    });
+    // The log key as the document id: a retried activity re-sends the same documents, as no-ops.
+    for (const e of batch) agentLogs?.ship({ ...e, '@timestamp': e.timestamp }, e.log_key);
+  };
+  // Model calls can be slow: keep the heartbeat going independently of tool calls.
+  const beat = setInterval(() => heartbeat({ tool_calls: seq }), 15_000);
+  try {
+    const snapshot = await exploreSource(db, source.target.database, { onToolCall });
+    if (snapshot.tables.length === 0) {
+      // Nothing to analyse, and a retry will not change that.
+      throw ApplicationFailure.nonRetryable(emptySourceMessage(source.target.database), 'SourceEmpty');
+    }
+    if (llm)
+      return await claudePrd({ settings: llm, snapshot, db, description: req.description, onToolCall });
+    return {
+      prd: buildOfflinePrd(snapshot, req.description),
+      usage: [
+        {
+          agent_name: PRODUCT_MANAGER,
+          phase: 'prd',
+          tier: 'large',
+          model: OFFLINE_ANALYST_VERSION,
+          input_tokens: 0,
+          output_tokens: 0,
+          call_count: 0,
+        },
+      ],
+    };
+  } finally {
+    clearInterval(beat);
+    flush();
+    await db.end();
+    await writes.drain();
+  }
+}
