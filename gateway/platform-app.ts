@@ -89,16 +89,11 @@ export function projectPrefixes(stage?: string): string[] {
   return stage ? [...base, ...base.map((p) => `/${stage}${p}`)] : base;
 }
 
-export function createPlatformApp(deps: PlatformAppDeps): Express {
-  const app = express();
-  const metrics = createProcessMetrics('gateway');
-  app.disable('x-powered-by');
-  // Only named proxies may set the client's address: per-address limits count by it.
-  if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
-  app.use(metrics.countRequests);
-  app.use(accessLog(deps.log, deps.accessLogs));
-  app.use(express.json({ limit: '2mb' }));
-
+/**
+ * Every route of the platform API, in three groups: open (no credentials), the project routes (served
+ * under each prefix) and the operators' routes. The app serves them and `/openapi.json` describes them.
+ */
+export function platformRoutes(deps: PlatformAppDeps) {
   const service = new ProjectService({
     client: deps.client,
     taskQueue: deps.taskQueue,
@@ -107,11 +102,10 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
     sources: deps.sources,
   });
   const open = [healthRoute(deps), ...authApi(deps), uiConfigRoute(deps), pricingRoute()];
-  const engine = countingFailures(deps.engine, warehouseFailureCounter(metrics.registry));
   const projects = projectApi(
     service,
     deps.store,
-    { engine, client: deps.client, taskQueue: deps.taskQueue, hostId: deps.hostId },
+    { engine: deps.engine, client: deps.client, taskQueue: deps.taskQueue, hostId: deps.hostId },
     // Creating a project starts agents: limited per user across every gateway of the fleet.
     deps.counters
       ? sharedRateLimit(deps.counters, 'create-project', deps.createsPerMinute ?? 20)
@@ -128,6 +122,23 @@ export function createPlatformApp(deps: PlatformAppDeps): Express {
   const alarms = alarmRoutes(deps.alarms, deps.alertsWebhookToken, deps.alarmHour);
   // Search operations, alarms and roles are the operators' (each route says so with `role`).
   const operated = [...search, ...alarms, ...userRolesApi(deps.users)];
+  return { open, projects, operated };
+}
+
+export function createPlatformApp(deps: PlatformAppDeps): Express {
+  const app = express();
+  const metrics = createProcessMetrics('gateway');
+  app.disable('x-powered-by');
+  // Only named proxies may set the client's address: per-address limits count by it.
+  if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
+  app.use(metrics.countRequests);
+  app.use(accessLog(deps.log, deps.accessLogs));
+  app.use(express.json({ limit: '2mb' }));
+
+  const { open, projects, operated } = platformRoutes({
+    ...deps,
+    engine: countingFailures(deps.engine, warehouseFailureCounter(metrics.registry)),
+  });
   app.get('/metrics', metrics.serve);
   app.get('/openapi.json', (req, res) => {
     res.json(platformOpenApi([...open, ...projects, ...operated], `${req.protocol}://${req.get('host')}`));

@@ -184,6 +184,9 @@ export const ANYWHERE_WITH_ATHENA = ANALYSIS_STAGES.filter((s) => s.anywhereWith
   (s) => s.activities,
 ) as Extract<Stage, { anywhereWithAthena: true }>['activities'][number][];
 
+/** A report's route segment (`/v1/projects/{id}/{path}`). */
+export type ReportPath = Stage['reports'][number]['path'];
+
 /** A report's stored artifact kind. */
 export type ReportKind = Stage['reports'][number]['kind'];
 

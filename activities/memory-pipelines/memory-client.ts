@@ -1,69 +1,81 @@
 /**
- * The memory service's public API as the pipelines call it (they never touch its store). A 4xx
- * answer is not retried (the request itself is wrong); anything else is, by Temporal.
+ * The memory service's public API as the pipelines call it (they never touch its store), typed by
+ * the service's OpenAPI document (docs/architecture.md#one-contract-per-service). A 4xx answer is not
+ * retried (the request itself is wrong); anything else is, by Temporal.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import type { MemoryAddResult, MemoryRecord, TokenUsage } from '../../shared/memory-model';
-import type { AddMemoryRequest } from '../../shared/memory-requests';
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths } from '../../shared/api-types/memory-api';
 
-export type AddBody = Omit<Partial<AddMemoryRequest>, 'user_id'> & { user_id: string };
+/** What the pipelines add: the add operation's body. */
+export type AddBody = NonNullable<paths['/memory/add']['post']['requestBody']>['content']['application/json'];
 
 export class MemoryClient {
+  private readonly http: Client<paths, 'application/json'>;
+
   constructor(
     readonly baseUrl: string,
-    private readonly apiKey?: string,
-  ) {}
-
-  add(
-    body: AddBody,
-  ): Promise<{ results: MemoryAddResult[]; token_usage: TokenUsage; idempotent_replay?: boolean }> {
-    return this.call('POST', '/memory/add', body);
+    apiKey?: string,
+  ) {
+    this.http = createClient<paths, 'application/json'>({
+      baseUrl,
+      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+      fetch: async (request: Request) => {
+        try {
+          return await fetch(request);
+        } catch (err) {
+          throw new Error(
+            `memory service unreachable at ${baseUrl}: ${(err as Error).cause ?? (err as Error).message}`,
+            { cause: err },
+          );
+        }
+      },
+    });
   }
 
-  list(query: { user_id: string; agent_id?: string }): Promise<{ results: MemoryRecord[] }> {
-    const qs = new URLSearchParams({ ...query, limit: '10000' });
-    return this.call('GET', `/memory/list?${qs}`);
+  add(body: AddBody) {
+    return answer('POST /memory/add', this.http.POST('/memory/add', { body }));
+  }
+
+  list(query: { user_id: string; agent_id?: string }) {
+    return answer(
+      'GET /memory/list',
+      this.http.GET('/memory/list', { params: { query: { ...query, limit: 10_000 } } }),
+    );
   }
 
   /** The memory, or undefined when it does not exist (404). */
-  async get(id: string): Promise<MemoryRecord | undefined> {
-    return this.call<MemoryRecord>('GET', `/memory/${encodeURIComponent(id)}`).catch((err: unknown) => {
-      if (err instanceof ApplicationFailure && err.type === 'MemoryNotFound') return undefined;
-      throw err;
-    });
+  async get(id: string) {
+    return answer(`GET /memory/${id}`, this.http.GET('/memory/{id}', { params: { path: { id } } })).catch(
+      (err: unknown) => {
+        if (err instanceof ApplicationFailure && err.type === 'MemoryNotFound') return undefined;
+        throw err;
+      },
+    );
   }
 
   /** Deletes a memory; one already gone counts as deleted. */
   async delete(id: string): Promise<void> {
-    await this.call('DELETE', `/memory/${encodeURIComponent(id)}`).catch((err: unknown) => {
+    await answer(
+      `DELETE /memory/${id}`,
+      this.http.DELETE('/memory/{id}', { params: { path: { id } } }),
+    ).catch((err: unknown) => {
       if (err instanceof ApplicationFailure && err.type === 'MemoryNotFound') return;
       throw err;
     });
   }
+}
 
-  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    let res: Response;
-    try {
-      res = await fetch(`${this.baseUrl}${path}`, {
-        method,
-        headers: {
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (err) {
-      throw new Error(
-        `memory service unreachable at ${this.baseUrl}: ${(err as Error).cause ?? (err as Error).message}`,
-        { cause: err },
-      );
-    }
-    const text = await res.text();
-    if (res.ok) return JSON.parse(text) as T;
-    const message = `${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`;
-    if (res.status === 404) throw ApplicationFailure.nonRetryable(message, 'MemoryNotFound');
-    if (res.status >= 400 && res.status < 500 && res.status !== 429)
-      throw ApplicationFailure.nonRetryable(message, 'MemoryRequestRejected');
-    throw new Error(message);
-  }
+/** The 2xx body of `call`; a 404 or another refusal fails for good, anything else is retried. */
+async function answer<D>(
+  what: string,
+  call: Promise<{ data?: D; error?: unknown; response: Response }>,
+): Promise<NonNullable<D>> {
+  const { data, error, response } = await call;
+  if (response.ok) return data as NonNullable<D>;
+  const message = `${what} answered ${response.status}: ${JSON.stringify(error ?? null).slice(0, 300)}`;
+  if (response.status === 404) throw ApplicationFailure.nonRetryable(message, 'MemoryNotFound');
+  if (response.status >= 400 && response.status < 500 && response.status !== 429)
+    throw ApplicationFailure.nonRetryable(message, 'MemoryRequestRejected');
+  throw new Error(message);
 }

@@ -1,7 +1,10 @@
-/** The CLI's HTTP client for the platform API: base URL, stored token, error format. */
+/** The CLI's clients of the platform API and the memory service: base URL, stored token, error format. */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths as MemoryPaths } from '../../shared/api-types/memory-api';
+import type { paths as PlatformPaths } from '../../shared/api-types/platform-api';
 
 export class ApiError extends Error {
   constructor(
@@ -44,37 +47,66 @@ function readAll(): Record<string, string> {
   }
 }
 
-export class ApiClient {
+/** What every generated client's call resolves to: the body of a 2xx, or the error body. */
+interface CallResult<D> {
+  data?: D;
+  error?: unknown;
+  response: Response;
+}
+
+/**
+ * A service's typed client (docs/architecture.md#one-contract-per-service): the generated `paths` of
+ * its OpenAPI document over openapi-fetch, with the bearer credential when there is one. A service
+ * that cannot be reached is an `ApiError` with status 0 that says so.
+ */
+export class ApiClient<Paths extends object> {
+  readonly http: Client<Paths, 'application/json'>;
+
   constructor(
     readonly baseUrl: string,
-    private readonly token?: string,
-  ) {}
-
-  async request<T>(method: string, route: string, body?: unknown): Promise<T> {
-    let res: Response;
-    try {
-      res = await fetch(`${this.baseUrl}${route}`, {
-        method,
-        headers: {
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (err) {
-      throw new ApiError(
-        0,
-        'unreachable',
-        `cannot reach ${this.baseUrl} (${(err as Error).message}); is plat running (npm start)?`,
-      );
-    }
-    const text = await res.text();
-    const parsed = text ? (JSON.parse(text) as unknown) : {};
-    if (!res.ok) {
-      const e = (parsed as { error?: { code?: string; message?: string; details?: unknown } }).error ?? {};
-      const hint = res.status === 401 ? ' (run `plat login`)' : '';
-      throw new ApiError(res.status, e.code ?? 'error', `${e.message ?? res.statusText}${hint}`, e.details);
-    }
-    return parsed as T;
+    token?: string,
+  ) {
+    this.http = createClient<Paths, 'application/json'>({
+      baseUrl,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      fetch: async (request: Request) => {
+        try {
+          return await fetch(request);
+        } catch (err) {
+          throw new ApiError(
+            0,
+            'unreachable',
+            `cannot reach ${baseUrl} (${(err as Error).message}); is plat running (npm start)?`,
+          );
+        }
+      },
+    });
   }
+}
+
+/** The platform gateway's client. */
+export const platformClient = (baseUrl: string, token?: string) =>
+  new ApiClient<PlatformPaths>(baseUrl, token);
+export type PlatformClient = ApiClient<PlatformPaths>;
+
+/** The memory service's client (the key is PLAT_MEMORY_API_KEY, when the service has keys). */
+export const memoryClient = (baseUrl: string, key?: string) => new ApiClient<MemoryPaths>(baseUrl, key);
+export type MemoryClient = ApiClient<MemoryPaths>;
+
+/** The 2xx body of `call`, or an `ApiError` from the service's `{"error": {code, message, details}}`. */
+export async function ok<R extends CallResult<unknown>>(call: Promise<R>): Promise<NonNullable<R['data']>> {
+  const { data, error, response } = await call;
+  if (!response.ok) {
+    const e =
+      (error as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error ?? {};
+    const hint = response.status === 401 ? ' (run `plat login`)' : '';
+    throw new ApiError(
+      response.status,
+      e.code ?? 'error',
+      `${e.message ?? response.statusText}${hint}`,
+      e.details,
+    );
+  }
+  // An empty 2xx body reads as {}, as every command prints some JSON.
+  return (data ?? {}) as NonNullable<R['data']>;
 }

@@ -4,7 +4,8 @@
  */
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ApiClient, ApiError, gatewayUrl, loadToken } from './api-client';
+import type { operations } from '../../shared/api-types/platform-api';
+import { ApiError, gatewayUrl, loadToken, ok, platformClient } from './api-client';
 import { table } from './render';
 import { triggerSchedule } from './schedule-trigger';
 import { policyFileName, SIMULATE_USAGE, simulateCommand } from './simulate-command';
@@ -37,8 +38,6 @@ export const INDEX_USAGE = `  index bootstrap NAME [--policy retention|tiered|se
                                           most frequent values of a field (a text field's keyword
                                           sub-field), doc_count = document frequency
 ${SIMULATE_USAGE}`;
-
-const enc = encodeURIComponent;
 
 type DoctorView = {
   alias: string;
@@ -90,7 +89,7 @@ export async function indexCommand(
     },
   });
   const baseUrl = gatewayUrl(values.url);
-  const api = new ApiClient(baseUrl, loadToken(baseUrl));
+  const { http } = platformClient(baseUrl, loadToken(baseUrl));
   const [sub, a, b] = positionals;
   const need = (v: string | undefined, what: string) => {
     if (!v) throw new ApiError(2, 'usage', `missing ${what}\n${INDEX_USAGE}`);
@@ -106,7 +105,10 @@ export async function indexCommand(
         ...(values.shards ? { shards: Number(values.shards) } : {}),
         ...(values.replicas ? { replicas: Number(values.replicas) } : {}),
         ...(values['refresh-interval'] ? { refresh_interval: values['refresh-interval'] } : {}),
-        ...(policy ? { policy: policy.endsWith('.json') ? readPolicy(policy) : policy } : {}),
+        // A file's policy, or the name of a stored one or a preset (the gateway says which it does not know).
+        ...(policy
+          ? { policy: policy.endsWith('.json') ? readPolicy(policy) : (policy as BootstrapBody['policy']) }
+          : {}),
         ...(values['retention-days'] ? { retention_days: Number(values['retention-days']) } : {}),
         ...(values['rollover-age'] || values['rollover-docs'] || values['rollover-size']
           ? {
@@ -118,67 +120,79 @@ export async function indexCommand(
             }
           : {}),
       };
-      const report = await api.request<Record<string, unknown>>(
-        'POST',
-        `/v1/search/indices/${enc(name)}/bootstrap`,
-        body,
+      const report = await ok(
+        http.POST('/v1/search/indices/{name}/bootstrap', { params: { path: { name } }, body }),
       );
       return { data: report, text: bootstrapText(report) };
     }
     case 'policy': {
       const id = need(b, 'ID');
       if (a === 'put') {
-        const res = await api.request<{ result: string; engine: string }>(
-          'PUT',
-          `/v1/search/policies/${enc(id)}`,
-          {
-            policy: readPolicy(need(values.file, '--file')),
-          },
+        const res = await ok(
+          http.PUT('/v1/search/policies/{policy_id}', {
+            params: { path: { policy_id: id } },
+            body: { policy: readPolicy(need(values.file, '--file')) },
+          }),
         );
         return {
           data: res,
           text: `policy ${id}: ${res.result} (run by ${res.engine === 'ism' ? 'ISM' : "plat's lifecycle engine"})`,
         };
       }
-      if (a === 'get') return json(await api.request('GET', `/v1/search/policies/${enc(id)}`));
-      if (a === 'delete') return json(await api.request('DELETE', `/v1/search/policies/${enc(id)}`));
+      const path = { policy_id: id };
+      if (a === 'get')
+        return json(await ok(http.GET('/v1/search/policies/{policy_id}', { params: { path } })));
+      if (a === 'delete')
+        return json(await ok(http.DELETE('/v1/search/policies/{policy_id}', { params: { path } })));
       throw new ApiError(2, 'usage', `plat index policy put|get|delete ID\n${INDEX_USAGE}`);
     }
     case 'attach':
       return json(
-        await api.request('POST', `/v1/search/indices/${enc(need(a, 'PATTERN'))}/policy`, {
-          policy_id: need(b, 'POLICY_ID'),
-        }),
+        await ok(
+          http.POST('/v1/search/indices/{index}/policy', {
+            params: { path: { index: need(a, 'PATTERN') } },
+            body: { policy_id: need(b, 'POLICY_ID') },
+          }),
+        ),
       );
     case 'detach':
-      return json(await api.request('DELETE', `/v1/search/indices/${enc(need(a, 'PATTERN'))}/policy`));
+      return json(
+        await ok(
+          http.DELETE('/v1/search/indices/{index}/policy', {
+            params: { path: { index: need(a, 'PATTERN') } },
+          }),
+        ),
+      );
     case 'retry':
-      return json(await api.request('POST', `/v1/search/indices/${enc(need(a, 'PATTERN'))}/retry`));
+      return json(
+        await ok(
+          http.POST('/v1/search/indices/{index}/retry', { params: { path: { index: need(a, 'PATTERN') } } }),
+        ),
+      );
     case 'explain': {
-      const res = await api.request<Record<string, unknown>>(
-        'GET',
-        `/v1/search/indices/${enc(need(a, 'PATTERN'))}/explain`,
+      const res = await ok(
+        http.GET('/v1/search/indices/{index}/explain', { params: { path: { index: need(a, 'PATTERN') } } }),
       );
       return { data: res, text: explainText(res) };
     }
     case 'rollover': {
       const alias = need(a, 'ALIAS');
-      const res = await api.request<{ old_index: string; new_index: string }>(
-        'POST',
-        `/v1/search/aliases/${enc(alias)}/rollover`,
-      );
+      const res = await ok(http.POST('/v1/search/aliases/{alias}/rollover', { params: { path: { alias } } }));
       return {
         data: res,
         text: `rolled over ${alias}: ${res.old_index} → ${res.new_index} (now its write index)`,
       };
     }
     case 'alias':
-      return json(await api.request('GET', `/v1/search/aliases/${enc(need(a, 'ALIAS'))}`));
+      return json(
+        await ok(http.GET('/v1/search/aliases/{alias}', { params: { path: { alias: need(a, 'ALIAS') } } })),
+      );
     case 'settings':
       return json(
-        await api.request(
-          'GET',
-          `/v1/search/indices/${enc(need(a, 'INDEX'))}/settings${values['filter-path'] ? `?filter_path=${enc(values['filter-path'])}` : ''}`,
+        await ok(
+          http.GET('/v1/search/indices/{index}/settings', {
+            params: { path: { index: need(a, 'INDEX') }, query: { filter_path: values['filter-path'] } },
+          }),
         ),
       );
     case 'pass': {
@@ -187,75 +201,88 @@ export async function indexCommand(
       return result ? { data: run.data, text: passText(result) } : run;
     }
     case 'doctor': {
-      const query = new URLSearchParams({
-        ...(values.field ? { field: values.field } : {}),
-        ...(values['timestamp-field'] ? { timestamp_field: values['timestamp-field'] } : {}),
-      }).toString();
-      const report = await api.request<DoctorView>(
-        'GET',
-        `/v1/search/indices/${enc(need(a, 'ALIAS'))}/doctor${query ? `?${query}` : ''}`,
+      const report = await ok(
+        http.GET('/v1/search/indices/{name}/doctor', {
+          params: {
+            path: { name: need(a, 'ALIAS') },
+            query: {
+              field: values.field || undefined,
+              timestamp_field: values['timestamp-field'] || undefined,
+            },
+          },
+        }),
       );
       return { data: report, text: doctorText(report), exitCode: report.problems ? 1 : 0 };
     }
     case 'cat': {
       if (a !== 'indices' && a !== 'shards')
         throw new ApiError(2, 'usage', `plat index cat indices|shards PATTERN\n${INDEX_USAGE}`);
-      const rows = await api.request<Record<string, string | null>[]>(
-        'GET',
-        `/v1/search/cat/${a}/${enc(need(b, 'PATTERN'))}${values.s ? `?s=${enc(values.s)}` : ''}`,
+      const params = { path: { pattern: need(b, 'PATTERN') }, query: { s: values.s || undefined } };
+      const rows = await ok(
+        a === 'indices'
+          ? http.GET('/v1/search/cat/indices/{pattern}', { params })
+          : http.GET('/v1/search/cat/shards/{pattern}', { params }),
       );
       return { data: rows, text: catTable(rows, values.v) };
     }
     case 'analyze': {
       const text = positionals.slice(2).join(' ');
-      const res = await api.request<{
-        tokens: { token: string; position: number; start_offset: number; end_offset: number; type: string }[];
-      }>('POST', `/v1/search/indices/${enc(need(a, 'INDEX'))}/analyze`, {
-        text: need(text, 'TEXT'),
-        ...(values.analyzer ? { analyzer: values.analyzer } : {}),
-        ...(values.field ? { field: values.field } : {}),
-      });
+      const res = await ok(
+        http.POST('/v1/search/indices/{index}/analyze', {
+          params: { path: { index: need(a, 'INDEX') } },
+          body: {
+            text: need(text, 'TEXT'),
+            ...(values.analyzer ? { analyzer: values.analyzer } : {}),
+            ...(values.field ? { field: values.field } : {}),
+          },
+        }),
+      );
       return {
         data: res,
         text: table(res.tokens, ['position', 'token', 'start_offset', 'end_offset', 'type']),
       };
     }
     case 'termvectors': {
-      let doc: unknown;
+      let doc: Record<string, unknown> | undefined;
       if (values.doc) {
         try {
-          doc = JSON.parse(values.doc);
+          doc = JSON.parse(values.doc) as Record<string, unknown>;
         } catch (err) {
           throw new ApiError(2, 'usage', `--doc is not JSON: ${(err as Error).message}`);
         }
       }
-      const res = await api.request<TermVectorsView>(
-        'POST',
-        `/v1/search/indices/${enc(need(a, 'INDEX'))}/termvectors`,
-        {
-          ...(values.id ? { id: values.id } : {}),
-          ...(doc !== undefined ? { doc } : {}),
-          ...(values.fields ? { fields: values.fields.split(',').map((f) => f.trim()) } : {}),
-          term_statistics: values['term-statistics'],
-        },
+      const res = await ok(
+        http.POST('/v1/search/indices/{index}/termvectors', {
+          params: { path: { index: need(a, 'INDEX') } },
+          body: {
+            ...(values.id ? { id: values.id } : {}),
+            ...(doc !== undefined ? { doc } : {}),
+            ...(values.fields ? { fields: values.fields.split(',').map((f) => f.trim()) } : {}),
+            term_statistics: values['term-statistics'],
+          },
+        }),
       );
-      return { data: res, text: termVectorsText(res) };
+      // The document leaves OpenSearch's answer open; these are the fields the text shows.
+      return { data: res, text: termVectorsText(res as TermVectorsView) };
     }
     case 'terms': {
-      const res = await api.request<{
-        field: string;
-        note?: string;
-        buckets: { key: unknown; doc_count: number }[];
-      }>('POST', `/v1/search/indices/${enc(need(a, 'INDEX'))}/terms`, {
-        field: need(values.field, '--field'),
-        ...(values.size ? { size: Number(values.size) } : {}),
-        ...(values.from ? { from: values.from } : {}),
-        ...(values.to ? { to: values.to } : {}),
-        ...(values['timestamp-field'] ? { timestamp_field: values['timestamp-field'] } : {}),
-      });
+      const res = await ok(
+        http.POST('/v1/search/indices/{index}/terms', {
+          params: { path: { index: need(a, 'INDEX') } },
+          body: {
+            field: need(values.field, '--field'),
+            ...(values.size ? { size: Number(values.size) } : {}),
+            ...(values.from ? { from: values.from } : {}),
+            ...(values.to ? { to: values.to } : {}),
+            ...(values['timestamp-field'] ? { timestamp_field: values['timestamp-field'] } : {}),
+          },
+        }),
+      );
+      // The document leaves the buckets' shape open (OpenSearch's); the text shows key and count.
+      const buckets = res.buckets as Record<string, unknown>[];
       return {
         data: res,
-        text: `${res.note ? `${res.note}\n` : ''}${table(res.buckets, ['key', 'doc_count'])}`,
+        text: `${res.note ? `${res.note}\n` : ''}${table(buckets, ['key', 'doc_count'])}`,
       };
     }
     case 'simulate':
@@ -263,7 +290,7 @@ export async function indexCommand(
         a,
         values.file ? { name: policyFileName(values.file), policy: readPolicy(values.file) } : undefined,
         values,
-        () => api,
+        () => http,
       );
     default:
       throw new ApiError(2, 'usage', INDEX_USAGE);
@@ -292,7 +319,13 @@ function termVectorsText(res: TermVectorsView): string {
   return `${res.note ? `${res.note}\n` : ''}${res.found ? table(rows, ['field', 'term', 'term_freq', 'doc_freq']) : 'not found'}`;
 }
 
-function readPolicy(file: string): unknown {
+/** A policy as the API takes it; the file is the user's, and the gateway checks it (422 naming each problem). */
+type BootstrapBody = NonNullable<
+  operations['bootstrapRollingIndex']['requestBody']
+>['content']['application/json'];
+type PolicyBody = operations['putLifecyclePolicy']['requestBody']['content']['application/json']['policy'];
+
+function readPolicy(file: string): PolicyBody {
   let parsed: unknown;
   try {
     parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -300,7 +333,7 @@ function readPolicy(file: string): unknown {
     throw new ApiError(2, 'usage', `cannot read ${file} as JSON: ${(err as Error).message}`);
   }
   // Accept the body of PUT _plugins/_ism/policies/<id> ({"policy": {...}}) or the policy itself.
-  return (parsed as { policy?: unknown }).policy ?? parsed;
+  return ((parsed as { policy?: unknown }).policy ?? parsed) as PolicyBody;
 }
 
 /** `_cat`'s text form: space-aligned columns, with a header line under -v. */

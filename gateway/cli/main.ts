@@ -12,8 +12,15 @@
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
-import type { ProjectView } from '../../shared/project-model';
-import { ApiClient, ApiError, gatewayUrl, loadToken, saveToken } from './api-client';
+import {
+  ApiError,
+  gatewayUrl,
+  loadToken,
+  ok,
+  platformClient,
+  saveToken,
+  type PlatformClient,
+} from './api-client';
 import { usageFor, wantsHelp } from './help';
 import { INDEX_USAGE, indexCommand } from './index-commands';
 import { MEMORY_USAGE, memoryCommand } from './memory-commands';
@@ -119,10 +126,10 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'login' || command === 'signup') {
     const username = required(values.username, '--username');
     const password = values.password ?? process.env.PLAT_PASSWORD ?? (await readStdin());
-    const res = await new ApiClient(baseUrl).request<{ id_token: string; expires_in: number }>(
-      'POST',
-      `/auth/${command}`,
-      { username, password },
+    const { http } = platformClient(baseUrl);
+    const body = { body: { username, password } };
+    const res = await ok(
+      command === 'login' ? http.POST('/auth/login', body) : http.POST('/auth/signup', body),
     );
     saveToken(baseUrl, res.id_token);
     return (
@@ -135,7 +142,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command !== 'projects') throw new ApiError(2, 'usage', `unknown command ${command}\n\n${USAGE}`);
 
-  const api = new ApiClient(baseUrl, loadToken(baseUrl));
+  const api = platformClient(baseUrl, loadToken(baseUrl));
   const needId = () => required(id, 'a project id');
   switch (sub) {
     case 'create': {
@@ -145,11 +152,7 @@ async function main(argv: string[]): Promise<number> {
         password: values.password ?? process.env.PLAT_SOURCE_PASSWORD ?? '',
         description: values.description ?? '',
       };
-      const res = await api.request<{ project_id: string; status: string; message: string }>(
-        'POST',
-        '/v1/projects',
-        body,
-      );
+      const res = await ok(api.http.POST('/v1/projects', { body }));
       return (
         out(
           res,
@@ -160,11 +163,8 @@ async function main(argv: string[]): Promise<number> {
       );
     }
     case 'list': {
-      const q = `?limit=${values.limit ?? 20}&offset=${values.offset ?? 0}`;
-      const res = await api.request<{ projects: Record<string, unknown>[]; total: number }>(
-        'GET',
-        `/v1/projects${q}`,
-      );
+      const query = { limit: Number(values.limit ?? 20), offset: Number(values.offset ?? 0) };
+      const res = await ok(api.http.GET('/v1/projects', { params: { query } }));
       return (
         out(
           res,
@@ -175,7 +175,7 @@ async function main(argv: string[]): Promise<number> {
       );
     }
     case 'show': {
-      const view = await api.request<ProjectView>('GET', `/v1/projects/${needId()}`);
+      const view = await projectView(api, needId());
       return (
         out(
           view,
@@ -195,21 +195,25 @@ async function main(argv: string[]): Promise<number> {
           : sub === 'reject' && values.reason
             ? { reason: values.reason }
             : undefined;
-      const res = await api.request<{ decision: string; status: string }>(
-        'POST',
-        `/v1/projects/${needId()}/hitl/${sub}`,
-        body,
+      const path = { project_id: needId() };
+      const res = await ok(
+        sub === 'modify'
+          ? api.http.POST('/v1/projects/{project_id}/hitl/modify', { params: { path }, body })
+          : sub === 'reject'
+            ? api.http.POST('/v1/projects/{project_id}/hitl/reject', { params: { path }, body })
+            : api.http.POST('/v1/projects/{project_id}/hitl/approve', { params: { path } }),
       );
       return (out(res, () => `${id}: ${res.decision} accepted, project is ${res.status}`), 0);
     }
     case 'cancel': {
-      const res = await api.request<{ status: string }>('POST', `/v1/projects/${needId()}/cancel`);
+      const res = await ok(
+        api.http.POST('/v1/projects/{project_id}/cancel', { params: { path: { project_id: needId() } } }),
+      );
       return (out(res, () => `${id}: ${res.status}`), 0);
     }
     case 'logs': {
-      const res = await api.request<{ entries: Record<string, unknown>[] }>(
-        'GET',
-        `/v1/projects/${needId()}/agent-logs`,
+      const res = await ok(
+        api.http.GET('/v1/projects/{project_id}/agent-logs', { params: { path: { project_id: needId() } } }),
       );
       const rows = res.entries.map((e) => ({ ...e, params: JSON.stringify(e.params) }));
       return (
@@ -231,8 +235,8 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** Streams events and redraws the phases until the project ends; exit code 0 only for completed. */
-async function watch(api: ApiClient, projectId: string, json: boolean): Promise<number> {
-  let view = await api.request<ProjectView>('GET', `/v1/projects/${projectId}`);
+async function watch(api: PlatformClient, projectId: string, json: boolean): Promise<number> {
+  let view = await projectView(api, projectId);
   const draw = () => print(json ? JSON.stringify(view) : `\n${phaseBoard(view)}`);
   draw();
   if (ENDED_PROJECT_STATUSES.includes(view.status)) return view.status === 'completed' ? 0 : 1;
@@ -265,7 +269,7 @@ async function watch(api: ApiClient, projectId: string, json: boolean): Promise<
       if (msg.type !== 'event') return;
       if (!json) print(`  [${msg.event_type}] ${msg.message}`);
       if (msg.event_type === 'log_entry') return;
-      view = await api.request<ProjectView>('GET', `/v1/projects/${projectId}`);
+      view = await projectView(api, projectId);
       draw();
       if (msg.event_type === 'hitl_required' && !json)
         print(`  decide: plat projects approve|reject ${projectId}  (or modify --file prd.json)`);
@@ -276,6 +280,11 @@ async function watch(api: ApiClient, projectId: string, json: boolean): Promise<
       }
     });
   });
+}
+
+/** The project as the document's `Project` describes it (the view the workflow keeps). */
+function projectView(api: PlatformClient, projectId: string) {
+  return ok(api.http.GET('/v1/projects/{project_id}', { params: { path: { project_id: projectId } } }));
 }
 
 /** The `{"error":{"code","message"}}` of a refused upgrade, or nothing when the body is not that. */

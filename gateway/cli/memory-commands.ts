@@ -10,13 +10,10 @@ import {
   SHARED_CATEGORIES,
   SHARED_USER,
   type MemoryAddResult,
-  type MemoryHistoryEntry,
-  type MemoryRecord,
-  type MemorySearchItem,
   type TokenUsage,
 } from '../../shared/memory-model';
 import { SEARCH_MODES, type SearchMode } from '../../shared/memory-requests';
-import { ApiClient, ApiError } from './api-client';
+import { ApiError, memoryClient, ok, type MemoryClient } from './api-client';
 import {
   addResultsText,
   contextText,
@@ -27,7 +24,6 @@ import {
   usageLine,
 } from './memory-render';
 import { isPipelineCommand, triggerPipeline } from './memory-pipeline-commands';
-import type { SessionContext } from '../../domain/memory/memory-service';
 
 export const MEMORY_USAGE = `  memory add --user U [--agent A] [--run-id YYYY-MM-DD] [--category C] [--metadata JSON]
              [--no-infer] [--prompt TEXT] (TEXT... | --file F | stdin)
@@ -113,14 +109,13 @@ export async function memoryCommand(argv: string[]): Promise<number> {
     /\/$/,
     '',
   );
-  const client = new ApiClient(baseUrl, process.env.PLAT_MEMORY_API_KEY || undefined);
-  const call = <T>(method: string, route: string, body?: unknown) => request<T>(client, method, route, body);
+  const { http } = memoryClient(baseUrl, process.env.PLAT_MEMORY_API_KEY || undefined);
   const out = (data: unknown, text: () => string) => (
     print(values.json ? JSON.stringify(data, null, 2) : text()),
     0
   );
   const user = () => required(values.user, '--user');
-  const id = () => encodeURIComponent(required(rest[0], 'the memory id'));
+  const id = () => ({ params: { path: { id: required(rest[0], 'the memory id') } } });
   const metadata = () => jsonObject(values.metadata);
 
   switch (sub) {
@@ -136,8 +131,8 @@ export async function memoryCommand(argv: string[]): Promise<number> {
         custom_extraction_prompt: values.prompt,
         text: await readText(rest, values.file),
       };
-      const res = await call<AddResponse>('POST', '/memory/add', body);
-      const shared = await share(call, body, res);
+      const res = await answer(http.POST('/memory/add', { body }));
+      const shared = await share(http, body, res);
       const data = shared.length ? { ...res, shared: shared.map((s) => s.response) } : res;
       return out(data, () =>
         [addResultsText(res.results), usageLine(res.token_usage), ...shared.map((s) => s.line)].join('\n'),
@@ -160,23 +155,23 @@ export async function memoryCommand(argv: string[]): Promise<number> {
           ? { recent_days: num(values['recent-days'], '--recent-days') }
           : { run_id: values['run-id'] }),
       };
-      const res = await call<{ results: MemorySearchItem[] }>(
-        'POST',
-        combined ? '/memory/search_combined' : '/memory/search',
-        body,
+      const res = await answer(
+        combined ? http.POST('/memory/search_combined', { body }) : http.POST('/memory/search', { body }),
       );
       return out(res, () => searchText(res.results));
     }
     case 'list': {
-      const q = new URLSearchParams({ user_id: user() });
-      if (values.agent) q.set('agent_id', values.agent);
-      if (values['run-id']) q.set('run_id', values['run-id']);
-      if (values.limit) q.set('limit', String(num(values.limit, '--limit')));
-      const res = await call<{ results: MemoryRecord[] }>('GET', `/memory/list?${q}`);
+      const query = {
+        user_id: user(),
+        agent_id: values.agent || undefined,
+        run_id: values['run-id'] || undefined,
+        limit: values.limit ? num(values.limit, '--limit') : undefined,
+      };
+      const res = await answer(http.GET('/memory/list', { params: { query } }));
       return out(res, () => listText(res.results));
     }
     case 'get': {
-      const res = await call<MemoryRecord>('GET', `/memory/${id()}`);
+      const res = await answer(http.GET('/memory/{id}', id()));
       return out(res, () => recordText(res));
     }
     case 'update': {
@@ -186,22 +181,24 @@ export async function memoryCommand(argv: string[]): Promise<number> {
         text: await readText(rest.slice(1), values.file),
         metadata: metadata(),
       };
-      const res = await call<MemoryRecord>('PUT', '/memory/update', body);
+      const res = await answer(http.PUT('/memory/update', { body }));
       return out(res, () => `updated ${res.id}: ${res.memory}`);
     }
     case 'delete': {
-      const res = await call<{ message: string; id: string }>('DELETE', `/memory/${id()}`);
+      const res = await answer(http.DELETE('/memory/{id}', id()));
       return out(res, () => `deleted ${res.id}`);
     }
     case 'history': {
-      const res = await call<{ results: MemoryHistoryEntry[] }>('GET', `/memory/history/${id()}`);
+      const res = await answer(http.GET('/memory/history/{id}', id()));
       return out(res, () => historyText(res.results));
     }
     case 'context': {
-      const q = new URLSearchParams({ user_id: user() });
-      if (values.agent) q.set('agent_id', values.agent);
-      if (values.query) q.set('query', values.query);
-      const res = await call<SessionContext>('GET', `/memory/context?${q}`);
+      const query = {
+        user_id: user(),
+        agent_id: values.agent || undefined,
+        query: values.query || undefined,
+      };
+      const res = await answer(http.GET('/memory/context', { params: { query } }));
       return out(res, () => contextText(res));
     }
     default:
@@ -219,7 +216,7 @@ export async function memoryCommand(argv: string[]): Promise<number> {
  * (event NONE), so a fact is never shared twice.
  */
 async function share(
-  call: <T>(method: string, route: string, body?: unknown) => Promise<T>,
+  http: MemoryClient['http'],
   body: AddBody,
   res: AddResponse,
 ): Promise<{ line: string; response: AddResponse }[]> {
@@ -227,7 +224,7 @@ async function share(
   if (body.run_id || body.user_id === SHARED_USER || !SHARED_CATEGORIES.includes(String(category))) return [];
   const copies: { line: string; response: AddResponse }[] = [];
   for (const r of res.results.filter((x) => x.event === 'ADD' || x.event === 'UPDATE')) {
-    const response = await call<AddResponse>('POST', '/memory/add', {
+    const sharedCopy = {
       user_id: SHARED_USER,
       text: r.memory,
       infer: false,
@@ -235,7 +232,8 @@ async function share(
         ...body.metadata,
         shared_from: { memory_id: r.id, user_id: body.user_id, agent_id: body.agent_id ?? null },
       },
-    }).catch((err: ApiError) => {
+    };
+    const response = await answer(http.POST('/memory/add', { body: sharedCopy })).catch((err: ApiError) => {
       throw new ApiError(
         err.status,
         err.code,
@@ -250,10 +248,10 @@ async function share(
   return copies;
 }
 
-/** The platform client's request, with hints that fit the memory service. */
-async function request<T>(client: ApiClient, method: string, route: string, body?: unknown): Promise<T> {
+/** The body of a memory-service call (see `ok`), with hints that fit the memory service. */
+async function answer<R extends Parameters<typeof ok>[0]>(call: R): Promise<NonNullable<Awaited<R>['data']>> {
   try {
-    return await client.request<T>(method, route, body);
+    return await ok(call);
   } catch (err) {
     const e = err as ApiError;
     if (!(e instanceof ApiError)) throw err;

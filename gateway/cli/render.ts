@@ -30,7 +30,12 @@ const MARK: Record<PhaseStatus, string> = {
  * The phases, one a line: mark, name, status, time taken once finished, last message. A gateway of
  * the previous version answers the older phases shape; both read the same.
  */
-export function phaseBoard(view: ProjectView): string {
+export function phaseBoard(
+  view: Pick<
+    ProjectView,
+    'project_id' | 'status' | 'phases' | 'phase_details' | 'cost_usd' | 'duration_seconds' | 'message'
+  >,
+): string {
   const { phases, phase_details } = normalizePhases(view.phases, view.phase_details);
   const done = PHASES.filter((p) => ['completed', 'skipped'].includes(phases[p])).length;
   const lines = [

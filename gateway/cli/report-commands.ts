@@ -4,19 +4,23 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { STAGE_REPORTS } from '../../shared/analysis-stages';
+import { STAGE_REPORTS, type ReportPath } from '../../shared/analysis-stages';
 import { PathEscapeError, pathInside } from '../../shared/safe-file-name';
-import { ApiError, type ApiClient } from './api-client';
+import type { operations } from '../../shared/api-types/platform-api';
+import { ApiError, ok, type PlatformClient } from './api-client';
 import { table } from './render';
 
 /** Every stage's report (the stage table), and `dbt`: the dbt project inside the pipeline templates. */
 export const REPORT_KINDS: readonly string[] = [...STAGE_REPORTS.map((r) => r.path), 'dbt'];
 type Report = Record<string, unknown> & { project_id: string };
+type QueryLayer = NonNullable<
+  operations['queryWarehouse']['requestBody']
+>['content']['application/json']['layer'];
 type Rows = Record<string, unknown>[];
 
 /** Renders one report as text; `outDir` writes the pipeline templates (or the dbt project) to disk. */
 export async function report(
-  api: ApiClient,
+  api: PlatformClient,
   id: string,
   kind: string,
   outDir?: string,
@@ -24,7 +28,8 @@ export async function report(
   if (!REPORT_KINDS.includes(kind))
     throw new ApiError(2, 'usage', `report kind must be one of ${REPORT_KINDS.join(', ')}`);
   // The dbt project is the `dbt/` folder of the pipeline templates (docs/dbt-export.md).
-  const data = await api.request<Report>('GET', `/v1/projects/${id}/${kind === 'dbt' ? 'pipeline' : kind}`);
+  const route = `/v1/projects/{project_id}/${kind === 'dbt' ? 'pipeline' : (kind as ReportPath)}` as const;
+  const data: Report = await ok(api.http.GET(route, { params: { path: { project_id: id } } }));
   if (kind === 'dbt')
     data.files = ((data.files ?? []) as { path: string; content: string }[])
       .filter((f) => f.path.startsWith('dbt/'))
@@ -119,18 +124,18 @@ export function outputFile(outDir: string, relative: string): string {
 
 /** Runs read-only SQL on a layer and renders the rows. */
 export async function query(
-  api: ApiClient,
+  api: PlatformClient,
   id: string,
   sql: string,
   layer: string,
 ): Promise<{ data: Report; text: string }> {
-  const data = await api.request<Report>('POST', `/v1/projects/${id}/query`, { sql, layer });
-  const result = data as unknown as {
-    columns: string[];
-    rows: Rows;
-    truncated: boolean;
-    duration_ms: number;
-  };
+  const result = await ok(
+    api.http.POST('/v1/projects/{project_id}/query', {
+      params: { path: { project_id: id } },
+      body: { sql, layer: layer as QueryLayer },
+    }),
+  );
+  const data = { ...result, project_id: id } as Report;
   return {
     data,
     text: `${table(result.rows, result.columns)}\n(${result.rows.length} rows${result.truncated ? ', truncated' : ''}, ${result.duration_ms} ms)`,

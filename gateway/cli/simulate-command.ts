@@ -9,7 +9,12 @@ import { needsStoredPolicy, runSimulation } from '../../domain/search-ops/lifecy
 import { simulationRequestSchema } from '../../domain/search-ops/lifecycle/simulate/simulation-input';
 import type { SimulationResult } from '../../domain/search-ops/lifecycle/simulate/simulation-result';
 import { parseSize } from '../../domain/search-ops/ism-units';
-import { ApiError, type ApiClient } from './api-client';
+import type { operations } from '../../shared/api-types/platform-api';
+import { ApiError, ok, type PlatformClient } from './api-client';
+
+type SimulateBody = NonNullable<
+  operations['simulateLifecyclePolicy']['requestBody']
+>['content']['application/json'];
 import { simulationText } from './simulate-render';
 
 export const SIMULATE_USAGE = `  index simulate POLICY --days N --docs-per-day D (--bytes-per-day B | --doc-bytes B)
@@ -42,7 +47,7 @@ export async function simulateCommand(
   policyId: string | undefined,
   policyFile: { name: string; policy: unknown } | undefined,
   flags: SimulateFlags,
-  api: () => ApiClient,
+  api: () => PlatformClient['http'],
 ): Promise<{ data: SimulationResult; text: string }> {
   if (!policyId && !policyFile) throw usage('missing POLICY (or --file POLICY.json)');
   if (policyId && policyFile) throw usage('give POLICY or --file, not both');
@@ -70,7 +75,11 @@ export async function simulateCommand(
   const req = parsed.data;
   let result: SimulationResult;
   if (needsStoredPolicy(req))
-    result = await api().request<SimulationResult>('POST', '/v1/search/simulate', req);
+    // `req` passed the request schema the gateway checks; the answer is the SimulationResult a local
+    // run gives, which the document describes with open objects, so it is read as that.
+    result = (await ok(
+      api().POST('/v1/search/simulate', { body: req as SimulateBody }),
+    )) as unknown as SimulationResult;
   else
     try {
       result = await runSimulation(req, { name: policyFile?.name });

@@ -4,7 +4,7 @@
  * carries the change; tokens it already holds keep their roles until they expire.
  */
 import { parseArgs } from 'node:util';
-import { ApiClient, ApiError, gatewayUrl, loadToken } from './api-client';
+import { ApiError, gatewayUrl, loadToken, ok, platformClient } from './api-client';
 
 export const USERS_USAGE = `  users grant USERNAME                    make an account an operator (operators only; it signs in again)
   users revoke USERNAME                   make an operator a tenant again`;
@@ -19,10 +19,12 @@ export async function usersCommand(argv: string[]): Promise<{ data: unknown; tex
   if ((sub !== 'grant' && sub !== 'revoke') || !username)
     throw new ApiError(2, 'usage', `usage:\n${USERS_USAGE}`);
   const baseUrl = gatewayUrl(values.url);
-  const api = new ApiClient(baseUrl, loadToken(baseUrl));
-  const account = await api.request<{ username: string; roles: string[] }>(
-    sub === 'grant' ? 'PUT' : 'DELETE',
-    `/v1/users/${encodeURIComponent(username)}/roles/operator`,
+  const { http } = platformClient(baseUrl, loadToken(baseUrl));
+  const params = { path: { username, role: 'operator' as const } };
+  const account = await ok(
+    sub === 'grant'
+      ? http.PUT('/v1/users/{username}/roles/{role}', { params })
+      : http.DELETE('/v1/users/{username}/roles/{role}', { params }),
   );
   const role = account.roles.includes('operator') ? 'an operator' : 'a tenant';
   return {

@@ -42,6 +42,14 @@ const simulationResult = z.looseObject({
   start: z.string(),
   pass_interval: z.string(),
   managed_domain: z.boolean(),
+  shards: count,
+  replicas: count,
+  profile: z.looseObject({
+    docs_per_day: z.number(),
+    bytes_per_day: z.number().optional(),
+    doc_bytes: z.number().optional(),
+    growth_percent: z.number(),
+  }),
   notes: z.array(z.string()),
   tiers: z.array(z.string()),
   timeline: z.array(

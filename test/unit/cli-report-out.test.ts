@@ -8,13 +8,13 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ApiClient, ApiError } from '../../gateway/cli/api-client';
+import { ApiError, platformClient, type PlatformClient } from '../../gateway/cli/api-client';
 import { outputFile, report } from '../../gateway/cli/report-commands';
 
 describe('report --out', () => {
   let server: http.Server;
   let files: { path: string; content: string }[] = [];
-  let api: ApiClient;
+  let api: PlatformClient;
   let root: string;
   let out: string;
 
@@ -24,7 +24,7 @@ describe('report --out', () => {
       res.end(JSON.stringify({ project_id: 'proj-20261201-paths', files }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    api = new ApiClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    api = platformClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
   beforeEach(() => {
