@@ -54,7 +54,7 @@ export const ANALYSIS_STAGES = [
   {
     phase: 'data_ingestion',
     label: 'Integration',
-    activities: ['ingestOds', 'planOdsCopy', 'copyOdsPart', 'finishOds'],
+    activities: ['ingestOds', 'reuseEarlierOds', 'planOdsCopy', 'copyOdsPart', 'finishOds'],
     queue: 'host',
     anywhereWithAthena: false,
     reports: [],

@@ -35,6 +35,11 @@ const FLEET_PATCH = 'project-host-queues';
  * (docs/fleet.md#ingestion-in-parts); older ones copy it in one activity.
  */
 const PARTS_PATCH = 'ods-in-parts';
+/**
+ * Projects reusing an earlier project's ODS after this patch do so in an activity of their own and,
+ * when it cannot be reused, copy in parts too; older ones reuse or copy in the one activity.
+ */
+const REUSE_PATCH = 'ods-reuse-in-parts';
 /** Parts copied at once: enough for two workers' host slots (4 each by default). */
 const PARTS_IN_FLIGHT = 8;
 
@@ -75,6 +80,7 @@ interface Stages {
   ods: Pick<AnalysisActivities, 'ingestOds'>;
   /** The copy in parts (projects on a host only). */
   parts?: {
+    reuse: Pick<OdsPartActivities, 'reuseEarlierOds'>;
     plan: Pick<OdsPartActivities, 'planOdsCopy'>;
     copy: Pick<OdsPartActivities, 'copyOdsPart'>;
     finish: Pick<OdsPartActivities, 'finishOds'>;
@@ -100,6 +106,7 @@ function hostStages(host: ProjectHost): Omit<Stages, 'prd'> {
   return {
     ods: onHost<AnalysisActivities>(host, { ...INGEST_OPTIONS, heartbeatTimeout: '15 seconds' }),
     parts: {
+      reuse: onHost<OdsPartActivities>(host, FINISH_OPTIONS),
       plan: onHost<OdsPartActivities>(host, PLAN_OPTIONS),
       copy: onHost<OdsPartActivities>(host, { ...INGEST_OPTIONS, heartbeatTimeout: '15 seconds' }),
       finish: onHost<OdsPartActivities>(host, FINISH_OPTIONS),
@@ -234,8 +241,9 @@ async function buildAll(
   const ods = await progress.stage(
     'data_ingestion',
     () =>
-      stages.parts && !input.reuse_ods_from && patched(PARTS_PATCH)
-        ? copyInParts(progress, input, stages.parts)
+      // Each patch is asked under the same condition as when it was added: recorded histories replay.
+      stages.parts && (input.reuse_ods_from ? patched(REUSE_PATCH) : patched(PARTS_PATCH))
+        ? reuseOrCopyInParts(progress, input, stages.parts)
         : stages.ods.ingestOds({
             project_id: view.project_id,
             source: input.source,
@@ -250,6 +258,32 @@ async function buildAll(
 }
 
 /**
+ * With `reuse_ods` and a completed project of the same source on this host, its ODS; otherwise (or
+ * when it cannot be reused, which the summary's warnings say) the source copied in parts.
+ */
+async function reuseOrCopyInParts(
+  progress: ProjectProgress,
+  input: AnalysisProjectInput,
+  parts: NonNullable<Stages['parts']>,
+): Promise<OdsSummary> {
+  const { view } = progress;
+  if (!input.reuse_ods_from)
+    return copyInParts(progress, input, parts, input.reuse_ods ? [NOTHING_TO_REUSE] : []);
+  const reuse = await parts.reuse.reuseEarlierOds({
+    project_id: view.project_id,
+    prd: view.prd!,
+    from: input.reuse_ods_from,
+  });
+  if ('reused' in reuse) return reuse.reused;
+  return copyInParts(progress, input, parts, [
+    `reuse_ods: ${reuse.unusable}; copied from the source instead`,
+  ]);
+}
+
+const NOTHING_TO_REUSE =
+  'reuse_ods: none of your completed projects reads this source; copied from the source';
+
+/**
  * Data integration in parts: the plan, every part side by side (each an activity any worker of the
  * host takes, retried on its own), then the merge and the checks.
  */
@@ -257,6 +291,7 @@ async function copyInParts(
   progress: ProjectProgress,
   input: AnalysisProjectInput,
   parts: NonNullable<Stages['parts']>,
+  notes: string[],
 ): Promise<OdsSummary> {
   const { view } = progress;
   const request = { project_id: view.project_id, source: input.source };
@@ -283,9 +318,7 @@ async function copyInParts(
     project_id: view.project_id,
     prd: view.prd!,
     copies,
-    notes: input.reuse_ods
-      ? ['reuse_ods: none of your completed projects reads this source; copied from the source']
-      : [],
+    notes,
   });
 }
 

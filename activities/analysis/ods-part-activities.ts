@@ -10,6 +10,7 @@ import { copyOdsPart } from './ingestion/copy-ods-part';
 import { finishOds } from './ingestion/finish-ods';
 import type { IngestionDeps } from './ingestion/ingestion-deps';
 import { planOdsCopy } from './ingestion/plan-ods-copy';
+import { reuseEarlierOds } from './ingestion/reuse-earlier-ods';
 
 export {
   DEFAULT_PART_ROWS,
@@ -17,12 +18,14 @@ export {
   type FinishOdsRequest,
   type IngestionDeps as OdsPartDeps,
   type PlanOdsCopyRequest,
+  type ReuseEarlierOdsRequest,
 } from './ingestion/ingestion-deps';
 
-/** The copy's plan, parts and finish; the part heartbeats its own checkpoint, the others every 5 s. */
+/** The reuse, the copy's plan, parts and finish; the part heartbeats its own checkpoint, the others every 5 s. */
 export function createOdsPartActivities(deps: IngestionDeps) {
-  const bound = bindDeps(deps, { planOdsCopy, copyOdsPart, finishOds });
+  const bound = bindDeps(deps, { reuseEarlierOds, planOdsCopy, copyOdsPart, finishOds });
   return {
+    reuseEarlierOds: heartbeating(bound.reuseEarlierOds),
     planOdsCopy: heartbeating(bound.planOdsCopy),
     copyOdsPart: bound.copyOdsPart,
     finishOds: heartbeating(bound.finishOds),

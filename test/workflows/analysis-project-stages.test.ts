@@ -174,9 +174,10 @@ describe('analysisProject stages (stand-in activities, time skipping)', () => {
   async function runProject(
     activities: object,
     hosts = [HOST],
+    given: Partial<AnalysisProjectInput> = {},
   ): Promise<{ id: string; view?: ProjectView; error?: unknown }> {
     const worker = await workersOnEveryQueue(env, TASK_QUEUE, activities, { hosts });
-    const project = input();
+    const project = { ...input(), ...given };
     return worker.runUntil(async () => {
       const handle = await env.client.workflow.start(analysisProject, {
         taskQueue: TASK_QUEUE,
@@ -323,6 +324,38 @@ describe('analysisProject stages (stand-in activities, time skipping)', () => {
       [1, 'completed'],
       [2, 'completed'],
       [1, 'completed'],
+    ]);
+  });
+
+  it('reuses an earlier ODS in an activity of its own, and copies in parts when it cannot, saying why', async () => {
+    const reused = {
+      database: 'plat_x_ods',
+      database_file: '/x/ods.duckdb',
+      tables: [{ table: 'orders', source_rows: 5, ods_rows: 5 }],
+      rows_copied: 5,
+      warnings: [],
+      reused_from: { project_id: 'proj-20261101-earlier', copied_at: '2026-11-01T00:00:00.000Z' },
+    };
+    const reuse = { reuse_ods: true, reuse_ods_from: 'proj-20261101-earlier' };
+    const usable = standIns(prd, { reuseEarlierOds: async () => ({ reused }) });
+    const first = await runProject(usable.activities, [HOST], reuse);
+    expect(first.view!.status).toBe('completed');
+    expect(first.view!.warehouse!.ods).toEqual(reused);
+    expect(usable.ran).not.toContain('planOdsCopy');
+
+    let notes: string[] = [];
+    const unusable = standIns(prd, {
+      reuseEarlierOds: async () => ({ unusable: 'the ODS of proj-20261101-earlier lacks orders' }),
+      finishOds: async (req: FinishOdsRequest) => {
+        notes = req.notes;
+        return { ...reused, reused_from: undefined, warnings: req.notes, parts: req.copies.length };
+      },
+    });
+    const second = await runProject(unusable.activities, [HOST], reuse);
+    expect(second.view!.status).toBe('completed');
+    expect(unusable.ran).toEqual(expect.arrayContaining(['planOdsCopy', 'copyOdsPart']));
+    expect(notes).toEqual([
+      'reuse_ods: the ODS of proj-20261101-earlier lacks orders; copied from the source instead',
     ]);
   });
 

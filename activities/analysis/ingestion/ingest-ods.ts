@@ -1,8 +1,9 @@
 /**
  * Data integration in one activity: source tables → Parquet in the project's ODS, resuming after the
  * last finished table; or, with `reuse_ods`, a completed project's ODS of the same source copied
- * over. New projects copy in parts (plan-ods-copy.ts, copy-ods-part.ts, finish-ods.ts) unless they
- * reuse an ODS; this path stays for those and for the recorded histories that call it.
+ * over. Every new project copies in parts (reuse-earlier-ods.ts, plan-ods-copy.ts, copy-ods-part.ts,
+ * finish-ods.ts); this activity stays registered while recorded histories of projects started
+ * before that call it (docs/architecture.md#changing-workflow-code).
  */
 import { activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
 import { OrderedWrites } from '../../../domain/metadata-store/ordered-writes';
@@ -19,40 +20,38 @@ import type { OdsSummary } from '../../../shared/project-model';
 import { tableCopiedEvent } from '../ods-progress';
 import { connectOrExplain, connectorOf } from '../source-access';
 import type { IngestionDeps, IngestOdsRequest } from './ingestion-deps';
+import { reusedSummary } from './reuse-earlier-ods';
 import { odsSummary, refuseMismatchedCounts } from './ods-summary';
 
 export async function ingestOds(deps: IngestionDeps, req: IngestOdsRequest): Promise<OdsSummary> {
   const { store, warehouseRoot, engine } = deps;
   const notes: string[] = [];
-  let reusedFrom: OdsSummary['reused_from'];
-  let result: OdsIngestionResult | undefined;
-  if (req.reuse_ods?.from) {
+  const from = req.reuse_ods?.from;
+  if (from) {
     const reuse = await reuseOds({
       warehouseRoot,
-      fromProjectId: req.reuse_ods.from,
+      fromProjectId: from,
       projectId: req.project_id,
       prd: req.prd,
     });
-    if ('reused' in reuse) {
-      result = reuse.reused;
-      reusedFrom = { project_id: req.reuse_ods.from, copied_at: reuse.copied_at };
-    } else notes.push(`reuse_ods: ${reuse.unusable}; copied from the source instead`);
+    if ('reused' in reuse) return reusedSummary(store, engine, warehouseRoot, { ...req, from }, reuse);
+    notes.push(`reuse_ods: ${reuse.unusable}; copied from the source instead`);
   } else if (req.reuse_ods?.requested) {
     notes.push('reuse_ods: none of your completed projects reads this source; copied from the source');
   }
-  result ??= await copySource(deps, req);
+  const result = await copySource(deps, req);
   refuseMismatchedCounts(result.tables);
   // The later stages read the schema from the metadata store, on whichever host they run.
   await store.putArtifact(req.project_id, 'source_schema', readSourceSchema(warehouseRoot, req.project_id));
   // Where the later stages run elsewhere (Athena), the ODS goes there too.
   await engine?.publishOds(req.project_id, req.prd);
-  const snapshot = reusedFrom ? undefined : snapshotVerdict(result.tables);
-  const consistency = snapshot && snapshotWarning(snapshot);
+  const snapshot = snapshotVerdict(result.tables);
+  const consistency = snapshotWarning(snapshot);
   return odsSummary(
     req.project_id,
     result,
     [...notes, ...result.warnings, ...(consistency ? [consistency] : [])],
-    reusedFrom ? { reused_from: reusedFrom } : { snapshot, parts: 1 },
+    { snapshot, parts: 1 },
   );
 }
 

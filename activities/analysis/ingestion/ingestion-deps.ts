@@ -28,13 +28,21 @@ export interface IngestionDeps {
   maxRowsPerSecond?: number;
 }
 
-/** The one-activity copy (projects that reuse an ODS, and those started before the parts path). */
+/** The one-activity copy, for the recorded histories of projects started before the parts path took every copy. */
 export interface IngestOdsRequest {
   project_id: string;
   source: AnalysisProjectInput['source'];
   prd: Prd;
   /** `requested`: the create request's `reuse_ods`; `from`: the completed project to reuse, if any. */
   reuse_ods?: { requested: boolean; from?: string };
+}
+
+/** Reuse a completed project's ODS of the same source (`reuse_ods`), on the host that holds it. */
+export interface ReuseEarlierOdsRequest {
+  project_id: string;
+  prd: Prd;
+  /** The completed project whose ODS is reused. */
+  from: string;
 }
 
 export interface PlanOdsCopyRequest {
