@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     const baseDir = path.join(scratch, 'baseline');
     const server = await startMemoryServer(platDir, config);
     const baseline = await openEmbeddedMemoryStore(baseDir, embedder.dimensions);
-    const { synchronous } = openMemoryDb(platDir).prepare('PRAGMA synchronous').get() as {
+    const { synchronous } = (await openMemoryDb(platDir)).file.prepare('PRAGMA synchronous').get() as {
       synchronous: number;
     };
     const sync = ['OFF', 'NORMAL', 'FULL', 'EXTRA'][synchronous] ?? synchronous;

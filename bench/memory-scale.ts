@@ -28,7 +28,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as readline from 'node:readline';
-import { openMemoryDb } from '../domain/memory/store/memory-db';
+import { closeMemoryDb, openMemoryDb } from '../domain/memory/store/memory-db';
 import { repoRoot } from '../shared/paths';
 import {
   envInt,
@@ -145,7 +145,10 @@ async function main(): Promise<void> {
     const dataDir = path.join(scratch, 'data');
     fs.cpSync(filled.dir, dataDir, { recursive: true });
     // A fill made by an older version gets this version's migrations (new indexes) once, here.
-    const [migrateMs] = await timed(() => openMemoryDb(dataDir).close());
+    const [migrateMs] = await timed(async () => {
+      await openMemoryDb(dataDir);
+      await closeMemoryDb(dataDir);
+    });
     if (migrateMs > 1000) console.log(`migrations applied to the copy in ${(migrateMs / 1000).toFixed(1)} s`);
     const emptyDir = path.join(scratch, 'empty');
 

@@ -22,8 +22,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openSharedMemoryDb } from '../domain/memory/shared/shared-memory-db';
 import { SharedMemoryStore } from '../domain/memory/shared/shared-memory-store';
-import { SharedAuditLog, SharedHistory } from '../domain/memory/shared/shared-history';
-import { SharedIdempotencyKeys } from '../domain/memory/shared/shared-idempotency-keys';
+import { SharedAuditLog } from '../domain/memory/audit/shared-audit-log';
+import { MemoryHistory } from '../domain/memory/memory-history';
+import { IdempotencyKeys } from '../domain/memory/idempotency-keys';
 import type { Embedder } from '../domain/memory/embedding/embedder';
 import { offlineFactExtractor } from '../domain/memory/extraction/offline-fact-extractor';
 import { MemoryService } from '../domain/memory/memory-service';
@@ -169,8 +170,8 @@ async function main(): Promise<void> {
       const store = await SharedMemoryStore.open(db, DIMS, metadata.notifications);
       const service = new MemoryService({
         store,
-        history: new SharedHistory(db),
-        idempotency: new SharedIdempotencyKeys(db),
+        history: new MemoryHistory(db),
+        idempotency: new IdempotencyKeys(db, 'postgres'),
         embedder: hashEmbedder,
         extractor: offlineFactExtractor,
         audit: new SharedAuditLog(db),

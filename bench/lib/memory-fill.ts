@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import type { Embedder } from '../../domain/memory/embedding/embedder';
 import { textHash } from '../../domain/memory/memory-text';
 import { openEmbeddedMemoryStore } from '../../domain/memory/store/embedded-memory-store';
-import { openMemoryDb } from '../../domain/memory/store/memory-db';
+import { closeMemoryDb, openMemoryDb } from '../../domain/memory/store/memory-db';
 import type { MemoryRecord } from '../../shared/memory-model';
 import { repoRoot } from '../../shared/paths';
 import { seededRandom } from './bench-stats';
@@ -130,7 +130,7 @@ export async function fillDataDir(opts: {
     `filling ${path.relative(repoRoot, dir)} through the store API (${total} memories of ${groups.length} users)…`,
   );
   const store = await openEmbeddedMemoryStore(building, dims);
-  const db = openMemoryDb(building);
+  const { file: db } = await openMemoryDb(building);
   const builtAt = new Date();
   const random = seededRandom(opts.seed);
   let inserted = 0;
@@ -174,7 +174,7 @@ export async function fillDataDir(opts: {
   db.exec('COMMIT');
   db.pragma('wal_checkpoint(TRUNCATE)');
   await store.close();
-  db.close();
+  await closeMemoryDb(building);
   const manifest: Manifest = { key, built_at: builtAt.toISOString() };
   fs.writeFileSync(path.join(building, 'bench-manifest.json'), JSON.stringify(manifest, null, 2));
   fs.rmSync(dir, { recursive: true, force: true });

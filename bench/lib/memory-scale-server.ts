@@ -37,9 +37,9 @@ async function serve(dataDir: string): Promise<void> {
 
 const report = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
-function read(dataDir: string): void {
+async function read(dataDir: string): Promise<void> {
   const started = performance.now();
-  const db = openMemoryDb(dataDir);
+  const { file: db } = await openMemoryDb(dataDir);
   const rows = db
     .prepare('SELECT id, user_id, agent_id, run_id, created_at, memory, vector FROM memories')
     .all() as unknown[];
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const [mode, dataDir] = process.argv.slice(2);
   if (!dataDir || (mode !== 'serve' && mode !== 'read')) throw new Error('usage: serve|read <dataDir>');
   if (mode === 'serve') await serve(dataDir);
-  else read(dataDir);
+  else await read(dataDir);
   process.stdin.resume();
   process.stdin.on('end', () => process.exit(0));
 }

@@ -50,7 +50,7 @@ export async function sharedCopy(filledDir: string): Promise<SharedCopy> {
     await db.deleteFrom('memories').execute();
     await db.deleteFrom('memory_changes').execute();
     await db.deleteFrom('memory_idempotency').execute();
-    const source = openMemoryDb(filledDir);
+    const source = (await openMemoryDb(filledDir)).file;
     const page = source.prepare(
       `SELECT ${MEMORY_COLUMNS.join(', ')}, vector FROM memories WHERE id > ? ORDER BY id LIMIT ?`,
     );

@@ -1,11 +1,12 @@
 /**
- * Every change of a memory (ADD, UPDATE, DELETE), for /memory/history/{id}, and add results by
- * idempotency key. Two homes: the embedded memory database (these classes), or the shared
- * PostgreSQL of a fleet (shared/shared-history.ts), so every instance answers the same.
+ * Every change of a memory (ADD, UPDATE, DELETE), for /memory/history/{id}, and what adds by
+ * idempotency key need. One implementation over the memory tables, in the embedded file or the
+ * shared PostgreSQL of a fleet (store/memory-schema.ts), so every instance answers the same.
  */
 import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { MemoryEvent, MemoryHistoryEntry } from '../../shared/memory-model';
-import type { MemoryDb } from './store/memory-db';
+import type { MemoryTables } from './store/memory-schema';
 
 /** Where the changes of memories are recorded. */
 export interface HistoryLog {
@@ -43,12 +44,9 @@ export class IdempotencyKeyBusyError extends Error {
   }
 }
 
+/** The history in the memory tables (embedded file or a fleet's PostgreSQL), numbered by the database. */
 export class MemoryHistory implements HistoryLog {
-  private seq: number;
-
-  constructor(private readonly db: MemoryDb) {
-    this.seq = (db.prepare('SELECT COALESCE(MAX(seq), 0) AS n FROM memory_history').get() as { n: number }).n;
-  }
+  constructor(private readonly db: Kysely<MemoryTables>) {}
 
   async record(
     memoryId: string,
@@ -57,38 +55,25 @@ export class MemoryHistory implements HistoryLog {
     newMemory: string | null,
     at: string,
   ): Promise<void> {
-    this.db
-      .prepare(
-        'INSERT INTO memory_history (id, memory_id, event, old_memory, new_memory, created_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(randomUUID(), memoryId, event, oldMemory, newMemory, at, ++this.seq);
+    await this.db
+      .insertInto('memory_history')
+      .values({
+        id: randomUUID(),
+        memory_id: memoryId,
+        event,
+        old_memory: oldMemory,
+        new_memory: newMemory,
+        created_at: at,
+      })
+      .execute();
   }
 
   async of(memoryId: string): Promise<MemoryHistoryEntry[]> {
-    return this.db
-      .prepare(
-        'SELECT id, memory_id, event, old_memory, new_memory, created_at FROM memory_history WHERE memory_id = ? ORDER BY seq',
-      )
-      .all(memoryId) as MemoryHistoryEntry[];
-  }
-}
-
-/**
- * Idempotency keys in the embedded memory database. Its process is the only writer, and the
- * service runs a user's adds one at a time (the keys hold the user), so a retry under way behind
- * the first run finds its result: no claim is needed.
- */
-export class IdempotencyKeys implements IdempotencyStore {
-  constructor(private readonly db: MemoryDb) {}
-
-  async once<T>(key: string, add: () => Promise<T>): Promise<{ result: T; replay: boolean }> {
-    const row = this.db.prepare('SELECT result_json FROM memory_idempotency WHERE key = ?').get(key) as
-      { result_json: string } | undefined;
-    if (row) return { result: JSON.parse(row.result_json) as T, replay: true };
-    const result = await add();
-    this.db
-      .prepare('INSERT OR IGNORE INTO memory_idempotency (key, result_json, created_at) VALUES (?, ?, ?)')
-      .run(key, JSON.stringify(result), new Date().toISOString());
-    return { result, replay: false };
+    return (await this.db
+      .selectFrom('memory_history')
+      .select(['id', 'memory_id', 'event', 'old_memory', 'new_memory', 'created_at'])
+      .where('memory_id', '=', memoryId)
+      .orderBy('seq')
+      .execute()) as MemoryHistoryEntry[];
   }
 }

@@ -69,18 +69,7 @@ export function openMetadataDb(location: string): Promise<MetadataDb> {
 async function openSqlite(file: string): Promise<MetadataDb> {
   const database = openSqliteFile(file);
   const db = new Kysely<MetadataTables>({ dialect: new SqliteDialect({ database }) });
-  // Two processes migrating one fresh file: the loser's write transaction waits, or is refused as
-  // busy, and it tries again; by then it finds nothing left to run.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await migrateSchema(db, 'sqlite', 'metadata', metadataMigrations('sqlite'));
-      break;
-    } catch (err) {
-      const raced = isLocked(err) || /UNIQUE constraint failed: \w*migration/.test(String(err));
-      if (attempt >= 50 || !raced) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
-    }
-  }
+  await migrateSqlite(db, 'metadata', metadataMigrations('sqlite'));
   return {
     dialect: 'sqlite',
     db,
@@ -123,6 +112,28 @@ async function openPostgres(url: string): Promise<MetadataDb> {
       await db.destroy();
     },
   };
+}
+
+/**
+ * A SQLite file's migrations, run by whichever process gets there first. Two processes migrating one
+ * fresh file: the loser's write transaction waits, or is refused as busy, and it tries again; by then
+ * it finds nothing left to run.
+ */
+export async function migrateSqlite(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema of their day
+  db: Kysely<any>,
+  schema: string,
+  migrations: Record<string, Migration>,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrateSchema(db, 'sqlite', schema, migrations);
+    } catch (err) {
+      const raced = isLocked(err) || /UNIQUE constraint failed: \w*migration/.test(String(err));
+      if (attempt >= 50 || !raced) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
+    }
+  }
 }
 
 /**

@@ -10,15 +10,10 @@ import { defaultEmbedder } from '../../domain/memory/embedding/default-embedder'
 import type { Embedder } from '../../domain/memory/embedding/embedder';
 import { claudeFactExtractor } from '../../domain/memory/extraction/claude-fact-extractor';
 import { offlineFactExtractor } from '../../domain/memory/extraction/offline-fact-extractor';
-import {
-  IdempotencyKeys,
-  MemoryHistory,
-  type HistoryLog,
-  type IdempotencyStore,
-} from '../../domain/memory/memory-history';
+import { IdempotencyKeys } from '../../domain/memory/idempotency-keys';
+import { MemoryHistory, type HistoryLog, type IdempotencyStore } from '../../domain/memory/memory-history';
 import { openSharedMemoryDb } from '../../domain/memory/shared/shared-memory-db';
-import { SharedAuditLog, SharedHistory } from '../../domain/memory/shared/shared-history';
-import { SharedIdempotencyKeys } from '../../domain/memory/shared/shared-idempotency-keys';
+import { SharedAuditLog } from '../../domain/memory/audit/shared-audit-log';
 import { SharedMemoryStore } from '../../domain/memory/shared/shared-memory-store';
 import { sharedUserWrites } from '../../domain/memory/shared/user-write-lock';
 import { sharedReembedLease } from '../../domain/memory/shared/shared-reembed-lease';
@@ -60,7 +55,7 @@ export async function createMemoryService(
   const embedder = opts.embedder ?? defaultEmbedder(config);
   const state = config.PLAT_METADATA_URL
     ? await sharedState(config.PLAT_METADATA_URL, opts.now)
-    : embeddedState(dataDir, opts.now);
+    : await embeddedState(dataDir, opts.now);
   let store: MemoryStore;
   if (config.PLAT_MEMORY_STORE === 'qdrant') {
     if (!config.QDRANT_URL) throw new Error('PLAT_MEMORY_STORE=qdrant needs QDRANT_URL');
@@ -101,13 +96,16 @@ interface MemoryState {
   reembedLease: ReembedLease;
 }
 
-/** One instance per data directory: the memory database and audit files under it. */
-function embeddedState(dataDir: string, now?: () => Date): MemoryState {
+/**
+ * One instance per data directory: the memory database and the audit's daily files under it (the
+ * format the memory spec names; a fleet keeps its audit in a table instead).
+ */
+async function embeddedState(dataDir: string, now?: () => Date): Promise<MemoryState> {
   claimMemoryDir(path.join(dataDir, 'memory'));
-  const db = openMemoryDb(dataDir);
+  const { db } = await openMemoryDb(dataDir);
   return {
     history: new MemoryHistory(db),
-    idempotency: new IdempotencyKeys(db),
+    idempotency: new IdempotencyKeys(db, 'sqlite'),
     audit: new AuditLog(auditDir(dataDir), now),
     store: (dims) => openEmbeddedMemoryStore(dataDir, dims),
     userWrites: inProcessUserWrites(),
@@ -119,8 +117,8 @@ function embeddedState(dataDir: string, now?: () => Date): MemoryState {
 async function sharedState(url: string, now?: () => Date): Promise<MemoryState> {
   const { db, metadata } = await openSharedMemoryDb(url);
   return {
-    history: new SharedHistory(db),
-    idempotency: new SharedIdempotencyKeys(db),
+    history: new MemoryHistory(db),
+    idempotency: new IdempotencyKeys(db, 'postgres'),
     audit: new SharedAuditLog(db, now),
     store: (dims) => SharedMemoryStore.open(db, dims, metadata.notifications),
     userWrites: sharedUserWrites(db),

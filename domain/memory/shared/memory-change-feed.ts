@@ -10,7 +10,7 @@ import type { PostgresNotifications } from '../../metadata-store/postgres-notifi
 import type { Partition, UserIndexes } from '../store/user-indexes';
 import { vectorOf } from '../store/user-indexes';
 import { pruneChanges } from './memory-change-pruning';
-import type { SharedMemoryChangesTable, SharedMemoryTables } from './memory-schema';
+import type { SharedMemoryChangesTable, MemoryTables } from '../store/memory-schema';
 
 type Change = Selectable<SharedMemoryChangesTable>;
 
@@ -25,7 +25,7 @@ const KEEP_CHANGES_MS = 24 * 3600_000;
 
 /** Appends a change in the writer's transaction, numbered in commit order, and announces it. */
 export async function appendChange(
-  tx: Transaction<SharedMemoryTables>,
+  tx: Transaction<MemoryTables>,
   change: Omit<Change, 'seq' | 'at'>,
 ): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtext(${FEED_LOCK}))`.execute(tx);
@@ -47,7 +47,7 @@ export class MemoryChangeFeed {
   private closed = false;
 
   constructor(
-    private readonly db: Kysely<SharedMemoryTables>,
+    private readonly db: Kysely<MemoryTables>,
     private readonly indexes: () => UserIndexes,
     private readonly notifications?: PostgresNotifications,
   ) {}
@@ -68,7 +68,7 @@ export class MemoryChangeFeed {
   }
 
   /** The newest change number a transaction sees (pruned ones included: numbers never go back). */
-  async newestSeq(db: Kysely<SharedMemoryTables>): Promise<number> {
+  async newestSeq(db: Kysely<MemoryTables>): Promise<number> {
     const { rows } = await sql<{ seq: number | null }>`
       SELECT greatest((SELECT max(seq) FROM memory_changes),
                       (SELECT max(through_seq) FROM memory_changes_pruned)) AS seq`.execute(db);

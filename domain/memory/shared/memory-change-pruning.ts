@@ -4,10 +4,10 @@
  * knows it missed changes (a gap) and reloads its users instead of skipping them.
  */
 import { sql, type Kysely } from 'kysely';
-import type { SharedMemoryTables } from './memory-schema';
+import type { MemoryTables } from '../store/memory-schema';
 
 /** Deletes the changes made before `before` and raises the pruned mark to the newest of them, in one statement. */
-export async function pruneChanges(db: Kysely<SharedMemoryTables>, before: Date): Promise<void> {
+export async function pruneChanges(db: Kysely<MemoryTables>, before: Date): Promise<void> {
   await db
     .with('gone', (q) =>
       q.deleteFrom('memory_changes').where('at', '<', before.toISOString()).returning('seq'),

@@ -12,7 +12,7 @@ import { indexedNeighbours, searchIndexedTerms, searchIndexedVectors } from '../
 import { MEMORY_COLUMNS, toMemoryRecord, vectorBytes } from '../store/memory-row';
 import { UserIndexes, type IndexRowSource, type LoadRow } from '../store/user-indexes';
 import { appendChange, MemoryChangeFeed } from './memory-change-feed';
-import type { SharedMemoryTables } from './memory-schema';
+import type { MemoryTables } from '../store/memory-schema';
 import { lockUserWrites } from './user-write-lock';
 
 const COLUMNS = MEMORY_COLUMNS;
@@ -24,7 +24,7 @@ export class SharedMemoryStore implements MemoryStore {
   private readonly feed: MemoryChangeFeed;
 
   private constructor(
-    private readonly db: Kysely<SharedMemoryTables>,
+    private readonly db: Kysely<MemoryTables>,
     dims: number,
     notifications?: PostgresNotifications,
   ) {
@@ -35,7 +35,7 @@ export class SharedMemoryStore implements MemoryStore {
   }
 
   static async open(
-    db: Kysely<SharedMemoryTables>,
+    db: Kysely<MemoryTables>,
     dims: number,
     notifications?: PostgresNotifications,
   ): Promise<SharedMemoryStore> {
@@ -115,7 +115,7 @@ export class SharedMemoryStore implements MemoryStore {
   }
 
   private async insertRow(
-    tx: Transaction<SharedMemoryTables>,
+    tx: Transaction<MemoryTables>,
     record: MemoryRecord,
     vector: Float32Array,
   ): Promise<void> {
@@ -276,7 +276,7 @@ export class SharedMemoryStore implements MemoryStore {
   }
 
   /** The filter as SQL over the memories table (in `db`: the pool, or a transaction). */
-  private filtered(f: MemoryFilter, db: Kysely<SharedMemoryTables> = this.db) {
+  private filtered(f: MemoryFilter, db: Kysely<MemoryTables> = this.db) {
     let q = db.selectFrom('memories').where('user_id', '=', f.user_id);
     if (f.agent_id !== undefined) q = q.where('agent_id', '=', f.agent_id);
     if (f.run_id !== undefined) q = q.where('run_id', '=', f.run_id);

@@ -4,7 +4,8 @@
  * SQLite only for its hits.
  */
 import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
-import { openMemoryDb, type MemoryDb } from './memory-db';
+import type { SqliteFile } from '../../metadata-store/sqlite-file';
+import { openMemoryDb } from './memory-db';
 import { UserIndexes, type IndexRowSource, type LoadRow, type Partition } from './user-indexes';
 import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from './memory-store';
 import { indexedNeighbours, searchIndexedTerms, searchIndexedVectors } from './indexed-search';
@@ -35,7 +36,7 @@ function sqlFilter(f: MemoryFilter): { where: string; params: unknown[] } {
 const LOAD_ROWS = 'SELECT id, agent_id, run_id, created_at, memory, vector FROM memories WHERE user_id = ?';
 
 /** The rows the indexes load from, in the memory database: a user's in keyset pages. */
-function fileRows(db: MemoryDb): IndexRowSource {
+function fileRows(db: SqliteFile): IndexRowSource {
   return {
     async users() {
       return db.prepare('SELECT user_id, COUNT(*) FROM memories GROUP BY user_id').raw().all() as [
@@ -61,7 +62,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
   private readonly indexes: UserIndexes;
 
   constructor(
-    private readonly db: MemoryDb,
+    private readonly db: SqliteFile,
     dims: number,
   ) {
     this.indexes = new UserIndexes(fileRows(db), dims);
@@ -217,5 +218,5 @@ export class EmbeddedMemoryStore implements MemoryStore {
 
 /** The embedded store of a data directory (vectors of `dims` dimensions). */
 export async function openEmbeddedMemoryStore(dataDir: string, dims = 384): Promise<MemoryStore> {
-  return new EmbeddedMemoryStore(openMemoryDb(dataDir), dims);
+  return new EmbeddedMemoryStore((await openMemoryDb(dataDir)).file, dims);
 }

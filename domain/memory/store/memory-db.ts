@@ -1,50 +1,51 @@
 /**
- * The memory service's own database (SQLite format through libsql, `.data/memory/memory.db`):
- * memories with their vectors (embedded store), the change history, and idempotency keys. History
- * and keys live here whichever store holds the vectors.
+ * The memory service's own database on one host (SQLite format through libsql,
+ * `.data/memory/memory.db`): memories with their vectors (embedded store), the change history and
+ * idempotency keys, on the same versioned migrations as a fleet's PostgreSQL (memory-schema.ts).
+ * History and keys live here whichever store holds the vectors.
  */
 import * as path from 'node:path';
-import { openSqliteFile, type SqliteFile } from '../../metadata-store/sqlite-file';
+import { Kysely, SqliteDialect } from 'kysely';
+import { migrateSqlite } from '../../metadata-store/metadata-db';
+import { forgetSqliteFile, openSqliteFile, type SqliteFile } from '../../metadata-store/sqlite-file';
+import { memoryMigrations, type MemoryTables } from './memory-schema';
 
-export type MemoryDb = SqliteFile;
+export interface MemoryDb {
+  /** The file itself, for the embedded store's hot paths (prepared statements, no round trip). */
+  file: SqliteFile;
+  /** The same file through Kysely: history, idempotency keys, anything shared with PostgreSQL. */
+  db: Kysely<MemoryTables>;
+}
 
-const MIGRATIONS = [
-  `CREATE TABLE IF NOT EXISTS memories (
-     id TEXT PRIMARY KEY,
-     user_id TEXT NOT NULL,
-     agent_id TEXT,
-     run_id TEXT,
-     memory TEXT NOT NULL,
-     hash TEXT NOT NULL,
-     metadata_json TEXT NOT NULL,
-     category TEXT,
-     created_at TEXT NOT NULL,
-     updated_at TEXT NOT NULL,
-     embedder TEXT NOT NULL,
-     vector BLOB NOT NULL
-   )`,
-  `CREATE INDEX IF NOT EXISTS memories_user ON memories (user_id, created_at)`,
-  `CREATE INDEX IF NOT EXISTS memories_hash ON memories (user_id, hash)`,
-  // Start-up asks for memories another embedder made: without this, a scan of every row.
-  `CREATE INDEX IF NOT EXISTS memories_embedder ON memories (embedder)`,
-  `CREATE TABLE IF NOT EXISTS memory_history (
-     id TEXT PRIMARY KEY,
-     memory_id TEXT NOT NULL,
-     event TEXT NOT NULL,
-     old_memory TEXT,
-     new_memory TEXT,
-     created_at TEXT NOT NULL,
-     seq INTEGER NOT NULL
-   )`,
-  `CREATE INDEX IF NOT EXISTS memory_history_memory ON memory_history (memory_id, seq)`,
-  `CREATE TABLE IF NOT EXISTS memory_idempotency (
-     key TEXT PRIMARY KEY,
-     result_json TEXT NOT NULL,
-     created_at TEXT NOT NULL
-   )`,
-];
+const opened = new Map<string, Promise<MemoryDb>>();
 
-/** Opens (once per process) the memory database of a data directory. */
-export function openMemoryDb(dataDir: string): MemoryDb {
-  return openSqliteFile(path.join(dataDir, 'memory', 'memory.db'), MIGRATIONS);
+/** The memory database of a data directory, opened and migrated once per process. */
+export function openMemoryDb(dataDir: string): Promise<MemoryDb> {
+  const location = path.join(dataDir, 'memory', 'memory.db');
+  let db = opened.get(location);
+  if (!db) {
+    db = open(location).catch((err) => {
+      opened.delete(location);
+      throw err;
+    });
+    opened.set(location, db);
+  }
+  return db;
+}
+
+/** Closes the memory database of a data directory (a benchmark's copy, a test's file) and forgets it. */
+export async function closeMemoryDb(dataDir: string): Promise<void> {
+  const location = path.join(dataDir, 'memory', 'memory.db');
+  const db = opened.get(location);
+  if (!db) return;
+  opened.delete(location);
+  forgetSqliteFile(location);
+  await (await db).db.destroy();
+}
+
+async function open(location: string): Promise<MemoryDb> {
+  const file = openSqliteFile(location);
+  const db = new Kysely<MemoryTables>({ dialect: new SqliteDialect({ database: file }) });
+  await migrateSqlite(db, 'memory', memoryMigrations('sqlite'));
+  return { file, db };
 }

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { appendChange } from '../../../domain/memory/shared/memory-change-feed';
 import { pruneChanges } from '../../../domain/memory/shared/memory-change-pruning';
-import type { SharedMemoryTables } from '../../../domain/memory/shared/memory-schema';
+import type { MemoryTables } from '../../../domain/memory/store/memory-schema';
 import { openSharedMemoryDb } from '../../../domain/memory/shared/shared-memory-db';
 import { SharedMemoryStore } from '../../../domain/memory/shared/shared-memory-store';
 import { vectorBytes } from '../../../domain/memory/store/memory-row';
@@ -19,7 +19,7 @@ const DIMS = 384;
 
 interface Instance {
   store: SharedMemoryStore;
-  db: Kysely<SharedMemoryTables>;
+  db: Kysely<MemoryTables>;
   close(): Promise<void>;
 }
 

@@ -10,16 +10,11 @@ import type { Embedder } from '../../../domain/memory/embedding/embedder';
 import { offlineFactExtractor } from '../../../domain/memory/extraction/offline-fact-extractor';
 import { MemoryService } from '../../../domain/memory/memory-service';
 import { IdempotencyKeyBusyError } from '../../../domain/memory/memory-history';
-import {
-  SHARED_MEMORY_MIGRATIONS,
-  type SharedMemoryTables,
-} from '../../../domain/memory/shared/memory-schema';
+import { memoryMigrations, type MemoryTables } from '../../../domain/memory/store/memory-schema';
 import { migrateSchema, openMetadataDb } from '../../../domain/metadata-store/metadata-db';
-import { SharedAuditLog, SharedHistory } from '../../../domain/memory/shared/shared-history';
-import {
-  SharedIdempotencyKeys,
-  type ClaimTiming,
-} from '../../../domain/memory/shared/shared-idempotency-keys';
+import { SharedAuditLog } from '../../../domain/memory/audit/shared-audit-log';
+import { MemoryHistory } from '../../../domain/memory/memory-history';
+import { IdempotencyKeys, type ClaimTiming } from '../../../domain/memory/idempotency-keys';
 import { openSharedMemoryDb } from '../../../domain/memory/shared/shared-memory-db';
 import { SharedMemoryStore } from '../../../domain/memory/shared/shared-memory-store';
 import { sharedReembedLease } from '../../../domain/memory/shared/shared-reembed-lease';
@@ -45,7 +40,7 @@ function textEmbedder(delayMs = () => 0): Embedder {
 
 interface Instance {
   service: MemoryService;
-  db: Kysely<SharedMemoryTables>;
+  db: Kysely<MemoryTables>;
   close(): Promise<void>;
 }
 
@@ -59,8 +54,8 @@ async function instance(
   const store = await SharedMemoryStore.open(db, DIMS, metadata.notifications);
   const service = new MemoryService({
     store,
-    history: new SharedHistory(db),
-    idempotency: new SharedIdempotencyKeys(db, opts.claims),
+    history: new MemoryHistory(db),
+    idempotency: new IdempotencyKeys(db, 'postgres', opts.claims),
     embedder: opts.embedder ?? textEmbedder(),
     extractor: offlineFactExtractor,
     audit: new SharedAuditLog(db),
@@ -76,7 +71,7 @@ async function instance(
   };
 }
 
-const rowsOf = async (db: Kysely<SharedMemoryTables>, user: string) =>
+const rowsOf = async (db: Kysely<MemoryTables>, user: string) =>
   db.selectFrom('memories').select(['id', 'memory']).where('user_id', '=', user).execute();
 
 describe('one fact once across instances', () => {
@@ -141,12 +136,12 @@ describe('one fact once across instances', () => {
     const url = await freshPostgresDatabase('memory-once-busy');
     const a = await instance(url, 'a');
     try {
-      const owner = new SharedIdempotencyKeys(a.db, { claimTtlMs: 300 });
+      const owner = new IdempotencyKeys(a.db, 'postgres', { claimTtlMs: 300 });
       let finish = (_: string) => {};
       // The owner is alive and renews its claim, but its add does not end.
       const hung = owner.once('u\u0000k-hung', () => new Promise<string>((resolve) => (finish = resolve)));
       await new Promise((r) => setTimeout(r, 50));
-      const retry = new SharedIdempotencyKeys(a.db, { claimTtlMs: 300, pollMs: 20, maxWaitMs: 400 });
+      const retry = new IdempotencyKeys(a.db, 'postgres', { claimTtlMs: 300, pollMs: 20, maxWaitMs: 400 });
       const started = Date.now();
       const err = await retry.once('u\u0000k-hung', async () => 'ran twice').catch((e: unknown) => e);
       expect(err).toBeInstanceOf(IdempotencyKeyBusyError);
@@ -212,7 +207,7 @@ describe('one fact once across instances', () => {
     try {
       const request = { user_id: 'rui', text: 'The VPN certificate expires in June.', infer: false };
       // A claims the key and dies mid-add (its add never ends, its renewals stop with it).
-      const dead = new SharedIdempotencyKeys(a.db, { claimTtlMs: 300 });
+      const dead = new IdempotencyKeys(a.db, 'postgres', { claimTtlMs: 300 });
       let die = (_: Error) => {};
       const hung = dead.once('rui\u0000k-dead', () => new Promise<never>((_, reject) => (die = reject)));
       await new Promise((r) => setTimeout(r, 50));
@@ -236,7 +231,7 @@ describe('one fact once across instances', () => {
     const url = await freshPostgresDatabase('memory-once-failed');
     const a = await instance(url, 'a');
     try {
-      const keys = new SharedIdempotencyKeys(a.db);
+      const keys = new IdempotencyKeys(a.db, 'postgres');
       await expect(keys.once('k', () => Promise.reject(new Error('model down')))).rejects.toThrow(
         'model down',
       );
@@ -253,7 +248,7 @@ describe('one fact once across instances', () => {
     const url = await freshPostgresDatabase('memory-once-migrate');
     const before = await openMetadataDb(url);
     await migrateSchema(before.db, 'postgres', 'memory', {
-      '0001-memories': SHARED_MEMORY_MIGRATIONS['0001-memories'],
+      '0001-memories': memoryMigrations('postgres')['0001-memories'],
     });
     await sql`INSERT INTO memory_idempotency (key, result_json, created_at) VALUES (${JSON.stringify('u\u0000old')}, '"stored"', '2025-01-01T00:00:00.000Z')`.execute(
       before.db,
@@ -261,7 +256,7 @@ describe('one fact once across instances', () => {
     await before.close();
     const a = await instance(url, 'a');
     try {
-      const keys = new SharedIdempotencyKeys(a.db);
+      const keys = new IdempotencyKeys(a.db, 'postgres');
       expect(await keys.once('u\u0000old', async () => 'again')).toEqual({ result: 'stored', replay: true });
     } finally {
       await a.close();

@@ -1,14 +1,15 @@
 /**
- * Idempotency keys of a fleet's memory instances (docs/fleet.md#memory). An add claims its key
- * before it runs: a retry arriving on another instance meanwhile finds the claim, waits for the
+ * Idempotency keys of the memory service, in the embedded file or a fleet's PostgreSQL
+ * (docs/fleet.md#memory). An add claims its key before it runs: a retry arriving on another instance meanwhile finds the claim, waits for the
  * first add's response and answers it, so nothing is added twice (after 30 s of waiting it answers
  * that the add is still running instead). The owner renews its claim while
  * its add runs; a claim whose owner died expires and is taken over by the next retry.
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { IdempotencyKeyBusyError, type IdempotencyStore } from '../memory-history';
-import type { SharedMemoryTables } from './memory-schema';
+import type { MetadataDialect } from '../metadata-store/metadata-db';
+import { IdempotencyKeyBusyError, type IdempotencyStore } from './memory-history';
+import type { MemoryTables } from './store/memory-schema';
 
 /** PostgreSQL text holds no NUL, which the service's keys use as a separator: stored JSON-escaped. */
 const storedKey = (key: string) => JSON.stringify(key);
@@ -31,11 +32,12 @@ const DEFAULT_TIMING: ClaimTiming = { claimTtlMs: 30_000, pollMs: 25, maxWaitMs:
 /** What a key holds for an add that wants to run. */
 type Claim<T> = { state: 'claimed' } | { state: 'answered'; result: T } | { state: 'held' };
 
-export class SharedIdempotencyKeys implements IdempotencyStore {
+export class IdempotencyKeys implements IdempotencyStore {
   private readonly timing: ClaimTiming;
 
   constructor(
-    private readonly db: Kysely<SharedMemoryTables>,
+    private readonly db: Kysely<MemoryTables>,
+    private readonly dialect: MetadataDialect,
     timing: Partial<ClaimTiming> = {},
   ) {
     this.timing = { ...DEFAULT_TIMING, ...timing };
@@ -94,7 +96,7 @@ export class SharedIdempotencyKeys implements IdempotencyStore {
           .where((eb) =>
             eb.or([
               eb('memory_idempotency.claim_expires_at', 'is', null),
-              eb('memory_idempotency.claim_expires_at', '<', sql<Date>`now()`),
+              eb('memory_idempotency.claim_expires_at', '<', this.clock()),
             ]),
           ),
       )
@@ -113,7 +115,14 @@ export class SharedIdempotencyKeys implements IdempotencyStore {
 
   /** The claim's end on the database's clock, so instances' clocks need not agree. */
   private expiry() {
-    return sql<Date>`now() + make_interval(secs => ${this.timing.claimTtlMs / 1000})`;
+    return this.clock(this.timing.claimTtlMs / 1000);
+  }
+
+  /** The database's time, `seconds` ahead: a timestamp on PostgreSQL, ISO-8601 text on SQLite. */
+  private clock(seconds = 0) {
+    return this.dialect === 'postgres'
+      ? sql<Date>`now() + make_interval(secs => ${seconds})`
+      : sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`+${seconds} seconds`})`;
   }
 
   private async renew(k: string, owner: string): Promise<void> {
