@@ -5,10 +5,8 @@
  * rules are kept as they are.
  */
 import type { LifecycleRule, S3Client } from '@aws-sdk/client-s3';
+import { ODS_RETENTION_TAG } from '../warehouse/aws/layer-file-upload';
 import { RETENTION_DAYS } from './retention-periods';
-
-/** The tag of every ODS object plat uploads. */
-export const ODS_RETENTION_TAG = { 'plat-retention': 'ods' };
 
 export interface WarehouseBuckets {
   /** The warehouse bucket and key prefix (no slashes at the ends). */

@@ -11,7 +11,9 @@ import type { AwsWarehouseContext } from './aws-warehouse-context';
 import { uploadFile } from './s3-objects';
 import { isFileNameFor } from '../../../shared/safe-file-name';
 import { s3Uri, tableFolderKey } from './warehouse-s3-layout';
-import { ODS_RETENTION_TAG } from '../../retention/s3-lifecycle';
+
+/** The tag of every ODS object plat uploads: retention's S3 lifecycle rule expires objects by it. */
+export const ODS_RETENTION_TAG = { 'plat-retention': 'ods' };
 
 /** One uploaded table file. */
 export interface UploadedTableFile {
