@@ -4,12 +4,13 @@
  * change feed (memory-change-feed.ts). A memory added through one instance is found by a search on
  * any other once the feed reaches it: milliseconds after the commit, through NOTIFY.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
 import type { PostgresNotifications } from '../../metadata-store/postgres-notifications';
 import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from '../store/memory-store';
 import { indexedNeighbours, searchIndexedTerms, searchIndexedVectors } from '../store/indexed-search';
-import { MEMORY_COLUMNS, toMemoryRecord, vectorBytes } from '../store/memory-row';
+import { MEMORY_COLUMNS, toMemoryRecord } from '../store/memory-row';
+import { memoryQueries } from '../store/memory-queries';
 import { UserIndexes, type IndexRowSource, type LoadRow } from '../store/user-indexes';
 import { appendChange, MemoryChangeFeed } from './memory-change-feed';
 import type { MemoryTables } from '../store/memory-schema';
@@ -48,13 +49,7 @@ export class SharedMemoryStore implements MemoryStore {
   private rowSource(): IndexRowSource {
     return {
       users: async () =>
-        (
-          await this.db
-            .selectFrom('memories')
-            .select((eb) => ['user_id', eb.fn.countAll<number>().as('n')])
-            .groupBy('user_id')
-            .execute()
-        ).map((r) => [r.user_id, Number(r.n)]),
+        (await memoryQueries(this.db).users().execute()).map((r) => [r.user_id, Number(r.n)]),
       read: (userId, pageSize, onPage) =>
         this.db
           .transaction()
@@ -63,14 +58,8 @@ export class SharedMemoryStore implements MemoryStore {
             const seq = await this.feed.newestSeq(tx);
             let after: [string, string] = ['', ''];
             for (;;) {
-              const rows = await tx
-                .selectFrom('memories')
-                .select(['id', 'agent_id', 'run_id', 'created_at', 'memory', 'vector'])
-                .where('user_id', '=', userId)
-                .where(sql<boolean>`(created_at, id) > (${after[0]}, ${after[1]})`)
-                .orderBy('created_at')
-                .orderBy('id')
-                .limit(Math.min(pageSize, 1_000_000_000))
+              const rows = await memoryQueries(tx)
+                .loadPage(userId, after, Math.min(pageSize, 1_000_000_000))
                 .execute();
               const page = rows.map(
                 (r) => [r.id, r.agent_id, r.run_id, r.created_at, r.memory, r.vector] as LoadRow,
@@ -101,11 +90,7 @@ export class SharedMemoryStore implements MemoryStore {
   async insertIfNew(scope: MemoryFilter, record: MemoryRecord, vector: Float32Array): Promise<MemoryRecord> {
     const stored = await this.db.transaction().execute(async (tx) => {
       await lockUserWrites(tx, record.user_id);
-      const same = await this.filtered(scope, tx)
-        .select(COLUMNS)
-        .where('hash', '=', record.hash)
-        .limit(1)
-        .executeTakeFirst();
+      const same = await memoryQueries(tx).byHash(scope, record.hash).executeTakeFirst();
       if (same) return toRecord(same);
       await this.insertRow(tx, record, vector);
       return record;
@@ -119,23 +104,7 @@ export class SharedMemoryStore implements MemoryStore {
     record: MemoryRecord,
     vector: Float32Array,
   ): Promise<void> {
-    await tx
-      .insertInto('memories')
-      .values({
-        id: record.id,
-        user_id: record.user_id,
-        agent_id: record.agent_id,
-        run_id: record.run_id,
-        memory: record.memory,
-        hash: record.hash,
-        metadata_json: JSON.stringify(record.metadata),
-        category: record.category,
-        created_at: record.created_at,
-        updated_at: record.updated_at,
-        embedder: record.embedder,
-        vector: vectorBytes(vector),
-      })
-      .execute();
+    await memoryQueries(tx).insert(record, vector).execute();
     await appendChange(tx, {
       user_id: record.user_id,
       memory_id: record.id,
@@ -162,18 +131,8 @@ export class SharedMemoryStore implements MemoryStore {
       if (!before) return undefined;
       const metadata = change.metadata ?? (JSON.parse(before.metadata_json) as Record<string, unknown>);
       const category = categoryOf(metadata);
-      await tx
-        .updateTable('memories')
-        .set({
-          memory: change.memory,
-          hash: change.hash,
-          updated_at: change.updated_at,
-          embedder: change.embedder,
-          metadata_json: JSON.stringify(metadata),
-          category,
-          vector: vectorBytes(vector),
-        })
-        .where('id', '=', id)
+      await memoryQueries(tx)
+        .update(id, { ...change, metadata, category }, vector)
         .execute();
       await appendChange(tx, {
         user_id: before.user_id,
@@ -190,11 +149,7 @@ export class SharedMemoryStore implements MemoryStore {
 
   async delete(id: string): Promise<MemoryRecord | undefined> {
     const removed = await this.db.transaction().execute(async (tx) => {
-      const before = await tx
-        .deleteFrom('memories')
-        .where('id', '=', id)
-        .returning(COLUMNS)
-        .executeTakeFirst();
+      const before = await memoryQueries(tx).delete(id).returning(COLUMNS).executeTakeFirst();
       if (!before) return undefined;
       await appendChange(tx, {
         user_id: before.user_id,
@@ -210,18 +165,12 @@ export class SharedMemoryStore implements MemoryStore {
   }
 
   async get(id: string): Promise<MemoryRecord | undefined> {
-    const row = await this.db.selectFrom('memories').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+    const row = await memoryQueries(this.db).byId(id).executeTakeFirst();
     return row && toRecord(row);
   }
 
   async list(filter: MemoryFilter, limit = 10_000): Promise<MemoryRecord[]> {
-    const rows = await this.filtered(filter)
-      .select(COLUMNS)
-      .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-    return rows.map(toRecord);
+    return (await memoryQueries(this.db).list(filter, limit).execute()).map(toRecord);
   }
 
   async search(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<VectorHit[]> {
@@ -243,49 +192,22 @@ export class SharedMemoryStore implements MemoryStore {
   private async records(ids: string[]): Promise<Map<string, MemoryRecord>> {
     const distinct = [...new Set(ids)];
     if (!distinct.length) return new Map();
-    const rows = await this.db.selectFrom('memories').select(COLUMNS).where('id', 'in', distinct).execute();
+    const rows = await memoryQueries(this.db).byIds(distinct).execute();
     return new Map(rows.map((r) => [r.id, toRecord(r)]));
   }
 
   async staleRecords(embedder: string, limit: number): Promise<MemoryRecord[]> {
-    const rows = await this.db
-      .selectFrom('memories')
-      .select(COLUMNS)
-      .where('embedder', '!=', embedder)
-      .limit(limit)
-      .execute();
-    return rows.map(toRecord);
+    return (await memoryQueries(this.db).stale(embedder, limit).execute()).map(toRecord);
   }
 
   async countStale(embedder: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('memories')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('embedder', '!=', embedder)
-      .executeTakeFirstOrThrow();
+    const row = await memoryQueries(this.db).countStale(embedder).executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   async findByHash(filter: MemoryFilter, hash: string): Promise<MemoryRecord | undefined> {
-    const row = await this.filtered(filter)
-      .select(COLUMNS)
-      .where('hash', '=', hash)
-      .limit(1)
-      .executeTakeFirst();
+    const row = await memoryQueries(this.db).byHash(filter, hash).executeTakeFirst();
     return row && toRecord(row);
-  }
-
-  /** The filter as SQL over the memories table (in `db`: the pool, or a transaction). */
-  private filtered(f: MemoryFilter, db: Kysely<MemoryTables> = this.db) {
-    let q = db.selectFrom('memories').where('user_id', '=', f.user_id);
-    if (f.agent_id !== undefined) q = q.where('agent_id', '=', f.agent_id);
-    if (f.run_id !== undefined) q = q.where('run_id', '=', f.run_id);
-    if (f.long_term) q = q.where('run_id', 'is', null);
-    if (f.run_id_from !== undefined) q = q.where('run_id', '>=', f.run_id_from);
-    // created_at is stored as ISO 8601 UTC (toISOString), so text order is time order.
-    if (f.created_from !== undefined) q = q.where('created_at', '>=', new Date(f.created_from).toISOString());
-    if (f.created_to !== undefined) q = q.where('created_at', '<', new Date(f.created_to).toISOString());
-    return q;
   }
 
   async close(): Promise<void> {
