@@ -1,6 +1,6 @@
 /**
- * `--help` (or `-h`) anywhere on a command line: the usage of that command, narrowed to the
- * subcommand when one is named (`plat index bootstrap --help`), always with exit code 0.
+ * The help commander prints for `--help` (or `-h`) at any depth (cli-program.ts): the usage of that
+ * command, narrowed to the subcommand when one is named (`plat index bootstrap --help`).
  */
 
 /** The usage lines of `words` (`['index', 'bootstrap']`): each entry that starts with them, with its continuation lines. */
@@ -21,6 +21,3 @@ export function usageFor(usage: string, words: string[]): string {
   }
   return usage;
 }
-
-/** Whether the arguments ask for help. */
-export const wantsHelp = (argv: string[]): boolean => argv.includes('--help') || argv.includes('-h');

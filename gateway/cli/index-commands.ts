@@ -3,9 +3,16 @@
  * `/v1/search` operations (docs/search-lifecycle.md#rest), signed in as `plat login` left it.
  */
 import * as fs from 'node:fs';
-import { parseArgs } from 'node:util';
+import type { Command } from 'commander';
 import type { operations } from '../../shared/api-types/platform-api';
-import { ApiError, gatewayUrl, loadToken, ok, platformClient } from './api-client';
+import { ApiError, gatewayUrl, loadToken, ok, platformClient, type PlatformClient } from './api-client';
+import {
+  addFlags,
+  answering,
+  groupWithoutSubcommand,
+  type CommandResult,
+  type FlagSpec,
+} from './command-kit';
 import { table } from './render';
 import { triggerSchedule } from './schedule-trigger';
 import { policyFileName, SIMULATE_USAGE, simulateCommand } from './simulate-command';
@@ -46,256 +53,283 @@ type DoctorView = {
   findings: { symptom: number; title: string; status: string; detail: string; fix?: string }[];
 };
 
-export async function indexCommand(
-  argv: string[],
-): Promise<{ data: unknown; text: string; exitCode?: number }> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      url: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      policy: { type: 'string' },
-      'retention-days': { type: 'string' },
-      'rollover-age': { type: 'string' },
-      'rollover-docs': { type: 'string' },
-      'rollover-size': { type: 'string' },
-      shards: { type: 'string' },
-      replicas: { type: 'string' },
-      'refresh-interval': { type: 'string' },
-      file: { type: 'string' },
-      'filter-path': { type: 'string' },
-      field: { type: 'string' },
-      'timestamp-field': { type: 'string' },
-      v: { type: 'boolean', short: 'v', default: false },
-      s: { type: 'string', short: 's' },
-      wait: { type: 'boolean', default: false },
-      analyzer: { type: 'string' },
-      id: { type: 'string' },
-      doc: { type: 'string' },
-      fields: { type: 'string' },
-      'term-statistics': { type: 'boolean', default: false },
-      size: { type: 'string' },
-      from: { type: 'string' },
-      to: { type: 'string' },
-      days: { type: 'string' },
-      'docs-per-day': { type: 'string' },
-      'bytes-per-day': { type: 'string' },
-      'doc-bytes': { type: 'string' },
-      growth: { type: 'string' },
-      'pass-interval': { type: 'string' },
-      'managed-domain': { type: 'boolean', default: false },
-      alias: { type: 'string' },
-    },
-  });
-  const baseUrl = gatewayUrl(values.url);
-  const { http } = platformClient(baseUrl, loadToken(baseUrl));
-  const [sub, a, b] = positionals;
-  const need = (v: string | undefined, what: string) => {
-    if (!v) throw new ApiError(2, 'usage', `missing ${what}\n${INDEX_USAGE}`);
-    return v;
-  };
-  const json = (data: unknown) => ({ data, text: JSON.stringify(data, null, 2) });
-
-  switch (sub) {
-    case 'bootstrap': {
-      const name = need(a, 'NAME');
-      const policy = values.policy;
-      const body = {
-        ...(values.shards ? { shards: Number(values.shards) } : {}),
-        ...(values.replicas ? { replicas: Number(values.replicas) } : {}),
-        ...(values['refresh-interval'] ? { refresh_interval: values['refresh-interval'] } : {}),
-        // A file's policy, or the name of a stored one or a preset (the gateway says which it does not know).
-        ...(policy
-          ? { policy: policy.endsWith('.json') ? readPolicy(policy) : (policy as BootstrapBody['policy']) }
-          : {}),
-        ...(values['retention-days'] ? { retention_days: Number(values['retention-days']) } : {}),
-        ...(values['rollover-age'] || values['rollover-docs'] || values['rollover-size']
-          ? {
-              rollover: {
-                ...(values['rollover-age'] ? { min_index_age: values['rollover-age'] } : {}),
-                ...(values['rollover-docs'] ? { min_doc_count: Number(values['rollover-docs']) } : {}),
-                ...(values['rollover-size'] ? { min_primary_shard_size: values['rollover-size'] } : {}),
-              },
-            }
-          : {}),
-      };
-      const report = await ok(
-        http.POST('/v1/search/indices/{name}/bootstrap', { params: { path: { name } }, body }),
-      );
-      return { data: report, text: bootstrapText(report) };
-    }
-    case 'policy': {
-      const id = need(b, 'ID');
-      if (a === 'put') {
-        const res = await ok(
-          http.PUT('/v1/search/policies/{policy_id}', {
-            params: { path: { policy_id: id } },
-            body: { policy: readPolicy(need(values.file, '--file')) },
-          }),
-        );
-        return {
-          data: res,
-          text: `policy ${id}: ${res.result} (run by ${res.engine === 'ism' ? 'ISM' : "plat's lifecycle engine"})`,
-        };
-      }
-      const path = { policy_id: id };
-      if (a === 'get')
-        return json(await ok(http.GET('/v1/search/policies/{policy_id}', { params: { path } })));
-      if (a === 'delete')
-        return json(await ok(http.DELETE('/v1/search/policies/{policy_id}', { params: { path } })));
-      throw new ApiError(2, 'usage', `plat index policy put|get|delete ID\n${INDEX_USAGE}`);
-    }
-    case 'attach':
-      return json(
-        await ok(
-          http.POST('/v1/search/indices/{index}/policy', {
-            params: { path: { index: need(a, 'PATTERN') } },
-            body: { policy_id: need(b, 'POLICY_ID') },
-          }),
-        ),
-      );
-    case 'detach':
-      return json(
-        await ok(
-          http.DELETE('/v1/search/indices/{index}/policy', {
-            params: { path: { index: need(a, 'PATTERN') } },
-          }),
-        ),
-      );
-    case 'retry':
-      return json(
-        await ok(
-          http.POST('/v1/search/indices/{index}/retry', { params: { path: { index: need(a, 'PATTERN') } } }),
-        ),
-      );
-    case 'explain': {
-      const res = await ok(
-        http.GET('/v1/search/indices/{index}/explain', { params: { path: { index: need(a, 'PATTERN') } } }),
-      );
-      return { data: res, text: explainText(res) };
-    }
-    case 'rollover': {
-      const alias = need(a, 'ALIAS');
-      const res = await ok(http.POST('/v1/search/aliases/{alias}/rollover', { params: { path: { alias } } }));
-      return {
-        data: res,
-        text: `rolled over ${alias}: ${res.old_index} → ${res.new_index} (now its write index)`,
-      };
-    }
-    case 'alias':
-      return json(
-        await ok(http.GET('/v1/search/aliases/{alias}', { params: { path: { alias: need(a, 'ALIAS') } } })),
-      );
-    case 'settings':
-      return json(
-        await ok(
-          http.GET('/v1/search/indices/{index}/settings', {
-            params: { path: { index: need(a, 'INDEX') }, query: { filter_path: values['filter-path'] } },
-          }),
-        ),
-      );
-    case 'pass': {
-      const run = await triggerSchedule('index-lifecycle', values.wait);
-      const result = (run.data as { result?: PassView }).result;
-      return result ? { data: run.data, text: passText(result) } : run;
-    }
-    case 'doctor': {
-      const report = await ok(
-        http.GET('/v1/search/indices/{name}/doctor', {
-          params: {
-            path: { name: need(a, 'ALIAS') },
-            query: {
-              field: values.field || undefined,
-              timestamp_field: values['timestamp-field'] || undefined,
-            },
-          },
-        }),
-      );
-      return { data: report, text: doctorText(report), exitCode: report.problems ? 1 : 0 };
-    }
-    case 'cat': {
-      if (a !== 'indices' && a !== 'shards')
-        throw new ApiError(2, 'usage', `plat index cat indices|shards PATTERN\n${INDEX_USAGE}`);
-      const params = { path: { pattern: need(b, 'PATTERN') }, query: { s: values.s || undefined } };
-      const rows = await ok(
-        a === 'indices'
-          ? http.GET('/v1/search/cat/indices/{pattern}', { params })
-          : http.GET('/v1/search/cat/shards/{pattern}', { params }),
-      );
-      return { data: rows, text: catTable(rows, values.v) };
-    }
-    case 'analyze': {
-      const text = positionals.slice(2).join(' ');
-      const res = await ok(
-        http.POST('/v1/search/indices/{index}/analyze', {
-          params: { path: { index: need(a, 'INDEX') } },
-          body: {
-            text: need(text, 'TEXT'),
-            ...(values.analyzer ? { analyzer: values.analyzer } : {}),
-            ...(values.field ? { field: values.field } : {}),
-          },
-        }),
-      );
-      return {
-        data: res,
-        text: table(res.tokens, ['position', 'token', 'start_offset', 'end_offset', 'type']),
-      };
-    }
-    case 'termvectors': {
-      let doc: Record<string, unknown> | undefined;
-      if (values.doc) {
-        try {
-          doc = JSON.parse(values.doc) as Record<string, unknown>;
-        } catch (err) {
-          throw new ApiError(2, 'usage', `--doc is not JSON: ${(err as Error).message}`);
-        }
-      }
-      const res = await ok(
-        http.POST('/v1/search/indices/{index}/termvectors', {
-          params: { path: { index: need(a, 'INDEX') } },
-          body: {
-            ...(values.id ? { id: values.id } : {}),
-            ...(doc !== undefined ? { doc } : {}),
-            ...(values.fields ? { fields: values.fields.split(',').map((f) => f.trim()) } : {}),
-            term_statistics: values['term-statistics'],
-          },
-        }),
-      );
-      // The document leaves OpenSearch's answer open; these are the fields the text shows.
-      return { data: res, text: termVectorsText(res as TermVectorsView) };
-    }
-    case 'terms': {
-      const res = await ok(
-        http.POST('/v1/search/indices/{index}/terms', {
-          params: { path: { index: need(a, 'INDEX') } },
-          body: {
-            field: need(values.field, '--field'),
-            ...(values.size ? { size: Number(values.size) } : {}),
-            ...(values.from ? { from: values.from } : {}),
-            ...(values.to ? { to: values.to } : {}),
-            ...(values['timestamp-field'] ? { timestamp_field: values['timestamp-field'] } : {}),
-          },
-        }),
-      );
-      // The document leaves the buckets' shape open (OpenSearch's); the text shows key and count.
-      const buckets = res.buckets as Record<string, unknown>[];
-      return {
-        data: res,
-        text: `${res.note ? `${res.note}\n` : ''}${table(buckets, ['key', 'doc_count'])}`,
-      };
-    }
-    case 'simulate':
-      return simulateCommand(
-        a,
-        values.file ? { name: policyFileName(values.file), policy: readPolicy(values.file) } : undefined,
-        values,
-        () => http,
-      );
-    default:
-      throw new ApiError(2, 'usage', INDEX_USAGE);
-  }
+/** What an `index` subcommand gets: its operands, the group's flags and the gateway's client. */
+interface IndexCall {
+  a?: string;
+  b?: string;
+  /** The operands after the first two (`analyze INDEX TEXT...`). */
+  rest: string[];
+  values: IndexFlags;
+  http: PlatformClient['http'];
 }
+type IndexAction = (call: IndexCall) => Promise<CommandResult>;
+
+/** The flags of `plat index` (every subcommand reads the ones it needs). */
+const INDEX_FLAGS = {
+  policy: { type: 'string' },
+  'retention-days': { type: 'string' },
+  'rollover-age': { type: 'string' },
+  'rollover-docs': { type: 'string' },
+  'rollover-size': { type: 'string' },
+  shards: { type: 'string' },
+  replicas: { type: 'string' },
+  'refresh-interval': { type: 'string' },
+  file: { type: 'string' },
+  'filter-path': { type: 'string' },
+  field: { type: 'string' },
+  'timestamp-field': { type: 'string' },
+  v: { type: 'boolean', short: 'v' },
+  s: { type: 'string', short: 's' },
+  wait: { type: 'boolean' },
+  analyzer: { type: 'string' },
+  id: { type: 'string' },
+  doc: { type: 'string' },
+  fields: { type: 'string' },
+  'term-statistics': { type: 'boolean' },
+  size: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  days: { type: 'string' },
+  'docs-per-day': { type: 'string' },
+  'bytes-per-day': { type: 'string' },
+  'doc-bytes': { type: 'string' },
+  growth: { type: 'string' },
+  'pass-interval': { type: 'string' },
+  'managed-domain': { type: 'boolean' },
+  alias: { type: 'string' },
+} satisfies FlagSpec;
+
+type IndexFlags = {
+  [K in keyof typeof INDEX_FLAGS]?: (typeof INDEX_FLAGS)[K]['type'] extends 'boolean' ? boolean : string;
+};
+
+/** Registers `plat index` and its subcommands on the program. */
+export function registerIndexCommands(program: Command): void {
+  const index = addFlags(program.command('index'), INDEX_FLAGS);
+  for (const [name, action] of Object.entries(INDEX_ACTIONS))
+    index
+      .command(name)
+      .argument('[A]')
+      .argument('[B]')
+      .argument('[REST...]')
+      .action(
+        answering(async ([a, b, ...rest], flags) => {
+          const baseUrl = gatewayUrl(flags.url as string | undefined);
+          const { http } = platformClient(baseUrl, loadToken(baseUrl));
+          return action({ a, b, rest, values: flags as IndexFlags, http });
+        }),
+      );
+  groupWithoutSubcommand(index, 'index', INDEX_USAGE);
+}
+
+const need = (v: string | undefined, what: string) => {
+  if (!v) throw new ApiError(2, 'usage', `missing ${what}\n${INDEX_USAGE}`);
+  return v;
+};
+const json = (data: unknown) => ({ data, text: JSON.stringify(data, null, 2) });
+
+const INDEX_ACTIONS: Record<string, IndexAction> = {
+  bootstrap: async ({ a, values, http }) => {
+    const name = need(a, 'NAME');
+    const policy = values.policy;
+    const body = {
+      ...(values.shards ? { shards: Number(values.shards) } : {}),
+      ...(values.replicas ? { replicas: Number(values.replicas) } : {}),
+      ...(values['refresh-interval'] ? { refresh_interval: values['refresh-interval'] } : {}),
+      // A file's policy, or the name of a stored one or a preset (the gateway says which it does not know).
+      ...(policy
+        ? { policy: policy.endsWith('.json') ? readPolicy(policy) : (policy as BootstrapBody['policy']) }
+        : {}),
+      ...(values['retention-days'] ? { retention_days: Number(values['retention-days']) } : {}),
+      ...(values['rollover-age'] || values['rollover-docs'] || values['rollover-size']
+        ? {
+            rollover: {
+              ...(values['rollover-age'] ? { min_index_age: values['rollover-age'] } : {}),
+              ...(values['rollover-docs'] ? { min_doc_count: Number(values['rollover-docs']) } : {}),
+              ...(values['rollover-size'] ? { min_primary_shard_size: values['rollover-size'] } : {}),
+            },
+          }
+        : {}),
+    };
+    const report = await ok(
+      http.POST('/v1/search/indices/{name}/bootstrap', { params: { path: { name } }, body }),
+    );
+    return { data: report, text: bootstrapText(report) };
+  },
+  policy: async ({ a, b, values, http }) => {
+    const id = need(b, 'ID');
+    if (a === 'put') {
+      const res = await ok(
+        http.PUT('/v1/search/policies/{policy_id}', {
+          params: { path: { policy_id: id } },
+          body: { policy: readPolicy(need(values.file, '--file')) },
+        }),
+      );
+      return {
+        data: res,
+        text: `policy ${id}: ${res.result} (run by ${res.engine === 'ism' ? 'ISM' : "plat's lifecycle engine"})`,
+      };
+    }
+    const path = { policy_id: id };
+    if (a === 'get') return json(await ok(http.GET('/v1/search/policies/{policy_id}', { params: { path } })));
+    if (a === 'delete')
+      return json(await ok(http.DELETE('/v1/search/policies/{policy_id}', { params: { path } })));
+    throw new ApiError(2, 'usage', `plat index policy put|get|delete ID\n${INDEX_USAGE}`);
+  },
+  attach: async ({ a, b, http }) => {
+    return json(
+      await ok(
+        http.POST('/v1/search/indices/{index}/policy', {
+          params: { path: { index: need(a, 'PATTERN') } },
+          body: { policy_id: need(b, 'POLICY_ID') },
+        }),
+      ),
+    );
+  },
+  detach: async ({ a, http }) => {
+    return json(
+      await ok(
+        http.DELETE('/v1/search/indices/{index}/policy', {
+          params: { path: { index: need(a, 'PATTERN') } },
+        }),
+      ),
+    );
+  },
+  retry: async ({ a, http }) => {
+    return json(
+      await ok(
+        http.POST('/v1/search/indices/{index}/retry', { params: { path: { index: need(a, 'PATTERN') } } }),
+      ),
+    );
+  },
+  explain: async ({ a, http }) => {
+    const res = await ok(
+      http.GET('/v1/search/indices/{index}/explain', { params: { path: { index: need(a, 'PATTERN') } } }),
+    );
+    return { data: res, text: explainText(res) };
+  },
+  rollover: async ({ a, http }) => {
+    const alias = need(a, 'ALIAS');
+    const res = await ok(http.POST('/v1/search/aliases/{alias}/rollover', { params: { path: { alias } } }));
+    return {
+      data: res,
+      text: `rolled over ${alias}: ${res.old_index} → ${res.new_index} (now its write index)`,
+    };
+  },
+  alias: async ({ a, http }) => {
+    return json(
+      await ok(http.GET('/v1/search/aliases/{alias}', { params: { path: { alias: need(a, 'ALIAS') } } })),
+    );
+  },
+  settings: async ({ a, values, http }) => {
+    return json(
+      await ok(
+        http.GET('/v1/search/indices/{index}/settings', {
+          params: { path: { index: need(a, 'INDEX') }, query: { filter_path: values['filter-path'] } },
+        }),
+      ),
+    );
+  },
+  pass: async ({ values }) => {
+    const run = await triggerSchedule('index-lifecycle', values.wait === true);
+    const result = (run.data as { result?: PassView }).result;
+    return result ? { data: run.data, text: passText(result) } : run;
+  },
+  doctor: async ({ a, values, http }) => {
+    const report = await ok(
+      http.GET('/v1/search/indices/{name}/doctor', {
+        params: {
+          path: { name: need(a, 'ALIAS') },
+          query: {
+            field: values.field || undefined,
+            timestamp_field: values['timestamp-field'] || undefined,
+          },
+        },
+      }),
+    );
+    return { data: report, text: doctorText(report), exitCode: report.problems ? 1 : 0 };
+  },
+  cat: async ({ a, b, values, http }) => {
+    if (a !== 'indices' && a !== 'shards')
+      throw new ApiError(2, 'usage', `plat index cat indices|shards PATTERN\n${INDEX_USAGE}`);
+    const params = { path: { pattern: need(b, 'PATTERN') }, query: { s: values.s || undefined } };
+    const rows = await ok(
+      a === 'indices'
+        ? http.GET('/v1/search/cat/indices/{pattern}', { params })
+        : http.GET('/v1/search/cat/shards/{pattern}', { params }),
+    );
+    return { data: rows, text: catTable(rows, values.v === true) };
+  },
+  analyze: async ({ a, b, rest, values, http }) => {
+    // Every operand after INDEX is the text.
+    const text = [b ?? '', ...rest].join(' ').trim();
+    const res = await ok(
+      http.POST('/v1/search/indices/{index}/analyze', {
+        params: { path: { index: need(a, 'INDEX') } },
+        body: {
+          text: need(text, 'TEXT'),
+          ...(values.analyzer ? { analyzer: values.analyzer } : {}),
+          ...(values.field ? { field: values.field } : {}),
+        },
+      }),
+    );
+    return {
+      data: res,
+      text: table(res.tokens, ['position', 'token', 'start_offset', 'end_offset', 'type']),
+    };
+  },
+  termvectors: async ({ a, values, http }) => {
+    let doc: Record<string, unknown> | undefined;
+    if (values.doc) {
+      try {
+        doc = JSON.parse(values.doc) as Record<string, unknown>;
+      } catch (err) {
+        throw new ApiError(2, 'usage', `--doc is not JSON: ${(err as Error).message}`);
+      }
+    }
+    const res = await ok(
+      http.POST('/v1/search/indices/{index}/termvectors', {
+        params: { path: { index: need(a, 'INDEX') } },
+        body: {
+          ...(values.id ? { id: values.id } : {}),
+          ...(doc !== undefined ? { doc } : {}),
+          ...(values.fields ? { fields: values.fields.split(',').map((f) => f.trim()) } : {}),
+          term_statistics: values['term-statistics'],
+        },
+      }),
+    );
+    // The document leaves OpenSearch's answer open; these are the fields the text shows.
+    return { data: res, text: termVectorsText(res as TermVectorsView) };
+  },
+  terms: async ({ a, values, http }) => {
+    const res = await ok(
+      http.POST('/v1/search/indices/{index}/terms', {
+        params: { path: { index: need(a, 'INDEX') } },
+        body: {
+          field: need(values.field, '--field'),
+          ...(values.size ? { size: Number(values.size) } : {}),
+          ...(values.from ? { from: values.from } : {}),
+          ...(values.to ? { to: values.to } : {}),
+          ...(values['timestamp-field'] ? { timestamp_field: values['timestamp-field'] } : {}),
+        },
+      }),
+    );
+    // The document leaves the buckets' shape open (OpenSearch's); the text shows key and count.
+    const buckets = res.buckets as Record<string, unknown>[];
+    return {
+      data: res,
+      text: `${res.note ? `${res.note}\n` : ''}${table(buckets, ['key', 'doc_count'])}`,
+    };
+  },
+  simulate: async ({ a, values, http }) => {
+    return simulateCommand(
+      a,
+      values.file ? { name: policyFileName(values.file), policy: readPolicy(values.file) } : undefined,
+      values,
+      () => http,
+    );
+  },
+};
 
 type TermVectorsView = {
   found: boolean;

@@ -5,7 +5,7 @@
  * (docs/requirements.md#categories): a long-term experience/procedural memory is also added to user `shared`, once.
  */
 import * as fs from 'node:fs';
-import { parseArgs } from 'node:util';
+import type { Command } from 'commander';
 import {
   SHARED_CATEGORIES,
   SHARED_USER,
@@ -23,7 +23,14 @@ import {
   searchText,
   usageLine,
 } from './memory-render';
-import { isPipelineCommand, triggerPipeline } from './memory-pipeline-commands';
+import { PIPELINE_COMMANDS, triggerPipeline } from './memory-pipeline-commands';
+import {
+  addFlags,
+  answering,
+  groupWithoutSubcommand,
+  type CommandResult,
+  type FlagSpec,
+} from './command-kit';
 
 export const MEMORY_USAGE = `  memory add --user U [--agent A] [--run-id YYYY-MM-DD] [--category C] [--metadata JSON]
              [--no-infer] [--prompt TEXT] (TEXT... | --file F | stdin)
@@ -68,58 +75,81 @@ function searchMode(mode: string | undefined): SearchMode | undefined {
 
 const usage = (message: string) => new ApiError(2, 'usage', `${message} (plat memory --help)`);
 
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        'memory-url': { type: 'string' },
-        json: { type: 'boolean', default: false },
-        user: { type: 'string' },
-        agent: { type: 'string' },
-        'run-id': { type: 'string' },
-        category: { type: 'string' },
-        metadata: { type: 'string' },
-        'no-infer': { type: 'boolean', default: false },
-        prompt: { type: 'string' },
-        file: { type: 'string' },
-        'top-k': { type: 'string' },
-        'min-score': { type: 'string' },
-        'recent-days': { type: 'string' },
-        'no-decay': { type: 'boolean', default: false },
-        mode: { type: 'string' },
-        limit: { type: 'string' },
-        query: { type: 'string' },
-        wait: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
+/** The flags of `plat memory` (every subcommand reads the ones it needs). */
+const MEMORY_FLAGS = {
+  'memory-url': { type: 'string' },
+  user: { type: 'string' },
+  agent: { type: 'string' },
+  'run-id': { type: 'string' },
+  category: { type: 'string' },
+  metadata: { type: 'string' },
+  'no-infer': { type: 'boolean' },
+  prompt: { type: 'string' },
+  file: { type: 'string' },
+  'top-k': { type: 'string' },
+  'min-score': { type: 'string' },
+  'recent-days': { type: 'string' },
+  'no-decay': { type: 'boolean' },
+  mode: { type: 'string' },
+  limit: { type: 'string' },
+  query: { type: 'string' },
+  wait: { type: 'boolean' },
+} satisfies FlagSpec;
+
+type MemoryFlags = {
+  [K in keyof typeof MEMORY_FLAGS]?: (typeof MEMORY_FLAGS)[K]['type'] extends 'boolean' ? boolean : string;
+};
+
+/** What a `memory` subcommand gets: its name and operands, the group's flags, the service's client. */
+interface MemoryCall {
+  sub: string;
+  rest: string[];
+  values: MemoryFlags;
+  http: MemoryClient['http'];
+  user(): string;
+  id(): { params: { path: { id: string } } };
+  metadata(): Record<string, unknown> | undefined;
+  out(data: unknown, text: () => string): CommandResult;
+}
+type MemoryAction = (call: MemoryCall) => Promise<CommandResult>;
+
+/** Registers `plat memory` and its subcommands (the memory service has its own server: --memory-url). */
+export function registerMemoryCommands(program: Command): void {
+  const memory = addFlags(program.command('memory'), MEMORY_FLAGS);
+  const run = (action: MemoryAction, sub: string) =>
+    answering(async (rest, flags) => {
+      const values = flags as MemoryFlags;
+      const baseUrl = (
+        values['memory-url'] ??
+        process.env.PLAT_MEMORY_URL ??
+        'http://127.0.0.1:8230'
+      ).replace(/\/$/, '');
+      const { http } = memoryClient(baseUrl, process.env.PLAT_MEMORY_API_KEY || undefined);
+      return action({
+        sub,
+        rest,
+        values,
+        http,
+        user: () => required(values.user, '--user'),
+        id: () => ({ params: { path: { id: required(rest[0], 'the memory id') } } }),
+        metadata: () => jsonObject(values.metadata),
+        out: (data, text) => ({ data, text: text() }),
+      });
     });
-  } catch (err) {
-    throw usage((err as Error).message);
-  }
+  for (const [names, action] of MEMORY_ACTIONS)
+    for (const name of names) memory.command(name).argument('[ARGS...]').action(run(action, name));
+  for (const name of PIPELINE_COMMANDS)
+    memory
+      .command(name)
+      .action(answering(async (_operands, flags) => triggerPipeline(name, flags.wait === true)));
+  groupWithoutSubcommand(memory, 'memory', MEMORY_USAGE);
 }
 
-/** Runs `plat memory ...` (argv without "memory"); returns the exit code, throws ApiError on failure. */
-export async function memoryCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv);
-  const [sub, ...rest] = positionals;
-  if (values.help || !sub) return (print(`Usage: plat ${MEMORY_USAGE.trimStart()}`), sub ? 0 : 2);
-  const baseUrl = (values['memory-url'] ?? process.env.PLAT_MEMORY_URL ?? 'http://127.0.0.1:8230').replace(
-    /\/$/,
-    '',
-  );
-  const { http } = memoryClient(baseUrl, process.env.PLAT_MEMORY_API_KEY || undefined);
-  const out = (data: unknown, text: () => string) => (
-    print(values.json ? JSON.stringify(data, null, 2) : text()),
-    0
-  );
-  const user = () => required(values.user, '--user');
-  const id = () => ({ params: { path: { id: required(rest[0], 'the memory id') } } });
-  const metadata = () => jsonObject(values.metadata);
-
-  switch (sub) {
-    case 'add': {
+/** Each subcommand's action (search and search-combined share one). */
+const MEMORY_ACTIONS: [string[], MemoryAction][] = [
+  [
+    ['add'],
+    async ({ rest, values, http, user, metadata, out }) => {
       const extra = metadata();
       const meta = values.category ? { ...extra, category: values.category } : extra;
       const body: AddBody = {
@@ -137,9 +167,11 @@ export async function memoryCommand(argv: string[]): Promise<number> {
       return out(data, () =>
         [addResultsText(res.results), usageLine(res.token_usage), ...shared.map((s) => s.line)].join('\n'),
       );
-    }
-    case 'search':
-    case 'search-combined': {
+    },
+  ],
+  [
+    ['search', 'search-combined'],
+    async ({ sub, rest, values, http, user, out }) => {
       const combined = sub === 'search-combined';
       if (combined && values['run-id']) throw usage('--run-id applies to search, not search-combined');
       if (!combined && values['recent-days']) throw usage('--recent-days applies to search-combined only');
@@ -159,8 +191,11 @@ export async function memoryCommand(argv: string[]): Promise<number> {
         combined ? http.POST('/memory/search_combined', { body }) : http.POST('/memory/search', { body }),
       );
       return out(res, () => searchText(res.results));
-    }
-    case 'list': {
+    },
+  ],
+  [
+    ['list'],
+    async ({ values, http, user, out }) => {
       const query = {
         user_id: user(),
         agent_id: values.agent || undefined,
@@ -169,12 +204,18 @@ export async function memoryCommand(argv: string[]): Promise<number> {
       };
       const res = await answer(http.GET('/memory/list', { params: { query } }));
       return out(res, () => listText(res.results));
-    }
-    case 'get': {
+    },
+  ],
+  [
+    ['get'],
+    async ({ http, id, out }) => {
       const res = await answer(http.GET('/memory/{id}', id()));
       return out(res, () => recordText(res));
-    }
-    case 'update': {
+    },
+  ],
+  [
+    ['update'],
+    async ({ rest, values, http, metadata, out }) => {
       const memoryId = required(rest[0], 'the memory id');
       const body = {
         memory_id: memoryId,
@@ -183,16 +224,25 @@ export async function memoryCommand(argv: string[]): Promise<number> {
       };
       const res = await answer(http.PUT('/memory/update', { body }));
       return out(res, () => `updated ${res.id}: ${res.memory}`);
-    }
-    case 'delete': {
+    },
+  ],
+  [
+    ['delete'],
+    async ({ http, id, out }) => {
       const res = await answer(http.DELETE('/memory/{id}', id()));
       return out(res, () => `deleted ${res.id}`);
-    }
-    case 'history': {
+    },
+  ],
+  [
+    ['history'],
+    async ({ http, id, out }) => {
       const res = await answer(http.GET('/memory/history/{id}', id()));
       return out(res, () => historyText(res.results));
-    }
-    case 'context': {
+    },
+  ],
+  [
+    ['context'],
+    async ({ values, http, user, out }) => {
       const query = {
         user_id: user(),
         agent_id: values.agent || undefined,
@@ -200,15 +250,9 @@ export async function memoryCommand(argv: string[]): Promise<number> {
       };
       const res = await answer(http.GET('/memory/context', { params: { query } }));
       return out(res, () => contextText(res));
-    }
-    default:
-      if (isPipelineCommand(sub)) {
-        const res = await triggerPipeline(sub, values.wait);
-        return out(res.data, () => res.text);
-      }
-      throw usage(`unknown subcommand memory ${sub}`);
-  }
-}
+    },
+  ],
+];
 
 /**
  * A long-term memory of category experience or procedural is also added to the shared
@@ -307,8 +351,4 @@ async function readText(words: string[], file: string | undefined): Promise<stri
   for await (const chunk of process.stdin) text += chunk;
   if (!text.trim()) throw usage('missing the text (TEXT..., --file F, or pipe it on stdin)');
   return text.replace(/\r?\n$/, '');
-}
-
-function print(text: string): void {
-  process.stdout.write(text + '\n');
 }

@@ -11,9 +11,8 @@ const PIPELINES: Record<string, string> = {
   consolidate: 'memory-consolidation',
 };
 
-export function isPipelineCommand(sub: string): boolean {
-  return sub in PIPELINES;
-}
+/** The pipelines `plat memory` runs now: digest, sync, consolidate. */
+export const PIPELINE_COMMANDS = Object.keys(PIPELINES);
 
 export function triggerPipeline(sub: string, wait: boolean): Promise<{ data: unknown; text: string }> {
   return triggerSchedule(PIPELINES[sub], wait);

@@ -3,6 +3,8 @@
  * as the daily `plat-retention` schedule does; with --dry-run it only lists what would go.
  */
 import type { RetentionReport } from '../../domain/retention/retention-report';
+import type { Command } from 'commander';
+import { answering } from './command-kit';
 import { table } from './render';
 import { withTemporal } from './temporal-cli-client';
 
@@ -10,8 +12,15 @@ export const RETENTION_USAGE = `  retention [--dry-run]                   remove
                                           passwords past their retention period now (daily at 03:00 by
                                           schedule); --dry-run lists them`;
 
-export async function retentionCommand(args: string[]): Promise<{ data: unknown; text: string }> {
-  const dryRun = args.includes('--dry-run');
+/** Registers `plat retention [--dry-run]`. */
+export function registerRetentionCommand(program: Command): void {
+  program
+    .command('retention')
+    .option('--dry-run')
+    .action(answering((_operands, flags) => retentionPass(flags['dry-run'] === true)));
+}
+
+async function retentionPass(dryRun: boolean): Promise<{ data: unknown; text: string }> {
   const report = await withTemporal(
     (client, taskQueue) =>
       client.workflow.execute('retentionWorkflow', {

@@ -5,29 +5,29 @@
  * opens the parameter store itself, as the gateway and worker do, rather than asking the gateway,
  * so no API route hands a process the keys. It prints counts, never a value or a key.
  */
-import { parseArgs } from 'node:util';
+import type { Command } from 'commander';
 import { metadataLocation, openMetadataDb } from '../../domain/metadata-store/metadata-db';
 import { openParameterStore } from '../../domain/secrets/open-parameter-store';
 import { rotateSecrets } from '../../domain/secrets/rotate-secrets';
 import { keyId, decodeSecretKey } from '../../domain/secrets/sealed-value';
 import { loadConfig } from '../../shared/config';
 import { dataDir } from '../../shared/paths';
-import { ApiError } from './api-client';
+import { answering, groupWithoutSubcommand } from './command-kit';
 
 export const SECRETS_USAGE = `  secrets rotate                          seal every stored secret again under PLAT_SECRET_KEY (run on a
                                           host with plat's settings, the old key as PLAT_SECRET_KEY_PREVIOUS)`;
 
-export async function secretsCommand(
-  argv: string[],
+/** Registers `plat secrets rotate`. */
+export function registerSecretsCommands(program: Command): void {
+  const secrets = program.command('secrets');
+  secrets.command('rotate').action(answering(() => rotateStoredSecrets()));
+  groupWithoutSubcommand(secrets, 'secrets', SECRETS_USAGE);
+}
+
+/** Seals every stored secret again under the configured key; counts only, never a value. */
+export async function rotateStoredSecrets(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ data: unknown; text: string }> {
-  const { positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { json: { type: 'boolean', default: false } },
-  });
-  if (positionals[0] !== 'rotate' || positionals.length > 1)
-    throw new ApiError(2, 'usage', `usage:\n${SECRETS_USAGE}`);
   const config = loadConfig(env);
   const dir = dataDir(config);
   const location = metadataLocation(dir, config.PLAT_METADATA_URL);

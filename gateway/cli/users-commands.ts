@@ -3,22 +3,29 @@
  * back, through `PUT|DELETE /v1/users/{username}/roles/operator`. The account's next sign-in
  * carries the change; tokens it already holds keep their roles until they expire.
  */
-import { parseArgs } from 'node:util';
+import type { Command } from 'commander';
 import { ApiError, gatewayUrl, loadToken, ok, platformClient } from './api-client';
+import { answering, groupWithoutSubcommand } from './command-kit';
 
 export const USERS_USAGE = `  users grant USERNAME                    make an account an operator (operators only; it signs in again)
   users revoke USERNAME                   make an operator a tenant again`;
 
-export async function usersCommand(argv: string[]): Promise<{ data: unknown; text: string }> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { url: { type: 'string' }, json: { type: 'boolean', default: false } },
-  });
-  const [sub, username] = positionals;
-  if ((sub !== 'grant' && sub !== 'revoke') || !username)
-    throw new ApiError(2, 'usage', `usage:\n${USERS_USAGE}`);
-  const baseUrl = gatewayUrl(values.url);
+/** Registers `plat users grant|revoke USERNAME`. */
+export function registerUsersCommands(program: Command): void {
+  const users = program.command('users');
+  for (const sub of ['grant', 'revoke'] as const)
+    users
+      .command(sub)
+      .argument('[USERNAME]')
+      .action(
+        answering(async ([username], flags) => changeRole(sub, username, flags.url as string | undefined)),
+      );
+  groupWithoutSubcommand(users, 'users', USERS_USAGE);
+}
+
+async function changeRole(sub: 'grant' | 'revoke', username: string | undefined, url?: string) {
+  if (!username) throw new ApiError(2, 'usage', `usage:\n${USERS_USAGE}`);
+  const baseUrl = gatewayUrl(url);
   const { http } = platformClient(baseUrl, loadToken(baseUrl));
   const params = { path: { username, role: 'operator' as const } };
   const account = await ok(

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { secretsCommand } from '../../../gateway/cli/secrets-commands';
+import { rotateStoredSecrets } from '../../../gateway/cli/secrets-commands';
 import { platformDeps } from '../../../gateway/platform-deps';
 import { openMetadataDb } from '../../../domain/metadata-store/metadata-db';
 import type { ParameterStore } from '../../../domain/secrets/parameter-store';
@@ -53,7 +53,7 @@ describe.each(BACKENDS)('plat secrets rotate on $name', (backend) => {
   const gatewaySecrets = async (key?: string, previous?: string): Promise<ParameterStore> =>
     (await platformDeps(dataDir, loadConfig(env(key, previous)))).secrets;
   const rotate = async (key?: string, previous?: string) => {
-    const { data, text } = await secretsCommand(['rotate'], env(key, previous));
+    const { data, text } = await rotateStoredSecrets(env(key, previous));
     expect(leaked(text + JSON.stringify(data), keys, [...passwords.values()])).toEqual([]);
     return { report: data as RotationReport & { key_id?: string }, text };
   };
@@ -91,7 +91,7 @@ describe.each(BACKENDS)('plat secrets rotate on $name', (backend) => {
   });
 
   test('a rotation without the old key is refused, naming neither key', async () => {
-    const failure = await secretsCommand(['rotate'], env(newerKey)).then(
+    const failure = await rotateStoredSecrets(env(newerKey)).then(
       () => undefined,
       (err: Error) => err,
     );
