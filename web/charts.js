@@ -1,7 +1,8 @@
 // The dashboard's charts, drawn by Apache ECharts (served by the gateway at /vendor/echarts.min.js):
 // series by day, week or month on a time axis that reads well from one day to ten years, gaps left
 // as gaps, lone buckets as dots, tooltips, zoom on long series, and top-N breakdowns as bars (docs/web-ui.md#dashboard).
-(function () {
+// Top-level, so the other pages' scripts see its type when checked (web/tsconfig.json).
+const platChartsLib = (function () {
   const DAY = 86_400_000;
   const BLUE = '#2f6fde';
   const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -273,5 +274,6 @@
     return chart;
   }
 
-  window.platCharts = { seriesOption, topOption, draw, formatValue, rangeText, dayOf, bucketRows, grainFor };
+  return { seriesOption, topOption, draw, formatValue, rangeText, dayOf, bucketRows, grainFor };
 })();
+window.platCharts = platChartsLib;

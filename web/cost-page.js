@@ -1,14 +1,13 @@
 // The cost page: the project's cost record by agent and phase (tokens, model calls, price tier, USD)
 // with the price table it is computed from, updated live by `cost_update` (docs/web-ui.md#cost).
 window.plat.page(async () => {
-  const { api, request, h, fmt, badge, projectTabs } = window.plat;
+  const { request, h, fmt, badge, projectTabs } = window.plat;
   const id = window.plat.projectId();
-  const base = `/v1/projects/${encodeURIComponent(id)}`;
   const $ = (sel) => document.querySelector(sel);
   document.getElementById('tabs').replaceWith(projectTabs(id, 'cost'));
   const PHASE_ORDER = window.plat.PHASES.map(([phase]) => phase);
 
-  const [view, pricing] = await Promise.all([api(base), request('/v1/pricing')]);
+  const [view, pricing] = await Promise.all([window.plat.project(id), request('/v1/pricing')]);
   document.title = `Cost ${view.project_id} · plat`;
   $('#title').textContent = `Cost: ${view.prd ? view.prd.title : view.project_id}`;
   $('#headline').replaceChildren(badge(view.status), ' ', h('code', {}, view.project_id));

@@ -156,7 +156,7 @@ window.plat.page(async () => {
     }
   }
 
-  const [project, spec] = await Promise.all([api(base), api(`${base}/dashboards`)]);
+  const [project, spec] = await Promise.all([window.plat.project(id), api(`${base}/dashboards`)]);
   document.title = `Dashboard · ${project.prd ? project.prd.title : id} · plat`;
   $('#title').textContent = project.prd ? project.prd.title : id;
   $('#subtitle').textContent = `${id} · ${project.status} · ${spec.datasets.length} metrics`;

@@ -1,6 +1,7 @@
 // Downloads built in the page: one text file, or several as a .tar archive (POSIX ustar, which every
 // tar and archive tool opens), so the pipeline templates come down as one file (docs/web-ui.md#result).
-(function () {
+// Top-level, so the other pages' scripts see its type when checked (web/tsconfig.json).
+const platDownloadsLib = (function () {
   const encoder = new TextEncoder();
 
   /** Starts a download of `data` (a string or bytes) named `name`. */
@@ -49,5 +50,6 @@
     return out;
   }
 
-  window.platDownloads = { download, tarArchive };
+  return { download, tarArchive };
 })();
+window.platDownloads = platDownloadsLib;

@@ -19,7 +19,7 @@ window.plat.page(async () => {
   };
   const ENDED = window.plat.ENDED;
 
-  let view = await api(base);
+  let view = await window.plat.project(id);
   let stages = { stages: [] };
   const config = await window.plat.uiConfig().catch(() => null);
 
@@ -234,7 +234,7 @@ window.plat.page(async () => {
   });
 
   async function refresh() {
-    [view, stages] = await Promise.all([api(base), api(`${base}/stages`)]);
+    [view, stages] = await Promise.all([window.plat.project(id), api(`${base}/stages`)]);
     render();
   }
   await refresh();

@@ -1,6 +1,7 @@
 // plat's one client library, shared by every page (docs/web-ui.md): the session, the API with its
 // error format, the live event stream, a safe DOM builder, formatting and the page frame.
-(function () {
+// Top-level, so the other pages' scripts see its type when checked (web/tsconfig.json).
+const platLib = (function () {
   const TOKEN_KEY = 'plat_token';
 
   // ---- session ----------------------------------------------------------------------------------
@@ -129,6 +130,15 @@
     }
   }
 
+  /**
+   * A project as the API describes it (the generated `Project` type).
+   * @param {string} projectId
+   * @returns {Promise<ApiProject>}
+   */
+  function project(projectId) {
+    return api(`/v1/projects/${encodeURIComponent(projectId)}`);
+  }
+
   // ---- warehouse queries --------------------------------------------------------------------------
 
   /**
@@ -234,7 +244,16 @@
    * The web pages' settings from `GET /v1/ui-config`, fetched once per page: among them a project's
    * phases in the order they run, with the names the pages show (the gateway's stage table).
    */
+  /**
+   * What the pages read from `GET /v1/ui-config` once `page()` starts them, as `window.plat.PHASES`
+   * ([phase, label] pairs) and `window.plat.ENDED` (the statuses a project ends in).
+   * @type {{ PHASES: [string, string][], ENDED: ApiUiConfig['ended_statuses'] }}
+   */
+  const settings = { PHASES: [], ENDED: [] };
+
+  /** @type {Promise<ApiUiConfig> | undefined} */
   let configRequest;
+  /** @returns {Promise<ApiUiConfig>} */
   function uiConfig() {
     configRequest = configRequest || request('/v1/ui-config');
     return configRequest;
@@ -246,6 +265,8 @@
    * A project's events as a page needs them: every stored event first (`onHistory`, oldest first),
    * then each new one live (`onEvent`), the connection state shown in `stateEl`. The stream closes
    * itself once the project has ended.
+   * @param {string} projectId
+   * @param {{ onHistory?: (events: object[]) => void, onEvent: (event: any) => void, stateEl?: Element | null }} handlers
    */
   async function liveProject(projectId, { onHistory, onEvent, stateEl }) {
     const { events } = await api(`/v1/projects/${encodeURIComponent(projectId)}/events?since=0`);
@@ -255,7 +276,7 @@
       onState: (s) => stateEl && (stateEl.textContent = STATE_TEXT[s] || ''),
       onEvent: (e) => {
         onEvent(e);
-        if (window.plat.ENDED.some((s) => e.event_type === `project_${s}`))
+        if (settings.ENDED.some((s) => e.event_type === `project_${s}`))
           setTimeout(() => stream.close(), 500);
       },
     });
@@ -448,11 +469,9 @@
       }
       document.body.prepend(topbar(user));
       try {
-        // `window.plat.PHASES`: [phase, label] pairs, as the pages read them.
         const config = await uiConfig();
-        window.plat.PHASES = config.phases.map((p) => [p.phase, p.label]);
-        // `window.plat.ENDED`: the statuses a project ends in.
-        window.plat.ENDED = config.ended_statuses;
+        settings.PHASES = config.phases.map((p) => [p.phase, p.label]);
+        settings.ENDED = config.ended_statuses;
         await start(user);
       } catch (err) {
         if (err instanceof PageLeft) return;
@@ -464,15 +483,20 @@
     else run();
   }
 
-  window.plat = {
+  return {
     TOKEN_KEY,
     alarms,
-    PHASES: [],
-    ENDED: [],
+    get PHASES() {
+      return settings.PHASES;
+    },
+    get ENDED() {
+      return settings.ENDED;
+    },
     uiConfig,
     ApiError,
     PageLeft,
     api,
+    project,
     warehouseQuery,
     request,
     currentUser,
@@ -493,3 +517,4 @@
     page,
   };
 })();
+window.plat = platLib;

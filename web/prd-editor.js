@@ -1,7 +1,8 @@
 // The PRD editor of the modify decision: the PRD as JSON text, and each error (a JSON syntax error
 // here, or the server's 400/422 details) listed with its line and selecting its place in the text
 // when clicked (docs/web-ui.md).
-(function () {
+// Top-level, so the other pages' scripts see its type when checked (web/tsconfig.json).
+const platPrdEditorLib = (function () {
   const { h } = window.plat;
 
   class JsonSyntaxError extends Error {
@@ -218,5 +219,6 @@
     return { focus: () => text.focus() };
   }
 
-  window.platPrdEditor = { createPrdEditor, parseWithPositions };
+  return { createPrdEditor, parseWithPositions };
 })();
+window.platPrdEditor = platPrdEditorLib;

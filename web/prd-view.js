@@ -1,6 +1,7 @@
 // Renders a PRD readably: industry with the analyst's evidence, the four layers with their tables,
 // facts, relationships, metrics, dashboards and quality rules (docs/web-ui.md).
-(function () {
+// Top-level, so the other pages' scripts see its type when checked (web/tsconfig.json).
+const platPrdLib = (function () {
   const { h, fmt } = window.plat;
 
   const list = (items, render) => (items && items.length ? h('ul', {}, items.map(render)) : none());
@@ -261,5 +262,6 @@
     );
   }
 
-  window.platPrd = { renderPrd };
+  return { renderPrd };
 })();
+window.platPrd = platPrdLib;

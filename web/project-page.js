@@ -8,7 +8,7 @@ window.plat.page(async () => {
   document.getElementById('tabs').replaceWith(projectTabs(id, 'detail'));
 
   const ENDED = window.plat.ENDED;
-  let view = await api(base);
+  let view = await window.plat.project(id);
   let prdShownFor = null;
   let editing = false;
 
@@ -190,7 +190,7 @@ window.plat.page(async () => {
   // ---- live updates ---------------------------------------------------------------------------
   let pending = null;
   async function refresh() {
-    view = await api(base);
+    view = await window.plat.project(id);
     render();
   }
   const refreshSoon = () => {

@@ -12,7 +12,7 @@ window.plat.page(async () => {
   /** Relations below this confidence are not shown (the data-profile rule). */
   const MIN_CONFIDENCE = 0.5;
 
-  const view = await api(base);
+  const view = await window.plat.project(id);
   document.title = `Result ${view.project_id} · plat`;
   $('#title').textContent = `Result: ${view.prd ? view.prd.title : view.project_id}`;
   $('#headline').replaceChildren(

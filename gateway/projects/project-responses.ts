@@ -14,6 +14,51 @@ const status = z.enum(PROJECT_STATUSES);
 const perPhase = <T extends z.ZodType>(value: T) =>
   z.object(Object.fromEntries(PHASES.map((p) => [p, value])) as Record<(typeof PHASES)[number], T>);
 
+/** Token counts as the cost record keeps them (fields optional: records of older versions may lack some). */
+const tokens = {
+  input_tokens: z.number().optional(),
+  output_tokens: z.number().optional(),
+  total_tokens: z.number().optional(),
+};
+
+/** The project's cost record: its total and each agent's share. */
+const costSchema = z.looseObject({
+  project_total: z
+    .looseObject({ ...tokens, etl_dpu_hours: z.number().optional(), estimated_usd: z.number().optional() })
+    .optional(),
+  by_agent: z
+    .array(
+      z.looseObject({
+        agent_name: z.string(),
+        phase: z.string(),
+        tier: z.string().optional(),
+        model: z.string().optional(),
+        input_tokens: z.number().optional(),
+        output_tokens: z.number().optional(),
+        call_count: z.number().optional(),
+        estimated_usd: z.number().optional(),
+      }),
+    )
+    .optional(),
+  updated_at: z.string().optional(),
+});
+
+/** What the warehouse stages built, as far as the pages show it (each stage's full report has its own route). */
+const warehouseSchema = z.looseObject({
+  host: z.string().optional(),
+  ods: z.looseObject({ database: z.string().optional(), rows_copied: z.number().optional() }).optional(),
+  visualization: z
+    .looseObject({
+      url: z.string().optional(),
+      dashboards: z.number().optional(),
+      charts: z.number().optional(),
+    })
+    .optional(),
+  profile: z
+    .looseObject({ overall_score: z.number().optional(), insights: z.number().optional() })
+    .optional(),
+});
+
 export const projectViewSchema = z.looseObject({
   project_id: z.string(),
   owner_id: z.string(),
@@ -42,13 +87,17 @@ export const projectViewSchema = z.looseObject({
       decided_at: dateTime,
     })
     .optional(),
-  cost: z.looseObject({}).describe('token usage and estimated USD, in total and by agent'),
-  accumulated_usage: z.looseObject({}),
+  cost: costSchema.describe('token usage and estimated USD, in total and by agent'),
+  accumulated_usage: z.looseObject({
+    inputTokens: z.number().optional(),
+    outputTokens: z.number().optional(),
+    totalTokens: z.number().optional(),
+  }),
   cost_usd: z.number(),
   duration_seconds: z.number().int(),
   bi_dashboard_url: z.string().nullable(),
   error: z.object({ phase, message: z.string() }).optional(),
-  warehouse: z.looseObject({}).optional().describe('what each warehouse stage built'),
+  warehouse: warehouseSchema.optional().describe('what each warehouse stage built'),
 });
 
 export const createdProjectSchema = z.object({

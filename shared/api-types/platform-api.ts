@@ -1128,9 +1128,36 @@ export interface components {
       };
       /** @description token usage and estimated USD, in total and by agent */
       cost: {
+        project_total?: {
+          input_tokens?: number;
+          output_tokens?: number;
+          total_tokens?: number;
+          etl_dpu_hours?: number;
+          estimated_usd?: number;
+        } & {
+          [key: string]: unknown;
+        };
+        by_agent?: ({
+          agent_name: string;
+          phase: string;
+          tier?: string;
+          model?: string;
+          input_tokens?: number;
+          output_tokens?: number;
+          call_count?: number;
+          estimated_usd?: number;
+        } & {
+          [key: string]: unknown;
+        })[];
+        updated_at?: string;
+      } & {
         [key: string]: unknown;
       };
       accumulated_usage: {
+        inputTokens?: number;
+        outputTokens?: number;
+        totalTokens?: number;
+      } & {
         [key: string]: unknown;
       };
       cost_usd: number;
@@ -1151,6 +1178,27 @@ export interface components {
       };
       /** @description what each warehouse stage built */
       warehouse?: {
+        host?: string;
+        ods?: {
+          database?: string;
+          rows_copied?: number;
+        } & {
+          [key: string]: unknown;
+        };
+        visualization?: {
+          url?: string;
+          dashboards?: number;
+          charts?: number;
+        } & {
+          [key: string]: unknown;
+        };
+        profile?: {
+          overall_score?: number;
+          insights?: number;
+        } & {
+          [key: string]: unknown;
+        };
+      } & {
         [key: string]: unknown;
       };
     } & {
@@ -2129,9 +2177,36 @@ export interface operations {
             };
             /** @description token usage and estimated USD, in total and by agent */
             cost: {
+              project_total?: {
+                input_tokens?: number;
+                output_tokens?: number;
+                total_tokens?: number;
+                etl_dpu_hours?: number;
+                estimated_usd?: number;
+              } & {
+                [key: string]: unknown;
+              };
+              by_agent?: ({
+                agent_name: string;
+                phase: string;
+                tier?: string;
+                model?: string;
+                input_tokens?: number;
+                output_tokens?: number;
+                call_count?: number;
+                estimated_usd?: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+              updated_at?: string;
+            } & {
               [key: string]: unknown;
             };
             accumulated_usage: {
+              inputTokens?: number;
+              outputTokens?: number;
+              totalTokens?: number;
+            } & {
               [key: string]: unknown;
             };
             cost_usd: number;
@@ -2152,6 +2227,27 @@ export interface operations {
             };
             /** @description what each warehouse stage built */
             warehouse?: {
+              host?: string;
+              ods?: {
+                database?: string;
+                rows_copied?: number;
+              } & {
+                [key: string]: unknown;
+              };
+              visualization?: {
+                url?: string;
+                dashboards?: number;
+                charts?: number;
+              } & {
+                [key: string]: unknown;
+              };
+              profile?: {
+                overall_score?: number;
+                insights?: number;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
               [key: string]: unknown;
             };
           } & {
