@@ -52,6 +52,11 @@ export const RERANK_FEATURES = [
   'attribute',
 ] as const satisfies readonly (keyof RerankFeatures)[];
 
+/** A feature of `RerankFeatures` that `RERANK_FEATURES` lacks (none: the check below compiles). */
+type Unlisted = Exclude<keyof RerankFeatures, (typeof RERANK_FEATURES)[number]>;
+/** Compiles only while every feature is listed: a signal added to the interface alone names itself here. */
+export const EVERY_FEATURE_LISTED: [Unlisted] extends [never] ? true : Unlisted = true;
+
 /** What the question brings, analysed once per search. */
 export interface RerankQuery {
   terms: string[];
