@@ -29,7 +29,11 @@ window.plat.page(async () => {
         : `The project ended ${view.status}: only the stages that ran have results.`;
   }
 
-  /** An artifact, or null with the reason shown in `el` when its stage has not run. */
+  /**
+   * A stage's report, or null with the reason shown in `el` when its stage has not run.
+   * @param {ApiReportPath} path a report of the stage table (a misspelt one fails `npm run typecheck`)
+   * @param {Element} el
+   */
   async function artifact(path, el) {
     try {
       return await api(`${base}/${path}`);

@@ -3,6 +3,7 @@
  * library's top-level `…Lib`), and the API's types generated from its OpenAPI document
  * (docs/architecture.md#one-contract-per-service), for the pages' JSDoc.
  */
+import type { ReportPath } from '../../shared/analysis-stages';
 import type { components, paths } from '../../shared/api-types/platform-api';
 
 /**
@@ -29,6 +30,8 @@ declare global {
   type ApiProject = components['schemas']['Project'];
   /** The pages' settings (`GET /v1/ui-config`). */
   type ApiUiConfig = paths['/v1/ui-config']['get']['responses'][200]['content']['application/json'];
+  /** A report a stage keeps (`GET /v1/projects/{id}/{path}`), from the stage table. */
+  type ApiReportPath = ReportPath;
   /** One page of the caller's projects (`GET /v1/projects`). */
   type ApiProjectList = paths['/v1/projects']['get']['responses'][200]['content']['application/json'];
 }
