@@ -1,7 +1,7 @@
 // The alarms page: every alarm's state and condition, and one alarm's firings and resolutions
 // (docs/web-ui.md#alarms). Alertmanager reports changes to the gateway; the page re-reads every 15 s.
 window.plat.page(async () => {
-  const { api, h, fmt, badge } = window.plat;
+  const { call, h, fmt, badge } = window.plat;
   const $ = (sel) => document.querySelector(sel);
   let selected = new URLSearchParams(location.search).get('alarm');
 
@@ -10,7 +10,10 @@ window.plat.page(async () => {
   async function showHistory(name) {
     selected = name;
     history.replaceState(null, '', `?alarm=${encodeURIComponent(name)}`);
-    const { alarm, history: notes } = await api(`/v1/alarms/${encodeURIComponent(name)}`);
+    const client = await window.plat.http();
+    const { alarm, history: notes } = await call(
+      client.GET('/v1/alarms/{name}', { params: { path: { name } } }),
+    );
     $('#history-section').hidden = false;
     $('#history-title').textContent = `History of ${alarm.name}`;
     $('#history-hint').textContent = `Look first at: ${alarm.hint}.`;
@@ -31,7 +34,8 @@ window.plat.page(async () => {
   }
 
   async function refresh() {
-    const { firing, alarms } = await api('/v1/alarms');
+    const client = await window.plat.http();
+    const { firing, alarms } = await call(client.GET('/v1/alarms'));
     $('#headline').textContent = firing
       ? `${firing} of ${alarms.length} alarms firing`
       : `All ${alarms.length} alarms ok`;

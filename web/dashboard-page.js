@@ -156,6 +156,7 @@ window.plat.page(async () => {
     }
   }
 
+  // The dashboards report is described loosely in the document (each dataset's own columns).
   const [project, spec] = await Promise.all([window.plat.project(id), api(`${base}/dashboards`)]);
   document.title = `Dashboard · ${project.prd ? project.prd.title : id} · plat`;
   $('#title').textContent = project.prd ? project.prd.title : id;

@@ -2,9 +2,8 @@
 // cost from `cost_update`, attempts and failures per stage, and the workflow in Temporal's Web UI
 // (docs/web-ui.md#monitor).
 window.plat.page(async () => {
-  const { api, h, svg, fmt, badge, timer, tickTimer, projectTabs } = window.plat;
+  const { call, h, svg, fmt, badge, timer, tickTimer, projectTabs } = window.plat;
   const id = window.plat.projectId();
-  const base = `/v1/projects/${encodeURIComponent(id)}`;
   const $ = (sel) => document.querySelector(sel);
   document.getElementById('tabs').replaceWith(projectTabs(id, 'monitor'));
 
@@ -234,7 +233,11 @@ window.plat.page(async () => {
   });
 
   async function refresh() {
-    [view, stages] = await Promise.all([window.plat.project(id), api(`${base}/stages`)]);
+    const client = await window.plat.http();
+    [view, stages] = await Promise.all([
+      window.plat.project(id),
+      call(client.GET('/v1/projects/{project_id}/stages', { params: { path: { project_id: id } } })),
+    ]);
     render();
   }
   await refresh();

@@ -130,13 +130,84 @@ const platLib = (function () {
     }
   }
 
+  // ---- the typed client ---------------------------------------------------------------------------
+
+  /** openapi-fetch, served from its npm package by the gateway (a module, loaded on first use). */
+  const OPENAPI_FETCH = '/vendor/openapi-fetch.mjs';
+
+  /** @typedef {import('openapi-fetch').Client<ApiPaths, 'application/json'>} TypedClient */
+  /** @type {Promise<TypedClient> | undefined} */
+  let typedClient;
+
+  /**
+   * The API's client typed by its OpenAPI document (docs/architecture.md#one-contract-per-service):
+   * paths, parameters and bodies are checked by `npm run typecheck`. It sends the session's token;
+   * use it through {@link call}, which answers the body or throws `ApiError` as `api` does.
+   * @returns {Promise<TypedClient>}
+   */
+  function http() {
+    typedClient ??= /** @type {Promise<{ default: typeof import('openapi-fetch').default }>} */ (
+      import(OPENAPI_FETCH)
+    ).then(({ default: createClient }) =>
+      createClient({
+        baseUrl: location.origin,
+        fetch: async (req) => {
+          const token = localStorage.getItem(TOKEN_KEY);
+          if (token) req.headers.set('authorization', 'Bearer ' + token);
+          try {
+            return await fetch(req);
+          } catch {
+            throw new ApiError(0, 'unreachable', 'the plat gateway cannot be reached');
+          }
+        },
+      }),
+    );
+    return typedClient;
+  }
+
+  /**
+   * The 2xx body of a typed call, or `ApiError` in plat's format; a rejected token sends the browser
+   * to sign-in, and a route for operators only answers a tenant with {@link OPERATOR_ONLY}.
+   * @template T
+   * @param {Promise<{ data?: T, error?: any, response: Response }>} pending
+   * @returns {Promise<T>}
+   */
+  async function call(pending) {
+    const { data, error, response } = await pending;
+    if (response.ok) return data;
+    if (response.status === 401) {
+      toSignIn('expired');
+      throw new PageLeft();
+    }
+    const e = (error && error.error) || {};
+    if (response.status === 403 && e.code === 'forbidden')
+      throw new ApiError(403, 'forbidden', OPERATOR_ONLY, e.details, error);
+    throw new ApiError(
+      response.status,
+      e.code || String(response.status),
+      e.message || response.statusText,
+      e.details,
+      error,
+    );
+  }
+
   /**
    * A project as the API describes it (the generated `Project` type).
    * @param {string} projectId
    * @returns {Promise<ApiProject>}
    */
-  function project(projectId) {
-    return api(`/v1/projects/${encodeURIComponent(projectId)}`);
+  async function project(projectId) {
+    requireSession();
+    const client = await http();
+    return call(client.GET('/v1/projects/{project_id}', { params: { path: { project_id: projectId } } }));
+  }
+
+  /** A page's typed calls need a live session: without one the browser goes to sign-in. */
+  function requireSession() {
+    if (!localStorage.getItem(TOKEN_KEY) || !currentUser()) {
+      toSignIn('expired');
+      throw new PageLeft();
+    }
   }
 
   // ---- warehouse queries --------------------------------------------------------------------------
@@ -255,7 +326,7 @@ const platLib = (function () {
   let configRequest;
   /** @returns {Promise<ApiUiConfig>} */
   function uiConfig() {
-    configRequest = configRequest || request('/v1/ui-config');
+    configRequest ??= http().then((client) => call(client.GET('/v1/ui-config')));
     return configRequest;
   }
 
@@ -269,7 +340,12 @@ const platLib = (function () {
    * @param {{ onHistory?: (events: object[]) => void, onEvent: (event: any) => void, stateEl?: Element | null }} handlers
    */
   async function liveProject(projectId, { onHistory, onEvent, stateEl }) {
-    const { events } = await api(`/v1/projects/${encodeURIComponent(projectId)}/events?since=0`);
+    const client = await http();
+    const { events } = await call(
+      client.GET('/v1/projects/{project_id}/events', {
+        params: { path: { project_id: projectId }, query: { since: 0 } },
+      }),
+    );
     if (onHistory) onHistory(events);
     const stream = followEvents(projectId, {
       since: events.length ? events[events.length - 1].event_id : 0,
@@ -384,7 +460,7 @@ const platLib = (function () {
   let alarmsRead;
   /** The alarms (GET /v1/alarms), read once per page: the top bar and the page share the answer. */
   function alarms() {
-    alarmsRead ??= api('/v1/alarms');
+    alarmsRead ??= http().then((client) => call(client.GET('/v1/alarms')));
     return alarmsRead;
   }
 
@@ -496,6 +572,8 @@ const platLib = (function () {
     ApiError,
     PageLeft,
     api,
+    http,
+    call,
     project,
     warehouseQuery,
     request,

@@ -1,9 +1,8 @@
 // The project detail page: live phases with timers, the work log streaming over the WebSocket, the
 // PRD, and the approve / modify / reject decision (docs/web-ui.md).
 window.plat.page(async () => {
-  const { api, h, fmt, badge, timer, projectTabs } = window.plat;
+  const { call, h, fmt, badge, timer, projectTabs } = window.plat;
   const id = window.plat.projectId();
-  const base = `/v1/projects/${encodeURIComponent(id)}`;
   const $ = (sel) => document.querySelector(sel);
   document.getElementById('tabs').replaceWith(projectTabs(id, 'detail'));
 
@@ -136,7 +135,15 @@ window.plat.page(async () => {
     decisionError.hidden = true;
     for (const b of decisionBox.querySelectorAll('button')) b.disabled = true;
     try {
-      await api(`${base}/hitl/${decision}`, { method: 'POST', body: body || {} });
+      const client = await window.plat.http();
+      const params = { path: { project_id: id } };
+      await call(
+        decision === 'modify'
+          ? client.POST('/v1/projects/{project_id}/hitl/modify', { params, body })
+          : decision === 'reject'
+            ? client.POST('/v1/projects/{project_id}/hitl/reject', { params, body: body || {} })
+            : client.POST('/v1/projects/{project_id}/hitl/approve', { params }),
+      );
       $('#reject-form').hidden = true;
       $('#editor').replaceChildren();
       editing = false;
@@ -179,7 +186,8 @@ window.plat.page(async () => {
   $('#cancel').addEventListener('click', async () => {
     if (!confirm('Cancel this project? Stages in progress stop and nothing more is built.')) return;
     try {
-      await api(`${base}/cancel`, { method: 'POST' });
+      const client = await window.plat.http();
+      await call(client.POST('/v1/projects/{project_id}/cancel', { params: { path: { project_id: id } } }));
       await refresh();
     } catch (err) {
       if (err instanceof window.plat.PageLeft) throw err;
@@ -215,7 +223,12 @@ window.plat.page(async () => {
 
   render();
   if (ENDED.includes(view.status)) {
-    const { events } = await api(`${base}/events?since=0`);
+    const client = await window.plat.http();
+    const { events } = await call(
+      client.GET('/v1/projects/{project_id}/events', {
+        params: { path: { project_id: id }, query: { since: 0 } },
+      }),
+    );
     return events.forEach(addLogLine);
   }
   const stream = await window.plat.liveProject(id, {

@@ -72,7 +72,11 @@ const PAGES: [string, string][] = [
 ];
 
 /** Third-party browser code, from npm, served by the gateway so no page loads anything from elsewhere. */
-const VENDOR: [string, string][] = [['/vendor/echarts.min.js', 'echarts/dist/echarts.common.min.js']];
+const VENDOR: [string, string][] = [
+  ['/vendor/echarts.min.js', 'echarts/dist/echarts.common.min.js'],
+  // The typed API client (web/plat.js `http()`): one self-contained ES module.
+  ['/vendor/openapi-fetch.mjs', 'openapi-fetch/dist/index.mjs'],
+];
 
 /** Serves the pages, `web/`'s static files (stylesheet, client library) and the vendored chart library. */
 export function mountWebPages(app: Express): void {

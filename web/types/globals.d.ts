@@ -26,6 +26,8 @@ declare global {
     echarts: any;
   }
 
+  /** Every operation of the platform API (the typed client's paths). */
+  type ApiPaths = paths;
   /** A project as `GET /v1/projects/{id}` answers it. */
   type ApiProject = components['schemas']['Project'];
   /** The pages' settings (`GET /v1/ui-config`). */
