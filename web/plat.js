@@ -318,9 +318,9 @@ const platLib = (function () {
   /**
    * What the pages read from `GET /v1/ui-config` once `page()` starts them, as `window.plat.PHASES`
    * ([phase, label] pairs) and `window.plat.ENDED` (the statuses a project ends in).
-   * @type {{ PHASES: [string, string][], ENDED: ApiUiConfig['ended_statuses'] }}
+   * @type {{ PHASES: [string, string][], ENDED: ApiUiConfig['ended_statuses'], REPORTS: ApiUiConfig['reports'] }}
    */
-  const settings = { PHASES: [], ENDED: [] };
+  const settings = { PHASES: [], ENDED: [], REPORTS: [] };
 
   /** @type {Promise<ApiUiConfig> | undefined} */
   let configRequest;
@@ -548,6 +548,7 @@ const platLib = (function () {
         const config = await uiConfig();
         settings.PHASES = config.phases.map((p) => [p.phase, p.label]);
         settings.ENDED = config.ended_statuses;
+        settings.REPORTS = config.reports;
         await start(user);
       } catch (err) {
         if (err instanceof PageLeft) return;
@@ -567,6 +568,10 @@ const platLib = (function () {
     },
     get ENDED() {
       return settings.ENDED;
+    },
+    /** Every report a stage keeps (the stage table, from `GET /v1/ui-config`). */
+    get REPORTS() {
+      return settings.REPORTS;
     },
     uiConfig,
     ApiError,

@@ -67,6 +67,8 @@ window.plat.page(async () => {
 
   // ---- reports -------------------------------------------------------------------------------
   const done = (phase) => view.phases[phase] === 'completed';
+  /** The reports this page (or the dashboard and profile pages) lays out; any other is offered as JSON. */
+  const LAID_OUT = new Set(['quality', 'metrics', 'catalog', 'scripts', 'pipeline', 'dashboards', 'profile']);
   $('#reports').replaceChildren(
     h(
       'li',
@@ -96,6 +98,30 @@ window.plat.page(async () => {
       h('a', { href: '#scripts-title' }, 'Scripts'),
       ' · ',
       h('a', { href: '#pipeline-title' }, 'Pipeline templates'),
+    ),
+    // A report of the stage table this page does not lay out (a stage added since): its JSON.
+    ...window.plat.REPORTS.filter((r) => !LAID_OUT.has(r.path)).map((r) =>
+      h(
+        'li',
+        { dataset: { report: r.path } },
+        done(r.phase)
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'secondary',
+                onclick: async () =>
+                  download(
+                    `${id}-${r.path}.json`,
+                    JSON.stringify(await api(`${base}/${r.path}`), null, 2),
+                    'application/json',
+                  ),
+              },
+              `Download ${r.path}.json`,
+            )
+          : h('span', { class: 'muted' }, `${r.path} (not built yet)`),
+        ` — ${r.summary}`,
+      ),
     ),
   );
 

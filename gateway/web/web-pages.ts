@@ -5,7 +5,7 @@
 import express, { type Express, type Request } from 'express';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { PHASE_LABELS, PHASES } from '../../shared/analysis-stages';
+import { PHASE_LABELS, PHASES, STAGE_REPORTS } from '../../shared/analysis-stages';
 import { repoRoot } from '../../shared/paths';
 import { ENDED_PROJECT_STATUSES } from '../../shared/project-model';
 import { apiRoute, type ApiRoute } from '../api/api-route';
@@ -27,6 +27,8 @@ const uiConfigSchema = z.object({
   phases: z.array(z.object({ phase: z.enum(PHASES), label: z.string() })),
   /** The statuses a project ends in: a page stops following a project in one. */
   ended_statuses: z.array(z.string()),
+  /** Every report a stage keeps (the stage table): its route under a project, the phase that writes it, what it holds. */
+  reports: z.array(z.object({ path: z.string(), phase: z.enum(PHASES), summary: z.string() })),
 });
 
 /** `GET /v1/ui-config`: what the pages need to know before anyone signs in. */
@@ -45,6 +47,7 @@ export function uiConfigRoute(deps: { selfSignup: boolean; temporalUi?: Temporal
       temporal_namespace: deps.temporalUi?.namespace ?? 'default',
       phases: PHASE_LABELS,
       ended_statuses: [...ENDED_PROJECT_STATUSES],
+      reports: STAGE_REPORTS.map(({ path, phase, summary }) => ({ path, phase, summary })),
     }),
   });
 }

@@ -1526,6 +1526,20 @@ export interface operations {
               label: string;
             }[];
             ended_statuses: string[];
+            reports: {
+              path: string;
+              /** @enum {string} */
+              phase:
+                | 'prd'
+                | 'data_ingestion'
+                | 'data_modeling'
+                | 'data_governance'
+                | 'query_building'
+                | 'visualization'
+                | 'analytics_advisor'
+                | 'production_pipeline';
+              summary: string;
+            }[];
           };
         };
       };

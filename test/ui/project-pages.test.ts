@@ -201,6 +201,24 @@ describe('project pages', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(await horizontalOverflow(page)).toEqual([]);
 
+    // A report of the stage table the page does not lay out (as a stage added to the table brings
+    // one) is offered as its JSON: here the stage attempts, served under the project like a report.
+    await page.route('**/v1/ui-config', async (route) => {
+      const response = await route.fetch();
+      const config = (await response.json()) as { reports: object[] };
+      config.reports.push({ path: 'stages', phase: 'production_pipeline', summary: 'every stage attempt' });
+      await route.fulfill({ response, json: config });
+    });
+    await page.reload();
+    const offered = '#reports li[data-report=stages] button';
+    await page.waitForSelector(offered);
+    const [report] = await Promise.all([page.waitForEvent('download'), page.click(offered)]);
+    const reportFile = path.join(os.tmpdir(), `stages-${id}.json`);
+    await report.saveAs(reportFile);
+    expect(JSON.parse(fs.readFileSync(reportFile, 'utf8'))).toMatchObject({ stages: expect.any(Array) });
+    fs.rmSync(reportFile, { force: true });
+    await page.unroute('**/v1/ui-config');
+
     await page.click('nav.tabs >> text=Data profile');
     await waitInPage(page, () => /relational integrity/i.test(document.body.innerText));
     await screenshots(page, 'project-profile');
