@@ -4,33 +4,25 @@
  * retried (the request itself is wrong); anything else is, by Temporal.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import createClient, { type Client } from 'openapi-fetch';
+import { bearerClient, type TypedClient } from '../../shared/bearer-client';
 import type { paths } from '../../shared/api-types/memory-api';
 
 /** What the pipelines add: the add operation's body. */
 export type AddBody = NonNullable<paths['/memory/add']['post']['requestBody']>['content']['application/json'];
 
 export class MemoryClient {
-  private readonly http: Client<paths, 'application/json'>;
+  private readonly http: TypedClient<paths>;
 
   constructor(
     readonly baseUrl: string,
     apiKey?: string,
   ) {
-    this.http = createClient<paths, 'application/json'>({
+    this.http = bearerClient<paths>(
       baseUrl,
-      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
-      fetch: async (request: Request) => {
-        try {
-          return await fetch(request);
-        } catch (err) {
-          throw new Error(
-            `memory service unreachable at ${baseUrl}: ${(err as Error).cause ?? (err as Error).message}`,
-            { cause: err },
-          );
-        }
-      },
-    });
+      apiKey,
+      (err) =>
+        new Error(`memory service unreachable at ${baseUrl}: ${err.cause ?? err.message}`, { cause: err }),
+    );
   }
 
   add(body: AddBody) {

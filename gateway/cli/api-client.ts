@@ -2,8 +2,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import createClient, { type Client } from 'openapi-fetch';
 import type { paths as MemoryPaths } from '../../shared/api-types/memory-api';
+import { bearerClient, type TypedClient } from '../../shared/bearer-client';
 import type { paths as PlatformPaths } from '../../shared/api-types/platform-api';
 
 export class ApiError extends Error {
@@ -60,27 +60,22 @@ interface CallResult<D> {
  * that cannot be reached is an `ApiError` with status 0 that says so.
  */
 export class ApiClient<Paths extends object> {
-  readonly http: Client<Paths, 'application/json'>;
+  readonly http: TypedClient<Paths>;
 
   constructor(
     readonly baseUrl: string,
     token?: string,
   ) {
-    this.http = createClient<Paths, 'application/json'>({
+    this.http = bearerClient<Paths>(
       baseUrl,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-      fetch: async (request: Request) => {
-        try {
-          return await fetch(request);
-        } catch (err) {
-          throw new ApiError(
-            0,
-            'unreachable',
-            `cannot reach ${baseUrl} (${(err as Error).message}); is plat running (npm start)?`,
-          );
-        }
-      },
-    });
+      token,
+      (err) =>
+        new ApiError(
+          0,
+          'unreachable',
+          `cannot reach ${baseUrl} (${err.message}); is plat running (npm start)?`,
+        ),
+    );
   }
 }
 

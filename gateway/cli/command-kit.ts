@@ -16,6 +16,11 @@ export interface CommandResult {
 /** A group's flags: each string flag takes a value, each boolean is on when given. */
 export type FlagSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
 
+/** The values of a group's flags by name: a string flag's text, a boolean's on or off. */
+export type FlagValues<S extends FlagSpec> = {
+  [K in keyof S]?: S[K]['type'] extends 'boolean' ? boolean : string;
+};
+
 /** The values of a command's flags and its ancestors', keyed by the flag's name (`retention-days`). */
 export type Flags = Record<string, string | boolean | undefined>;
 

@@ -12,6 +12,7 @@ import {
   groupWithoutSubcommand,
   type CommandResult,
   type FlagSpec,
+  type FlagValues,
 } from './command-kit';
 import { table } from './render';
 import { triggerSchedule } from './schedule-trigger';
@@ -99,9 +100,7 @@ const INDEX_FLAGS = {
   alias: { type: 'string' },
 } satisfies FlagSpec;
 
-type IndexFlags = {
-  [K in keyof typeof INDEX_FLAGS]?: (typeof INDEX_FLAGS)[K]['type'] extends 'boolean' ? boolean : string;
-};
+type IndexFlags = FlagValues<typeof INDEX_FLAGS>;
 
 /** Registers `plat index` and its subcommands on the program. */
 export function registerIndexCommands(program: Command): void {

@@ -30,6 +30,7 @@ import {
   groupWithoutSubcommand,
   type CommandResult,
   type FlagSpec,
+  type FlagValues,
 } from './command-kit';
 
 export const MEMORY_USAGE = `  memory add --user U [--agent A] [--run-id YYYY-MM-DD] [--category C] [--metadata JSON]
@@ -96,9 +97,7 @@ const MEMORY_FLAGS = {
   wait: { type: 'boolean' },
 } satisfies FlagSpec;
 
-type MemoryFlags = {
-  [K in keyof typeof MEMORY_FLAGS]?: (typeof MEMORY_FLAGS)[K]['type'] extends 'boolean' ? boolean : string;
-};
+type MemoryFlags = FlagValues<typeof MEMORY_FLAGS>;
 
 /** What a `memory` subcommand gets: its name and operands, the group's flags, the service's client. */
 interface MemoryCall {

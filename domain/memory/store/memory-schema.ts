@@ -82,6 +82,14 @@ export function memoryMigrations(dialect: MetadataDialect): Record<string, Migra
     pg
       ? table.addColumn(column, 'bigserial', (c) => c.primaryKey())
       : table.addColumn(column, 'integer', (c) => c.primaryKey().autoIncrement());
+  /** A history entry's columns after its id and number (the same in 0001 and the rebuild of 0004). */
+  const historyColumns = (table: ReturnType<AnyDb['schema']['createTable']>) =>
+    table
+      .addColumn('memory_id', 'text', (c) => c.notNull())
+      .addColumn('event', 'text', (c) => c.notNull())
+      .addColumn('old_memory', 'text')
+      .addColumn('new_memory', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull());
   return {
     '0001-memories': {
       async up(db: AnyDb) {
@@ -120,26 +128,24 @@ export function memoryMigrations(dialect: MetadataDialect): Record<string, Migra
           .on('memories')
           .column('embedder')
           .execute();
-        // On SQLite the history is numbered by its rowid (0004 brings a file of an older version there).
+        // As shipped on PostgreSQL: the sequence last. On SQLite the rowid numbers the history (0004
+        // brings a file of an older version to this shape).
         await (
           pg
-            ? db.schema
-                .createTable('memory_history')
-                .ifNotExists()
-                .addColumn('id', 'text', (c) => c.primaryKey())
-                .addColumn('seq', 'bigserial', (c) => c.notNull())
-            : serialKey(db.schema.createTable('memory_history').ifNotExists(), 'seq').addColumn(
-                'id',
-                'text',
-                (c) => c.notNull().unique(),
+            ? historyColumns(
+                db.schema
+                  .createTable('memory_history')
+                  .ifNotExists()
+                  .addColumn('id', 'text', (c) => c.primaryKey()),
+              ).addColumn('seq', 'bigserial', (c) => c.notNull())
+            : historyColumns(
+                serialKey(db.schema.createTable('memory_history').ifNotExists(), 'seq').addColumn(
+                  'id',
+                  'text',
+                  (c) => c.notNull().unique(),
+                ),
               )
-        )
-          .addColumn('memory_id', 'text', (c) => c.notNull())
-          .addColumn('event', 'text', (c) => c.notNull())
-          .addColumn('old_memory', 'text')
-          .addColumn('new_memory', 'text')
-          .addColumn('created_at', 'text', (c) => c.notNull())
-          .execute();
+        ).execute();
         await db.schema
           .createIndex('memory_history_memory')
           .ifNotExists()
@@ -236,14 +242,11 @@ export function memoryMigrations(dialect: MetadataDialect): Record<string, Migra
           db,
         );
         if (columns.rows.some((c) => c.name === 'seq' && c.pk === 1)) return;
-        await serialKey(db.schema.createTable('memory_history_numbered'), 'seq')
-          .addColumn('id', 'text', (c) => c.notNull().unique())
-          .addColumn('memory_id', 'text', (c) => c.notNull())
-          .addColumn('event', 'text', (c) => c.notNull())
-          .addColumn('old_memory', 'text')
-          .addColumn('new_memory', 'text')
-          .addColumn('created_at', 'text', (c) => c.notNull())
-          .execute();
+        await historyColumns(
+          serialKey(db.schema.createTable('memory_history_numbered'), 'seq').addColumn('id', 'text', (c) =>
+            c.notNull().unique(),
+          ),
+        ).execute();
         await sql`INSERT INTO memory_history_numbered (seq, id, memory_id, event, old_memory, new_memory, created_at)
                   SELECT seq, id, memory_id, event, old_memory, new_memory, created_at
                   FROM memory_history ORDER BY seq`.execute(db);
