@@ -105,16 +105,20 @@ const platLib = (function () {
     'This page needs the operator role, which your account does not have. ' +
     'Ask an operator to run `plat users grant <your username>`, then sign out and in again.';
 
+  /** The session's token; without a live session the browser goes to sign-in. */
+  function sessionToken() {
+    const token = localStorage.getItem(TOKEN_KEY);
+    if (token && currentUser()) return token;
+    toSignIn('expired');
+    throw new PageLeft();
+  }
+
   /**
    * JSON request as the signed-in user; a rejected token sends the browser to sign-in, and a route
    * for operators only answers a tenant with {@link OPERATOR_ONLY}.
    */
   async function api(path, options) {
-    const token = localStorage.getItem(TOKEN_KEY);
-    if (!token || !currentUser()) {
-      toSignIn('expired');
-      throw new PageLeft();
-    }
+    const token = sessionToken();
     const opts = Object.assign({}, options || {});
     opts.headers = Object.assign({ authorization: 'Bearer ' + token }, opts.headers || {});
     try {
@@ -197,17 +201,9 @@ const platLib = (function () {
    * @returns {Promise<ApiProject>}
    */
   async function project(projectId) {
-    requireSession();
+    sessionToken();
     const client = await http();
     return call(client.GET('/v1/projects/{project_id}', { params: { path: { project_id: projectId } } }));
-  }
-
-  /** A page's typed calls need a live session: without one the browser goes to sign-in. */
-  function requireSession() {
-    if (!localStorage.getItem(TOKEN_KEY) || !currentUser()) {
-      toSignIn('expired');
-      throw new PageLeft();
-    }
   }
 
   // ---- warehouse queries --------------------------------------------------------------------------
