@@ -22,7 +22,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openSharedMemoryDb } from '../domain/memory/shared/shared-memory-db';
 import { SharedMemoryStore } from '../domain/memory/shared/shared-memory-store';
-import { SharedAuditLog } from '../domain/memory/audit/shared-audit-log';
+import { AuditLog } from '../domain/memory/audit/audit-log';
+import { auditTable } from '../domain/memory/audit/audit-table';
 import { MemoryHistory } from '../domain/memory/memory-history';
 import { IdempotencyKeys } from '../domain/memory/idempotency-keys';
 import type { Embedder } from '../domain/memory/embedding/embedder';
@@ -174,7 +175,7 @@ async function main(): Promise<void> {
         idempotency: new IdempotencyKeys(db, 'postgres'),
         embedder: hashEmbedder,
         extractor: offlineFactExtractor,
-        audit: new SharedAuditLog(db),
+        audit: new AuditLog(auditTable(db)),
       });
       return { store, service };
     };

@@ -5,7 +5,9 @@
 import * as path from 'node:path';
 import type { PlatConfig } from '../../shared/config';
 import { llmSettings } from '../../domain/llm/llm-settings';
+import { auditFiles } from '../../domain/memory/audit/audit-files';
 import { AuditLog, type AuditSink } from '../../domain/memory/audit/audit-log';
+import { auditTable } from '../../domain/memory/audit/audit-table';
 import { defaultEmbedder } from '../../domain/memory/embedding/default-embedder';
 import type { Embedder } from '../../domain/memory/embedding/embedder';
 import { claudeFactExtractor } from '../../domain/memory/extraction/claude-fact-extractor';
@@ -13,7 +15,6 @@ import { offlineFactExtractor } from '../../domain/memory/extraction/offline-fac
 import { IdempotencyKeys } from '../../domain/memory/idempotency-keys';
 import { MemoryHistory, type HistoryLog, type IdempotencyStore } from '../../domain/memory/memory-history';
 import { openSharedMemoryDb } from '../../domain/memory/shared/shared-memory-db';
-import { SharedAuditLog } from '../../domain/memory/audit/shared-audit-log';
 import { SharedMemoryStore } from '../../domain/memory/shared/shared-memory-store';
 import { sharedUserWrites } from '../../domain/memory/shared/user-write-lock';
 import { sharedReembedLease } from '../../domain/memory/shared/shared-reembed-lease';
@@ -106,7 +107,7 @@ async function embeddedState(dataDir: string, now?: () => Date): Promise<MemoryS
   return {
     history: new MemoryHistory(db),
     idempotency: new IdempotencyKeys(db, 'sqlite'),
-    audit: new AuditLog(auditDir(dataDir), now),
+    audit: new AuditLog(auditFiles(auditDir(dataDir)), now),
     store: (dims) => openEmbeddedMemoryStore(dataDir, dims),
     userWrites: inProcessUserWrites(),
     reembedLease: soleReembedLease,
@@ -119,7 +120,7 @@ async function sharedState(url: string, now?: () => Date): Promise<MemoryState> 
   return {
     history: new MemoryHistory(db),
     idempotency: new IdempotencyKeys(db, 'postgres'),
-    audit: new SharedAuditLog(db, now),
+    audit: new AuditLog(auditTable(db), now),
     store: (dims) => SharedMemoryStore.open(db, dims, metadata.notifications),
     userWrites: sharedUserWrites(db),
     reembedLease: sharedReembedLease(db),

@@ -12,7 +12,8 @@ import { MemoryService } from '../../../domain/memory/memory-service';
 import { IdempotencyKeyBusyError } from '../../../domain/memory/memory-history';
 import { memoryMigrations, type MemoryTables } from '../../../domain/memory/store/memory-schema';
 import { migrateSchema, openMetadataDb } from '../../../domain/metadata-store/metadata-db';
-import { SharedAuditLog } from '../../../domain/memory/audit/shared-audit-log';
+import { AuditLog } from '../../../domain/memory/audit/audit-log';
+import { auditTable } from '../../../domain/memory/audit/audit-table';
 import { MemoryHistory } from '../../../domain/memory/memory-history';
 import { IdempotencyKeys, type ClaimTiming } from '../../../domain/memory/idempotency-keys';
 import { openSharedMemoryDb } from '../../../domain/memory/shared/shared-memory-db';
@@ -58,7 +59,7 @@ async function instance(
     idempotency: new IdempotencyKeys(db, 'postgres', opts.claims),
     embedder: opts.embedder ?? textEmbedder(),
     extractor: offlineFactExtractor,
-    audit: new SharedAuditLog(db),
+    audit: new AuditLog(auditTable(db)),
     reembedLease: sharedReembedLease(db),
   });
   return {
@@ -94,6 +95,14 @@ describe('one fact once across instances', () => {
       const rows = await rowsOf(a.db, 'ola');
       expect(rows).toHaveLength(30);
       expect(new Set(rows.map((r) => r.memory)).size).toBe(30);
+      // Both instances' audit in one table, each row the line a file would hold.
+      const audit = await a.db.selectFrom('memory_audit').select(['timestamp', 'entry_json']).execute();
+      const adds = audit.map(
+        (r) => JSON.parse(r.entry_json) as { timestamp: string; type: string; user_id: string },
+      );
+      expect(adds).toHaveLength(60);
+      for (const [i, entry] of adds.entries())
+        expect(entry).toMatchObject({ timestamp: audit[i].timestamp, type: 'token_usage', user_id: 'ola' });
     } finally {
       await a.close();
       await b.close();
