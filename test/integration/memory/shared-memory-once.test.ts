@@ -145,12 +145,14 @@ describe('one fact once across instances', () => {
     const url = await freshPostgresDatabase('memory-once-busy');
     const a = await instance(url, 'a');
     try {
-      const owner = new IdempotencyKeys(a.db, 'postgres', { claimTtlMs: 300 });
+      // A claim that outlives the retry's wait by far: on a loaded machine a renewal can come late, and
+      // a claim that lapsed would let the retry take the key over (another test covers that).
+      const owner = new IdempotencyKeys(a.db, 'postgres', { claimTtlMs: 3000 });
       let finish = (_: string) => {};
       // The owner is alive and renews its claim, but its add does not end.
       const hung = owner.once('u\u0000k-hung', () => new Promise<string>((resolve) => (finish = resolve)));
       await new Promise((r) => setTimeout(r, 50));
-      const retry = new IdempotencyKeys(a.db, 'postgres', { claimTtlMs: 300, pollMs: 20, maxWaitMs: 400 });
+      const retry = new IdempotencyKeys(a.db, 'postgres', { claimTtlMs: 3000, pollMs: 20, maxWaitMs: 400 });
       const started = Date.now();
       const err = await retry.once('u\u0000k-hung', async () => 'ran twice').catch((e: unknown) => e);
       expect(err).toBeInstanceOf(IdempotencyKeyBusyError);
