@@ -7,6 +7,13 @@ import createClient, { type Client } from 'openapi-fetch';
 
 export type TypedClient<Paths extends object> = Client<Paths, 'application/json'>;
 
+/** What every call of a typed client resolves to: the body of a 2xx, or the error body. */
+export interface CallResult<D> {
+  data?: D;
+  error?: unknown;
+  response: Response;
+}
+
 export function bearerClient<Paths extends object>(
   baseUrl: string,
   token: string | undefined,

@@ -87,17 +87,26 @@ const platLib = (function () {
       throw new ApiError(0, 'unreachable', 'the plat gateway cannot be reached');
     }
     const data = await res.json().catch(() => ({}));
-    if (!res.ok) {
-      const e = data.error || {};
-      throw new ApiError(
-        res.status,
-        e.code || String(res.status),
-        e.message || res.statusText,
-        e.details,
-        data,
-      );
-    }
+    if (!res.ok) throw apiError(res.status, res.statusText, data);
     return data;
+  }
+
+  /** An `ApiError` from an answer in plat's error format (`{"error": {code, message, details}}`). */
+  function apiError(status, statusText, body) {
+    const e = (body && body.error) || {};
+    return new ApiError(status, e.code || String(status), e.message || statusText, e.details, body);
+  }
+
+  /** What a signed-in page makes of an error: sign-in again on 401, the operator message on 403. */
+  function signedInError(err) {
+    if (!(err instanceof ApiError)) return err;
+    if (err.status === 401) {
+      toSignIn('expired');
+      return new PageLeft();
+    }
+    if (err.status === 403 && err.code === 'forbidden')
+      return new ApiError(403, 'forbidden', OPERATOR_ONLY, err.details, err.body);
+    return err;
   }
 
   /** What a page that needs the operator role says to a tenant (the API answered 403). */
@@ -124,13 +133,7 @@ const platLib = (function () {
     try {
       return await request(path, opts);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401) {
-        toSignIn('expired');
-        throw new PageLeft();
-      }
-      if (err instanceof ApiError && err.status === 403 && err.code === 'forbidden')
-        throw new ApiError(403, 'forbidden', OPERATOR_ONLY, err.details, err.body);
-      throw err;
+      throw signedInError(err);
     }
   }
 
@@ -179,20 +182,7 @@ const platLib = (function () {
   async function call(pending) {
     const { data, error, response } = await pending;
     if (response.ok) return data;
-    if (response.status === 401) {
-      toSignIn('expired');
-      throw new PageLeft();
-    }
-    const e = (error && error.error) || {};
-    if (response.status === 403 && e.code === 'forbidden')
-      throw new ApiError(403, 'forbidden', OPERATOR_ONLY, e.details, error);
-    throw new ApiError(
-      response.status,
-      e.code || String(response.status),
-      e.message || response.statusText,
-      e.details,
-      error,
-    );
+    throw signedInError(apiError(response.status, response.statusText, error));
   }
 
   /**
@@ -531,6 +521,8 @@ const platLib = (function () {
    * (a redirect to sign-in is not an error).
    */
   function page(start, { needsUser = true } = {}) {
+    // The typed client's module loads while the document does, not after (the page's first call needs it).
+    http().catch(() => {});
     const run = async () => {
       let user;
       try {

@@ -9,8 +9,7 @@ import type { IngestionDeps } from './ingestion/ingestion-deps';
 import { generatePrd, type PrdDeps } from './prd/generate-prd';
 import { recordProgress, type RecordProgressDeps } from './record-progress';
 
-export type { IngestOdsRequest } from './ingestion/ingestion-deps';
-export { PRODUCT_MANAGER, type GeneratePrdRequest, type GeneratePrdResult } from './prd/generate-prd';
+export type { GeneratePrdResult } from './prd/generate-prd';
 
 export type AnalysisActivityDeps = PrdDeps & IngestionDeps & RecordProgressDeps;
 

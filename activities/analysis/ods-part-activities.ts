@@ -12,14 +12,7 @@ import type { IngestionDeps } from './ingestion/ingestion-deps';
 import { planOdsCopy } from './ingestion/plan-ods-copy';
 import { reuseEarlierOds } from './ingestion/reuse-earlier-ods';
 
-export {
-  DEFAULT_PART_ROWS,
-  type CopyOdsPartRequest,
-  type FinishOdsRequest,
-  type IngestionDeps as OdsPartDeps,
-  type PlanOdsCopyRequest,
-  type ReuseEarlierOdsRequest,
-} from './ingestion/ingestion-deps';
+export type { CopyOdsPartRequest, FinishOdsRequest } from './ingestion/ingestion-deps';
 
 /** The reuse, the copy's plan, parts and finish; the part heartbeats its own checkpoint, the others every 5 s. */
 export function createOdsPartActivities(deps: IngestionDeps) {

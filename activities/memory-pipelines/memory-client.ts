@@ -4,7 +4,7 @@
  * retried (the request itself is wrong); anything else is, by Temporal.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { bearerClient, type TypedClient } from '../../shared/bearer-client';
+import { bearerClient, type CallResult, type TypedClient } from '../../shared/bearer-client';
 import type { paths } from '../../shared/api-types/memory-api';
 
 /** What the pipelines add: the add operation's body. */
@@ -59,10 +59,7 @@ export class MemoryClient {
 }
 
 /** The 2xx body of `call`; a 404 or another refusal fails for good, anything else is retried. */
-async function answer<D>(
-  what: string,
-  call: Promise<{ data?: D; error?: unknown; response: Response }>,
-): Promise<NonNullable<D>> {
+async function answer<D>(what: string, call: Promise<CallResult<D>>): Promise<NonNullable<D>> {
   const { data, error, response } = await call;
   if (response.ok) return data as NonNullable<D>;
   const message = `${what} answered ${response.status}: ${JSON.stringify(error ?? null).slice(0, 300)}`;

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { paths as MemoryPaths } from '../../shared/api-types/memory-api';
-import { bearerClient, type TypedClient } from '../../shared/bearer-client';
+import { bearerClient, type CallResult, type TypedClient } from '../../shared/bearer-client';
 import type { paths as PlatformPaths } from '../../shared/api-types/platform-api';
 
 export class ApiError extends Error {
@@ -45,13 +45,6 @@ function readAll(): Record<string, string> {
   } catch {
     return {};
   }
-}
-
-/** What every generated client's call resolves to: the body of a 2xx, or the error body. */
-interface CallResult<D> {
-  data?: D;
-  error?: unknown;
-  response: Response;
 }
 
 /**

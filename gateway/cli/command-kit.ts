@@ -51,6 +51,12 @@ export function flagsOf(cmd: Command): Flags {
 export const usageError = (message: string, help = 'plat --help') =>
   new ApiError(2, 'usage', `${message} (${help})`);
 
+/** `value`, or a usage error naming what is missing. */
+export function required<T>(value: T | undefined, what: string, help = 'plat --help'): T {
+  if (value === undefined || value === '') throw usageError(`missing ${what}`, help);
+  return value;
+}
+
 /**
  * A command's action: runs `run` with the command's operands and flags, prints its answer (the raw
  * JSON with `--json`) and sets the exit code. Errors go to the program's handler (main.ts).

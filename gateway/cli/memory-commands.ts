@@ -32,6 +32,7 @@ import {
   type FlagSpec,
   type FlagValues,
 } from './command-kit';
+import { required as requiredFlag, usageError } from './command-kit';
 
 export const MEMORY_USAGE = `  memory add --user U [--agent A] [--run-id YYYY-MM-DD] [--category C] [--metadata JSON]
              [--no-infer] [--prompt TEXT] (TEXT... | --file F | stdin)
@@ -74,7 +75,9 @@ function searchMode(mode: string | undefined): SearchMode | undefined {
   return mode as SearchMode;
 }
 
-const usage = (message: string) => new ApiError(2, 'usage', `${message} (plat memory --help)`);
+const HELP = 'plat memory --help';
+const usage = (message: string) => usageError(message, HELP);
+const required = <T>(value: T | undefined, what: string) => requiredFlag(value, what, HELP);
 
 /** The flags of `plat memory` (every subcommand reads the ones it needs). */
 const MEMORY_FLAGS = {
@@ -307,11 +310,6 @@ async function answer<R extends Parameters<typeof ok>[0]>(call: R): Promise<NonN
     // A 2 from the server would read as a usage error: every server answer is exit code 1.
     throw new ApiError(e.status === 2 ? 1 : e.status, e.code, message, e.details);
   }
-}
-
-function required<T>(value: T | undefined, what: string): T {
-  if (value === undefined || value === '') throw usage(`missing ${what}`);
-  return value;
 }
 
 function num(value: string | undefined, flag: string): number | undefined {

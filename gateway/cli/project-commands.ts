@@ -20,6 +20,7 @@ import {
   answering,
   flagsOf,
   groupWithoutSubcommand,
+  required,
   type CommandResult,
   type Flags,
 } from './command-kit';
@@ -287,11 +288,6 @@ function upgradeError(text: string): { code?: string; message?: string } {
   } catch {
     return {};
   }
-}
-
-function required<T>(value: T | undefined, what: string): T {
-  if (value === undefined || value === '') throw new ApiError(2, 'usage', `missing ${what} (plat --help)`);
-  return value;
 }
 
 async function readStdin(): Promise<string> {

@@ -34,6 +34,4 @@ declare global {
   type ApiUiConfig = paths['/v1/ui-config']['get']['responses'][200]['content']['application/json'];
   /** A report a stage keeps (`GET /v1/projects/{id}/{path}`), from the stage table. */
   type ApiReportPath = ReportPath;
-  /** One page of the caller's projects (`GET /v1/projects`). */
-  type ApiProjectList = paths['/v1/projects']['get']['responses'][200]['content']['application/json'];
 }

@@ -10,7 +10,7 @@ import type { PostgresNotifications } from '../../metadata-store/postgres-notifi
 import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from '../store/memory-store';
 import { indexedNeighbours, searchIndexedTerms, searchIndexedVectors } from '../store/indexed-search';
 import { MEMORY_COLUMNS, toMemoryRecord } from '../store/memory-row';
-import { memoryQueries } from '../store/memory-queries';
+import { memoryQueries, type MemoryQueries } from '../store/memory-queries';
 import { UserIndexes, type IndexRowSource, type LoadRow } from '../store/user-indexes';
 import { appendChange, MemoryChangeFeed } from './memory-change-feed';
 import type { MemoryTables } from '../store/memory-schema';
@@ -23,12 +23,15 @@ export class SharedMemoryStore implements MemoryStore {
   readonly kind = 'shared';
   private readonly indexes: UserIndexes;
   private readonly feed: MemoryChangeFeed;
+  /** The statements on the pool (a transaction builds its own with `memoryQueries(tx)`). */
+  private readonly q: MemoryQueries;
 
   private constructor(
     private readonly db: Kysely<MemoryTables>,
     dims: number,
     notifications?: PostgresNotifications,
   ) {
+    this.q = memoryQueries(db);
     this.feed = new MemoryChangeFeed(db, () => this.indexes, notifications);
     this.indexes = new UserIndexes(this.rowSource(), dims, (userId, p, publish) =>
       this.feed.publish(userId, p, publish),
@@ -48,8 +51,7 @@ export class SharedMemoryStore implements MemoryStore {
   /** A user's rows in one repeatable-read snapshot, with the newest change that snapshot holds. */
   private rowSource(): IndexRowSource {
     return {
-      users: async () =>
-        (await memoryQueries(this.db).users().execute()).map((r) => [r.user_id, Number(r.n)]),
+      users: async () => (await this.q.users().execute()).map((r) => [r.user_id, Number(r.n)]),
       read: (userId, pageSize, onPage) =>
         this.db
           .transaction()
@@ -165,12 +167,12 @@ export class SharedMemoryStore implements MemoryStore {
   }
 
   async get(id: string): Promise<MemoryRecord | undefined> {
-    const row = await memoryQueries(this.db).byId(id).executeTakeFirst();
+    const row = await this.q.byId(id).executeTakeFirst();
     return row && toRecord(row);
   }
 
   async list(filter: MemoryFilter, limit = 10_000): Promise<MemoryRecord[]> {
-    return (await memoryQueries(this.db).list(filter, limit).execute()).map(toRecord);
+    return (await this.q.list(filter, limit).execute()).map(toRecord);
   }
 
   async search(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<VectorHit[]> {
@@ -192,21 +194,21 @@ export class SharedMemoryStore implements MemoryStore {
   private async records(ids: string[]): Promise<Map<string, MemoryRecord>> {
     const distinct = [...new Set(ids)];
     if (!distinct.length) return new Map();
-    const rows = await memoryQueries(this.db).byIds(distinct).execute();
+    const rows = await this.q.byIds(distinct).execute();
     return new Map(rows.map((r) => [r.id, toRecord(r)]));
   }
 
   async staleRecords(embedder: string, limit: number): Promise<MemoryRecord[]> {
-    return (await memoryQueries(this.db).stale(embedder, limit).execute()).map(toRecord);
+    return (await this.q.stale(embedder, limit).execute()).map(toRecord);
   }
 
   async countStale(embedder: string): Promise<number> {
-    const row = await memoryQueries(this.db).countStale(embedder).executeTakeFirstOrThrow();
+    const row = await this.q.countStale(embedder).executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   async findByHash(filter: MemoryFilter, hash: string): Promise<MemoryRecord | undefined> {
-    const row = await memoryQueries(this.db).byHash(filter, hash).executeTakeFirst();
+    const row = await this.q.byHash(filter, hash).executeTakeFirst();
     return row && toRecord(row);
   }
 

@@ -206,19 +206,24 @@ export function memoryMigrations(dialect: MetadataDialect): Record<string, Migra
           .execute();
         // Escaped here as JSON.stringify does, from the key's bytes: the service's keys hold NUL
         // separators, and SQLite's text functions (json_quote, even a plain read) stop at a NUL.
-        const kept = await sql<{ raw: Uint8Array; result_json: string; created_at: string }>`
-          SELECT CAST(key AS BLOB) AS raw, result_json, created_at FROM memory_idempotency`.execute(db);
-        for (let i = 0; i < kept.rows.length; i += 500)
+        // A page at a time by rowid: every stored response is read once, never all at once.
+        for (let after = 0; ;) {
+          const page = await sql<{ id: number; raw: Uint8Array; result_json: string; created_at: string }>`
+            SELECT rowid AS id, CAST(key AS BLOB) AS raw, result_json, created_at FROM memory_idempotency
+            WHERE rowid > ${after} ORDER BY rowid LIMIT 500`.execute(db);
+          if (!page.rows.length) break;
           await db
             .insertInto('memory_idempotency_claims')
             .values(
-              kept.rows.slice(i, i + 500).map(({ raw, result_json, created_at }) => ({
+              page.rows.map(({ raw, result_json, created_at }) => ({
                 key: JSON.stringify(Buffer.from(raw).toString('utf8')),
                 result_json,
                 created_at,
               })),
             )
             .execute();
+          after = page.rows[page.rows.length - 1].id;
+        }
         await db.schema.dropTable('memory_idempotency').execute();
         await db.schema.alterTable('memory_idempotency_claims').renameTo('memory_idempotency').execute();
       },

@@ -48,6 +48,34 @@ describe('embedded memory database', () => {
     await closeMemoryDb(dataDir);
   });
 
+  it('keeps every key of an older file, across the migration’s pages', async () => {
+    const dataDir = newTestDataDir();
+    const legacy = openSqliteFile(fileOf(dataDir), LEGACY_MEMORY_DDL);
+    const insert = legacy.prepare(
+      'INSERT INTO memory_idempotency (key, result_json, created_at) VALUES (?, ?, ?)',
+    );
+    for (let i = 0; i < 1234; i++)
+      insert.run(`user-${i}\u0000add`, JSON.stringify({ n: i }), '2026-11-01T00:00:00.000Z');
+    legacy.close();
+    forgetSqliteFile(fileOf(dataDir));
+    const { db } = await openMemoryDb(dataDir);
+    const keys = new IdempotencyKeys(db, 'sqlite');
+    for (const i of [0, 499, 500, 1233])
+      expect(await keys.once(`user-${i}\u0000add`, async () => 'ran')).toEqual({
+        result: { n: i },
+        replay: true,
+      });
+    expect(
+      await db
+        .selectFrom('memory_idempotency')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirst(),
+    ).toEqual({
+      n: 1234,
+    });
+    await closeMemoryDb(dataDir);
+  });
+
   it('numbers history in the database, so two handles on one file never collide', async () => {
     const dataDir = newTestDataDir();
     const { db } = await openMemoryDb(dataDir);
