@@ -27,8 +27,18 @@ export interface SchemaTruth {
   never_aggregate: string[];
   /** Expected table roles for tables whose role is unambiguous. */
   roles: Record<string, TableRole>;
-  /** A word the detected industry name should contain (case-insensitive), or 'general'. */
-  industry: string;
+  /**
+   * A word the detected industry name should contain (case-insensitive), or 'general'; several
+   * words when any of them is right. Omitted: the source names no clear business.
+   */
+  industry?: string | string[];
+  /**
+   * Levels (stock on hand, a balance, a credit limit, a temperature), as `table.column`: never summed
+   * over the days of a dated fact, and no metric of them is additive across days.
+   */
+  levels?: string[];
+  /** Tables that record no business event and must not be facts (per-customer summaries, settings). */
+  not_facts?: string[];
   /**
    * Roll-up tables whose rows are sums of a fact's rows: when given, these (and no other table) are
    * role `summary`, and no metric reads them. Omitted: the schema says nothing about summaries.
@@ -49,8 +59,11 @@ export interface FactTruth {
    * (for a line table, the header's date through a join); null when the fact is not time-based (snapshot).
    */
   event_date_sql: string | null;
-  /** Source column holding the event time, as `table.column` (the header's column for lines). */
-  event_time_column: string | null;
+  /**
+   * Source column holding the event time, as `table.column` (the header's column for lines); several
+   * when any of them is right (a date kept in year, month and day parts names any of the parts).
+   */
+  event_time_column: string | string[] | null;
   /**
    * SQL returning one value `revenue` (money, in currency units, cents converted) to the cent:
    * SUM(ROUND(quantity*unit_price*(1-discount), 2)) for lines (each line's amount in cents, as on
@@ -79,6 +92,8 @@ export interface FactTruth {
    * line joined to headers of another part would be counted twice).
    */
   rows_sql?: string;
+  /** Source columns (`table.column`), any one of which the fact must be broken down by. */
+  breakdown_columns?: string[];
 }
 
 /** `table.column` names for several columns of one table (keeps truth lists short). */

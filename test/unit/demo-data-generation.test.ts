@@ -104,8 +104,8 @@ describe.each(everyDatabase)('generated database %s', (name, db) => {
     for (const table of Object.keys(db.truth.roles)) expect(columns.has(table)).toBe(true);
     for (const fact of db.truth.facts) {
       expect(columns.has(fact.table)).toBe(true);
-      if (fact.event_time_column) {
-        const [table, column] = fact.event_time_column.split('.');
+      for (const named of [fact.event_time_column ?? []].flat()) {
+        const [table, column] = named.split('.');
         expect(columns.get(table) ?? []).toContain(column);
       }
       expect(fact.event_date_sql === null).toBe(fact.event_time_column === null);

@@ -6,54 +6,13 @@
 import type { Connection } from 'mysql2/promise';
 import { ZOO } from '../../../scripts/demo-data/zoo';
 import type { SchemaTruth } from '../../../scripts/demo-data/generated-database';
+import { SAKILA_TRUTH } from '../../fixtures/sakila-truth';
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { harnessSource, sakilaConnection } from '../../harness/sakila';
 import { loadDemoIntoHarness, loadZooDatabase } from '../../harness/zoo';
 import { buildDashboardSpec } from '../../../domain/visualization/dashboard-spec';
 import { alignEventDates } from '../../../shared/prd-event-dates';
 import { buildProject, profileProblems, reconcile } from './zoo-project-checks';
-
-/** Sakila's truth, written from its documentation: rentals and payments carry their own dates. */
-const SAKILA_TRUTH: SchemaTruth = {
-  industry: 'rental',
-  facts: [
-    {
-      table: 'rental',
-      event_date_sql: 'SELECT DATE(rental_date) AS d FROM rental',
-      event_time_column: 'rental.rental_date',
-    },
-    {
-      table: 'payment',
-      event_date_sql: 'SELECT DATE(payment_date) AS d FROM payment',
-      event_time_column: 'payment.payment_date',
-      revenue_sql: 'SELECT SUM(amount) AS revenue FROM payment',
-    },
-  ],
-  never_aggregate: [
-    'rental.rental_id',
-    'rental.inventory_id',
-    'rental.customer_id',
-    'rental.staff_id',
-    'payment.payment_id',
-    'payment.customer_id',
-    'payment.staff_id',
-    'payment.rental_id',
-    'film.release_year',
-    'film.film_id',
-    'customer.active',
-    'address.postal_code',
-    'address.phone',
-  ],
-  roles: {
-    rental: 'event',
-    payment: 'event',
-    film_actor: 'bridge',
-    film_category: 'bridge',
-    customer: 'dimension',
-    film: 'dimension',
-    language: 'lookup',
-  },
-};
 
 interface Case {
   name: string;

@@ -61,23 +61,59 @@ const dateText = (v: unknown) =>
 const cents = (v: unknown) =>
   v === null || v === undefined ? null : (Math.round(Number(v) * 100) / 100).toFixed(2);
 
+/** One check of a built project against its truth: what was checked, and what was wrong if it failed. */
+export interface Check {
+  /** `event dates: orders`, `revenue: order_lines`, `role: customers`… (the kind before the colon). */
+  name: string;
+  ok: boolean;
+  /** What was wrong; empty when the check passed. */
+  problem: string;
+}
+
 /** Every difference between the built project and the truth; empty when it reconciles. */
 export async function reconcile(
   built: BuiltProject,
   truth: SchemaTruth,
   mysql: Connection,
 ): Promise<string[]> {
+  return (await reconcileChecks(built, truth, mysql)).filter((c) => !c.ok).map((c) => c.problem);
+}
+
+/**
+ * The built project held against its truth, check by check: per fact its place among the facts,
+ * its event time, the days its series covers and its revenue to the cent; no key summed, no level
+ * added up over days; the roles, the industry, the breakdowns; every metric valid.
+ */
+export async function reconcileChecks(
+  built: BuiltProject,
+  truth: SchemaTruth,
+  mysql: Connection,
+): Promise<Check[]> {
   const { prd, engine, projectId } = built;
-  const problems: string[] = prdProblems(prd, built.snapshot).map((p) => `checks: ${p}`);
+  const checks: Check[] = [];
+  const check = (name: string, problems: string[]) =>
+    checks.push({ name, ok: problems.length === 0, problem: problems.join('; ') });
+  check(
+    'PRD checks',
+    prdProblems(prd, built.snapshot).map((p) => `checks: ${p}`),
+  );
   const ads = async (sql: string) => (await engine.query(projectId, sql, 10, 'ads')).rows[0] ?? {};
   const lower = (s: string | null | undefined) => (s ?? '').toLowerCase();
+  const anyOf = (v: string | string[] | null) => (v === null ? [] : Array.isArray(v) ? v : [v]);
 
   for (const fact of truth.facts) {
     const entry = prd.facts.find((f) => lower(f.table) === lower(fact.table));
     if (!entry) {
-      problems.push(`${fact.table}: not a fact in the PRD (facts: ${prd.fact_tables.join(', ')})`);
+      // A fact the PRD misses fails every check of it: no series, no revenue, no breakdown.
+      const missing = [`${fact.table}: not a fact in the PRD (facts: ${prd.fact_tables.join(', ')})`];
+      check(`fact: ${fact.table}`, missing);
+      check(`event time: ${fact.table}`, missing);
+      if (fact.event_date_sql) check(`event dates: ${fact.table}`, missing);
+      if (fact.revenue_sql) check(`revenue: ${fact.table}`, missing);
+      if (fact.breakdown_columns) check(`breakdown: ${fact.table}`, missing);
       continue;
     }
+    const problems: string[] = [];
     if (fact.union) {
       // The PRD names the union: the fact's DWD reads every table of the family, and says why.
       const dwd = prd.layers.dwd.find((t) => lower(t.source_tables[0]) === lower(fact.table) && t.union);
@@ -98,15 +134,18 @@ export async function reconcile(
       if (!want && joined.length)
         problems.push(`${fact.table}: the DWD joins ${joined.join('; ')}, which the truth does not`);
     }
+    check(`fact: ${fact.table}`, problems);
     const named = entry.event_time ? `${entry.event_time.table}.${entry.event_time.column}` : null;
-    if (lower(named) !== lower(fact.event_time_column))
-      problems.push(
-        `${fact.table}: event time ${named ?? 'none'}, expected ${fact.event_time_column ?? 'none'}`,
+    const accepted = anyOf(fact.event_time_column).map(lower);
+    const timeProblems: string[] = [];
+    if (accepted.length ? !accepted.includes(lower(named)) : named !== null)
+      timeProblems.push(
+        `${fact.table}: event time ${named ?? 'none'}, expected ${anyOf(fact.event_time_column).join(' or ') || 'none'}`,
       );
     // The chosen date is set on the rows it dates (the PRD lists its figures first).
     const chosen = entry.event_time_candidates[0];
     if (entry.event_time && chosen && (chosen.coverage ?? 1) < 0.95)
-      problems.push(
+      timeProblems.push(
         `${fact.table}: event time ${named} is set on ${Math.round(100 * (chosen.coverage ?? 0))}% of rows`,
       );
     // What the PRD says the chosen date covers is what it dates in DWD: a date inherited through a
@@ -125,7 +164,7 @@ export async function reconcile(
       ).rows[0];
       const share = Number(counted?.n) ? Number(counted?.dated) / Number(counted?.n) : 1;
       if (Math.abs(share - chosen.coverage) > 0.02)
-        problems.push(
+        timeProblems.push(
           `${fact.table}: the PRD says ${named} dates ${Math.round(100 * chosen.coverage)}% of rows; ${dwd.name} dates ${Math.round(100 * share)}%`,
         );
     }
@@ -141,24 +180,31 @@ export async function reconcile(
         )
       ).rows[0];
       if (Number(got?.n) !== want || Number(got?.dated) !== want)
-        problems.push(
+        timeProblems.push(
           `${fact.table}: ${want} rows on the source; ${dwd.name} has ${Number(got?.n)}, ${Number(got?.dated)} of them dated`,
         );
     }
-    if (fact.event_date_sql && entry.ads_table) {
+    check(`event time: ${fact.table}`, timeProblems);
+    if (fact.event_date_sql) {
       const want = await sourceRow(
         mysql,
         `SELECT MIN(d) AS first_day, MAX(d) AS last_day, COUNT(DISTINCT d) AS days FROM (${fact.event_date_sql}) AS e WHERE d IS NOT NULL`,
       );
-      const got = await ads(
-        `SELECT CAST(MIN(stat_date) AS VARCHAR) AS first_day, CAST(MAX(stat_date) AS VARCHAR) AS last_day, COUNT(DISTINCT stat_date) AS days FROM ${entry.ads_table} WHERE stat_date IS NOT NULL`,
-      );
+      const got = entry.ads_table
+        ? await ads(
+            `SELECT CAST(MIN(stat_date) AS VARCHAR) AS first_day, CAST(MAX(stat_date) AS VARCHAR) AS last_day, COUNT(DISTINCT stat_date) AS days FROM ${entry.ads_table} WHERE stat_date IS NOT NULL`,
+          )
+        : {};
       const w = `${dateText(want.first_day)} … ${dateText(want.last_day)}, ${Number(want.days)} days`;
       const g = `${dateText(got.first_day)} … ${dateText(got.last_day)}, ${Number(got.days)} days`;
-      if (w !== g)
-        problems.push(`${fact.table}: ADS ${entry.ads_table} covers ${g}; the source's events ${w}`);
+      check(
+        `event dates: ${fact.table}`,
+        w === g
+          ? []
+          : [`${fact.table}: ADS ${entry.ads_table ?? '(none)'} covers ${g}; the source's events ${w}`],
+      );
     }
-    if (fact.revenue_sql && entry.ads_table) {
+    if (fact.revenue_sql) {
       const want = cents((await sourceRow(mysql, fact.revenue_sql)).revenue);
       const money = prd.metrics.filter(
         (m) => m.ads_table === entry.ads_table && m.unit === 'currency' && m.additive,
@@ -166,42 +212,88 @@ export async function reconcile(
       const columns = money
         .map((m) => /SELECT stat_date, (\w+) AS value/.exec(m.sql)?.[1])
         .filter(Boolean) as string[];
-      const sums = await Promise.all(
-        columns.map(async (c) => ({
-          c,
-          v: cents((await ads(`SELECT SUM(${c}) AS v FROM ${entry.ads_table}`)).v),
-        })),
-      );
-      // Money at the source's scale: no ADS money value has digits below the cent.
-      for (const c of columns) {
-        const { n } = await ads(`SELECT COUNT(*) AS n FROM ${entry.ads_table} WHERE ${c} <> ROUND(${c}, 2)`);
-        if (Number(n) > 0) problems.push(`${fact.table}: ${n} ADS values of ${c} have digits below the cent`);
-      }
+      const sums = entry.ads_table
+        ? await Promise.all(
+            columns.map(async (c) => ({
+              c,
+              v: cents((await ads(`SELECT SUM(${c}) AS v FROM ${entry.ads_table}`)).v),
+            })),
+          )
+        : [];
       const column = fact.revenue_column ?? (entry.kind === 'line' ? 'revenue' : undefined);
       const matched = sums.find((s) => s.v === want && (!column || s.c === column));
-      if (!matched)
-        problems.push(
-          `${fact.table}: revenue ${want} on the source; ADS ${entry.ads_table} has ${sums.map((s) => `${s.c} ${s.v}`).join(', ') || 'no money column'}`,
-        );
+      check(
+        `revenue: ${fact.table}`,
+        matched
+          ? []
+          : [
+              `${fact.table}: revenue ${want} on the source; ADS ${entry.ads_table} has ${sums.map((s) => `${s.c} ${s.v}`).join(', ') || 'no money column'}`,
+            ],
+      );
     }
     // Stock moving is no sale: nothing prices it.
     if (fact.unpriced) {
       const money = prd.metrics.filter((m) => m.ads_table === entry.ads_table && m.unit === 'currency');
-      if (money.length)
-        problems.push(`${fact.table}: no sale, yet priced by ${money.map((m) => m.name).join(', ')}`);
+      check(
+        `unpriced: ${fact.table}`,
+        money.length ? [`${fact.table}: no sale, yet priced by ${money.map((m) => m.name).join(', ')}`] : [],
+      );
+    }
+    // A flat table is broken down by its own low-cardinality columns (or what its keys reach).
+    if (fact.breakdown_columns) {
+      const wanted = new Set(fact.breakdown_columns.map(lower));
+      const fields = dwd?.fields ?? [];
+      const broken = prd.layers.ads
+        .filter((t) => /_breakdown_/.test(t.name) && t.source_tables.some((s) => s.startsWith(`dws_`)))
+        .flatMap((t) => t.fields.map((f) => f.name));
+      const sources = fields
+        .filter((f) => broken.includes(f.name))
+        .map((f) => lower(f.source.replace(/"/g, '')));
+      check(
+        `breakdown: ${fact.table}`,
+        sources.some((s) => wanted.has(s))
+          ? []
+          : [
+              `${fact.table}: broken down by ${sources.join(', ') || 'nothing'}; expected one of ${fact.breakdown_columns.join(', ')}`,
+            ],
+      );
     }
   }
 
   // No DWS/ADS aggregate may sum or average a column the truth lists, however it is named downstream.
-  const never = new Set(truth.never_aggregate.map(lower));
-  for (const dwd of prd.layers.dwd) {
-    const forbidden = new Set(dwd.fields.filter((f) => never.has(lower(f.source.trim()))).map((f) => f.name));
-    for (const t of prd.layers.dws.filter((x) => x.source_tables[0] === dwd.name))
-      for (const f of t.fields)
-        for (const m of f.source.matchAll(/\b(sum|avg)\s*\(\s*(\w+)\s*\)/gi))
-          if (forbidden.has(m[2].toLowerCase()))
-            problems.push(`${t.name}.${f.name} = ${f.source} aggregates a key or code`);
-  }
+  const aggregated = (columns: string[], fn: RegExp, datedOnly: boolean) => {
+    const never = new Set(columns.map(lower));
+    const found: string[] = [];
+    for (const dwd of prd.layers.dwd) {
+      const dated = dwd.fields.some((f) => f.name === 'event_date' && f.source !== 'CURRENT_DATE');
+      if (datedOnly && !dated) continue;
+      const forbidden = new Set(
+        dwd.fields.filter((f) => never.has(lower(f.source.trim().replace(/"/g, '')))).map((f) => f.name),
+      );
+      for (const t of prd.layers.dws.filter((x) => x.source_tables[0] === dwd.name))
+        for (const f of t.fields)
+          for (const m of f.source.matchAll(/\b(sum|avg)\s*\(\s*(\w+)\s*\)/gi))
+            if (fn.test(m[1]) && forbidden.has(m[2].toLowerCase()))
+              found.push(`${t.name}.${f.name} = ${f.source}`);
+    }
+    return found;
+  };
+  for (const column of truth.never_aggregate)
+    check(
+      `never aggregated: ${column}`,
+      aggregated([column], /sum|avg/i, false).map((f) => `${f} aggregates ${column}, a key or code`),
+    );
+  // A level (stock on hand, a balance) is never added up over the days of a dated fact.
+  for (const column of truth.levels ?? [])
+    check(
+      `level: ${column}`,
+      aggregated([column], /sum/i, true).map((f) => `${f} adds up ${column}, a level, over a day's rows`),
+    );
+  for (const table of truth.not_facts ?? [])
+    check(
+      `not a fact: ${table}`,
+      prd.facts.some((f) => lower(f.table) === lower(table)) ? [`${table}: taken as a fact`] : [],
+    );
 
   for (const [table, role] of Object.entries(truth.roles)) {
     const got = prd.table_roles.find((r) => lower(r.table) === lower(table))?.role;
@@ -209,18 +301,25 @@ export async function reconcile(
       got === role ||
       (role === 'lookup' && got === 'dimension') ||
       (role === 'dimension' && got === 'lookup');
-    if (!same) problems.push(`${table}: role ${got ?? 'none'}, expected ${role}`);
+    check(`role: ${table}`, same ? [] : [`${table}: role ${got ?? 'none'}, expected ${role}`]);
   }
-  if (truth.summaries) problems.push(...summaryProblems(prd, truth.summaries));
-  const industry = lower(prd.industry.name);
-  if (
-    truth.industry === 'general' ? !industry.includes('general') : !industry.includes(lower(truth.industry))
-  )
-    problems.push(`industry ${prd.industry.name}, expected ${truth.industry}`);
+  if (truth.summaries) check('summaries', summaryProblems(prd, truth.summaries));
+  if (truth.industry !== undefined) {
+    const industry = lower(prd.industry.name);
+    const accepted = anyOf(truth.industry).map(lower);
+    const right = accepted.some((w) =>
+      w === 'general' ? industry.includes('general') : industry.includes(w),
+    );
+    check('industry', right ? [] : [`industry ${prd.industry.name}, expected ${accepted.join(' or ')}`]);
+  }
 
   // Labels read as English: no word twice in a row ("Total total per day" from a column named Total).
-  for (const m of prd.metrics)
-    if (/\b(\w+) \1\b/i.test(m.description)) problems.push(`metric ${m.name} reads "${m.description}"`);
+  check(
+    'metric labels',
+    prd.metrics
+      .filter((m) => /\b(\w+) \1\b/i.test(m.description))
+      .map((m) => `metric ${m.name} reads "${m.description}"`),
+  );
 
   // Money kept as text: the quality report counts exactly the rows whose text is no amount.
   if (truth.unparsed_money?.length) {
@@ -228,16 +327,22 @@ export async function reconcile(
     for (const u of truth.unparsed_money) {
       const want = Number((await sourceRow(mysql, u.count_sql)).n);
       const results = report.results.filter((r) => lower(r.name).includes(lower(`${u.table}.${u.column}`)));
-      if (!results.some((r) => r.violations === want && r.status === (want ? 'failed' : 'passed')))
-        problems.push(
-          `${u.table}.${u.column}: ${want} rows are no amount on the source; the quality report has ${results.map((r) => `${r.name}: ${r.violations} (${r.status})`).join(', ') || 'no rule on it'}`,
-        );
+      check(
+        `unparsed money: ${u.table}.${u.column}`,
+        results.some((r) => r.violations === want && r.status === (want ? 'failed' : 'passed'))
+          ? []
+          : [
+              `${u.table}.${u.column}: ${want} rows are no amount on the source; the quality report has ${results.map((r) => `${r.name}: ${r.violations} (${r.status})`).join(', ') || 'no rule on it'}`,
+            ],
+      );
     }
   }
 
-  const invalid = built.metrics.results.filter((r) => !r.valid);
-  for (const r of invalid) problems.push(`metric ${r.name} invalid: ${r.reason}`);
-  return problems;
+  check(
+    'metrics valid',
+    built.metrics.results.filter((r) => !r.valid).map((r) => `metric ${r.name} invalid: ${r.reason}`),
+  );
+  return checks;
 }
 
 /**
