@@ -4,6 +4,7 @@
  * that reads one as a DATE. Pure, so workflows may use it.
  */
 import { columnReference } from './prd-sql/expression-sql';
+import { partsDateSource, shapeOfFormat, textDateSource, type DateParts } from './text-dates';
 
 /** The MySQL integer types wide enough for `yyyymmdd`. */
 export const DATE_KEY_TYPES: ReadonlySet<string> = new Set(['int', 'integer', 'mediumint', 'bigint']);
@@ -23,13 +24,26 @@ export function dateKeyDay(value: string | number | null | undefined): string | 
   return `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}`;
 }
 
+/** How a column that is no date type is read as one (docs/offline-analyst.md#dates-read-from-values). */
+export interface DayReading {
+  encoding: 'yyyymmdd' | 'text' | 'parts';
+  /** For text: its strptime format. */
+  format?: string;
+  /** For parts: the year, month and day columns. */
+  parts?: DateParts;
+}
+
 /**
- * The PRD expression of a fact's `event_date` from a column: a cast for dates and timestamps; for
- * a `yyyymmdd` key, the key parsed as a day (a value that is no day gives NULL, never an error).
+ * The PRD expression of a fact's `event_date` from a column: a cast for dates and timestamps; a
+ * `yyyymmdd` key, text or a year with its month and day parsed as a day (a value that is no day
+ * gives NULL, never an error).
  */
-export function eventDateSource(table: string, column: string, encoding?: 'yyyymmdd'): string {
+export function eventDateSource(table: string, column: string, reading?: DayReading): string {
   const ref = columnReference(table, column);
-  return encoding === 'yyyymmdd'
-    ? `CAST(try_strptime(CAST(${ref} AS VARCHAR), '%Y%m%d') AS DATE)`
-    : `CAST(${ref} AS DATE)`;
+  if (reading?.encoding === 'yyyymmdd')
+    return `CAST(try_strptime(CAST(${ref} AS VARCHAR), '%Y%m%d') AS DATE)`;
+  if (reading?.encoding === 'text' && reading.format && shapeOfFormat(reading.format))
+    return textDateSource(table, column, reading.format);
+  if (reading?.encoding === 'parts' && reading.parts) return partsDateSource(table, reading.parts);
+  return `CAST(${ref} AS DATE)`;
 }

@@ -5,6 +5,7 @@
  */
 import type { Prd } from './prd-schema';
 import { columnReference } from './prd-sql/expression-sql';
+import { eventDateSource } from './date-keys';
 import { columnsOf, parseExpression } from './prd-sql/expression';
 
 /**
@@ -27,7 +28,13 @@ export function alignEventDates(prd: Prd): Prd {
     const field = table.fields.find((f) => f.name === 'event_date');
     if (!fact?.event_time || !field) return table;
     const { table: holder, column, path } = fact.event_time;
-    const source = `CAST(${columnReference(holder, column)} AS DATE)`;
+    // A column that is no date reads as its candidate says (text in a format, a day in parts).
+    const reading = (fact.event_time_candidates ?? []).find(
+      (c) => c.table === holder && c.column === column && c.reads_as,
+    )?.reads_as;
+    const source = reading
+      ? eventDateSource(holder, column, reading)
+      : `CAST(${columnReference(holder, column)} AS DATE)`;
     if (field.source.replace(/\s+/g, ' ').trim() === source || readsOnly(field.source, holder, column))
       return table;
     return {

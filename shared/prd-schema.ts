@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { fieldProblems, sourceColumnOf } from './prd-sql/prd-field-rules';
 import { readsIntegerDay } from './prd-sql/integer-days';
+import { shapeOfFormat } from './text-dates';
 
 const identifier = z
   .string()
@@ -118,6 +119,25 @@ export const prdRelationshipSchema = z
   })
   .strict();
 
+/** How a column that is no date type reads as a day (docs/offline-analyst.md#dates-read-from-values). */
+const dayReadingSchema = z
+  .object({
+    encoding: z.enum(['yyyymmdd', 'text', 'parts']),
+    format: z
+      .string()
+      .refine((f) => shapeOfFormat(f) !== undefined, 'an unknown day format')
+      .optional(),
+    parts: z
+      .object({
+        year: z.string().min(1),
+        month: z.string().min(1).optional(),
+        day: z.string().min(1).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
 export const factKinds = ['event', 'header', 'line', 'snapshot'] as const;
 
 /**
@@ -155,6 +175,8 @@ export const prdFactSchema = z
             first: z.string().optional(),
             last: z.string().optional(),
             support: z.enum(['complete', 'partial', 'sparse', 'implausible']),
+            /** How a column that is no date type reads as a day: `yyyymmdd`, text in a format, or parts. */
+            reads_as: dayReadingSchema.optional(),
             note: z.string().default(''),
           })
           .strict(),

@@ -22,8 +22,18 @@ export interface SourceForeignKey {
  * an integer column whose sampled values are all `yyyymmdd` days (`encoding: 'yyyymmdd'`).
  */
 export interface DateColumnStats {
-  /** Set for an integer column read as `yyyymmdd` days (20240131); absent for dates and timestamps. */
-  encoding?: 'yyyymmdd';
+  /**
+   * How the column holds days, when its type is no date: an integer read as `yyyymmdd` (20240131),
+   * text in `format` (`06/01/2020`), or the year of a day kept in integer `parts`; absent for dates
+   * and timestamps (docs/offline-analyst.md#dates-read-from-values).
+   */
+  encoding?: 'yyyymmdd' | 'text' | 'parts';
+  /** For text: the strptime format of the day at the start of each value (`%d/%m/%Y`). */
+  format?: string;
+  /** For text: set when every value reads as a day in both day/month orders (the first was taken). */
+  ambiguous?: boolean;
+  /** For parts: the columns holding the year, month and day (this column is the year). */
+  parts?: { year: string; month?: string; day?: string };
   /** Rows where the column is set (not NULL), placeholders included. */
   non_null: number;
   /**
@@ -62,6 +72,25 @@ export interface SourceTable {
    * has none.
    */
   sums?: Record<string, string>;
+  /**
+   * Columns set on every row whose values never repeat, over the whole table: keys by evidence, for
+   * a table with no declared single-column primary key (docs/offline-analyst.md#keys-and-references-by-values).
+   */
+  unique_columns?: string[];
+}
+
+/** A reference no foreign key declares, shown by the values: the column's sampled values found in a key. */
+export interface ValueReference {
+  table: string;
+  column: string;
+  references_table: string;
+  references_column: string;
+  /** The share of the column's distinct sampled values found in the key (0..1). */
+  included: number;
+  /** How many distinct values were looked up. */
+  sampled: number;
+  /** Whether the names agree too (the column is named like the key or its table). */
+  named: boolean;
 }
 
 export interface SourceSnapshot {
@@ -69,4 +98,6 @@ export interface SourceSnapshot {
   server_version: string;
   tables: SourceTable[];
   views: string[];
+  /** References shown by value inclusion (absent when the values were not sampled). */
+  value_references?: ValueReference[];
 }

@@ -6,6 +6,7 @@
 import type { Prd } from '../../shared/prd-schema';
 import type { SourceSnapshot, SourceTable } from '../../shared/source-schema';
 import { eventDateOf } from '../agents/offline-analyst/table-roles';
+import { eventDateSource } from '../../shared/date-keys';
 import { readSourceSchema } from '../warehouse/ods-ingestion';
 import {
   PROFILE_ANALYST_VERSION,
@@ -97,6 +98,10 @@ export async function buildDataProfile(input: BuildDataProfileInput): Promise<Da
     const tables: TableProfileReport[] = [];
     for (const m of metas) {
       const event = eventColumnOf(prd, m.source);
+      // A column that is no date reads as its candidate says (text in a format, a year with its parts).
+      const reading = prd.facts
+        .flatMap((f) => f.event_time_candidates)
+        .find((c) => c.table === m.source.name && c.column === event && c.reads_as)?.reads_as;
       tables.push(
         await profileTable(catalog, {
           table: m.ods,
@@ -105,6 +110,7 @@ export async function buildDataProfile(input: BuildDataProfileInput): Promise<Da
           columns: m.columns,
           rows: counts.get(m.ods) ?? 0,
           event_column: event && m.columns.some((c) => c.name === event) ? event : undefined,
+          ...(reading && event ? { event_day: eventDateSource(m.ods, event, reading) } : {}),
         }),
       );
     }

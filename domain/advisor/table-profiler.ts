@@ -25,6 +25,8 @@ export interface TableToProfile {
   rows: number;
   /** The business-event column, when the table has one. */
   event_column?: string;
+  /** How the event column reads as a day, when it is text or a year with its parts (an expression). */
+  event_day?: string;
 }
 
 /** Credentials never appear in a profile, not even as frequent values (same rule as the PRD analyst). */
@@ -60,15 +62,18 @@ export async function profileTable(catalog: OdsCatalog, t: TableToProfile): Prom
     if (!isBlob(c.type)) selects.push(`${distinctFn(col)} AS d_${i}`);
   });
   const eventType = t.columns.find((c) => c.name === t.event_column)?.type ?? '';
+  // The day of the event column: as its reading says (text, parts), else by its type.
+  const eventDay = (e: string) => t.event_day ?? dayOf(e, eventType);
   if (t.event_column) {
     const e = quoteIdent(t.event_column);
-    // An integer `yyyymmdd` event column is shown as the days it names, a date or time as written.
-    const shown = isDayKey(eventType) ? dayOf(e, eventType) : e;
+    // An integer `yyyymmdd` or text event column is shown as the days it names, a date or time as written.
+    const shown = isDayKey(eventType) || t.event_day ? eventDay(e) : e;
     selects.push(
       `CAST(min(${shown}) AS VARCHAR) AS t_min`,
       `CAST(max(${shown}) AS VARCHAR) AS t_max`,
-      `date_diff('day', min(${dayOf(e, eventType)}), max(${dayOf(e, eventType)})) + 1 AS t_days`,
-      `count(DISTINCT ${dayOf(e, eventType)}) AS t_active`,
+      `date_diff('day', min(${eventDay(e)}), max(${eventDay(e)})) + 1 AS t_days`,
+      `count(DISTINCT ${eventDay(e)}) AS t_active`,
+      `count(${eventDay(e)}) AS t_dated`,
     );
   }
   const [stats] = await catalog.query(`SELECT ${selects.join(', ')} FROM ${from}`);
@@ -102,9 +107,11 @@ export async function profileTable(catalog: OdsCatalog, t: TableToProfile): Prom
   const range = timeRange(t.event_column, stats);
   if (range) {
     // How its series is charted: by day, week or month from its rows per bucket.
-    const dated = rows - (columns.find((c) => c.name === range.column)?.null_count ?? 0);
+    const dated = t.event_day
+      ? num(stats.t_dated)
+      : rows - (columns.find((c) => c.name === range.column)?.null_count ?? 0);
     range.grain = chooseGrain(dated, range.days);
-    const gap = await longestGap(catalog, from, dayOf(quoteIdent(range.column), eventType));
+    const gap = await longestGap(catalog, from, eventDay(quoteIdent(range.column)));
     if (gap) range.longest_gap = gap;
     report.time_range = range;
   }

@@ -6,6 +6,8 @@ import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { DateColumnStats, SourceColumn, SourceSnapshot, SourceTable } from '../../shared/source-schema';
 import { quoteMysqlIdent } from '../../shared/sql-quoting';
 import { DATE_KEY_MAX, DATE_KEY_MIN, DATE_KEY_TYPES, dateKeyDay } from '../../shared/date-keys';
+import { valueDateAggregates, valueDates, valueDateStats, type ValueDate } from './value-dates';
+import { uniqueColumns, valueReferences, type ColumnSamples } from './value-keys';
 
 /** One tool call of the exploring agent, for the agent work log. */
 export interface ToolCallRecord {
@@ -90,6 +92,7 @@ export async function exploreSource(
   );
 
   const tables: SourceTable[] = [];
+  const valuesByTable = new Map<string, ColumnSamples>();
   for (const t of tableRows.filter((r) => r.type === 'BASE TABLE')) {
     const name = String(t.name);
     const columns: SourceColumn[] = columnRows
@@ -157,39 +160,54 @@ export async function exploreSource(
     const nonNull = rowCount > 0 && keyLike.length ? counted.set : undefined;
     const sums = rowCount > 0 && summed.length ? counted.sums : undefined;
     const sampleRows = opts.sampleRows ?? 5;
+    // One read of the first rows serves both the PRD's few sample rows and the values the analyst
+    // reads types from (docs/offline-analyst.md#dates-read-from-values).
     const samples =
       sampleRows === 0
         ? []
         : await timed(
             'sample_rows',
-            { table: name, limit: sampleRows },
+            { table: name, limit: Math.max(sampleRows, VALUE_SAMPLE_ROWS) },
             async () =>
               (
                 await db.query<RowDataPacket[]>(`SELECT * FROM ${quoteMysqlIdent(name)} LIMIT ?`, [
-                  sampleRows,
+                  Math.max(sampleRows, VALUE_SAMPLE_ROWS),
                 ])
               )[0],
             (rows) => `${rows.length} rows`,
           );
-    const rendered = samples.map(renderRow);
+    const rendered = samples.slice(0, sampleRows).map(renderRow);
     // Integer columns whose every sampled value is a `yyyymmdd` day are profiled as dates too.
     const dateColumns = columns.filter((c) => TEMPORAL.has(c.data_type) || looksLikeDateKey(c, rendered));
+    // And text whose values are days, and integers holding a day's year, month and day.
+    const fromValues = valueDates(
+      columns.filter((c) => !dateColumns.includes(c)),
+      samples as Record<string, unknown>[],
+    );
     const dateStats =
-      rowCount > 0 && dateColumns.length
+      rowCount > 0 && (dateColumns.length || fromValues.length)
         ? await timed(
             'profile_dates',
-            { table: name, columns: dateColumns.map((c) => c.name) },
-            () => profileDates(db, name, dateColumns),
+            {
+              table: name,
+              columns: [
+                ...dateColumns.map((c) => c.name),
+                ...fromValues.map((d) =>
+                  d.kind === 'text' ? d.column.name : Object.values(d.parts).join('+'),
+                ),
+              ],
+            },
+            () => profileDates(db, name, dateColumns, fromValues),
             (stats) =>
               Object.entries(stats)
                 .map(
                   ([c, s]) =>
-                    `${c}: ${Math.round((100 * s.non_null) / rowCount)}% set${s.first ? `, ${s.first} … ${s.last}` : ''}`,
+                    `${c}${s.format ? ` (text ${s.format})` : s.parts ? ` (parts ${Object.values(s.parts).join(', ')})` : ''}: ${Math.round((100 * s.non_null) / rowCount)}% set${s.first ? `, ${s.first} … ${s.last}` : ''}`,
                 )
                 .join('; '),
           )
         : undefined;
-    tables.push({
+    const table: SourceTable = {
       name,
       row_count: rowCount,
       columns,
@@ -199,13 +217,35 @@ export async function exploreSource(
       ...(dateStats ? { date_stats: dateStats } : {}),
       ...(nonNull ? { non_null: nonNull } : {}),
       ...(sums ? { sums } : {}),
-    });
+    };
+    const values: ColumnSamples = new Map(columns.map((c) => [c.name, samples.map((r) => r[c.name])]));
+    valuesByTable.set(name, values);
+    if (samples.length) {
+      const unique = await timed(
+        'unique_columns',
+        { table: name },
+        () => uniqueColumns(db, table, values),
+        (u) => (u.length ? `unique on every row: ${u.join(', ')}` : 'no column unique on every row'),
+      );
+      if (unique.length) table.unique_columns = unique;
+    }
+    tables.push(table);
   }
+  const references =
+    (opts.sampleRows ?? 5) === 0
+      ? undefined
+      : await timed(
+          'value_references',
+          { tables: tables.length },
+          () => valueReferences(db, tables, valuesByTable),
+          (r) => `${r.length} references shown by the values`,
+        );
   return {
     database,
     server_version: String(version.v),
     tables,
     views: tableRows.filter((r) => r.type === 'VIEW').map((r) => String(r.name)),
+    ...(references?.length ? { value_references: references } : {}),
   };
 }
 
@@ -215,6 +255,8 @@ const KEY_TYPES = /^(tinyint|smallint|mediumint|int|integer|bigint|char|varchar|
 /** Types whose totals `count_rows` takes (on columns that are no keys), at most this many a table. */
 const NUMERIC_TYPES = /^(tinyint|smallint|mediumint|int|integer|bigint|decimal|numeric|float|double|real)$/;
 const MAX_SUMMED_COLUMNS = 40;
+/** Rows read for their values: enough to tell a day, a code or an amount by how values are written. */
+const VALUE_SAMPLE_ROWS = 200;
 
 /**
  * The table's rows, the rows where each of `keyLike` is set and the total of each of `summed`, in
@@ -254,6 +296,7 @@ async function profileDates(
   db: Connection,
   table: string,
   columns: SourceColumn[],
+  fromValues: ValueDate[],
 ): Promise<Record<string, DateColumnStats>> {
   const parts = columns.flatMap((c, i) => {
     const col = quoteMysqlIdent(c.name);
@@ -278,10 +321,11 @@ async function profileDates(
       `COALESCE(SUM(${col} > NOW()), 0) AS f${i}`,
     ];
   });
+  parts.push(...valueDateAggregates(fromValues));
   const [[row]] = await db.query<RowDataPacket[]>(
     `SELECT ${parts.join(', ')} FROM ${quoteMysqlIdent(table)}`,
   );
-  const stats: Record<string, DateColumnStats> = {};
+  const stats: Record<string, DateColumnStats> = valueDateStats(fromValues, row);
   columns.forEach((c, i) => {
     const key = !TEMPORAL.has(c.data_type);
     const text = (v: unknown) =>

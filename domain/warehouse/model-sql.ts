@@ -92,8 +92,9 @@ export function tableSelect(
     return checked.type;
   };
   const baseColumns = new Set(base.table.fields.map((f) => f.name));
-  // ADS over DWS: every field already exists upstream, so the table is a projection.
-  if (!table.union && table.fields.every((f) => baseColumns.has(f.name))) {
+  // ADS over DWS: every field already exists upstream, so the table is a projection. Not over ODS:
+  // an ODS copy keeps the source's column names (`park.key`), which its PRD fields only describe.
+  if (base.layer !== 'ods' && !table.union && table.fields.every((f) => baseColumns.has(f.name))) {
     const list = table.fields.map((f) => `CAST(${q(f.name)} AS ${typeOf(f)}) AS ${q(f.name)}`);
     return `SELECT ${list.join(', ')}\nFROM ${qualified(base)}`;
   }

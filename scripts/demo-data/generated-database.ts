@@ -65,9 +65,9 @@ export interface FactTruth {
    */
   event_time_column: string | string[] | null;
   /**
-   * SQL returning one value `revenue` (money, in currency units, cents converted) to the cent:
-   * SUM(ROUND(quantity*unit_price*(1-discount), 2)) for lines (each line's amount in cents, as on
-   * an invoice), SUM(amount) for payments; omitted when the fact carries no money.
+   * SQL returning one value `revenue` (money, in currency units, cents converted) to the cent, in
+   * the source's own arithmetic: SUM(quantity*unit_price*(1-discount)) for lines (nothing rounded
+   * before the sum), SUM(amount) for payments; omitted when the fact carries no money.
    */
   revenue_sql?: string;
   /**

@@ -905,6 +905,16 @@ export interface components {
             last?: string;
             /** @enum {string} */
             support: 'complete' | 'partial' | 'sparse' | 'implausible';
+            reads_as?: {
+              /** @enum {string} */
+              encoding: 'yyyymmdd' | 'text' | 'parts';
+              format?: string;
+              parts?: {
+                year: string;
+                month?: string;
+                day?: string;
+              };
+            };
             /** @default  */
             note: string;
           }[];
@@ -1968,6 +1978,16 @@ export interface operations {
                   last?: string;
                   /** @enum {string} */
                   support: 'complete' | 'partial' | 'sparse' | 'implausible';
+                  reads_as?: {
+                    /** @enum {string} */
+                    encoding: 'yyyymmdd' | 'text' | 'parts';
+                    format?: string;
+                    parts?: {
+                      year: string;
+                      month?: string;
+                      day?: string;
+                    };
+                  };
                   /** @default  */
                   note: string;
                 }[];
@@ -2499,6 +2519,16 @@ export interface operations {
               last?: string;
               /** @enum {string} */
               support: 'complete' | 'partial' | 'sparse' | 'implausible';
+              reads_as?: {
+                /** @enum {string} */
+                encoding: 'yyyymmdd' | 'text' | 'parts';
+                format?: string;
+                parts?: {
+                  year: string;
+                  month?: string;
+                  day?: string;
+                };
+              };
               /** @default  */
               note?: string;
             }[];

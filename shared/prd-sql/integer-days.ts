@@ -6,7 +6,9 @@
 import { parseExpression, visit } from './expression';
 
 const PARSERS = new Set(['strptime', 'try_strptime', 'make_date']);
-const INTEGER = /^(TINYINT|SMALLINT|INTEGER|INT|BIGINT|UBIGINT|UINTEGER|HUGEINT)$/i;
+/** Integers (`yyyymmdd`, a year with its month and day) and text whose values are days. */
+const INTEGER =
+  /^(TINYINT|SMALLINT|INTEGER|INT|BIGINT|UBIGINT|UINTEGER|HUGEINT|USMALLINT|UTINYINT|VARCHAR|TEXT|STRING)$/i;
 
 /** Whether `fact`'s DWD event_date reads the integer `event_time` column as a day. */
 export function readsIntegerDay(

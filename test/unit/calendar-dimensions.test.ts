@@ -122,7 +122,7 @@ describe('integer yyyymmdd days', () => {
   });
 
   it('is parsed by an expression of the PRD grammar, and the PRD accepts it only then', () => {
-    const source = eventDateSource('refunds', 'refund_day', 'yyyymmdd');
+    const source = eventDateSource('refunds', 'refund_day', { encoding: 'yyyymmdd' });
     expect(expressionSql(parseExpression(source))).toBe(
       `CAST(try_strptime(CAST("refunds"."refund_day" AS VARCHAR), '%Y%m%d') AS DATE)`,
     );

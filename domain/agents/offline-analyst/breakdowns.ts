@@ -6,7 +6,7 @@
  */
 import { pathTo, type JoinStep } from '../../../shared/join-tree';
 import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
-import { columnWords, identifier, singularWords } from './name-words';
+import { columnWords, fieldIdentifier, identifier, singularWords } from './name-words';
 import { personNameColumns, type TableAnalysis } from './table-roles';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
 
@@ -110,6 +110,15 @@ function scoreColumn(
   return { score: 3, concept: table.name };
 }
 
+/** `chart_class` + `class_name` → `chart_class_name`: words the two share at the seam said once. */
+function joinOverlapping(stem: string, spoken: string): string {
+  const a = stem.split('_');
+  const b = spoken.split('_');
+  for (let n = Math.min(a.length, b.length - 1); n > 0; n--)
+    if (a.slice(-n).join('_') === b.slice(0, n).join('_')) return [...a, ...b.slice(n)].join('_');
+  return `${stem}_${spoken}`;
+}
+
 /** The best breakdown attributes of a fact (at most `limit`). */
 export function breakdownsOf(
   fact: TableAnalysis,
@@ -123,7 +132,11 @@ export function breakdownsOf(
     if (!analysis || ['bridge', 'snapshot'].includes(analysis.role)) continue;
     const table = analysis.table;
     const path = pathTo(tree, tableName) ?? [];
-    const stem = singularWords(table.name).join('_');
+    // A table's words without bare numbers (`0_suppliers` of a company-prefixed schema is `supplier`).
+    const stem =
+      singularWords(table.name)
+        .filter((w) => !/^\d+$/.test(w))
+        .join('_') || singularWords(table.name).join('_');
     const person = personNameColumns(table);
     if (person && tableName !== fact.table.name) {
       const tableWords = singularWords(table.name);
@@ -153,7 +166,9 @@ export function breakdownsOf(
       candidates.push({
         // `stores.store_name` is already qualified; `category.name` needs the table's noun.
         // Named by the column's words: `p_productgroup` → `product_group`.
-        name: identifier(specific || spoken.startsWith(`${stem}_`) ? spoken : `${stem}_${spoken}`),
+        name: fieldIdentifier(
+          specific || spoken.startsWith(`${stem}_`) ? spoken : joinOverlapping(stem, spoken),
+        ),
         source: columnReference(table.name, column.name),
         table: tableName,
         description: `${table.name}.${column.name}`,

@@ -111,6 +111,7 @@ const MONEY_WORDS = [
   'value',
   'spend',
   'budget',
+  'expense',
 ];
 const PRICE_WORDS = ['price', 'msrp', 'rate', 'fare'];
 const QUANTITY_WORDS = ['quantity', 'qty', 'units', 'pieces', 'items', 'seats', 'tickets', 'hand', 'stock'];

@@ -161,8 +161,12 @@ export interface EventTimeCandidate {
   weakness?: string;
   /** The column's type and nullability, for the evidence. */
   type: string;
-  /** Set when the column is an integer read as `yyyymmdd` days. */
-  encoding?: 'yyyymmdd';
+  /** Set when the column is no date type: an integer read as `yyyymmdd`, text, or a year with its month and day. */
+  encoding?: 'yyyymmdd' | 'text' | 'parts';
+  /** For text: the strptime format its days are written in. */
+  format?: string;
+  /** For parts: the columns of the year, month and day (`column` is the year). */
+  parts?: { year: string; month?: string; day?: string };
   /** For a calendar's date: the fact's key into the calendar (docs/offline-analyst.md#calendar-dimensions). */
   via?: string;
 }
@@ -172,7 +176,7 @@ export interface EventTimeCandidate {
  * `yyyymmdd` days on every sampled row (its figures then say how many rows really are days).
  */
 export function isTemporal(table: SourceTable, column: SourceColumn): boolean {
-  return TEMPORAL.has(column.data_type) || table.date_stats?.[column.name]?.encoding === 'yyyymmdd';
+  return TEMPORAL.has(column.data_type) || table.date_stats?.[column.name]?.encoding !== undefined;
 }
 
 function meaningOf(table: SourceTable, column: SourceColumn): EventTimeMeaning | undefined {
@@ -242,15 +246,26 @@ export function ownCandidates(table: SourceTable, calendar: EventTimeCandidate[]
   const own = table.columns.flatMap((column): EventTimeCandidate[] => {
     const meaning = meaningOf(table, column);
     if (!meaning || keys.has(column.name)) return [];
-    const encoding = TEMPORAL.has(column.data_type) ? undefined : ('yyyymmdd' as const);
+    const stats = table.date_stats?.[column.name];
+    const encoding = TEMPORAL.has(column.data_type) ? undefined : stats?.encoding;
+    const written =
+      encoding === 'text'
+        ? ` text as ${stats!.format}${stats!.ambiguous ? ' (day and month could be either way round)' : ''}`
+        : encoding === 'parts'
+          ? ` with ${[stats!.parts!.month, stats!.parts!.day].filter(Boolean).join(' and ') || 'no month or day: a year only'}`
+          : encoding
+            ? ` ${encoding}`
+            : '';
     return [
       {
         table: table.name,
         column: column.name,
         inherited: false,
         meaning,
-        type: `${column.type}${encoding ? ' yyyymmdd' : ''}${column.nullable ? '' : ', not null'}`,
+        type: `${column.type}${written}${column.nullable ? '' : ', not null'}`,
         ...(encoding ? { encoding } : {}),
+        ...(encoding === 'text' ? { format: stats!.format } : {}),
+        ...(encoding === 'parts' ? { parts: stats!.parts } : {}),
         ...supportOf(table, column),
       },
     ];
@@ -289,6 +304,10 @@ function meaningRank(c: EventTimeCandidate): number {
   return c.inherited && own <= 2 ? 2.5 : own;
 }
 
+/** 0 for a day, 1 for a year and month, 2 for a year alone: a day says more of when. */
+const coarseness = (c: EventTimeCandidate): number =>
+  c.encoding === 'parts' ? (c.parts?.day ? 0 : c.parts?.month ? 1 : 2) : 0;
+
 /** Candidates best first: support, then meaning, then the fact's own before its header's, then column order. */
 export function rankCandidates(candidates: EventTimeCandidate[]): EventTimeCandidate[] {
   return candidates
@@ -296,6 +315,7 @@ export function rankCandidates(candidates: EventTimeCandidate[]): EventTimeCandi
     .sort(
       (a, b) =>
         SUPPORT_ORDER.indexOf(a.c.support) - SUPPORT_ORDER.indexOf(b.c.support) ||
+        coarseness(a.c) - coarseness(b.c) ||
         meaningRank(a.c) - meaningRank(b.c) ||
         Number(a.c.inherited) - Number(b.c.inherited) ||
         a.i - b.i,
@@ -360,7 +380,7 @@ export function eventTimeObjection(table: SourceTable, columnName: string): stri
   const column = table.columns.find((c) => c.name === columnName);
   if (!column) return `${table.name} has no column ${columnName}`;
   if (!isTemporal(table, column))
-    return `${table.name}.${columnName} is ${column.type}, not a date, a timestamp or a yyyymmdd day`;
+    return `${table.name}.${columnName} is ${column.type}, not a date, a timestamp or a column whose values read as days`;
   if (meaningOf(table, column) !== undefined) return undefined;
   const words = columnWords(table, column.name);
   if (words.some((w) => NEVER.includes(w)))

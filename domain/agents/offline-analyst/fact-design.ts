@@ -9,12 +9,12 @@ import { breakdownsOf } from './breakdowns';
 import { choiceEvidence, ownCandidates, rankCandidates, type EventTimeCandidate } from './event-time';
 import { inheritedThrough } from './header-references';
 import { rowMeasures, type RowMeasure } from './fact-measures';
-import { identifier, pluralNoun, singularWords, tableNoun } from './name-words';
+import { fieldIdentifier, identifier, pluralNoun, singularWords, tableNoun } from './name-words';
 import { FACT_ROLES, isModeledColumn, labelColumns, type TableAnalysis } from './table-roles';
 import { warehouseType } from './warehouse-types';
 import { rawName, textMoneyChecks, textMoneyColumns } from './text-money';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
-import { eventDateSource } from '../../../shared/date-keys';
+import { eventDateSource, type DayReading } from '../../../shared/date-keys';
 import { columnsNamedBy } from '../../../shared/prd-sql/prd-field-rules';
 import { distinctStems } from './distinct-names';
 
@@ -30,7 +30,7 @@ export interface FactDesign {
 }
 
 const field = (name: string, type: string, source: string, description = ''): PrdField => ({
-  name: identifier(name),
+  name: fieldIdentifier(name),
   type,
   source,
   description,
@@ -76,7 +76,7 @@ function aggregates(
         field: field(
           `${identifier(singularWords(headerLabel).join('_'))}_count`,
           'BIGINT',
-          `COUNT(DISTINCT ${identifier(ref.columns[0])})`,
+          `COUNT(DISTINCT ${fieldIdentifier(ref.columns[0])})`,
           `${pluralNoun(headerNoun)} (distinct ${ref.columns[0]})`,
         ),
         unit: 'count',
@@ -140,7 +140,7 @@ function aggregates(
       field: field(
         `distinct_${identifier(ref.noun)}_count`,
         'BIGINT',
-        `COUNT(DISTINCT ${identifier(ref.column)})`,
+        `COUNT(DISTINCT ${fieldIdentifier(ref.column)})`,
         `distinct ${pluralNoun(ref.noun)}`,
       ),
       unit: 'count',
@@ -430,7 +430,7 @@ function chooseEventTime(
 ): {
   eventTime: PrdFact['event_time'];
   candidates: PrdFact['event_time_candidates'];
-  encoding?: EventTimeCandidate['encoding'];
+  encoding?: DayReading;
 } {
   const paths = new Map<EventTimeCandidate, string[]>();
   // A date held by another table (a header's, a calendar's) is reached along the join tree.
@@ -466,7 +466,8 @@ function chooseEventTime(
   const ranked = rankCandidates([...own, ...(inherited ? [inherited] : []), ...referenced]);
   // A line is dated by its header (the role analysis found the header's date ranks first); any
   // other fact by its own best date.
-  const chosen = fact.role === 'line' ? inherited : ranked.find((c) => !c.inherited);
+  // A date set on no row (only placeholders) dates nothing: the fact is then reported as a snapshot.
+  const chosen = fact.role === 'line' ? inherited : ranked.find((c) => !c.inherited && c.coverage !== 0);
   const listed = chosen ? [chosen, ...ranked.filter((c) => c !== chosen)] : ranked;
   const candidates = listed.map((c) => ({
     table: c.table,
@@ -475,10 +476,11 @@ function chooseEventTime(
     ...(c.coverage !== undefined ? { coverage: Math.round(c.coverage * 10_000) / 10_000 } : {}),
     ...(c.first ? { first: c.first, last: c.last } : {}),
     support: c.support,
+    ...(readingOf(c) ? { reads_as: readingOf(c) } : {}),
     note: `${c.inherited ? `${c.table}'s date: ` : ''}${c.meaning}${c.weakness ? `; ${c.weakness}` : ''}`,
   }));
   if (!chosen) return { eventTime: null, candidates };
-  const encoding = chosen.encoding;
+  const encoding = readingOf(chosen);
   const others = ranked.filter((c) => c !== chosen);
   const evidence = chosen.inherited
     ? `each ${tableNoun(label)} takes its ${tableNoun(labelOf(chosen.table))}'s date: ${choiceEvidence(chosen, others)}`
@@ -489,6 +491,16 @@ function chooseEventTime(
     ...(encoding ? { encoding } : {}),
   };
 }
+
+/** How a candidate that is no date type reads as a day, or undefined for a date. */
+const readingOf = (c: EventTimeCandidate): DayReading | undefined =>
+  c.encoding
+    ? {
+        encoding: c.encoding,
+        ...(c.format ? { format: c.format } : {}),
+        ...(c.parts ? { parts: c.parts } : {}),
+      }
+    : undefined;
 
 const CUSTOMERS = ['customer', 'client', 'user', 'member', 'account', 'patient', 'student', 'guest'];
 /** Customers first, then products, then the rest: the distinct counts people ask about. */

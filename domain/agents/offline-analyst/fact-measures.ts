@@ -79,7 +79,9 @@ const moneyScale = (table: SourceTable, column: SourceColumn): number =>
     ? textMoneyScale(table, column)
     : Math.min(Math.max(isCents(column) ? 2 : scaleOf(column), 2), 10);
 
-const DECIMAL = (scale: number) => `DECIMAL(38,${Math.min(Math.max(scale, 2), 10)})`;
+/** The most decimals an exact product keeps (a float price's products are no more exact than this). */
+const MAX_EXACT_SCALE = 12;
+const DECIMAL = (scale: number) => `DECIMAL(38,${Math.min(Math.max(scale, 2), MAX_EXACT_SCALE)})`;
 
 /**
  * The per-row measures of a fact table. `byName` (every table analysed) lets a line without a price
@@ -89,7 +91,11 @@ export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnaly
   const t = fact.table.name;
   const cols = (m: string) => fact.table.columns.filter((c) => fact.meaning.get(c.name) === m);
   const out: RowMeasure[] = [];
-  const quantity = cols('quantity')[0];
+  // The quantity itself (`quantity`, `qty`) before one qualified by a later step (`qty_invoiced`,
+  // `qty_sent`): an order line's value is what was ordered.
+  const quantities = cols('quantity');
+  const quantity =
+    quantities.find((c) => !columnWords(fact.table, c.name).some((w) => LATER_STEPS.has(w))) ?? quantities[0];
   // Revenue is quantity × the selling price: a price column before a unit cost.
   const prices = cols('unit_price');
   const own = prices.find((c) => columnWords(fact.table, c.name).includes('price')) ?? prices[0];
@@ -128,18 +134,23 @@ export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnaly
       : quantity
         ? ''
         : `, one row being one unit (${t} has no quantity column)`;
-    // Money at the source's scale: each line's amount is rounded to the price's scale (cents),
-    // as an invoice line is, so every sum above it has no digits the source never had.
-    const scale = moneyScale(price.holder, price.column);
+    // The source's arithmetic in exact decimals: nothing is rounded before the sum, so the total
+    // reconciles with the source's own SUM(quantity * price * (1 - discount)) to the cent.
+    const scale = Math.min(
+      (quantity ? scaleOf(quantity) : 0) +
+        moneyScale(price.holder, price.column) +
+        (discount ? scaleOf(discount) + (isPercent(fact, discount) ? 2 : 0) : 0),
+      MAX_EXACT_SCALE,
+    );
     const label = listed ? 'list-price revenue' : 'revenue';
     out.push({
       name: 'line_revenue',
       reading: 'line_revenue',
-      source: `ROUND(${[q, moneyExpr(price.holder, price.column), d].filter(Boolean).join(' * ')}, ${scale})`,
+      source: `CAST(${[q, moneyExpr(price.holder, price.column), d].filter(Boolean).join(' * ')} AS ${DECIMAL(scale)})`,
       type: DECIMAL(scale),
       meaning: 'revenue',
       label,
-      formula: `${label} = ${formula}${basis}, rounded to ${scale} decimals per ${fact.role === 'line' ? 'line' : 'row'}`,
+      formula: `${label} = ${formula}${basis}, in exact decimals (nothing rounded before the sum)`,
     });
   }
   for (const c of cols('money')) {
@@ -188,6 +199,26 @@ export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnaly
   }
   return out;
 }
+
+/** Words that qualify a quantity by a step after the order (`qty_invoiced`, `quantity_shipped`). */
+const LATER_STEPS = new Set([
+  'invoiced',
+  'shipped',
+  'sent',
+  'delivered',
+  'received',
+  'recd',
+  'returned',
+  'done',
+  'dispatched',
+  'picked',
+  'allocated',
+  'backordered',
+  'cancelled',
+  'canceled',
+  'reqd',
+  'required',
+]);
 
 /** Words of a table, or of its date, that say stock moved, was counted or was received, not sold. */
 const MOVEMENT_WORDS = new Set([

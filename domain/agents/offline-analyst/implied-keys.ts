@@ -67,7 +67,71 @@ export function relationshipsOf(snapshot: SourceSnapshot): PrdRelationship[] {
       });
     }
   }
-  return [...declared, ...inferred];
+  // A composite key named column for column (`order_no` + `trans_type` of `sales_orders`): the
+  // strongest name evidence there is; it replaces a single-column guess on those columns.
+  const composite = compositeReferences(snapshot, declared);
+  const covered = new Set(composite.flatMap((r) => r.columns.map((c) => `${r.table}\u0000${c}`)));
+  inferred.splice(
+    0,
+    inferred.length,
+    ...inferred.filter((r) => !covered.has(`${r.table}\u0000${r.columns[0]}`)),
+    ...composite,
+  );
+  // References the values show (sampled values found in another table's key), where neither a
+  // declared key nor a name already says where the column points.
+  const named = new Set(
+    [...declared, ...inferred].flatMap((r) => r.columns.map((c) => `${r.table}\u0000${c}`)),
+  );
+  const shown: PrdRelationship[] = (snapshot.value_references ?? [])
+    .filter((v) => !named.has(`${v.table}\u0000${v.column}`))
+    .map((v) => ({
+      table: v.table,
+      columns: [v.column],
+      references_table: v.references_table,
+      references_columns: [v.references_column],
+      origin: 'inferred' as const,
+      evidence: `${Math.round(100 * v.included)}% of ${v.sampled} distinct sampled values of ${v.table}.${v.column} are found in ${v.references_table}.${v.references_column}, ${
+        snapshot.tables.find((t) => t.name === v.references_table)?.primary_key.length === 1
+          ? 'its primary key'
+          : 'which is set on every row and never repeats'
+      }${v.named ? ', and the names agree' : ''}; not declared`,
+    }));
+  return [...declared, ...inferred, ...shown];
+}
+
+/**
+ * References to a composite primary key that a table holds every column of, by name and compatible
+ * type (`sales_order_details.order_no, trans_type` → `sales_orders`); undeclared.
+ */
+function compositeReferences(snapshot: SourceSnapshot, declared: PrdRelationship[]): PrdRelationship[] {
+  const out: PrdRelationship[] = [];
+  const declaredCols = new Set(declared.flatMap((r) => r.columns.map((c) => `${r.table}\u0000${c}`)));
+  for (const target of snapshot.tables.filter((t) => t.primary_key.length >= 2)) {
+    const keyColumns = target.primary_key.map((k) => target.columns.find((c) => c.name === k)!);
+    // A key with a date in it names a version valid from that day (a price list), not an entity.
+    if (keyColumns.some((k) => /^(date|datetime|timestamp)$/.test(k.data_type))) continue;
+    for (const t of snapshot.tables) {
+      if (t === target) continue;
+      const held = keyColumns.map((k) =>
+        t.columns.find(
+          (c) => normalizedColumn(t, c.name) === normalizedColumn(target, k.name) && compatible(c, k),
+        ),
+      );
+      if (held.some((c) => !c) || held.some((c) => declaredCols.has(`${t.name}\u0000${c!.name}`))) continue;
+      // Its own key is the same columns: a 1:1 extension or a sibling, not a reference.
+      if (t.primary_key.length === held.length && held.every((c) => t.primary_key.includes(c!.name)))
+        continue;
+      out.push({
+        table: t.name,
+        columns: held.map((c) => c!.name),
+        references_table: target.name,
+        references_columns: keyColumns.map((k) => k.name),
+        origin: 'inferred',
+        evidence: `${t.name} holds every column of ${target.name}'s key (${keyColumns.map((k) => k.name).join(', ')}) under the same names; not declared`,
+      });
+    }
+  }
+  return out;
 }
 
 function impliedTarget(

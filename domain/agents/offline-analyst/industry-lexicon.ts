@@ -172,6 +172,28 @@ export const INDUSTRIES: Industry[] = [
     words: ['booking', 'reservation', 'hotel', 'room', 'flight', 'guest', 'airline', 'passenger', 'travel'],
   },
   {
+    name: 'Sports',
+    names: ['sport', 'sports', 'league', 'club', 'athletics'],
+    words: [
+      'team',
+      'player',
+      'league',
+      'match',
+      'game',
+      'season',
+      'coach',
+      'stadium',
+      'batting',
+      'pitching',
+      'fielding',
+      'goal',
+      'tournament',
+      'franchise',
+      'athlete',
+      'park',
+    ],
+  },
+  {
     name: 'Manufacturing',
     names: ['manufacturing', 'manufacturer', 'factory'],
     words: [

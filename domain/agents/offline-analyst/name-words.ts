@@ -6,6 +6,8 @@
  * a prefix a table puts on all its columns (`x_unitprice`, `l_shipdate`) is read past.
  */
 import { isCommonWord, segmentWord } from './word-segmentation';
+import { isReservedWord } from '../../../shared/prd-sql/expression';
+import { englishWord, withoutAccents } from './foreign-words';
 
 /** Abbreviations column names use, read as the word they stand for. */
 const ABBREVIATIONS: ReadonlyMap<string, string> = new Map(
@@ -59,7 +61,7 @@ const ABBREVIATIONS: ReadonlyMap<string, string> = new Map(
 
 /** The tokens of a name as written: `orderLineNumber` → `['order', 'line', 'number']`. */
 export function nameTokens(name: string): string[] {
-  return name
+  return withoutAccents(name)
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
     .toLowerCase()
@@ -72,9 +74,10 @@ export function nameTokens(name: string): string[] {
  * abbreviations expanded. `x_UnitPrice` → `['x', 'unit', 'price']`; `ord_qty` → `['order', 'quantity']`.
  */
 export function nameWords(name: string): string[] {
+  // A word of another language is read as its English word before any English segmentation.
   return nameTokens(name)
-    .flatMap((token) => (ABBREVIATIONS.has(token) ? [token] : segmentWord(token)))
-    .map((word) => ABBREVIATIONS.get(word) ?? word);
+    .flatMap((token) => (ABBREVIATIONS.has(token) || englishWord(token) ? [token] : segmentWord(token)))
+    .map((word) => ABBREVIATIONS.get(word) ?? englishWord(word) ?? word);
 }
 
 interface NamedColumns {
@@ -172,6 +175,15 @@ export const tableNoun = (table: string): string => singularWords(table).join(' 
 export function identifier(name: string): string {
   const words = nameTokens(name).join('_') || 'x';
   return (/^[a-z]/.test(words) ? words : `t_${words}`).slice(0, 63);
+}
+
+/**
+ * A field name a later layer can name bare: {@link identifier}, and a word SQL reserves (`group`,
+ * `order`) followed by `_value`, since an aggregate over it (`SUM(group)`) would not parse.
+ */
+export function fieldIdentifier(name: string): string {
+  const id = identifier(name);
+  return isReservedWord(id) ? `${id}_value` : id;
 }
 
 /** English plural of a noun phrase, for readable descriptions ("distinct customers"). */

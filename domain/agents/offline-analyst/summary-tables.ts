@@ -64,7 +64,9 @@ export function findSummaryTables(
     .sort((a, b) => b.table.row_count - a.table.row_count);
   for (const s of tables) {
     const into = relationships.filter((r) => r.references_table === s.table.name && r.table !== s.table.name);
-    if (s.table.row_count === 0 || into.some((r) => r.origin === 'declared')) continue;
+    // A declared key into it, or a composite key a table holds column for column, says it is an entity.
+    if (s.table.row_count === 0 || into.some((r) => r.origin === 'declared' || r.columns.length >= 2))
+      continue;
     for (const f of facts) {
       if (f === s || f.table.row_count <= s.table.row_count) continue;
       const evidence = summaryEvidence(s, f, byName, into);
@@ -80,7 +82,13 @@ export function findSummaryTables(
 /** Tables within one join of `f` (itself included) with a usable date of their own. */
 function datedReach(f: SummaryCandidate, byName: Map<string, SummaryCandidate>): SummaryCandidate[] {
   const near = [f, ...f.references.map((r) => byName.get(r.references_table)!).filter(Boolean)];
-  return near.filter((t) => !!t.ownDate && isUsable(t.ownDate.candidate));
+  // A year alone (a store's opening year) describes the row; it dates no event.
+  return near.filter(
+    (t) =>
+      !!t.ownDate &&
+      isUsable(t.ownDate.candidate) &&
+      !(t.ownDate.candidate.encoding === 'parts' && !t.ownDate.candidate.parts?.month),
+  );
 }
 
 /** The tables a fact reaches through N:1 references, at most two joins away (itself first). */

@@ -151,7 +151,12 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     !isBridge(b) &&
     !isLookup(b) &&
     (b.references.length > 0 || additive(b)) &&
-    !(entityLike(b) && b.referencedBy.length > 0);
+    !(entityLike(b) && b.referencedBy.length > 0) &&
+    // A year alone on a row others reference (a plane's build year) describes the thing, not an event.
+    !(b.referencedBy.length > 0 && yearOnly(b.ownDate)) &&
+    // Events recur: a year alone dates a table only when its years hold several rows each (a
+    // company's founding year on its one row is an attribute).
+    !(yearOnly(b.ownDate) && b.table.row_count < 2 * yearSpan(b.ownDate!));
   const isEventFact = (b: (typeof base)[number]) => usableOwn(b) && eventShaped(b);
 
   const events = new Set(base.filter(isEventFact).map((b) => b.table.name));
@@ -169,7 +174,10 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
       (x) =>
         x !== b &&
         lineShaped(x) &&
-        x.references.some((r) => r.origin === 'declared' && r.references_table === b.table.name),
+        // A declared key, or a composite key the line holds column for column (as strong as declared).
+        x.references.some(
+          (r) => (r.origin === 'declared' || r.columns.length >= 2) && r.references_table === b.table.name,
+        ),
     );
   const tried = base.filter((b) => !events.has(b.table.name) && headerByEvidence(b)).map((b) => b.table.name);
   for (const name of tried) events.add(name);
@@ -229,7 +237,14 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
   // A table whose own date the figures hardly support, and that belongs to no header, is still
   // dated by it: the PRD says how weak it is.
   for (const b of base)
-    if (!lines.has(b.table.name) && !events.has(b.table.name) && b.ownDate && eventShaped(b))
+    if (
+      !lines.has(b.table.name) &&
+      !events.has(b.table.name) &&
+      b.ownDate &&
+      // A date set on no row at all (only placeholders such as 0000-00-00) dates nothing.
+      b.ownDate.candidate.coverage !== 0 &&
+      eventShaped(b)
+    )
       events.add(b.table.name);
   const facts = new Set([...events, ...lines.keys()]);
   const referencedByFact = (b: (typeof base)[number]) => b.referencedBy.some((t) => facts.has(t));
@@ -305,6 +320,16 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     return out('other', 'no date, no measures and no references: kept in ODS only');
   });
 }
+
+/** Whether a table's best date is a year alone (no month, no day). */
+const yearOnly = (d: OwnEventTime | undefined): boolean =>
+  d?.candidate.encoding === 'parts' && !d.candidate.parts?.month;
+
+/** The years from a date's first to its last (1 when the figures are missing). */
+const yearSpan = (d: OwnEventTime): number =>
+  d.candidate.first && d.candidate.last
+    ? Number(d.candidate.last.slice(0, 4)) - Number(d.candidate.first.slice(0, 4)) + 1
+    : 1;
 
 /** `order_date`, or `dim_date.full_date through date_key` for a calendar's date. */
 const datedBy = (d: OwnEventTime) =>

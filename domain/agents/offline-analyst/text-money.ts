@@ -28,8 +28,8 @@ const NEGATIVE = '^[(]([^()+-]+)[)]$|^([^()+-]+)-$';
 const NEGATIVE_JS = new RegExp(NEGATIVE);
 /** `1.234` and `1.234.567,89`: dots group thousands, a comma marks the decimals. */
 const DOT_GROUPS = '^-?[0-9]{1,3}([.][0-9]{3})+(,[0-9]+)?$';
-/** `12,00` and `1234,5`: a comma marks the decimals. */
-const DECIMAL_COMMA = '^-?[0-9]+,[0-9]{1,2}$';
+/** `12,00`, `1234,5` and `,05` (no leading zero): a comma marks the decimals. */
+const DECIMAL_COMMA = '^-?[0-9]*,[0-9]{1,2}$';
 /** `1,234` and `1,234,567.89`: commas group thousands. */
 const COMMA_GROUPS = '^-?[0-9]{1,3}(,[0-9]{3})+([.][0-9]+)?$';
 /** `-1234.50`, `12`, `.5`: a plain decimal, as DuckDB and the analyst read it alike (no `1e5`, `+5`). */

@@ -14,7 +14,7 @@ export const DEMO_STORE_TRUTH: SchemaTruth = {
       event_date_sql:
         'SELECT DATE(o.order_date) AS d FROM order_items i JOIN orders o ON o.order_id = i.order_id',
       event_time_column: 'orders.order_date',
-      revenue_sql: 'SELECT SUM(ROUND(quantity * unit_price * (1 - discount), 2)) AS revenue FROM order_items',
+      revenue_sql: 'SELECT SUM(quantity * unit_price * (1 - discount)) AS revenue FROM order_items',
     },
     {
       table: 'payments',

@@ -152,6 +152,8 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
           event_date_sql: 'SELECT DATE(h.inv_dt) AS d FROM inv_dtl l JOIN inv_hdr h ON h.inv_no = l.inv_no',
           event_time_column: 'inv_hdr.inv_dt',
           revenue_sql: 'SELECT SUM(ln_amt) AS revenue FROM inv_dtl',
+          // The source stores each line's amount (rounded per line as it invoices): revenue as stored.
+          revenue_column: 'total_line_amount',
         },
       ],
       never_aggregate: [

@@ -461,8 +461,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
           event_date_sql:
             'SELECT o.order_date AS d FROM order_items i JOIN orders o ON o.order_id = i.order_id',
           event_time_column: 'orders.order_date',
-          revenue_sql:
-            'SELECT SUM(ROUND(quantity * list_price * (1 - discount), 2)) AS revenue FROM order_items',
+          revenue_sql: 'SELECT SUM(quantity * list_price * (1 - discount)) AS revenue FROM order_items',
         },
         {
           table: 'item_returns',

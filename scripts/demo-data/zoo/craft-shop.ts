@@ -209,7 +209,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
           event_time_column: 'orders.ordered_at',
           // List-price revenue: each line's quantity at its product's price.
           revenue_sql:
-            'SELECT SUM(ROUND(l.quantity * p.list_price, 2)) AS revenue FROM order_lines l JOIN products p ON p.product_id = l.product_id',
+            'SELECT SUM(l.quantity * p.list_price) AS revenue FROM order_lines l JOIN products p ON p.product_id = l.product_id',
         },
         {
           table: 'workshop_tickets',

@@ -159,7 +159,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
           event_time_column: 'sales.sold_at',
           // List-price revenue: each sale's quantity at its product's price, rounded per sale.
           revenue_sql:
-            'SELECT SUM(ROUND(s.quantity * p.list_price, 2)) AS revenue FROM sales s JOIN products p ON p.product_id = s.product_id',
+            'SELECT SUM(s.quantity * p.list_price) AS revenue FROM sales s JOIN products p ON p.product_id = s.product_id',
           revenue_column: 'revenue',
         },
         {

@@ -158,8 +158,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
           event_date_sql:
             'SELECT DATE(o.o_orderdate) AS d FROM salesline l JOIN salesorder o ON o.o_id = l.l_orderid',
           event_time_column: 'salesorder.o_orderdate',
-          revenue_sql:
-            'SELECT SUM(ROUND(l_qty * l_unitprice * (1 - l_discount), 2)) AS revenue FROM salesline',
+          revenue_sql: 'SELECT SUM(l_qty * l_unitprice * (1 - l_discount)) AS revenue FROM salesline',
         },
       ],
       never_aggregate: [

@@ -372,7 +372,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
             'SELECT i.issued_on AS d FROM invoice_items it JOIN invoices i ON i.invoice_id = it.invoice_id',
           event_time_column: 'invoices.issued_on',
           revenue_sql:
-            'SELECT ROUND(SUM(ROUND(seats * unit_price_cents * (1 - discount_rate))) / 100, 2) AS revenue FROM invoice_items',
+            'SELECT SUM(seats * unit_price_cents * (1 - discount_rate)) / 100 AS revenue FROM invoice_items',
         },
       ],
       never_aggregate: [

@@ -168,7 +168,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
           event_date_sql:
             'SELECT DATE(o.order_date) AS d FROM order_lines l JOIN orders o ON o.order_id = l.order_id',
           event_time_column: 'orders.order_date',
-          revenue_sql: 'SELECT SUM(ROUND(quantity * unit_price, 2)) AS revenue FROM order_lines',
+          revenue_sql: 'SELECT SUM(quantity * unit_price) AS revenue FROM order_lines',
         },
         {
           table: 'shipments',

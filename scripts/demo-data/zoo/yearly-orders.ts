@@ -144,7 +144,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
           table: 'order_lines_2019',
           event_date_sql: lineDates,
           event_time_column: 'orders_2019.order_date',
-          revenue_sql: `SELECT SUM(ROUND(quantity * unit_price, 2)) AS revenue FROM (${union(lineTables, 'SELECT quantity, unit_price FROM {t}')}) AS l`,
+          revenue_sql: `SELECT SUM(quantity * unit_price) AS revenue FROM (${union(lineTables, 'SELECT quantity, unit_price FROM {t}')}) AS l`,
           union: lineTables,
           joined_union: orderTables,
           rows_sql: `SELECT SUM(n) AS n FROM (${union(lineTables, 'SELECT COUNT(*) AS n FROM {t}')}) AS c`,

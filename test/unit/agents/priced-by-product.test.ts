@@ -88,7 +88,7 @@ describe('a flat sale priced through its product', () => {
     const prd = prdOf(dated('sales', 'sold_at', [quantity]));
     expect(prd.table_roles.find((r) => r.table === 'sales')?.role).toBe('event');
     const revenue = revenueOf(prd, 'sales')!;
-    expect(revenue.source).toBe('ROUND(sales.quantity * products.list_price, 2)');
+    expect(revenue.source).toBe('CAST(sales.quantity * products.list_price AS DECIMAL(38,2))');
     expect(revenue.description).toContain('list-price revenue');
     expect(revenue.description).toContain('through sales.product_id');
     // The DWD joins the product in, and the daily revenue says what it is.
@@ -103,7 +103,7 @@ describe('a flat sale priced through its product', () => {
 
   it('keeps the price a sale carries itself', () => {
     const prd = prdOf(dated('sales', 'sold_at', [quantity, column('unit_price', 'decimal(10,2)')]));
-    expect(revenueOf(prd, 'sales')?.source).toBe('ROUND(sales.quantity * sales.unit_price, 2)');
+    expect(revenueOf(prd, 'sales')?.source).toBe('CAST(sales.quantity * sales.unit_price AS DECIMAL(38,2))');
     expect(revenueOf(prd, 'sales')?.description).not.toContain('list-price');
   });
 

@@ -1,0 +1,218 @@
+/**
+ * Days kept as text (`06/01/2020`, `2013-01-01T10:00:00Z`, `31.12.2021`) or split into integer
+ * parts (`year`, `month`, `day`), as exports and spreadsheets keep them
+ * (docs/offline-analyst.md#dates-read-from-values): which shapes are days, how MySQL measures them
+ * while exploring and how the warehouse reads them. Pure, so workflows may use it.
+ */
+import { columnReference } from './prd-sql/expression-sql';
+import { quoteLiteral } from './sql-quoting';
+
+/** A shape of day written as text, with how each engine reads its leading day part. */
+export interface TextDateShape {
+  /** The strptime format of the day part (DuckDB), e.g. `%d/%m/%Y`. */
+  format: string;
+  /** The same for MySQL's STR_TO_DATE. */
+  mysqlFormat: string;
+  /** A POSIX regular expression matching the day part at the start of the text (both engines). */
+  pattern: string;
+}
+
+const SHAPES: { test: RegExp; pattern: string; orders: [string, string][] }[] = [
+  {
+    test: /^\d{4}-\d{1,2}-\d{1,2}/,
+    pattern: '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}',
+    orders: [['%Y-%m-%d', '%Y-%m-%d']],
+  },
+  {
+    test: /^\d{4}\/\d{1,2}\/\d{1,2}/,
+    pattern: '^[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}',
+    orders: [['%Y/%m/%d', '%Y/%m/%d']],
+  },
+  {
+    test: /^\d{4}\.\d{1,2}\.\d{1,2}/,
+    pattern: '^[0-9]{4}[.][0-9]{1,2}[.][0-9]{1,2}',
+    orders: [['%Y.%m.%d', '%Y.%m.%d']],
+  },
+  {
+    test: /^\d{1,2}\/\d{1,2}\/\d{4}/,
+    pattern: '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}',
+    orders: [
+      ['%d/%m/%Y', '%d/%m/%Y'],
+      ['%m/%d/%Y', '%m/%d/%Y'],
+    ],
+  },
+  {
+    test: /^\d{1,2}-\d{1,2}-\d{4}/,
+    pattern: '^[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}',
+    orders: [
+      ['%d-%m-%Y', '%d-%m-%Y'],
+      ['%m-%d-%Y', '%m-%d-%Y'],
+    ],
+  },
+  {
+    test: /^\d{1,2}\.\d{1,2}\.\d{4}/,
+    pattern: '^[0-9]{1,2}[.][0-9]{1,2}[.][0-9]{4}',
+    orders: [
+      ['%d.%m.%Y', '%d.%m.%Y'],
+      ['%m.%d.%Y', '%m.%d.%Y'],
+    ],
+  },
+];
+
+/** What may follow the day part: nothing, or a time of day (`T10:00:00Z`, ` 10:22`, ` 3:05 PM`). */
+const AFTER_DAY = /^([T ]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?( ?[AaPp][Mm])?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** Sampled values, of which this share must be days of one shape for the column to be a date. */
+export const TEXT_DATE_SHARE = 0.9;
+
+/**
+ * The shapes of day that `values` (sampled text, blanks left out) are written in: one for an
+ * unambiguous shape (`%Y-%m-%d`), two for day/month orders that the sample cannot tell apart (the
+ * explorer counts which one every row fits), none when fewer than nine in ten values are days.
+ */
+export function textDateShapes(values: string[]): TextDateShape[] {
+  const set = values.map((v) => v.trim()).filter((v) => v !== '');
+  if (set.length === 0) return [];
+  for (const shape of SHAPES) {
+    const days = set.filter((v) => {
+      const m = shape.test.exec(v);
+      return m !== null && AFTER_DAY.test(v.slice(m[0].length));
+    });
+    if (days.length < TEXT_DATE_SHARE * set.length) continue;
+    const fits = shape.orders.filter(([format]) => days.every((v) => readDay(v, format) !== undefined));
+    return fits.map(([format, mysqlFormat]) => ({ format, mysqlFormat, pattern: shape.pattern }));
+  }
+  return [];
+}
+
+/** The day a text names in `format` (`YYYY-MM-DD`), or undefined when it is no real day. */
+export function readDay(text: string, format: string): string | undefined {
+  const parts = text.trim().split(/\D+/).filter(Boolean).slice(0, 3).map(Number);
+  const order = format.match(/%[Ymd]/g);
+  if (parts.length < 3 || !order) return undefined;
+  const at = (code: string) => parts[order.indexOf(code)];
+  const [y, m, d] = [at('%Y'), at('%m'), at('%d')];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  if (day.getUTCFullYear() !== y || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) return undefined;
+  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** The shape of `format` (one of those {@link textDateShapes} answers), or undefined. */
+export function shapeOfFormat(format: string): TextDateShape | undefined {
+  for (const shape of SHAPES)
+    for (const [f, mysqlFormat] of shape.orders)
+      if (f === format) return { format, mysqlFormat, pattern: shape.pattern };
+  return undefined;
+}
+
+/**
+ * Days that stand for no day: before 1800 (a year mistyped as `0202`, `0001-01-01`) or a system's
+ * "no date" (1900-01-01, and 1899-12-30/31 of spreadsheets). Real history (a season of 1871) stays.
+ */
+export const PLACEHOLDER_DAYS = ['1900-01-01', '1899-12-30', '1899-12-31'];
+export const EARLIEST_DAY = '1800-01-01';
+
+/** SQL (MySQL and DuckDB alike) that holds when `day` is a real day: {@link PLACEHOLDER_DAYS}. */
+export const isRealDay = (day: string, literal: (d: string) => string = (d) => `DATE '${d}'`): string =>
+  `(${day} > ${literal(EARLIEST_DAY)} AND ${day} NOT IN (${PLACEHOLDER_DAYS.map(literal).join(', ')}))`;
+
+/**
+ * The warehouse's reading of a text day: the day part at the start of the text, parsed in its
+ * format; text that holds no day gives NULL, as does a placeholder day ({@link PLACEHOLDER_DAYS}).
+ */
+export function textDateSource(table: string, column: string, format: string): string {
+  const shape = shapeOfFormat(format);
+  if (!shape) throw new Error(`unknown text date format ${format}`);
+  const ref = columnReference(table, column);
+  const day = `CAST(try_strptime(regexp_extract(trim(${ref}), ${quoteLiteral(shape.pattern)}), ${quoteLiteral(format)}) AS DATE)`;
+  return `CASE WHEN ${isRealDay(day)} THEN ${day} END`;
+}
+
+/** The columns of a day kept in parts: a year, and its month and day when the table has them. */
+export interface DateParts {
+  year: string;
+  month?: string;
+  day?: string;
+}
+
+/**
+ * The warehouse's reading of a day kept in integer parts: the day they name (a year alone names
+ * its first day, a year and month the month's first), NULL when they name no real day.
+ */
+export function partsDateSource(table: string, parts: DateParts): string {
+  const text = (column: string | undefined, fallback: string) =>
+    column ? `CAST(${columnReference(table, column)} AS VARCHAR)` : `'${fallback}'`;
+  const day = `CAST(try_strptime(concat_ws('-', ${text(parts.year, '')}, ${text(parts.month, '1')}, ${text(parts.day, '1')}), '%Y-%m-%d') AS DATE)`;
+  return `CASE WHEN ${isRealDay(day)} THEN ${day} END`;
+}
+
+/** Words naming a year, a month and a day of the month, in the languages the analyst reads. */
+export const PART_WORDS = {
+  year: ['year', 'yr', 'yyyy', 'ano', 'año', 'anio', 'jahr', 'annee', 'année', 'anno', 'ejercicio', 'season'],
+  month: ['month', 'mon', 'mm', 'mes', 'monat', 'mois', 'mese', 'mês'],
+  day: ['day', 'dd', 'dia', 'día', 'tag', 'jour', 'giorno'],
+} as const;
+
+/** The tokens of a column name: split at case and at anything that is no letter or digit. */
+const tokens = (name: string): string[] =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+
+const plain = (words: readonly string[]) =>
+  words.map((w) => w.normalize('NFD').replace(/[\u0300-\u036f]/g, ''));
+const PART_OF: [keyof DateParts, string[]][] = [
+  ['year', plain(PART_WORDS.year)],
+  ['month', plain(PART_WORDS.month)],
+  ['day', plain(PART_WORDS.day)],
+];
+/** Words around a part that say nothing of which date it is part of (`yearID`, `year_key`). */
+const FILLER = new Set([
+  'id',
+  'key',
+  'no',
+  'nr',
+  'num',
+  'number',
+  'of',
+  'de',
+  'do',
+  'da',
+  'del',
+  'des',
+  'du',
+  'der',
+  'des',
+  'the',
+]);
+
+/**
+ * Which part of a day a column's name says it holds, and of which date (the rest of the name:
+ * `birthYear` is the year of `birth`; `year`, `yearID` of the row's own date `''`).
+ */
+export function datePartOfName(name: string): { part: keyof DateParts; of: string } | undefined {
+  const words = tokens(name);
+  for (const [part, vocab] of PART_OF) {
+    const at = words.findIndex((w) => vocab.includes(w));
+    if (at < 0) continue;
+    const rest = words.filter((w, i) => i !== at && !FILLER.has(w));
+    // `day_of_week`, `days`, `month_name` are no parts of one day.
+    if (
+      rest.some((w) => ['week', 'weekday', 'name', 'days', 'count', 'total', 'quarter', 'hour'].includes(w))
+    )
+      return undefined;
+    return { part, of: rest.join('_') };
+  }
+  return undefined;
+}
+
+/** Whether sampled integers fit a part: a year 1800–2200, a month 1–12, a day 1–31. */
+export function valuesFitPart(part: keyof DateParts, values: number[]): boolean {
+  if (!values.length || !values.every(Number.isInteger)) return false;
+  const [lo, hi] = part === 'year' ? [1800, 2200] : part === 'month' ? [1, 12] : [1, 31];
+  return values.every((v) => v >= lo && v <= hi);
+}
