@@ -4,7 +4,13 @@
  * that reads one as a DATE. Pure, so workflows may use it.
  */
 import { columnReference } from './prd-sql/expression-sql';
-import { partsDateSource, shapeOfFormat, textDateSource, type DateParts } from './text-dates';
+import {
+  epochDateSource,
+  partsDateSource,
+  shapeOfFormat,
+  textDateSource,
+  type DateParts,
+} from './text-dates';
 
 /** The MySQL integer types wide enough for `yyyymmdd`. */
 export const DATE_KEY_TYPES: ReadonlySet<string> = new Set(['int', 'integer', 'mediumint', 'bigint']);
@@ -26,11 +32,15 @@ export function dateKeyDay(value: string | number | null | undefined): string | 
 
 /** How a column that is no date type is read as one (docs/offline-analyst.md#dates-read-from-values). */
 export interface DayReading {
-  encoding: 'yyyymmdd' | 'text' | 'parts';
+  encoding: 'yyyymmdd' | 'text' | 'parts' | 'epoch';
+  /** For epoch: seconds or milliseconds. */
+  unit?: 's' | 'ms';
   /** For text: its strptime format. */
   format?: string;
   /** For parts: the year, month and day columns. */
   parts?: DateParts;
+  /** For text: the day/month order could not be told from the values. */
+  ambiguous?: boolean;
 }
 
 /**
@@ -45,5 +55,6 @@ export function eventDateSource(table: string, column: string, reading?: DayRead
   if (reading?.encoding === 'text' && reading.format && shapeOfFormat(reading.format))
     return textDateSource(table, column, reading.format);
   if (reading?.encoding === 'parts' && reading.parts) return partsDateSource(table, reading.parts);
+  if (reading?.encoding === 'epoch' && reading.unit) return epochDateSource(table, column, reading.unit);
   return `CAST(${ref} AS DATE)`;
 }

@@ -122,7 +122,9 @@ export const prdRelationshipSchema = z
 /** How a column that is no date type reads as a day (docs/offline-analyst.md#dates-read-from-values). */
 const dayReadingSchema = z
   .object({
-    encoding: z.enum(['yyyymmdd', 'text', 'parts']),
+    encoding: z.enum(['yyyymmdd', 'text', 'parts', 'epoch']),
+    /** For epoch: seconds or milliseconds since 1970. */
+    unit: z.enum(['s', 'ms']).optional(),
     format: z
       .string()
       .refine((f) => shapeOfFormat(f) !== undefined, 'an unknown day format')
@@ -135,6 +137,24 @@ const dayReadingSchema = z
       })
       .strict()
       .optional(),
+    /** For text: every day is 12 or less, so the values could as well be read month first. */
+    ambiguous: z.boolean().optional(),
+  })
+  .strict();
+
+/**
+ * A decision the analyst is unsure of, for the person approving (docs/offline-analyst.md#say-when-unsure):
+ * what was decided about what, how sure it is (0..1), why, and what else it could be.
+ */
+export const prdReviewItemSchema = z
+  .object({
+    decision: z.enum(['industry', 'event_time', 'no_series', 'measure', 'role']),
+    /** The table (or the source database) the decision is about. */
+    subject: z.string().min(1),
+    confidence: z.number().min(0).max(1),
+    evidence: z.string().default(''),
+    /** What else it could be (other date candidates, other tables). */
+    alternatives: z.array(z.string()).default([]),
   })
   .strict();
 
@@ -250,6 +270,8 @@ export const prdShapeSchema = z
     /** One entry per fact table: its kind and event time. */
     facts: z.array(prdFactSchema).default([]),
     relationships: z.array(prdRelationshipSchema).default([]),
+    /** The decisions to check before approving, weakest first (empty when the analyst is sure of all). */
+    review: z.array(prdReviewItemSchema).default([]),
     layers: z
       .object({
         ods: z.array(prdTableSchema).min(1),

@@ -27,7 +27,9 @@ export interface DateColumnStats {
    * text in `format` (`06/01/2020`), or the year of a day kept in integer `parts`; absent for dates
    * and timestamps (docs/offline-analyst.md#dates-read-from-values).
    */
-  encoding?: 'yyyymmdd' | 'text' | 'parts';
+  encoding?: 'yyyymmdd' | 'text' | 'parts' | 'epoch';
+  /** For epoch: seconds or milliseconds since 1970-01-01 UTC. */
+  unit?: 's' | 'ms';
   /** For text: the strptime format of the day at the start of each value (`%d/%m/%Y`). */
   format?: string;
   /** For text: set when every value reads as a day in both day/month orders (the first was taken). */

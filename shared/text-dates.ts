@@ -216,3 +216,55 @@ export function valuesFitPart(part: keyof DateParts, values: number[]): boolean 
   const [lo, hi] = part === 'year' ? [1800, 2200] : part === 'month' ? [1, 12] : [1, 31];
   return values.every((v) => v >= lo && v <= hi);
 }
+
+/** Seconds or milliseconds since 1970 that fall between 2000 and 2100: a moment kept as an integer. */
+export const EPOCH_RANGE = {
+  s: [946_684_800, 4_102_444_800],
+  ms: [946_684_800_000, 4_102_444_800_000],
+} as const;
+
+/** Words of a name that say it holds a moment (in the languages the analyst reads). */
+const MOMENT_WORDS = new Set([
+  'time',
+  'timestamp',
+  'ts',
+  'date',
+  'at',
+  'on',
+  'epoch',
+  'unix',
+  'created',
+  'updated',
+  'modified',
+  'when',
+  'datetime',
+  'fecha',
+  'hora',
+  'datum',
+  'zeit',
+  'data',
+  'heure',
+  'ora',
+]);
+
+/**
+ * The unit of an integer column holding moments since 1970, by name and values: a name saying it
+ * holds a moment (`created_at`, `event_ts`, `fecha_unix`) and every sampled value a moment between
+ * 2000 and 2100 in seconds or milliseconds; undefined otherwise (ids and amounts in that range are
+ * not named so).
+ */
+export function epochUnit(name: string, values: number[]): 's' | 'ms' | undefined {
+  if (!tokens(name).some((w) => MOMENT_WORDS.has(w)) || values.length < 3) return undefined;
+  if (!values.every(Number.isInteger)) return undefined;
+  for (const unit of ['s', 'ms'] as const) {
+    const [lo, hi] = EPOCH_RANGE[unit];
+    if (values.every((v) => v >= lo && v < hi)) return unit;
+  }
+  return undefined;
+}
+
+/** The warehouse's reading of moments since 1970 as days (UTC), NULL for none. */
+export function epochDateSource(table: string, column: string, unit: 's' | 'ms'): string {
+  const ref = columnReference(table, column);
+  return `CAST(make_timestamp(CAST(${ref} AS BIGINT) * ${unit === 's' ? 1_000_000 : 1_000}) AS DATE)`;
+}

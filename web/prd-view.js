@@ -41,6 +41,35 @@ const platPrdLib = (function () {
     );
   }
 
+  /**
+   * The decisions the analyst is unsure of, weakest first (docs/offline-analyst.md#say-when-unsure):
+   * shown above everything else for the person approving, each with what else it could be.
+   */
+  function reviewSection(items, hy) {
+    if (!items.length) return '';
+    return h(
+      'section',
+      { class: 'review', id: 'prd-review' },
+      hy(`To check before approving (${items.length})`),
+      list(items, (r) =>
+        h(
+          'li',
+          { class: r.confidence < 0.5 ? 'warn' : '' },
+          h('strong', {}, `${r.decision.replace(/_/g, ' ')} of `, h('code', {}, r.subject)),
+          ` (confidence ${Math.round(r.confidence * 100)}%): ${r.evidence}`,
+          r.alternatives.length
+            ? h(
+                'details',
+                {},
+                h('summary', {}, `Other readings (${r.alternatives.length})`),
+                list(r.alternatives, (a) => h('li', {}, a)),
+              )
+            : '',
+        ),
+      ),
+    );
+  }
+
   function table(head, rows) {
     return h(
       'div',
@@ -152,6 +181,7 @@ const platPrdLib = (function () {
             list(prd.industry.evidence, (e) => h('li', {}, e)),
           )
         : '',
+      reviewSection(prd.review || [], hy),
       fold(
         `Source tables and their roles (${(prd.table_roles || []).length})`,
         table(

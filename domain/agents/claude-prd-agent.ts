@@ -70,6 +70,17 @@ Rules the PRD is checked against:
 - Measures by meaning: sum money and quantities; on lines derive revenue = quantity * unit_price
   (* (1 - discount)); average unit prices and rates; count rows and distinct header ids. Never SUM or AVG a
   key, code, line number, year, phone or postal number, or flag.
+- Decide from the values, not the names alone (describe_table gives value_evidence): a text column whose
+  values are days (value_evidence.dates[col].format, e.g. "%m/%d/%Y") or integer year/month/day parts
+  (dates[year].parts) is a date: date the fact by it with event_date
+  CAST(try_strptime(regexp_extract(trim(t."col"), '<pattern>'), '<format>') AS DATE) (parts:
+  try_strptime(concat_ws('-', year, month, day), '%Y-%m-%d')); a column set on every row that never repeats
+  (unique_columns) is a key; references_shown are references the values prove (relationship origin
+  "inferred", say the share found as evidence). Names may be in any language (fecha = date, cantidad =
+  quantity, Einzelpreis = unit price).
+- Compute money in the source's own arithmetic, in exact decimals: never ROUND a line before the sum.
+- A level (stock on hand, a balance, a credit limit, a temperature) is never summed over a day's rows of a
+  dated fact: average it.
 - A roll-up whose rows are sums of another fact's rows (sales by month and store) is role "summary": it is
   no fact and gets no metrics or dashboards (they would count the same sales twice).
 - A breakdown metric returns stat_date, dimension and value (one row per day and dimension value).
@@ -228,6 +239,7 @@ async function runTool(
           primary_key: table.primary_key,
           foreign_keys: table.foreign_keys,
           rows: table.row_count,
+          value_evidence: valueEvidence(snapshot, table.name),
         },
         `${table.columns.length} columns`,
       );
@@ -246,6 +258,27 @@ async function runTool(
     default:
       return fail(`unknown tool ${name}`);
   }
+}
+
+/**
+ * What the explorer measured of a table's values, for the model as for the offline analyst
+ * (docs/offline-analyst.md#dates-read-from-values): each date's reading and figures, the columns
+ * unique on every row, and the references its values show, both ways.
+ */
+function valueEvidence(snapshot: SourceSnapshot, table: string) {
+  const t = snapshot.tables.find((x) => x.name === table)!;
+  const shown = (snapshot.value_references ?? []).filter(
+    (r) => r.table === table || r.references_table === table,
+  );
+  return {
+    dates: t.date_stats ?? {},
+    rows_set: t.non_null ?? {},
+    unique_columns: t.unique_columns ?? [],
+    references_shown: shown.map(
+      (r) =>
+        `${r.table}.${r.column} -> ${r.references_table}.${r.references_column} (${Math.round(100 * r.included)}% of ${r.sampled} sampled values found${r.named ? '; names agree' : ''})`,
+    ),
+  };
 }
 
 const ok = (value: unknown, summary: string) => ({ text: JSON.stringify(value), isError: false, summary });

@@ -193,7 +193,7 @@ export async function exploreSource(
               columns: [
                 ...dateColumns.map((c) => c.name),
                 ...fromValues.map((d) =>
-                  d.kind === 'text' ? d.column.name : Object.values(d.parts).join('+'),
+                  d.kind === 'parts' ? Object.values(d.parts).join('+') : d.column.name,
                 ),
               ],
             },

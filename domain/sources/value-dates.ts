@@ -8,6 +8,7 @@ import type { DateColumnStats, SourceColumn } from '../../shared/source-schema';
 import { quoteMysqlIdent } from '../../shared/sql-quoting';
 import {
   datePartOfName,
+  epochUnit,
   isRealDay,
   textDateShapes,
   valuesFitPart,
@@ -18,9 +19,11 @@ import {
 const TEXT = new Set(['char', 'varchar', 'text', 'tinytext', 'mediumtext']);
 const INTEGER = new Set(['tinyint', 'smallint', 'mediumint', 'int', 'integer', 'bigint', 'year']);
 
-/** A date the values hold: text in one of its shapes, or integer parts. */
+/** A date the values hold: text in one of its shapes, integer parts, or moments since 1970. */
 export type ValueDate =
-  { kind: 'text'; column: SourceColumn; shapes: TextDateShape[] } | { kind: 'parts'; parts: DateParts };
+  | { kind: 'text'; column: SourceColumn; shapes: TextDateShape[] }
+  | { kind: 'parts'; parts: DateParts }
+  | { kind: 'epoch'; column: SourceColumn; unit: 's' | 'ms' };
 
 /** The dates `samples` (rows read for their values) show beyond the declared date types. */
 export function valueDates(columns: SourceColumn[], samples: Record<string, unknown>[]): ValueDate[] {
@@ -47,6 +50,12 @@ export function valueDates(columns: SourceColumn[], samples: Record<string, unkn
     group[named.part] = c.name;
     groups.set(named.of, group);
   }
+  // Moments since 1970 kept as integers (`created_at` 1700000000), named as moments.
+  for (const c of columns.filter((x) => ['int', 'integer', 'bigint'].includes(x.data_type))) {
+    if (groups.size && [...groups.values()].some((g) => Object.values(g).includes(c.name))) continue;
+    const unit = epochUnit(c.name, values(c).map(Number));
+    if (unit) out.push({ kind: 'epoch', column: c, unit });
+  }
   for (const g of groups.values()) {
     // A day without its year, or a day without its month, names no day.
     if (!g.year || (g.day && !g.month)) continue;
@@ -65,6 +74,13 @@ function dayOf(d: ValueDate, shape?: TextDateShape): { set: string; day: string 
     return {
       set: `(${col} <> '')`,
       day: `(CASE WHEN ${col} REGEXP '${shape!.pattern}' THEN STR_TO_DATE(${col}, '${shape!.mysqlFormat}') END)`,
+    };
+  }
+  if (d.kind === 'epoch') {
+    const col = quoteMysqlIdent(d.column.name);
+    return {
+      set: `(${col} IS NOT NULL)`,
+      day: `(DATE('1970-01-01') + INTERVAL (${col} DIV ${d.unit === 's' ? 86_400 : 86_400_000}) DAY)`,
     };
   }
   const q = (c: string | undefined) => (c ? quoteMysqlIdent(c) : '1');
@@ -121,7 +137,8 @@ export function valueDateStats(
     const best = readings.reduce((a, b) => (b.real > a.real ? b : a));
     // Nine in ten set values must read as days over the whole table, not only in the sample.
     if (best.figures.non_null === 0 || best.real < 0.9 * best.figures.non_null) return;
-    if (d.kind === 'text')
+    if (d.kind === 'epoch') stats[d.column.name] = { encoding: 'epoch', unit: d.unit, ...best.figures };
+    else if (d.kind === 'text')
       stats[d.column.name] = {
         encoding: 'text',
         format: best.shape!.format,

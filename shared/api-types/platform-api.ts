@@ -914,6 +914,7 @@ export interface components {
                 month?: string;
                 day?: string;
               };
+              ambiguous?: boolean;
             };
             /** @default  */
             note: string;
@@ -934,6 +935,17 @@ export interface components {
           origin: 'declared' | 'inferred';
           /** @default  */
           evidence: string;
+        }[];
+        /** @default [] */
+        review: {
+          /** @enum {string} */
+          decision: 'industry' | 'event_time' | 'no_series' | 'measure' | 'role';
+          subject: string;
+          confidence: number;
+          /** @default  */
+          evidence: string;
+          /** @default [] */
+          alternatives: string[];
         }[];
         layers: {
           ods: {
@@ -1987,6 +1999,7 @@ export interface operations {
                       month?: string;
                       day?: string;
                     };
+                    ambiguous?: boolean;
                   };
                   /** @default  */
                   note: string;
@@ -2007,6 +2020,17 @@ export interface operations {
                 origin: 'declared' | 'inferred';
                 /** @default  */
                 evidence: string;
+              }[];
+              /** @default [] */
+              review: {
+                /** @enum {string} */
+                decision: 'industry' | 'event_time' | 'no_series' | 'measure' | 'role';
+                subject: string;
+                confidence: number;
+                /** @default  */
+                evidence: string;
+                /** @default [] */
+                alternatives: string[];
               }[];
               layers: {
                 ods: {
@@ -2528,6 +2552,7 @@ export interface operations {
                   month?: string;
                   day?: string;
                 };
+                ambiguous?: boolean;
               };
               /** @default  */
               note?: string;
@@ -2548,6 +2573,17 @@ export interface operations {
             origin: 'declared' | 'inferred';
             /** @default  */
             evidence?: string;
+          }[];
+          /** @default [] */
+          review?: {
+            /** @enum {string} */
+            decision: 'industry' | 'event_time' | 'no_series' | 'measure' | 'role';
+            subject: string;
+            confidence: number;
+            /** @default  */
+            evidence?: string;
+            /** @default [] */
+            alternatives?: string[];
           }[];
           layers: {
             ods: {

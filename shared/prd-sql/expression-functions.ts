@@ -107,6 +107,7 @@ export const SCALAR_FUNCTIONS = new Set([
   'epoch',
   'make_date',
   'make_timestamp',
+  'make_timestamp',
   'strftime',
   'strptime',
   'try_strptime',

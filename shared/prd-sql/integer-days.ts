@@ -5,7 +5,7 @@
  */
 import { parseExpression, visit } from './expression';
 
-const PARSERS = new Set(['strptime', 'try_strptime', 'make_date']);
+const PARSERS = new Set(['strptime', 'try_strptime', 'make_date', 'make_timestamp']);
 /** Integers (`yyyymmdd`, a year with its month and day) and text whose values are days. */
 const INTEGER =
   /^(TINYINT|SMALLINT|INTEGER|INT|BIGINT|UBIGINT|UINTEGER|HUGEINT|USMALLINT|UTINYINT|VARCHAR|TEXT|STRING)$/i;

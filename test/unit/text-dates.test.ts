@@ -6,6 +6,8 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import {
   datePartOfName,
+  epochDateSource,
+  epochUnit,
   partsDateSource,
   readDay,
   textDateShapes,
@@ -88,6 +90,22 @@ describe('a day kept in integer parts', () => {
   });
 });
 
+describe('moments kept as integers since 1970', () => {
+  it('needs a name that says moment and values between 2000 and 2100, in seconds or milliseconds', () => {
+    expect(epochUnit('created_at', [1_700_000_000, 1_700_086_400, 1_710_000_000])).toBe('s');
+    expect(epochUnit('event_ts', [1_700_000_000_123, 1_700_086_400_000, 1_710_000_000_999])).toBe('ms');
+    // An id or an amount in that range is not named as a moment.
+    expect(epochUnit('order_id', [1_700_000_000, 1_700_000_001, 1_700_000_002])).toBeUndefined();
+    expect(epochUnit('created_at', [1, 2, 3])).toBeUndefined();
+  });
+
+  it('reads a moment column apart from any date parts', () => {
+    const columns = [column('created_at', 'bigint'), column('amount', 'int')];
+    const rows = [1_700_000_000, 1_700_090_000, 1_700_200_000].map((t) => ({ created_at: t, amount: 5 }));
+    expect(valueDates(columns, rows)).toEqual([{ kind: 'epoch', column: columns[0], unit: 's' }]);
+  });
+});
+
 describe('the warehouse reads them on DuckDB', () => {
   it('parses text days, and gives NULL for no day or a placeholder year', async () => {
     const db = await (await DuckDBInstance.create(':memory:')).connect();
@@ -103,6 +121,13 @@ describe('the warehouse reads them on DuckDB', () => {
       // A missing month is no day: the row stays undated, as MySQL reads it too.
       { text_day: null, parts_day: null, year_day: '2016-01-01' },
       { text_day: null, parts_day: null, year_day: null },
+    ]);
+    const moments = await db.runAndReadAll(
+      `SELECT CAST(${epochDateSource('m', 's', 's')} AS VARCHAR) AS s, CAST(${epochDateSource('m', 'ms', 'ms')} AS VARCHAR) AS ms FROM (VALUES (1700000000, 1700000000123), (NULL, NULL)) m(s, ms)`,
+    );
+    expect(moments.getRowObjects()).toEqual([
+      { s: '2023-11-14', ms: '2023-11-14' },
+      { s: null, ms: null },
     ]);
   });
 });

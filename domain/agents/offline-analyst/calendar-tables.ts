@@ -85,7 +85,8 @@ function partOfColumn(rows: { day: Date; value: string }[]): string | undefined 
  */
 export function calendarOf(table: SourceTable): Calendar | undefined {
   if (table.row_count < MIN_DAYS || table.sample_rows.length < 3) return undefined;
-  for (const column of table.columns.filter((c) => c.data_type === 'date')) {
+  // A day kept as a DATE, or as a DATETIME at midnight (a `the_date` of a warehouse's time table).
+  for (const column of table.columns.filter((c) => ['date', 'datetime', 'timestamp'].includes(c.data_type))) {
     const stats = table.date_stats?.[column.name];
     if (!stats?.first || !stats.last || stats.non_null !== table.row_count || stats.placeholder) continue;
     const span = (Date.parse(stats.last) - Date.parse(stats.first)) / 86_400_000 + 1;

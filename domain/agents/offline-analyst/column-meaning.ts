@@ -27,6 +27,11 @@ export type ColumnMeaning =
   | 'duration'
   /** Sizes and weights: summed on facts. */
   | 'size'
+  /**
+   * A level (stock on hand, a balance, a credit limit, a temperature): what something stands at,
+   * never added up over time; averaged on dated facts, totalled only at one moment (a snapshot).
+   */
+  | 'level'
   | 'temporal'
   | 'text'
   | 'binary'
@@ -114,7 +119,26 @@ const MONEY_WORDS = [
   'expense',
 ];
 const PRICE_WORDS = ['price', 'msrp', 'rate', 'fare'];
-const QUANTITY_WORDS = ['quantity', 'qty', 'units', 'pieces', 'items', 'seats', 'tickets', 'hand', 'stock'];
+const QUANTITY_WORDS = ['quantity', 'qty', 'units', 'pieces', 'items', 'seats', 'tickets'];
+/** Words of what something stands at rather than what happened (docs/offline-analyst.md#levels-and-flows). */
+const LEVEL_WORDS = [
+  'balance',
+  'stock',
+  'hand',
+  'inventory',
+  'limit',
+  'level',
+  'reorder',
+  'backlog',
+  'outstanding',
+  'temperature',
+  'temp',
+  'pressure',
+  'humidity',
+  'humid',
+];
+/** Words saying a level's change, which is a flow (`stock_change`, `balance_delta`, `qty_received`). */
+const CHANGE_WORDS = ['change', 'delta', 'adjustment', 'moved', 'received', 'sold', 'issued', 'movement'];
 const DURATION_WORDS = [
   'duration',
   'seconds',
@@ -181,6 +205,7 @@ function numberMeaning(words: string[], type: string): ColumnMeaning {
     // A discount with a money name (discount_amount) is money; otherwise a rate.
     return has(words, ...MONEY_WORDS) ? 'money' : 'discount_rate';
   }
+  if (has(words, ...LEVEL_WORDS) && !has(words, ...CHANGE_WORDS)) return 'level';
   if (has(words, ...CODE_WORDS) && !has(words, ...QUANTITY_WORDS, ...MONEY_WORDS, 'count')) return 'code';
   if (has(words, ...QUANTITY_WORDS) || (has(words, 'ordered', 'sold', 'shipped') && !has(words, 'date')))
     return 'quantity';

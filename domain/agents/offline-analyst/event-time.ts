@@ -162,11 +162,15 @@ export interface EventTimeCandidate {
   /** The column's type and nullability, for the evidence. */
   type: string;
   /** Set when the column is no date type: an integer read as `yyyymmdd`, text, or a year with its month and day. */
-  encoding?: 'yyyymmdd' | 'text' | 'parts';
+  encoding?: 'yyyymmdd' | 'text' | 'parts' | 'epoch';
+  /** For epoch: seconds or milliseconds since 1970. */
+  unit?: 's' | 'ms';
   /** For text: the strptime format its days are written in. */
   format?: string;
   /** For parts: the columns of the year, month and day (`column` is the year). */
   parts?: { year: string; month?: string; day?: string };
+  /** For text: every day is 12 or less, so the day/month order is a guess. */
+  ambiguous?: boolean;
   /** For a calendar's date: the fact's key into the calendar (docs/offline-analyst.md#calendar-dimensions). */
   via?: string;
 }
@@ -251,11 +255,13 @@ export function ownCandidates(table: SourceTable, calendar: EventTimeCandidate[]
     const written =
       encoding === 'text'
         ? ` text as ${stats!.format}${stats!.ambiguous ? ' (day and month could be either way round)' : ''}`
-        : encoding === 'parts'
-          ? ` with ${[stats!.parts!.month, stats!.parts!.day].filter(Boolean).join(' and ') || 'no month or day: a year only'}`
-          : encoding
-            ? ` ${encoding}`
-            : '';
+        : encoding === 'epoch'
+          ? ` ${stats!.unit === 's' ? 'seconds' : 'milliseconds'} since 1970`
+          : encoding === 'parts'
+            ? ` with ${[stats!.parts!.month, stats!.parts!.day].filter(Boolean).join(' and ') || 'no month or day: a year only'}`
+            : encoding
+              ? ` ${encoding}`
+              : '';
     return [
       {
         table: table.name,
@@ -264,8 +270,11 @@ export function ownCandidates(table: SourceTable, calendar: EventTimeCandidate[]
         meaning,
         type: `${column.type}${written}${column.nullable ? '' : ', not null'}`,
         ...(encoding ? { encoding } : {}),
-        ...(encoding === 'text' ? { format: stats!.format } : {}),
+        ...(encoding === 'text'
+          ? { format: stats!.format, ...(stats!.ambiguous ? { ambiguous: true } : {}) }
+          : {}),
         ...(encoding === 'parts' ? { parts: stats!.parts } : {}),
+        ...(encoding === 'epoch' ? { unit: stats!.unit } : {}),
         ...supportOf(table, column),
       },
     ];

@@ -57,6 +57,8 @@ function aggregates(
   label: string,
   /** The header's label (a family's shared name, `orders` of `orders_2019`…). */
   headerLabel: string | undefined,
+  /** Whether the fact is dated (a snapshot is one moment). */
+  dated: boolean,
 ): Aggregate[] {
   const noun = tableNoun(label);
   const out: Aggregate[] = [
@@ -104,6 +106,24 @@ function aggregates(
         additive: true,
         headline: true,
       });
+    else if (m.meaning === 'level')
+      // A level is what something stands at: a dated fact averages it per day (never adds it up
+      // over the day's rows); a snapshot, one moment, totals it, but no day adds to another.
+      out.push(
+        dated
+          ? {
+              field: field(`avg_${m.reading}`, 'DOUBLE', `AVG(${m.name})`, `average ${m.label}`),
+              unit: 'level',
+              additive: false,
+              headline: false,
+            }
+          : {
+              field: field(totalName(m.reading), m.type, `SUM(${m.name})`, totalLabel(m.label, noun)),
+              unit: 'level',
+              additive: false,
+              headline: true,
+            },
+      );
     else if (['quantity', 'duration', 'size'].includes(m.meaning)) {
       out.push({
         field: field(totalName(m.reading), m.type, `SUM(${m.name})`, totalLabel(m.label, noun)),
@@ -288,7 +308,14 @@ export function designFact(
   };
   dwd.source_tables = [t.name, ...referencedTables(dwd.fields, tree).filter((x) => x !== t.name)];
 
-  const aggs = aggregates(fact, measures, distinctRefs, label, fact.header && labelOf(fact.header));
+  const aggs = aggregates(
+    fact,
+    measures,
+    distinctRefs,
+    label,
+    fact.header && labelOf(fact.header),
+    !!eventTime,
+  );
   const period = eventTime ? 'daily' : 'snapshot';
   const dwsName = identifier(`dws_${nameStem}_${period}`);
   const adsName = identifier(`ads_${nameStem}_kpi_${period}`);
@@ -499,6 +526,8 @@ const readingOf = (c: EventTimeCandidate): DayReading | undefined =>
         encoding: c.encoding,
         ...(c.format ? { format: c.format } : {}),
         ...(c.parts ? { parts: c.parts } : {}),
+        ...(c.ambiguous ? { ambiguous: true } : {}),
+        ...(c.unit ? { unit: c.unit } : {}),
       }
     : undefined;
 

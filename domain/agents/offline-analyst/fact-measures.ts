@@ -22,7 +22,16 @@ export interface RowMeasure {
   /** Expression over qualified source columns. */
   source: string;
   type: string;
-  meaning: 'revenue' | 'money' | 'quantity' | 'duration' | 'size' | 'unit_price' | 'discount_rate' | 'rate';
+  meaning:
+    | 'revenue'
+    | 'money'
+    | 'quantity'
+    | 'duration'
+    | 'size'
+    | 'level'
+    | 'unit_price'
+    | 'discount_rate'
+    | 'rate';
   /** Plain words for descriptions: "revenue (quantity × unit_price × (1 − discount))". */
   label: string;
   /** What the DWD value is derived from, for the PRD. */
@@ -170,6 +179,7 @@ export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnaly
     ['quantity', 'units'],
     ['duration', 'time'],
     ['size', 'size'],
+    ['level', 'level'],
   ] as const) {
     for (const c of cols(meaning)) {
       out.push({

@@ -10,6 +10,7 @@
 const CONCEPTS: Record<string, string[]> = {
   date: ['fecha', 'fechas', 'data', 'datum', 'datas'],
   order: [
+    'bestell',
     'pedido',
     'pedidos',
     'orden',
@@ -26,6 +27,8 @@ const CONCEPTS: Record<string, string[]> = {
     'ordini',
   ],
   line: [
+    'position',
+    'positionen',
     'linea',
     'lineas',
     'linha',
@@ -210,8 +213,8 @@ const CONCEPTS: Record<string, string[]> = {
   name: ['nombre', 'nombres', 'nome', 'nomi', 'nom', 'bezeichnung', 'razon'],
   description: ['descripcion', 'descricao', 'beschreibung', 'descrizione'],
   code: ['codigo', 'codigos', 'codice', 'kennung', 'cod'],
-  number: ['numero', 'numeros', 'nummer', 'nro', 'nmr'],
-  stock: ['existencias', 'estoque', 'bestand', 'lagerbestand', 'giacenza', 'inventario'],
+  number: ['nr', 'numero', 'numeros', 'nummer', 'nro', 'nmr'],
+  stock: ['lager', 'existencias', 'estoque', 'bestand', 'lagerbestand', 'giacenza', 'inventario'],
   discount: [
     'descuento',
     'descuentos',
@@ -330,6 +333,33 @@ const FOREIGN: ReadonlyMap<string, string> = new Map(
 /** The English word a foreign schema word stands for (accents already read past), or undefined. */
 export function englishWord(word: string): string | undefined {
   return FOREIGN.get(word);
+}
+
+/**
+ * A compound of words of the table (`Einzelpreis` → `einzel` + `preis`, `Zahlungsdatum` → `zahlung`
+ * + `s` + `datum`, as German joins them), as English words; undefined unless the whole token splits
+ * into two or more listed words of three letters or more.
+ */
+export function compoundWords(token: string): string[] | undefined {
+  // best[i]: the fewest pieces covering token[0, i), and where the last starts.
+  const best: { pieces: number; from: number; word?: string }[] = [{ pieces: 0, from: 0 }];
+  for (let i = 1; i <= token.length; i++) {
+    let choice: { pieces: number; from: number; word?: string } = { pieces: Infinity, from: -1 };
+    for (let j = 0; j <= i - 3; j++) {
+      if (best[j].pieces === Infinity) continue;
+      const piece = token.slice(j, i);
+      // A linking `s` between two words (`zahlungsdatum`) belongs to the first.
+      const english =
+        FOREIGN.get(piece) ?? (piece.endsWith('s') ? FOREIGN.get(piece.slice(0, -1)) : undefined);
+      if (english && best[j].pieces + 1 < choice.pieces)
+        choice = { pieces: best[j].pieces + 1, from: j, word: english };
+    }
+    best.push(choice);
+  }
+  if (best[token.length].pieces === Infinity || best[token.length].pieces < 2) return undefined;
+  const words: string[] = [];
+  for (let i = token.length; i > 0; i = best[i].from) words.unshift(best[i].word!);
+  return words;
 }
 
 /** A name with its accents read past (`año` → `ano`, `Straße` → `Strasse`), so words split at letters only. */

@@ -7,7 +7,7 @@
  */
 import { isCommonWord, segmentWord } from './word-segmentation';
 import { isReservedWord } from '../../../shared/prd-sql/expression';
-import { englishWord, withoutAccents } from './foreign-words';
+import { compoundWords, englishWord, withoutAccents } from './foreign-words';
 
 /** Abbreviations column names use, read as the word they stand for. */
 const ABBREVIATIONS: ReadonlyMap<string, string> = new Map(
@@ -75,9 +75,12 @@ export function nameTokens(name: string): string[] {
  */
 export function nameWords(name: string): string[] {
   // A word of another language is read as its English word before any English segmentation.
-  return nameTokens(name)
-    .flatMap((token) => (ABBREVIATIONS.has(token) || englishWord(token) ? [token] : segmentWord(token)))
-    .map((word) => ABBREVIATIONS.get(word) ?? englishWord(word) ?? word);
+  return nameTokens(name).flatMap((token) => {
+    if (ABBREVIATIONS.has(token)) return [ABBREVIATIONS.get(token)!];
+    const english = englishWord(token) ?? compoundWords(token);
+    if (english) return [english].flat();
+    return segmentWord(token).map((word) => ABBREVIATIONS.get(word) ?? englishWord(word) ?? word);
+  });
 }
 
 interface NamedColumns {

@@ -16,6 +16,7 @@ import { warehouseType } from './warehouse-types';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
 import { distinctStems, shortHash } from './distinct-names';
 import { validOfflinePrd } from './prd-repair';
+import { decisionsToReview } from './decision-review';
 import { withoutKeysIntoSummaries } from './summary-tables';
 import { isTextColumn } from './text-money';
 import { tableFamilies, unionDesign, type TableFamily } from './table-families';
@@ -161,6 +162,8 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
     }),
     facts: designs.map((d) => d.fact),
     relationships,
+    // Filled once the PRD is whole: what the analyst is unsure of (decision-review.ts).
+    review: [],
     layers: {
       ods,
       dwd: [...dwdDims, ...designs.map((d) => d.dwd)],
@@ -171,7 +174,8 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
     metrics: designs.flatMap((d) => d.metrics),
     dashboards: designs.flatMap((d) => d.dashboards),
   };
-  return validOfflinePrd(prd);
+  const valid = validOfflinePrd(prd);
+  return { ...valid, review: decisionsToReview(valid, snapshot) };
 }
 
 /**

@@ -109,6 +109,9 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     b.calendarDates = calendarCandidates(b.table, b.references, calendars);
     if (b.calendarDates.length) b.ownDate = ownEventTime(b.table, b.calendarDates);
   }
+  // Levels (stock on hand) make a table of what things stand at: a snapshot when nothing dates it.
+  const levelled = (b: (typeof base)[number]) =>
+    b.table.columns.some((c) => b.meaning.get(c.name) === 'level');
   const priced = (b: (typeof base)[number]) =>
     b.table.columns.some((c) => ['unit_price', 'quantity'].includes(b.meaning.get(c.name)!));
   const entityLike = (b: (typeof base)[number]) => labelColumns(b.table).length > 0;
@@ -296,7 +299,13 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
         `links ${[...new Set(b.references.map((r) => r.references_table))].join(' and ')} (many-to-many) and carries no measures`,
       );
     if (empty(b)) return out('other', 'empty: no rows to analyse yet, kept in ODS only');
-    if (!b.ownDate && additive(b) && b.references.length > 0 && !entityLike(b) && !referencedByFact(b))
+    if (
+      !b.ownDate &&
+      (additive(b) || levelled(b)) &&
+      b.references.length > 0 &&
+      !entityLike(b) &&
+      !referencedByFact(b)
+    )
       return out(
         'snapshot',
         `no date column; ${measureText} per ${b.references.map((r) => r.references_table).join(' × ')}: reported as of the warehouse build`,

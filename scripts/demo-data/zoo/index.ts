@@ -8,11 +8,13 @@ import { clinic } from './clinic';
 import { craftShop } from './craft-shop';
 import { flatSales } from './flat-sales';
 import { genericRecords } from './generic-records';
+import { germanOrders } from './german-orders';
 import { musicStore } from './music-store';
 import { prefixedSales } from './prefixed-sales';
 import { saasHelpdesk } from './saas-helpdesk';
 import { starRollups } from './star-rollups';
 import { smallHeader } from './small-header';
+import { spreadsheetExport } from './spreadsheet-export';
 import { starCalendar } from './star-calendar';
 import { toyWholesale } from './toy-wholesale';
 import { yearlyOrders } from './yearly-orders';
@@ -38,6 +40,8 @@ export const ZOO: readonly ZooSchema[] = [
   yearlySales,
   flatSales,
   yearlyOrders,
+  spreadsheetExport,
+  germanOrders,
 ];
 
 /** The zoo schema of that database name; throws naming the known ones otherwise. */

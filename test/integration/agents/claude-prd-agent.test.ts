@@ -152,6 +152,9 @@ describe('PRD agent on Claude (Messages API fake)', () => {
     expect(listed).toContainEqual({ table: 'payment', rows: 16044 });
     const [describe, count, write] = lastToolResults(fake.requests[2]);
     expect(JSON.parse(describe.content).primary_key).toEqual(['rental_id']);
+    // The model gets the same value evidence as the offline analyst: each date's figures.
+    const evidence = JSON.parse(describe.content).value_evidence;
+    expect(evidence.dates.rental_date).toMatchObject({ non_null: 16044, first: '2005-05-24' });
     // BIGINT results arrive as exact strings (bigNumberStrings), as the agent sees them.
     expect(JSON.parse(count.content).rows).toEqual([{ n: '16044' }]);
     expect(write).toMatchObject({ is_error: true, content: expect.stringContaining('only SELECT') });
