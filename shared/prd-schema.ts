@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { fieldProblems, sourceColumnOf } from './prd-sql/prd-field-rules';
 import { readsIntegerDay } from './prd-sql/integer-days';
-import { shapeOfFormat } from './text-dates';
+import { TEXT_DATE_FORMATS } from './text-dates';
 
 const identifier = z
   .string()
@@ -125,10 +125,8 @@ const dayReadingSchema = z
     encoding: z.enum(['yyyymmdd', 'text', 'parts', 'epoch']),
     /** For epoch: seconds or milliseconds since 1970. */
     unit: z.enum(['s', 'ms']).optional(),
-    format: z
-      .string()
-      .refine((f) => shapeOfFormat(f) !== undefined, 'an unknown day format')
-      .optional(),
+    /** For text: the strptime format of its days, one of the shapes the analyst reads. */
+    format: z.enum(TEXT_DATE_FORMATS, { message: 'an unknown day format' }).optional(),
     parts: z
       .object({
         year: z.string().min(1),

@@ -97,6 +97,12 @@ export function readDay(text: string, format: string): string | undefined {
   return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
+/** Every day format a text column may be read in (the PRD accepts no other). */
+export const TEXT_DATE_FORMATS = SHAPES.flatMap((s) => s.orders.map(([format]) => format)) as [
+  string,
+  ...string[],
+];
+
 /** The shape of `format` (one of those {@link textDateShapes} answers), or undefined. */
 export function shapeOfFormat(format: string): TextDateShape | undefined {
   for (const shape of SHAPES)

@@ -907,8 +907,20 @@ export interface components {
             support: 'complete' | 'partial' | 'sparse' | 'implausible';
             reads_as?: {
               /** @enum {string} */
-              encoding: 'yyyymmdd' | 'text' | 'parts';
-              format?: string;
+              encoding: 'yyyymmdd' | 'text' | 'parts' | 'epoch';
+              /** @enum {string} */
+              unit?: 's' | 'ms';
+              /** @enum {string} */
+              format?:
+                | '%Y-%m-%d'
+                | '%Y/%m/%d'
+                | '%Y.%m.%d'
+                | '%d/%m/%Y'
+                | '%m/%d/%Y'
+                | '%d-%m-%Y'
+                | '%m-%d-%Y'
+                | '%d.%m.%Y'
+                | '%m.%d.%Y';
               parts?: {
                 year: string;
                 month?: string;
@@ -1992,8 +2004,20 @@ export interface operations {
                   support: 'complete' | 'partial' | 'sparse' | 'implausible';
                   reads_as?: {
                     /** @enum {string} */
-                    encoding: 'yyyymmdd' | 'text' | 'parts';
-                    format?: string;
+                    encoding: 'yyyymmdd' | 'text' | 'parts' | 'epoch';
+                    /** @enum {string} */
+                    unit?: 's' | 'ms';
+                    /** @enum {string} */
+                    format?:
+                      | '%Y-%m-%d'
+                      | '%Y/%m/%d'
+                      | '%Y.%m.%d'
+                      | '%d/%m/%Y'
+                      | '%m/%d/%Y'
+                      | '%d-%m-%Y'
+                      | '%m-%d-%Y'
+                      | '%d.%m.%Y'
+                      | '%m.%d.%Y';
                     parts?: {
                       year: string;
                       month?: string;
@@ -2545,8 +2569,20 @@ export interface operations {
               support: 'complete' | 'partial' | 'sparse' | 'implausible';
               reads_as?: {
                 /** @enum {string} */
-                encoding: 'yyyymmdd' | 'text' | 'parts';
-                format?: string;
+                encoding: 'yyyymmdd' | 'text' | 'parts' | 'epoch';
+                /** @enum {string} */
+                unit?: 's' | 'ms';
+                /** @enum {string} */
+                format?:
+                  | '%Y-%m-%d'
+                  | '%Y/%m/%d'
+                  | '%Y.%m.%d'
+                  | '%d/%m/%Y'
+                  | '%m/%d/%Y'
+                  | '%d-%m-%Y'
+                  | '%m-%d-%Y'
+                  | '%d.%m.%Y'
+                  | '%m.%d.%Y';
                 parts?: {
                   year: string;
                   month?: string;

@@ -102,7 +102,15 @@ export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnaly
   const out: RowMeasure[] = [];
   // The quantity itself (`quantity`, `qty`) before one qualified by a later step (`qty_invoiced`,
   // `qty_sent`): an order line's value is what was ordered.
-  const quantities = cols('quantity');
+  // A quantity set to 0 on every row (the explorer's total is 0) counts nothing: it prices no row.
+  const quantities = cols('quantity').filter(
+    (c) =>
+      !(
+        fact.table.row_count > 0 &&
+        fact.table.sums?.[c.name] !== undefined &&
+        Number(fact.table.sums[c.name]) === 0
+      ),
+  );
   const quantity =
     quantities.find((c) => !columnWords(fact.table, c.name).some((w) => LATER_STEPS.has(w))) ?? quantities[0];
   // Revenue is quantity × the selling price: a price column before a unit cost.

@@ -139,7 +139,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
 
   return {
     name: NAME,
-    description: '',
+    description: 'Großhandel für Werkzeug, Garten und Haushalt: Bestellungen und Zahlungen',
     statements: databaseStatements([kunden, artikel, bestellungen, positionen, zahlungen]),
     truth: {
       industry: ['wholesale', 'retail'],

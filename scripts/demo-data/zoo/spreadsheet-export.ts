@@ -99,7 +99,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
   const quoted = (c: string) => `\`${c}\``;
   return {
     name: NAME,
-    description: '',
+    description: 'Office supplies and furniture retailer: order lines exported from a spreadsheet',
     statements: databaseStatements([lines]),
     truth: {
       industry: 'retail',
