@@ -79,6 +79,12 @@ export interface SourceTable {
    * a table with no declared single-column primary key (docs/offline-analyst.md#keys-and-references-by-values).
    */
   unique_columns?: string[];
+  /**
+   * How many rows were read for their values, and the distinct values each text or integer column
+   * shows among them: low-cardinality attributes and repeated ids by evidence
+   * (docs/offline-analyst.md#flat-exports); absent when no rows were read.
+   */
+  sampled?: { rows: number; distinct: Record<string, number> };
 }
 
 /** A reference no foreign key declares, shown by the values: the column's sampled values found in a key. */

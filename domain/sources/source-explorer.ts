@@ -220,6 +220,7 @@ export async function exploreSource(
     };
     const values: ColumnSamples = new Map(columns.map((c) => [c.name, samples.map((r) => r[c.name])]));
     valuesByTable.set(name, values);
+    if (samples.length) table.sampled = { rows: samples.length, distinct: sampledDistinct(columns, values) };
     if (samples.length) {
       const unique = await timed(
         'unique_columns',
@@ -349,6 +350,21 @@ function looksLikeDateKey(column: SourceColumn, samples: Record<string, string |
   if (!DATE_KEY_TYPES.has(column.data_type)) return false;
   const values = samples.map((r) => r[column.name]).filter((v): v is string => v !== null && v !== undefined);
   return values.length > 0 && values.every((v) => dateKeyDay(v) !== undefined);
+}
+
+/** Distinct values (NULL and blanks left out) of each text or integer column among the rows read. */
+function sampledDistinct(columns: SourceColumn[], values: ColumnSamples): Record<string, number> {
+  const counted = columns.filter((c) => KEY_TYPES.test(c.data_type) || /text$/.test(c.data_type));
+  return Object.fromEntries(
+    counted.map((c) => [
+      c.name,
+      new Set(
+        (values.get(c.name) ?? [])
+          .filter((v) => v !== null && v !== undefined && String(v).trim() !== '')
+          .map(String),
+      ).size,
+    ]),
+  );
 }
 
 function renderRow(row: RowDataPacket): Record<string, string | null> {

@@ -86,6 +86,19 @@ interface Candidate extends Breakdown {
   concept: string;
 }
 
+/** Rows read from which a column's few distinct values say it is categorical. */
+const MIN_SAMPLED_ROWS = 30;
+/** At most this many distinct values (and a third of the rows read) make a category. */
+const MAX_CATEGORIES = 25;
+
+/** Whether the rows read show a column holds a handful of values, each repeated (docs/offline-analyst.md#flat-exports). */
+export function fewValues(table: SourceTable, column: SourceColumn): boolean {
+  const sampled = table.sampled;
+  const distinct = sampled?.distinct[column.name];
+  if (!sampled || distinct === undefined || sampled.rows < MIN_SAMPLED_ROWS) return false;
+  return distinct >= 2 && distinct <= MAX_CATEGORIES && distinct <= sampled.rows / 3;
+}
+
 function scoreColumn(
   table: SourceTable,
   column: SourceColumn,
@@ -101,7 +114,10 @@ function scoreColumn(
   if (hasAny(words, CLASSES) || (isLabel && hasAny(tableWords, CLASSES)))
     return { score: 7.5, concept: 'class' };
   if (hasAny(words, CHANNELS)) return { score: 6, concept: 'channel' };
-  if (!isLabel) return undefined;
+  // A column of few values repeated over the rows read is an attribute to break down by, whatever
+  // its name (`Ship Mode`, `SENADOR`, `LSTG_FORMAT_NAME`); below the named classes.
+  if (!isLabel)
+    return fewValues(table, column) ? { score: 5.5, concept: `few values: ${column.name}` } : undefined;
   if (hasAny(tableWords, GEO)) return { score: 10, concept: 'geo' };
   if (hasAny(tableWords, PLACES)) return { score: 8, concept: 'place' };
   if (hasAny(tableWords, PRODUCTS)) return { score: 7, concept: 'product' };

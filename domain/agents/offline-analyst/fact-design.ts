@@ -9,7 +9,7 @@ import { breakdownsOf } from './breakdowns';
 import { choiceEvidence, ownCandidates, rankCandidates, type EventTimeCandidate } from './event-time';
 import { inheritedThrough } from './header-references';
 import { rowMeasures, type RowMeasure } from './fact-measures';
-import { fieldIdentifier, identifier, pluralNoun, singularWords, tableNoun } from './name-words';
+import { columnWords, fieldIdentifier, identifier, pluralNoun, singularWords, tableNoun } from './name-words';
 import { FACT_ROLES, isModeledColumn, labelColumns, type TableAnalysis } from './table-roles';
 import { warehouseType } from './warehouse-types';
 import { rawName, textMoneyChecks, textMoneyColumns } from './text-money';
@@ -69,6 +69,21 @@ function aggregates(
       headline: true,
     },
   ];
+  // A flat table of lines carries its header's id inline (`Order ID` repeated on each line): the
+  // headers are counted by it, one day each, so daily counts add up.
+  const inline = !fact.header ? inlineHeaderId(fact) : undefined;
+  if (inline)
+    out.push({
+      field: field(
+        `${identifier(inline.noun.replace(/ /g, '_'))}_count`,
+        'BIGINT',
+        `COUNT(DISTINCT ${fieldIdentifier(inline.column)})`,
+        `${pluralNoun(inline.noun)} (distinct ${inline.column})`,
+      ),
+      unit: 'count',
+      additive: true,
+      headline: true,
+    });
   if (fact.role === 'line' && fact.header && headerLabel) {
     const headerNoun = tableNoun(headerLabel);
     const ref = fact.references.find((r) => r.references_table === fact.header);
@@ -517,6 +532,30 @@ function chooseEventTime(
     candidates,
     ...(encoding ? { encoding } : {}),
   };
+}
+
+/**
+ * The id of a header kept inline on a flat table's lines (`Order ID` on each line of an export): a
+ * column named as an id or number that references nothing, is no key of the table, and repeats
+ * over the rows read (line grain under header grain, by cardinality).
+ */
+function inlineHeaderId(fact: TableAnalysis): { column: string; noun: string } | undefined {
+  const t = fact.table;
+  const sampled = t.sampled;
+  if (!sampled || sampled.rows < 30) return undefined;
+  const referencing = new Set(fact.references.flatMap((r) => r.columns));
+  const keys = new Set([...t.primary_key, ...(t.unique_columns ?? [])]);
+  for (const c of t.columns) {
+    const words = columnWords(t, c.name);
+    const last = words[words.length - 1];
+    if (words.length < 2 || !['id', 'number', 'key', 'code'].includes(last)) continue;
+    if (referencing.has(c.name) || keys.has(c.name)) continue;
+    const distinct = sampled.distinct[c.name];
+    // Repeated (several lines a header), yet many (no category).
+    if (distinct !== undefined && distinct < 0.9 * sampled.rows && distinct > sampled.rows / 10)
+      return { column: c.name, noun: words.slice(0, -1).join(' ') };
+  }
+  return undefined;
 }
 
 /** How a candidate that is no date type reads as a day, or undefined for a date. */
