@@ -173,6 +173,16 @@ const RATE_WORDS = ['rating', 'score', 'percent', 'pct', 'percentage', 'ratio', 
 /** Money held as integer cents (`unit_price_cents`, `amount_in_cents`): divided by 100 for currency. */
 export const isCents = (column: SourceColumn): boolean => has(nameWords(column.name), 'cents', 'cent');
 
+/** What a number kept as text may mean (a code or a year stays text). */
+const TEXT_NUMBER_MEANINGS: ReadonlySet<ColumnMeaning> = new Set([
+  'money',
+  'unit_price',
+  'quantity',
+  'duration',
+  'size',
+  'level',
+]);
+
 /** The meaning of one column, given the keys of its table (declared and inferred). */
 export function columnMeaning(
   table: SourceTable,
@@ -188,10 +198,11 @@ export function columnMeaning(
   if (keyColumns.has(column.name) || table.primary_key.includes(column.name)) return 'key';
   if (KEY_SUFFIX.includes(last(words)) || (words.length === 1 && words[0] === 'id')) return 'key';
   if (!NUMERIC.has(type)) {
-    // Money kept as text ('$1,234.50') is money when its name says so and its values read as amounts.
+    // Numbers kept as text ('$1,234.50', '12', '3,5') mean what their name says when their values
+    // read as numbers: money, a price, a quantity, a duration, a size or a level.
     if (!holdsTextMoney(table, column)) return 'text';
     const read = numberMeaning(words, 'decimal');
-    return read === 'money' || read === 'unit_price' ? read : 'text';
+    return TEXT_NUMBER_MEANINGS.has(read) ? read : 'text';
   }
   return numberMeaning(words, type);
 }

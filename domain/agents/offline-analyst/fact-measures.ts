@@ -54,6 +54,12 @@ function moneyExpr(table: SourceTable, column: SourceColumn): string {
   return isCents(column) ? `${ref} * 0.01` : ref;
 }
 
+/** A number column as a number: text ('12', '3,5') parsed as the money reading does, else as is. */
+const numberOf = (table: SourceTable, column: SourceColumn): string =>
+  isTextColumn(column)
+    ? textMoneyExpression(table.name, column.name, textMoneyScale(table, column))
+    : columnReference(table.name, column.name);
+
 /** `unit_price_cents` → `unit_price`; `Total` → `total`; `x_netamount` → `net_amount`. */
 function moneyName(table: SourceTable, column: SourceColumn): string {
   return identifier(
@@ -131,7 +137,7 @@ export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnaly
   const price = own ? { holder: fact.table, column: own } : listed;
   const discount = cols('discount_rate')[0];
   if (price) {
-    const q = quantity ? columnReference(t, quantity.name) : undefined;
+    const q = quantity ? numberOf(fact.table, quantity) : undefined;
     const d = discount
       ? isPercent(fact, discount)
         ? `(1 - ${columnReference(t, discount.name)} * 0.01)`
@@ -154,7 +160,7 @@ export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnaly
     // The source's arithmetic in exact decimals: nothing is rounded before the sum, so the total
     // reconciles with the source's own SUM(quantity * price * (1 - discount)) to the cent.
     const scale = Math.min(
-      (quantity ? scaleOf(quantity) : 0) +
+      (quantity ? (isTextColumn(quantity) ? textMoneyScale(fact.table, quantity) : scaleOf(quantity)) : 0) +
         moneyScale(price.holder, price.column) +
         (discount ? scaleOf(discount) + (isPercent(fact, discount) ? 2 : 0) : 0),
       MAX_EXACT_SCALE,
@@ -193,8 +199,12 @@ export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnaly
       out.push({
         name: identifier(c.name),
         reading: readingOf(fact.table, c),
-        source: columnReference(t, c.name),
-        type: ['float', 'double', 'real', 'decimal'].includes(c.data_type) ? DECIMAL(scaleOf(c)) : 'BIGINT',
+        source: numberOf(fact.table, c),
+        type: isTextColumn(c)
+          ? DECIMAL(textMoneyScale(fact.table, c))
+          : ['float', 'double', 'real', 'decimal'].includes(c.data_type)
+            ? DECIMAL(scaleOf(c))
+            : 'BIGINT',
         meaning,
         label: `${readingOf(fact.table, c).replace(/_/g, ' ')} (${label})`,
         formula: `${identifier(c.name)} = ${c.name}`,

@@ -99,10 +99,16 @@ export function unparsedExpression(table: string, column: string, scale: number)
   return `CASE WHEN nullif(trim(${ref}), '') IS NOT NULL AND ${textMoneyExpression(table, column, scale)} IS NULL THEN 1 ELSE 0 END`;
 }
 
-/** The text money columns of a fact: columns read as money or a price that are stored as text. */
+/** Meanings of numbers a fact may keep as text: money and prices, and quantities, durations, sizes, levels. */
+const TEXT_NUMBERS = new Set(['money', 'unit_price', 'quantity', 'duration', 'size', 'level']);
+
+/**
+ * The text number columns of a fact: columns read as money, a price or another measure that are
+ * stored as text; the DWD column of the name is the parsed number, the text kept beside it.
+ */
 export function textMoneyColumns(fact: TableAnalysis): SourceColumn[] {
   return fact.table.columns.filter(
-    (c) => isTextColumn(c) && ['money', 'unit_price'].includes(fact.meaning.get(c.name) ?? ''),
+    (c) => isTextColumn(c) && TEXT_NUMBERS.has(fact.meaning.get(c.name) ?? ''),
   );
 }
 
@@ -124,7 +130,7 @@ export function textMoneyChecks(
       description: `1 when ${c.name} holds text that is no amount (kept as ${rawName(c)}), else 0`,
     })),
     rules: columns.map((c) => ({
-      name: `${t.name}.${c.name} reads as money`,
+      name: `${t.name}.${c.name} reads as ${['money', 'unit_price'].includes(fact.meaning.get(c.name) ?? '') ? 'money' : 'a number'}`,
       layer: 'dwd',
       table: dwdName,
       column: unparsedName(c),

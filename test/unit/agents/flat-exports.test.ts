@@ -58,6 +58,21 @@ describe('a flat export', () => {
     expect(breakdown?.fields.map((f) => f.name)).not.toContain('kommentar');
   });
 
+  it('reads a quantity kept as text as a number, and keeps the text beside it', () => {
+    const snapshot = exportOf({ 'Beleg Nr': 70, Zzkanal: 4, Kommentar: 180 });
+    const table = snapshot.tables[0];
+    table.columns.push(column('Menge', 'varchar(10)'));
+    table.sample_rows = ['3', '12', '1,5', '7', 'n/a'].map((Menge) => ({ Menge }));
+    const prd = buildOfflinePrd(snapshot);
+    const dwd = prd.layers.dwd.find((t) => t.source_tables[0] === 'Export')!;
+    expect(dwd.fields.find((f) => f.name === 'menge')).toMatchObject({ type: 'DECIMAL(38,2)' });
+    expect(dwd.fields.find((f) => f.name === 'menge')!.source).toMatch(/^TRY_CAST\(/);
+    expect(dwd.fields.map((f) => f.name)).toContain('menge_text');
+    expect(prd.quality_rules.map((r) => r.name)).toContain('Export.Menge reads as a number');
+    const daily = prd.layers.dws.find((t) => t.name.endsWith('_daily') && !t.name.includes('breakdown'))!;
+    expect(daily.fields.find((f) => f.source === 'SUM(menge)')).toBeDefined();
+  });
+
   it('counts the headers by the id its lines repeat, and not by a column unique to each line', () => {
     const daily = (distinct: Record<string, number>) =>
       buildOfflinePrd(exportOf(distinct)).layers.dws.find(
