@@ -4,6 +4,7 @@
  * that reads one as a DATE. Pure, so workflows may use it.
  */
 import { columnReference } from './prd-sql/expression-sql';
+import type { DateColumnStats } from './source-schema';
 import {
   epochDateSource,
   partsDateSource,
@@ -42,6 +43,20 @@ export interface DayReading {
   /** For text: the day/month order could not be told from the values. */
   ambiguous?: boolean;
 }
+
+/** How the explorer found a column that is no date type to hold days, as a reading; undefined for a date. */
+export function dayReadingOf(stats: DateColumnStats | undefined): DayReading | undefined {
+  if (!stats?.encoding) return undefined;
+  const { encoding, format, ambiguous, parts, unit } = stats;
+  if (encoding === 'text') return { encoding, format, ...(ambiguous ? { ambiguous } : {}) };
+  if (encoding === 'parts') return { encoding, parts };
+  if (encoding === 'epoch') return { encoding, unit };
+  return { encoding };
+}
+
+/** What one value of a reading dates: a day, or only a month or a year (a year and month kept in parts). */
+export const dayGrain = (reading: DayReading | undefined): 'day' | 'month' | 'year' =>
+  reading?.encoding !== 'parts' || reading.parts?.day ? 'day' : reading.parts?.month ? 'month' : 'year';
 
 /**
  * The PRD expression of a fact's `event_date` from a column: a cast for dates and timestamps; a

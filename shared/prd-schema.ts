@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { fieldProblems, sourceColumnOf } from './prd-sql/prd-field-rules';
-import { readsIntegerDay } from './prd-sql/integer-days';
+import { readsParsedDay } from './prd-sql/parsed-days';
 import { TEXT_DATE_FORMATS } from './text-dates';
 
 const identifier = z
@@ -368,7 +368,7 @@ export const prdSchema = prdShapeSchema.superRefine((prd, ctx) => {
         path: ['facts', i, 'event_time', 'column'],
         message: `${e.table} has no column ${e.column}`,
       });
-    else if (!/^(DATE|TIMESTAMP)/i.test(column.type) && !readsIntegerDay(prd, f.table, e, column.type))
+    else if (!/^(DATE|TIMESTAMP)/i.test(column.type) && !readsParsedDay(prd, f.table, e, column.type))
       ctx.addIssue({
         code: 'custom',
         path: ['facts', i, 'event_time', 'column'],

@@ -152,14 +152,14 @@ export function partsDateSource(table: string, parts: DateParts): string {
   return `CASE WHEN ${isRealDay(day)} THEN ${day} END`;
 }
 
-/** Words naming a year, a month and a day of the month, in the languages the analyst reads. */
+/** Words naming a year, a month and a day of the month, in the languages the analyst reads (accents read past). */
 export const PART_WORDS = {
-  year: ['year', 'yr', 'yyyy', 'ano', 'año', 'anio', 'jahr', 'annee', 'année', 'anno', 'ejercicio', 'season'],
-  month: ['month', 'mon', 'mm', 'mes', 'monat', 'mois', 'mese', 'mês'],
-  day: ['day', 'dd', 'dia', 'día', 'tag', 'jour', 'giorno'],
+  year: ['year', 'yr', 'yyyy', 'ano', 'anio', 'jahr', 'annee', 'anno', 'ejercicio', 'season'],
+  month: ['month', 'mon', 'mm', 'mes', 'monat', 'mois', 'mese'],
+  day: ['day', 'dd', 'dia', 'tag', 'jour', 'giorno'],
 } as const;
 
-/** The tokens of a column name: split at case and at anything that is no letter or digit. */
+/** The tokens of a column name, accents read past: split at case and at anything no letter or digit. */
 const tokens = (name: string): string[] =>
   name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
@@ -169,12 +169,10 @@ const tokens = (name: string): string[] =>
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
 
-const plain = (words: readonly string[]) =>
-  words.map((w) => w.normalize('NFD').replace(/[\u0300-\u036f]/g, ''));
-const PART_OF: [keyof DateParts, string[]][] = [
-  ['year', plain(PART_WORDS.year)],
-  ['month', plain(PART_WORDS.month)],
-  ['day', plain(PART_WORDS.day)],
+const PART_OF: [keyof DateParts, readonly string[]][] = [
+  ['year', PART_WORDS.year],
+  ['month', PART_WORDS.month],
+  ['day', PART_WORDS.day],
 ];
 /** Words around a part that say nothing of which date it is part of (`yearID`, `year_key`). */
 const FILLER = new Set([
@@ -192,7 +190,6 @@ const FILLER = new Set([
   'des',
   'du',
   'der',
-  'des',
   'the',
 ]);
 
@@ -269,8 +266,12 @@ export function epochUnit(name: string, values: number[]): 's' | 'ms' | undefine
   return undefined;
 }
 
-/** The warehouse's reading of moments since 1970 as days (UTC), NULL for none. */
+/**
+ * The warehouse's reading of moments since 1970 as days (UTC): NULL outside 2000–2100 (a 0 standing
+ * for no moment, or a value so large its microseconds would overflow and fail the whole build).
+ */
 export function epochDateSource(table: string, column: string, unit: 's' | 'ms'): string {
   const ref = columnReference(table, column);
-  return `CAST(make_timestamp(CAST(${ref} AS BIGINT) * ${unit === 's' ? 1_000_000 : 1_000}) AS DATE)`;
+  const [lo, hi] = EPOCH_RANGE[unit];
+  return `CASE WHEN ${ref} >= ${lo} AND ${ref} < ${hi} THEN CAST(make_timestamp(CAST(${ref} AS BIGINT) * ${unit === 's' ? 1_000_000 : 1_000}) AS DATE) END`;
 }

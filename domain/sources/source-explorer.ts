@@ -160,23 +160,40 @@ export async function exploreSource(
     const nonNull = rowCount > 0 && keyLike.length ? counted.set : undefined;
     const sums = rowCount > 0 && summed.length ? counted.sums : undefined;
     const sampleRows = opts.sampleRows ?? 5;
-    // One read of the first rows serves both the PRD's few sample rows and the values the analyst
-    // reads types from (docs/offline-analyst.md#dates-read-from-values).
-    const samples =
+    const sampled =
       sampleRows === 0
         ? []
         : await timed(
             'sample_rows',
-            { table: name, limit: Math.max(sampleRows, VALUE_SAMPLE_ROWS) },
+            { table: name, limit: sampleRows },
             async () =>
               (
                 await db.query<RowDataPacket[]>(`SELECT * FROM ${quoteMysqlIdent(name)} LIMIT ?`, [
-                  Math.max(sampleRows, VALUE_SAMPLE_ROWS),
+                  sampleRows,
                 ])
               )[0],
             (rows) => `${rows.length} rows`,
           );
-    const rendered = samples.slice(0, sampleRows).map(renderRow);
+    // The values the analyst reads types, keys and categories from (docs/offline-analyst.md#dates-read-from-values):
+    // more rows, but only of the columns that can tell, text cut short, so a source of wide
+    // values costs a few kilobytes a table, not its largest cells two hundred times.
+    const valueColumns = columns.filter((c) => VALUE_TYPES.test(c.data_type));
+    const samples =
+      sampleRows === 0 || !valueColumns.length
+        ? []
+        : await timed(
+            'read_values',
+            { table: name, limit: VALUE_SAMPLE_ROWS, columns: valueColumns.length },
+            async () =>
+              (
+                await db.query<RowDataPacket[]>(
+                  `SELECT ${valueColumns.map(valueSelect).join(', ')} FROM ${quoteMysqlIdent(name)} LIMIT ?`,
+                  [VALUE_SAMPLE_ROWS],
+                )
+              )[0],
+            (rows) => `${rows.length} rows of ${valueColumns.length} columns`,
+          );
+    const rendered = sampled.map(renderRow);
     // Integer columns whose every sampled value is a `yyyymmdd` day are profiled as dates too.
     const dateColumns = columns.filter((c) => TEMPORAL.has(c.data_type) || looksLikeDateKey(c, rendered));
     // And text whose values are days, and integers holding a day's year, month and day.
@@ -218,9 +235,10 @@ export async function exploreSource(
       ...(nonNull ? { non_null: nonNull } : {}),
       ...(sums ? { sums } : {}),
     };
-    const values: ColumnSamples = new Map(columns.map((c) => [c.name, samples.map((r) => r[c.name])]));
+    const values: ColumnSamples = new Map(valueColumns.map((c) => [c.name, samples.map((r) => r[c.name])]));
     valuesByTable.set(name, values);
-    if (samples.length) table.sampled = { rows: samples.length, distinct: sampledDistinct(columns, values) };
+    if (samples.length)
+      table.sampled = { rows: samples.length, distinct: sampledDistinct(valueColumns, values) };
     if (samples.length) {
       const unique = await timed(
         'unique_columns',
@@ -258,6 +276,16 @@ const NUMERIC_TYPES = /^(tinyint|smallint|mediumint|int|integer|bigint|decimal|n
 const MAX_SUMMED_COLUMNS = 40;
 /** Rows read for their values: enough to tell a day, a code or an amount by how values are written. */
 const VALUE_SAMPLE_ROWS = 200;
+/** Columns whose values tell a type, a key or a category: integers and text. */
+const VALUE_TYPES =
+  /^(tinyint|smallint|mediumint|int|integer|bigint|year|char|varchar|tinytext|text|mediumtext|longtext)$/;
+/** Text longer than this says nothing more about its type; a key or a day is shorter. */
+const VALUE_CHARS = 100;
+/** A column as read for its values: text cut to {@link VALUE_CHARS} characters, under its own name. */
+const valueSelect = (c: SourceColumn) =>
+  /char|text/.test(c.data_type)
+    ? `LEFT(${quoteMysqlIdent(c.name)}, ${VALUE_CHARS}) AS ${quoteMysqlIdent(c.name)}`
+    : quoteMysqlIdent(c.name);
 
 /**
  * The table's rows, the rows where each of `keyLike` is set and the total of each of `summed`, in
@@ -354,9 +382,8 @@ function looksLikeDateKey(column: SourceColumn, samples: Record<string, string |
 
 /** Distinct values (NULL and blanks left out) of each text or integer column among the rows read. */
 function sampledDistinct(columns: SourceColumn[], values: ColumnSamples): Record<string, number> {
-  const counted = columns.filter((c) => KEY_TYPES.test(c.data_type) || /text$/.test(c.data_type));
   return Object.fromEntries(
-    counted.map((c) => [
+    columns.map((c) => [
       c.name,
       new Set(
         (values.get(c.name) ?? [])

@@ -7,6 +7,7 @@
  */
 import type { Prd, PrdFact } from '../../../shared/prd-schema';
 import type { SourceSnapshot } from '../../../shared/source-schema';
+import { dayGrain } from '../../../shared/date-keys';
 
 /** One decision the person approving should check. */
 export type ReviewItem = Prd['review'][number];
@@ -35,7 +36,7 @@ function eventTimeConfidence(fact: PrdFact, prd: Prd): { confidence: number; why
       `every day in ${e.column} is 12 or less, so ${reading.format} could as well be read month first`,
     );
   }
-  if (reading?.encoding === 'parts' && !reading.parts?.month) {
+  if (dayGrain(reading) === 'year') {
     confidence = Math.min(confidence, 0.6);
     why.push(`${e.column} is a year alone: the series is yearly, dated on each year's first day`);
   }

@@ -10,6 +10,7 @@
  */
 import type { DateColumnStats, SourceColumn, SourceTable } from '../../../shared/source-schema';
 import { columnWords, singularWords, stem } from './name-words';
+import { dayGrain, dayReadingOf, type DayReading } from '../../../shared/date-keys';
 
 const TEMPORAL = new Set(['date', 'datetime', 'timestamp']);
 /** Dates about a person or a contract, not about an event the business counts. */
@@ -161,16 +162,8 @@ export interface EventTimeCandidate {
   weakness?: string;
   /** The column's type and nullability, for the evidence. */
   type: string;
-  /** Set when the column is no date type: an integer read as `yyyymmdd`, text, or a year with its month and day. */
-  encoding?: 'yyyymmdd' | 'text' | 'parts' | 'epoch';
-  /** For epoch: seconds or milliseconds since 1970. */
-  unit?: 's' | 'ms';
-  /** For text: the strptime format its days are written in. */
-  format?: string;
-  /** For parts: the columns of the year, month and day (`column` is the year). */
-  parts?: { year: string; month?: string; day?: string };
-  /** For text: every day is 12 or less, so the day/month order is a guess. */
-  ambiguous?: boolean;
+  /** How a column that is no date type reads as a day (`yyyymmdd`, text, parts, epoch); absent for a date. */
+  reading?: DayReading;
   /** For a calendar's date: the fact's key into the calendar (docs/offline-analyst.md#calendar-dimensions). */
   via?: string;
 }
@@ -241,6 +234,16 @@ export const supportOfCoverage = (coverage: number): EventTimeSupport =>
 /** A share as a percentage, `<1%` for a few rows of many. */
 export const percent = (x: number): string => `${x < 0.01 && x > 0 ? '<1' : Math.round(100 * x)}%`;
 
+/** How a reading writes its days, for the evidence (`text as %d/%m/%Y`, `with month and day`). */
+function writtenAs(r: DayReading): string {
+  if (r.encoding === 'text')
+    return `text as ${r.format}${r.ambiguous ? ' (day and month could be either way round)' : ''}`;
+  if (r.encoding === 'epoch') return `${r.unit === 's' ? 'seconds' : 'milliseconds'} since 1970`;
+  if (r.encoding === 'parts')
+    return `with ${[r.parts?.month, r.parts?.day].filter(Boolean).join(' and ') || 'no month or day: a year only'}`;
+  return r.encoding;
+}
+
 /**
  * Every date of a table that could say when its rows' events happened: its own dates, and the
  * dates of calendars its keys reach (`calendar`, from calendar-tables.ts), which replace the keys.
@@ -250,31 +253,17 @@ export function ownCandidates(table: SourceTable, calendar: EventTimeCandidate[]
   const own = table.columns.flatMap((column): EventTimeCandidate[] => {
     const meaning = meaningOf(table, column);
     if (!meaning || keys.has(column.name)) return [];
-    const stats = table.date_stats?.[column.name];
-    const encoding = TEMPORAL.has(column.data_type) ? undefined : stats?.encoding;
-    const written =
-      encoding === 'text'
-        ? ` text as ${stats!.format}${stats!.ambiguous ? ' (day and month could be either way round)' : ''}`
-        : encoding === 'epoch'
-          ? ` ${stats!.unit === 's' ? 'seconds' : 'milliseconds'} since 1970`
-          : encoding === 'parts'
-            ? ` with ${[stats!.parts!.month, stats!.parts!.day].filter(Boolean).join(' and ') || 'no month or day: a year only'}`
-            : encoding
-              ? ` ${encoding}`
-              : '';
+    const reading = TEMPORAL.has(column.data_type)
+      ? undefined
+      : dayReadingOf(table.date_stats?.[column.name]);
     return [
       {
         table: table.name,
         column: column.name,
         inherited: false,
         meaning,
-        type: `${column.type}${written}${column.nullable ? '' : ', not null'}`,
-        ...(encoding ? { encoding } : {}),
-        ...(encoding === 'text'
-          ? { format: stats!.format, ...(stats!.ambiguous ? { ambiguous: true } : {}) }
-          : {}),
-        ...(encoding === 'parts' ? { parts: stats!.parts } : {}),
-        ...(encoding === 'epoch' ? { unit: stats!.unit } : {}),
+        type: `${column.type}${reading ? ` ${writtenAs(reading)}` : ''}${column.nullable ? '' : ', not null'}`,
+        ...(reading ? { reading } : {}),
         ...supportOf(table, column),
       },
     ];
@@ -314,8 +303,7 @@ function meaningRank(c: EventTimeCandidate): number {
 }
 
 /** 0 for a day, 1 for a year and month, 2 for a year alone: a day says more of when. */
-const coarseness = (c: EventTimeCandidate): number =>
-  c.encoding === 'parts' ? (c.parts?.day ? 0 : c.parts?.month ? 1 : 2) : 0;
+const coarseness = (c: EventTimeCandidate): number => ['day', 'month', 'year'].indexOf(dayGrain(c.reading));
 
 /** Candidates best first: support, then meaning, then the fact's own before its header's, then column order. */
 export function rankCandidates(candidates: EventTimeCandidate[]): EventTimeCandidate[] {

@@ -209,7 +209,7 @@ export function designFact(
   const tree = joinTree(keys, t.name);
 
   // Event time: own date, the header's through the join path, or none (snapshot).
-  const { eventTime, candidates, encoding } = chooseEventTime(fact, byName, tree, label, labelOf);
+  const { eventTime, candidates, reading } = chooseEventTime(fact, byName, tree, label, labelOf);
   // The role is one of the fact kinds; a fact that found no date is reported as a snapshot.
   const kind: PrdFact['kind'] = eventTime ? (fact.role as PrdFact['kind']) : 'snapshot';
 
@@ -233,7 +233,7 @@ export function designFact(
     ? field(
         'event_date',
         'DATE',
-        eventDateSource(eventTime.table, eventTime.column, encoding),
+        eventDateSource(eventTime.table, eventTime.column, reading),
         eventTime.path.length
           ? `${eventTime.table}.${eventTime.column} via ${eventTime.path.join(', ')}`
           : `date of ${eventTime.column}`,
@@ -472,7 +472,7 @@ function chooseEventTime(
 ): {
   eventTime: PrdFact['event_time'];
   candidates: PrdFact['event_time_candidates'];
-  encoding?: DayReading;
+  reading?: DayReading;
 } {
   const paths = new Map<EventTimeCandidate, string[]>();
   // A date held by another table (a header's, a calendar's) is reached along the join tree.
@@ -518,11 +518,11 @@ function chooseEventTime(
     ...(c.coverage !== undefined ? { coverage: Math.round(c.coverage * 10_000) / 10_000 } : {}),
     ...(c.first ? { first: c.first, last: c.last } : {}),
     support: c.support,
-    ...(readingOf(c) ? { reads_as: readingOf(c) } : {}),
+    ...(c.reading ? { reads_as: c.reading } : {}),
     note: `${c.inherited ? `${c.table}'s date: ` : ''}${c.meaning}${c.weakness ? `; ${c.weakness}` : ''}`,
   }));
   if (!chosen) return { eventTime: null, candidates };
-  const encoding = readingOf(chosen);
+  const reading = chosen.reading;
   const others = ranked.filter((c) => c !== chosen);
   const evidence = chosen.inherited
     ? `each ${tableNoun(label)} takes its ${tableNoun(labelOf(chosen.table))}'s date: ${choiceEvidence(chosen, others)}`
@@ -530,7 +530,7 @@ function chooseEventTime(
   return {
     eventTime: { table: chosen.table, column: chosen.column, path: paths.get(chosen) ?? [], evidence },
     candidates,
-    ...(encoding ? { encoding } : {}),
+    ...(reading ? { reading } : {}),
   };
 }
 
@@ -557,18 +557,6 @@ function inlineHeaderId(fact: TableAnalysis): { column: string; noun: string } |
   }
   return undefined;
 }
-
-/** How a candidate that is no date type reads as a day, or undefined for a date. */
-const readingOf = (c: EventTimeCandidate): DayReading | undefined =>
-  c.encoding
-    ? {
-        encoding: c.encoding,
-        ...(c.format ? { format: c.format } : {}),
-        ...(c.parts ? { parts: c.parts } : {}),
-        ...(c.ambiguous ? { ambiguous: true } : {}),
-        ...(c.unit ? { unit: c.unit } : {}),
-      }
-    : undefined;
 
 const CUSTOMERS = ['customer', 'client', 'user', 'member', 'account', 'patient', 'student', 'guest'];
 /** Customers first, then products, then the rest: the distinct counts people ask about. */

@@ -313,7 +313,7 @@ function qualityRules(analyses: TableAnalysis[], odsTable: (table: string) => st
         severity: 'warning',
       });
     // Freshness reads a date of the table itself (not a calendar's, not a yyyymmdd integer).
-    const fresh = a.ownDate && !a.ownDate.candidate.via && !a.ownDate.candidate.encoding;
+    const fresh = a.ownDate && !a.ownDate.candidate.via && !a.ownDate.candidate.reading;
     if (fresh && a.ownDate && ['event', 'header'].includes(a.role))
       rules.push({
         name: `${table.name} has recent ${a.ownDate.column}`,

@@ -13,6 +13,7 @@
  * reported as reconciling. A plan or target shaped like a roll-up (an amount per store and month) has no
  * aggregate measure, and a genuine event (a refund with its order's key) identifies fact rows.
  */
+import { dayGrain } from '../../../shared/date-keys';
 import type { PrdRelationship } from '../../../shared/prd-schema';
 import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
 import { ADDITIVE_MEANINGS, type ColumnMeaning } from './column-meaning';
@@ -84,10 +85,7 @@ function datedReach(f: SummaryCandidate, byName: Map<string, SummaryCandidate>):
   const near = [f, ...f.references.map((r) => byName.get(r.references_table)!).filter(Boolean)];
   // A year alone (a store's opening year) describes the row; it dates no event.
   return near.filter(
-    (t) =>
-      !!t.ownDate &&
-      isUsable(t.ownDate.candidate) &&
-      !(t.ownDate.candidate.encoding === 'parts' && !t.ownDate.candidate.parts?.month),
+    (t) => !!t.ownDate && isUsable(t.ownDate.candidate) && dayGrain(t.ownDate.candidate.reading) !== 'year',
   );
 }
 

@@ -19,6 +19,7 @@ import {
 } from './event-time';
 import { declaredFirst, inheritedThrough, isHeaderDate, type ReferenceStep } from './header-references';
 import { referencesByTable } from './implied-keys';
+import { dayGrain } from '../../../shared/date-keys';
 import { findSummaryTables } from './summary-tables';
 import { columnWords } from './name-words';
 import { warehouseType } from './warehouse-types';
@@ -331,8 +332,7 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
 }
 
 /** Whether a table's best date is a year alone (no month, no day). */
-const yearOnly = (d: OwnEventTime | undefined): boolean =>
-  d?.candidate.encoding === 'parts' && !d.candidate.parts?.month;
+const yearOnly = (d: OwnEventTime | undefined): boolean => !!d && dayGrain(d.candidate.reading) === 'year';
 
 /** The years from a date's first to its last (1 when the figures are missing). */
 const yearSpan = (d: OwnEventTime): number =>

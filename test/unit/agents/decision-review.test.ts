@@ -5,20 +5,8 @@
  */
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import { prdSchema } from '../../../shared/prd-schema';
-import type {
-  DateColumnStats,
-  SourceColumn,
-  SourceSnapshot,
-  SourceTable,
-} from '../../../shared/source-schema';
-
-const column = (name: string, type: string, key: SourceColumn['key'] = ''): SourceColumn => ({
-  name,
-  type,
-  data_type: type.replace(/\(.*$/, ''),
-  nullable: false,
-  key,
-});
+import type { DateColumnStats, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
+import { column } from './source-columns';
 
 /** A flat export: one wide table, no keys, its day kept as text in `stats`' reading. */
 function flatExport(stats: DateColumnStats | undefined): SourceSnapshot {

@@ -4,15 +4,8 @@
  * the id its lines repeat.
  */
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
-import type { SourceColumn, SourceSnapshot } from '../../../shared/source-schema';
-
-const column = (name: string, type: string): SourceColumn => ({
-  name,
-  type,
-  data_type: type.replace(/\(.*$/, ''),
-  nullable: false,
-  key: '',
-});
+import type { SourceSnapshot } from '../../../shared/source-schema';
+import { column } from './source-columns';
 
 function exportOf(distinct: Record<string, number>): SourceSnapshot {
   return {

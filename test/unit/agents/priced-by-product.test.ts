@@ -7,14 +7,8 @@
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import type { Prd } from '../../../shared/prd-schema';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
+import { column } from './source-columns';
 
-const column = (name: string, type: string, key: SourceColumn['key'] = ''): SourceColumn => ({
-  name,
-  type,
-  data_type: type.replace(/\(.*$/, ''),
-  nullable: false,
-  key,
-});
 const productKey = {
   columns: ['product_id'],
   references_table: 'products',

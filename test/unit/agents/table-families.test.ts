@@ -6,14 +6,7 @@
  */
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
-
-const column = (name: string, type: string, key: SourceColumn['key'] = ''): SourceColumn => ({
-  name,
-  type,
-  data_type: type.replace(/\(.*$/, ''),
-  nullable: false,
-  key,
-});
+import { column } from './source-columns';
 
 const customer: SourceTable = {
   name: 'customer',
