@@ -2,12 +2,14 @@
  * How often the offline analyst is right, source by source: every schema of the zoo, the generated
  * demo retailer, Sakila and every database of the pack (`../shared/datasets`), each explored on a
  * private MariaDB, given its offline PRD, built through ODS/DWD/DWS/ADS and held against its truth
- * (test/fixtures/dataset-pack.ts; the zoo's own): event-date coverage, revenue to the cent, no key
+ * (test/fixtures/dataset-pack.ts; the zoo's own), and real flat files loaded as a spreadsheet import
+ * leaves them (test/fixtures/flat-files.ts): event-date coverage, revenue to the cent, no key
  * or level added up, roles, industry, breakdowns, valid metrics.
  *
  *   npm run bench:analyst                       # everything
  *   BENCH_ONLY=ceaps,zoo_flat_sales npm run bench:analyst
  *   BENCH_SHOW_HELD_ASIDE=1 npm run bench:analyst   # also list what fails on the datasets kept aside
+ *   BENCH_PRD_DIR=/tmp/prds npm run bench:analyst   # keep each source's PRD there, to read why
  *
  * It prints, per source, the checks right and the ones that failed (for the two datasets kept
  * aside, only their score unless asked), then the share right over the zoo, over the pack used
@@ -29,6 +31,7 @@ import type { SchemaTruth } from '../scripts/demo-data/generated-database';
 import { sourceConnector } from '../domain/sources/mysql-connection';
 import { DATASETS_DIR, loadPackDataset, PACK } from '../test/fixtures/dataset-pack';
 import { SAKILA_TRUTH } from '../test/fixtures/sakila-truth';
+import { FLAT_FILES, flatFilesDir, loadFlatFile, type FlatFile } from '../test/fixtures/flat-files';
 import {
   buildProject,
   profileProblems,
@@ -41,7 +44,9 @@ interface Source {
   database: string;
   description: string;
   truth: SchemaTruth;
-  group: 'zoo' | 'pack' | 'held aside';
+  group: 'zoo' | 'pack' | 'held aside' | 'flat files' | 'flat aside';
+  /** A flat file of the npm package, loaded as a spreadsheet import leaves it. */
+  flat?: FlatFile;
 }
 
 const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);
@@ -94,11 +99,19 @@ async function main(): Promise<void> {
       truth: p.truth,
       group: p.held_aside ? ('held aside' as const) : ('pack' as const),
     })),
+    ...FLAT_FILES.map((f) => ({
+      name: f.database,
+      database: f.database,
+      description: '',
+      truth: f.truth,
+      group: f.held_aside ? ('flat aside' as const) : ('flat files' as const),
+      flat: f,
+    })),
   ]
     // A clone without the pack beside it measures the zoo alone, and says so.
     .filter((s) => !only || only.includes(s.name))
     .filter((s) => {
-      const packed = s.group !== 'zoo' || s.name === 'sakila';
+      const packed = s.group === 'pack' || s.group === 'held aside' || s.name === 'sakila';
       if (packed && !fs.existsSync(path.join(DATASETS_DIR, s.name))) {
         console.log(
           `${s.name}: not measured, ${path.join(DATASETS_DIR, s.name)} is missing (PLAT_DATASETS_DIR)`,
@@ -108,11 +121,19 @@ async function main(): Promise<void> {
       return true;
     });
 
+  // The flat files come with the devDependency `vega-datasets`; without it they are not measured.
+  const flatDir = flatFilesDir();
+  if (sources.some((s) => s.flat) && !fs.existsSync(flatDir)) {
+    console.log(`flat files: not measured, ${flatDir} is missing (npm ci, or PLAT_FLAT_FILES_DIR)`);
+    sources.splice(0, sources.length, ...sources.filter((s) => !s.flat));
+  }
+
   const loadStarted = Date.now();
   const admin = await connect();
   try {
     for (const s of sources) {
-      if (s.group !== 'zoo' || s.name === 'sakila')
+      if (s.flat) await loadFlatFile(admin, flatDir, s.flat);
+      else if (s.group !== 'zoo' || s.name === 'sakila')
         await loadPackDataset(mariadbProgram('mariadb'), db.socket, s.name);
       else if (s.name === 'demo_store') await loadDemoDatabase(mysqlConnectionTarget(admin), { scale: 0.1 });
       else
@@ -144,6 +165,13 @@ async function main(): Promise<void> {
           .toLowerCase()
           .slice(0, 8)}`;
         const built = await buildProject(connection, source, s.database, s.description, root, projectId);
+        if (process.env.BENCH_PRD_DIR) {
+          fs.mkdirSync(process.env.BENCH_PRD_DIR, { recursive: true });
+          fs.writeFileSync(
+            path.join(process.env.BENCH_PRD_DIR, `${s.name}.json`),
+            JSON.stringify(built.prd, null, 1),
+          );
+        }
         checks = await reconcileChecks(built, s.truth, connection);
         const profile = await profileProblems(built);
         checks.push({ name: 'data profile', ok: profile.length === 0, problem: profile.join('; ') });
@@ -161,7 +189,7 @@ async function main(): Promise<void> {
       console.log(
         `${s.name.padEnd(28)} ${s.group.padEnd(10)} ${right}/${checks.length} right (${seconds} s)`,
       );
-      if (s.group !== 'held aside' || showHeldAside)
+      if (!/aside/.test(s.group) || showHeldAside)
         for (const c of checks.filter((x) => !x.ok)) console.log(`    ✗ ${c.name}: ${c.problem}`);
     }
   } finally {

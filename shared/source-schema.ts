@@ -85,6 +85,53 @@ export interface SourceTable {
    * (docs/offline-analyst.md#flat-exports); absent when no rows were read.
    */
   sampled?: { rows: number; distinct: Record<string, number> };
+  /**
+   * How each number column (no date) behaves in the rows read: levels, flows and attributes by
+   * their values (docs/offline-analyst.md#levels-and-flows); absent when no rows were read.
+   */
+  number_behaviour?: Record<string, NumberBehaviour>;
+  /** The series the rows read make: readings of things (`by`) over a date (`along`), one per day each. */
+  value_series?: ValueSeries;
+}
+
+/** How a number column's sampled values behave. */
+export interface NumberBehaviour {
+  /** Rows read that hold a number. */
+  rows: number;
+  /** Distinct numbers among them. */
+  distinct: number;
+  /** Whether every one is whole. */
+  integers: boolean;
+  min: number;
+  max: number;
+  /** The share of them that are exactly 0. */
+  zeros: number;
+  /** The share of them below 0. */
+  negatives: number;
+  /** Their standard deviation over their mean's size (0 when the mean is 0). */
+  spread: number;
+  /**
+   * Followed through the table's series: the mean squared step between following readings of one
+   * thing over twice their variance around its mean. About 1 when values jump about (a flow), near
+   * 0 when they move by small steps (a level).
+   */
+  steps?: { pairs: number; ratio: number };
+  /** Every value reads as a time of day written `hhmm` (0–2400, minutes below 60). */
+  clock?: boolean;
+  /** A text column within each of whose values this number never changes: an attribute of it. */
+  constant_within?: string;
+}
+
+/** Rows that are readings of things over time: one row per thing (`by`) and day (`along`). */
+export interface ValueSeries {
+  /** The date column ordering each thing's readings. */
+  along: string;
+  /** The columns telling the things apart (none: the table is one series). */
+  by: string[];
+  /** Rows read that were dated. */
+  rows: number;
+  /** Things seen. */
+  series: number;
 }
 
 /** A reference no foreign key declares, shown by the values: the column's sampled values found in a key. */

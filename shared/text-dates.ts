@@ -57,7 +57,64 @@ const SHAPES: { test: RegExp; pattern: string; orders: [string, string][] }[] = 
       ['%m.%d.%Y', '%m.%d.%Y'],
     ],
   },
+  // Months by English name (`Jan 1 2000`, `January 1, 2000`, `1 Jan 2000`, `01-JAN-2000`): the
+  // names both engines read (%b three letters, %B whole); any case. readDay checks the name.
+  ...monthNameShapes(),
 ];
+
+/** Shapes naming the month in English, abbreviated (`%b`) or whole (`%B`). */
+function monthNameShapes(): { test: RegExp; pattern: string; orders: [string, string][] }[] {
+  const shapes: { test: RegExp; pattern: string; orders: [string, string][] }[] = [];
+  for (const [name, code, mysqlCode] of [
+    ['[A-Za-z]{3}', '%b', '%b'],
+    ['[A-Za-z]{3,9}', '%B', '%M'],
+  ] as const)
+    shapes.push(
+      {
+        test: new RegExp(`^${name} \\d{1,2}, \\d{4}`),
+        pattern: `^${name} [0-9]{1,2}, [0-9]{4}`,
+        orders: [[`${code} %d, %Y`, `${mysqlCode} %e, %Y`]],
+      },
+      {
+        test: new RegExp(`^${name} \\d{1,2} \\d{4}`),
+        pattern: `^${name} [0-9]{1,2} [0-9]{4}`,
+        orders: [[`${code} %d %Y`, `${mysqlCode} %e %Y`]],
+      },
+      {
+        test: new RegExp(`^\\d{1,2} ${name} \\d{4}`),
+        pattern: `^[0-9]{1,2} ${name} [0-9]{4}`,
+        orders: [[`%d ${code} %Y`, `%e ${mysqlCode} %Y`]],
+      },
+      {
+        test: new RegExp(`^\\d{1,2}-${name}-\\d{4}`),
+        pattern: `^[0-9]{1,2}-${name}-[0-9]{4}`,
+        orders: [[`%d-${code}-%Y`, `%e-${mysqlCode}-%Y`]],
+      },
+    );
+  return shapes;
+}
+
+const MONTH_NAMES = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+
+/** The month (1–12) an English name gives in `code` (`%b`: its first three letters; `%B`: whole). */
+function monthOfName(name: string, code: '%b' | '%B'): number | undefined {
+  const n = name.toLowerCase();
+  const at = MONTH_NAMES.findIndex((m) => (code === '%b' ? m.slice(0, 3) === n : m === n));
+  return at < 0 ? undefined : at + 1;
+}
 
 /** What may follow the day part: nothing, or a time of day (`T10:00:00Z`, ` 10:22`, ` 3:05 PM`). */
 const AFTER_DAY = /^([T ]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?( ?[AaPp][Mm])?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -87,11 +144,19 @@ export function textDateShapes(values: string[]): TextDateShape[] {
 
 /** The day a text names in `format` (`YYYY-MM-DD`), or undefined when it is no real day. */
 export function readDay(text: string, format: string): string | undefined {
-  const parts = text.trim().split(/\D+/).filter(Boolean).slice(0, 3).map(Number);
-  const order = format.match(/%[Ymd]/g);
+  const named = /%[bB]/.exec(format)?.[0] as '%b' | '%B' | undefined;
+  const parts: (number | undefined)[] = named
+    ? text
+        .trim()
+        .split(/[\s,-]+/)
+        .slice(0, 3)
+        .map((t) => (/^\d+$/.test(t) ? Number(t) : monthOfName(t, named)))
+    : text.trim().split(/\D+/).filter(Boolean).slice(0, 3).map(Number);
+  const order = format.match(/%[YmdbB]/g);
   if (parts.length < 3 || !order) return undefined;
   const at = (code: string) => parts[order.indexOf(code)];
-  const [y, m, d] = [at('%Y'), at('%m'), at('%d')];
+  const [y, m, d] = [at('%Y'), named ? at(named) : at('%m'), at('%d')];
+  if (y === undefined || m === undefined || d === undefined) return undefined;
   const day = new Date(Date.UTC(y, m - 1, d));
   if (day.getUTCFullYear() !== y || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) return undefined;
   return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
@@ -118,9 +183,19 @@ export function shapeOfFormat(format: string): TextDateShape | undefined {
 export const PLACEHOLDER_DAYS = ['1900-01-01', '1899-12-30', '1899-12-31'];
 export const EARLIEST_DAY = '1800-01-01';
 
-/** SQL (MySQL and DuckDB alike) that holds when `day` is a real day: {@link PLACEHOLDER_DAYS}. */
-export const isRealDay = (day: string, literal: (d: string) => string = (d) => `DATE '${d}'`): string =>
-  `(${day} > ${literal(EARLIEST_DAY)} AND ${day} NOT IN (${PLACEHOLDER_DAYS.map(literal).join(', ')}))`;
+/**
+ * SQL (MySQL and DuckDB alike) that holds when `day` is a real day: {@link PLACEHOLDER_DAYS}. A
+ * day that stands for a year alone (a census of 1900) is a placeholder only before 1800: no system
+ * writes "no date" as a year.
+ */
+export const isRealDay = (
+  day: string,
+  literal: (d: string) => string = (d) => `DATE '${d}'`,
+  yearAlone = false,
+): string =>
+  yearAlone
+    ? `(${day} > ${literal(EARLIEST_DAY)})`
+    : `(${day} > ${literal(EARLIEST_DAY)} AND ${day} NOT IN (${PLACEHOLDER_DAYS.map(literal).join(', ')}))`;
 
 /**
  * The warehouse's reading of a text day: the day part at the start of the text, parsed in its
@@ -149,7 +224,7 @@ export function partsDateSource(table: string, parts: DateParts): string {
   const text = (column: string | undefined, fallback: string) =>
     column ? `CAST(${columnReference(table, column)} AS VARCHAR)` : `'${fallback}'`;
   const day = `CAST(try_strptime(concat_ws('-', ${text(parts.year, '')}, ${text(parts.month, '1')}, ${text(parts.day, '1')}), '%Y-%m-%d') AS DATE)`;
-  return `CASE WHEN ${isRealDay(day)} THEN ${day} END`;
+  return `CASE WHEN ${isRealDay(day, undefined, !parts.month && !parts.day)} THEN ${day} END`;
 }
 
 /** Words naming a year, a month and a day of the month, in the languages the analyst reads (accents read past). */

@@ -80,7 +80,11 @@ Rules the PRD is checked against:
   quantity, Einzelpreis = unit price).
 - Compute money in the source's own arithmetic, in exact decimals: never ROUND a line before the sum.
 - A level (stock on hand, a balance, a credit limit, a temperature) is never summed over a day's rows of a
-  dated fact: average it.
+  dated fact: average it. Where the name says nothing, the values tell (value_evidence.numbers): a number
+  that moves by small steps along its series (steps.ratio near 0; series says what splits and orders the
+  rows) or stays near a typical value (spread below 0.5) is a level; one skewed (spread 1 or more, often
+  0) is a flow to sum; one constant_within a text column is that thing's attribute, never aggregated; a
+  clock (hhmm) is a time of day. A dated table of readings (prices, temperatures) is a fact too.
 - A roll-up whose rows are sums of another fact's rows (sales by month and store) is role "summary": it is
   no fact and gets no metrics or dashboards (they would count the same sales twice).
 - A breakdown metric returns stat_date, dimension and value (one row per day and dimension value).
@@ -274,6 +278,9 @@ function valueEvidence(snapshot: SourceSnapshot, table: string) {
     dates: t.date_stats ?? {},
     rows_set: t.non_null ?? {},
     unique_columns: t.unique_columns ?? [],
+    // Levels and flows by behaviour (docs/offline-analyst.md#levels-and-flows).
+    numbers: t.number_behaviour ?? {},
+    series: t.value_series ?? null,
     references_shown: shown.map(
       (r) =>
         `${r.table}.${r.column} -> ${r.references_table}.${r.references_column} (${Math.round(100 * r.included)}% of ${r.sampled} sampled values found${r.named ? '; names agree' : ''})`,

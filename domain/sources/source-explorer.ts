@@ -6,6 +6,7 @@ import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { DateColumnStats, SourceColumn, SourceSnapshot, SourceTable } from '../../shared/source-schema';
 import { quoteMysqlIdent } from '../../shared/sql-quoting';
 import { DATE_KEY_MAX, DATE_KEY_MIN, DATE_KEY_TYPES, dateKeyDay } from '../../shared/date-keys';
+import { isNumberColumn, numberBehaviour } from './value-behaviour';
 import { valueDateAggregates, valueDates, valueDateStats, type ValueDate } from './value-dates';
 import { uniqueColumns, valueReferences, type ColumnSamples } from './value-keys';
 
@@ -178,20 +179,24 @@ export async function exploreSource(
     // more rows, but only of the columns that can tell, text cut short, so a source of wide
     // values costs a few kilobytes a table, not its largest cells two hundred times.
     const valueColumns = columns.filter((c) => VALUE_TYPES.test(c.data_type));
+    // Dates and every number are read too, to follow numbers over time (value-behaviour.ts).
+    const readColumns = columns.filter(
+      (c) => VALUE_TYPES.test(c.data_type) || isNumberColumn(c) || TEMPORAL.has(c.data_type),
+    );
     const samples =
       sampleRows === 0 || !valueColumns.length
         ? []
         : await timed(
             'read_values',
-            { table: name, limit: VALUE_SAMPLE_ROWS, columns: valueColumns.length },
+            { table: name, limit: VALUE_SAMPLE_ROWS, columns: readColumns.length },
             async () =>
               (
                 await db.query<RowDataPacket[]>(
-                  `SELECT ${valueColumns.map(valueSelect).join(', ')} FROM ${quoteMysqlIdent(name)} LIMIT ?`,
+                  `SELECT ${readColumns.map(valueSelect).join(', ')} FROM ${quoteMysqlIdent(name)} LIMIT ?`,
                   [VALUE_SAMPLE_ROWS],
                 )
               )[0],
-            (rows) => `${rows.length} rows of ${valueColumns.length} columns`,
+            (rows) => `${rows.length} rows of ${readColumns.length} columns`,
           );
     const rendered = sampled.map(renderRow);
     // Integer columns whose every sampled value is a `yyyymmdd` day are profiled as dates too.
@@ -237,8 +242,17 @@ export async function exploreSource(
     };
     const values: ColumnSamples = new Map(valueColumns.map((c) => [c.name, samples.map((r) => r[c.name])]));
     valuesByTable.set(name, values);
-    if (samples.length)
+    if (samples.length) {
       table.sampled = { rows: samples.length, distinct: sampledDistinct(valueColumns, values) };
+      const { behaviour, series } = numberBehaviour(
+        columns,
+        samples as Record<string, unknown>[],
+        dateStats,
+        table.sampled.distinct,
+      );
+      if (Object.keys(behaviour).length) table.number_behaviour = behaviour;
+      if (series) table.value_series = series;
+    }
     if (samples.length) {
       const unique = await timed(
         'unique_columns',

@@ -96,7 +96,8 @@ export function valueDateAggregates(dates: ValueDate[]): string[] {
   return dates.flatMap((d, i) =>
     (d.kind === 'text' ? d.shapes : [undefined]).flatMap((shape, j) => {
       const { set, day } = dayOf(d, shape);
-      const real = isRealDay(day, (d) => `'${d}'`);
+      const yearAlone = d.kind === 'parts' && !d.parts.month && !d.parts.day;
+      const real = isRealDay(day, (d) => `'${d}'`, yearAlone);
       const p = `v${i}_${j}`;
       return [
         `COALESCE(SUM(${set}), 0) AS ${p}_n`,

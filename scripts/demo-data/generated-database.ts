@@ -37,6 +37,8 @@ export interface SchemaTruth {
    * over the days of a dated fact, and no metric of them is additive across days.
    */
   levels?: string[];
+  /** Flows a fact's days add up (rain, deaths, goals), as `table.column`: some daily aggregate sums each. */
+  flows?: string[];
   /** Tables that record no business event and must not be facts (per-customer summaries, settings). */
   not_facts?: string[];
   /**

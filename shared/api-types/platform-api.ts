@@ -920,7 +920,15 @@ export interface components {
                 | '%d-%m-%Y'
                 | '%m-%d-%Y'
                 | '%d.%m.%Y'
-                | '%m.%d.%Y';
+                | '%m.%d.%Y'
+                | '%b %d, %Y'
+                | '%b %d %Y'
+                | '%d %b %Y'
+                | '%d-%b-%Y'
+                | '%B %d, %Y'
+                | '%B %d %Y'
+                | '%d %B %Y'
+                | '%d-%B-%Y';
               parts?: {
                 year: string;
                 month?: string;
@@ -2017,7 +2025,15 @@ export interface operations {
                       | '%d-%m-%Y'
                       | '%m-%d-%Y'
                       | '%d.%m.%Y'
-                      | '%m.%d.%Y';
+                      | '%m.%d.%Y'
+                      | '%b %d, %Y'
+                      | '%b %d %Y'
+                      | '%d %b %Y'
+                      | '%d-%b-%Y'
+                      | '%B %d, %Y'
+                      | '%B %d %Y'
+                      | '%d %B %Y'
+                      | '%d-%B-%Y';
                     parts?: {
                       year: string;
                       month?: string;
@@ -2582,7 +2598,15 @@ export interface operations {
                   | '%d-%m-%Y'
                   | '%m-%d-%Y'
                   | '%d.%m.%Y'
-                  | '%m.%d.%Y';
+                  | '%m.%d.%Y'
+                  | '%b %d, %Y'
+                  | '%b %d %Y'
+                  | '%d %b %Y'
+                  | '%d-%b-%Y'
+                  | '%B %d, %Y'
+                  | '%B %d %Y'
+                  | '%d %B %Y'
+                  | '%d-%B-%Y';
                 parts?: {
                   year: string;
                   month?: string;

@@ -44,6 +44,18 @@ describe('text that holds days', () => {
     ]);
   });
 
+  it('reads English month names, abbreviated or whole, in any case', () => {
+    expect(textDateShapes(['Jan 1 2000', 'Feb 12 2001']).map((s) => s.format)).toEqual(['%b %d %Y']);
+    expect(textDateShapes(['January 1, 2000', 'May 3, 2001']).map((s) => s.format)).toEqual(['%B %d, %Y']);
+    expect(textDateShapes(['1 Jan 2000', '28 feb 2001']).map((s) => s.format)).toEqual(['%d %b %Y']);
+    expect(textDateShapes(['01-JAN-2000', '31-DEC-1999']).map((s) => s.format)).toEqual(['%d-%b-%Y']);
+    expect(readDay('Jun 31 1998', '%b %d %Y')).toBeUndefined();
+    expect(readDay('jun 30 1998 10:00', '%b %d %Y')).toBe('1998-06-30');
+    // Names that are no month (or a month cut short another way) are no day.
+    expect(textDateShapes(['Foo 1 2000', 'Bar 2 2000'])).toEqual([]);
+    expect(textDateShapes(['Sept 1 2000', 'Sept 2 2000'])).toEqual([]);
+  });
+
   it('refuses codes, amounts and text that only start like a day', () => {
     expect(textDateShapes(['12345', '67890'])).toEqual([]);
     expect(textDateShapes(['6459,94', '122,62'])).toEqual([]);
@@ -121,6 +133,14 @@ describe('the warehouse reads them on DuckDB', () => {
       // A missing month is no day: the row stays undated, as MySQL reads it too.
       { text_day: null, parts_day: null, year_day: '2016-01-01' },
       { text_day: null, parts_day: null, year_day: null },
+    ]);
+    // Month names, and a year alone: 1900 is a census year, not a system's "no date".
+    const named = await db.runAndReadAll(
+      `SELECT CAST(${textDateSource('n', 'd', '%b %d %Y')} AS VARCHAR) AS day, CAST(${partsDateSource('n', { year: 'y' })} AS VARCHAR) AS year_day, CAST(${partsDateSource('n', { year: 'y', month: 'm', day: 'dd' })} AS VARCHAR) AS parts_day FROM (VALUES ('Jun 12 1998', 1900, 1, 1), ('Foo 1 2000', 1799, 1, 1)) n(d, y, m, dd)`,
+    );
+    expect(named.getRowObjects()).toEqual([
+      { day: '1998-06-12', year_day: '1900-01-01', parts_day: null },
+      { day: null, year_day: null, parts_day: null },
     ]);
     const moments = await db.runAndReadAll(
       `SELECT CAST(${epochDateSource('m', 's', 's')} AS VARCHAR) AS s, CAST(${epochDateSource('m', 'ms', 'ms')} AS VARCHAR) AS ms FROM (VALUES (1700000000, 1700000000123), (NULL, NULL)) m(s, ms)`,

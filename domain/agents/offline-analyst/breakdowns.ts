@@ -105,7 +105,11 @@ function scoreColumn(
 ): { score: number; concept: string } | undefined {
   const words = columnWords(table, column.name);
   const tableWords = singularWords(table.name);
-  if (!TEXT_TYPES.has(column.data_type) || hasAny(words, NOT_CATEGORIES)) return undefined;
+  // Long text types hold categories too when their values repeat (a spreadsheet import types every
+  // string `text`): the values decide, not the type.
+  const texty =
+    TEXT_TYPES.has(column.data_type) || (/text$/.test(column.data_type) && fewValues(table, column));
+  if (!texty || hasAny(words, NOT_CATEGORIES)) return undefined;
   if (hasAny(words, GEO)) return { score: 10, concept: 'geo' };
   if (words.includes('city')) return { score: 4, concept: 'city' };
   const isLabel = hasAny(words, ['name', 'title', 'label']) || words.join('') === tableWords.join('');

@@ -28,6 +28,11 @@ export type ColumnMeaning =
   /** Sizes and weights: summed on facts. */
   | 'size'
   /**
+   * A number no name explains whose values count what happened (often 0, or skewed): summed on
+   * facts, never a quantity that prices a line.
+   */
+  | 'flow'
+  /**
    * A level (stock on hand, a balance, a credit limit, a temperature): what something stands at,
    * never added up over time; averaged on dated facts, totalled only at one moment (a snapshot).
    */
@@ -204,7 +209,79 @@ export function columnMeaning(
     const read = numberMeaning(words, 'decimal');
     return TEXT_NUMBER_MEANINGS.has(read) ? read : 'text';
   }
-  return numberMeaning(words, type);
+  const read = numberMeaning(words, type);
+  return read === 'number' || read === 'size' ? behaviourMeaning(table, column, read) : read;
+}
+
+/** Steps over spread below which a number moves like a level (docs/offline-analyst.md#levels-and-flows). */
+export const LEVEL_STEPS = 0.15;
+/** Spread (sd / mean) below which readings stay near a typical value; at or above 1, amounts are skewed. */
+const READING_SPREAD = 0.5;
+const SKEWED_SPREAD = 1;
+/** Whole numbers with this few values may be codes (a type, a rank, a stint): left alone. */
+const FEW_CODES = 12;
+
+/**
+ * What a number whose name tells nothing (or only a size) means by how its values behave: an
+ * attribute or a coordinate is a code; a time of day written `hhmm` is a calendar part; a number
+ * moving by small steps over time, or staying near a typical value, is a level; one skewed (many
+ * small values, a few large, often 0) counts what happened (a flow). Whole numbers that look like
+ * ids or a few codes stay unread, as does anything between.
+ */
+function behaviourMeaning(table: SourceTable, column: SourceColumn, named: 'number' | 'size'): ColumnMeaning {
+  return readByValues(table, column, named)?.meaning ?? named;
+}
+
+/** A meaning the values gave a number, and why in words; undefined when they said nothing. */
+function readByValues(
+  table: SourceTable,
+  column: SourceColumn,
+  named: 'number' | 'size',
+): { meaning: ColumnMeaning; why: string } | undefined {
+  const b = table.number_behaviour?.[column.name];
+  if (table.value_series?.by.includes(column.name))
+    return { meaning: 'code', why: `it tells the things apart whose readings ${table.name} keeps` };
+  if (!b) return undefined;
+  const steps = b.steps ? `following readings differ by ${b.steps.ratio} of what independent ones would` : '';
+  const smooth = b.steps !== undefined && b.steps.ratio <= LEVEL_STEPS;
+  if (named === 'size')
+    return smooth ? { meaning: 'level', why: `averaged as a level: ${steps}` } : undefined;
+  if (b.constant_within)
+    return { meaning: 'code', why: `it never changes within one ${b.constant_within}: an attribute of it` };
+  if (b.integers && b.distinct <= FEW_CODES) return undefined;
+  const idLike = b.integers && b.distinct >= 0.9 * b.rows && b.max <= 10 * Math.max(table.row_count, b.rows);
+  if (idLike) return undefined;
+  if (b.clock) return { meaning: 'calendar', why: 'every value reads as a time of day written hhmm' };
+  if (smooth) return { meaning: 'level', why: `averaged as a level: ${steps} (it moves by small steps)` };
+  if (b.spread < READING_SPREAD)
+    return {
+      meaning: 'level',
+      why: `averaged as a level: its values stay near a typical one (spread ${b.spread} of the mean)`,
+    };
+  if (b.negatives === 0 && b.spread >= SKEWED_SPREAD)
+    return {
+      meaning: 'flow',
+      why: `summed as a flow: its values are skewed (spread ${b.spread} of the mean${b.zeros ? `, ${Math.round(100 * b.zeros)}% of them 0` : ''})`,
+    };
+  return undefined;
+}
+
+/**
+ * Numbers of `table` whose names said nothing of what they are and whose values decided it as a
+ * level or a flow, with why: for the person approving to check.
+ */
+export function measuresReadByValues(
+  table: SourceTable,
+): { column: string; meaning: ColumnMeaning; why: string }[] {
+  const keys = new Set(table.foreign_keys.flatMap((fk) => fk.columns));
+  return table.columns.flatMap((c) => {
+    const meaning = columnMeaning(table, c, keys);
+    if (meaning !== 'level' && meaning !== 'flow') return [];
+    const named = numberMeaning(columnWords(table, c.name), c.data_type);
+    if (named !== 'number' && named !== 'size') return [];
+    const read = readByValues(table, c, named);
+    return read && read.meaning === meaning ? [{ column: c.name, meaning, why: read.why }] : [];
+  });
 }
 
 /** The meaning of a number column (not a key) from its words and type. */
@@ -243,6 +320,7 @@ export const ADDITIVE_MEANINGS: ReadonlySet<ColumnMeaning> = new Set([
   'quantity',
   'duration',
   'size',
+  'flow',
 ]);
 
 /** Meanings one may average but not sum. */

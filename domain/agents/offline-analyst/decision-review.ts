@@ -8,6 +8,7 @@
 import type { Prd, PrdFact } from '../../../shared/prd-schema';
 import type { SourceSnapshot } from '../../../shared/source-schema';
 import { dayGrain } from '../../../shared/date-keys';
+import { measuresReadByValues } from './column-meaning';
 
 /** One decision the person approving should check. */
 export type ReviewItem = Prd['review'][number];
@@ -115,5 +116,19 @@ export function decisionsToReview(prd: Prd, snapshot: SourceSnapshot): ReviewIte
         evidence: `${m}: what the catalogue charges, not what each customer paid`,
         alternatives: [],
       });
+  // Numbers no name explained, read as levels or flows by their values alone.
+  for (const fact of prd.facts) {
+    const table = snapshot.tables.find((t) => t.name === fact.table);
+    for (const m of table ? measuresReadByValues(table) : [])
+      items.push({
+        decision: 'measure',
+        subject: fact.table,
+        confidence: 0.6,
+        evidence: `${m.column} ${m.why}`,
+        alternatives: [
+          m.meaning === 'level' ? `${m.column} summed as a flow` : `${m.column} averaged as a level`,
+        ],
+      });
+  }
   return items.sort((a, b) => a.confidence - b.confidence);
 }

@@ -139,10 +139,10 @@ function aggregates(
               headline: true,
             },
       );
-    else if (['quantity', 'duration', 'size'].includes(m.meaning)) {
+    else if (['quantity', 'duration', 'size', 'flow'].includes(m.meaning)) {
       out.push({
         field: field(totalName(m.reading), m.type, `SUM(${m.name})`, totalLabel(m.label, noun)),
-        unit: m.meaning,
+        unit: m.meaning === 'flow' ? 'count' : m.meaning,
         additive: true,
         headline: m.meaning === 'quantity',
       });

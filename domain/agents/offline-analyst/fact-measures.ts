@@ -28,6 +28,7 @@ export interface RowMeasure {
     | 'quantity'
     | 'duration'
     | 'size'
+    | 'flow'
     | 'level'
     | 'unit_price'
     | 'discount_rate'
@@ -193,6 +194,7 @@ export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnaly
     ['quantity', 'units'],
     ['duration', 'time'],
     ['size', 'size'],
+    ['flow', 'count'],
     ['level', 'level'],
   ] as const) {
     for (const c of cols(meaning)) {

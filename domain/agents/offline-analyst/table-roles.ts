@@ -113,6 +113,8 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
   // Levels (stock on hand) make a table of what things stand at: a snapshot when nothing dates it.
   const levelled = (b: (typeof base)[number]) =>
     b.table.columns.some((c) => b.meaning.get(c.name) === 'level');
+  const read = (b: (typeof base)[number]) =>
+    b.table.columns.some((c) => ['level', 'unit_price', 'rate'].includes(b.meaning.get(c.name)!));
   const priced = (b: (typeof base)[number]) =>
     b.table.columns.some((c) => ['unit_price', 'quantity'].includes(b.meaning.get(c.name)!));
   const entityLike = (b: (typeof base)[number]) => labelColumns(b.table).length > 0;
@@ -154,7 +156,8 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     !summaries.has(b.table.name) &&
     !isBridge(b) &&
     !isLookup(b) &&
-    (b.references.length > 0 || additive(b)) &&
+    // A dated table of readings (prices, temperatures) is a fact too: a series of what they stood at.
+    (b.references.length > 0 || additive(b) || read(b)) &&
     !(entityLike(b) && b.referencedBy.length > 0) &&
     // A year alone on a row others reference (a plane's build year) describes the thing, not an event.
     !(b.referencedBy.length > 0 && yearOnly(b.ownDate)) &&

@@ -289,6 +289,12 @@ export async function reconcileChecks(
       `level: ${column}`,
       aggregated([column], /sum/i, true).map((f) => `${f} adds up ${column}, a level, over a day's rows`),
     );
+  // A flow (rain, deaths, goals) adds up over a day's rows: some daily aggregate sums it.
+  for (const column of truth.flows ?? [])
+    check(
+      `flow: ${column}`,
+      aggregated([column], /sum/i, true).length ? [] : [`${column}, a flow, is summed by no daily aggregate`],
+    );
   for (const table of truth.not_facts ?? [])
     check(
       `not a fact: ${table}`,

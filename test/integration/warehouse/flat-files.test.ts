@@ -1,0 +1,58 @@
+/**
+ * The offline analyst on real flat files loaded as a spreadsheet import leaves them (every string
+ * `text`, dates as written, names with spaces; test/fixtures/flat-files.ts): readings of things over
+ * time, daily weather, wildlife strikes. Each is dated by its real days, its levels never added
+ * up, its flows summed, its money to the cent, broken down by its categories. The files kept aside
+ * are only measured, by `npm run bench:analyst` (docs/offline-analyst.md#how-it-is-measured).
+ */
+import mysql from 'mysql2/promise';
+import { sourceConnector } from '../../../domain/sources/mysql-connection';
+import { FLAT_FILES, flatFilesDir, loadFlatFile } from '../../fixtures/flat-files';
+import { harness } from '../../harness/harness-state';
+import { newTestDataDir } from '../../harness/platform-gateway';
+import { buildProject, profileProblems, reconcile } from './zoo-project-checks';
+
+describe('analysis projects on flat files', () => {
+  it.each(FLAT_FILES.filter((f) => !f.held_aside).map((f) => [f.file, f] as const))(
+    '%s: dated, levels averaged, flows summed, broken down',
+    async (_, flat) => {
+      const h = harness().mariadb;
+      const connect = (database?: string) =>
+        mysql.createConnection({
+          host: h.host,
+          port: h.port,
+          user: h.user,
+          password: h.password,
+          database,
+          dateStrings: true,
+        });
+      const admin = await connect();
+      try {
+        await loadFlatFile(admin, flatFilesDir(), flat);
+      } finally {
+        await admin.end();
+      }
+      const connection = await connect(flat.database);
+      try {
+        const built = await buildProject(
+          connection,
+          sourceConnector(
+            { host: h.host, port: h.port, database: flat.database, options: {} },
+            h.user,
+            h.password,
+          ),
+          flat.database,
+          '',
+          newTestDataDir(),
+          `proj-20261128-${flat.database.replace(/[^a-z0-9]/gi, '').slice(4, 12)}`,
+        );
+        expect([
+          ...(await reconcile(built, flat.truth, connection)),
+          ...(await profileProblems(built)),
+        ]).toEqual([]);
+      } finally {
+        await connection.end();
+      }
+    },
+  );
+});
