@@ -337,6 +337,16 @@ describe('project pages', () => {
 
     const edited = structuredClone(original);
     edited.title = 'Rentals, edited in the browser';
+    // What the analyst is unsure of is shown first, as text, whatever it holds.
+    edited.review = [
+      {
+        decision: 'measure',
+        subject: 'payment',
+        confidence: 0.4,
+        evidence: 'amount <img src=x onerror="window.__reviewXss=1"> summed as a flow',
+        alternatives: ['amount averaged as a level'],
+      },
+    ];
     await pasteText(page, '#prd-json', JSON.stringify(edited, null, 2));
     await page.click('#prd-save');
     await page.waitForSelector('#decision', { state: 'hidden' });
@@ -344,6 +354,14 @@ describe('project pages', () => {
     expect((view.prd as { title: string }).title).toBe('Rentals, edited in the browser');
     expect((view.decision as { decision: string }).decision).toBe('modify');
     await page.waitForSelector('#title:has-text("edited in the browser")');
+    await page.waitForSelector('#prd-review li.warn');
+    expect(await page.textContent('#prd-review')).toContain(
+      'To check before approving (1)measure of payment (confidence 40%): amount <img src=x onerror="window.__reviewXss=1"> summed as a flow',
+    );
+    expect(await page.$$eval('#prd-review img', (els) => els.length)).toBe(0);
+    expect(
+      await page.evaluate(() => (window as unknown as { __reviewXss?: number }).__reviewXss),
+    ).toBeUndefined();
     expect(errors).toEqual([]);
   });
 

@@ -42,4 +42,31 @@ describe('detectIndustry', () => {
     const bare: SourceSnapshot = { ...orders, tables: [table('t1', ['a', 'b'])] };
     expect(detectIndustry(bare, '').name).toBe('General business');
   });
+
+  it('reads what the rows name as sold when the names are abbreviations, and only that', () => {
+    const abbreviated = (rows: Record<string, string | null>[]): SourceSnapshot => ({
+      ...orders,
+      tables: [
+        table('SLS_FCT', ['TRX_ID', 'CATEG_ID', 'AMT']),
+        { ...table('CATEG_GRP', ['CATEG_ID', 'META_NAME', 'LVL2_NAME']), sample_rows: rows },
+      ],
+    });
+    const shop = detectIndustry(
+      abbreviated([
+        { META_NAME: 'Jewelry & Watches', LVL2_NAME: 'Fashion Jewelry' },
+        { META_NAME: 'Toys & Hobbies', LVL2_NAME: 'Collectibles' },
+        { META_NAME: 'GROCERY', LVL2_NAME: 'BAKED BREAD/BUNS/ROLLS' },
+        { META_NAME: 'Home & Garden', LVL2_NAME: 'Pet Supplies' },
+      ]),
+    );
+    expect(shop.name).toBe('E-commerce / retail');
+    expect(shop.evidence.join('; ')).toMatch(/values name jewelry, watches, fashion/);
+    // Words that are no goods, or a single one, say nothing.
+    expect(detectIndustry(abbreviated([{ META_NAME: 'North', LVL2_NAME: 'Region 7' }])).name).toBe(
+      'General business',
+    );
+    expect(detectIndustry(abbreviated([{ META_NAME: 'Toys', LVL2_NAME: null }])).name).toBe(
+      'General business',
+    );
+  });
 });

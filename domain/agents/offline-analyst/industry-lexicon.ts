@@ -14,6 +14,11 @@ interface Industry {
   names: string[];
   /** Words whose presence in a table name (3 points), column name (1) or description (5) counts. */
   words: string[];
+  /**
+   * What the business deals in, as its rows name it (`Jewelry & Watches`, `GROCERY`): each word
+   * found in sampled values counts 1 (at most {@link MAX_VALUE_POINTS} a source).
+   */
+  goods?: string[];
 }
 
 export const INDUSTRIES: Industry[] = [
@@ -45,6 +50,44 @@ export const INDUSTRIES: Industry[] = [
       'store',
       'ecommerce',
       'basket',
+    ],
+    // Departments and merchandise categories a shop's catalogue is filed under.
+    goods: [
+      'jewelry',
+      'jewellery',
+      'watches',
+      'clothing',
+      'apparel',
+      'shoes',
+      'fashion',
+      'accessories',
+      'toys',
+      'toy',
+      'collectibles',
+      'antiques',
+      'crafts',
+      'garden',
+      'furniture',
+      'appliances',
+      'electronics',
+      'cameras',
+      'cosmetics',
+      'beauty',
+      'grocery',
+      'groceries',
+      'bakery',
+      'dairy',
+      'produce',
+      'beverages',
+      'snacks',
+      'cereal',
+      'frozen',
+      'deli',
+      'magazines',
+      'stationery',
+      'sporting',
+      'baby',
+      'pet',
     ],
   },
   {
@@ -229,6 +272,9 @@ export const INDUSTRIES: Industry[] = [
   },
 ];
 
+/** The most the goods named in sampled values add to an industry's score. */
+const MAX_VALUE_POINTS = 6;
+
 /** Below this score no industry is clear: the analysis says "General business" rather than guess. */
 const MIN_SCORE = 6;
 
@@ -254,6 +300,15 @@ export function detectIndustry(
     analyses.filter((a) => ['event', 'header', 'line'].includes(a.role)).map((a) => a.table.name),
   );
   const described = new Set(words(description));
+  const valueWords = new Set(
+    snapshot.tables.flatMap((t) =>
+      t.sample_rows.flatMap((r) =>
+        Object.values(r).flatMap((v) =>
+          typeof v === 'string' && v.length <= 200 ? v.toLowerCase().split(/[^a-z]+/) : [],
+        ),
+      ),
+    ),
+  );
   const scored = INDUSTRIES.map((industry) => {
     const vocab = new Set(industry.words);
     const names = new Set(industry.names);
@@ -281,6 +336,13 @@ export function detectIndustry(
       );
       score += Math.min(6, hits.length);
       evidence.push(...hits.slice(0, 2).map((c) => `column ${table.name}.${c.name}`));
+    }
+    // The goods the rows name: what the business sells, whatever its tables are called.
+    const goods = new Set(industry.goods ?? []);
+    const found = goods.size ? [...valueWords].filter((w) => goods.has(w)) : [];
+    if (found.length) {
+      score += Math.min(MAX_VALUE_POINTS, found.length);
+      evidence.push(`values name ${found.slice(0, 4).join(', ')}`);
     }
     return { name: industry.name, score, said, named, evidence };
     // The user knows their business: an industry the description names outranks the schema's hints,

@@ -15,10 +15,9 @@ import { buildProject, profileProblems, reconcileChecks } from './zoo-project-ch
 
 /**
  * Checks still open on a dataset, by name: each must still fail (remove it once it passes) and the
- * PRD must list that decision for review. kylin: a marketplace whose names are abbreviations
- * (`LSTG_FORMAT_NAME`, `SLR_SEGMENT_CD`) name no business; the analyst says "General business" at 30%.
+ * PRD must list that decision for review. None now.
  */
-const OPEN: Record<string, string[]> = { kylin: ['industry'] };
+const OPEN: Record<string, string[]> = {};
 
 describe('analysis projects on real public databases', () => {
   it.each(PACK.map((p) => [p.folder, p] as const))(
