@@ -51,6 +51,11 @@ export interface SchemaTruth {
    * the quality report must count exactly those.
    */
   unparsed_money?: { table: string; column: string; count_sql: string }[];
+  /**
+   * An event date read from text (or numbers, or parts), and SQL on the source counting (as `n`) the
+   * rows it gives no day (unset, no day, a placeholder): the quality report must count exactly those.
+   */
+  undated?: { table: string; column: string; count_sql: string }[];
 }
 
 /** One fact table and how to measure it directly on the source database. */

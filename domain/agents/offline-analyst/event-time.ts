@@ -234,10 +234,10 @@ export const supportOfCoverage = (coverage: number): EventTimeSupport =>
 /** A share as a percentage, `<1%` for a few rows of many. */
 export const percent = (x: number): string => `${x < 0.01 && x > 0 ? '<1' : Math.round(100 * x)}%`;
 
-/** How a reading writes its days, for the evidence (`text as %d/%m/%Y`, `with month and day`). */
+/** How a reading writes its days, for the evidence (`read as %d/%m/%Y`, `with month and day`). */
 function writtenAs(r: DayReading): string {
   if (r.encoding === 'text')
-    return `text as ${r.format}${r.ambiguous ? ' (day and month could be either way round)' : ''}`;
+    return `read as ${r.format}${r.ambiguous ? ' (day and month could be either way round)' : ''}`;
   if (r.encoding === 'epoch') return `${r.unit === 's' ? 'seconds' : 'milliseconds'} since 1970`;
   if (r.encoding === 'parts')
     return `with ${[r.parts?.month, r.parts?.day].filter(Boolean).join(' and ') || 'no month or day: a year only'}`;

@@ -246,6 +246,20 @@ export function designFact(
       );
 
   const dwdName = identifier(`dwd_${nameStem}_detail`);
+  // A day read from text, a number or parts: a warning counts the rows it gives no day (unset, or
+  // written otherwise), so a row the series leaves out is seen rather than silently lost.
+  const dayRule: PrdQualityRule | undefined =
+    eventTime && reading && !eventTime.path.length
+      ? {
+          name: `${eventTime.table}.${eventTime.column} gives every row a day`,
+          layer: 'dwd',
+          table: dwdName,
+          column: 'event_date',
+          kind: 'not_null',
+          params: {},
+          severity: 'warning',
+        }
+      : undefined;
   // Two columns that make one identifier (`1a`, `t_1a`) are both copied, under names of their own.
   const copiedNames = distinctStems(
     t.columns.filter(isModeledColumn).map((c) => c.name),
@@ -455,7 +469,7 @@ export function designFact(
     ads,
     metrics: [...metrics, ...breakdownMetrics],
     dashboards,
-    qualityRules: moneyChecks.rules,
+    qualityRules: [...moneyChecks.rules, ...(dayRule ? [dayRule] : [])],
   };
 }
 

@@ -328,17 +328,23 @@ export async function reconcileChecks(
   );
 
   // Money kept as text: the quality report counts exactly the rows whose text is no amount.
-  if (truth.unparsed_money?.length) {
+  // Text that is no amount, and rows a day read from text gives no day: the quality report counts
+  // exactly the rows the source shows.
+  const counted = [
+    ...(truth.unparsed_money ?? []).map((u) => ({ ...u, what: 'unparsed money', are: 'no amount' })),
+    ...(truth.undated ?? []).map((u) => ({ ...u, what: 'undated rows', are: 'given no day' })),
+  ];
+  if (counted.length) {
     const report = await evaluateQualityRules(engine, projectId, prd);
-    for (const u of truth.unparsed_money) {
+    for (const u of counted) {
       const want = Number((await sourceRow(mysql, u.count_sql)).n);
       const results = report.results.filter((r) => lower(r.name).includes(lower(`${u.table}.${u.column}`)));
       check(
-        `unparsed money: ${u.table}.${u.column}`,
+        `${u.what}: ${u.table}.${u.column}`,
         results.some((r) => r.violations === want && r.status === (want ? 'failed' : 'passed'))
           ? []
           : [
-              `${u.table}.${u.column}: ${want} rows are no amount on the source; the quality report has ${results.map((r) => `${r.name}: ${r.violations} (${r.status})`).join(', ') || 'no rule on it'}`,
+              `${u.table}.${u.column}: ${want} rows are ${u.are} on the source; the quality report has ${results.map((r) => `${r.name}: ${r.violations} (${r.status})`).join(', ') || 'no rule on it'}`,
             ],
       );
     }
