@@ -1,10 +1,11 @@
 /**
  * One read-only statement on a sandboxed DuckDB connection (docs/security.md#the-warehouse-sandbox):
- * refused unless it is a single SELECT, its rows streamed up to a count and a weight of JSON,
+ * refused unless it is a single SELECT a tenant may run (tenant-sql.ts), its rows streamed up to a count and a weight of JSON,
  * interrupted after its timeout, and answered at its deadline even when DuckDB is slow to notice.
  */
 import type { DuckDBConnection, DuckDBResult } from '@duckdb/node-api';
 import { duckdb } from './duckdb-module';
+import { tenantSqlRefusal } from './tenant-sql';
 import { WarehouseQueryError, type QueryRows } from './warehouse-engine';
 
 /** Caps of a read session's statements. */
@@ -38,6 +39,10 @@ export async function selectInSandbox(
   timeoutMs: number,
   maxBytes = Infinity,
 ): Promise<QueryRows> {
+  // What a tenant may run is decided on the parse, before DuckDB binds or folds anything
+  // (docs/security.md#tenant-sql): a table function that logs, a list of twenty million numbers.
+  const refusal = await tenantSqlRefusal(statement);
+  if (refusal) throw new WarehouseQueryError(refusal.reason, refusal.message);
   // Armed before the prepare: DuckDB folds constants while preparing, which can take long too.
   const timer = setTimeout(() => conn.interrupt(), timeoutMs);
   try {

@@ -36,10 +36,12 @@ export async function validateMetrics(
   projectId: string,
   prd: Prd,
 ): Promise<MetricValidationReport> {
+  // Each metric in a session of its own (docs/security.md#tenant-sql): a metric's SQL is a tenant's,
+  // and one that breaks its session fails alone, not the metrics after it.
+  const query: ProjectQuery = (sql, maxRows, layer, timeoutMs) =>
+    engine.query(projectId, sql, maxRows, layer, timeoutMs);
   const results: MetricCheck[] = [];
-  await engine.withQuerySession(projectId, async (query) => {
-    for (const metric of prd.metrics) results.push(await check(query, metric));
-  });
+  for (const metric of prd.metrics) results.push(await check(query, metric));
   return { generated_at: new Date().toISOString(), results };
 }
 

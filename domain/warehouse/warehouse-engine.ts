@@ -56,7 +56,14 @@ export type ProjectQuery = (
 ) => Promise<QueryRows>;
 
 /** Why a query was refused or failed: the gateway answers each reason with its own status. */
-export type WarehouseQueryFailure = 'invalid_sql' | 'read_only' | 'timeout' | 'failed' | 'layer_not_built';
+export type WarehouseQueryFailure =
+  | 'invalid_sql'
+  | 'read_only'
+  /** One SELECT, but calling what a tenant may not (a table function that logs, a value past its bound). */
+  | 'not_allowed'
+  | 'timeout'
+  | 'failed'
+  | 'layer_not_built';
 
 /** A warehouse query refused (not one read-only SELECT, another project's data) or failed. */
 export class WarehouseQueryError extends Error {

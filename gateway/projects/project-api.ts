@@ -15,6 +15,7 @@ import { queryInteger } from '../api/query-integer';
 import { HttpError } from '../http-errors';
 import { perUserRateLimit } from '../rate-limit';
 import { parseBody } from '../validation';
+import { refuseTenantMetrics } from './prd-metric-sql';
 import { STAGE_REPORTS } from '../../shared/analysis-stages';
 import { createProjectRequestSchema } from './create-project-request';
 import type { ProjectService } from './project-service';
@@ -100,7 +101,10 @@ export function projectApi(
       },
       handle: async ({ req, params, body: given }) => {
         const payload = (given ?? {}) as { reason?: string };
-        if (decision === 'modify') parseBody(prdSchema, given, { status: 422, code: 'invalid_prd' });
+        if (decision === 'modify') {
+          const prd = parseBody(prdSchema, given, { status: 422, code: 'invalid_prd' });
+          await refuseTenantMetrics(prd);
+        }
         return service.decide(req.user!, params.project_id, decision, {
           prd: decision === 'modify' ? given : undefined,
           reason: payload.reason,

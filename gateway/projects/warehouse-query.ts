@@ -35,6 +35,7 @@ export interface WarehouseQueryResult {
 const STATUS: Record<WarehouseQueryError['reason'], [number, string]> = {
   invalid_sql: [400, 'invalid_sql'],
   read_only: [400, 'read_only'],
+  not_allowed: [400, 'not_allowed'],
   failed: [400, 'query_failed'],
   timeout: [408, 'query_timeout'],
   layer_not_built: [409, 'layer_not_built'],

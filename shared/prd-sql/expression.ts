@@ -5,6 +5,7 @@
  * SQL from the tree, never from the text. Subqueries, table functions, a second statement,
  * comments and any function not on the allow list are refused.
  */
+import { SIZED_ARGUMENT } from '../sql-size-bounds';
 import { EXTRACT_PARTS, INTERVAL_UNITS, isAllowedFunction } from './expression-functions';
 import { ExpressionError, tokenize, type Token } from './expression-tokens';
 import { normalSqlType } from './sql-type';
@@ -299,6 +300,11 @@ class Parser {
     const distinct = this.acceptWord('DISTINCT');
     const args = this.list();
     this.expectOp(')');
+    // A size set by an argument is a number written here, within its bound (docs/security.md#bounded-constants).
+    const sized = SIZED_ARGUMENT[name.toLowerCase()];
+    const size = sized && args[sized.index];
+    if (size && !(size.kind === 'number' && Number(size.text) <= sized.max))
+      throw this.error(`${name} may build at most ${sized.max} ${sized.unit}, written as a number`);
     return this.afterCall({ kind: 'call', name, distinct, star: false, args });
   }
 

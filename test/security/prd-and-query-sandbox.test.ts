@@ -94,6 +94,9 @@ describe('a hostile tenant: PRD fields and queries', () => {
       { type: `INTEGER); COPY (SELECT 1) TO '${written}'; SELECT CAST(1 AS INTEGER` },
       { type: `VARCHAR) AS x FROM read_text('${keyFile}') --` },
       { source: `1; COPY (SELECT 1) TO '${written}'` },
+      // A value built past its bound, in a field.
+      { source: "lpad('x', 1000000000, 'y')" },
+      { source: "lpad('x', rental.rental_id, 'y')" },
     ];
     for (const change of attempts) {
       const res = await call('POST', `/v1/projects/${projectId}/hitl/modify`, edited(prd, change), token);
@@ -108,6 +111,29 @@ describe('a hostile tenant: PRD fields and queries', () => {
       expect(JSON.stringify(res.body)).not.toContain(secretText);
     }
     expect(fs.existsSync(written)).toBe(false);
+    // Metric SQL is data too: one that would reach logging (and once aborted the worker running
+    // it) or build gigabytes is refused at modify, naming the metric.
+    const metrics = (prd as unknown as { metrics: { name: string; sql: string }[] }).metrics;
+    for (const sql of [
+      "SELECT * FROM enable_logging(level='trace', storage='file', storage_path='/nonexistent/x')",
+      'SELECT 1 AS stat_date, len(range(20000000)) AS value',
+      "SELECT stat_date, len(repeat('x', 1000000000)) AS value FROM ads_payment_kpi_daily",
+      "SELECT current_setting('allowed_directories') AS value",
+    ]) {
+      const bad = structuredClone(prd) as unknown as { metrics: { sql: string }[] };
+      bad.metrics[1].sql = sql;
+      const res = await call('POST', `/v1/projects/${projectId}/hitl/modify`, bad, token);
+      expect({ sql, status: res.status }).toEqual({ sql, status: 422 });
+      expect(res.body.error).toMatchObject({
+        code: 'invalid_prd',
+        details: [
+          expect.objectContaining({
+            field: 'metrics.1.sql',
+            message: expect.stringContaining(metrics[1].name),
+          }),
+        ],
+      });
+    }
     expect((await call('GET', `/v1/projects/${projectId}`, undefined, token)).body.status).toBe(
       'waiting_approval',
     );
@@ -162,9 +188,26 @@ describe('a hostile tenant: PRD fields and queries', () => {
     expect(heavy.body).toMatchObject({ truncated: true });
     expect(heavy.body.row_count).toBeLessThan(151);
     expect(JSON.stringify(heavy.body).length).toBeLessThan(1_600_000);
-    // The session's settings cannot be raised from a query.
-    const limit = await query("SELECT current_setting('memory_limit') AS m");
-    expect(limit.status).toBe(200);
+    // The session's settings can be neither read nor changed from a query, and no call builds a
+    // value of gigabytes (docs/security.md#tenant-sql).
+    expect((await query("SELECT current_setting('memory_limit') AS m")).status).toBe(200);
+    for (const sql of [
+      "SELECT current_setting('allowed_directories') AS m",
+      "SELECT * FROM enable_logging(level='trace', storage='file', storage_path='/nonexistent/x')",
+      'SELECT len(range(20000000)) AS n',
+      'SELECT len(range(2 * 10000 * 1000)) AS n',
+      "SELECT len(repeat('x', 1000000000)) AS n",
+      "SELECT len(lpad('x', 1000000000, 'y')) AS n",
+      "SELECT len(printf('%0999999999d', 1)) AS n",
+      "SELECT * FROM query('SELECT 1')",
+    ]) {
+      const res = await query(sql);
+      expect({ sql, status: res.status, code: (res.body.error as { code?: string })?.code }).toEqual({
+        sql,
+        status: 400,
+        code: 'not_allowed',
+      });
+    }
     expect(fs.existsSync(path.join(dataDir, 'pwned.csv'))).toBe(false);
   });
 
@@ -174,7 +217,8 @@ describe('a hostile tenant: PRD fields and queries', () => {
       call(
         'POST',
         `/v1/projects/${projectId}/query`,
-        { sql: 'SELECT COUNT(*) AS n FROM range(100000000000) a', timeout_ms: 5_000 },
+        // Rows generated within their bound, crossed: only time, which the timeout ends.
+        { sql: 'SELECT COUNT(*) AS n FROM range(10000000) a, range(10000000) b', timeout_ms: 5_000 },
         token,
       ).then((res) => {
         finished.push(`query ${res.status}`);

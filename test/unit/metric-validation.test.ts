@@ -9,8 +9,7 @@ import type { Prd, PrdMetric } from '../../shared/prd-schema';
 /** An engine whose every query returns these rows. */
 const engine = (rows: Record<string, unknown>[]) =>
   ({
-    withQuerySession: async (_project: string, work: (query: unknown) => Promise<unknown>) =>
-      work(async () => ({ rows, columns: Object.keys(rows[0] ?? {}) })),
+    query: async () => ({ rows, columns: Object.keys(rows[0] ?? {}) }),
   }) as unknown as WarehouseEngine;
 
 const metric = (unit: string): PrdMetric => ({
