@@ -77,3 +77,23 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
   );
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * One deep check shared by every caller who is no operator (docs/security.md#health): a check under
+ * way is joined, not repeated, and a passing one is answered for `okForMs` after it ends. Anonymous
+ * callers so start at most one ping workflow at a time, and none while a recent one passed.
+ */
+export function sharedDeepHealth(check: () => Promise<DeepHealth>, okForMs = 10_000) {
+  let running: Promise<DeepHealth> | undefined;
+  let passed: { at: number; health: DeepHealth } | undefined;
+  return (): Promise<DeepHealth> => {
+    if (passed && Date.now() - passed.at < okForMs) return Promise.resolve(passed.health);
+    running ??= check()
+      .then((health) => {
+        passed = health.status === 'ok' ? { at: Date.now(), health } : undefined;
+        return health;
+      })
+      .finally(() => (running = undefined));
+    return running;
+  };
+}

@@ -30,18 +30,27 @@ export interface MetricValidationReport {
 }
 
 const MAX_ROWS = 100_000;
+/** How a metric that failed to run says so (its session is not used again). */
+const DOES_NOT_RUN = 'does not run: ';
 
 export async function validateMetrics(
   engine: WarehouseEngine,
   projectId: string,
   prd: Prd,
 ): Promise<MetricValidationReport> {
-  // Each metric in a session of its own (docs/security.md#tenant-sql): a metric's SQL is a tenant's,
-  // and one that breaks its session fails alone, not the metrics after it.
-  const query: ProjectQuery = (sql, maxRows, layer, timeoutMs) =>
-    engine.query(projectId, sql, maxRows, layer, timeoutMs);
+  // A metric's SQL is a tenant's (docs/security.md#tenant-sql): one that does not run may have left
+  // its session unusable, so the metrics after it get a fresh one and it fails alone. Sessions are
+  // shared otherwise: opening one attaches every layer, which costs more than most checks.
   const results: MetricCheck[] = [];
-  for (const metric of prd.metrics) results.push(await check(query, metric));
+  let next = 0;
+  while (next < prd.metrics.length)
+    await engine.withQuerySession(projectId, async (query) => {
+      while (next < prd.metrics.length) {
+        const result = await check(query, prd.metrics[next++]);
+        results.push(result);
+        if (result.reason.startsWith(DOES_NOT_RUN)) return;
+      }
+    });
   return { generated_at: new Date().toISOString(), results };
 }
 
@@ -72,7 +81,7 @@ async function check(query: ProjectQuery, metric: PrdMetric): Promise<MetricChec
     rows = out.rows;
     result.columns = out.columns;
   } catch (err) {
-    result.reason = `does not run: ${(err as Error).message.split('\n')[0]}`;
+    result.reason = `${DOES_NOT_RUN}${(err as Error).message.split('\n')[0]}`;
     return result;
   }
   result.row_count = rows.length;

@@ -10,7 +10,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Liveness; with deep=1, Temporal and a worker too (503 naming what failed) */
+    /** Liveness; with deep=1, Temporal and a worker too (503 when either fails; the checks, with addresses and pids, for operators only) */
     get: operations['health'];
     put?: never;
     post?: never;

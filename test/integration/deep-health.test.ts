@@ -1,4 +1,10 @@
+/**
+ * GET /health through a real gateway, dev server and worker: the shallow check, the deep one (a ping
+ * workflow run by a worker) with its details for operators only, and one check shared by every
+ * anonymous caller (docs/security.md#health).
+ */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { apiCaller } from '../harness/api-caller';
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
 import { startTestGateway, type TestGateway } from '../harness/platform-gateway';
 
@@ -9,12 +15,22 @@ describe('gateway deep health check through the dev server', () => {
   let stack: DevServerWithWorker;
   let gateway: TestGateway;
   let base: string;
+  let operator: string;
+  let tenant: string;
+  const call = apiCaller(() => base);
+  const deep = (token?: string, at = base) =>
+    fetch(`${at}/health?deep=1`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
 
   beforeAll(async () => {
     stack = await devServerWithPlatformWorker(TASK_QUEUE);
     env = stack.env;
     gateway = await startTestGateway({ client: env.client, taskQueue: TASK_QUEUE });
     base = gateway.base;
+    // The first account is the operator.
+    operator = (await call('POST', '/auth/signup', { username: 'olga', password: 'olga password' })).body
+      .id_token as string;
+    tenant = (await call('POST', '/auth/signup', { username: 'tom', password: 'tom password' })).body
+      .id_token as string;
   });
 
   afterAll(async () => {
@@ -28,8 +44,8 @@ describe('gateway deep health check through the dev server', () => {
     expect(await res.json()).toEqual({ status: 'ok', service: 'gateway' });
   });
 
-  it('runs a ping workflow through the worker and reports it', async () => {
-    const res = await fetch(`${base}/health?deep=1`);
+  it('runs a ping workflow through the worker and reports it to an operator', async () => {
+    const res = await deep(operator);
     const body = (await res.json()) as {
       status: string;
       checks: {
@@ -47,6 +63,30 @@ describe('gateway deep health check through the dev server', () => {
     expect(description.status.name).toBe('COMPLETED');
   });
 
+  it('tells anyone else only whether it answers, from one check they share', async () => {
+    const pings = async () => {
+      let n = 0;
+      for await (const w of env.client.workflow.list({ query: "WorkflowType = 'pingWorkflow'" })) if (w) n++;
+      return n;
+    };
+    const answers = await Promise.all([deep(), deep(), deep(tenant), deep('not-a-token')]);
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: 'ok', service: 'gateway' });
+    }
+    // Visibility lags a little: wait until the count settles, then ask again.
+    let before = await pings();
+    for (let i = 0; i < 50 && before !== (await pings()); i++) before = await pings();
+    await new Promise((r) => setTimeout(r, 1000));
+    const settled = await pings();
+    expect((await deep()).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1000));
+    // A passing check is answered again for a while: no new workflow for the anonymous call.
+    expect(await pings()).toBe(settled);
+    // Four callers at once started at most one ping beside the operator's.
+    expect(settled).toBeLessThanOrEqual(2);
+  });
+
   it('serves the status page at /', async () => {
     const res = await fetch(`${base}/`);
     expect(res.status).toBe(200);
@@ -61,7 +101,18 @@ describe('gateway deep health check through the dev server', () => {
       deepHealthTimeoutMs: 1500,
     });
     try {
-      const res = await fetch(`${lonely.base}/health?deep=1`);
+      expect(await (await deep(undefined, lonely.base)).json()).toEqual({
+        status: 'unavailable',
+        service: 'gateway',
+      });
+      // Its own first account is its operator (a gateway of its own, with keys of its own).
+      const own = (
+        await apiCaller(() => lonely.base)('POST', '/auth/signup', {
+          username: 'lia',
+          password: 'lia password',
+        })
+      ).body.id_token as string;
+      const res = await deep(own, lonely.base);
       const body = (await res.json()) as {
         status: string;
         checks: { temporal: { status: string }; worker: { status: string; error: string } };

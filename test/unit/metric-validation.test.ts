@@ -9,7 +9,8 @@ import type { Prd, PrdMetric } from '../../shared/prd-schema';
 /** An engine whose every query returns these rows. */
 const engine = (rows: Record<string, unknown>[]) =>
   ({
-    query: async () => ({ rows, columns: Object.keys(rows[0] ?? {}) }),
+    withQuerySession: async (_project: string, work: (query: unknown) => Promise<unknown>) =>
+      work(async () => ({ rows, columns: Object.keys(rows[0] ?? {}) })),
   }) as unknown as WarehouseEngine;
 
 const metric = (unit: string): PrdMetric => ({
@@ -37,5 +38,29 @@ describe('metric checks', () => {
 
   it('refuse a negative count', async () => {
     expect(await check('count', [4, -1])).toMatchObject({ valid: false, reason: 'negative count values' });
+  });
+
+  it('give the metrics after one that does not run a fresh session, so it fails alone', async () => {
+    const sessions: number[] = [];
+    const rows = [{ stat_date: '2024-01-01', value: 1 }];
+    const counting = {
+      withQuerySession: async (_project: string, work: (query: unknown) => Promise<unknown>) => {
+        const id = sessions.length;
+        sessions.push(id);
+        return work(async (sql: string) => {
+          if (sql.includes('broken')) throw new Error('the session is gone');
+          return { rows, columns: ['stat_date', 'value'] };
+        });
+      },
+    } as unknown as WarehouseEngine;
+    const metrics = [
+      metric('count'),
+      { ...metric('count'), name: 'bad', sql: 'SELECT broken' },
+      metric('count'),
+    ];
+    const report = await validateMetrics(counting, 'p', { metrics } as unknown as Prd);
+    expect(report.results.map((r) => r.valid)).toEqual([true, false, true]);
+    expect(report.results[1].reason).toBe('does not run: the session is gone');
+    expect(sessions).toHaveLength(2);
   });
 });
