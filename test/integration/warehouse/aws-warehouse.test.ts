@@ -424,6 +424,12 @@ describe('AthenaWarehouse against moto (Glue, Athena, S3)', () => {
       'SELECT * FROM other_catalog.plat_proj_20261122_other_ods.ods_film',
       `SELECT 1 FROM ${adsDb}.ads_daily_revenue; SELECT * FROM plat_proj_20261122_other_ods.ods_film`,
       "SELECT * FROM read_csv('s3://bucket/key')",
+      // Athena does not nest comments; DuckDB's parser does: the tail would reach Athena unseen.
+      `SELECT * /* /* */ FROM plat_proj_20261122_other_ods.ods_film -- */`,
+      `SELECT 1 FROM ${adsDb}.ads_daily_revenue -- x`,
+      'DESCRIBE plat_proj_20261122_other_ods.ods_film',
+      'SHOW TABLES FROM plat_proj_20261122_other_ods',
+      `DESCRIBE ${adsDb}.ads_daily_revenue`,
     ]) {
       await expect(engine.query(projectId, sql, 10)).rejects.toBeInstanceOf(ReadOnlyQueryError);
     }
