@@ -124,7 +124,7 @@ export function projectApi(
         201: { description: 'the project, started', schema: createdProjectSchema },
         422: {
           description:
-            "the source is not allowed by the source policy (source_not_allowed, nothing sent to it), refused or could not be reached (the driver's reason), or has no tables the account can read",
+            "the source is not allowed by the source policy (source_not_allowed, nothing sent to it), refused or could not be reached (the driver's reason), stalled or flooded its answer (source_misbehaved), or has no tables the account can read",
         },
         429: { description: 'too many projects created this minute' },
       },

@@ -13,6 +13,7 @@ import {
 } from '../../domain/sources/mysql-connection';
 import type { SourcePolicy } from '../../domain/sources/source-policy';
 import { emptySourceMessage, readableTableCount } from '../../domain/sources/source-explorer';
+import { SourceMisbehavedError, withBoundedSource } from '../../domain/sources/bounded-source';
 import { describeTarget, sourceTarget } from '../../shared/mysql-source';
 import { initialProjectView } from '../../shared/initial-project-view';
 import { stageAttempts, type StageAttempts } from './stage-attempts';
@@ -133,6 +134,8 @@ export class ProjectService {
   }
 
   private async checkSource(req: CreateProjectRequest): Promise<void> {
+    /** A count of tables is a few hundred bytes: the probe takes a megabyte at most, and 5 s of silence. */
+    const PROBE_BOUNDS = { maxBytes: 1_000_000, idleMs: 5_000 };
     try {
       // A probe, not the ingestion: a user waiting on the create learns of an unreachable host in 5 s.
       const db = await sourceConnector(
@@ -143,13 +146,16 @@ export class ProjectService {
         this.deps.sources,
       ).connect();
       try {
-        if ((await readableTableCount(db, req.target.database)) === 0) {
-          throw new HttpError(422, 'source_empty', emptySourceMessage(req.target.database));
-        }
+        // A server that stalls or floods holds no gateway request (docs/security.md#sources).
+        const tables = await withBoundedSource(db, PROBE_BOUNDS, (c) =>
+          readableTableCount(c, req.target.database),
+        );
+        if (tables === 0) throw new HttpError(422, 'source_empty', emptySourceMessage(req.target.database));
       } finally {
-        await db.end();
+        await db.end().catch(() => undefined);
       }
     } catch (err) {
+      if (err instanceof SourceMisbehavedError) throw new HttpError(422, 'source_misbehaved', err.message);
       // Said at once and the same for every refused address: the gateway is no port scanner.
       if (err instanceof SourceNotAllowedError) {
         throw new HttpError(422, 'source_not_allowed', err.message, [

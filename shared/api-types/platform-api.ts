@@ -1785,7 +1785,7 @@ export interface operations {
           };
         };
       };
-      /** @description the source is not allowed by the source policy (source_not_allowed, nothing sent to it), refused or could not be reached (the driver's reason), or has no tables the account can read */
+      /** @description the source is not allowed by the source policy (source_not_allowed, nothing sent to it), refused or could not be reached (the driver's reason), stalled or flooded its answer (source_misbehaved), or has no tables the account can read */
       422: {
         headers: {
           [name: string]: unknown;

@@ -4,6 +4,7 @@
  * streaming its work log as project events while it works.
  */
 import { ApplicationFailure, activityInfo, heartbeat } from '@temporalio/activity';
+import type { Connection } from 'mysql2/promise';
 import { claudePrd } from '../../../domain/agents/claude-prd-agent';
 import { buildOfflinePrd, OFFLINE_ANALYST_VERSION } from '../../../domain/agents/offline-analyst/prd-builder';
 import type { LlmSettings } from '../../../domain/llm/llm-settings';
@@ -16,6 +17,7 @@ import {
   exploreSource,
   type ToolCallRecord,
 } from '../../../domain/sources/source-explorer';
+import { SourceMisbehavedError, withBoundedSource } from '../../../domain/sources/bounded-source';
 import type { SourcePolicy } from '../../../domain/sources/source-policy';
 import type { UsageRecord } from '../../../shared/cost-ledger';
 import type { Prd } from '../../../shared/prd-schema';
@@ -94,6 +96,20 @@ export async function generatePrd(
   // Model calls can be slow: keep the heartbeat going independently of tool calls.
   const beat = setInterval(() => heartbeat({ tool_calls: seq }), 15_000);
   try {
+    return await withBoundedSource(db, EXPLORING_BOUNDS, (bounded) => explore(bounded));
+  } catch (err) {
+    // A server that stalls or floods will do so again: said once, not retried.
+    if (err instanceof SourceMisbehavedError)
+      throw ApplicationFailure.nonRetryable(err.message, 'SourceMisbehaved');
+    throw err;
+  } finally {
+    clearInterval(beat);
+    flush();
+    await db.end().catch(() => undefined);
+    await writes.drain();
+  }
+
+  async function explore(db: Connection): Promise<GeneratePrdResult> {
     const snapshot = await exploreSource(db, source.target.database, { onToolCall });
     if (snapshot.tables.length === 0) {
       // Nothing to analyse, and a retry will not change that.
@@ -115,10 +131,12 @@ export async function generatePrd(
         },
       ],
     };
-  } finally {
-    clearInterval(beat);
-    flush();
-    await db.end();
-    await writes.drain();
   }
 }
+
+/**
+ * What exploring may receive from a source, and how long it may wait on one statement: generous
+ * for a catalogue of thousands of tables and their samples (and for a scan of a large table, which
+ * sends nothing until it ends), far below what would hurt a worker.
+ */
+const EXPLORING_BOUNDS = { maxBytes: 256_000_000, idleMs: 600_000 };
