@@ -1,6 +1,6 @@
 /**
  * One read-only statement on a sandboxed DuckDB connection (docs/security.md#the-warehouse-sandbox):
- * refused unless it is a single SELECT a tenant may run (tenant-sql.ts), its rows streamed up to a count and a weight of JSON,
+ * refused unless it is a single SELECT, its rows streamed up to a count and a weight of JSON,
  * interrupted after its timeout, and answered at its deadline even when DuckDB is slow to notice.
  */
 import type { DuckDBConnection, DuckDBResult } from '@duckdb/node-api';
@@ -39,10 +39,6 @@ export async function selectInSandbox(
   timeoutMs: number,
   maxBytes = Infinity,
 ): Promise<QueryRows> {
-  // What a tenant may run is decided on the parse, before DuckDB binds or folds anything
-  // (docs/security.md#tenant-sql): a table function that logs, a list of twenty million numbers.
-  const refusal = await tenantSqlRefusal(statement);
-  if (refusal) throw new WarehouseQueryError(refusal.reason, refusal.message);
   // Armed before the prepare: DuckDB folds constants while preparing, which can take long too.
   const timer = setTimeout(() => conn.interrupt(), timeoutMs);
   try {
@@ -129,3 +125,12 @@ const WRITE_STATEMENT =
   /^\s*(insert|update|delete|merge|create|drop|alter|truncate|copy|attach|detach|install|load|set|reset|pragma|call|export|import|checkpoint|vacuum|begin|commit|rollback|use)\b/i;
 
 const firstLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0];
+
+/**
+ * Refuses what a tenant may not run, decided on the parse before DuckDB binds or folds anything
+ * (docs/security.md#tenant-sql): a table function that logs, a list of twenty million numbers.
+ */
+export async function assertTenantSql(statement: string): Promise<void> {
+  const refusal = await tenantSqlRefusal(statement);
+  if (refusal) throw new WarehouseQueryError(refusal.reason, refusal.message);
+}

@@ -27,6 +27,7 @@ import { fileNameFor, pathInside } from '../../shared/safe-file-name';
 import { quoteIdent as q, quoteLiteral as lit } from '../../shared/sql-quoting';
 import { confineConnection } from './duckdb-confinement';
 import {
+  assertTenantSql,
   selectInSandbox,
   withDeadline,
   type ReadSessionLimits,
@@ -133,6 +134,8 @@ export class DuckDbWarehouse implements WarehouseEngine {
     timeoutMs = DEFAULT_QUERY_TIMEOUT_MS,
   ): Promise<QueryRows> {
     const statement = sql.trim().replace(/;\s*$/, '');
+    // `/query` and dashboards: a tenant's SQL, checked before a session is even opened.
+    await assertTenantSql(statement);
     const run = this.withProject(
       projectId,
       defaultLayer,
@@ -158,7 +161,10 @@ export class DuckDbWarehouse implements WarehouseEngine {
             await this.useLayer(conn, projectId, defaultLayer);
             current = defaultLayer;
           }
-          return selectInSandbox(conn, sql.trim().replace(/;\s*$/, ''), maxRows, timeoutMs);
+          // Metric checks and quality rules: a metric's SQL is a tenant's.
+          const statement = sql.trim().replace(/;\s*$/, '');
+          await assertTenantSql(statement);
+          return selectInSandbox(conn, statement, maxRows, timeoutMs);
         });
       },
       { sandboxed: true },
