@@ -134,13 +134,16 @@ export class DuckDbWarehouse implements WarehouseEngine {
     timeoutMs = DEFAULT_QUERY_TIMEOUT_MS,
   ): Promise<QueryRows> {
     const statement = sql.trim().replace(/;\s*$/, '');
-    // `/query` and dashboards: a tenant's SQL, checked before a session is even opened.
-    await assertTenantSql(statement);
     const run = this.withProject(
       projectId,
       defaultLayer,
-      // An answer is read no further than it may weigh (docs/security.md#cost-limits).
-      (conn) => selectInSandbox(conn, statement, maxRows, timeoutMs, MAX_ANSWER_BYTES),
+      // `/query` and dashboards: a tenant's SQL, checked once the layer is known to be there (a
+      // layer not built answers first). An answer is read no further than it may weigh
+      // (docs/security.md#cost-limits).
+      async (conn) => {
+        await assertTenantSql(statement);
+        return selectInSandbox(conn, statement, maxRows, timeoutMs, MAX_ANSWER_BYTES);
+      },
       { sql: statement, sandboxed: true },
     );
     return withDeadline(run, timeoutMs);
