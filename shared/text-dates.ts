@@ -94,7 +94,8 @@ function monthNameShapes(): { test: RegExp; pattern: string; orders: [string, st
   return shapes;
 }
 
-const MONTH_NAMES = [
+/** Month names in English, January first (lower case): the one list the project reads months by. */
+export const MONTH_NAMES: readonly string[] = [
   'january',
   'february',
   'march',

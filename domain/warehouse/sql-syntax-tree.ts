@@ -24,6 +24,8 @@ let queue: Promise<unknown> = Promise.resolve();
 /** Recent answers by text: a build checks the same statements again and again. */
 const recent = new Map<string, SqlSyntaxTree>();
 const RECENT_MAX = 1000;
+/** Only statements this short are remembered: a tenant's long ones must not fill the process. */
+const RECENT_MAX_CHARS = 4000;
 
 async function openParser(): Promise<DuckDBConnection> {
   const instance = await openDuckDb(':memory:', { threads: '1', memory_limit: '64MB' });
@@ -49,8 +51,10 @@ export async function sqlSyntaxTree(sql: string): Promise<SqlSyntaxTree> {
   });
   queue = run.catch(() => undefined);
   const tree = await run;
-  if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value!);
-  recent.set(sql, tree);
+  if (sql.length <= RECENT_MAX_CHARS) {
+    if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value!);
+    recent.set(sql, tree);
+  }
   return tree;
 }
 

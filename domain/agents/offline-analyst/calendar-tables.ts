@@ -6,6 +6,7 @@
  */
 import type { PrdRelationship } from '../../../shared/prd-schema';
 import type { SourceTable } from '../../../shared/source-schema';
+import { MONTH_NAMES } from '../../../shared/text-dates';
 import { keyCandidate, type EventTimeCandidate } from './event-time';
 
 /** A table recognised as a calendar. */
@@ -24,9 +25,7 @@ const DAYS_SHARE = 0.9;
 /** Part columns a calendar has at least, beyond its date. */
 const MIN_PARTS = 2;
 
-const MONTHS = 'january february march april may june july august september october november december'.split(
-  ' ',
-);
+const MONTHS = MONTH_NAMES;
 const WEEKDAYS = 'sunday monday tuesday wednesday thursday friday saturday'.split(' ');
 
 /** The day a sampled value names: ISO text at midnight, or a driver's local midnight rendered in UTC. */

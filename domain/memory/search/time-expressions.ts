@@ -10,6 +10,7 @@
  * then is told on the date). Pure, for exact unit tests. Returns the most precise expression
  * found, with its text.
  */
+import { MONTH_NAMES } from '../../../shared/text-dates';
 
 export interface TimeRange {
   /** Inclusive start (ISO); absent: open. */
@@ -21,20 +22,7 @@ export interface TimeRange {
 }
 
 /** Month names, January first (lower case). */
-export const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
+export const MONTHS = MONTH_NAMES;
 const MONTH = `(${MONTHS.join('|')}|sept|${MONTHS.map((m) => m.slice(0, 3)).join('|')})\\.?`;
 const UNIT = '(day|week|month|year)s?';
 const NUMBER_WORDS: Record<string, number> = {
