@@ -112,7 +112,11 @@ describe('one fact once across instances', () => {
   it('a retry with the same key on B while A’s slow add runs waits for it and answers A’s response', async () => {
     const url = await freshPostgresDatabase('memory-once-key');
     let slow = 0;
-    const a = await instance(url, 'a', { embedder: textEmbedder(() => slow) });
+    let embedding = () => {};
+    // A's add embeds after it claimed its key: the embedder saying it started is the sign the key is held.
+    const a = await instance(url, 'a', {
+      embedder: textEmbedder(() => (embedding(), slow)),
+    });
     const b = await instance(url, 'b');
     try {
       for (let round = 0; round < 5; round++) {
@@ -123,9 +127,10 @@ describe('one fact once across instances', () => {
           idempotency_key: `retry-${round}`,
         };
         slow = 400;
+        const aEmbeds = new Promise<void>((resolve) => (embedding = resolve));
         const first = a.service.add(request);
         // The retry lands on B while A's add is still embedding.
-        await new Promise((r) => setTimeout(r, 100));
+        await aEmbeds;
         const retried = await b.service.add(request);
         const original = await first;
         expect(original.results[0].event).toBe('ADD');
@@ -149,9 +154,15 @@ describe('one fact once across instances', () => {
       // a claim that lapsed would let the retry take the key over (another test covers that).
       const owner = new IdempotencyKeys(a.db, 'postgres', { claimTtlMs: 3000 });
       let finish = (_: string) => {};
-      // The owner is alive and renews its claim, but its add does not end.
-      const hung = owner.once('u\u0000k-hung', () => new Promise<string>((resolve) => (finish = resolve)));
-      await new Promise((r) => setTimeout(r, 50));
+      let claimed = () => {};
+      const ownerClaimed = new Promise<void>((resolve) => (claimed = resolve));
+      // The owner is alive and renews its claim, but its add does not end. The retry starts once the
+      // owner holds the key (its add runs only after the claim), not after a guess at how long that takes.
+      const hung = owner.once('u\u0000k-hung', () => {
+        claimed();
+        return new Promise<string>((resolve) => (finish = resolve));
+      });
+      await ownerClaimed;
       const retry = new IdempotencyKeys(a.db, 'postgres', { claimTtlMs: 3000, pollMs: 20, maxWaitMs: 400 });
       const started = Date.now();
       const err = await retry.once('u\u0000k-hung', async () => 'ran twice').catch((e: unknown) => e);
@@ -220,8 +231,13 @@ describe('one fact once across instances', () => {
       // A claims the key and dies mid-add (its add never ends, its renewals stop with it).
       const dead = new IdempotencyKeys(a.db, 'postgres', { claimTtlMs: 300 });
       let die = (_: Error) => {};
-      const hung = dead.once('rui\u0000k-dead', () => new Promise<never>((_, reject) => (die = reject)));
-      await new Promise((r) => setTimeout(r, 50));
+      let claimed = () => {};
+      const deadClaimed = new Promise<void>((resolve) => (claimed = resolve));
+      const hung = dead.once('rui\u0000k-dead', () => {
+        claimed();
+        return new Promise<never>((_, reject) => (die = reject));
+      });
+      await deadClaimed;
       await a.close();
 
       const started = Date.now();
