@@ -238,6 +238,21 @@ export const settings = {
       .default('10GB'),
     help: 'Disk each DuckDB session of a project may spill to past its memory limit (DuckDB alone would take up to 90% of the free space).',
   },
+  PLAT_WAREHOUSE_PROCESSES: {
+    schema: wholeNumber(4, 1, 256, 'a whole number of processes, 1-256'),
+    help: 'DuckDB work (queries, dashboards, metric checks, builds, profiles) runs in child processes of each gateway and worker, this many at once; work beyond them waits its turn.',
+  },
+  PLAT_WAREHOUSE_WARM_PROCESSES: {
+    schema: wholeNumber(1, 0, 256, 'a whole number of processes, 0-256'),
+    help: 'Warehouse child processes kept started and idle, so work rarely waits for one to start (about 80 MB each; 0: a process starts for the first piece of work after each one that retired).',
+  },
+  PLAT_WAREHOUSE_PROCESS_MEMORY: {
+    schema: z
+      .string()
+      .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/, 'a size such as 1GB or 4GB')
+      .optional(),
+    help: "The OS limit on a warehouse child process's memory (unset: PLAT_WAREHOUSE_MEMORY_LIMIT plus 1 GiB). Work that needs more fails alone with an out-of-memory error.",
+  },
   PLAT_WAREHOUSE_BUCKET: {
     schema: z.string().min(3).optional(),
     help: 'S3 bucket of the warehouse data with PLAT_WAREHOUSE_ENGINE=athena.',

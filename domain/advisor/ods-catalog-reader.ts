@@ -6,7 +6,8 @@
  * host's own, or with Athena a download of the published ODS (`WarehouseEngine.localOds`), which
  * spares Athena the hundreds of statements the advisor runs.
  */
-import { DuckDbWarehouse } from '../warehouse/duckdb-warehouse';
+import { hostWarehousePool } from '../warehouse/process-pool/host-warehouse-pool';
+import { pooledReadSession } from '../warehouse/process-pool/pooled-duckdb-warehouse';
 import { WarehouseQueryError } from '../warehouse/warehouse-engine';
 
 /** Profiling reads aggregates; a statement that returns more rows than this is a bug, not a result. */
@@ -29,7 +30,8 @@ export interface OdsCatalog {
 
 /** Opens `plat_<project_id>_ods` read-only; throws naming the layer when data integration has not run. */
 export async function openOdsCatalog(warehouseRoot: string, projectId: string): Promise<OdsCatalog> {
-  const session = await new DuckDbWarehouse(warehouseRoot).openReadSession(projectId, 'ods', {
+  // In a child process of the host's warehouse pool, like every DuckDB session of a project.
+  const session = await pooledReadSession(hostWarehousePool(), warehouseRoot, projectId, 'ods', {
     maxRows: PROFILE_MAX_ROWS,
     timeoutMs: PROFILE_STATEMENT_TIMEOUT_MS,
   });

@@ -1,7 +1,8 @@
 /** The warehouse engine the configuration asks for: embedded DuckDB, or Glue + Athena + S3. */
 import type { PlatConfig } from '../../shared/config';
 import type * as AthenaWarehouseModule from './aws/athena-warehouse';
-import { DuckDbWarehouse } from './duckdb-warehouse';
+import { hostWarehousePool } from './process-pool/host-warehouse-pool';
+import { PooledDuckDbWarehouse } from './process-pool/pooled-duckdb-warehouse';
 import type { WarehouseEngine } from './warehouse-engine';
 
 export type WarehouseSettings = Pick<
@@ -14,17 +15,30 @@ export type WarehouseSettings = Pick<
   | 'PLAT_ATHENA_OUTPUT_LOCATION'
   | 'AWS_ENDPOINT_URL'
 > &
-  Partial<Pick<PlatConfig, 'PLAT_WAREHOUSE_MEMORY_LIMIT' | 'PLAT_WAREHOUSE_SPILL_LIMIT'>>;
+  Partial<
+    Pick<
+      PlatConfig,
+      | 'PLAT_WAREHOUSE_MEMORY_LIMIT'
+      | 'PLAT_WAREHOUSE_SPILL_LIMIT'
+      | 'PLAT_WAREHOUSE_PROCESSES'
+      | 'PLAT_WAREHOUSE_WARM_PROCESSES'
+      | 'PLAT_WAREHOUSE_PROCESS_MEMORY'
+    >
+  >;
 
 export function warehouseEngine(
   settings: WarehouseSettings | undefined,
   warehouseRoot: string,
 ): WarehouseEngine {
-  if (settings?.PLAT_WAREHOUSE_ENGINE !== 'athena')
-    return new DuckDbWarehouse(warehouseRoot, {
-      memoryLimit: settings?.PLAT_WAREHOUSE_MEMORY_LIMIT,
-      spillLimit: settings?.PLAT_WAREHOUSE_SPILL_LIMIT,
-    });
+  // DuckDB's work runs in the host's child processes (docs/security.md#warehouse-processes).
+  const pool = hostWarehousePool({
+    memoryLimit: settings?.PLAT_WAREHOUSE_MEMORY_LIMIT,
+    spillLimit: settings?.PLAT_WAREHOUSE_SPILL_LIMIT,
+    processes: settings?.PLAT_WAREHOUSE_PROCESSES,
+    warmProcesses: settings?.PLAT_WAREHOUSE_WARM_PROCESSES,
+    processMemory: settings?.PLAT_WAREHOUSE_PROCESS_MEMORY,
+  });
+  if (settings?.PLAT_WAREHOUSE_ENGINE !== 'athena') return new PooledDuckDbWarehouse(warehouseRoot, pool);
   if (!settings.AWS_REGION || !settings.PLAT_WAREHOUSE_BUCKET) {
     throw new Error('PLAT_WAREHOUSE_ENGINE=athena needs AWS_REGION and PLAT_WAREHOUSE_BUCKET');
   }

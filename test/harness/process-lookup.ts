@@ -18,3 +18,44 @@ export function processesMentioning(marker: string): { pid: number; cmd: string 
   }
   return found;
 }
+
+/** The live children of `parent` whose command line contains `marker` (Linux /proc). */
+export function childrenOf(parent: number, marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The fields after the command's name (which may hold spaces) in parentheses: state, ppid...
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state === 'Z' || Number(ppid) !== parent) continue;
+      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmd.includes(marker)) found.push(Number(entry));
+    } catch {
+      /* exited while we looked */
+    }
+  }
+  return found;
+}
+
+/** CPU time a process has used so far, in clock ticks (user and system; 0 once it is gone). */
+export function cpuTicks(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime: fields 14 and 15 of stat, counted from the state (field 3) here.
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether `pid` is a live process (not a zombie). */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}

@@ -6,12 +6,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { dataDirDeps } from '../../workers/platform-activities';
+import { loadConfig } from '../../shared/config';
 import { apiCaller } from '../harness/api-caller';
+import { childrenOf, cpuTicks, isAlive } from '../harness/process-lookup';
 import { harness } from '../harness/harness-state';
 import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
 
 const TASK_QUEUE = 'security-prd-query';
+const LOW_WAREHOUSE_MEMORY = { PLAT_WAREHOUSE_MEMORY_LIMIT: '256MB', PLAT_WAREHOUSE_PROCESS_MEMORY: '768MB' };
 
 interface Field {
   name: string;
@@ -37,8 +40,18 @@ describe('a hostile tenant: PRD fields and queries', () => {
 
   beforeAll(async () => {
     dataDir = newTestDataDir();
-    stack = await devServerWithPlatformWorker(TASK_QUEUE, await dataDirDeps(dataDir));
-    gateway = await startTestGateway({ client: stack.env.client, taskQueue: TASK_QUEUE, dataDir });
+    // The worker's (and the gateway's) warehouse children are limited low enough for a bomb to
+    // reach the limit quickly.
+    stack = await devServerWithPlatformWorker(
+      TASK_QUEUE,
+      await dataDirDeps(dataDir, { warehouse: loadConfig(LOW_WAREHOUSE_MEMORY) }),
+    );
+    gateway = await startTestGateway({
+      client: stack.env.client,
+      taskQueue: TASK_QUEUE,
+      dataDir,
+      env: LOW_WAREHOUSE_MEMORY,
+    });
     token = (await call('POST', '/auth/signup', { username: 'mallory', password: 'correct horse' })).body
       .id_token as string;
     otherToken = (await call('POST', '/auth/signup', { username: 'victim', password: 'battery staple' })).body
@@ -144,8 +157,24 @@ describe('a hostile tenant: PRD fields and queries', () => {
     const approved = await call('POST', `/v1/projects/${projectId}/hitl/modify`, prd, token);
     expect(approved.status).toBe(200);
     await until(projectId, token, 'completed');
-    await call('POST', `/v1/projects/${otherProjectId}/hitl/approve`, undefined, otherToken);
-    await until(otherProjectId, otherToken, 'completed');
+    // The other tenant's metric passes the check (each range within its bound) and multiplies them
+    // through lambdas: its child meets its memory limit, the metric fails alone, the worker goes on.
+    const rss = process.memoryUsage().rss;
+    const otherPrd = (await until(otherProjectId, otherToken, 'waiting_approval')).prd as unknown as {
+      metrics: { name: string; sql: string; ads_table: string }[];
+    };
+    const bomb = otherPrd.metrics[1];
+    bomb.sql = `SELECT stat_date, len(list_transform(range(10000), x -> list_transform(range(10000), y -> range(10000)))) AS value FROM ${bomb.ads_table}`;
+    const modified = await call('POST', `/v1/projects/${otherProjectId}/hitl/modify`, otherPrd, otherToken);
+    expect(modified.status).toBe(200);
+    const done = (await until(otherProjectId, otherToken, 'completed')) as {
+      warehouse: { metrics: { invalid: { name: string; reason: string }[]; valid: string[] } };
+    };
+    expect(done.warehouse.metrics.invalid).toEqual([
+      { name: bomb.name, reason: expect.stringMatching(/^does not run: Out of Memory/) },
+    ]);
+    expect(done.warehouse.metrics.valid.length).toBeGreaterThan(0);
+    expect(process.memoryUsage().rss - rss).toBeLessThan(300 * 1024 ** 2);
 
     const query = (sql: string, as = token, id = projectId) =>
       call('POST', `/v1/projects/${id}/query`, { sql, layer: 'ods' }, as);
@@ -235,5 +264,56 @@ describe('a hostile tenant: PRD fields and queries', () => {
     expect(await login).toBe(200);
     expect((await Promise.all(queries)).sort()).toEqual([408, 408, 429]);
     expect(finished.indexOf('login 200')).toBeLessThan(finished.indexOf('query 408'));
+  });
+
+  it('runs queries in child processes: a memory bomb, an abort and a runaway cost that query alone', async () => {
+    const query = (sql: string, timeout_ms = 20_000) =>
+      call('POST', `/v1/projects/${projectId}/query`, { sql, layer: 'ods', timeout_ms }, token);
+    const warehouseChildren = () => childrenOf(process.pid, 'warehouse-child-main');
+    expect((await query('SELECT COUNT(*) AS n FROM ods_payment')).status).toBe(200);
+    const rssBefore = process.memoryUsage().rss;
+
+    // Each value within its bound, 800 MB together: the child's memory limit ends it, not the host's.
+    const bomb = await query('SELECT len(list_transform(range(10000), x -> range(10000))) AS n');
+    expect(bomb.status).toBe(400);
+    expect(bomb.body.error).toMatchObject({
+      code: 'query_failed',
+      message: expect.stringMatching(/memory/i),
+    });
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 ** 2);
+
+    // A child that aborts (as DuckDB did on a throwing close) fails the query it ran, nothing more.
+    const running = query('SELECT COUNT(*) AS n FROM range(10000000) a, range(10000000) b');
+    let victims: number[] = [];
+    for (let i = 0; i < 200 && victims.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      // The leased child is the one busy on the CPU; kill them all: the query must fail alone.
+      victims = warehouseChildren();
+    }
+    expect(victims.length).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 300));
+    for (const pid of victims) process.kill(pid, 'SIGABRT');
+    const aborted = await running;
+    expect(aborted.status).toBe(400);
+    expect(aborted.body.error).toMatchObject({
+      code: 'query_failed',
+      message: expect.stringContaining('aborted'),
+    });
+
+    // A query past its timeout is stopped, and the child that ran it (the one busy on the CPU) is
+    // not reused.
+    const late = query('SELECT COUNT(*) AS n FROM range(10000000) a, range(10000000) b', 2_000);
+    await new Promise((r) => setTimeout(r, 700));
+    const ticks = new Map(warehouseChildren().map((pid) => [pid, cpuTicks(pid)]));
+    await new Promise((r) => setTimeout(r, 300));
+    const [busy] = [...ticks].sort(([a, ta], [b, tb]) => cpuTicks(b) - tb - (cpuTicks(a) - ta))[0];
+    expect((await late).status).toBe(408);
+    for (let i = 0; i < 40 && isAlive(busy); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(isAlive(busy)).toBe(false);
+
+    // The same gateway and worker (this process) answer the next query.
+    expect((await query('SELECT COUNT(*) AS n FROM ods_payment')).body).toMatchObject({
+      rows: [{ n: '16044' }],
+    });
   });
 });
