@@ -253,6 +253,10 @@ export const settings = {
       .optional(),
     help: "The OS limit on a warehouse child process's memory (unset: PLAT_WAREHOUSE_MEMORY_LIMIT plus 1 GiB). Work that needs more fails alone with an out-of-memory error.",
   },
+  PLAT_WAREHOUSE_PROCESS_NICENESS: {
+    schema: wholeNumber(0, 0, 19, 'a niceness, 0-19'),
+    help: "How much lower the warehouse child processes' CPU priority is than the gateway's or worker's (0: the same). Above 0, a busy host serves the API first and DuckDB's work waits.",
+  },
   PLAT_WAREHOUSE_BUCKET: {
     schema: z.string().min(3).optional(),
     help: 'S3 bucket of the warehouse data with PLAT_WAREHOUSE_ENGINE=athena.',

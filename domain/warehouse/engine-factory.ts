@@ -23,6 +23,7 @@ export type WarehouseSettings = Pick<
       | 'PLAT_WAREHOUSE_PROCESSES'
       | 'PLAT_WAREHOUSE_WARM_PROCESSES'
       | 'PLAT_WAREHOUSE_PROCESS_MEMORY'
+      | 'PLAT_WAREHOUSE_PROCESS_NICENESS'
     >
   >;
 
@@ -37,6 +38,7 @@ export function warehouseEngine(
     processes: settings?.PLAT_WAREHOUSE_PROCESSES,
     warmProcesses: settings?.PLAT_WAREHOUSE_WARM_PROCESSES,
     processMemory: settings?.PLAT_WAREHOUSE_PROCESS_MEMORY,
+    niceness: settings?.PLAT_WAREHOUSE_PROCESS_NICENESS,
   });
   if (settings?.PLAT_WAREHOUSE_ENGINE !== 'athena') return new PooledDuckDbWarehouse(warehouseRoot, pool);
   if (!settings.AWS_REGION || !settings.PLAT_WAREHOUSE_BUCKET) {

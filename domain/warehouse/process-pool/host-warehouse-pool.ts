@@ -17,14 +17,18 @@ export interface WarehouseProcessSettings extends DuckDbSessionLimits {
    * builds, and the process itself, do not).
    */
   processMemory?: string;
+  /**
+   * How much lower a child's CPU priority is than its parent's (PLAT_WAREHOUSE_PROCESS_NICENESS,
+   * default 0): above 0, a gateway or worker sharing a busy host keeps its CPU ahead of DuckDB's
+   * work, which then waits behind everything else on the host.
+   */
+  niceness?: number;
 }
 
 const GIB = 1024 ** 3;
 const DEFAULT_MEMORY_LIMIT = '1GB';
 const DEFAULT_PROCESSES = 4;
 const DEFAULT_WARM = 1;
-/** Niceness added to a child: a busy child never slows the gateway's or worker's own event loop. */
-const CHILD_NICENESS = 10;
 
 const UNITS: Record<string, number> = {
   b: 1,
@@ -64,7 +68,7 @@ export function hostWarehousePool(settings?: WarehouseProcessSettings): Warehous
     pool = new WarehouseProcessPool({
       child: { limits: { memoryLimit, spillLimit: s.spillLimit } },
       memoryBytes: s.processMemory ? sizeInBytes(s.processMemory) : sizeInBytes(memoryLimit) + GIB,
-      niceness: CHILD_NICENESS,
+      niceness: s.niceness ?? 0,
       max: Math.max(1, s.processes ?? DEFAULT_PROCESSES),
       warm: s.warmProcesses ?? DEFAULT_WARM,
     });

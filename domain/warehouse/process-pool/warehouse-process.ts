@@ -1,7 +1,7 @@
 /**
  * One warehouse child process (docs/security.md#warehouse-processes): started under an OS memory
- * limit (`ulimit -d`, the data segment, which counts every heap allocation of DuckDB and V8) at a
- * lower CPU priority than its parent, and spoken to over IPC. A call past its deadline kills the
+ * limit (`ulimit -d`, the data segment, which counts every heap allocation of DuckDB and V8), at
+ * the CPU priority the settings give it, and spoken to over IPC. A call past its deadline kills the
  * process; a process that dies fails the call under way with a clear error and nothing else.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -67,11 +67,12 @@ export class WarehouseProcess {
       { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' },
     );
     this.pid = this.proc.pid ?? -1;
-    try {
-      os.setPriority(this.pid, Math.min(19, os.getPriority(process.pid) + opts.niceness));
-    } catch {
-      // Not permitted here: the limits still hold, only the priority is the parent's.
-    }
+    if (opts.niceness > 0)
+      try {
+        os.setPriority(this.pid, Math.min(19, os.getPriority(process.pid) + opts.niceness));
+      } catch {
+        // Not permitted here: the limits still hold, only the priority is the parent's.
+      }
     let signalReady: () => void = () => {};
     let failReady: (e: Error) => void = () => {};
     this.ready = new Promise<void>((resolve, reject) => ((signalReady = resolve), (failReady = reject)));
