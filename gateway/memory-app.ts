@@ -3,7 +3,9 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
 import { errorHandler, notFound } from './http-errors';
-import { requireApiKey } from './memory-auth';
+import type { IdTokenVerifier } from './auth/id-tokens';
+import { identifyMemoryCaller } from './memory/memory-callers';
+import type { MemoryAgentKey } from '../shared/memory-agent-keys';
 import { createProcessMetrics } from './metrics';
 import { countFeedGaps } from './memory/memory-metrics';
 import type { MemoryService } from '../domain/memory/memory-service';
@@ -12,7 +14,12 @@ import { memoryRoutes } from './memory/memory-routes';
 import { mountMethodNotAllowed, mountRoutes } from './api/mount-routes';
 
 export interface MemoryAppDeps {
+  /** Keys that act for anyone (PLAT_MEMORY_API_KEYS): the pipelines, the CLI. */
   apiKeys: string[];
+  /** Keys scoped to users and agents (PLAT_MEMORY_AGENT_KEYS; docs/security.md#memory). */
+  agentKeys?: MemoryAgentKey[];
+  /** Verifies plat's ID tokens, which confine a caller to its own user; none: tokens are refused. */
+  tokens?: Pick<IdTokenVerifier, 'verify'>;
   log: Logger;
   service: MemoryService;
 }
@@ -24,10 +31,12 @@ export function createMemoryApp(deps: MemoryAppDeps): Express {
   app.use(metrics.countRequests);
   countFeedGaps(metrics.registry, deps.service);
   const routes = memoryRoutes(deps.service);
-  // /health first: orchestrators probe it without a key. Everything after needs one (when keys are set).
+  // /health first: orchestrators probe it without a key. Everything after knows its caller
+  // (docs/security.md#memory) and needs credentials when keys are set.
   const open = routes.filter((r) => r.secured === false);
   app.use(mountMethodNotAllowed(mountRoutes(express.Router(), open), open));
-  app.use(requireApiKey(deps.apiKeys));
+  const agentKeys = deps.agentKeys ?? [];
+  app.use(identifyMemoryCaller({ serviceKeys: deps.apiKeys, agentKeys, tokens: deps.tokens }));
   app.use(express.json({ limit: '1mb' }));
   new Gauge({
     name: 'plat_memory_reembed_pending',
@@ -39,7 +48,8 @@ export function createMemoryApp(deps: MemoryAppDeps): Express {
   });
   app.get('/metrics', metrics.serve);
   app.get('/openapi.json', (req, res) => {
-    res.json(memoryOpenApi(routes, `${req.protocol}://${req.get('host')}`, deps.apiKeys.length > 0));
+    const keysRequired = deps.apiKeys.length + agentKeys.length > 0;
+    res.json(memoryOpenApi(routes, `${req.protocol}://${req.get('host')}`, keysRequired));
   });
   const secured = routes.filter((r) => r.secured !== false);
   app.use(mountMethodNotAllowed(mountRoutes(express.Router(), secured), secured));

@@ -1,7 +1,4 @@
 /** The memory service's auth policy (docs/requirements.md#memory-api): loopback needs no key; any other bind needs keys. */
-import { timingSafeEqual } from 'node:crypto';
-import type { RequestHandler } from 'express';
-import { sendError } from './http-errors';
 
 /** True for addresses only this machine can reach. */
 export function isLoopback(host: string): boolean {
@@ -16,16 +13,4 @@ export function assertBindAllowed(host: string, apiKeys: string[]): void {
         '(comma-separated) or bind to 127.0.0.1 (PLAT_MEMORY_HOST)',
     );
   }
-}
-
-/** Requires `Authorization: Bearer <key>` when keys are configured; passes everything otherwise. */
-export function requireApiKey(apiKeys: string[]): RequestHandler {
-  const keys = apiKeys.map((k) => Buffer.from(k));
-  return (req, res, next) => {
-    if (keys.length === 0) return next();
-    const match = /^Bearer (.+)$/.exec(req.get('authorization') ?? '');
-    const given = match ? Buffer.from(match[1]) : undefined;
-    if (given && keys.some((k) => k.length === given.length && timingSafeEqual(k, given))) return next();
-    sendError(res, 401, 'unauthorized', 'missing or invalid API key (Authorization: Bearer <key>)');
-  };
 }

@@ -8,12 +8,16 @@ import type { MemoryService } from '../domain/memory/memory-service';
 import { listenUntilSignalled } from './listen';
 import { createMemoryApp } from './memory-app';
 import { assertBindAllowed } from './memory-auth';
+import { memoryTokenVerifier } from './memory/memory-token-verifier';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const log = createLogger('memory', config.LOG_LEVEL);
   try {
-    assertBindAllowed(config.PLAT_MEMORY_HOST, config.PLAT_MEMORY_API_KEYS);
+    assertBindAllowed(config.PLAT_MEMORY_HOST, [
+      ...config.PLAT_MEMORY_API_KEYS,
+      ...config.PLAT_MEMORY_AGENT_KEYS.map((k) => k.key),
+    ]);
   } catch (err) {
     log.fatal((err as Error).message);
     process.exit(1);
@@ -34,7 +38,13 @@ async function main(): Promise<void> {
   let stop = () => {};
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   const reembedding = reembedInBackground(service, log, stopped);
-  const app = createMemoryApp({ apiKeys: config.PLAT_MEMORY_API_KEYS, log, service });
+  const app = createMemoryApp({
+    apiKeys: config.PLAT_MEMORY_API_KEYS,
+    agentKeys: config.PLAT_MEMORY_AGENT_KEYS,
+    tokens: memoryTokenVerifier(config),
+    log,
+    service,
+  });
   // On a signal, a running re-embedding ends its batch first: the model's thread must be idle at exit.
   await listenUntilSignalled(app, config.PLAT_MEMORY_HOST, config.PLAT_MEMORY_PORT, log, async () => {
     service.stopReembedding();

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { DEFAULT_EMBEDDING_MODEL, EMBEDDING_MODEL_KEYS } from './embedding-models';
 import { hiddenValue, redactUrl } from './redact';
+import { parseMemoryAgentKeys } from './memory-agent-keys';
 import { parseSourceRules } from './source-rules';
 import { WORKLOADS, parseSlots, parseWorkloads } from './task-queues';
 import { parseTrustProxy } from './trust-proxy';
@@ -325,6 +326,27 @@ export const settings = {
       ),
     help: 'Comma-separated API keys for the memory service (Authorization: Bearer <key>).',
   },
+  PLAT_MEMORY_AGENT_KEYS: {
+    schema: z
+      .string()
+      .optional()
+      .superRefine((v, ctx) => {
+        try {
+          parseMemoryAgentKeys(v);
+        } catch (err) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `a JSON list of {name, key, users, agents, shared}, or a file of one; ${(err as Error).message}`,
+          });
+        }
+      })
+      .transform((v) => parseMemoryAgentKeys(v)),
+    help: 'Scoped keys of the memory service: a JSON list (or the path of a JSON file) of {"name", "key" (16+ characters), "users": [...] or "*", "agents": [...] or "*", "shared": true to write the shared space}. A key acts only for the users and agents it names.',
+  },
+  PLAT_MEMORY_TOKEN_JWKS_URL: {
+    schema: httpUrl.optional(),
+    help: "Where the memory service fetches plat's public keys to accept users' ID tokens (default http://127.0.0.1:<PLAT_GATEWAY_PORT>/.well-known/jwks.json); a token acts for its own user only.",
+  },
   PLAT_MEMORY_AUTOSHARE: {
     schema: bool(false),
     help: 'Copy long-term memories of category experience or procedural to the shared space on the server (the CLI does it otherwise).',
@@ -517,6 +539,7 @@ export class ConfigError extends Error {
 const SECRET_SETTINGS = new Set([
   'ANTHROPIC_API_KEY',
   'PLAT_MEMORY_API_KEYS',
+  'PLAT_MEMORY_AGENT_KEYS',
   'PLAT_MEMORY_API_KEY',
   'PLAT_SECRET_KEY',
   'PLAT_SECRET_KEY_PREVIOUS',

@@ -85,6 +85,8 @@ export interface OdsTablesCopyOptions {
   signal?: AbortSignal;
   /** PLAT_INGEST_MAX_ROWS_PER_SECOND: the most rows per second this copy reads, all readers together. */
   maxRowsPerSecond?: number;
+  /** Longest a reader waits for the source's next row (default 10 minutes; TableCopyOptions.idleMs). */
+  idleMs?: number;
 }
 
 /**
@@ -154,6 +156,7 @@ async function copyTables(
           onProgress: (rows) => opts.onProgress?.(table.name, rows),
           signal: opts.signal,
           pacer,
+          idleMs: opts.idleMs,
         });
         finished({ ...result, snapshot: read });
       } finally {

@@ -18,7 +18,7 @@ import { layerDir } from './warehouse-layout';
 
 export interface OdsPartCopyOptions extends Pick<
   OdsTablesCopyOptions,
-  'source' | 'done' | 'onTable' | 'onProgress' | 'signal' | 'maxRowsPerSecond'
+  'source' | 'done' | 'onTable' | 'onProgress' | 'signal' | 'maxRowsPerSecond' | 'idleMs'
 > {
   warehouseRoot: string;
   projectId: string;
@@ -73,6 +73,7 @@ async function copyRange(
       onProgress: (rows) => opts.onProgress?.(table.name, rows),
       signal: opts.signal,
       pacer: rowPacer(opts.maxRowsPerSecond),
+      idleMs: opts.idleMs,
     });
     failed = false;
     return { ...result, snapshot: { id: snapshot.id, position: snapshot.position } };

@@ -20,6 +20,8 @@ import { CsvRowEncoder, LINE_OVERHEAD, csvReadOptions, type ValueKind } from './
 import { abandonFifos, createFifos, endFifoWriter, openFifoWriter, type FifoSet } from './ods-fifo';
 import { callbackConnection, queryRowPackets } from './ods-row-packets';
 import type { RowPacer } from './ods-row-pacer';
+import { watchRows } from './ods-row-watchdog';
+import { SourceMisbehavedError } from '../sources/bounded-source';
 import { quoteMysqlIdent, quoteIdent, quoteLiteral } from '../../shared/sql-quoting';
 
 export interface TableCopyResult {
@@ -52,7 +54,15 @@ export interface TableCopyOptions {
   signal?: AbortSignal;
   /** Caps the rows per second read (shared by every table of one copy); unset: as fast as it goes. */
   pacer?: RowPacer;
+  /**
+   * Longest a reader waits for the source's next row before the copy fails (default 10 minutes):
+   * a source that stalls mid-copy holds no worker slot for longer (docs/security.md#sources).
+   */
+  idleMs?: number;
 }
+
+/** How long a reader waits for a row unless told otherwise: exploring's bound too. */
+export const COPY_IDLE_MS = 10 * 60_000;
 
 /** The Parquet encoding: zstd; v2 pages and no dictionaries write about twice as fast, and smaller. */
 export const PARQUET_OPTIONS =
@@ -82,12 +92,15 @@ export async function copyTableToParquet(opts: TableCopyOptions): Promise<TableC
   const fifos = await createFifos(lanes.length);
   const copy = startCopy(opts.duck, plans, fifos.paths, tmp, opts.maxRowBytes);
   const run = new LaneRun(table, plans, opts.ranges, opts.onProgress, opts.signal, opts.pacer);
+  run.idleMs = opts.idleMs ?? COPY_IDLE_MS;
   const lanesDone = lanes.map((conn, i) => run.lane(conn, fifos.paths[i], copy.failed));
   try {
     await Promise.all([...lanesDone, copy.done]);
   } catch (err) {
     await abort(lanes, run, fifos, [...lanesDone, copy.done]);
     fs.rmSync(tmp, { force: true });
+    // A source that stalled is the reason, whatever DuckDB made of the pipes ending early.
+    if (err instanceof SourceMisbehavedError) throw err;
     // DuckDB's own error says more than the broken pipe the readers saw because of it.
     throw (
       (await copy.done.then(
@@ -168,8 +181,11 @@ class LaneRun {
   private readonly kinds: ValueKind[];
   private readonly sql: (range: string) => string;
 
+  /** Longest a lane waits for its next row (TableCopyOptions.idleMs). */
+  idleMs = COPY_IDLE_MS;
+
   constructor(
-    table: SourceTable,
+    private readonly table: SourceTable,
     plans: ColumnPlan[],
     private readonly ranges: string[],
     private readonly onProgress?: (rows: number) => void,
@@ -206,28 +222,48 @@ class LaneRun {
         socket.once('drain', release);
       }
     });
-    while (this.next < this.ranges.length) {
-      const range = this.ranges[this.next++];
-      reading = true;
-      await queryRowPackets(
-        raw,
-        this.sql(range),
-        (buffer, start, end) => {
-          encoder.encode(buffer, start, end);
-          const wait = this.pacer?.take() ?? 0;
-          if (wait > 0) {
-            hold();
-            setTimeout(release, wait);
-          }
-          if (++this.rows - this.reported >= PROGRESS_EVERY) {
-            this.reported = this.rows;
-            this.onProgress?.(this.rows);
-          }
-        },
-        this.signal,
-      );
-      reading = false;
-      if (writeError) throw writeError;
+    // A source that stops sending mid-copy fails the copy rather than hold it (ods-row-watchdog.ts).
+    let laneRows = 0;
+    let stalled: SourceMisbehavedError | undefined;
+    const stopWatching = watchRows(
+      { rows: () => laneRows, waiting: () => reading && holds === 0 },
+      this.idleMs,
+      () => {
+        stalled = new SourceMisbehavedError(
+          `the source sent no row of ${this.table.name} for ${this.idleMs / 1000} s while the copy waited`,
+        );
+        conn.destroy();
+      },
+    );
+    try {
+      while (this.next < this.ranges.length) {
+        const range = this.ranges[this.next++];
+        reading = true;
+        await queryRowPackets(
+          raw,
+          this.sql(range),
+          (buffer, start, end) => {
+            laneRows++;
+            encoder.encode(buffer, start, end);
+            const wait = this.pacer?.take() ?? 0;
+            if (wait > 0) {
+              hold();
+              setTimeout(release, wait);
+            }
+            if (++this.rows - this.reported >= PROGRESS_EVERY) {
+              this.reported = this.rows;
+              this.onProgress?.(this.rows);
+            }
+          },
+          this.signal,
+        );
+        reading = false;
+        if (writeError) throw writeError;
+      }
+    } catch (err) {
+      throw stalled ?? err;
+    } finally {
+      stopWatching();
     }
     encoder.flush();
     encoder.nulls.forEach((n, i) => (this.nulls[i] += n));

@@ -17,6 +17,7 @@ import {
   jwtVerify,
   type JWK,
   type JWTPayload,
+  type JWTVerifyGetKey,
 } from 'jose';
 import { rolesFromGroups, rolesIn, type Role } from './roles';
 
@@ -65,16 +66,16 @@ export function keyDirectory(keyDir: string): SigningKeyStore {
 }
 
 export class IdTokens {
-  /** The JWKS of the local key, built once (verification runs on every request). */
-  private readonly localJwks: ReturnType<typeof createLocalJWKSet>;
+  /** Verification with the local key's JWKS, built once (it runs on every request). */
+  private readonly verifier: IdTokenVerifier;
 
   private constructor(
     private readonly privateKey: SigningKey,
     readonly publicJwk: JWK,
     private readonly ttlSeconds: number,
-    private readonly external?: ExternalIssuer,
+    external?: ExternalIssuer,
   ) {
-    this.localJwks = createLocalJWKSet(this.jwks());
+    this.verifier = new IdTokenVerifier(createLocalJWKSet(this.jwks()), external);
   }
 
   /** Loads the signing key from `keys`, creating it the first time (a key made by a racing process wins). */
@@ -124,11 +125,32 @@ export class IdTokens {
   }
 
   /** The token's subject, or throws with a reason (expired, bad signature, unknown issuer...). */
+  verify(token: string): Promise<TokenSubject> {
+    return this.verifier.verify(token);
+  }
+}
+
+/**
+ * Verifies plat's ID tokens with plat's public keys from wherever they are (the gateway's own key;
+ * the memory service fetches the gateway's JWKS), and an external issuer's through its JWKS.
+ */
+export class IdTokenVerifier {
+  constructor(
+    private readonly localKeys: JWTVerifyGetKey,
+    private readonly external?: ExternalIssuer,
+  ) {}
+
+  /** A verifier of plat's tokens whose public keys are served at `jwksUrl` (`/.well-known/jwks.json`). */
+  static fromJwksUrl(jwksUrl: string, external?: ExternalIssuer): IdTokenVerifier {
+    return new IdTokenVerifier(createRemoteJWKSet(new URL(jwksUrl)), external);
+  }
+
+  /** The token's subject, or throws with a reason (expired, bad signature, unknown issuer...). */
   async verify(token: string): Promise<TokenSubject> {
     let payload: JWTPayload;
     const issuer = peekIssuer(token);
     if (issuer === LOCAL_ISSUER) {
-      ({ payload } = await jwtVerify(token, this.localJwks, {
+      ({ payload } = await jwtVerify(token, this.localKeys, {
         issuer: LOCAL_ISSUER,
         audience: LOCAL_AUDIENCE,
         algorithms: ['ES256'],

@@ -10,8 +10,8 @@ export function memoryOpenApi(routes: ApiRoute[], serverUrl: string, keysRequire
     description:
       'Memories per user and agent: add with extraction, semantic search with the shared space and time decay. ' +
       (keysRequired
-        ? 'Every operation but /health needs Authorization: Bearer <key>.'
-        : 'This instance is bound to loopback without API keys: no credentials are needed.'),
+        ? 'Every operation but /health needs Authorization: Bearer <a key or a plat ID token>; an ID token acts for its own user only.'
+        : 'This instance is bound to loopback without API keys: no credentials are needed (a plat ID token still confines its caller to its user).'),
     serverUrl,
     security: keysRequired ? { name: 'apiKey', scheme: { type: 'http', scheme: 'bearer' } } : undefined,
   });

@@ -20,6 +20,14 @@ import { apiRoute, type ApiRoute } from '../api/api-route';
 import { HttpError } from '../http-errors';
 import { IdempotencyKeyBusyError } from '../../domain/memory/memory-history';
 import {
+  assertMayAdd,
+  assertMayChangeMemory,
+  assertMayRead,
+  assertMayReadMemory,
+  seesEveryHistory,
+} from './memory-access';
+import { memoryCallerOf } from './memory-callers';
+import {
   addResponseSchema,
   contextResponseSchema,
   deleteResponseSchema,
@@ -83,6 +91,8 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
       body: addMemoryRequestSchema,
       responses: {
         200: { description: 'what happened to each fact', schema: addResponseSchema },
+        403: { description: 'user_id is shared and the caller may not write the shared space (forbidden)' },
+        404: { description: 'the caller may not act for this user or agent (not_found)' },
         409: {
           description:
             'an add with this idempotency_key is still running on another instance (idempotency_key_in_progress); retry later',
@@ -100,7 +110,10 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
           requestBody: { memory_id: '$response.body#/results/0/id', text: 'an updated memory' },
         },
       ],
-      handle: ({ body }) => addErrorsAsHttp(() => service.add(body)),
+      handle: ({ body, res }) => {
+        assertMayAdd(memoryCallerOf(res), body.user_id, body.agent_id);
+        return addErrorsAsHttp(() => service.add(body));
+      },
     }),
     apiRoute({
       operationId: 'searchMemories',
@@ -108,8 +121,14 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
       path: '/memory/search',
       summary: 'Semantic search (user + shared space; time decay by default)',
       body: searchRequestSchema,
-      responses: { 200: { description: 'the best matches first', schema: searchResponseSchema } },
-      handle: ({ body }) => service.search(body),
+      responses: {
+        200: { description: 'the best matches first', schema: searchResponseSchema },
+        404: { description: 'the caller may not act for this user or agent (not_found)' },
+      },
+      handle: ({ body, res }) => {
+        assertMayRead(memoryCallerOf(res), body.user_id, body.agent_id);
+        return service.search(body);
+      },
     }),
     apiRoute({
       operationId: 'searchCombined',
@@ -117,8 +136,14 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
       path: '/memory/search_combined',
       summary: 'Long-term plus recent short-term search, merged and deduplicated',
       body: searchCombinedRequestSchema,
-      responses: { 200: { description: 'the best matches first', schema: searchResponseSchema } },
-      handle: ({ body }) => service.searchCombined(body),
+      responses: {
+        200: { description: 'the best matches first', schema: searchResponseSchema },
+        404: { description: 'the caller may not act for this user or agent (not_found)' },
+      },
+      handle: ({ body, res }) => {
+        assertMayRead(memoryCallerOf(res), body.user_id, body.agent_id);
+        return service.searchCombined(body);
+      },
     }),
     apiRoute({
       operationId: 'listMemories',
@@ -126,8 +151,14 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
       path: '/memory/list',
       summary: 'Memories of a user (newest first)',
       query: listQuerySchema,
-      responses: { 200: { description: 'the memories', schema: listResponseSchema } },
-      handle: ({ query }) => service.list(query),
+      responses: {
+        200: { description: 'the memories', schema: listResponseSchema },
+        404: { description: 'the caller may not act for this user or agent (not_found)' },
+      },
+      handle: ({ query, res }) => {
+        assertMayRead(memoryCallerOf(res), query.user_id, query.agent_id);
+        return service.list(query);
+      },
     }),
     apiRoute({
       operationId: 'sessionContext',
@@ -135,8 +166,14 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
       path: '/memory/context',
       summary: "Session-start context: today's and yesterday's journal and a combined search",
       query: contextQuerySchema,
-      responses: { 200: { description: 'the context', schema: contextResponseSchema } },
-      handle: ({ query }) => service.context(query),
+      responses: {
+        200: { description: 'the context', schema: contextResponseSchema },
+        404: { description: 'the caller may not act for this user or agent (not_found)' },
+      },
+      handle: ({ query, res }) => {
+        assertMayRead(memoryCallerOf(res), query.user_id, query.agent_id);
+        return service.context(query);
+      },
     }),
     apiRoute({
       operationId: 'updateMemory',
@@ -146,9 +183,14 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
       body: updateRequestSchema,
       responses: {
         200: { description: 'the updated memory', schema: memoryRecordSchema },
-        404: { description: 'no memory with that id' },
+        403: { description: 'a shared memory, and the caller may not write the shared space (forbidden)' },
+        404: { description: 'no memory with that id the caller may see' },
       },
-      handle: ({ body }) => notFoundAs404(() => service.update(body)),
+      handle: ({ body, res }) =>
+        notFoundAs404(async () => {
+          assertMayChangeMemory(memoryCallerOf(res), await service.get(body.memory_id));
+          return service.update(body);
+        }),
     }),
     apiRoute({
       operationId: 'memoryHistory',
@@ -156,8 +198,17 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
       path: '/memory/history/{id}',
       summary: 'Change history of a memory',
       params: idParams,
-      responses: { 200: { description: 'every change, oldest first', schema: historyResponseSchema } },
-      handle: ({ params }) => notFoundAs404(() => service.history(params.id)),
+      responses: {
+        200: { description: 'every change, oldest first', schema: historyResponseSchema },
+        404: { description: 'no memory with that id the caller may see' },
+      },
+      handle: ({ params, res }) =>
+        notFoundAs404(async () => {
+          // A deleted memory's owner went with it: its history is for callers who see every memory.
+          const caller = memoryCallerOf(res);
+          if (!seesEveryHistory(caller)) assertMayReadMemory(caller, await service.get(params.id));
+          return service.history(params.id);
+        }),
     }),
     apiRoute({
       operationId: 'getMemory',
@@ -165,8 +216,16 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
       path: '/memory/{id}',
       summary: 'One memory',
       params: idParams,
-      responses: { 200: { description: 'the memory', schema: memoryRecordSchema } },
-      handle: ({ params }) => notFoundAs404(() => service.get(params.id)),
+      responses: {
+        200: { description: 'the memory', schema: memoryRecordSchema },
+        404: { description: 'no memory with that id the caller may see' },
+      },
+      handle: ({ params, res }) =>
+        notFoundAs404(async () => {
+          const memory = await service.get(params.id);
+          assertMayReadMemory(memoryCallerOf(res), memory);
+          return memory;
+        }),
     }),
     apiRoute({
       operationId: 'deleteMemory',
@@ -174,9 +233,16 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
       path: '/memory/{id}',
       summary: 'Delete a memory',
       params: idParams,
-      responses: { 200: { description: 'the id deleted', schema: deleteResponseSchema } },
-      handle: async ({ params }) => {
-        const removed = await notFoundAs404(() => service.delete(params.id));
+      responses: {
+        200: { description: 'the id deleted', schema: deleteResponseSchema },
+        403: { description: 'a shared memory, and the caller may not write the shared space (forbidden)' },
+        404: { description: 'no memory with that id the caller may see' },
+      },
+      handle: async ({ params, res }) => {
+        const removed = await notFoundAs404(async () => {
+          assertMayChangeMemory(memoryCallerOf(res), await service.get(params.id));
+          return service.delete(params.id);
+        });
         return { message: 'memory deleted', id: removed.id };
       },
     }),

@@ -311,6 +311,36 @@ export interface operations {
           };
         };
       };
+      /** @description user_id is shared and the caller may not write the shared space (forbidden) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description the caller may not act for this user or agent (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
       /** @description an add with this idempotency_key is still running on another instance (idempotency_key_in_progress); retry later */
       409: {
         headers: {
@@ -460,6 +490,21 @@ export interface operations {
           };
         };
       };
+      /** @description the caller may not act for this user or agent (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
       /** @description request body too large */
       413: {
         headers: {
@@ -579,6 +624,21 @@ export interface operations {
           };
         };
       };
+      /** @description the caller may not act for this user or agent (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
       /** @description request body too large */
       413: {
         headers: {
@@ -653,6 +713,21 @@ export interface operations {
       };
       /** @description missing or invalid credentials */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description the caller may not act for this user or agent (not_found) */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -772,6 +847,21 @@ export interface operations {
           };
         };
       };
+      /** @description the caller may not act for this user or agent (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
     };
   };
   updateMemory: {
@@ -847,7 +937,22 @@ export interface operations {
           };
         };
       };
-      /** @description no memory with that id */
+      /** @description a shared memory, and the caller may not write the shared space (forbidden) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description no memory with that id the caller may see */
       404: {
         headers: {
           [name: string]: unknown;
@@ -939,7 +1044,7 @@ export interface operations {
           };
         };
       };
-      /** @description no such resource */
+      /** @description no memory with that id the caller may see */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1021,7 +1126,7 @@ export interface operations {
           };
         };
       };
-      /** @description no such resource */
+      /** @description no memory with that id the caller may see */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1091,7 +1196,22 @@ export interface operations {
           };
         };
       };
-      /** @description no such resource */
+      /** @description a shared memory, and the caller may not write the shared space (forbidden) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description no memory with that id the caller may see */
       404: {
         headers: {
           [name: string]: unknown;

@@ -6,7 +6,8 @@ import { createMemoryService } from '../../gateway/memory/memory-service-wiring'
 import type { MemoryService } from '../../domain/memory/memory-service';
 import { loadConfig } from '../../shared/config';
 import { createLogger } from '../../shared/logger';
-import { createMemoryApp } from '../../gateway/memory-app';
+import { createMemoryApp, type MemoryAppDeps } from '../../gateway/memory-app';
+import type { MemoryAgentKey } from '../../shared/memory-agent-keys';
 import { errorHandler } from '../../gateway/http-errors';
 import { newTestDataDir } from './platform-gateway';
 
@@ -23,7 +24,14 @@ export interface TestMemoryService {
  * PLAT_MEMORY_AUTOSHARE); `apiKeys` makes every call but /health need one.
  */
 export async function startTestMemoryService(
-  opts: { dataDir?: string; env?: Record<string, string>; apiKeys?: string[] } = {},
+  opts: {
+    dataDir?: string;
+    env?: Record<string, string>;
+    apiKeys?: string[];
+    /** Scoped keys and the ID-token verifier (docs/security.md#memory), as memory-main wires them. */
+    agentKeys?: MemoryAgentKey[];
+    tokens?: MemoryAppDeps['tokens'];
+  } = {},
 ): Promise<TestMemoryService> {
   const service = await createMemoryService(opts.dataDir ?? newTestDataDir(), loadConfig(opts.env ?? {}));
   let failing: ((req: express.Request) => boolean) | undefined;
@@ -34,7 +42,15 @@ export async function startTestMemoryService(
     else next();
   });
   const log = createLogger('memory-test', 'silent');
-  outer.use(createMemoryApp({ apiKeys: opts.apiKeys ?? [], log, service }));
+  outer.use(
+    createMemoryApp({
+      apiKeys: opts.apiKeys ?? [],
+      agentKeys: opts.agentKeys,
+      tokens: opts.tokens,
+      log,
+      service,
+    }),
+  );
   // A body the outer parser refuses answers in the service's own error format, as without the wrapper.
   outer.use(errorHandler(log));
   const server: Server = outer.listen(0, '127.0.0.1');

@@ -1,8 +1,10 @@
 /**
  * One part of the copy (docs/fleet.md#ingestion-in-parts): its tables, resuming after the finished
- * ones, or its key range, heartbeating every 5 s with the tables done as the checkpoint.
+ * ones, or its key range, heartbeating every 5 s with the tables done as the checkpoint. A source that
+ * stops sending mid-copy fails the part for good after 10 minutes without a row.
  */
-import { activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
+import { ApplicationFailure, activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
+import { SourceMisbehavedError } from '../../../domain/sources/bounded-source';
 import { OrderedWrites } from '../../../domain/metadata-store/ordered-writes';
 import type { OdsPartCopy } from '../../../domain/warehouse/ods-assembly';
 import { copyOdsPart as copyPart } from '../../../domain/warehouse/ods-part-copy';
@@ -55,6 +57,12 @@ export async function copyOdsPart(
       },
     });
     return { part, tables };
+  } catch (err) {
+    // A source that stopped sending mid-copy: another attempt would wait as long again
+    // (docs/security.md#sources).
+    if (err instanceof SourceMisbehavedError)
+      throw ApplicationFailure.nonRetryable(err.message, 'SourceMisbehaved');
+    throw err;
   } finally {
     clearInterval(beat);
     heartbeat(progress);

@@ -74,6 +74,8 @@ describe('warehouse processes', () => {
     expect(err).toBeInstanceOf(WarehouseQueryError);
     expect((err as Error).message).toMatch(/out of memory/i);
     expect(process.memoryUsage().rss - rss).toBeLessThan(100 * 1024 ** 2);
+    // Retired: killed, and gone once the OS has reaped it.
+    for (let i = 0; i < 100 && isAlive(child); i++) await new Promise((r) => setTimeout(r, 50));
     expect(isAlive(child)).toBe(false);
     expect((await warehouse.query(PROJECT, 'SELECT COUNT(*) AS n FROM numbers', 1, 'dwd')).rows).toEqual([
       { n: '1000' },
