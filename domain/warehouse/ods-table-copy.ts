@@ -223,8 +223,11 @@ class LaneRun {
       }
     });
     // A source that stops sending mid-copy fails the copy rather than hold it (ods-row-watchdog.ts).
+    // A destroyed connection does not always end its query: the stall stops the read itself.
     let laneRows = 0;
     let stalled: SourceMisbehavedError | undefined;
+    const stall = new AbortController();
+    const signal = this.signal ? AbortSignal.any([this.signal, stall.signal]) : stall.signal;
     const stopWatching = watchRows(
       { rows: () => laneRows, waiting: () => reading && holds === 0 },
       this.idleMs,
@@ -232,6 +235,7 @@ class LaneRun {
         stalled = new SourceMisbehavedError(
           `the source sent no row of ${this.table.name} for ${this.idleMs / 1000} s while the copy waited`,
         );
+        stall.abort(stalled);
         conn.destroy();
       },
     );
@@ -255,7 +259,7 @@ class LaneRun {
               this.onProgress?.(this.rows);
             }
           },
-          this.signal,
+          signal,
         );
         reading = false;
         if (writeError) throw writeError;
