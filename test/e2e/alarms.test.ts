@@ -170,11 +170,12 @@ describe('alarms on Prometheus and Alertmanager (real engines)', () => {
     });
 
     /**
-     * `count` projects that fail for real: created on a database that exists (the PRD reads it) and
-     * approved after it is dropped, so each one's data integration is refused (no such database, which
-     * is not retried).
+     * `count` projects whose PRDs are written on a database that exists, ready to fail for real: once
+     * the database is dropped, each one's data integration is refused on approval (no such database,
+     * which is not retried). All are written first, so the failures of both rounds come within the
+     * alarms' hour of one minute however long a loaded machine takes to write PRDs.
      */
-    const failingProjects = async (count: number): Promise<void> => {
+    const projectsToFail = async (count: number): Promise<string[]> => {
       const admin = await sourceAdmin();
       await admin.query(`CREATE DATABASE ${SOURCE_DB}`);
       await admin.query(
@@ -200,17 +201,24 @@ describe('alarms on Prometheus and Alertmanager (real engines)', () => {
       await until(`${count} PRDs written`, async () => ((await waiting()) === count ? true : undefined));
       await admin.query(`DROP DATABASE ${SOURCE_DB}`);
       await admin.end();
+      return ids;
+    };
+    /** Approves `ids` and waits until every one has failed. */
+    const fail = async (ids: string[]): Promise<void> => {
       for (const id of ids) {
         expect((await api('POST', `/v1/projects/${id}/hitl/approve`, undefined, token)).status).toBe(200);
       }
-      await until(`${count} projects failed`, async () => {
-        const list = await api('GET', '/v1/projects?status=running,waiting_approval', undefined, token);
-        return (list.body.total as number) === 0 ? true : undefined;
+      await until(`${ids.length} projects failed`, async () => {
+        for (const id of ids)
+          if ((await api('GET', `/v1/projects/${id}`, undefined, token)).body.status !== 'failed')
+            return undefined;
+        return true;
       });
     };
+    const ready = await projectsToFail(11);
 
     // Six failures: more than 5 in the hour.
-    await failingProjects(6);
+    await fail(ready.slice(0, 6));
     await until('plat-ProjectFailureRate firing at the gateway', async () =>
       (await stateOf('plat-ProjectFailureRate')) === 'firing' ? true : undefined,
     );
@@ -229,7 +237,7 @@ describe('alarms on Prometheus and Alertmanager (real engines)', () => {
 
     // Five more: 11 failed attempts exceed the 10 of plat-LambdaErrors, and with both inputs in alarm
     // the composite fires.
-    await failingProjects(5);
+    await fail(ready.slice(6));
     await until('plat-SystemCritical firing', async () =>
       (await stateOf('plat-SystemCritical')) === 'firing' ? true : undefined,
     );
