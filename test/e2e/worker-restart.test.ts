@@ -1,7 +1,9 @@
 /**
  * Durability and secrecy with real processes: the worker and the gateway run as their own processes
  * (as `npm start` runs them). Killing the worker while a project waits for approval loses nothing,
- * and the database password appears in no log line, event, record or workflow history.
+ * and the database password appears in no log line, event, record or workflow history. The decision
+ * waiting for the restarted worker carries a hostile metric (one that takes its warehouse process past
+ * its memory limit): the worker comes up, runs it, and stays up (docs/security.md#warehouse-processes).
  */
 import { Client, Connection } from '@temporalio/client';
 import * as fs from 'node:fs';
@@ -19,7 +21,7 @@ describe('worker killed at the approval gate (real processes)', () => {
     for (const p of procs) p.child.kill('SIGKILL');
   });
 
-  it('resumes with nothing lost, and never logs the password', async () => {
+  it('resumes with nothing lost, a hostile metric costing only itself, and never logs the password', async () => {
     const dataDir = newTestDataDir();
     const gatewayPort = await freePort();
     const metricsPort = await freePort();
@@ -31,6 +33,8 @@ describe('worker killed at the approval gate (real processes)', () => {
       PLAT_WORKER_METRICS_PORT: String(metricsPort),
       PLAT_SELF_SIGNUP: 'true',
       LOG_LEVEL: 'debug',
+      PLAT_WAREHOUSE_MEMORY_LIMIT: '256MB',
+      PLAT_WAREHOUSE_PROCESS_MEMORY: '768MB',
     };
     const base = `http://127.0.0.1:${gatewayPort}`;
     const gateway = startProcess('gateway/platform-main.ts', env);
@@ -70,18 +74,37 @@ describe('worker killed at the approval gate (real processes)', () => {
 
     worker.child.kill('SIGKILL');
     await worker.exited;
-    // The decision arrives while no worker runs: the server keeps it.
-    const approved = fetch(`${base}/v1/projects/${id}/hitl/approve`, {
+    // The decision arrives while no worker runs: the server keeps it. Its second metric passes the
+    // SQL check (each range within its bound) and multiplies them through lambdas.
+    const prd = structuredClone(waiting.prd) as {
+      metrics: { name: string; sql: string; ads_table: string }[];
+    };
+    const bomb = prd.metrics[1];
+    bomb.sql = `SELECT stat_date, len(list_transform(range(10000), x -> list_transform(range(10000), y -> range(10000)))) AS value FROM ${bomb.ads_table}`;
+    const decided = fetch(`${base}/v1/projects/${id}/hitl/modify`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(prd),
     });
     await new Promise((r) => setTimeout(r, 1000));
     worker = startProcess('workers/main.ts', env);
     procs.push(worker);
-    expect((await approved).status).toBe(200);
+    let workerDied = false;
+    void worker.exited.then(() => (workerDied = true));
+    expect((await decided).status).toBe(200);
     const done = await until('completed');
-    expect(done.prd).toEqual(waiting.prd);
-    expect((done.decision as { decision: string }).decision).toBe('approve');
+    expect(done.prd).toEqual(prd);
+    expect((done.decision as { decision: string }).decision).toBe('modify');
+    // The hostile metric failed alone, in its own process; the worker that ran it is still up.
+    const metrics = (done.warehouse as { metrics: { invalid: { name: string; reason: string }[] } }).metrics;
+    expect(metrics.invalid).toEqual([
+      { name: bomb.name, reason: expect.stringMatching(/^does not run: Out of Memory/) },
+    ]);
+    expect(workerDied).toBe(false);
+    const workerRss = Number(
+      /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${worker.child.pid}/status`, 'utf8'))?.[1],
+    );
+    expect(workerRss).toBeLessThan(768 * 1024);
 
     // The password: nowhere in logs, records, events, agent logs or the workflow history.
     const connection = await Connection.connect({ address: harness().temporal.address });
