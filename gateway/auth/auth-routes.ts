@@ -55,7 +55,7 @@ export function authApi(deps: {
         try {
           const user = await deps.users.create(body.username, body.password);
           await limits.succeeded(body.username);
-          return await deps.tokens.issue(user);
+          return { ...(await deps.tokens.issue(user)), user_id: user.user_id };
         } catch (err) {
           if (err instanceof UserExists) throw new HttpError(409, 'username_taken', err.message);
           throw err;
@@ -80,7 +80,7 @@ export function authApi(deps: {
         const user = await deps.users.authenticate(body.username, body.password);
         if (!user) throw new HttpError(401, 'invalid_credentials', 'wrong username or password');
         await limits.succeeded(body.username);
-        return deps.tokens.issue(user);
+        return { ...(await deps.tokens.issue(user)), user_id: user.user_id };
       },
     }),
     apiRoute({

@@ -176,7 +176,13 @@ export const eventsSchema = z.object({
 /** A stage's report: the project id and the report's own fields. */
 export const artifactSchema = z.looseObject({ project_id: z.string() });
 
-export const tokenSchema = z.object({ id_token: z.string(), expires_in: z.number().int() });
+export const tokenSchema = z.object({
+  id_token: z.string(),
+  expires_in: z.number().int(),
+  user_id: z
+    .string()
+    .describe("the signed-in user's id: the token's subject, and the user_id its memories are kept under"),
+});
 
 export const jwksSchema = z.object({ keys: z.array(z.looseObject({ kty: z.string() })) });
 

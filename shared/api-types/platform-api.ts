@@ -1339,6 +1339,8 @@ export interface operations {
           'application/json': {
             id_token: string;
             expires_in: number;
+            /** @description the signed-in user's id: the token's subject, and the user_id its memories are kept under */
+            user_id: string;
           };
         };
       };
@@ -1444,6 +1446,8 @@ export interface operations {
           'application/json': {
             id_token: string;
             expires_in: number;
+            /** @description the signed-in user's id: the token's subject, and the user_id its memories are kept under */
+            user_id: string;
           };
         };
       };

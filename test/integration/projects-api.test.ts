@@ -79,9 +79,13 @@ describe('projects API', () => {
     expect((await call('POST', '/auth/login', { username: 'ana', password: 'wrong password' })).status).toBe(
       401,
     );
-    expect((await call('POST', '/auth/login', { username: 'ana', password: 'correct horse' })).status).toBe(
-      200,
-    );
+    const login = await call('POST', '/auth/login', { username: 'ana', password: 'correct horse' });
+    expect(login.status).toBe(200);
+    // The user's id comes with the token: the subject it signs, which the memory service's user_id is.
+    const subject = JSON.parse(
+      Buffer.from((login.body.id_token as string).split('.')[1], 'base64url').toString(),
+    ) as { sub: string };
+    expect(login.body.user_id).toBe(subject.sub);
   });
 
   it('answers 400 naming the field for malformed input', async () => {
