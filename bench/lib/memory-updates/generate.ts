@@ -1,0 +1,78 @@
+/**
+ * Users whose facts change over a year, for `npm run bench:memory-updates`: per user some attributes
+ * stated and changed once or twice (in the part's phrasings), some stated once and left, earlier
+ * values mentioned in passing after they changed, and everyday notes between. Seeded: the same
+ * arguments give the same users.
+ */
+import type { AttributeSpec, GeneratedUser, NowQuestion, PhrasingSet, Statement } from './model';
+import { EVERYDAY_NOTES } from './dev';
+import { seededRandom } from '../bench-stats';
+
+export interface PartSpec {
+  /** User ids start with it. */
+  name: string;
+  attributes: AttributeSpec[];
+  phrasings: PhrasingSet;
+  users: number;
+  seed: number;
+}
+
+const CHANGED_PER_USER = 4;
+const UNCHANGED_PER_USER = 2;
+const NOTES_PER_USER = 16;
+/** The days of the year the statements fall on; questions are asked on the day after. */
+export const YEAR_DAYS = 365;
+
+const fill = (template: string, slots: Record<string, string>) =>
+  template.replace(/\{(V|OLD|N)\}/g, (_, k: string) => slots[k]);
+/** A sentence's first letter capitalized (a phrasing may start with a lower-case noun). */
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export function generateUsers(part: PartSpec): GeneratedUser[] {
+  const rand = seededRandom(part.seed);
+  const pick = <T>(list: T[]): T => list[Math.floor(rand() * list.length)];
+  const day = (from: number, to: number) => from + Math.floor(rand() * (to - from));
+  const users: GeneratedUser[] = [];
+  for (let u = 0; u < part.users; u++) {
+    const order = [...part.attributes].sort(() => rand() - 0.5);
+    const changedAttrs = order.slice(0, CHANGED_PER_USER);
+    const unchangedAttrs = order.slice(CHANGED_PER_USER, CHANGED_PER_USER + UNCHANGED_PER_USER);
+    const statements: Statement[] = [];
+    const changed: NowQuestion[] = [];
+    const unchanged: NowQuestion[] = [];
+    const question = (a: AttributeSpec) =>
+      sentence(fill(pick([...a.now, ...part.phrasings.now]), { N: a.noun, V: '', OLD: '' }));
+    for (const a of changedAttrs) {
+      const values = [...a.values].sort(() => rand() - 0.5).slice(0, rand() < 0.4 ? 3 : 2);
+      statements.push({ day: day(0, 60), text: fill(pick(a.set), { V: values[0], N: a.noun, OLD: '' }) });
+      const changes = values.length === 3 ? [day(90, 200), day(220, 330)] : [day(100, 300)];
+      values.slice(1).forEach((v, i) => {
+        const text = fill(pick([...a.change, ...part.phrasings.change]), { V: v, OLD: values[i], N: a.noun });
+        statements.push({ day: changes[i], text: sentence(text) });
+      });
+      // An earlier value named in passing after it changed, sometimes after the last change too.
+      for (const old of values.slice(0, -1))
+        if (rand() < 0.7)
+          statements.push({
+            day: day(changes[changes.length - 1] + 1, YEAR_DAYS - 1),
+            text: fill(pick(part.phrasings.mention), { OLD: old, V: '', N: a.noun }),
+          });
+      changed.push({
+        attribute: a.id,
+        query: question(a),
+        current: values[values.length - 1],
+        earlier: values.slice(0, -1),
+      });
+    }
+    for (const a of unchangedAttrs) {
+      const value = pick(a.values);
+      statements.push({ day: day(0, 200), text: fill(pick(a.set), { V: value, N: a.noun, OLD: '' }) });
+      unchanged.push({ attribute: a.id, query: question(a), current: value, earlier: [] });
+    }
+    for (let n = 0; n < NOTES_PER_USER; n++)
+      statements.push({ day: day(0, YEAR_DAYS - 1), text: pick(EVERYDAY_NOTES) });
+    statements.sort((x, y) => x.day - y.day);
+    users.push({ id: `${part.name}-u${u + 1}`, statements, changed, unchanged });
+  }
+  return users;
+}
