@@ -272,13 +272,20 @@ export class MemoryService {
     return this.deps.embedder.id;
   }
 
-  async add(req: AddMemoryRequest): Promise<AddResponse> {
+  /**
+   * Adds memories. `opts.mayShare: false` keeps this add's experience and procedural memories out of
+   * the shared space even with autoshare on: a caller that may not write it does not write it through
+   * the server either (docs/security.md#memory).
+   */
+  async add(req: AddMemoryRequest, opts: { mayShare?: boolean } = {}): Promise<AddResponse> {
     refuseFutureCreatedAt(req.created_at, this.now());
+    const share = opts.mayShare ?? true;
     return this.serialized(req.user_id, async () => {
       const keys = this.deps.idempotency;
-      if (!req.idempotency_key || !keys) return this.addNow(req);
-      const key = `${req.user_id}\u0000${req.idempotency_key}`;
-      const { result, replay } = await keys.once<AddResponse>(key, () => this.addNow(req));
+      if (!req.idempotency_key || !keys) return this.addNow(req, share);
+      // One agent's key is not another's: a retry answers only what the same user and agent added.
+      const key = `${req.user_id}\u0000${req.agent_id ? `${req.agent_id}\u0000` : ''}${req.idempotency_key}`;
+      const { result, replay } = await keys.once<AddResponse>(key, () => this.addNow(req, share));
       // A replay answers what the first add did, marked, and costs nothing.
       return replay ? { ...result, token_usage: NO_USAGE, idempotent_replay: true } : result;
     });
@@ -286,6 +293,7 @@ export class MemoryService {
 
   private async addNow(
     req: AddMemoryRequest,
+    mayShare: boolean,
   ): Promise<{ results: MemoryAddResult[]; token_usage: TokenUsage }> {
     const { store, extractor, embedder, audit } = this.deps;
     let usage = NO_USAGE;
@@ -377,7 +385,7 @@ export class MemoryService {
         continue;
       }
       results.push({ id: record.id, memory: record.memory, event: 'ADD' });
-      if (this.deps.autoshare) await this.share(record, vector);
+      if (this.deps.autoshare && mayShare) await this.share(record, vector);
     }
     await audit.append({
       type: 'token_usage',

@@ -4,7 +4,7 @@
  * one view per table, or for a partitioned table a copy of its rows. Other layers are ATTACHed
  * under their own names, so qualified names resolve.
  */
-import { MAX_ANSWER_BYTES } from './answer-size';
+import { MAX_ANSWER_BYTES, MAX_SESSION_ANSWER_BYTES } from './answer-size';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDuckDb, duckdb } from './duckdb-module';
 import * as fs from 'node:fs';
@@ -167,7 +167,7 @@ export class DuckDbWarehouse implements WarehouseEngine {
           // Metric checks and quality rules: a metric's SQL is a tenant's.
           const statement = sql.trim().replace(/;\s*$/, '');
           await assertTenantSql(statement);
-          return selectInSandbox(conn, statement, maxRows, timeoutMs);
+          return selectInSandbox(conn, statement, maxRows, timeoutMs, MAX_SESSION_ANSWER_BYTES);
         });
       },
       { sandboxed: true },
@@ -212,7 +212,7 @@ export class DuckDbWarehouse implements WarehouseEngine {
       async query(sql, { singleThreaded = false } = {}) {
         const statement = sql.trim().replace(/;\s*$/, '');
         const session = singleThreaded ? await oneThread() : main;
-        return selectInSandbox(session.conn, statement, maxRows, timeoutMs);
+        return selectInSandbox(session.conn, statement, maxRows, timeoutMs, MAX_SESSION_ANSWER_BYTES);
       },
       close() {
         main.close();

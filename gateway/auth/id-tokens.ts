@@ -138,7 +138,11 @@ export class IdTokenVerifier {
   constructor(
     private readonly localKeys: JWTVerifyGetKey,
     private readonly external?: ExternalIssuer,
-  ) {}
+  ) {
+    // jose skips the audience check without one: any token of the issuer, for any client, would pass.
+    if (external && !external.audience)
+      throw new Error(`the OIDC issuer ${external.issuer} needs an audience (PLAT_OIDC_AUDIENCE)`);
+  }
 
   /** A verifier of plat's tokens whose public keys are served at `jwksUrl` (`/.well-known/jwks.json`). */
   static fromJwksUrl(jwksUrl: string, external?: ExternalIssuer): IdTokenVerifier {
@@ -154,11 +158,13 @@ export class IdTokenVerifier {
         issuer: LOCAL_ISSUER,
         audience: LOCAL_AUDIENCE,
         algorithms: ['ES256'],
+        requiredClaims: ['exp'],
       }));
     } else if (this.external && issuer === this.external.issuer) {
       ({ payload } = await jwtVerify(token, this.remoteJwks(), {
         issuer: this.external.issuer,
         audience: this.external.audience,
+        requiredClaims: ['exp'],
       }));
     } else {
       throw new Error(`tokens from issuer ${issuer ?? '(none)'} are not accepted`);

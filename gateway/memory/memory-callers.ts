@@ -7,7 +7,7 @@
  * - a **service key** (PLAT_MEMORY_API_KEYS): the pipelines and the CLI, for anyone;
  * - nobody, on a loopback service with no key at all: a one-person install, open to this machine.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { IdTokenVerifier } from '../auth/id-tokens';
 import { sendError } from '../http-errors';
@@ -44,10 +44,31 @@ const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]*$/;
  * a key that is not one of ours, no credentials where keys are configured.
  */
 export function identifyMemoryCaller(opts: MemoryCallerOptions): RequestHandler {
-  const service = opts.serviceKeys.map((k) => Buffer.from(k));
-  const agents = opts.agentKeys.map((k) => ({ key: k, bytes: Buffer.from(k.key) }));
-  const open = service.length === 0 && agents.length === 0;
-  const equal = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
+  // Keys are compared as SHA-256 digests, every one of them each time: neither a key's length nor
+  // its place in the lists shows in how long a refusal takes.
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  const known = [
+    ...opts.serviceKeys.map((k) => ({ digest: digest(k), caller: { kind: 'service' } as MemoryCaller })),
+    ...opts.agentKeys.map((k) => ({
+      digest: digest(k.key),
+      caller: { kind: 'agent', key: k } as MemoryCaller,
+    })),
+  ];
+  const seen = new Set<string>();
+  for (const k of known) {
+    const hex = k.digest.toString('hex');
+    // One value in two places would act as whichever is checked first: a scoped key as a service key.
+    if (seen.has(hex))
+      throw new Error('a memory key is configured twice (PLAT_MEMORY_API_KEYS, PLAT_MEMORY_AGENT_KEYS)');
+    seen.add(hex);
+  }
+  const open = known.length === 0;
+  const match = (bearer: string): MemoryCaller | undefined => {
+    const given = digest(bearer);
+    let found: MemoryCaller | undefined;
+    for (const k of known) if (timingSafeEqual(k.digest, given) && !found) found = k.caller;
+    return found;
+  };
   return (req, res, next) => {
     const bearer = /^Bearer (\S+)$/.exec(req.get('authorization') ?? '')?.[1];
     const identified = (caller: MemoryCaller) => {
@@ -63,10 +84,8 @@ export function identifyMemoryCaller(opts: MemoryCallerOptions): RequestHandler 
         'missing credentials (Authorization: Bearer <ID token or key>)',
       );
     }
-    const given = Buffer.from(bearer);
-    if (service.some((k) => equal(k, given))) return identified({ kind: 'service' });
-    const agent = agents.find((a) => equal(a.bytes, given));
-    if (agent) return identified({ kind: 'agent', key: agent.key });
+    const keyed = match(bearer);
+    if (keyed) return identified(keyed);
     if (opts.tokens && JWT_SHAPE.test(bearer)) {
       opts.tokens.verify(bearer).then(
         (subject) => identified({ kind: 'user', userId: subject.user_id }),

@@ -24,6 +24,7 @@ import {
   assertMayChangeMemory,
   assertMayRead,
   assertMayReadMemory,
+  mayWriteShared,
   seesEveryHistory,
 } from './memory-access';
 import { memoryCallerOf } from './memory-callers';
@@ -111,8 +112,9 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
         },
       ],
       handle: ({ body, res }) => {
-        assertMayAdd(memoryCallerOf(res), body.user_id, body.agent_id);
-        return addErrorsAsHttp(() => service.add(body));
+        const caller = memoryCallerOf(res);
+        assertMayAdd(caller, body.user_id, body.agent_id);
+        return addErrorsAsHttp(() => service.add(body, { mayShare: mayWriteShared(caller) }));
       },
     }),
     apiRoute({

@@ -84,4 +84,13 @@ describe('memory service auth policy', () => {
       ),
     ).toThrow('x: two keys with one name');
   });
+
+  it('refuses one key value configured twice, where a scoped key would act as a service key', () => {
+    const agentKeys = parseMemoryAgentKeys(
+      JSON.stringify([{ name: 'bot', key: 'shared-value-0123456789', users: ['ada'] }]),
+    );
+    expect(() => identifyMemoryCaller({ serviceKeys: ['shared-value-0123456789'], agentKeys })).toThrow(
+      'a memory key is configured twice',
+    );
+  });
 });

@@ -30,6 +30,9 @@ const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
  */
 const KILL_GRACE_MS = 1_500;
 
+/** Longest opening or closing a session may take (attaching the layers): a child stuck there is killed. */
+const SESSION_STEP_DEADLINE_MS = 60_000;
+
 /** Longest a layer's build or description runs: the stages' own time limit (workflows/analysis-project.ts). */
 const BUILD_DEADLINE_MS = 2 * 3600_000;
 
@@ -47,8 +50,10 @@ async function onLeasedChild<K extends WarehouseChildOp>(
   op: K,
   args: WarehouseChildOps[K],
   deadlineMs: number,
+  /** How long it may wait for a free child (queries: their own time limit; builds: their turn). */
+  maxWaitMs?: number,
 ): Promise<unknown> {
-  const lease = await pool.lease();
+  const lease = await pool.lease(maxWaitMs);
   try {
     const value = await lease.process.call(root, op, args, deadlineMs);
     lease.release();
@@ -83,7 +88,7 @@ class PooledSession {
       const lease = await this.pool.lease();
       try {
         const [op, args] = this.open;
-        await lease.process.call(this.root, op, args as never);
+        await lease.process.call(this.root, op, args as never, SESSION_STEP_DEADLINE_MS);
         return lease;
       } catch (err) {
         lease.release(!retires(err));
@@ -121,7 +126,7 @@ class PooledSession {
     const lease = await pending.catch(() => undefined);
     if (!lease) return;
     try {
-      await lease.process.call(this.root, 'closeSession', []);
+      await lease.process.call(this.root, 'closeSession', [], SESSION_STEP_DEADLINE_MS);
       lease.release();
     } catch {
       lease.release(false);
@@ -160,6 +165,7 @@ export class PooledDuckDbWarehouse implements WarehouseEngine {
       'query',
       [projectId, sql, maxRows, defaultLayer, timeoutMs],
       timeoutMs + KILL_GRACE_MS,
+      timeoutMs,
     )) as QueryRows;
   }
 

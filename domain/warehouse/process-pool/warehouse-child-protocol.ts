@@ -67,7 +67,9 @@ export function serializeError(err: unknown): SerializedError {
 }
 
 /** The error a child reported, as the class the engine's callers expect. */
-export function deserializeError(err: SerializedError): Error {
+export function deserializeError(err: SerializedError | undefined): Error {
+  if (!err || typeof err !== 'object')
+    return new Error('the warehouse process answered an error it did not describe');
   if (err.kind === 'query') return new WarehouseQueryError(err.reason, err.message);
   if (err.kind === 'build') return new LayerBuildError(err.layer, err.table, err.statement, err.reason);
   const e = new Error(err.message);

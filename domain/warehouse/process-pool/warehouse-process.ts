@@ -5,12 +5,11 @@
  * process; a process that dies fails the call under way with a clear error and nothing else.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { WarehouseQueryError } from '../warehouse-engine';
 import {
   deserializeError,
-  type WarehouseChildAnswer,
+  type SerializedError,
   type WarehouseChildOp,
   type WarehouseChildOps,
   type WarehouseChildSettings,
@@ -41,7 +40,19 @@ export class WarehouseProcessEnded extends WarehouseQueryError {
   }
 }
 
-/** V8's heap in a child: answers are capped far below it, and DuckDB's memory is outside it. */
+/**
+ * The environment a child runs with: what node and DuckDB need, nothing of the parent's secrets
+ * (keys, passwords, tokens).
+ */
+function childEnv(): NodeJS.ProcessEnv {
+  const keep = ['PATH', 'HOME', 'TMPDIR', 'TZ', 'LANG', 'LC_ALL', 'NODE_EXTRA_CA_CERTS'];
+  return Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
+}
+
+/** Longest a child may take to load DuckDB and say it is ready (0.25 s of CPU when idle). */
+const START_TIMEOUT_MS = 60_000;
+
+/** V8's heap in a child: answers are capped below it, and DuckDB's memory is outside it. */
 const CHILD_HEAP_MB = 256;
 
 export class WarehouseProcess {
@@ -54,48 +65,68 @@ export class WarehouseProcess {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   private ended: string | undefined;
-  /** Calls made: a pool retires a child after many (see WarehouseProcessPool). */
-  calls = 0;
+  /** Pieces of work leased to it: a pool retires a child after many (see WarehouseProcessPool). */
+  leases = 0;
 
   constructor(opts: WarehouseProcessOptions) {
     const [command, ...args] = childCommand(JSON.stringify(opts.child));
     const kb = Math.max(1, Math.floor(opts.memoryBytes / 1024));
-    // The shell sets the limit (soft and hard: the child cannot raise it) and becomes node.
+    const niceness = String(Math.max(0, Math.min(19, Math.round(opts.niceness))));
+    // The shell sets the limit (soft and hard: the child cannot raise it) and becomes node, niced
+    // before it starts a thread. The child gets no secret of its parent's environment.
     this.proc = spawn(
       '/bin/sh',
-      ['-c', 'ulimit -d "$1" || exit 97; shift; exec "$@"', 'sh', String(kb), command, ...args],
-      { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' },
+      [
+        '-c',
+        'ulimit -d "$1" || exit 97; n="$2"; shift 2; if [ "$n" -gt 0 ]; then exec nice -n "$n" "$@"; fi; exec "$@"',
+        'sh',
+        String(kb),
+        niceness,
+        command,
+        ...args,
+      ],
+      { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', env: childEnv() },
     );
     this.pid = this.proc.pid ?? -1;
-    if (opts.niceness > 0)
-      try {
-        os.setPriority(this.pid, Math.min(19, os.getPriority(process.pid) + opts.niceness));
-      } catch {
-        // Not permitted here: the limits still hold, only the priority is the parent's.
-      }
     let signalReady: () => void = () => {};
     let failReady: (e: Error) => void = () => {};
     this.ready = new Promise<void>((resolve, reject) => ((signalReady = resolve), (failReady = reject)));
     // A caller that never awaits `ready` must not see it as an unhandled rejection.
     this.ready.catch(() => undefined);
-    this.exited = new Promise<string>((resolve) => {
-      this.proc.on('exit', (code, signal) => {
-        const how = code === 97 ? 'could not take its memory limit (ulimit -d)' : describeExit(code, signal);
-        this.ended = how;
-        failReady(new WarehouseProcessEnded(how));
-        for (const p of this.pending.values()) p.reject(new WarehouseProcessEnded(how));
-        this.pending.clear();
-        resolve(how);
-      });
+    // A child that never gets ready (stuck loading) holds no lease for ever.
+    const startTimer = setTimeout(() => this.kill(), START_TIMEOUT_MS);
+    startTimer.unref();
+    this.ready.then(
+      () => clearTimeout(startTimer),
+      () => clearTimeout(startTimer),
+    );
+    let settleExited: (how: string) => void = () => {};
+    this.exited = new Promise<string>((resolve) => (settleExited = resolve));
+    const end = (how: string) => {
+      if (this.ended) return;
+      this.ended = how;
+      failReady(new WarehouseProcessEnded(how));
+      for (const p of this.pending.values()) p.reject(new WarehouseProcessEnded(how));
+      this.pending.clear();
+      settleExited(how);
+    };
+    this.proc.on('exit', (code, signal) =>
+      end(code === 97 ? 'could not take its memory limit (ulimit -d)' : describeExit(code, signal)),
+    );
+    // A process that could not be started emits 'error' and no 'exit'.
+    this.proc.on('error', (err) => {
+      if (this.proc.pid === undefined) end(`could not be started: ${err.message}`);
     });
-    this.proc.on('error', (err) => failReady(err));
-    this.proc.on('message', (answer: WarehouseChildAnswer) => {
+    this.proc.on('message', (answer: unknown) => {
+      // A child is not trusted to speak well: anything but a known answer is ignored.
+      if (!answer || typeof answer !== 'object') return;
       if ('ready' in answer) return signalReady();
-      const p = this.pending.get(answer.id);
+      const { id, ok } = answer as { id?: unknown; ok?: unknown };
+      const p = typeof id === 'number' ? this.pending.get(id) : undefined;
       if (!p) return;
-      this.pending.delete(answer.id);
-      if (answer.ok) p.resolve(answer.value);
-      else p.reject(deserializeError(answer.error));
+      this.pending.delete(id as number);
+      if (ok === true) p.resolve((answer as { value?: unknown }).value);
+      else p.reject(deserializeError((answer as { error?: SerializedError }).error));
     });
   }
 
@@ -115,10 +146,16 @@ export class WarehouseProcess {
     deadlineMs?: number,
   ): Promise<unknown> {
     if (this.ended) throw new WarehouseProcessEnded(this.ended);
-    this.calls++;
     const id = this.nextId++;
     const answered = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject }));
-    this.proc.send({ id, root, op, args });
+    // Settled by whichever of the answer, the deadline or the exit comes first; never unhandled.
+    answered.catch(() => undefined);
+    try {
+      this.proc.send({ id, root, op, args });
+    } catch (err) {
+      this.pending.delete(id);
+      throw err;
+    }
     if (deadlineMs === undefined) return answered;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -137,8 +174,6 @@ export class WarehouseProcess {
       return await Promise.race([answered, deadline]);
     } finally {
       clearTimeout(timer);
-      // Whichever lost the race settles later: nobody listens to it.
-      answered.catch(() => undefined);
     }
   }
 

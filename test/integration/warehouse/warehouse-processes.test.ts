@@ -127,14 +127,50 @@ describe('warehouse processes', () => {
     expect(pool.pids().length).toBeLessThanOrEqual(1);
   });
 
-  it('says so when a child cannot start under its memory limit, and its children leave when closed', async () => {
-    const { warehouse } = poolOf({ memoryBytes: 1024 ** 2 });
+  it('says so when a child cannot start under its memory limit, backs off, and its children leave when closed', async () => {
+    const { pool: failing, warehouse } = poolOf({ memoryBytes: 1024 ** 2 });
     await expect(warehouse.query(PROJECT, 'SELECT 1', 1, 'dwd')).rejects.toThrow(/warehouse process/);
+    // A child that cannot start is not started again in a loop: the warm starts back off.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(failing.starts).toBeLessThan(8);
+    failing.close();
     const { pool, warehouse: ok } = poolOf();
     await ok.query(PROJECT, 'SELECT 1', 1, 'dwd');
     const pids = pool.pids();
     pool.close();
     for (let i = 0; i < 40 && pids.some(isAlive); i++) await new Promise((r) => setTimeout(r, 50));
     expect(pids.filter(isAlive)).toEqual([]);
+  });
+
+  it('retires a child given back while a statement still ran on it, and gives children none of its secrets', async () => {
+    process.env.PLAT_TEST_PARENT_SECRET = 'parent-secret-value';
+    try {
+      const { pool } = poolOf({ warm: 0 });
+      const lease = await pool.lease();
+      const environ = fs.readFileSync(`/proc/${lease.process.pid}/environ`, 'utf8');
+      expect(environ).not.toContain('parent-secret-value');
+      expect(environ).toContain('PATH=');
+      lease.release();
+      // The statement that was still running reports it cost the child: it is not reused.
+      lease.release(false);
+      for (let i = 0; i < 40 && isAlive(lease.process.pid); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(isAlive(lease.process.pid)).toBe(false);
+      const next = await pool.lease();
+      expect(next.process.pid).not.toBe(lease.process.pid);
+      next.release();
+    } finally {
+      delete process.env.PLAT_TEST_PARENT_SECRET;
+    }
+  });
+
+  it('stops waiting for a free child at a query’s time limit', async () => {
+    const { warehouse } = poolOf({ max: 1, warm: 0 });
+    const busy = warehouse.query(PROJECT, CROSS, 1, 'dwd', 3_000).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 300));
+    await expect(warehouse.query(PROJECT, 'SELECT 1 AS one', 1, 'dwd', 300)).rejects.toMatchObject({
+      reason: 'timeout',
+      message: expect.stringContaining('no warehouse process was free'),
+    });
+    expect(await busy).toMatchObject({ reason: 'timeout' });
   });
 });
