@@ -155,6 +155,13 @@ async function measureUser(
     const results = await search(q);
     tally.unchanged++;
     if (results.slice(0, 3).some((r) => names(r.memory, q.current))) tally.old3++;
+    else if (showMisses && shownMisses++ < SHOW_MISSES)
+      console.log(
+        `old miss: ${q.query} (stated once: ${q.current})\n${results
+          .slice(0, 3)
+          .map((r) => `  ${r.score.toFixed(3)} ${r.created_at.slice(0, 10)} ${r.memory}`)
+          .join('\n')}`,
+      );
     if (bm25.search(q.query, 3).some((d) => names(user.statements[d].text, q.current))) tally.bm25Old3++;
   }
 }
