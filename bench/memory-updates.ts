@@ -12,7 +12,8 @@
  * on, and `held aside` (held-aside.ts), written before any ranking change and only measured.
  * Printed per part: current@1 (the first result names the current value) and current@3, the share
  * whose first result names an earlier value, and old@3 (an attribute stated once is in the top 3);
- * beside BM25 over the same texts (baseline in the same run: k1 1.2, b 0.75).
+ * beside BM25 over the same texts (baseline in the same run: k1 1.2, b 0.75); and current@1 with
+ * time decay off, to tell decay's share of the misses from the memories'.
  *
  * BENCH_USERS=30 (per part). BENCH_SHOW_MISSES=N prints the first N misses of the dev part (never
  * the held-aside part's: looking at them would fit the code to them).
@@ -50,6 +51,8 @@ const names = (text: string, value: string) => text.toLowerCase().includes(value
 interface Tally {
   questions: number;
   current1: number;
+  /** current@1 with `time_decay: false`: how much of a miss is decay's, how much the memories'. */
+  current1NoDecay: number;
   current3: number;
   earlierFirst: number;
   bm25Current1: number;
@@ -71,6 +74,7 @@ async function main(): Promise<void> {
       const tally: Tally = {
         questions: 0,
         current1: 0,
+        current1NoDecay: 0,
         current3: 0,
         earlierFirst: 0,
         bm25Current1: 0,
@@ -89,6 +93,7 @@ async function main(): Promise<void> {
         pct(tally.earlierFirst / tally.questions),
         pct(tally.old3 / tally.unchanged),
         pct(tally.bm25Old3 / tally.unchanged),
+        pct(tally.current1NoDecay / tally.questions),
       ]);
     }
     console.log(`${USERS} users per part; the API's defaults (infer on; hybrid search, time decay on)`);
@@ -127,9 +132,14 @@ async function measureUser(
       created_at: new Date(START + s.day * DAY_MS + i * 1000).toISOString(),
     });
   const bm25 = new Bm25Index(user.statements.map((s) => s.text));
-  const search = async (q: NowQuestion) =>
-    (await client.post<{ results: SearchItem[] }>('/memory/search', { user_id: user.id, query: q.query }))
-      .results;
+  const search = async (q: NowQuestion, extra: Record<string, unknown> = {}) =>
+    (
+      await client.post<{ results: SearchItem[] }>('/memory/search', {
+        user_id: user.id,
+        query: q.query,
+        ...extra,
+      })
+    ).results;
   for (const q of user.changed) {
     const results = await search(q);
     tally.questions++;
@@ -148,6 +158,8 @@ async function measureUser(
       !names(results[0].memory, q.current)
     )
       tally.earlierFirst++;
+    const [undecayed] = await search(q, { time_decay: false });
+    if (undecayed && names(undecayed.memory, q.current)) tally.current1NoDecay++;
     const [best] = bm25.search(q.query, 1);
     if (best !== undefined && names(user.statements[best].text, q.current)) tally.bm25Current1++;
   }
