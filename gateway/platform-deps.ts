@@ -15,7 +15,7 @@ import { LogShipper } from '../domain/search-ops/plat-logs/log-shipper';
 import { ACCESS_LOGS, ensurePlatLogIndices } from '../domain/search-ops/plat-logs/plat-log-indices';
 import { AlarmStore } from '../domain/monitoring/alarm-store';
 import { SourcePolicy, type SourcePolicySettings } from '../domain/sources/source-policy';
-import { IdTokens, keyDirectory } from './auth/id-tokens';
+import { IdTokens, externalIssuerOf, keyDirectory } from './auth/id-tokens';
 import { UserStore } from './auth/user-store';
 import { AttemptCounters } from '../domain/metadata-store/attempt-counters';
 import { LeaseSlots } from '../domain/metadata-store/lease-slots';
@@ -51,14 +51,7 @@ export async function platformDeps(
   );
   const engine = warehouseEngine(config, path.join(dataDir, 'warehouse'));
   const users = new UserStore(db);
-  const external = config.PLAT_OIDC_ISSUER
-    ? {
-        issuer: config.PLAT_OIDC_ISSUER,
-        jwksUrl: config.PLAT_OIDC_JWKS_URL,
-        audience: config.PLAT_OIDC_AUDIENCE,
-        operatorGroup: config.PLAT_OIDC_OPERATOR_GROUP,
-      }
-    : undefined;
+  const external = externalIssuerOf(config);
   // Shared metadata: the signing key is a shared secret too, so every gateway signs and verifies alike.
   const signingKeys =
     db.dialect === 'postgres'

@@ -8,6 +8,7 @@ import {
   sourceConnector,
   type SourceConnector,
 } from '../../domain/sources/mysql-connection';
+import { SourceMisbehavedError } from '../../domain/sources/bounded-source';
 import type { SourcePolicy } from '../../domain/sources/source-policy';
 import { readSourceSchema } from '../../domain/warehouse/ods-ingestion';
 import { sourceTarget, type ProjectSource } from '../../shared/mysql-source';
@@ -57,4 +58,14 @@ export async function loadSourceSchema(
     (await store.getArtifact<SourceSnapshot>(projectId, 'source_schema')) ??
     readSourceSchema(warehouseRoot, projectId)
   );
+}
+
+/**
+ * `err`, or for a source that stalled or flooded its answer, a failure that is not retried: it will
+ * do so again, and each attempt would wait as long (docs/security.md#sources).
+ */
+export function misbehavingSourceFailsForGood(err: unknown): unknown {
+  return err instanceof SourceMisbehavedError
+    ? ApplicationFailure.nonRetryable(err.message, 'SourceMisbehaved')
+    : err;
 }

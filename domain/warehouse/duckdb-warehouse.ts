@@ -398,7 +398,7 @@ const SPILL_DIR = '.spill';
 const DEFAULT_SPILL_LIMIT = '10GB';
 
 /** A session's memory unless the deployment says otherwise (PLAT_WAREHOUSE_MEMORY_LIMIT). */
-const DEFAULT_MEMORY_LIMIT = '1GB';
+export const DEFAULT_MEMORY_LIMIT = '1GB';
 
 /**
  * The sandbox of every project session (docs/security.md#the-warehouse-sandbox): files only under
@@ -417,8 +417,8 @@ async function assertOneSelect(conn: DuckDBConnection, select: string): Promise<
     throw new Error('a table is built from one SELECT statement');
 }
 
-/** Longest a query runs unless the caller says otherwise. */
-const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
+/** Longest a query (or a read session's statement) runs unless the caller says otherwise. */
+export const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
 
 /** Rows a read session's statement may return unless the caller says otherwise. */
 const DEFAULT_SESSION_MAX_ROWS = 100_000;

@@ -19,6 +19,7 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
+import type { PlatConfig } from '../../shared/config';
 import { rolesFromGroups, rolesIn, type Role } from './roles';
 
 type SigningKey = Awaited<ReturnType<typeof importJWK>>;
@@ -40,6 +41,23 @@ export interface ExternalIssuer {
   audience?: string;
   /** The group (in `groups` or `cognito:groups`) whose members are operators (PLAT_OIDC_OPERATOR_GROUP). */
   operatorGroup?: string;
+}
+
+/** The external OIDC issuer the configuration names (PLAT_OIDC_*), if any: the gateway and the memory service trust the same one. */
+export function externalIssuerOf(
+  config: Pick<
+    PlatConfig,
+    'PLAT_OIDC_ISSUER' | 'PLAT_OIDC_JWKS_URL' | 'PLAT_OIDC_AUDIENCE' | 'PLAT_OIDC_OPERATOR_GROUP'
+  >,
+): ExternalIssuer | undefined {
+  return config.PLAT_OIDC_ISSUER
+    ? {
+        issuer: config.PLAT_OIDC_ISSUER,
+        jwksUrl: config.PLAT_OIDC_JWKS_URL,
+        audience: config.PLAT_OIDC_AUDIENCE,
+        operatorGroup: config.PLAT_OIDC_OPERATOR_GROUP,
+      }
+    : undefined;
 }
 
 /** Where the signing key is kept: the first process to store one wins, the others read it. */

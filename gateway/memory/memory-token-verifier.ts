@@ -4,7 +4,7 @@
  * gateway accepts them (PLAT_OIDC_*), so a user id means the same on both services.
  */
 import type { PlatConfig } from '../../shared/config';
-import { IdTokenVerifier } from '../auth/id-tokens';
+import { IdTokenVerifier, externalIssuerOf } from '../auth/id-tokens';
 
 export function memoryTokenVerifier(
   config: Pick<
@@ -19,13 +19,5 @@ export function memoryTokenVerifier(
 ): IdTokenVerifier {
   const jwks =
     config.PLAT_MEMORY_TOKEN_JWKS_URL ?? `http://127.0.0.1:${config.PLAT_GATEWAY_PORT}/.well-known/jwks.json`;
-  const external = config.PLAT_OIDC_ISSUER
-    ? {
-        issuer: config.PLAT_OIDC_ISSUER,
-        jwksUrl: config.PLAT_OIDC_JWKS_URL,
-        audience: config.PLAT_OIDC_AUDIENCE,
-        operatorGroup: config.PLAT_OIDC_OPERATOR_GROUP,
-      }
-    : undefined;
-  return IdTokenVerifier.fromJwksUrl(jwks, external);
+  return IdTokenVerifier.fromJwksUrl(jwks, externalIssuerOf(config));
 }

@@ -19,18 +19,28 @@ export function processesMentioning(marker: string): { pid: number; cmd: string 
   return found;
 }
 
+/**
+ * The fields of `/proc/<pid>/stat` after the command's name (which may hold spaces, in
+ * parentheses): state first, then ppid...; undefined once the process is gone.
+ */
+function statFields(pid: number | string): string[] | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
 /** The live children of `parent` whose command line contains `marker` (Linux /proc). */
 export function childrenOf(parent: number, marker: string): number[] {
   const found: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
+    const [state, ppid] = statFields(entry) ?? [];
+    if (state === undefined || state === 'Z' || Number(ppid) !== parent) continue;
     try {
-      // The fields after the command's name (which may hold spaces) in parentheses: state, ppid...
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (state === 'Z' || Number(ppid) !== parent) continue;
-      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmd.includes(marker)) found.push(Number(entry));
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) found.push(Number(entry));
     } catch {
       /* exited while we looked */
     }
@@ -40,22 +50,13 @@ export function childrenOf(parent: number, marker: string): number[] {
 
 /** CPU time a process has used so far, in clock ticks (user and system; 0 once it is gone). */
 export function cpuTicks(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime: fields 14 and 15 of stat, counted from the state (field 3) here.
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
+  const fields = statFields(pid);
+  // utime and stime: fields 14 and 15 of stat, counted from the state (field 3) here.
+  return fields ? Number(fields[11]) + Number(fields[12]) : 0;
 }
 
 /** Whether `pid` is a live process (not a zombie). */
 export function isAlive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
+  const state = statFields(pid)?.[0];
+  return state !== undefined && state !== 'Z';
 }

@@ -3,14 +3,13 @@
  * ones, or its key range, heartbeating every 5 s with the tables done as the checkpoint. A source that
  * stops sending mid-copy fails the part for good after 10 minutes without a row.
  */
-import { ApplicationFailure, activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
-import { SourceMisbehavedError } from '../../../domain/sources/bounded-source';
+import { activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
 import { OrderedWrites } from '../../../domain/metadata-store/ordered-writes';
 import type { OdsPartCopy } from '../../../domain/warehouse/ods-assembly';
 import { copyOdsPart as copyPart } from '../../../domain/warehouse/ods-part-copy';
 import type { TableCopyResult } from '../../../domain/warehouse/ods-table-copy';
 import { tableCopiedEvent } from '../ods-progress';
-import { connectOrExplain, connectorOf } from '../source-access';
+import { connectOrExplain, connectorOf, misbehavingSourceFailsForGood } from '../source-access';
 import type { CopyOdsPartRequest, IngestionDeps } from './ingestion-deps';
 import { storedSourceSchema } from './ods-summary';
 
@@ -58,11 +57,7 @@ export async function copyOdsPart(
     });
     return { part, tables };
   } catch (err) {
-    // A source that stopped sending mid-copy: another attempt would wait as long again
-    // (docs/security.md#sources).
-    if (err instanceof SourceMisbehavedError)
-      throw ApplicationFailure.nonRetryable(err.message, 'SourceMisbehaved');
-    throw err;
+    throw misbehavingSourceFailsForGood(err);
   } finally {
     clearInterval(beat);
     heartbeat(progress);

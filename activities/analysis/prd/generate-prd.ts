@@ -17,12 +17,12 @@ import {
   exploreSource,
   type ToolCallRecord,
 } from '../../../domain/sources/source-explorer';
-import { SourceMisbehavedError, withBoundedSource } from '../../../domain/sources/bounded-source';
+import { withBoundedSource } from '../../../domain/sources/bounded-source';
 import type { SourcePolicy } from '../../../domain/sources/source-policy';
 import type { UsageRecord } from '../../../shared/cost-ledger';
 import type { Prd } from '../../../shared/prd-schema';
 import type { AnalysisProjectInput, ProjectEvent } from '../../../shared/project-model';
-import { connectOrExplain, connectorOf } from '../source-access';
+import { connectOrExplain, connectorOf, misbehavingSourceFailsForGood } from '../source-access';
 
 export interface PrdDeps {
   store: ProjectStore;
@@ -98,10 +98,7 @@ export async function generatePrd(
   try {
     return await withBoundedSource(db, EXPLORING_BOUNDS, (bounded) => explore(bounded));
   } catch (err) {
-    // A server that stalls or floods will do so again: said once, not retried.
-    if (err instanceof SourceMisbehavedError)
-      throw ApplicationFailure.nonRetryable(err.message, 'SourceMisbehaved');
-    throw err;
+    throw misbehavingSourceFailsForGood(err);
   } finally {
     clearInterval(beat);
     flush();

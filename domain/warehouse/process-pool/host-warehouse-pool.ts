@@ -2,7 +2,7 @@
  * The host's warehouse processes: one pool per process of plat (gateway, worker) and its settings
  * (docs/security.md#warehouse-processes), shared by the engine and the advisor's profiling.
  */
-import type { DuckDbSessionLimits } from '../duckdb-warehouse';
+import { DEFAULT_MEMORY_LIMIT, type DuckDbSessionLimits } from '../duckdb-warehouse';
 import { WarehouseProcessPool } from './warehouse-process-pool';
 
 /** The settings of a host's warehouse processes (PLAT_WAREHOUSE_* in the configuration). */
@@ -26,7 +26,6 @@ export interface WarehouseProcessSettings extends DuckDbSessionLimits {
 }
 
 const GIB = 1024 ** 3;
-const DEFAULT_MEMORY_LIMIT = '1GB';
 const DEFAULT_PROCESSES = 4;
 const DEFAULT_WARM = 1;
 

@@ -7,6 +7,7 @@
  */
 import type { LayerName, Prd } from '../../../shared/prd-schema';
 import type { ReadSessionLimits, WarehouseReadSession } from '../duckdb-read-query';
+import { DEFAULT_QUERY_TIMEOUT_MS } from '../duckdb-warehouse';
 import {
   WarehouseQueryError,
   type BuiltTable,
@@ -19,9 +20,6 @@ import {
 import type { WarehouseChildOp, WarehouseChildOps } from './warehouse-child-protocol';
 import { WarehouseProcessEnded } from './warehouse-process';
 import type { WarehouseLease, WarehouseProcessPool } from './warehouse-process-pool';
-
-/** Longest a query runs unless the caller says otherwise (as in DuckDbWarehouse). */
-const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
 
 /**
  * How long past a statement's own timeout its child is killed: DuckDB is interrupted at the timeout
@@ -208,9 +206,6 @@ export class PooledDuckDbWarehouse implements WarehouseEngine {
   }
 }
 
-/** Longest a read session's statement runs unless its limits say otherwise (as in DuckDbWarehouse). */
-const DEFAULT_READ_TIMEOUT_MS = 60_000;
-
 /**
  * `DuckDbWarehouse.openReadSession` in a child of `pool`, on the warehouse at `root`: the same
  * checks and caps, its statements on one child until one costs it.
@@ -224,7 +219,7 @@ export async function pooledReadSession(
 ): Promise<WarehouseReadSession> {
   const session = new PooledSession(pool, root, ['openReadSession', [projectId, layer, limits]]);
   await session.held();
-  const deadline = (limits.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS) + KILL_GRACE_MS;
+  const deadline = (limits.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS) + KILL_GRACE_MS;
   return {
     async query(sql, options = {}) {
       return (await session.run('readQuery', [sql, options], deadline)) as QueryRows;
