@@ -66,6 +66,38 @@ describe('calendar dimensions', () => {
     expect(calendarOf(calendar('xq_t1'))!.parts.map((p) => p.column)).toEqual(['k', 'y', 'w']);
   });
 
+  it('reads month and weekday names in the languages of the schema words, not English alone', () => {
+    const named = (language: string, field: 'month' | 'weekday', width: 'long' | 'short') => (day: string) =>
+      new Intl.DateTimeFormat(language, { [field]: width, timeZone: 'UTC' }).format(
+        new Date(`${day}T00:00:00Z`),
+      );
+    for (const [language, width] of [
+      ['de', 'long'],
+      ['es', 'short'],
+      ['pt', 'long'],
+      ['fr', 'short'],
+      ['it', 'long'],
+    ] as const) {
+      const t = calendar('kalender');
+      t.columns.push(col('mes', 'varchar'));
+      for (const r of t.sample_rows) {
+        const day = r.d.slice(0, 10);
+        r.w = named(language, 'weekday', width)(day).toUpperCase();
+        r.mes = named(language, 'month', width)(day);
+      }
+      expect(calendarOf(t)?.parts).toEqual(
+        expect.arrayContaining([
+          { column: 'w', part: 'weekday name' },
+          { column: 'mes', part: 'month name' },
+        ]),
+      );
+    }
+    // Names of the wrong days are no part.
+    const wrong = calendar('kalender');
+    wrong.sample_rows.forEach((r, i) => (r.w = ['Montag', 'Dienstag', 'Montag', 'Freitag', 'Montag'][i]));
+    expect(calendarOf(wrong)?.parts.map((p) => p.column) ?? []).not.toContain('w');
+  });
+
   it('refuses a table of dates without parts, with gaps, or with several rows a day', () => {
     const noParts = calendar('days', 365, false);
     // The yyyymmdd key alone is one part: not enough.

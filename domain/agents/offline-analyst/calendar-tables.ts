@@ -6,7 +6,6 @@
  */
 import type { PrdRelationship } from '../../../shared/prd-schema';
 import type { SourceTable } from '../../../shared/source-schema';
-import { MONTH_NAMES } from '../../../shared/text-dates';
 import { keyCandidate, type EventTimeCandidate } from './event-time';
 
 /** A table recognised as a calendar. */
@@ -25,8 +24,37 @@ const DAYS_SHARE = 0.9;
 /** Part columns a calendar has at least, beyond its date. */
 const MIN_PARTS = 2;
 
-const MONTHS = MONTH_NAMES;
-const WEEKDAYS = 'sunday monday tuesday wednesday thursday friday saturday'.split(' ');
+/**
+ * Languages whose month and weekday names a calendar column may hold: those the analyst reads
+ * schema words in (docs/offline-analyst.md#names-in-other-languages). The names come from the
+ * runtime's ICU data (Intl), not from a list of our own.
+ */
+const CALENDAR_LANGUAGES = ['en', 'es', 'pt', 'de', 'fr', 'it'];
+
+const unaccented = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '');
+
+/** Every way a day's month or weekday is named: whole, abbreviated, its first three letters, with or without accents. */
+function namesOf(field: 'month' | 'weekday'): (d: Date) => string[] {
+  const formats = CALENDAR_LANGUAGES.flatMap((language) =>
+    (['long', 'short'] as const).map(
+      (width) => new Intl.DateTimeFormat(language, { [field]: width, timeZone: 'UTC' }),
+    ),
+  );
+  const byKey = new Map<number, string[]>();
+  return (d) => {
+    const key = field === 'month' ? d.getUTCMonth() : 100 + d.getUTCDay();
+    let names = byKey.get(key);
+    if (!names) {
+      const written = formats.map((f) => f.format(d).toLowerCase().replace(/\.$/, ''));
+      const all = written.flatMap((n) => [n, n.slice(0, 3)]);
+      names = [...new Set([...all, ...all.map(unaccented)])];
+      byKey.set(key, names);
+    }
+    return names;
+  };
+}
+const monthNames = namesOf('month');
+const weekdayNames = namesOf('weekday');
 
 /** The day a sampled value names: ISO text at midnight, or a driver's local midnight rendered in UTC. */
 function sampledDay(value: string | null | undefined): Date | undefined {
@@ -44,8 +72,6 @@ function partsOf(d: Date): Record<string, string[]> {
   const dom = d.getUTCDate();
   const dow = d.getUTCDay();
   const doy = Math.floor((d.getTime() - Date.UTC(y, 0, 1)) / 86_400_000) + 1;
-  const month = MONTHS[m - 1];
-  const weekday = WEEKDAYS[dow];
   const iso = d.toISOString().slice(0, 10);
   return {
     year: [String(y)],
@@ -58,8 +84,8 @@ function partsOf(d: Date): Record<string, string[]> {
     'weekday (sunday 1)': [String(dow + 1)],
     'weekday (monday 1)': [String(dow === 0 ? 7 : dow)],
     'weekday (monday 0)': [String((dow + 6) % 7)],
-    'month name': [month, month.slice(0, 3)],
-    'weekday name': [weekday, weekday.slice(0, 3)],
+    'month name': monthNames(d),
+    'weekday name': weekdayNames(d),
     'weekend flag': [dow === 0 || dow === 6 ? '1' : '0', dow === 0 || dow === 6 ? 'true' : 'false'],
     'yyyymmdd key': [iso.replace(/-/g, '')],
   };
@@ -70,7 +96,10 @@ function partsOf(d: Date): Record<string, string[]> {
  * tell them apart), or undefined.
  */
 function partOfColumn(rows: { day: Date; value: string }[]): string | undefined {
-  const readings = rows.map(({ day, value }) => ({ parts: partsOf(day), value: value.trim().toLowerCase() }));
+  const readings = rows.map(({ day, value }) => ({
+    parts: partsOf(day),
+    value: value.trim().toLowerCase().replace(/\.$/, ''),
+  }));
   const names = Object.keys(readings[0].parts).filter((name) =>
     readings.every((r) => r.parts[name].includes(r.value)),
   );
