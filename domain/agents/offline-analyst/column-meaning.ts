@@ -210,7 +210,26 @@ export function columnMeaning(
     return TEXT_NUMBER_MEANINGS.has(read) ? read : 'text';
   }
   const read = numberMeaning(words, type);
+  if (read === 'rate' && tallyOfPoints(table, column, words)) return 'flow';
   return read === 'number' || read === 'size' ? behaviourMeaning(table, column, read) : read;
+}
+
+/** Words that name a grade (averaged) or a tally of points (summed): the values tell which. */
+const GRADE_OR_TALLY_WORDS = ['score', 'scores'];
+/** Share of zeros from which whole, non-negative scores count points won (goals, runs) rather than grade. */
+const TALLY_ZEROS = 0.1;
+
+/**
+ * Why a column named as a score counts points (a match's goals) rather than grades something (a
+ * test or credit score): its values are whole, never negative and often 0, as counts of what
+ * happened are and grades rarely are. Undefined when the name is no score or the values say grade.
+ */
+function tallyOfPoints(table: SourceTable, column: SourceColumn, words: string[]): string | undefined {
+  if (!has(words, ...GRADE_OR_TALLY_WORDS) || has(words, ...RATE_WORDS.filter((w) => w !== 'score')))
+    return undefined;
+  const b = table.number_behaviour?.[column.name];
+  if (!b?.integers || b.negatives > 0 || b.zeros < TALLY_ZEROS) return undefined;
+  return `summed as a tally of points: its values are whole and ${Math.round(100 * b.zeros)}% of them 0, as counts are and grades rarely are`;
 }
 
 /** Steps over spread below which a number moves like a level (docs/offline-analyst.md#levels-and-flows). */
@@ -267,8 +286,8 @@ function readByValues(
 }
 
 /**
- * Numbers of `table` whose names said nothing of what they are and whose values decided it as a
- * level or a flow, with why: for the person approving to check.
+ * Numbers of `table` whose names said nothing of what they are (or only "score", a grade or a
+ * tally) and whose values decided it as a level or a flow, with why: for the person approving to check.
  */
 export function measuresReadByValues(
   table: SourceTable,
@@ -277,7 +296,10 @@ export function measuresReadByValues(
   return table.columns.flatMap((c) => {
     const meaning = columnMeaning(table, c, keys);
     if (meaning !== 'level' && meaning !== 'flow') return [];
-    const named = numberMeaning(columnWords(table, c.name), c.data_type);
+    const words = columnWords(table, c.name);
+    const named = numberMeaning(words, c.data_type);
+    const tally = named === 'rate' ? tallyOfPoints(table, c, words) : undefined;
+    if (tally) return [{ column: c.name, meaning, why: tally }];
     if (named !== 'number' && named !== 'size') return [];
     const read = readByValues(table, c, named);
     return read && read.meaning === meaning ? [{ column: c.name, meaning, why: read.why }] : [];

@@ -4,7 +4,7 @@
  * tells nothing.
  */
 import { numberBehaviour } from '../../../domain/sources/value-behaviour';
-import { columnMeaning } from '../../../domain/agents/offline-analyst/column-meaning';
+import { columnMeaning, measuresReadByValues } from '../../../domain/agents/offline-analyst/column-meaning';
 import type { DateColumnStats, SourceColumn, SourceTable } from '../../../shared/source-schema';
 import { column } from './source-columns';
 
@@ -201,6 +201,27 @@ describe('what the analyst makes of them', () => {
     expect(meaningOf(t, 'cluster')).toBe('code');
     expect(meaningOf(t, 'dep_time')).toBe('calendar');
     expect(meaningOf(t, 'age')).toBe('code');
+  });
+
+  it('a score counts points when its values are whole and often 0, and grades otherwise', () => {
+    const goals = { ...base, integers: true, distinct: 9, min: 0, max: 8, spread: 0.8 };
+    const t = table({
+      home_score: { ...goals, zeros: 0.24 },
+      credit_score: { ...base, integers: true, distinct: 140, min: 380, max: 850, spread: 0.15 },
+      review_score: { ...base, integers: true, distinct: 5, min: 1, max: 5, spread: 0.3 },
+      score_pct: { ...goals, zeros: 0.3 },
+      rating: { ...goals, zeros: 0.3 },
+    });
+    expect(meaningOf(t, 'home_score')).toBe('flow');
+    expect(meaningOf(t, 'credit_score')).toBe('rate');
+    expect(meaningOf(t, 'review_score')).toBe('rate');
+    // A percentage or a rating is a grade whatever its values.
+    expect(meaningOf(t, 'score_pct')).toBe('rate');
+    expect(meaningOf(t, 'rating')).toBe('rate');
+    // Read by its values against its name: listed for the person approving.
+    expect(measuresReadByValues(t)).toEqual([
+      { column: 'home_score', meaning: 'flow', why: expect.stringContaining('24% of them 0') },
+    ]);
   });
 
   it('a name that says what the number is wins over its values', () => {
