@@ -111,6 +111,20 @@ window.plat.page(async () => {
       $('#editor').replaceChildren();
       return;
     }
+    // The decisions the analyst is unsure of sit in the PRD below: say how many, and link to them.
+    const unsure = view.prd?.review?.length ?? 0;
+    const reviewNote = $('#decision-review');
+    reviewNote.hidden = unsure === 0;
+    if (unsure)
+      reviewNote.replaceChildren(
+        `The analyst is unsure of ${unsure} decision${unsure === 1 ? '' : 's'}: `,
+        h(
+          'a',
+          { href: '#prd-review' },
+          unsure === 1 ? 'check it before approving' : 'check them before approving',
+        ),
+        '.',
+      );
     // Opened live (hitl_required while the page is open): bring it into view. On load it is already
     // near the top, under the headline.
     if (wasHidden && rendered) {

@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { dataDirDeps } from '../../workers/platform-activities';
 import { apiCaller } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
+import { loadZooDatabase } from '../harness/zoo';
 import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
 import {
@@ -387,6 +388,49 @@ describe('project pages', () => {
     await page.click('#approve');
     await page.waitForSelector('#notice:has-text("no longer waiting for a decision")');
     await page.waitForSelector('#decision', { state: 'hidden' });
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the decisions the analyst is unsure of above the PRD, the weak ones marked', async () => {
+    // A source whose names say nothing of its business: the industry is a guess at 30%.
+    const records = await loadZooDatabase('zoo_generic_records');
+    const created = await call(
+      'POST',
+      '/v1/projects',
+      {
+        jdbc_url: records.jdbcUrl,
+        username: records.user,
+        password: records.password,
+        description: 'our records',
+      },
+      token,
+    );
+    expect(created.status).toBe(201);
+    const id = created.body.project_id as string;
+    const view = await until(id, (s) => s === 'waiting_approval');
+    const review = (view.prd as { review: { decision: string; confidence: number }[] }).review;
+    expect(review.find((r) => r.decision === 'industry')?.confidence).toBeLessThan(0.5);
+
+    const { page, errors } = await newPage(browser);
+    await signIn(page, gateway.base, USER.username, USER.password, `/ui/projects/${id}`);
+    await page.waitForSelector('#decision:not([hidden])');
+    // The decision box says how many decisions to check, and takes you to them.
+    expect(await page.textContent('#decision-review')).toContain(`unsure of ${review.length} decision`);
+    await page.click('#decision-review a');
+    expect(new URL(page.url()).hash).toBe('#prd-review');
+    const panel = await page.waitForSelector('#prd-review');
+    expect(await panel.textContent()).toContain(`To check before approving (${review.length})`);
+    const weak = await page.$$eval('#prd-review li.warn', (els) => els.map((e) => e.textContent ?? ''));
+    expect(weak.some((t) => /industry of .*confidence 30%/.test(t))).toBe(true);
+    // Above the PRD's tables, where the person approving reads first.
+    const above = await page.evaluate(() => {
+      const r = document.getElementById('prd-review')!;
+      const first = document.querySelector('#prd table');
+      return !first || (r.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+    });
+    expect(above).toBe(true);
+    await screenshots(page, 'project-prd-review');
+    expect(await seriousA11yViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   });
 
