@@ -81,7 +81,7 @@ describe('calendar dimensions', () => {
       const t = calendar('kalender');
       t.columns.push(col('mes', 'varchar'));
       for (const r of t.sample_rows) {
-        const day = r.d.slice(0, 10);
+        const day = String(r.d).slice(0, 10);
         r.w = named(language, 'weekday', width)(day).toUpperCase();
         r.mes = named(language, 'month', width)(day);
       }

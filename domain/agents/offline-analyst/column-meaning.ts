@@ -144,6 +144,16 @@ const LEVEL_WORDS = [
 ];
 /** Words saying a level's change, which is a flow (`stock_change`, `balance_delta`, `qty_received`). */
 const CHANGE_WORDS = ['change', 'delta', 'adjustment', 'moved', 'received', 'sold', 'issued', 'movement'];
+/** Whether a number may go below 0: some value read did, or its name says it is a change. */
+export function mayGoBelowZero(table: SourceTable, column: SourceColumn): boolean {
+  return (
+    (table.number_behaviour?.[column.name]?.negatives ?? 0) > 0 ||
+    has(columnWords(table, column.name), ...NET_CHANGE_WORDS)
+  );
+}
+
+/** Words of a change by itself, whatever changed: summed to the net change. */
+const NET_CHANGE_WORDS = ['change', 'delta', 'movement', 'adjustment'];
 const DURATION_WORDS = [
   'duration',
   'seconds',
@@ -211,6 +221,7 @@ export function columnMeaning(
   }
   const read = numberMeaning(words, type);
   if (read === 'rate' && tallyOfPoints(table, column, words)) return 'flow';
+  if (read === 'quantity' && headcountLevel(table, column, words)) return 'level';
   return read === 'number' || read === 'size' ? behaviourMeaning(table, column, read) : read;
 }
 
@@ -286,8 +297,35 @@ function readByValues(
 }
 
 /**
+ * Why a count kept in a table of readings is a headcount (the unemployed, subscribers, staff: a
+ * level) rather than a tally of what happened: followed along the table's series it moves by small
+ * steps, as levels do and tallies of days or months do not. Undefined otherwise.
+ */
+function headcountLevel(table: SourceTable, column: SourceColumn, words: string[]): string | undefined {
+  if (!has(words, 'count')) return undefined;
+  const steps = table.number_behaviour?.[column.name]?.steps;
+  if (!steps || steps.ratio > LEVEL_STEPS) return undefined;
+  return `averaged as a level: a count that, followed through ${table.name}'s readings, moves by small steps (following readings differ by ${steps.ratio} of what independent ones would)`;
+}
+
+/** Steps over spread below which a count in a series is not clearly a tally: said to the person approving. */
+const TALLY_STEPS = 0.5;
+
+/**
+ * Why a count of a table of readings, summed as a tally, may be a headcount after all: along the
+ * series it moves by steps too small for a tally to be sure, yet not small enough for a level.
+ */
+function countNearLevel(table: SourceTable, column: SourceColumn, words: string[]): string | undefined {
+  if (!has(words, 'count')) return undefined;
+  const steps = table.number_behaviour?.[column.name]?.steps;
+  if (!steps || steps.ratio <= LEVEL_STEPS || steps.ratio >= TALLY_STEPS) return undefined;
+  return `summed as a tally, though followed through ${table.name}'s readings it moves by fairly small steps (following readings differ by ${steps.ratio} of what independent ones would): a headcount would be averaged as a level`;
+}
+
+/**
  * Numbers of `table` whose names said nothing of what they are (or only "score", a grade or a
- * tally) and whose values decided it as a level or a flow, with why: for the person approving to check.
+ * tally, or "count", a tally or a headcount) and whose values decided it as a level or a flow, with
+ * why: for the person approving to check.
  */
 export function measuresReadByValues(
   table: SourceTable,
@@ -295,11 +333,18 @@ export function measuresReadByValues(
   const keys = new Set(table.foreign_keys.flatMap((fk) => fk.columns));
   return table.columns.flatMap((c) => {
     const meaning = columnMeaning(table, c, keys);
-    if (meaning !== 'level' && meaning !== 'flow') return [];
     const words = columnWords(table, c.name);
+    const unsureCount = meaning === 'quantity' ? countNearLevel(table, c, words) : undefined;
+    if (unsureCount) return [{ column: c.name, meaning: 'flow' as const, why: unsureCount }];
+    if (meaning !== 'level' && meaning !== 'flow') return [];
     const named = numberMeaning(words, c.data_type);
-    const tally = named === 'rate' ? tallyOfPoints(table, c, words) : undefined;
-    if (tally) return [{ column: c.name, meaning, why: tally }];
+    const againstName =
+      named === 'rate'
+        ? tallyOfPoints(table, c, words)
+        : named === 'quantity'
+          ? headcountLevel(table, c, words)
+          : undefined;
+    if (againstName) return [{ column: c.name, meaning, why: againstName }];
     if (named !== 'number' && named !== 'size') return [];
     const read = readByValues(table, c, named);
     return read && read.meaning === meaning ? [{ column: c.name, meaning, why: read.why }] : [];
@@ -322,6 +367,8 @@ function numberMeaning(words: string[], type: string): ColumnMeaning {
   // Money per unit (`unit_cost`, `cost_each`, `price_per_kg`) is averaged, never summed.
   if (has(words, 'unit', 'each', 'per') && has(words, ...MONEY_WORDS) && !has(words, 'units'))
     return 'unit_price';
+  // `rate` alone says per what no more than `heart rate` or `unemployment rate` would: a rate.
+  if (words.length === 1 && words[0] === 'rate') return 'rate';
   if (has(words, ...PRICE_WORDS) && !has(words, ...RATE_WORDS)) {
     // `rate` alone (interest_rate) is a rate; `rental_rate`, `hourly_rate` are prices per unit.
     if (last(words) === 'rate' && has(words, 'interest', 'tax', 'exchange', 'conversion', 'growth', 'churn'))
@@ -333,6 +380,8 @@ function numberMeaning(words: string[], type: string): ColumnMeaning {
   if (has(words, ...SIZE_WORDS)) return 'size';
   if (has(words, ...RATE_WORDS)) return 'rate';
   if (has(words, 'count', 'visits', 'views', 'clicks', 'sessions', 'attempts', 'points')) return 'quantity';
+  // What something changed by (`nonfarm_change`, `stock_delta`) adds up to its net change: a flow.
+  if (has(words, ...NET_CHANGE_WORDS)) return 'flow';
   return 'number';
 }
 

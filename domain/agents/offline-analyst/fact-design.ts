@@ -142,7 +142,7 @@ function aggregates(
     else if (['quantity', 'duration', 'size', 'flow'].includes(m.meaning)) {
       out.push({
         field: field(totalName(m.reading), m.type, `SUM(${m.name})`, totalLabel(m.label, noun)),
-        unit: m.meaning === 'flow' ? 'count' : m.meaning,
+        unit: m.meaning === 'flow' ? (m.signed ? 'number' : 'count') : m.meaning,
         additive: true,
         headline: m.meaning === 'quantity',
       });

@@ -7,7 +7,7 @@
  * numbers, years and flags never.
  */
 import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
-import { isCents } from './column-meaning';
+import { isCents, mayGoBelowZero } from './column-meaning';
 import { columnWords, identifier, singularWords, tableNoun } from './name-words';
 import { FACT_ROLES, type TableAnalysis } from './table-roles';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
@@ -37,6 +37,8 @@ export interface RowMeasure {
   label: string;
   /** What the DWD value is derived from, for the PRD. */
   formula: string;
+  /** A flow whose values go below 0 (a net change): summed, but no count. */
+  signed?: boolean;
 }
 
 /** The decimal scale of a column type (`decimal(10,2)` → 2), 0 for integers. */
@@ -210,6 +212,7 @@ export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnaly
         meaning,
         label: `${readingOf(fact.table, c).replace(/_/g, ' ')} (${label})`,
         formula: `${identifier(c.name)} = ${c.name}`,
+        ...(meaning === 'flow' && mayGoBelowZero(fact.table, c) ? { signed: true } : {}),
       });
     }
   }

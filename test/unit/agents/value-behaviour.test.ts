@@ -4,7 +4,11 @@
  * tells nothing.
  */
 import { numberBehaviour } from '../../../domain/sources/value-behaviour';
-import { columnMeaning, measuresReadByValues } from '../../../domain/agents/offline-analyst/column-meaning';
+import {
+  columnMeaning,
+  mayGoBelowZero,
+  measuresReadByValues,
+} from '../../../domain/agents/offline-analyst/column-meaning';
 import type { DateColumnStats, SourceColumn, SourceTable } from '../../../shared/source-schema';
 import { column } from './source-columns';
 
@@ -222,6 +226,49 @@ describe('what the analyst makes of them', () => {
     expect(measuresReadByValues(t)).toEqual([
       { column: 'home_score', meaning: 'flow', why: expect.stringContaining('24% of them 0') },
     ]);
+  });
+
+  it('a count in a table of readings is a headcount when it moves by small steps, unsure between', () => {
+    const counted = { ...base, integers: true, distinct: 140, min: 2, max: 1100, spread: 0.8 };
+    const t = table({
+      staff_count: { ...counted, steps: { pairs: 198, ratio: 0.05 } },
+      unemployed_count: { ...counted, steps: { pairs: 198, ratio: 0.18 } },
+      visit_count: { ...counted, steps: { pairs: 198, ratio: 0.9 } },
+      order_count: counted,
+    });
+    expect(meaningOf(t, 'staff_count')).toBe('level');
+    expect(meaningOf(t, 'unemployed_count')).toBe('quantity');
+    expect(meaningOf(t, 'visit_count')).toBe('quantity');
+    expect(meaningOf(t, 'order_count')).toBe('quantity');
+    const listed = measuresReadByValues(t);
+    expect(listed.map((m) => [m.column, m.meaning])).toEqual([
+      ['staff_count', 'level'],
+      ['unemployed_count', 'flow'],
+    ]);
+    expect(listed[1].why).toMatch(/a headcount would be averaged/);
+  });
+
+  it('a rate alone is a rate, a qualified one a price; a change adds up to the net change', () => {
+    const t = table({
+      rate: { ...base, spread: 0.5 },
+      nonfarm_change: { ...base, spread: 3, negatives: 0.2 },
+    });
+    t.columns.push(column('rental_rate', 'decimal'));
+    expect(meaningOf(t, 'rate')).toBe('rate');
+    expect(meaningOf(t, 'rental_rate')).toBe('unit_price');
+    expect(meaningOf(t, 'nonfarm_change')).toBe('flow');
+    expect(
+      mayGoBelowZero(
+        t,
+        t.columns.find((c) => c.name === 'nonfarm_change')!,
+      ),
+    ).toBe(true);
+    expect(
+      mayGoBelowZero(
+        t,
+        t.columns.find((c) => c.name === 'rate')!,
+      ),
+    ).toBe(false);
   });
 
   it('a name that says what the number is wins over its values', () => {
