@@ -60,8 +60,21 @@ export async function queryWarehouse(
   } catch (err) {
     if (err instanceof WarehouseQueryError) {
       const [status, code] = STATUS[err.reason];
-      throw new HttpError(status, code, err.message);
+      throw new HttpError(status, code, err.message + otherLayerHint(err.message, q.layer));
     }
     throw err;
   }
+}
+
+/**
+ * ` (the query ran on layer ods; ads_sales_kpi_daily is in layer ads: send "layer": "ads")` when a
+ * table the query names is missing and its name starts with another layer's: plat names every
+ * DWD/DWS/ADS table after its layer, and the layer a query reads defaults to ODS.
+ */
+function otherLayerHint(message: string, layer: (typeof layerNames)[number]): string {
+  const table = /Table with name "?([A-Za-z0-9_]+)"? does not exist/.exec(message)?.[1];
+  const other = layerNames.find((l) => l !== layer && table?.toLowerCase().startsWith(`${l}_`));
+  return table && other
+    ? ` (the query ran on layer ${layer}; ${table} is in layer ${other}: send "layer": "${other}")`
+    : '';
 }

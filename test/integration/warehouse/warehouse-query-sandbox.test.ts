@@ -10,6 +10,7 @@ import { WarehouseQueryError } from '../../../domain/warehouse/warehouse-engine'
 import { MAX_ANSWER_BYTES } from '../../../domain/warehouse/answer-size';
 import { layerDatabaseName, layerDir, sourceSchemaFile } from '../../../domain/warehouse/warehouse-layout';
 import { newTestDataDir } from '../../harness/platform-gateway';
+import { queryWarehouse } from '../../../gateway/projects/warehouse-query';
 
 const PROJECT = 'proj-20261123-sandbox1';
 const OTHER = 'proj-20261123-sandbox2';
@@ -131,6 +132,38 @@ describe('warehouse query sandbox (DuckDB engine)', () => {
   it('says when the layer asked for is not built', async () => {
     expect(await refusal(engine.query(PROJECT, 'SELECT 1', 1, 'ads'))).toBe('layer_not_built');
     await expect(engine.openReadSession(PROJECT, 'dws')).rejects.toThrow(/not built yet/);
+  });
+
+  it('says which layer holds a table the query named on another layer (through /query)', async () => {
+    await engine.buildLayer(PROJECT, 'dws', [
+      { name: 'dws_days', select: 'SELECT range AS d FROM range(3)', partition_by: [] },
+    ]);
+    const asked = queryWarehouse(engine, PROJECT, {
+      sql: 'SELECT * FROM dws_days',
+      layer: 'ods',
+      max_rows: 10,
+    });
+    await expect(asked).rejects.toMatchObject({ status: 400 });
+    await expect(asked).rejects.toThrow(/ran on layer ods; dws_days is in layer dws: send "layer": "dws"/);
+    // A table no layer's name explains gets DuckDB's answer alone.
+    await expect(
+      queryWarehouse(engine, PROJECT, {
+        sql: 'SELECT * FROM nowhere',
+        layer: 'ods',
+        max_rows: 10,
+        timeout_ms: 5000,
+      }),
+    ).rejects.toThrow(/^(?![\s\S]*send "layer")/);
+    expect(
+      (
+        await queryWarehouse(engine, PROJECT, {
+          sql: 'SELECT * FROM dws_days',
+          layer: 'dws',
+          max_rows: 10,
+          timeout_ms: 5000,
+        })
+      ).row_count,
+    ).toBe(3);
   });
 
   it("gives the advisor's read session the same confinement", async () => {
