@@ -142,6 +142,7 @@ describe('warehouse query sandbox (DuckDB engine)', () => {
       sql: 'SELECT * FROM dws_days',
       layer: 'ods',
       max_rows: 10,
+      timeout_ms: 5000,
     });
     await expect(asked).rejects.toMatchObject({ status: 400 });
     await expect(asked).rejects.toThrow(/ran on layer ods; dws_days is in layer dws: send "layer": "dws"/);
