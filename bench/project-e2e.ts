@@ -7,6 +7,7 @@
  * BENCH_RUNS=3 by default. Servers are private and stopped at the end; MariaDB's data is kept under
  * .data/bench/ so later runs skip loading Sakila.
  */
+import { DATASETS_DIR } from '../test/fixtures/datasets-dir';
 import { MockActivityEnvironment, TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import * as fs from 'node:fs';
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
     ),
   ]);
   try {
-    await loadSakila(mariadb, path.resolve(repoRoot, '..', 'shared', 'datasets', 'sakila'));
+    await loadSakila(mariadb, path.join(DATASETS_DIR, 'sakila'));
     const env = await TestWorkflowEnvironment.createFromExistingServer({ address: temporal.address });
     await addKeywordSearchAttributes(env.connection, 'default');
     const deps = await dataDirDeps(path.join(scratch, 'data'));

@@ -9,15 +9,15 @@
  * Duplicate turns (same normalized text from the same speaker) are one memory: the add answers the
  * existing id, and that memory stands for every turn it covers.
  */
+import { DATASETS_DIR } from '../../test/fixtures/datasets-dir';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { repoRoot } from '../../shared/paths';
 import { MONTHS } from '../../domain/memory/search/time-expressions';
 import { loadLine, ms, summarize, timed } from './bench-stats';
 import type { AddResponse, JsonClient } from './memory-server';
 
-export const DATASET = path.resolve(repoRoot, '..', 'shared', 'datasets', 'locomo', 'locomo10.json');
+export const DATASET = path.join(DATASETS_DIR, 'locomo', 'locomo10.json');
 export const DAY_MS = 86_400_000;
 
 /**

@@ -6,9 +6,9 @@
  * machine allows (test/harness/scratch-root.ts).
  * Anything that cannot start fails the run with the reason; nothing is skipped.
  */
+import { DATASETS_DIR } from '../fixtures/datasets-dir';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { repoRoot } from '../../shared/paths';
 import { ensureCompiledRuntime } from '../../scripts/lib/compiled-runtime.cjs';
 import { freePort } from '../../shared/free-port';
 import { loadSakila, startPrivateMariaDb } from '../../scripts/lib/mariadb-instance';
@@ -20,7 +20,7 @@ import { writeHarnessState } from './harness-state';
 import { stopGroup } from './process-groups';
 import { testScratchRoot } from './scratch-root';
 
-export const sakilaDir = path.resolve(repoRoot, '..', 'shared', 'datasets', 'sakila');
+export const sakilaDir = path.join(DATASETS_DIR, 'sakila');
 
 /** `globalConfig`: jest's, whose maxWorkers bounds the OpenSearch pool (1 with --runInBand). */
 export default async function globalSetup(globalConfig?: { maxWorkers?: number }): Promise<void> {
