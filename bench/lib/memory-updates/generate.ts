@@ -44,11 +44,17 @@ export function generateUsers(part: PartSpec): GeneratedUser[] {
       sentence(fill(pick([...a.now, ...part.phrasings.now]), { N: a.noun, V: '', OLD: '' }));
     for (const a of changedAttrs) {
       const values = [...a.values].sort(() => rand() - 0.5).slice(0, rand() < 0.4 ? 3 : 2);
-      statements.push({ day: day(0, 60), text: fill(pick(a.set), { V: values[0], N: a.noun, OLD: '' }) });
+      statements.push({
+        day: day(0, 60),
+        text: fill(pick(a.set), { V: values[0], N: a.noun, OLD: '' }),
+        kind: 'set',
+        attribute: a.id,
+        value: values[0],
+      });
       const changes = values.length === 3 ? [day(90, 200), day(220, 330)] : [day(100, 300)];
       values.slice(1).forEach((v, i) => {
         const text = fill(pick([...a.change, ...part.phrasings.change]), { V: v, OLD: values[i], N: a.noun });
-        statements.push({ day: changes[i], text: sentence(text) });
+        statements.push({ day: changes[i], text: sentence(text), kind: 'change', attribute: a.id, value: v });
       });
       // An earlier value named in passing after it changed, sometimes after the last change too.
       for (const old of values.slice(0, -1))
@@ -56,6 +62,9 @@ export function generateUsers(part: PartSpec): GeneratedUser[] {
           statements.push({
             day: day(changes[changes.length - 1] + 1, YEAR_DAYS - 1),
             text: fill(pick(part.phrasings.mention), { OLD: old, V: '', N: a.noun }),
+            kind: 'mention',
+            attribute: a.id,
+            value: old,
           });
       changed.push({
         attribute: a.id,
@@ -66,11 +75,17 @@ export function generateUsers(part: PartSpec): GeneratedUser[] {
     }
     for (const a of unchangedAttrs) {
       const value = pick(a.values);
-      statements.push({ day: day(0, 200), text: fill(pick(a.set), { V: value, N: a.noun, OLD: '' }) });
+      statements.push({
+        day: day(0, 200),
+        text: fill(pick(a.set), { V: value, N: a.noun, OLD: '' }),
+        kind: 'set',
+        attribute: a.id,
+        value,
+      });
       unchanged.push({ attribute: a.id, query: question(a), current: value, earlier: [] });
     }
     for (let n = 0; n < NOTES_PER_USER; n++)
-      statements.push({ day: day(0, YEAR_DAYS - 1), text: pick(EVERYDAY_NOTES) });
+      statements.push({ day: day(0, YEAR_DAYS - 1), text: pick(EVERYDAY_NOTES), kind: 'note' });
     statements.sort((x, y) => x.day - y.day);
     users.push({ id: `${part.name}-u${u + 1}`, statements, changed, unchanged });
   }

@@ -23,10 +23,14 @@ export interface PhrasingSet {
   mention: string[];
 }
 
-/** One statement a user makes, when. */
+/** One statement a user makes, when, and what it is (for measuring decisions, never sent). */
 export interface Statement {
   day: number;
   text: string;
+  /** `set` and `change` assert the attribute's value; a `mention` names an earlier one in passing. */
+  kind: 'set' | 'change' | 'mention' | 'note';
+  attribute?: string;
+  value?: string;
 }
 
 /** A question with the value its answer must name first. */
