@@ -92,6 +92,9 @@ async function main(): Promise<void> {
         created_at: at,
         updated_at: at,
         embedder: embedder.id,
+        valid_from: at,
+        valid_to: null,
+        version_of: null,
       };
       await baseline.insert(record, vector);
       const t2 = performance.now();

@@ -205,6 +205,9 @@ async function main(): Promise<void> {
           created_at: at,
           updated_at: at,
           embedder: 'bench',
+          valid_from: at,
+          valid_to: null,
+          version_of: null,
         },
         v,
       );

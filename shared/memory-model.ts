@@ -30,6 +30,15 @@ export interface MemoryRecord {
   updated_at: string;
   /** The embedder that produced the stored vector (a model change is detected by it). */
   embedder: string;
+  /**
+   * Since when what it says holds (docs/memory-validity.md): when it was stated, or when a later
+   * statement of the same attribute replaced its text.
+   */
+  valid_from: string;
+  /** Until when it held: null while it is current; set on an earlier version a newer statement superseded. */
+  valid_to: string | null;
+  /** On an earlier version: the memory it is a version of (whose text superseded it); else null. */
+  version_of: string | null;
 }
 
 export type MemoryEvent = 'ADD' | 'UPDATE' | 'DELETE';
@@ -58,6 +67,9 @@ export interface MemorySearchItem {
   metadata: Record<string, unknown>;
   /** "shared" for items from the shared space; "long_term" or "short_term" otherwise. */
   memory_type: 'shared' | 'long_term' | 'short_term';
+  /** Since when it holds, and until when (null: current; docs/memory-validity.md). */
+  valid_from: string;
+  valid_to: string | null;
   /** Which signals found it: similarity, matched terms, named entities, the question's time. */
   signals?: {
     semantic?: number;
@@ -65,6 +77,19 @@ export interface MemorySearchItem {
     entities?: string[];
     time?: string;
   };
+}
+
+/** A memory's value changed by a newer statement (GET /memory/changes, docs/memory-validity.md). */
+export interface MemoryChangeItem {
+  memory_id: string;
+  /** What it said before. */
+  from: string;
+  /** What it says since `at`. */
+  to: string;
+  /** When the newer statement was made: the old value held until then. */
+  at: string;
+  /** Since when the old value held. */
+  from_valid_from: string;
 }
 
 /** What an add did to each fact (mem0-style), returned in `results`. */

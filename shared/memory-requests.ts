@@ -64,7 +64,16 @@ const searchFields = {
     ),
 };
 
-export const searchRequestSchema = z.object({ ...searchFields, run_id: isoDay.optional() }).strict();
+/** An instant in the past or present: a day (its end) or a datetime with an offset. */
+const asOf = z
+  .union([isoDay, z.iso.datetime({ offset: true })])
+  .describe(
+    'answer what held then (docs/memory-validity.md): a day YYYY-MM-DD (by its end) or an ISO 8601 datetime; default now, the current memories only',
+  );
+
+export const searchRequestSchema = z
+  .object({ ...searchFields, run_id: isoDay.optional(), as_of: asOf.optional() })
+  .strict();
 
 export const searchCombinedRequestSchema = z
   .object({ ...searchFields, recent_days: z.number().int().min(1).max(365).default(3) })
@@ -75,6 +84,19 @@ export const listQuerySchema = z
     user_id: id,
     agent_id: id.optional(),
     run_id: isoDay.optional(),
+    as_of: asOf.optional(),
+    limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+  })
+  .strict();
+
+export const changesQuerySchema = z
+  .object({
+    user_id: id,
+    agent_id: id.optional(),
+    since: z
+      .union([isoDay, z.iso.datetime({ offset: true })])
+      .optional()
+      .describe('only changes at or after this day or instant'),
     limit: z.coerce.number().int().min(1).max(10_000).default(1000),
   })
   .strict();
@@ -102,4 +124,5 @@ export type AddMemoryRequest = z.output<typeof addMemoryRequestSchema>;
 export type SearchRequest = z.output<typeof searchRequestSchema>;
 export type SearchCombinedRequest = z.output<typeof searchCombinedRequestSchema>;
 export type ListQuery = z.output<typeof listQuerySchema>;
+export type ChangesQuery = z.output<typeof changesQuerySchema>;
 export type UpdateRequest = z.output<typeof updateRequestSchema>;

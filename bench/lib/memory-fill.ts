@@ -156,6 +156,9 @@ export async function fillDataDir(opts: {
         created_at: at.toISOString(),
         updated_at: at.toISOString(),
         embedder: embedderId,
+        valid_from: at.toISOString(),
+        valid_to: null,
+        version_of: null,
       };
       await store.insert(record, vectors.subarray(i * dims, (i + 1) * dims));
       if (++inserted % 5000 === 0) {

@@ -13,6 +13,7 @@ import {
   SHARED_CATEGORIES,
   SHARED_USER,
   type MemoryAddResult,
+  type MemoryChangeItem,
   type MemoryHistoryEntry,
   type MemoryRecord,
   type MemorySearchItem,
@@ -20,6 +21,7 @@ import {
 } from '../../shared/memory-model';
 import type {
   AddMemoryRequest,
+  ChangesQuery,
   ContextQuery,
   ListQuery,
   SearchCombinedRequest,
@@ -35,7 +37,7 @@ import { readSubject, type FactSubject } from './extraction/fact-subject';
 import type { HistoryLog, IdempotencyStore } from './memory-history';
 import { textHash } from './memory-text';
 import { sameSubjectMemories } from './same-subject';
-import { MemorySearch } from './search/memory-search';
+import { asOfInstant, MemorySearch } from './search/memory-search';
 import type { MemoryFilter, MemoryStore, VectorHit } from './store/memory-store';
 import { journalPath, workspaceOf, type Workspace } from './workspaces/workspace-config';
 
@@ -368,7 +370,12 @@ export class MemoryService {
           continue;
         }
         if (decision.event === 'UPDATE') {
-          const { record, previous } = await this.updateText(decision.id, decision.text);
+          // The model says the fact changed the memory: what it said until now stays as a version.
+          const at = req.created_at ? new Date(req.created_at).toISOString() : undefined;
+          const { record, previous } = await this.updateText(decision.id, decision.text, undefined, {
+            at,
+            supersede: true,
+          });
           results.push({ id: record.id, memory: record.memory, event: 'UPDATE', previous_memory: previous });
           continue;
         }
@@ -425,6 +432,9 @@ export class MemoryService {
       created_at: at,
       updated_at: at,
       embedder: this.deps.embedder.id,
+      valid_from: at,
+      valid_to: null,
+      version_of: null,
     };
     const stored = await this.deps.store.insertIfNew(scope, record, vector);
     if (stored.id !== record.id) return { record: stored, added: false };
@@ -448,7 +458,11 @@ export class MemoryService {
       return { id: earlier.id, memory: earlier.memory, event: 'NONE' };
     const at = req.created_at ? new Date(req.created_at).toISOString() : this.now().toISOString();
     if (at < earlier.updated_at) return undefined;
-    const { record, previous } = await this.updateText(earlier.id, fact, undefined, { at, vector });
+    const { record, previous } = await this.updateText(earlier.id, fact, undefined, {
+      at,
+      vector,
+      supersede: true,
+    });
     return { id: record.id, memory: record.memory, event: 'UPDATE', previous_memory: previous };
   }
 
@@ -485,9 +499,40 @@ export class MemoryService {
   async list(q: ListQuery): Promise<{ results: MemoryRecord[] }> {
     return {
       results: await this.deps.store.list(
-        { user_id: q.user_id, agent_id: q.agent_id, run_id: q.run_id },
+        { user_id: q.user_id, agent_id: q.agent_id, run_id: q.run_id, valid_at: asOfInstant(q.as_of) },
         q.limit,
       ),
+    };
+  }
+
+  /**
+   * What changed (docs/memory-validity.md): each time a newer statement superseded a memory's
+   * value, oldest first: the memory, what it said, what it says since, and when.
+   */
+  async changes(q: ChangesQuery): Promise<{ results: MemoryChangeItem[] }> {
+    const versions = await this.deps.store.versions({ user_id: q.user_id, agent_id: q.agent_id });
+    const byMemory = new Map<string, MemoryRecord[]>();
+    for (const v of versions) byMemory.set(v.version_of!, [...(byMemory.get(v.version_of!) ?? []), v]);
+    const results: MemoryChangeItem[] = [];
+    for (const [id, earlier] of byMemory) {
+      const memory = await this.deps.store.get(id);
+      if (!memory) continue;
+      const said = [...earlier, memory];
+      for (let i = 1; i < said.length; i++)
+        results.push({
+          memory_id: memory.id,
+          from: said[i - 1].memory,
+          to: said[i].memory,
+          at: said[i].valid_from,
+          from_valid_from: said[i - 1].valid_from,
+        });
+    }
+    const since = q.since ? Date.parse(q.since) : -Infinity;
+    return {
+      results: results
+        .filter((c) => Date.parse(c.at) >= since)
+        .sort((a, b) => a.at.localeCompare(b.at) || a.memory_id.localeCompare(b.memory_id))
+        .slice(0, q.limit),
     };
   }
 
@@ -501,19 +546,32 @@ export class MemoryService {
     return (await this.updateText(req.memory_id, req.text, req.metadata)).record;
   }
 
-  /** Replaces a memory's text (and its vector, at `opts.at`, default now), recording the change. */
+  /**
+   * Replaces a memory's text (and its vector, at `opts.at`, default now), recording the change.
+   * A change in the world (`opts.supersede`: a newer statement of the attribute) keeps what the
+   * memory said until then as an earlier version and makes the memory hold from `at`; a correction
+   * (PUT /memory/update) rewrites what it says without a version (docs/memory-validity.md).
+   */
   private async updateText(
     id: string,
     text: string,
     metadata?: Record<string, unknown>,
-    opts: { at?: string; vector?: Float32Array } = {},
+    opts: { at?: string; vector?: Float32Array; supersede?: boolean } = {},
   ): Promise<{ record: MemoryRecord; previous: string }> {
     const before = await this.get(id);
     const vector = opts.vector ?? (await this.deps.embedder.embed([text]))[0];
     const at = opts.at ?? this.now().toISOString();
+    if (opts.supersede) await this.keepVersion(before, at);
     const updated = await this.deps.store.update(
       id,
-      { memory: text, hash: textHash(text), updated_at: at, embedder: this.deps.embedder.id, metadata },
+      {
+        memory: text,
+        hash: textHash(text),
+        updated_at: at,
+        embedder: this.deps.embedder.id,
+        metadata,
+        ...(opts.supersede ? { valid_from: at } : {}),
+      },
       vector,
     );
     if (!updated) throw new MemoryNotFoundError(id);
@@ -521,7 +579,29 @@ export class MemoryService {
     return { record: updated, previous: before.memory };
   }
 
+  /** What `memory` said until `until`, kept as its own row: found by searches as of then. */
+  private async keepVersion(memory: MemoryRecord, until: string): Promise<void> {
+    // A change dated before the memory's value began (a backfill) leaves no interval to keep.
+    if (Date.parse(until) < Date.parse(memory.valid_from)) return;
+    const [vector] = await this.deps.embedder.embed([memory.memory]);
+    await this.deps.store.insert(
+      {
+        ...memory,
+        id: randomUUID(),
+        embedder: this.deps.embedder.id,
+        valid_to: until,
+        version_of: memory.id,
+      },
+      vector,
+    );
+  }
+
   async delete(id: string): Promise<MemoryRecord> {
+    // Its earlier versions go first: nothing it said outlives it.
+    const memory = await this.deps.store.get(id);
+    if (memory)
+      for (const version of await this.deps.store.versions({ user_id: memory.user_id, memory_id: id }))
+        await this.deps.store.delete(version.id);
     const removed = await this.deps.store.delete(id);
     if (!removed) throw new MemoryNotFoundError(id);
     await this.deps.history.record(id, 'DELETE', removed.memory, null, this.now().toISOString());

@@ -7,6 +7,16 @@ import { z } from 'zod';
 
 const metadata = z.record(z.string(), z.unknown());
 const day = z.string().describe('YYYY-MM-DD');
+/** When what a memory says held (docs/memory-validity.md). */
+const validity = {
+  valid_from: z
+    .string()
+    .describe('since when it holds: when it was stated, or when it superseded an earlier value'),
+  valid_to: z
+    .string()
+    .nullable()
+    .describe('until when it held: null while current; set on an earlier version a newer statement replaced'),
+};
 
 export const memoryRecordSchema = z.object({
   id: z.string(),
@@ -20,6 +30,11 @@ export const memoryRecordSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   embedder: z.string(),
+  ...validity,
+  version_of: z
+    .string()
+    .nullable()
+    .describe('on an earlier version: the memory whose newer statement superseded it; else null'),
 });
 
 const memoryEvent = z.enum(['ADD', 'UPDATE', 'DELETE']);
@@ -35,6 +50,7 @@ export const memorySearchItemSchema = z.object({
   run_id: day.nullable(),
   metadata,
   memory_type: z.enum(['shared', 'long_term', 'short_term']),
+  ...validity,
   signals: z
     .object({
       semantic: z
@@ -90,6 +106,18 @@ export const addResponseSchema = z.object({
 });
 
 export const listResponseSchema = z.object({ results: z.array(memoryRecordSchema) });
+
+export const changesResponseSchema = z.object({
+  results: z.array(
+    z.object({
+      memory_id: z.string(),
+      from: z.string().describe('what the memory said before'),
+      to: z.string().describe('what it says since `at`'),
+      at: z.string().describe('when the newer statement was made: the old value held until then'),
+      from_valid_from: z.string().describe('since when the old value held'),
+    }),
+  ),
+});
 
 export const historyResponseSchema = z.object({
   results: z.array(

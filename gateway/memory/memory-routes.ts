@@ -12,6 +12,7 @@ import {
   addMemoryRequestSchema,
   contextQuerySchema,
   listQuerySchema,
+  changesQuerySchema,
   searchCombinedRequestSchema,
   searchRequestSchema,
   updateRequestSchema,
@@ -35,6 +36,7 @@ import {
   healthResponseSchema,
   historyResponseSchema,
   listResponseSchema,
+  changesResponseSchema,
   memoryRecordSchema,
   searchResponseSchema,
 } from './memory-responses';
@@ -160,6 +162,21 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
       handle: ({ query, res }) => {
         assertMayRead(memoryCallerOf(res), query.user_id, query.agent_id);
         return service.list(query);
+      },
+    }),
+    apiRoute({
+      operationId: 'memoryChanges',
+      method: 'get',
+      path: '/memory/changes',
+      summary: "What changed: each time a newer statement superseded a memory's value, oldest first",
+      query: changesQuerySchema,
+      responses: {
+        200: { description: 'the changes', schema: changesResponseSchema },
+        404: { description: 'the caller may not act for this user or agent (not_found)' },
+      },
+      handle: ({ query, res }) => {
+        assertMayRead(memoryCallerOf(res), query.user_id, query.agent_id);
+        return service.changes(query);
       },
     }),
     apiRoute({

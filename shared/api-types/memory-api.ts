@@ -88,6 +88,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/memory/changes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What changed: each time a newer statement superseded a memory's value, oldest first */
+    get: operations['memoryChanges'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/memory/context': {
     parameters: {
       query?: never;
@@ -415,6 +432,8 @@ export interface operations {
           search_mode?: 'semantic' | 'lexical' | 'hybrid';
           /** Format: date */
           run_id?: string;
+          /** @description answer what held then (docs/memory-validity.md): a day YYYY-MM-DD (by its end) or an ISO 8601 datetime; default now, the current memories only */
+          as_of?: string;
         };
       };
     };
@@ -441,6 +460,10 @@ export interface operations {
               };
               /** @enum {string} */
               memory_type: 'shared' | 'long_term' | 'short_term';
+              /** @description since when it holds: when it was stated, or when it superseded an earlier value */
+              valid_from: string;
+              /** @description until when it held: null while current; set on an earlier version a newer statement replaced */
+              valid_to: string | null;
               /** @description what found the memory (docs/memory-search.md); absent signals did not find it */
               signals?: {
                 /** @description cosine similarity of the query embedding, when the semantic list held the memory */
@@ -575,6 +598,10 @@ export interface operations {
               };
               /** @enum {string} */
               memory_type: 'shared' | 'long_term' | 'short_term';
+              /** @description since when it holds: when it was stated, or when it superseded an earlier value */
+              valid_from: string;
+              /** @description until when it held: null while current; set on an earlier version a newer statement replaced */
+              valid_to: string | null;
               /** @description what found the memory (docs/memory-search.md); absent signals did not find it */
               signals?: {
                 /** @description cosine similarity of the query embedding, when the semantic list held the memory */
@@ -662,6 +689,8 @@ export interface operations {
         user_id: string;
         agent_id?: string;
         run_id?: string;
+        /** @description answer what held then (docs/memory-validity.md): a day YYYY-MM-DD (by its end) or an ISO 8601 datetime; default now, the current memories only */
+        as_of?: string;
         limit?: number;
       };
       header?: never;
@@ -692,6 +721,95 @@ export interface operations {
               created_at: string;
               updated_at: string;
               embedder: string;
+              /** @description since when it holds: when it was stated, or when it superseded an earlier value */
+              valid_from: string;
+              /** @description until when it held: null while current; set on an earlier version a newer statement replaced */
+              valid_to: string | null;
+              /** @description on an earlier version: the memory whose newer statement superseded it; else null */
+              version_of: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description invalid request: `error.details` names each field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description the caller may not act for this user or agent (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+    };
+  };
+  memoryChanges: {
+    parameters: {
+      query: {
+        user_id: string;
+        agent_id?: string;
+        /** @description only changes at or after this day or instant */
+        since?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the changes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: {
+              memory_id: string;
+              /** @description what the memory said before */
+              from: string;
+              /** @description what it says since `at` */
+              to: string;
+              /** @description when the newer statement was made: the old value held until then */
+              at: string;
+              /** @description since when the old value held */
+              from_valid_from: string;
             }[];
           };
         };
@@ -797,6 +915,10 @@ export interface operations {
                 };
                 /** @enum {string} */
                 memory_type: 'shared' | 'long_term' | 'short_term';
+                /** @description since when it holds: when it was stated, or when it superseded an earlier value */
+                valid_from: string;
+                /** @description until when it held: null while current; set on an earlier version a newer statement replaced */
+                valid_to: string | null;
                 /** @description what found the memory (docs/memory-search.md); absent signals did not find it */
                 signals?: {
                   /** @description cosine similarity of the query embedding, when the semantic list held the memory */
@@ -904,6 +1026,12 @@ export interface operations {
             created_at: string;
             updated_at: string;
             embedder: string;
+            /** @description since when it holds: when it was stated, or when it superseded an earlier value */
+            valid_from: string;
+            /** @description until when it held: null while current; set on an earlier version a newer statement replaced */
+            valid_to: string | null;
+            /** @description on an earlier version: the memory whose newer statement superseded it; else null */
+            version_of: string | null;
           };
         };
       };
@@ -1093,6 +1221,12 @@ export interface operations {
             created_at: string;
             updated_at: string;
             embedder: string;
+            /** @description since when it holds: when it was stated, or when it superseded an earlier value */
+            valid_from: string;
+            /** @description until when it held: null while current; set on an earlier version a newer statement replaced */
+            valid_to: string | null;
+            /** @description on an earlier version: the memory whose newer statement superseded it; else null */
+            version_of: string | null;
           };
         };
       };

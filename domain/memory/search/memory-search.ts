@@ -22,15 +22,21 @@ export class MemorySearch {
   ) {}
 
   async search(req: SearchRequest): Promise<{ results: MemorySearchItem[] }> {
-    const plan = this.plan(req);
-    const filter: MemoryFilter = { user_id: req.user_id, agent_id: req.agent_id, run_id: req.run_id };
+    const validAt = asOfInstant(req.as_of);
+    const plan = this.plan(req, validAt);
+    const filter: MemoryFilter = {
+      user_id: req.user_id,
+      agent_id: req.agent_id,
+      run_id: req.run_id,
+      valid_at: validAt,
+    };
     const pool = this.pool(req);
     // The shared space is cross-agent and long-term: no agent or day filter.
     const [[own], [shared]] = await Promise.all([
       retrieve(this.store, plan, [filter], pool),
-      this.sharedCandidates(plan, req.user_id, pool),
+      this.sharedCandidates(plan, req.user_id, pool, validAt),
     ]);
-    return { results: this.rankCandidates(own, shared, req) };
+    return { results: this.rankCandidates(own, shared, req, validAt) };
   }
 
   async searchCombined(req: SearchCombinedRequest): Promise<{ results: MemorySearchItem[] }> {
@@ -51,21 +57,29 @@ export class MemorySearch {
     };
   }
 
-  /** The question analysed for its mode: embedding (not for lexical, still running), terms, entities, time. */
-  private plan(req: { query: string; search_mode: SearchMode }): QueryPlan {
+  /**
+   * The question analysed for its mode: embedding (not for lexical, still running), terms, entities,
+   * time (read against `validAt` when the search asks as of then).
+   */
+  private plan(req: { query: string; search_mode: SearchMode }, validAt?: string): QueryPlan {
     const vector =
       req.search_mode === 'lexical' ? undefined : this.embedder.embed([req.query], 'query').then(([v]) => v);
     // Retrieval awaits it; until then a failed embedding must not count as unhandled.
     vector?.catch(() => {});
     // Read per search, so a benchmark can measure each stage alone (search/search-stages.ts).
     const stages = searchStages(process.env.PLAT_MEMORY_SEARCH_STAGES);
-    return queryPlan(req.search_mode, req.query, vector, this.now(), stages);
+    return queryPlan(req.search_mode, req.query, vector, validAt ? new Date(validAt) : this.now(), stages);
   }
 
-  private sharedCandidates(plan: QueryPlan, userId: string, pool: number): Promise<Candidate[][]> {
+  private sharedCandidates(
+    plan: QueryPlan,
+    userId: string,
+    pool: number,
+    validAt?: string,
+  ): Promise<Candidate[][]> {
     return userId === SHARED_USER
       ? Promise.resolve([[]])
-      : retrieve(this.store, plan, [{ user_id: SHARED_USER }], pool);
+      : retrieve(this.store, plan, [{ user_id: SHARED_USER, valid_at: validAt }], pool);
   }
 
   /**
@@ -81,8 +95,10 @@ export class MemorySearch {
     own: Candidate[],
     shared: Candidate[],
     opts: { top_k: number; min_score: number; time_decay: boolean },
+    validAt?: string,
   ): MemorySearchItem[] {
-    const now = this.now();
+    // As of a past instant, ages are counted back from it.
+    const now = validAt ? new Date(validAt) : this.now();
     const items = [
       ...own.map((c) => this.item(c, false, now, opts.time_decay)),
       ...shared.map((c) => this.item(c, true, now, opts.time_decay)),
@@ -101,6 +117,8 @@ export class MemorySearch {
       run_id: r.run_id,
       metadata: r.metadata,
       memory_type: shared ? ('shared' as const) : r.run_id ? ('short_term' as const) : ('long_term' as const),
+      valid_from: r.valid_from,
+      valid_to: r.valid_to,
     };
     return decay
       ? {
@@ -111,4 +129,13 @@ export class MemorySearch {
         }
       : { ...base, score: c.relevance, signals: c.signals };
   }
+}
+
+/**
+ * The instant an `as_of` names (docs/memory-validity.md): a datetime as written; a day, its last
+ * millisecond (what held on that day, by its end).
+ */
+export function asOfInstant(asOf: string | undefined): string | undefined {
+  if (asOf === undefined) return undefined;
+  return /^\d{4}-\d{2}-\d{2}$/.test(asOf) ? `${asOf}T23:59:59.999Z` : new Date(asOf).toISOString();
 }

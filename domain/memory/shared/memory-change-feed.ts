@@ -193,7 +193,7 @@ export class MemoryChangeFeed {
     const rows = ids.length
       ? await this.db
           .selectFrom('memories')
-          .select(['id', 'agent_id', 'run_id', 'created_at', 'vector'])
+          .select(['id', 'agent_id', 'run_id', 'created_at', 'vector', 'valid_from', 'valid_to'])
           .where('id', 'in', ids)
           .execute()
       : [];

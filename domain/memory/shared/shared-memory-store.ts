@@ -7,7 +7,14 @@
 import type { Kysely, Transaction } from 'kysely';
 import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
 import type { PostgresNotifications } from '../../metadata-store/postgres-notifications';
-import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from '../store/memory-store';
+import type {
+  MemoryFilter,
+  MemoryStore,
+  TextHit,
+  VectorHit,
+  MemoryChange,
+  VersionScope,
+} from '../store/memory-store';
 import { indexedNeighbours, searchIndexedTerms, searchIndexedVectors } from '../store/indexed-search';
 import { MEMORY_COLUMNS, toMemoryRecord } from '../store/memory-row';
 import { memoryQueries, type MemoryQueries } from '../store/memory-queries';
@@ -64,7 +71,17 @@ export class SharedMemoryStore implements MemoryStore {
                 .loadPage(userId, after, Math.min(pageSize, 1_000_000_000))
                 .execute();
               const page = rows.map(
-                (r) => [r.id, r.agent_id, r.run_id, r.created_at, r.memory, r.vector] as LoadRow,
+                (r) =>
+                  [
+                    r.id,
+                    r.agent_id,
+                    r.run_id,
+                    r.created_at,
+                    r.memory,
+                    r.vector,
+                    r.valid_from,
+                    r.valid_to,
+                  ] as LoadRow,
               );
               if (!(await onPage(page)) || rows.length < pageSize) return seq;
               const last = rows[rows.length - 1];
@@ -116,13 +133,7 @@ export class SharedMemoryStore implements MemoryStore {
     });
   }
 
-  async update(
-    id: string,
-    change: Pick<MemoryRecord, 'memory' | 'hash' | 'updated_at' | 'embedder'> & {
-      metadata?: Record<string, unknown>;
-    },
-    vector: Float32Array,
-  ): Promise<MemoryRecord | undefined> {
+  async update(id: string, change: MemoryChange, vector: Float32Array): Promise<MemoryRecord | undefined> {
     const after = await this.db.transaction().execute(async (tx) => {
       const before = await tx
         .selectFrom('memories')
@@ -134,7 +145,11 @@ export class SharedMemoryStore implements MemoryStore {
       const metadata = change.metadata ?? (JSON.parse(before.metadata_json) as Record<string, unknown>);
       const category = categoryOf(metadata);
       await memoryQueries(tx)
-        .update(id, { ...change, metadata, category }, vector)
+        .update(
+          id,
+          { ...change, metadata, category, valid_from: change.valid_from ?? before.valid_from },
+          vector,
+        )
         .execute();
       await appendChange(tx, {
         user_id: before.user_id,
@@ -164,6 +179,10 @@ export class SharedMemoryStore implements MemoryStore {
     });
     if (removed) await this.feed.afterWrite();
     return removed;
+  }
+
+  async versions(scope: VersionScope): Promise<MemoryRecord[]> {
+    return (await this.q.versions(scope).execute()).map(toRecord);
   }
 
   async get(id: string): Promise<MemoryRecord | undefined> {

@@ -72,6 +72,9 @@ export class CurrentVectorsStore implements MemoryStore {
   delete(id: string): Promise<MemoryRecord | undefined> {
     return this.store.delete(id);
   }
+  versions(...args: Parameters<MemoryStore['versions']>): Promise<MemoryRecord[]> {
+    return this.store.versions(...args);
+  }
   get(id: string): Promise<MemoryRecord | undefined> {
     return this.store.get(id);
   }

@@ -9,7 +9,14 @@ import { openMemoryDb, type MemoryDb } from './memory-db';
 import { memoryQueries, type MemoryQueries } from './memory-queries';
 import { SyncStatements } from './sync-statements';
 import { UserIndexes, type IndexRowSource, type LoadRow, type Partition } from './user-indexes';
-import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from './memory-store';
+import type {
+  MemoryFilter,
+  MemoryStore,
+  TextHit,
+  VectorHit,
+  MemoryChange,
+  VersionScope,
+} from './memory-store';
 import { indexedNeighbours, searchIndexedTerms, searchIndexedVectors } from './indexed-search';
 import { toMemoryRecord } from './memory-row';
 
@@ -26,7 +33,17 @@ function fileRows(q: MemoryQueries, run: SyncStatements): IndexRowSource {
       for (;;) {
         const rows = run.all(q.loadPage(userId, after, Math.min(pageSize, 1_000_000_000)));
         const page = rows.map(
-          (r) => [r.id, r.agent_id, r.run_id, r.created_at, r.memory, r.vector] as LoadRow,
+          (r) =>
+            [
+              r.id,
+              r.agent_id,
+              r.run_id,
+              r.created_at,
+              r.memory,
+              r.vector,
+              r.valid_from,
+              r.valid_to,
+            ] as LoadRow,
         );
         if (!(await onPage(page)) || rows.length < pageSize) return 0;
         const last = rows[rows.length - 1];
@@ -72,20 +89,15 @@ export class EmbeddedMemoryStore implements MemoryStore {
     this.indexes.index(p, record, vector);
   }
 
-  async update(
-    id: string,
-    change: Pick<MemoryRecord, 'memory' | 'hash' | 'updated_at' | 'embedder'> & {
-      metadata?: Record<string, unknown>;
-    },
-    vector: Float32Array,
-  ): Promise<MemoryRecord | undefined> {
+  async update(id: string, change: MemoryChange, vector: Float32Array): Promise<MemoryRecord | undefined> {
     const before = await this.get(id);
     if (!before) return undefined;
     const p = await this.indexes.forWrite(before.user_id);
     const metadata = change.metadata ?? before.metadata;
     const category = categoryOf(metadata);
-    this.run.run(this.q.update(id, { ...change, metadata, category }, vector));
-    const after = { ...before, ...change, metadata, category };
+    const valid_from = change.valid_from ?? before.valid_from;
+    this.run.run(this.q.update(id, { ...change, metadata, category, valid_from }, vector));
+    const after = { ...before, ...change, metadata, category, valid_from };
     this.indexes.index(p, after, vector, before);
     return after;
   }
@@ -97,6 +109,10 @@ export class EmbeddedMemoryStore implements MemoryStore {
     this.run.run(this.q.delete(id));
     this.indexes.unindex(p, id, before.memory);
     return before;
+  }
+
+  async versions(scope: VersionScope): Promise<MemoryRecord[]> {
+    return this.run.all(this.q.versions(scope)).map(toRecord);
   }
 
   async get(id: string): Promise<MemoryRecord | undefined> {

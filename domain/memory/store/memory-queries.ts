@@ -6,12 +6,15 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { MemoryRecord } from '../../../shared/memory-model';
-import type { MemoryFilter } from './memory-store';
+import type { MemoryFilter, VersionScope } from './memory-store';
 import { MEMORY_COLUMNS, vectorBytes } from './memory-row';
 import type { MemoryTables } from './memory-schema';
 
 /** What an update writes: the new text and its vector, with the record's metadata (and category). */
-export interface RowChange extends Pick<MemoryRecord, 'memory' | 'hash' | 'updated_at' | 'embedder'> {
+export interface RowChange extends Pick<
+  MemoryRecord,
+  'memory' | 'hash' | 'updated_at' | 'embedder' | 'valid_from'
+> {
   metadata: Record<string, unknown>;
   category: string | null;
 }
@@ -28,6 +31,14 @@ export function memoryQueries(db: Kysely<MemoryTables>) {
     // created_at is stored as ISO 8601 UTC (toISOString), so text order is time order.
     if (f.created_from !== undefined) q = q.where('created_at', '>=', new Date(f.created_from).toISOString());
     if (f.created_to !== undefined) q = q.where('created_at', '<', new Date(f.created_to).toISOString());
+    // Validity (docs/memory-validity.md): the current memories, or those holding at `valid_at`.
+    if (f.valid_at === undefined) q = q.where('valid_to', 'is', null);
+    else {
+      const at = new Date(f.valid_at).toISOString();
+      q = q
+        .where('valid_from', '<=', at)
+        .where((eb) => eb.or([eb('valid_to', 'is', null), eb('valid_to', '>', at)]));
+    }
     return q;
   };
   return {
@@ -61,6 +72,9 @@ export function memoryQueries(db: Kysely<MemoryTables>) {
         created_at: record.created_at,
         updated_at: record.updated_at,
         embedder: record.embedder,
+        valid_from: record.valid_from,
+        valid_to: record.valid_to,
+        version_of: record.version_of,
         vector: vectorBytes(vector),
       }),
     update: (id: string, change: RowChange, vector: Float32Array) =>
@@ -73,10 +87,21 @@ export function memoryQueries(db: Kysely<MemoryTables>) {
           embedder: change.embedder,
           metadata_json: JSON.stringify(change.metadata),
           category: change.category,
+          valid_from: change.valid_from,
           vector: vectorBytes(vector),
         })
         .where('id', '=', id),
     delete: (id: string) => db.deleteFrom('memories').where('id', '=', id),
+    /** A memory's earlier versions (docs/memory-validity.md), oldest first. */
+    versions: (scope: VersionScope) => {
+      let q = db.selectFrom('memories').select(MEMORY_COLUMNS).where('user_id', '=', scope.user_id);
+      q =
+        scope.memory_id !== undefined
+          ? q.where('version_of', '=', scope.memory_id)
+          : q.where('version_of', 'is not', null);
+      if (scope.agent_id !== undefined) q = q.where('agent_id', '=', scope.agent_id);
+      return q.orderBy('version_of').orderBy('valid_from');
+    },
     /** Users with their row counts. */
     users: () =>
       db
@@ -87,7 +112,7 @@ export function memoryQueries(db: Kysely<MemoryTables>) {
     loadPage: (userId: string, after: [string, string], limit: number) =>
       db
         .selectFrom('memories')
-        .select(['id', 'agent_id', 'run_id', 'created_at', 'memory', 'vector'])
+        .select(['id', 'agent_id', 'run_id', 'created_at', 'memory', 'vector', 'valid_from', 'valid_to'])
         .where('user_id', '=', userId)
         // A row value, so both engines walk the (user_id, created_at, id) index.
         .where(sql<boolean>`(created_at, id) > (${after[0]}, ${after[1]})`)

@@ -13,6 +13,9 @@ export interface MemoryRow {
   created_at: string;
   updated_at: string;
   embedder: string;
+  valid_from: string;
+  valid_to: string | null;
+  version_of: string | null;
 }
 
 /** The columns of a {@link MemoryRow}, in table order. */
@@ -28,6 +31,9 @@ export const MEMORY_COLUMNS = [
   'created_at',
   'updated_at',
   'embedder',
+  'valid_from',
+  'valid_to',
+  'version_of',
 ] as const;
 
 export function toMemoryRecord(r: MemoryRow): MemoryRecord {
@@ -44,6 +50,9 @@ export function toMemoryRecord(r: MemoryRow): MemoryRecord {
     created_at: r.created_at,
     updated_at: r.updated_at,
     embedder: r.embedder,
+    valid_from: r.valid_from,
+    valid_to: r.valid_to,
+    version_of: r.version_of,
   };
 }
 

@@ -264,5 +264,24 @@ export function memoryMigrations(dialect: MetadataDialect): Record<string, Migra
           .execute();
       },
     },
+    // Validity in time (docs/memory-validity.md): since when a memory holds, until when an earlier
+    // version held, and whose version it is. A memory stored before holds since it was stated.
+    '0005-validity': {
+      async up(db: AnyDb) {
+        await db.schema.alterTable('memories').addColumn('valid_from', 'text').execute();
+        await db.schema.alterTable('memories').addColumn('valid_to', 'text').execute();
+        await db.schema.alterTable('memories').addColumn('version_of', 'text').execute();
+        await db
+          .updateTable('memories')
+          .set({ valid_from: sql`created_at` })
+          .execute();
+        await db.schema
+          .createIndex('memories_version_of')
+          .ifNotExists()
+          .on('memories')
+          .column('version_of')
+          .execute();
+      },
+    },
   };
 }

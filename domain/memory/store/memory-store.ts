@@ -19,7 +19,35 @@ export interface MemoryFilter {
   created_from?: string;
   /** Created before this instant (ISO 8601). */
   created_to?: string;
+  /**
+   * The memories that held at this instant (ISO 8601), earlier versions included
+   * (docs/memory-validity.md); absent: the current ones only (no `valid_to`).
+   */
+  valid_at?: string;
 }
+
+/** Whether a memory is one the filter's validity asks for: current, or holding at `valid_at`. */
+export function validUnder(
+  f: Pick<MemoryFilter, 'valid_at'>,
+  r: Pick<MemoryRecord, 'valid_from' | 'valid_to'>,
+): boolean {
+  if (f.valid_at === undefined) return r.valid_to === null;
+  const at = Date.parse(f.valid_at);
+  return Date.parse(r.valid_from) <= at && (r.valid_to === null || Date.parse(r.valid_to) > at);
+}
+
+/** Whose earlier versions to read: a user's (or one agent's of theirs), or one memory's. */
+export interface VersionScope {
+  user_id: string;
+  agent_id?: string;
+  memory_id?: string;
+}
+
+/** What an update writes: text, hash, vector and updated_at, and metadata and valid_from when given. */
+export type MemoryChange = Pick<MemoryRecord, 'memory' | 'hash' | 'updated_at' | 'embedder'> & {
+  metadata?: Record<string, unknown>;
+  valid_from?: string;
+};
 
 /** A memory and its similarity to the query, normalized to [0, 1] (1 = same direction). */
 export interface VectorHit {
@@ -48,16 +76,18 @@ export interface MemoryStore {
    * every writer of the store (the shared store: across instances, docs/fleet.md#memory).
    */
   insertIfNew(scope: MemoryFilter, record: MemoryRecord, vector: Float32Array): Promise<MemoryRecord>;
-  /** Replaces text, hash, vector and updated_at (and metadata when given) of an existing memory. */
-  update(
-    id: string,
-    change: Pick<MemoryRecord, 'memory' | 'hash' | 'updated_at' | 'embedder'> & {
-      metadata?: Record<string, unknown>;
-    },
-    vector: Float32Array,
-  ): Promise<MemoryRecord | undefined>;
+  /**
+   * Replaces text, hash, vector and updated_at (and metadata and valid_from when given) of an
+   * existing memory.
+   */
+  update(id: string, change: MemoryChange, vector: Float32Array): Promise<MemoryRecord | undefined>;
   /** Removes a memory; answers what was removed (undefined when there was none). */
   delete(id: string): Promise<MemoryRecord | undefined>;
+  /**
+   * Earlier versions (docs/memory-validity.md) of one memory (`memory_id`) or of all a user's
+   * (or agent's), by memory and then oldest first.
+   */
+  versions(scope: VersionScope): Promise<MemoryRecord[]>;
   get(id: string): Promise<MemoryRecord | undefined>;
   /** Newest first. */
   list(filter: MemoryFilter, limit?: number): Promise<MemoryRecord[]>;

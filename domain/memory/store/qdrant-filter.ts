@@ -8,7 +8,7 @@ import { runDay } from './qdrant-payload';
 
 type Condition = Schemas['Condition'];
 
-const keyword = (key: string, value: string): Condition => ({ key, match: { value } });
+export const keyword = (key: string, value: string): Condition => ({ key, match: { value } });
 
 /** The Qdrant filter selecting what `filter` allows, plus any `extra` conditions. */
 export function toQdrantFilter(filter: MemoryFilter, extra: Condition[] = []): Schemas['Filter'] {
@@ -25,6 +25,20 @@ export function toQdrantFilter(filter: MemoryFilter, extra: Condition[] = []): S
   }
   if (filter.created_from !== undefined || filter.created_to !== undefined) {
     must.push({ key: 'created_at', range: { gte: filter.created_from, lt: filter.created_to } });
+  }
+  // Validity (docs/memory-validity.md); a point stored before it was kept has no valid_* keys.
+  if (filter.valid_at === undefined) must.push({ is_empty: { key: 'valid_to' } });
+  else {
+    const at = new Date(filter.valid_at).toISOString();
+    must.push(
+      {
+        should: [
+          { key: 'valid_from', range: { lte: at } },
+          { must: [{ is_empty: { key: 'valid_from' } }, { key: 'created_at', range: { lte: at } }] },
+        ],
+      },
+      { should: [{ is_empty: { key: 'valid_to' } }, { key: 'valid_to', range: { gt: at } }] },
+    );
   }
   return { must: [...must, ...extra] };
 }

@@ -5,10 +5,17 @@
  */
 import type { QdrantClient, Schemas } from '@qdrant/js-client-rest';
 import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
-import type { MemoryFilter, MemoryStore, TextHit, VectorHit } from './memory-store';
+import type {
+  MemoryFilter,
+  MemoryStore,
+  TextHit,
+  VectorHit,
+  MemoryChange,
+  VersionScope,
+} from './memory-store';
 import { ensureMemoryCollection } from './qdrant-collection';
 import { inProcessUserWrites, type UserWrites } from './user-writes';
-import { toQdrantFilter } from './qdrant-filter';
+import { keyword, toQdrantFilter } from './qdrant-filter';
 import { fromPayload, toPayload } from './qdrant-payload';
 import { documentVector, queryVector, TEXT_VECTOR } from './qdrant-sparse';
 import { idf } from '../search/bm25';
@@ -74,18 +81,13 @@ export class QdrantMemoryStore implements MemoryStore {
     });
   }
 
-  async update(
-    id: string,
-    change: Pick<MemoryRecord, 'memory' | 'hash' | 'updated_at' | 'embedder'> & {
-      metadata?: Record<string, unknown>;
-    },
-    vector: Float32Array,
-  ): Promise<MemoryRecord | undefined> {
+  async update(id: string, change: MemoryChange, vector: Float32Array): Promise<MemoryRecord | undefined> {
     const before = await this.get(id);
     if (!before) return undefined;
     const metadata = change.metadata ?? before.metadata;
     const category = categoryOf(metadata);
-    const after: MemoryRecord = { ...before, ...change, metadata, category };
+    const valid_from = change.valid_from ?? before.valid_from;
+    const after: MemoryRecord = { ...before, ...change, metadata, category, valid_from };
     // An upsert replaces vector and payload together: the point never pairs old text with a new vector.
     await this.upsert(after, vector);
     return after;
@@ -103,6 +105,29 @@ export class QdrantMemoryStore implements MemoryStore {
     if (!UUID.test(id)) return undefined;
     const points = await this.client.retrieve(this.collection, { ids: [id], with_payload: true });
     return points[0] && recordOf(points[0]);
+  }
+
+  async versions(scope: VersionScope): Promise<MemoryRecord[]> {
+    const must = [keyword('user_id', scope.user_id)];
+    if (scope.agent_id !== undefined) must.push(keyword('agent_id', scope.agent_id));
+    if (scope.memory_id !== undefined) must.push(keyword('version_of', scope.memory_id));
+    const records: MemoryRecord[] = [];
+    let offset: Schemas['ExtendedPointId'] | undefined;
+    do {
+      const page = await this.client.scroll(this.collection, {
+        // A version has a version_of; a current memory has none (or null).
+        filter: { must, must_not: [{ is_empty: { key: 'version_of' } }] },
+        limit: SCROLL_PAGE,
+        offset,
+        with_payload: true,
+      });
+      records.push(...page.points.map(recordOf));
+      offset = (page.next_page_offset ?? undefined) as Schemas['ExtendedPointId'] | undefined;
+    } while (offset !== undefined);
+    return records.sort(
+      (a, b) =>
+        (a.version_of ?? '').localeCompare(b.version_of ?? '') || a.valid_from.localeCompare(b.valid_from),
+    );
   }
 
   async list(filter: MemoryFilter, limit?: number): Promise<MemoryRecord[]> {

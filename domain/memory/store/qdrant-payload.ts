@@ -42,6 +42,9 @@ export function toPayload(record: MemoryRecord): QdrantMemoryPayload {
     created_at: record.created_at,
     updated_at: record.updated_at,
     embedder: record.embedder,
+    valid_from: record.valid_from,
+    valid_to: record.valid_to,
+    version_of: record.version_of,
     run_day: record.run_id === null ? null : (runDay(record.run_id) ?? null),
     terms: [...new Set(indexTerms(record.memory))],
   };
@@ -67,5 +70,9 @@ export function fromPayload(payload: Record<string, unknown>): MemoryRecord {
     created_at: text('created_at'),
     updated_at: text('updated_at'),
     embedder: text('embedder'),
+    // A point stored before validity was kept holds since it was stated.
+    valid_from: nullable('valid_from') ?? text('created_at'),
+    valid_to: nullable('valid_to'),
+    version_of: nullable('version_of'),
   };
 }

@@ -21,7 +21,10 @@ export interface Partition {
   appliedSeq: number;
 }
 
-export type IndexedFields = Pick<MemoryRecord, 'id' | 'agent_id' | 'run_id' | 'created_at' | 'memory'>;
+export type IndexedFields = Pick<
+  MemoryRecord,
+  'id' | 'agent_id' | 'run_id' | 'created_at' | 'memory' | 'valid_from' | 'valid_to'
+>;
 
 /** What loading a user reads per memory, as a raw row. */
 export type LoadRow = [
@@ -31,6 +34,8 @@ export type LoadRow = [
   created_at: string,
   memory: string,
   vector: ArrayBuffer | Uint8Array,
+  valid_from: string | null,
+  valid_to: string | null,
 ];
 
 /** Where a store's rows are read from to build the indexes. */
@@ -146,8 +151,15 @@ export class UserIndexes {
     });
   }
 
-  private indexRow(p: Partition, [id, agent_id, run_id, created_at, memory, vector]: LoadRow): void {
-    this.index(p, { id, agent_id, run_id, created_at, memory }, vectorOf(vector));
+  private indexRow(
+    p: Partition,
+    [id, agent_id, run_id, created_at, memory, vector, valid_from, valid_to]: LoadRow,
+  ): void {
+    this.index(
+      p,
+      { id, agent_id, run_id, created_at, memory, valid_from: valid_from ?? created_at, valid_to },
+      vectorOf(vector),
+    );
   }
 
   /** The user's indexes for a write: loaded first, so a later load cannot index the row twice. */
@@ -175,7 +187,14 @@ export class UserIndexes {
 
   /** Adds a memory to its user's indexes (replacing what `before` indexed, on an update). */
   index(p: Partition, r: IndexedFields, vector: Float32Array, before?: Pick<IndexedFields, 'memory'>): void {
-    const info = { id: r.id, agent_id: r.agent_id, run_id: r.run_id, created_ms: Date.parse(r.created_at) };
+    const info = {
+      id: r.id,
+      agent_id: r.agent_id,
+      run_id: r.run_id,
+      created_ms: Date.parse(r.created_at),
+      valid_from_ms: Date.parse(r.valid_from),
+      valid_to_ms: r.valid_to === null ? Infinity : Date.parse(r.valid_to),
+    };
     const slot = p.vectors.upsert(info, vector);
     p.times.upsert(slot, info.created_ms);
     if (before) p.lexical.remove(slot, this.termIds(before.memory));

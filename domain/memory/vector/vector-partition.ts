@@ -28,6 +28,9 @@ export interface SlotInfo {
   run_id: string | null;
   /** created_at as epoch milliseconds, for time-range filters. */
   created_ms: number;
+  /** valid_from and valid_to as epoch milliseconds (Infinity: still valid), for validity filters. */
+  valid_from_ms: number;
+  valid_to_ms: number;
 }
 
 export class VectorPartition {

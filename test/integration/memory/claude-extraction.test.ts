@@ -107,6 +107,14 @@ describe('memory extraction with Claude', () => {
       ['ADD', null, 'Ana lives in Berlin.'],
       ['UPDATE', 'Ana lives in Berlin.', 'Ana lives in Lisbon (moved in March).'],
     ]);
+    // The model's UPDATE is a change in the world: what the memory said stays as an earlier version.
+    expect((await service.changes({ user_id: 'ana', limit: 10 })).results).toEqual([
+      expect.objectContaining({
+        memory_id: id,
+        from: 'Ana lives in Berlin.',
+        to: 'Ana lives in Lisbon (moved in March).',
+      }),
+    ]);
     const audit = fs
       .readFileSync(`${auditDir(dataDir)}/audit-2026-11-22.jsonl`, 'utf8')
       .trimEnd()

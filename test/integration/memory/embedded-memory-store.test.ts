@@ -24,6 +24,9 @@ describe('embedded store after a restart', () => {
     created_at: new Date().toISOString(),
     updated_at: new Date().toISOString(),
     embedder: 'test-embedder',
+    valid_from: new Date().toISOString(),
+    valid_to: null,
+    version_of: null,
   });
 
   it('loads a user on first use, or all users with warm(), and never indexes a row twice', async () => {

@@ -343,6 +343,9 @@ describe('memory service API', () => {
         created_at: at,
         updated_at: at,
         embedder: 'some-older-model:fp32:000000000000',
+        valid_from: at,
+        valid_to: null,
+        version_of: null,
       },
       noise,
     );

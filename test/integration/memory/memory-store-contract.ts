@@ -83,6 +83,9 @@ function memory(fields: Partial<MemoryRecord> = {}): MemoryRecord {
     created_at: at,
     updated_at: at,
     embedder: 'test-embedder',
+    valid_from: fields.created_at ?? at,
+    valid_to: null,
+    version_of: null,
     ...fields,
   };
 }
@@ -116,6 +119,47 @@ export function memoryStoreContract(
           await Promise.all(items.slice(i, i + 25).map(([record, vector]) => store.insert(record, vector)));
         }
       }
+
+      it('answers the current memories by default, and those that held then with valid_at', async () => {
+        // Berlin held until March; the memory says Lisbon since (docs/memory-validity.md).
+        const march = '2025-03-01T00:00:00.000Z';
+        const now = memory({ memory: 'I moved to Lisbon', created_at: '2025-01-01T00:00:00.000Z' });
+        now.valid_from = march;
+        const then = memory({
+          memory: 'I live in Berlin',
+          created_at: '2025-01-01T00:00:00.000Z',
+          valid_to: march,
+          version_of: now.id,
+        });
+        const other = memory({ memory: 'my cat is called Tom', created_at: '2025-02-01T00:00:00.000Z' });
+        await insertAll([
+          [now, unitVector(1)],
+          [then, unitVector(1)],
+          [other, unitVector(2)],
+        ]);
+        const [feb, april] = ['2025-02-15T00:00:00.000Z', '2025-04-01T00:00:00.000Z'];
+
+        expect(ids(await store.list({ user_id: 'alice' }))).toEqual(ids([now, other]));
+        expect(hitIds(await store.search(unitVector(1), { user_id: 'alice' }, 5))).not.toContain(then.id);
+        const [lexical] = await store.searchText(['berlin'], [{ user_id: 'alice' }], 5);
+        expect(lexical.map((h) => h.record.id)).toEqual([]);
+        expect(await store.findByHash({ user_id: 'alice' }, then.hash)).toBeUndefined();
+
+        expect(ids(await store.list({ user_id: 'alice', valid_at: feb }))).toEqual(ids([then, other]));
+        expect(hitIds(await store.search(unitVector(1), { user_id: 'alice', valid_at: feb }, 5))[0]).toBe(
+          then.id,
+        );
+        const [asOfFeb] = await store.searchText(['berlin'], [{ user_id: 'alice', valid_at: feb }], 5);
+        expect(asOfFeb.map((h) => h.record.id)).toEqual([then.id]);
+        expect(ids(await store.list({ user_id: 'alice', valid_at: april }))).toEqual(ids([now, other]));
+        // Before anything was said, nothing held.
+        expect(await store.list({ user_id: 'alice', valid_at: '2024-12-31T00:00:00.000Z' })).toEqual([]);
+
+        expect(await store.versions({ user_id: 'alice', memory_id: now.id })).toEqual([then]);
+        expect(await store.versions({ user_id: 'alice' })).toEqual([then]);
+        expect(await store.versions({ user_id: 'bob' })).toEqual([]);
+        expect(await store.get(then.id)).toEqual(then);
+      });
 
       it('reads an inserted memory back by id, in lists and in searches', async () => {
         const record = memory({ memory: 'the build uses pnpm', metadata: { category: 'environment' } });

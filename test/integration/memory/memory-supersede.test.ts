@@ -161,6 +161,56 @@ describe('memory updates that supersede', () => {
       expect(decayed.map((r) => r.memory).join(' ')).not.toMatch(/Berlin|Lisbon|Siemens|ramen/);
     });
 
+    it('as_of answers what held then: each old value in its own time, never after it', async () => {
+      const day = (age: number) => daysAgo(age).slice(0, 10);
+      const livedThen = async (as_of: string) =>
+        (await search(user, 'Where do I live?', { as_of }))[0] as Memory & {
+          valid_from: string;
+          valid_to: string | null;
+        };
+      // Berlin from 300 days ago until the move 200 days ago, Lisbon until 30 days ago, Porto since.
+      expect((await livedThen(day(250))).memory).toBe('I live in Berlin.');
+      expect((await livedThen(day(250))).valid_to).toBe((await history(home))[1].created_at);
+      expect((await livedThen(day(150))).memory).toBe('Actually, I moved to Lisbon in March.');
+      expect((await livedThen(day(10))).memory).toBe("I've relocated to Porto for a new role.");
+      expect((await livedThen(day(10))).valid_to).toBeNull();
+      // Before she said anything, nothing held; an instant works as a day does.
+      expect(await search(user, 'Where do I live?', { as_of: day(310) })).toEqual([]);
+      expect((await livedThen(daysAgo(250))).memory).toBe('I live in Berlin.');
+
+      const listed = (await call('GET', `/memory/list?user_id=${user}&as_of=${day(150)}`)).body
+        .results as Memory[];
+      expect(listed.map((m) => m.memory).sort()).toEqual(
+        [
+          'Actually, I moved to Lisbon in March.',
+          'I work at Siemens.',
+          'My favourite food is ramen.',
+          "My dog's name is Rex.",
+          "My cat's name is Tom.",
+          'I love hiking.',
+          'I started learning the guitar.',
+        ].sort(),
+      );
+    });
+
+    it('GET /memory/changes lists each value a newer statement replaced, in time order', async () => {
+      const res = await call('GET', `/memory/changes?user_id=${user}`);
+      expect(res.status).toBe(200);
+      const changes = res.body.results as { memory_id: string; from: string; to: string; at: string }[];
+      expect(changes.map((c) => [c.memory_id, c.from, c.to])).toEqual([
+        [home, 'I live in Berlin.', 'Actually, I moved to Lisbon in March.'],
+        ...[
+          [food, 'My favourite food is ramen.', 'Sushi is my favourite food now.'],
+          [work, 'I work at Siemens.', 'These days I work at Bosch.'],
+        ].sort(([a], [b]) => a.localeCompare(b)),
+        [home, 'Actually, I moved to Lisbon in March.', "I've relocated to Porto for a new role."],
+      ]);
+      expect(Date.parse(changes[0].at)).toBe(Date.parse((await history(home))[1].created_at));
+      const since = (await call('GET', `/memory/changes?user_id=${user}&since=${daysAgo(50)}`)).body
+        .results as { to: string }[];
+      expect(since.map((c) => c.to)).toEqual(["I've relocated to Porto for a new role."]);
+    });
+
     it('the lexical index forgets the old values and knows the new ones', async () => {
       for (const old of ['Berlin', 'Lisbon', 'Siemens', 'ramen'])
         expect(await search(user, old, { search_mode: 'lexical' })).toEqual([]);
@@ -185,6 +235,23 @@ describe('memory updates that supersede', () => {
         'Actually I moved to Lisbon last month.',
       ]);
     }
+  });
+
+  it('deleting a memory deletes what it said before too; a bad as_of is refused', async () => {
+    const [first] = await said('noor', 'I live in Oslo.', 90);
+    await said('noor', 'I moved to Bergen.', 40);
+    const asOf = daysAgo(60).slice(0, 10);
+    expect((await search('noor', 'Where do I live?', { as_of: asOf }))[0].memory).toBe('I live in Oslo.');
+    expect((await call('DELETE', `/memory/${first.id}`)).status).toBe(200);
+    expect(await search('noor', 'Where do I live?', { as_of: asOf })).toEqual([]);
+    expect((await call('GET', '/memory/changes?user_id=noor')).body.results).toEqual([]);
+    for (const as_of of ['2025-02-30', 'yesterday', "2025-01-01' OR 1=1 --", 12, '2025-01-01T00:00:00'])
+      expect([
+        as_of,
+        (await call('POST', '/memory/search', { user_id: 'noor', query: 'home', as_of })).status,
+      ]).toEqual([as_of, 400]);
+    expect((await call('GET', '/memory/list?user_id=noor&as_of=soon')).status).toBe(400);
+    expect((await call('GET', '/memory/changes?user_id=noor&since=%00')).status).toBe(400);
   });
 
   it('a backfilled fact older than the memory it contradicts supersedes nothing', async () => {

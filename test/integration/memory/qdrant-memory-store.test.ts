@@ -68,9 +68,15 @@ function record(fields: Partial<MemoryRecord> = {}): MemoryRecord {
     created_at: at,
     updated_at: at,
     embedder: 'test-embedder',
+    valid_from: fields.created_at ?? at,
+    valid_to: null,
+    version_of: null,
     ...fields,
   };
 }
+
+/** Every filter selects the current memories unless it asks as of a time (docs/memory-validity.md). */
+const current = { is_empty: { key: 'valid_to' } };
 
 describe('QdrantMemoryStore on the wire (fake)', () => {
   let fake: QdrantFake;
@@ -197,18 +203,21 @@ describe('QdrantMemoryStore on the wire (fake)', () => {
           { key: 'user_id', match: { value: 'alice' } },
           { key: 'agent_id', match: { value: 'coder' } },
           { is_empty: { key: 'run_id' } },
+          current,
         ],
       },
       {
         must: [
           { key: 'user_id', match: { value: 'alice' } },
           { key: 'run_id', match: { value: '2025-03-05' } },
+          current,
         ],
       },
       {
         must: [
           { key: 'user_id', match: { value: 'alice' } },
           { key: 'run_day', range: { gte: 20152 } },
+          current,
         ],
       },
     ]);
@@ -241,6 +250,7 @@ describe('QdrantMemoryStore on the wire (fake)', () => {
         must: [
           { key: 'user_id', match: { value: 'alice' } },
           { key: 'created_at', range: { gte: january.created_from, lt: january.created_to } },
+          current,
         ],
       },
       {
@@ -248,6 +258,7 @@ describe('QdrantMemoryStore on the wire (fake)', () => {
         must: [
           { key: 'user_id', match: { value: 'alice' } },
           { key: 'created_at', range: { gte: january.created_to } },
+          current,
         ],
       },
     ]);
@@ -276,9 +287,9 @@ describe('QdrantMemoryStore on the wire (fake)', () => {
       // Per filter: one exact count of what it selects, one per term of the memories holding it.
       const counts = sent('POST', '/points/count').map((r) => r.body);
       const countsFor = (user: string) => [
-        { filter: { must: [userIs(user)] }, exact: true },
+        { filter: { must: [userIs(user), current] }, exact: true },
         ...terms.map((t) => ({
-          filter: { must: [userIs(user), { key: 'terms', match: { value: t } }] },
+          filter: { must: [userIs(user), current, { key: 'terms', match: { value: t } }] },
           exact: true,
         })),
       ];
@@ -298,7 +309,7 @@ describe('QdrantMemoryStore on the wire (fake)', () => {
       const queries = sent('POST', '/points/query').map((r) => r.body as Record<string, unknown>);
       expect(queries).toHaveLength(2);
       const byUser = (user: string) =>
-        queries.find((q) => JSON.stringify(q.filter) === JSON.stringify({ must: [userIs(user)] }));
+        queries.find((q) => JSON.stringify(q.filter) === JSON.stringify({ must: [userIs(user), current] }));
       for (const [user, weights] of [
         ['alice', aliceWeights],
         ['bob', bobWeights],

@@ -50,6 +50,9 @@ const record = (memory: string): MemoryRecord => {
     created_at: at,
     updated_at: at,
     embedder: 'test-embedder',
+    valid_from: at,
+    valid_to: null,
+    version_of: null,
   };
 };
 
@@ -92,6 +95,7 @@ describe('a gap in the change feed', () => {
             created_at: missed.created_at,
             updated_at: missed.updated_at,
             embedder: missed.embedder,
+            valid_from: missed.valid_from,
             vector: vectorBytes(unitVector(2)),
           })
           .execute();

@@ -37,6 +37,9 @@ describe('two instances of the shared store', () => {
     created_at,
     updated_at: created_at,
     embedder: 'test-embedder',
+    valid_from: created_at,
+    valid_to: null,
+    version_of: null,
   });
   const ids = (hits: { record: MemoryRecord }[]) => hits.map((h) => h.record.id);
 

@@ -40,6 +40,8 @@ describe('merging result lists', () => {
     run_id: null,
     metadata: {},
     memory_type: 'long_term',
+    valid_from: ago(1),
+    valid_to: null,
   });
 
   it('keeps one copy of the same id or near-identical text, the best scored, in score order', () => {

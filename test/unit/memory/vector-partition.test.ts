@@ -26,7 +26,17 @@ describe('vector partition', () => {
   const data = vectors(3000, dims);
   const index = new VectorPartition(dims);
   data.forEach((v, i) =>
-    index.upsert({ id: `m${i}`, agent_id: i % 2 ? 'a' : 'b', run_id: null, created_ms: 0 }, v),
+    index.upsert(
+      {
+        id: `m${i}`,
+        agent_id: i % 2 ? 'a' : 'b',
+        run_id: null,
+        created_ms: 0,
+        valid_from_ms: 0,
+        valid_to_ms: Infinity,
+      },
+      v,
+    ),
   );
 
   it('finds the exact nearest neighbours with cosine scores', () => {
@@ -50,10 +60,30 @@ describe('vector partition', () => {
   it('forgets removed vectors, reuses their slots and replaces updated ones', () => {
     index.remove('m1');
     expect(index.search(data[1], 1, () => true)[0].id).not.toBe('m1');
-    index.upsert({ id: 'fresh', agent_id: null, run_id: '2026-11-22', created_ms: 0 }, data[1]);
+    index.upsert(
+      {
+        id: 'fresh',
+        agent_id: null,
+        run_id: '2026-11-22',
+        created_ms: 0,
+        valid_from_ms: 0,
+        valid_to_ms: Infinity,
+      },
+      data[1],
+    );
     expect(index.search(data[1], 1, () => true)[0]).toMatchObject({ id: 'fresh' });
     expect(index.size).toBe(3000);
-    index.upsert({ id: 'fresh', agent_id: null, run_id: '2026-11-22', created_ms: 0 }, data[2]);
+    index.upsert(
+      {
+        id: 'fresh',
+        agent_id: null,
+        run_id: '2026-11-22',
+        created_ms: 0,
+        valid_from_ms: 0,
+        valid_to_ms: Infinity,
+      },
+      data[2],
+    );
     expect(
       index
         .search(data[2], 2, () => true)
@@ -65,7 +95,12 @@ describe('vector partition', () => {
   it('stays exact with 1024-d vectors, where an int8 × int16 sum could overflow int32 at full scale', () => {
     const wide = vectors(500, 1024, 3);
     const partition = new VectorPartition(1024, 500);
-    wide.forEach((v, i) => partition.upsert({ id: `w${i}`, agent_id: null, run_id: null, created_ms: 0 }, v));
+    wide.forEach((v, i) =>
+      partition.upsert(
+        { id: `w${i}`, agent_id: null, run_id: null, created_ms: 0, valid_from_ms: 0, valid_to_ms: Infinity },
+        v,
+      ),
+    );
     // A query with one dominant component scales every other one up: the worst case for overflow.
     const q = Float32Array.from(wide[0], (x, i) => (i === 0 ? 5 : x));
     const truth = wide
@@ -80,7 +115,12 @@ describe('vector partition', () => {
   it('grows past storage chunks (1,024 rows) row by row and stays exact across it', () => {
     const many = vectors(9000, 32, 11);
     const partition = new VectorPartition(32);
-    many.forEach((v, i) => partition.upsert({ id: `c${i}`, agent_id: null, run_id: null, created_ms: 0 }, v));
+    many.forEach((v, i) =>
+      partition.upsert(
+        { id: `c${i}`, agent_id: null, run_id: null, created_ms: 0, valid_from_ms: 0, valid_to_ms: Infinity },
+        v,
+      ),
+    );
     for (const q of [many[10], many[5000], many[8999]]) {
       const truth = many
         .map((v, i) => ({ id: `c${i}`, cosine: dot(v, q) }))
