@@ -15,7 +15,7 @@
  * beside BM25 over the same texts (baseline in the same run: k1 1.2, b 0.75); and current@1 with
  * time decay off, to tell decay's share of the misses from the memories'.
  *
- * BENCH_USERS=30 (per part). BENCH_SHOW_MISSES=N prints the first N misses of the dev part (never
+ * BENCH_USERS=30 (per part). BENCH_PARTS=dev runs only that part. BENCH_SHOW_MISSES=N prints the first N misses of the dev part (never
  * the held-aside part's: looking at them would fit the code to them).
  */
 import * as fs from 'node:fs';
@@ -31,6 +31,8 @@ import { benchConfig, startMemoryServer, type SearchItem } from './lib/memory-se
 
 const USERS = envInt('BENCH_USERS', 30);
 const SHOW_MISSES = envInt('BENCH_SHOW_MISSES', 0);
+/** BENCH_PARTS=dev: only these parts (while developing, the held-aside part is not run at all). */
+const ONLY_PARTS = process.env.BENCH_PARTS?.split(',').filter(Boolean);
 let shownMisses = 0;
 const DAY_MS = 86_400_000;
 const START = Date.parse('2025-01-01T09:00:00Z');
@@ -69,7 +71,7 @@ async function main(): Promise<void> {
   });
   try {
     const rows: string[][] = [];
-    for (const part of PARTS) {
+    for (const part of PARTS.filter((p) => !ONLY_PARTS || ONLY_PARTS.includes(p.name))) {
       const users = generateUsers(part);
       const tally: Tally = {
         questions: 0,
@@ -109,6 +111,7 @@ async function main(): Promise<void> {
           'earlier 1st',
           'old@3',
           'BM25 old@3',
+          '@1 no decay',
         ],
         rows,
       ),
