@@ -33,10 +33,11 @@ import type { AuditSink } from './audit/audit-log';
 import { CurrentVectorsStore } from './store/current-vectors';
 import type { Embedder } from './embedding/embedder';
 import { addUsage, NO_USAGE, type FactExtractor } from './extraction/fact-extractor';
-import { readSubject, type FactSubject } from './extraction/fact-subject';
+import { readSubject } from './extraction/fact-subject';
 import type { HistoryLog, IdempotencyStore } from './memory-history';
 import { textHash } from './memory-text';
 import { sameSubjectMemories } from './same-subject';
+import { replacedMemories } from './supersede/replaced-memories';
 import { asOfInstant, MemorySearch } from './search/memory-search';
 import type { MemoryFilter, MemoryStore, VectorHit } from './store/memory-store';
 import { journalPath, workspaceOf, type Workspace } from './workspaces/workspace-config';
@@ -334,13 +335,28 @@ export class MemoryService {
         neighbours = await this.vectorsNow.search(vector, scope, 5);
         const subject = readSubject(fact);
         earlier = subject ? await sameSubjectMemories(store, scope, subject, neighbours) : [];
-        if (subject && earlier.length && extractor.kind !== 'claude') {
-          const superseded = await this.supersede(req, fact, subject, earlier[0], vector);
+        // A shape the subject reader does not know: evidence in the words (docs/memory-supersede.md#by-evidence).
+        // Only for a statement the reader finds no subject in: when it finds one, its key is precise.
+        const replaced = subject ? [] : await replacedMemories(store, scope, fact, neighbours);
+        if (extractor.kind !== 'claude') {
+          const superseded =
+            subject && earlier.length
+              ? await this.supersede(
+                  req,
+                  fact,
+                  earlier[0],
+                  vector,
+                  readSubject(earlier[0].memory)?.value === subject.value,
+                )
+              : replaced.length
+                ? await this.supersede(req, fact, replaced[0].record, vector, false)
+                : undefined;
           if (superseded) {
             results.push(superseded);
             continue;
           }
         }
+        earlier.push(...replaced.map((r) => r.record));
         // A near-identical text stating another value ("… in Bern" for "… in Berlin") is no duplicate.
         const contradicted = new Set(
           earlier.filter((r) => readSubject(r.memory)?.value !== subject?.value).map((r) => r.id),
@@ -450,12 +466,11 @@ export class MemoryService {
   private async supersede(
     req: Pick<AddMemoryRequest, 'created_at'>,
     fact: string,
-    subject: FactSubject,
     earlier: MemoryRecord,
     vector: Float32Array,
+    sameValue: boolean,
   ): Promise<MemoryAddResult | undefined> {
-    if (readSubject(earlier.memory)?.value === subject.value)
-      return { id: earlier.id, memory: earlier.memory, event: 'NONE' };
+    if (sameValue) return { id: earlier.id, memory: earlier.memory, event: 'NONE' };
     const at = req.created_at ? new Date(req.created_at).toISOString() : this.now().toISOString();
     if (at < earlier.updated_at) return undefined;
     const { record, previous } = await this.updateText(earlier.id, fact, undefined, {

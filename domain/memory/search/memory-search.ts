@@ -11,6 +11,7 @@ import { queryPlan, retrieve, type Candidate, type QueryPlan } from './hybrid-re
 import { mergeResults } from './result-merge';
 import { searchStages } from './search-stages';
 import { decayedScore } from './time-decay';
+import { answerWeights } from './answer-weights';
 
 const DAY_MS = 86_400_000;
 
@@ -36,7 +37,8 @@ export class MemorySearch {
       retrieve(this.store, plan, [filter], pool),
       this.sharedCandidates(plan, req.user_id, pool, validAt),
     ]);
-    return { results: this.rankCandidates(own, shared, req, validAt) };
+    const answers = answerWeights(req.query);
+    return { results: this.rankCandidates(answers(own), answers(shared), req, validAt) };
   }
 
   async searchCombined(req: SearchCombinedRequest): Promise<{ results: MemorySearchItem[] }> {
@@ -52,8 +54,12 @@ export class MemorySearch {
       retrieve(this.store, plan, [longTerm, shortTerm], pool),
       this.sharedCandidates(plan, req.user_id, pool),
     ]);
+    const answers = answerWeights(req.query);
     return {
-      results: mergeResults([this.rankCandidates(own, shared, req), this.rankCandidates(recent, [], req)]),
+      results: mergeResults([
+        this.rankCandidates(answers(own), answers(shared), req),
+        this.rankCandidates(answers(recent), [], req),
+      ]),
     };
   }
 

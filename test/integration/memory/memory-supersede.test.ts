@@ -237,6 +237,34 @@ describe('memory updates that supersede', () => {
     }
   });
 
+  it('supersedes by evidence in the words where no sentence shape is known, and ranks assertions over mentions now', async () => {
+    const [gym] = await said('ivo', 'My gym is Iron Temple.', 200);
+    const [car] = await said('ivo', 'My car is a Mazda 3.', 190);
+    expect(events(await said('ivo', 'New gym: Crunch.', 100))).toEqual([['UPDATE', 'New gym: Crunch.']]);
+    expect(events(await said('ivo', 'Sold the Mazda 3 and bought a VW Golf.', 90))).toEqual([
+      ['UPDATE', 'Sold the Mazda 3 and bought a VW Golf.'],
+    ]);
+    // A mention of an old value, and news about it, replace nothing.
+    expect(events(await said('ivo', 'Walked past Iron Temple on the way home.', 5))).toEqual([
+      ['ADD', 'Walked past Iron Temple on the way home.'],
+    ]);
+    expect(events(await said('ivo', 'Crunch opened a second branch near Sam.', 4))[0][0]).toBe('ADD');
+    expect((await call('GET', `/memory/${gym.id}`)).body.memory).toBe('New gym: Crunch.');
+    expect((await call('GET', `/memory/${car.id}`)).body.memory).toBe(
+      'Sold the Mazda 3 and bought a VW Golf.',
+    );
+    // With the API's defaults (decay on), the assertion comes before the recent mention.
+    const first = async (query: string) =>
+      ((await call('POST', '/memory/search', { user_id: 'ivo', query })).body.results as Memory[])[0].memory;
+    expect(await first('Which gym do I go to?')).toBe('New gym: Crunch.');
+    expect(await first('What car do I drive now?')).toBe('Sold the Mazda 3 and bought a VW Golf.');
+    // What held then is still there.
+    expect(
+      ((await search('ivo', 'Which gym do I go to?', { as_of: daysAgo(150).slice(0, 10) }))[0] as Memory)
+        .memory,
+    ).toBe('My gym is Iron Temple.');
+  });
+
   it('deleting a memory deletes what it said before too; a bad as_of is refused', async () => {
     const [first] = await said('noor', 'I live in Oslo.', 90);
     await said('noor', 'I moved to Bergen.', 40);

@@ -1,0 +1,27 @@
+/**
+ * Whether a question asks what something is now or what it was (docs/memory-search.md#now-and-then):
+ * "Where do I live?", "Which bank am I with at the moment?" ask for a value that holds now; "Where
+ * did I live before?", "Which car did I drive in 2023?" ask about the past; anything else (not a
+ * question for a value, or both at once) reads as neither. Pure, for exact unit tests.
+ */
+
+/** What a question asks about in time. */
+export type QuestionTime = 'now' | 'then' | 'either';
+
+/** Words asking for a value: which thing, what, who, where. */
+const ASKS_FOR_VALUE = /\b(?:what|which|who|whom|whose|where)\b/i;
+/** Words of the past: past auxiliaries, "used to", "before", a year, "ago", "last year". */
+const PAST =
+  /\b(?:did|was|were|had|used to|before|previously|formerly|earlier|back then|at the time|once|ago|last (?:year|month|week|summer|winter|spring|autumn|fall)|(?:in|during) (?:19|20)\d\d|old|former|prior)\b/i;
+/** Words of the present: present auxiliaries and "now", "these days", "currently", "at the moment". */
+const PRESENT =
+  /\b(?:is|are|am|do|does|have|has|now|nowadays|these days|currently|current|at the moment|at present|right now|today|still)\b/i;
+
+export function questionTime(question: string): QuestionTime {
+  const q = question.normalize('NFKC').replace(/[’]/g, "'");
+  if (!ASKS_FOR_VALUE.test(q)) return 'either';
+  const past = PAST.test(q);
+  const present = PRESENT.test(q);
+  if (past && !/\b(?:now|currently|these days|at the moment|still)\b/i.test(q)) return 'then';
+  return present ? 'now' : 'either';
+}

@@ -1,0 +1,171 @@
+/**
+ * What a short statement shows about the attribute it sets, read from its words rather than from a
+ * table of sentence shapes (docs/memory-supersede.md#by-evidence): the names it gives (the values),
+ * whether it asserts them or only mentions them, and the words left once names, function words and
+ * common verbs are gone (what it is about: "gym", "bank", "landlord"). Pure, for exact unit tests.
+ */
+import { stem } from '../search/text-terms';
+
+/** Statements longer than this are accounts, not the statement of one attribute. */
+export const MAX_STATEMENT_WORDS = 25;
+
+/**
+ * Words that speak of a value without asserting it holds: talk, sight, memory, wishes, doubt, the
+ * past. "Talked about Ajax with Jo", "I used to love Ajax", "I might move to Porto".
+ */
+const MENTION =
+  /\b(?:used to|talk(?:ed|ing|s)? (?:about|of|with)|chat(?:ted|ting)? about|saw|seen|walk(?:ed|ing)? (?:past|by)|pass(?:ed|ing)? by|advert|ad for|heard|hear about|read about|remember(?:ed)?|remind(?:ed|s)?|miss(?:ed|ing)?|wish(?:ed)?|hope|might|maybe|perhaps|could|would|should|thinking (?:of|about)|think(?:ing)? about|consider(?:ed|ing)?|wonder(?:ed|ing)?|dream(?:ed|t)? (?:of|about)|if|unless|never|not|no longer|don't|doesn't|didn't|isn't|wasn't|won't)\b/i;
+
+/** Function words and words of time or change: what a statement is about is none of them. */
+const NOT_ABOUT = new Set(
+  (
+    'a about above after again against all am an and any are as at be because been before being below ' +
+    'between both but by can could did do does doing down during each few for from further had has have ' +
+    'having he her here hers him his how i if in into is it its itself just me more most my myself no nor ' +
+    'not of off on once only or other our ours out over own same she should so some such than that the their ' +
+    'them then there these they this those through to too under until up very was we were what when where ' +
+    'which while who whom why will with would you your yours also us one ones get gets got now new old ' +
+    'current currently latest previous former since ago today yesterday tomorrow week weeks month months ' +
+    'year years day days season time times last next recently lately finally already still anymore again ' +
+    'just soon instead first second'
+  ).split(' '),
+);
+
+/**
+ * The most common English verbs (and their usual forms): shared by statements about anything, so a
+ * shared one says nothing of a shared attribute. Attributes are named by nouns and rarer verbs.
+ */
+const COMMON_VERBS = new Set(
+  (
+    'go goes going went gone get gets getting got gotten make makes making made take takes taking took ' +
+    'taken come comes coming came see sees seeing saw seen know knows knew known think thinks thought ' +
+    'look looks looked looking want wants wanted give gives gave given use uses used using find finds ' +
+    'found tell tells told ask asks asked work works worked working seem feel feels felt try tries tried ' +
+    'leave leaves left call calls called need needs needed keep keeps kept let put puts mean means meant ' +
+    'become becomes became begin began begun start starts started show showed shown hear heard play ' +
+    'played run runs ran move moves moved believe bring brought happen happened ' +
+    'write wrote written sit sat stand stood lose lost pay pays paid meet met include set learn learned ' +
+    'change changed lead understand watch watched follow followed stop stopped create speak spoke read ' +
+    'spend spent grow grew open opened walk walked win won offer remember love loved consider appear buy ' +
+    'buys bought wait waited serve die send sent expect build built stay stayed fall fell cut reach kill ' +
+    'remain suggest raise pass sell sells sold require report decide pull switch switched join joined ' +
+    'like liked finish finished help helped turn turned hold held bring say says said do does did done'
+  ).split(' '),
+);
+
+/** Words a name may start with that are sentence openers, not names ("My", "The", "New"). */
+const OPENERS = new Set(
+  'i my we our the a an it this that he she they you me his her their your new so well oh ok okay yes no just also then'.split(
+    ' ',
+  ),
+);
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu;
+const NAMED = /^(?:[\p{Lu}\p{Lt}]|\p{N})|[\p{Lu}\p{N}]/u;
+
+/**
+ * Whether a lone first word names something: "Initech is where I work", not "Booked …", "Rent goes
+ * …", nor "Home is Toronto for me", where the name comes after and the first word says what it is.
+ */
+function namesItself(word: string, next: string | undefined, rest: string[]): boolean {
+  const lower = word.toLowerCase();
+  if (NOT_ABOUT.has(lower) || COMMON_VERBS.has(lower) || /(?:ed|ing|ly)$/.test(lower)) return false;
+  return /^(?:is|are|was|were|has|have)$/i.test(next ?? '') && !rest.some((w) => NAMED.test(w) && w !== 'I');
+}
+
+/** Word tokens. */
+function tokens(text: string): string[] {
+  return text.normalize('NFKC').match(WORD) ?? [];
+}
+
+/**
+ * The names a statement gives: runs of words holding a capital or a digit ("Umbrella Labs", "iPhone
+ * 15", "Dr Chen"), lower-cased. The first word counts only as part of a longer run, since every
+ * sentence starts with a capital; a lone "I" and openers never count.
+ */
+export function namedValues(text: string): string[] {
+  const words = tokens(text);
+  const values: string[] = [];
+  let run: string[] = [];
+  const close = () => {
+    if (run.length)
+      values.push(
+        run
+          .join(' ')
+          .toLowerCase()
+          .replace(/[.'’]+$/u, ''),
+      );
+    run = [];
+  };
+  words.forEach((w, i) => {
+    const named = NAMED.test(w) && w !== 'I' && !(run.length === 0 && OPENERS.has(w.toLowerCase()));
+    // A capital first word is a name when more of one follows, or when the sentence says what it is.
+    const firstAlone =
+      i === 0 && !(words[1] && NAMED.test(words[1])) && !namesItself(w, words[1], words.slice(2));
+    if (named && !firstAlone) run.push(w);
+    else close();
+  });
+  close();
+  return [...new Set(values.filter(Boolean))];
+}
+
+/** Whether a statement speaks of a value without asserting it holds (talk, sight, memory, doubt). */
+export const mentionsOnly = (text: string): boolean =>
+  MENTION.test(text.normalize('NFKC').replace(/[’]/g, "'"));
+
+/** What a statement is about: its words once names, function words and common verbs are gone, stemmed. */
+export function aboutWords(text: string, values = namedValues(text)): Set<string> {
+  let rest = text.normalize('NFKC').toLowerCase();
+  for (const v of values) rest = rest.split(v).join(' ');
+  const words = (rest.match(/[\p{L}]+/gu) ?? []).filter(
+    (w) => w.length > 2 && !NOT_ABOUT.has(w) && !COMMON_VERBS.has(w),
+  );
+  return new Set(words.map(stem));
+}
+
+/** A statement read for its attribute: short, asserting at least one named value. */
+export interface AttributeStatement {
+  values: string[];
+  about: Set<string>;
+  /** The name the statement opens with, when it opens with one ("Ajax won …"): what it tells of. */
+  opensWith?: string;
+}
+
+/** The statement as one that sets an attribute, or undefined (long, a question, a mention, no name). */
+export function attributeStatement(text: string): AttributeStatement | undefined {
+  const trimmed = text.trim();
+  if (!trimmed || /\?\s*$/.test(trimmed) || tokens(trimmed).length > MAX_STATEMENT_WORDS) return undefined;
+  if (mentionsOnly(trimmed)) return undefined;
+  const values = namedValues(trimmed);
+  if (!values.length) return undefined;
+  const opening = trimmed.normalize('NFKC').toLowerCase();
+  const opensWith = values.find((v) => opening.startsWith(v));
+  return { values, about: aboutWords(trimmed, values), ...(opensWith ? { opensWith } : {}) };
+}
+
+/** Why a newer statement replaces an older one's value, or undefined when nothing shows it does. */
+export type ReplacementEvidence = 'names the old value' | 'same attribute word';
+
+/**
+ * Whether `newer` replaces what `older` asserted: both set an attribute, the newer gives a value the
+ * older did not, and either it names every value of the older one too ("Sold the Mazda 3 and bought
+ * a VW Golf" after "My car is a Mazda 3") or what one is about the other is about too ("New gym:
+ * Crunch" after "My gym is Iron Temple").
+ */
+export function replacementEvidence(
+  newer: AttributeStatement,
+  older: AttributeStatement,
+): ReplacementEvidence | undefined {
+  const fresh = newer.values.some((v) => !older.values.includes(v));
+  if (!fresh) return undefined;
+  // Naming the old value counts unless the old value is what the statement tells of ("Ajax won
+  // against PSV" says nothing of the club one supports).
+  const oldIsSubject = newer.opensWith !== undefined && older.values.includes(newer.opensWith);
+  if (!oldIsSubject && older.values.every((v) => newer.values.includes(v))) return 'names the old value';
+  // What one is about, the other is about too ("gym" / "gym"; "home" / "home city"), not only a
+  // word in common ("dog's name" / "cat's name").
+  const [fewer, more] =
+    newer.about.size <= older.about.size ? [newer.about, older.about] : [older.about, newer.about];
+  if (fewer.size && [...fewer].every((w) => more.has(w))) return 'same attribute word';
+  return undefined;
+}

@@ -1,0 +1,82 @@
+/**
+ * Supersede by evidence (docs/memory-supersede.md#by-evidence): the names a statement gives, whether
+ * it asserts or only mentions them, what it is about, and when a newer statement replaces an older
+ * one's value; and how a question reads in time (docs/memory-search.md#now-and-then).
+ */
+import {
+  aboutWords,
+  attributeStatement,
+  mentionsOnly,
+  namedValues,
+  replacementEvidence,
+} from '../../../domain/memory/supersede/statement-evidence';
+import { questionTime } from '../../../domain/memory/search/question-time';
+
+const replaces = (newer: string, older: string) =>
+  replacementEvidence(attributeStatement(newer)!, attributeStatement(older)!);
+
+describe('what a statement gives and is about', () => {
+  it('reads names as runs of capitals and digits, a first word only when it names itself', () => {
+    expect(namedValues('I switched my phone to iPhone 15 Pro.')).toEqual(['iphone 15 pro']);
+    expect(namedValues('Dr Chen is my new dentist.')).toEqual(['dr chen']);
+    expect(namedValues('Initech is where I work.')).toEqual(['initech']);
+    expect(namedValues('Home is Toronto for me.')).toEqual(['toronto']);
+    expect(namedValues('Booked flights for the summer.')).toEqual([]);
+    expect(namedValues('My gym is Gold Gym.')).toEqual(['gold gym']);
+  });
+
+  it('tells a mention from an assertion', () => {
+    for (const s of ['Talked about Ajax with Jo at lunch.', 'I used to love Ajax.', 'I might move to Porto.'])
+      expect([s, mentionsOnly(s)]).toEqual([s, true]);
+    for (const s of ['I support Ajax.', 'We moved to Porto in May.'])
+      expect([s, mentionsOnly(s)]).toEqual([s, false]);
+  });
+
+  it('keeps the words of what it is about, without names, function words or common verbs', () => {
+    expect([...aboutWords('New gym: Crunch.')]).toEqual(['gym']);
+    expect([...aboutWords('I switched my bank to HSBC.')]).toEqual(['bank']);
+    expect([...aboutWords('Bought a birthday present for Alex.')]).toEqual(['birthday', 'present']);
+  });
+
+  it('reads no attribute from a question, a mention, a long account or a sentence without a name', () => {
+    expect(attributeStatement('Which gym is Crunch?')).toBeUndefined();
+    expect(attributeStatement('Walked past Crunch on the way home.')).toBeUndefined();
+    expect(attributeStatement('Made pasta for dinner.')).toBeUndefined();
+    expect(attributeStatement(`I met Ana ${'and talked for hours '.repeat(10)}`)).toBeUndefined();
+    expect(attributeStatement('')).toBeUndefined();
+    expect(attributeStatement('\u0000\u202e Ŧest ☃ 𝔘nicode')).toBeDefined();
+  });
+});
+
+describe('when a newer statement replaces an older one', () => {
+  it('replaces when it names the old value beside a new one, or shares what they are about', () => {
+    expect(replaces('Sold the Mazda 3 and bought a VW Golf.', 'My car is a Mazda 3.')).toBe(
+      'names the old value',
+    );
+    expect(replaces('New gym: Crunch.', 'My gym is Iron Temple.')).toBe('same attribute word');
+    expect(replaces('I switched my bank to HSBC.', 'I bank with ING.')).toBe('same attribute word');
+  });
+
+  it('does not replace another attribute, the same value, or an event about the old value', () => {
+    expect(replaces('New gym: Crunch.', 'I bank with ING.')).toBeUndefined();
+    expect(replaces('My gym is Crunch now.', 'My gym is Crunch.')).toBeUndefined();
+    expect(replaces('Ajax beat PSV on Sunday.', 'I support Ajax.')).toBeUndefined();
+    expect(
+      replaces('Sold the Mazda 3 and bought a VW Golf.', 'Bought a birthday present for Alex.'),
+    ).toBeUndefined();
+  });
+});
+
+describe('a question in time', () => {
+  it.each([
+    ['Which gym do I go to?', 'now'],
+    ['Where do I live now?', 'now'],
+    ['Who is my landlord at the moment?', 'now'],
+    ['Where did I live before?', 'then'],
+    ['Which car did I drive in 2023?', 'then'],
+    ['Which bank was I with last year?', 'then'],
+    ['Where did I say I live now?', 'now'],
+    ['Tell me about my week', 'either'],
+    ['When did Melanie paint a sunrise?', 'either'],
+  ])('%s reads as %s', (q, time) => expect(questionTime(q)).toBe(time));
+});
