@@ -76,6 +76,8 @@ export interface MemorySearchItem {
     lexical?: { relevance: number; terms: string[] };
     entities?: string[];
     time?: string;
+    /** The calibrated relevance that min_score applies to, comparable across questions. */
+    relevance?: number;
   };
 }
 

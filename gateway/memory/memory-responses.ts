@@ -70,6 +70,14 @@ export const memorySearchItemSchema = z.object({
         .string()
         .optional()
         .describe("the question's time expression, when the memory lies in its range"),
+      relevance: z
+        .number()
+        .min(0)
+        .max(1)
+        .optional()
+        .describe(
+          'the calibrated relevance, comparable across questions, that min_score applies to; for a question asking for a value now or then, score (before decay) is it taken relative to the best answer (docs/memory-search.md#now-and-then)',
+        ),
     })
     .optional()
     .describe('what found the memory (docs/memory-search.md); absent signals did not find it'),

@@ -478,6 +478,8 @@ export interface operations {
                 entities?: string[];
                 /** @description the question's time expression, when the memory lies in its range */
                 time?: string;
+                /** @description the calibrated relevance, comparable across questions, that min_score applies to; for a question asking for a value now or then, score (before decay) is it taken relative to the best answer (docs/memory-search.md#now-and-then) */
+                relevance?: number;
               };
             }[];
           };
@@ -616,6 +618,8 @@ export interface operations {
                 entities?: string[];
                 /** @description the question's time expression, when the memory lies in its range */
                 time?: string;
+                /** @description the calibrated relevance, comparable across questions, that min_score applies to; for a question asking for a value now or then, score (before decay) is it taken relative to the best answer (docs/memory-search.md#now-and-then) */
+                relevance?: number;
               };
             }[];
           };
@@ -933,6 +937,8 @@ export interface operations {
                   entities?: string[];
                   /** @description the question's time expression, when the memory lies in its range */
                   time?: string;
+                  /** @description the calibrated relevance, comparable across questions, that min_score applies to; for a question asking for a value now or then, score (before decay) is it taken relative to the best answer (docs/memory-search.md#now-and-then) */
+                  relevance?: number;
                 };
               }[];
             };

@@ -4,6 +4,8 @@
  * asserts a value, not by one that only mentions a value in passing ("Walked past Ajax on the way
  * home", "I used to love Ajax") nor by one that names nothing the question asks about ("Made pasta
  * for dinner"). Those keep a share of their relevance, so they still come when nothing better does.
+ * A question about the past ("Where did I live before?") reads earlier versions too, and a memory
+ * that replaced an earlier value yields to them.
  */
 import { aboutWords, mentionsOnly, namedValues } from '../supersede/statement-evidence';
 import type { Candidate } from './hybrid-retrieval';
@@ -20,14 +22,31 @@ function answersNow(memory: string, asked: Set<string>): boolean {
   return false;
 }
 
-/** The question's weighting of candidates: for a question about now, non-answers lose relevance. */
-export function answerWeights(question: string): (candidates: Candidate[]) => Candidate[] {
-  if (questionTime(question) !== 'now') return (c) => c;
+/** The share of its relevance a memory keeps, for a question about the past, when it replaced an earlier value. */
+export const REPLACED_IT_THEN = 0.5;
+
+/**
+ * The question's weighting of candidates. About now: non-answers lose relevance, and relevances
+ * are taken relative to the best answer. About the past: a memory whose value replaced an earlier
+ * one (it holds since a later statement than its first) yields to the earlier versions.
+ */
+export function answerWeights(question: string): <C extends Candidate>(candidates: C[]) => C[] {
+  const time = questionTime(question);
+  if (time === 'either') return (c) => c;
   const asked = aboutWords(question, []);
-  return (candidates) => {
-    const weighed = candidates.map((c) =>
-      answersNow(c.record.memory, asked) ? c : { ...c, relevance: c.relevance * NOT_AN_ANSWER_NOW },
-    );
+  const weight = (c: Candidate): number =>
+    time === 'then'
+      ? replacedAnEarlierValue(c)
+        ? REPLACED_IT_THEN
+        : 1
+      : answersNow(c.record.memory, asked)
+        ? 1
+        : NOT_AN_ANSWER_NOW;
+  return <C extends Candidate>(candidates: C[]): C[] => {
+    const weighed = candidates.map((c) => {
+      const w = weight(c);
+      return w === 1 ? c : { ...c, relevance: c.relevance * w };
+    });
     // Relative to the best answer: the memory that answers best is as relevant as can be.
     const best = weighed.reduce((m, c) => Math.max(m, c.relevance), 0);
     return weighed
@@ -35,3 +54,7 @@ export function answerWeights(question: string): (candidates: Candidate[]) => Ca
       .sort((a, b) => b.relevance - a.relevance);
   };
 }
+
+/** A current memory holding since a later statement than its first: it replaced an earlier value. */
+const replacedAnEarlierValue = (c: Candidate): boolean =>
+  c.record.valid_to === null && Date.parse(c.record.valid_from) > Date.parse(c.record.created_at);

@@ -39,6 +39,11 @@ export interface MatchSignals {
   entities?: string[];
   /** The question's time expression, when the memory lies in its range. */
   time?: string;
+  /**
+   * The calibrated relevance, before a question about now or then weighs it against the best
+   * answer (search/answer-weights.ts): what `min_score` applies to, comparable across questions.
+   */
+  relevance?: number;
 }
 
 /** A memory with its calibrated relevance in [0, 1]. */

@@ -12,6 +12,7 @@ import { mergeResults } from './result-merge';
 import { searchStages } from './search-stages';
 import { decayedScore } from './time-decay';
 import { answerWeights } from './answer-weights';
+import { questionTime } from './question-time';
 
 const DAY_MS = 86_400_000;
 
@@ -25,11 +26,14 @@ export class MemorySearch {
   async search(req: SearchRequest): Promise<{ results: MemorySearchItem[] }> {
     const validAt = asOfInstant(req.as_of);
     const plan = this.plan(req, validAt);
+    // A question about the past, asked of no day in particular, reads earlier versions too.
+    const earlier = validAt === undefined && questionTime(req.query) === 'then';
     const filter: MemoryFilter = {
       user_id: req.user_id,
       agent_id: req.agent_id,
       run_id: req.run_id,
       valid_at: validAt,
+      ...(earlier ? { include_earlier: true } : {}),
     };
     const pool = this.pool(req);
     // The shared space is cross-agent and long-term: no agent or day filter.
@@ -37,8 +41,7 @@ export class MemorySearch {
       retrieve(this.store, plan, [filter], pool),
       this.sharedCandidates(plan, req.user_id, pool, validAt),
     ]);
-    const answers = answerWeights(req.query);
-    return { results: this.rankCandidates(answers(own), answers(shared), req, validAt) };
+    return { results: this.rankCandidates(own, shared, req, validAt) };
   }
 
   async searchCombined(req: SearchCombinedRequest): Promise<{ results: MemorySearchItem[] }> {
@@ -54,12 +57,8 @@ export class MemorySearch {
       retrieve(this.store, plan, [longTerm, shortTerm], pool),
       this.sharedCandidates(plan, req.user_id, pool),
     ]);
-    const answers = answerWeights(req.query);
     return {
-      results: mergeResults([
-        this.rankCandidates(answers(own), answers(shared), req),
-        this.rankCandidates(answers(recent), [], req),
-      ]),
+      results: mergeResults([this.rankCandidates(own, shared, req), this.rankCandidates(recent, [], req)]),
     };
   }
 
@@ -96,19 +95,25 @@ export class MemorySearch {
     return opts.time_decay || opts.search_mode === 'hybrid' ? Math.max(opts.top_k * 4, 40) : opts.top_k;
   }
 
-  /** Scored items (relevance, min_score, decay), merged and cut to top_k. */
+  /**
+   * Scored items, merged and cut to top_k: `min_score` on the calibrated relevance (which compares
+   * across questions), then the question's weighting of what can answer it (answer-weights.ts,
+   * over the user's and the shared space's candidates together), then decay.
+   */
   private rankCandidates(
     own: Candidate[],
     shared: Candidate[],
-    opts: { top_k: number; min_score: number; time_decay: boolean },
+    opts: { query: string; top_k: number; min_score: number; time_decay: boolean },
     validAt?: string,
   ): MemorySearchItem[] {
     // As of a past instant, ages are counted back from it.
     const now = validAt ? new Date(validAt) : this.now();
-    const items = [
-      ...own.map((c) => this.item(c, false, now, opts.time_decay)),
-      ...shared.map((c) => this.item(c, true, now, opts.time_decay)),
-    ].filter((i) => (i.original_score ?? i.score) >= opts.min_score);
+    const kept = (list: Candidate[], isShared: boolean) =>
+      list
+        .filter((c) => c.relevance >= opts.min_score)
+        .map((c) => ({ ...c, isShared, signals: { ...c.signals, relevance: c.relevance } }));
+    const weighed = answerWeights(opts.query)([...kept(own, false), ...kept(shared, true)]);
+    const items = weighed.map((c) => this.item(c, c.isShared, now, opts.time_decay));
     return mergeResults([items], opts.top_k);
   }
 

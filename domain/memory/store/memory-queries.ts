@@ -32,7 +32,9 @@ export function memoryQueries(db: Kysely<MemoryTables>) {
     if (f.created_from !== undefined) q = q.where('created_at', '>=', new Date(f.created_from).toISOString());
     if (f.created_to !== undefined) q = q.where('created_at', '<', new Date(f.created_to).toISOString());
     // Validity (docs/memory-validity.md): the current memories, or those holding at `valid_at`.
-    if (f.valid_at === undefined) q = q.where('valid_to', 'is', null);
+    if (f.include_earlier) {
+      /* every version */
+    } else if (f.valid_at === undefined) q = q.where('valid_to', 'is', null);
     else {
       const at = new Date(f.valid_at).toISOString();
       q = q

@@ -24,16 +24,8 @@ export interface MemoryFilter {
    * (docs/memory-validity.md); absent: the current ones only (no `valid_to`).
    */
   valid_at?: string;
-}
-
-/** Whether a memory is one the filter's validity asks for: current, or holding at `valid_at`. */
-export function validUnder(
-  f: Pick<MemoryFilter, 'valid_at'>,
-  r: Pick<MemoryRecord, 'valid_from' | 'valid_to'>,
-): boolean {
-  if (f.valid_at === undefined) return r.valid_to === null;
-  const at = Date.parse(f.valid_at);
-  return Date.parse(r.valid_from) <= at && (r.valid_to === null || Date.parse(r.valid_to) > at);
+  /** Current memories and every earlier version alike (a question about the past); overrides `valid_at`. */
+  include_earlier?: boolean;
 }
 
 /** Whose earlier versions to read: a user's (or one agent's of theirs), or one memory's. */

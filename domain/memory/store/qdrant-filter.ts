@@ -27,7 +27,9 @@ export function toQdrantFilter(filter: MemoryFilter, extra: Condition[] = []): S
     must.push({ key: 'created_at', range: { gte: filter.created_from, lt: filter.created_to } });
   }
   // Validity (docs/memory-validity.md); a point stored before it was kept has no valid_* keys.
-  if (filter.valid_at === undefined) must.push({ is_empty: { key: 'valid_to' } });
+  if (filter.include_earlier) {
+    /* every version */
+  } else if (filter.valid_at === undefined) must.push({ is_empty: { key: 'valid_to' } });
   else {
     const at = new Date(filter.valid_at).toISOString();
     must.push(

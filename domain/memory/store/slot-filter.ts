@@ -9,7 +9,8 @@ export function slotFilter(f: MemoryFilter): (s: SlotInfo) => boolean {
   // Validity (docs/memory-validity.md): current slots, or those holding at `valid_at`.
   const at = f.valid_at === undefined ? undefined : Date.parse(f.valid_at);
   return (s) =>
-    (at === undefined ? s.valid_to_ms === Infinity : s.valid_from_ms <= at && at < s.valid_to_ms) &&
+    (f.include_earlier ||
+      (at === undefined ? s.valid_to_ms === Infinity : s.valid_from_ms <= at && at < s.valid_to_ms)) &&
     (f.agent_id === undefined || s.agent_id === f.agent_id) &&
     (f.run_id === undefined || s.run_id === f.run_id) &&
     (!f.long_term || s.run_id === null) &&

@@ -106,7 +106,8 @@ export function namedValues(text: string): string[] {
     else close();
   });
   close();
-  return [...new Set(values.filter(Boolean))];
+  // A number alone is a quantity or a label of the thing spoken of ("release train 2"), not a name.
+  return [...new Set(values.filter((v) => v && !/^[\d.,:/\s-]+$/.test(v)))];
 }
 
 /** Whether a statement speaks of a value without asserting it holds (talk, sight, memory, doubt). */
@@ -123,6 +124,11 @@ export function aboutWords(text: string, values = namedValues(text)): Set<string
   return new Set(words.map(stem));
 }
 
+/** A sentence whose subject is a thing: it opens with a determiner. */
+const THING_FIRST = /^(?:the|a|an|this|that|these|those|each|every|some|its|his|her|their)\b/i;
+/** The speaker, in any person of the first: I, me, my, we, our… */
+const FIRST_PERSON = /\b(?:i|me|my|mine|myself|we|us|our|ours)\b/i;
+
 /** A statement read for its attribute: short, asserting at least one named value. */
 export interface AttributeStatement {
   values: string[];
@@ -136,6 +142,9 @@ export function attributeStatement(text: string): AttributeStatement | undefined
   const trimmed = text.trim();
   if (!trimmed || /\?\s*$/.test(trimmed) || tokens(trimmed).length > MAX_STATEMENT_WORDS) return undefined;
   if (mentionsOnly(trimmed)) return undefined;
+  // "The meeting with Acme is on Monday": a statement about a thing, not one of the speaker's own
+  // attributes, unless the speaker is in it ("The flat I rent is …").
+  if (THING_FIRST.test(trimmed) && !FIRST_PERSON.test(trimmed)) return undefined;
   const values = namedValues(trimmed);
   if (!values.length) return undefined;
   const opening = trimmed.normalize('NFKC').toLowerCase();

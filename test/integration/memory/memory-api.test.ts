@@ -170,6 +170,7 @@ describe('memory service API', () => {
       semantic?: number;
       lexical?: { relevance: number; terms: string[] };
       entities?: string[];
+      relevance?: number;
     };
     const find = async (query: string, mode: string) =>
       (await search({ user_id: 'cy', query, search_mode: mode, time_decay: false, top_k: 3 })) as (Item & {
@@ -199,7 +200,9 @@ describe('memory service API', () => {
     // similarity itself is in the signals.
     const [semantic] = await find(question, 'semantic');
     const [first] = relevanceFeatures([semantic.signals.semantic!]);
-    expect(semantic.score).toBeCloseTo(calibratedRelevance(first, CALIBRATIONS.semantic), 10);
+    expect(semantic.signals.relevance).toBeCloseTo(calibratedRelevance(first, CALIBRATIONS.semantic), 10);
+    // A question for a value now: the best answer's score (before decay) is 1, its relevance relative to itself.
+    expect(semantic.score).toBe(1);
     expect(
       (await call('POST', '/memory/search', { user_id: 'cy', query: 'q', search_mode: 'fuzzy' })).status,
     ).toBe(400);

@@ -193,6 +193,18 @@ describe('memory updates that supersede', () => {
       );
     });
 
+    it('a question about the past reads the earlier versions too, before what replaced them', async () => {
+      const before = (
+        await call('POST', '/memory/search', { user_id: user, query: 'Where did I live before?' })
+      ).body.results as (Memory & { valid_to: string | null })[];
+      expect(['I live in Berlin.', 'Actually, I moved to Lisbon in March.']).toContain(before[0].memory);
+      expect(before[0].valid_to).not.toBeNull();
+      const earlierJob = (
+        await call('POST', '/memory/search', { user_id: user, query: 'Which company did I work for before?' })
+      ).body.results as Memory[];
+      expect(earlierJob[0].memory).toBe('I work at Siemens.');
+    });
+
     it('GET /memory/changes lists each value a newer statement replaced, in time order', async () => {
       const res = await call('GET', `/memory/changes?user_id=${user}`);
       expect(res.status).toBe(200);

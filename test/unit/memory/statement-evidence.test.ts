@@ -65,6 +65,14 @@ describe('when a newer statement replaces an older one', () => {
       replaces('Sold the Mazda 3 and bought a VW Golf.', 'Bought a birthday present for Alex.'),
     ).toBeUndefined();
   });
+
+  it('reads no attribute of the speaker in a statement about a thing, nor a number as a name', () => {
+    expect(attributeStatement('The meeting with Acme is on Monday.')).toBeUndefined();
+    expect(attributeStatement('The release train 2 leaves on Thursday.')).toBeUndefined();
+    expect(attributeStatement('The flat I rent belongs to Canal Homes.')).toBeDefined();
+    expect(namedValues('We meet in room 12 at 9:30.')).toEqual([]);
+    expect(namedValues('My phone is a Pixel 8.')).toEqual(['pixel 8']);
+  });
 });
 
 describe('a question in time', () => {
