@@ -25,3 +25,15 @@ export function questionTime(question: string): QuestionTime {
   if (past && !/\b(?:now|currently|these days|at the moment|still)\b/i.test(q)) return 'then';
   return present ? 'now' : 'either';
 }
+
+/**
+ * Words that say only when a question about now asks ("my **current** gym", "**currently**"): not
+ * what the answer says, so its lexical terms leave them out ("My current account is at ING" is no
+ * answer to "What is my current gym?").
+ */
+const WORDS_OF_NOW = new Set(['current', 'currently', 'nowaday', 'nowadays', 'presently', 'moment']);
+
+/** The question's lexical terms, without the words of now when it asks about now. */
+export function withoutWordsOfNow(question: string, terms: string[]): string[] {
+  return questionTime(question) === 'now' ? terms.filter((t) => !WORDS_OF_NOW.has(t)) : terms;
+}

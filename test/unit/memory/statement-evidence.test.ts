@@ -10,7 +10,8 @@ import {
   namedValues,
   replacementEvidence,
 } from '../../../domain/memory/supersede/statement-evidence';
-import { questionTime } from '../../../domain/memory/search/question-time';
+import { questionTime, withoutWordsOfNow } from '../../../domain/memory/search/question-time';
+import { queryTerms } from '../../../domain/memory/search/text-terms';
 
 const replaces = (newer: string, older: string) =>
   replacementEvidence(attributeStatement(newer)!, attributeStatement(older)!);
@@ -87,4 +88,14 @@ describe('a question in time', () => {
     ['Tell me about my week', 'either'],
     ['When did Melanie paint a sunrise?', 'either'],
   ])('%s reads as %s', (q, time) => expect(questionTime(q)).toBe(time));
+
+  it('searches a question about now without the words that only say when', () => {
+    expect(withoutWordsOfNow('What is my current gym?', queryTerms('What is my current gym?'))).toEqual([
+      'gym',
+    ]);
+    expect(withoutWordsOfNow('Which current account did I open?', ['current', 'account'])).toEqual([
+      'current',
+      'account',
+    ]);
+  });
 });
