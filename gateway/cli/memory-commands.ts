@@ -1,5 +1,5 @@
 /**
- * `plat memory add|search|search-combined|list|get|update|delete|history`: the memory service
+ * `plat memory add|search|search-combined|list|changes|get|update|delete|history`: the memory service
  * (docs/requirements.md#memory-api, port 8230) from a terminal. No login: the service needs no key on
  * loopback; PLAT_MEMORY_API_KEY is sent as a bearer key when set. The client-side sharing rule
  * (docs/requirements.md#categories): a long-term experience/procedural memory is also added to user `shared`, once.
@@ -18,6 +18,7 @@ import {
   addResultsText,
   contextText,
   historyText,
+  changesText,
   listText,
   recordText,
   searchText,
@@ -39,12 +40,15 @@ export const MEMORY_USAGE = `  memory add --user U [--agent A] [--run-id YYYY-MM
                                           long-term experience/procedural memories are also added to
                                           user "shared" (once)
   memory search --user U [--agent A] [--top-k N] [--min-score X] [--run-id D] [--no-decay]
-             [--mode hybrid|semantic|lexical] QUERY...
+             [--mode hybrid|semantic|lexical] [--as-of DAY|TIME] QUERY...
                                           MATCHED shows what found each memory: its similarity, the
-                                          query terms it holds, the names and time it matches
+                                          query terms it holds, the names and time it matches;
+                                          --as-of answers what held then
   memory search-combined --user U [--agent A] [--top-k N] [--min-score X] [--recent-days N]
              [--no-decay] [--mode M] QUERY...  long-term plus the last N days of short-term
-  memory list --user U [--agent A] [--run-id D] [--limit N]
+  memory list --user U [--agent A] [--run-id D] [--limit N] [--as-of DAY|TIME]
+  memory changes --user U [--agent A] [--since DAY|TIME]
+                                          each value a newer statement replaced: when, old → new
   memory get ID
   memory update ID (TEXT... | --file F | stdin) [--metadata JSON]
   memory delete ID
@@ -96,6 +100,8 @@ const MEMORY_FLAGS = {
   'no-decay': { type: 'boolean' },
   mode: { type: 'string' },
   limit: { type: 'string' },
+  'as-of': { type: 'string' },
+  since: { type: 'string' },
   query: { type: 'string' },
   wait: { type: 'boolean' },
 } satisfies FlagSpec;
@@ -177,6 +183,7 @@ const MEMORY_ACTIONS: [string[], MemoryAction][] = [
       const combined = sub === 'search-combined';
       if (combined && values['run-id']) throw usage('--run-id applies to search, not search-combined');
       if (!combined && values['recent-days']) throw usage('--recent-days applies to search-combined only');
+      if (combined && values['as-of']) throw usage('--as-of applies to search and list, not search-combined');
       const body = {
         query: required(rest.join(' ').trim(), 'the query'),
         user_id: user(),
@@ -187,7 +194,7 @@ const MEMORY_ACTIONS: [string[], MemoryAction][] = [
         search_mode: searchMode(values.mode),
         ...(combined
           ? { recent_days: num(values['recent-days'], '--recent-days') }
-          : { run_id: values['run-id'] }),
+          : { run_id: values['run-id'], as_of: values['as-of'] }),
       };
       const res = await answer(
         combined ? http.POST('/memory/search_combined', { body }) : http.POST('/memory/search', { body }),
@@ -202,10 +209,23 @@ const MEMORY_ACTIONS: [string[], MemoryAction][] = [
         user_id: user(),
         agent_id: values.agent || undefined,
         run_id: values['run-id'] || undefined,
+        as_of: values['as-of'] || undefined,
         limit: values.limit ? num(values.limit, '--limit') : undefined,
       };
       const res = await answer(http.GET('/memory/list', { params: { query } }));
       return out(res, () => listText(res.results));
+    },
+  ],
+  [
+    ['changes'],
+    async ({ values, http, user, out }) => {
+      const query = {
+        user_id: user(),
+        agent_id: values.agent || undefined,
+        since: values.since || undefined,
+      };
+      const res = await answer(http.GET('/memory/changes', { params: { query } }));
+      return out(res, () => changesText(res.results));
     },
   ],
   [

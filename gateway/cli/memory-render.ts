@@ -2,6 +2,7 @@
 import type { SessionContext } from '../../domain/memory/memory-service';
 import type {
   MemoryAddResult,
+  MemoryChangeItem,
   MemoryHistoryEntry,
   MemoryRecord,
   MemorySearchItem,
@@ -122,6 +123,17 @@ export function historyText(entries: MemoryHistoryEntry[]): string {
     change: `${oneLine(h.old_memory ?? '—')} → ${oneLine(h.new_memory ?? '—')}`,
   }));
   return fittedTable(rows, ['when', 'event', 'change']);
+}
+
+/** What changed (GET /memory/changes): when, which memory, old value → new value. */
+export function changesText(changes: MemoryChangeItem[]): string {
+  if (!changes.length) return 'no value changed';
+  const rows = changes.map((c) => ({
+    when: when(c.at),
+    memory: c.memory_id.slice(0, 8),
+    change: `${oneLine(c.from)} → ${oneLine(c.to)}`,
+  }));
+  return fittedTable(rows, ['when', 'memory', 'change']);
 }
 
 /** The session-start context: both journals, then the search. */

@@ -119,6 +119,25 @@ describe('plat memory CLI', () => {
     expect(gone.stderr).toContain(`no memory with id ${id}`);
   });
 
+  it('shows what changed and answers what held then', async () => {
+    const first = await plat('add', '--user', 'zoe', 'My gym is Iron Temple.');
+    expect(first.status).toBe(0);
+    const before = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await plat('add', '--user', 'zoe', 'New gym: Crunch.')).stdout).toMatch(/^UPDATE\s/m);
+    const changes = await plat('changes', '--user', 'zoe');
+    expect(changes.stdout).toMatch(/^WHEN\s+MEMORY\s+CHANGE$/m);
+    expect(changes.stdout).toContain('My gym is Iron Temple. → New gym: Crunch.');
+    const then = await plat('search', '--user', 'zoe', '--as-of', before, 'Which gym do I go to?');
+    expect(then.stdout).toContain('My gym is Iron Temple.');
+    expect(then.stdout).not.toContain('Crunch');
+    expect((await plat('list', '--user', 'zoe', '--as-of', before)).stdout).toContain('Iron Temple');
+    expect((await plat('changes', '--user', 'nobody')).stdout.trim()).toBe('no value changed');
+    const bad = await plat('search', '--user', 'zoe', '--as-of', 'last tuesday', 'gym');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/as_of/);
+  });
+
   it('prints the raw response with --json, and reads the text from stdin', async () => {
     const added = await run(
       ['memory', 'add', '--user', 'hal', '--no-infer', '--json'],
