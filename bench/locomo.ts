@@ -15,7 +15,7 @@
  * memories of the conversation, same questions, top 10.
  *
  * `min_score`: for the default search (hybrid, decay on), the share of the evidence in the top 10
- * whose relevance (`original_score`) reaches each threshold, and the share of the other results it
+ * whose calibrated relevance (`signals.relevance`, what min_score applies to) reaches each threshold, and the share of the other results it
  * drops.
  *
  * BENCH_CONVERSATIONS=N limits the run to the first N conversations (default all 10).
@@ -123,7 +123,10 @@ class MinScoreTally {
 
   add(wanted: string[], results: SearchItem[]): void {
     for (const r of results)
-      (wanted.includes(r.id) ? this.evidence : this.others).push(r.original_score ?? r.score);
+      // What min_score applies to: the calibrated relevance (docs/memory-search.md#now-and-then).
+      (wanted.includes(r.id) ? this.evidence : this.others).push(
+        r.signals?.relevance ?? r.original_score ?? r.score,
+      );
   }
 
   line(threshold: number): string[] {
@@ -286,7 +289,7 @@ async function main(): Promise<void> {
     );
     console.log(
       `\nmin_score on the default search (hybrid, decay on, top_k ${TOP_K}): ${minScores.evidence.length} evidence ` +
-        `and ${minScores.others.length} other results, by their relevance (original_score)\n`,
+        `and ${minScores.others.length} other results, by their calibrated relevance (signals.relevance)\n`,
     );
     console.log(
       table(

@@ -104,6 +104,8 @@ export interface SearchItem {
   created_at: string;
   memory_type: string;
   metadata: Record<string, unknown>;
+  /** The calibrated relevance min_score applies to (docs/memory-search.md#now-and-then). */
+  signals?: { relevance?: number };
 }
 
 export interface AddResponse {
