@@ -18,7 +18,7 @@ import type {
 import { indexedNeighbours, searchIndexedTerms, searchIndexedVectors } from '../store/indexed-search';
 import { MEMORY_COLUMNS, toMemoryRecord } from '../store/memory-row';
 import { memoryQueries, type MemoryQueries } from '../store/memory-queries';
-import { UserIndexes, type IndexRowSource, type LoadRow } from '../store/user-indexes';
+import { UserIndexes, type IndexRowSource, loadRowOf } from '../store/user-indexes';
 import { appendChange, MemoryChangeFeed } from './memory-change-feed';
 import type { MemoryTables } from '../store/memory-schema';
 import { lockUserWrites } from './user-write-lock';
@@ -70,19 +70,7 @@ export class SharedMemoryStore implements MemoryStore {
               const rows = await memoryQueries(tx)
                 .loadPage(userId, after, Math.min(pageSize, 1_000_000_000))
                 .execute();
-              const page = rows.map(
-                (r) =>
-                  [
-                    r.id,
-                    r.agent_id,
-                    r.run_id,
-                    r.created_at,
-                    r.memory,
-                    r.vector,
-                    r.valid_from,
-                    r.valid_to,
-                  ] as LoadRow,
-              );
+              const page = rows.map(loadRowOf);
               if (!(await onPage(page)) || rows.length < pageSize) return seq;
               const last = rows[rows.length - 1];
               after = [last.created_at, last.id];

@@ -8,7 +8,7 @@ import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
 import { openMemoryDb, type MemoryDb } from './memory-db';
 import { memoryQueries, type MemoryQueries } from './memory-queries';
 import { SyncStatements } from './sync-statements';
-import { UserIndexes, type IndexRowSource, type LoadRow, type Partition } from './user-indexes';
+import { UserIndexes, type IndexRowSource, loadRowOf, type Partition } from './user-indexes';
 import type {
   MemoryFilter,
   MemoryStore,
@@ -32,19 +32,7 @@ function fileRows(q: MemoryQueries, run: SyncStatements): IndexRowSource {
       let after: [string, string] = ['', ''];
       for (;;) {
         const rows = run.all(q.loadPage(userId, after, Math.min(pageSize, 1_000_000_000)));
-        const page = rows.map(
-          (r) =>
-            [
-              r.id,
-              r.agent_id,
-              r.run_id,
-              r.created_at,
-              r.memory,
-              r.vector,
-              r.valid_from,
-              r.valid_to,
-            ] as LoadRow,
-        );
+        const page = rows.map(loadRowOf);
         if (!(await onPage(page)) || rows.length < pageSize) return 0;
         const last = rows[rows.length - 1];
         after = [last.created_at, last.id];

@@ -111,19 +111,8 @@ export class QdrantMemoryStore implements MemoryStore {
     const must = [keyword('user_id', scope.user_id)];
     if (scope.agent_id !== undefined) must.push(keyword('agent_id', scope.agent_id));
     if (scope.memory_id !== undefined) must.push(keyword('version_of', scope.memory_id));
-    const records: MemoryRecord[] = [];
-    let offset: Schemas['ExtendedPointId'] | undefined;
-    do {
-      const page = await this.client.scroll(this.collection, {
-        // A version has a version_of; a current memory has none (or null).
-        filter: { must, must_not: [{ is_empty: { key: 'version_of' } }] },
-        limit: SCROLL_PAGE,
-        offset,
-        with_payload: true,
-      });
-      records.push(...page.points.map(recordOf));
-      offset = (page.next_page_offset ?? undefined) as Schemas['ExtendedPointId'] | undefined;
-    } while (offset !== undefined);
+    // A version has a version_of; a current memory has none (or null).
+    const records = await this.scrollAll({ must, must_not: [{ is_empty: { key: 'version_of' } }] });
     return records.sort(
       (a, b) =>
         (a.version_of ?? '').localeCompare(b.version_of ?? '') || a.valid_from.localeCompare(b.valid_from),
@@ -133,11 +122,16 @@ export class QdrantMemoryStore implements MemoryStore {
   async list(filter: MemoryFilter, limit?: number): Promise<MemoryRecord[]> {
     if (limit !== undefined) return limit > 0 ? this.newest(filter, limit) : [];
     // Without a limit, walk every page by id (order_by cannot page by offset) and sort here.
+    return (await this.scrollAll(toQdrantFilter(filter))).sort(newestFirst);
+  }
+
+  /** Every point the filter selects, page by page. */
+  private async scrollAll(filter: Schemas['Filter']): Promise<MemoryRecord[]> {
     const records: MemoryRecord[] = [];
     let offset: Schemas['ExtendedPointId'] | undefined;
     do {
       const page = await this.client.scroll(this.collection, {
-        filter: toQdrantFilter(filter),
+        filter,
         limit: SCROLL_PAGE,
         offset,
         with_payload: true,
@@ -145,7 +139,7 @@ export class QdrantMemoryStore implements MemoryStore {
       records.push(...page.points.map(recordOf));
       offset = (page.next_page_offset ?? undefined) as Schemas['ExtendedPointId'] | undefined;
     } while (offset !== undefined);
-    return records.sort(newestFirst);
+    return records;
   }
 
   /** The `limit` newest matches, ordered by Qdrant over the `created_at` datetime index. */

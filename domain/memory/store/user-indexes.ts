@@ -38,6 +38,18 @@ export type LoadRow = [
   valid_to: string | null,
 ];
 
+/** A row as `loadPage` (memory-queries.ts) selects it, as the indexes read it. */
+export const loadRowOf = (r: {
+  id: string;
+  agent_id: string | null;
+  run_id: string | null;
+  created_at: string;
+  memory: string;
+  vector: ArrayBuffer | Uint8Array;
+  valid_from: string | null;
+  valid_to: string | null;
+}): LoadRow => [r.id, r.agent_id, r.run_id, r.created_at, r.memory, r.vector, r.valid_from, r.valid_to];
+
 /** Where a store's rows are read from to build the indexes. */
 export interface IndexRowSource {
   /** Every user with memories, and how many. */
