@@ -32,7 +32,14 @@ import { DEFAULT_SEARCH_MODE } from '../../shared/memory-requests';
 import type { AuditSink } from './audit/audit-log';
 import { CurrentVectorsStore } from './store/current-vectors';
 import type { Embedder } from './embedding/embedder';
-import { addUsage, NO_USAGE, type FactExtractor } from './extraction/fact-extractor';
+import {
+  addUsage,
+  NO_USAGE,
+  statedValue,
+  type FactExtractor,
+  type StatedSubject,
+} from './extraction/fact-extractor';
+import { sameStatedSubject, statedSubjectOf, withStatedSubject } from './supersede/stated-subjects';
 import { readSubject } from './extraction/fact-subject';
 import type { HistoryLog, IdempotencyStore } from './memory-history';
 import { textHash } from './memory-text';
@@ -301,6 +308,7 @@ export class MemoryService {
     const { store, extractor, embedder, audit } = this.deps;
     let usage = NO_USAGE;
     let facts: string[];
+    let subjects: (StatedSubject | undefined)[] = [];
     if (req.infer) {
       const category = categoryOf(req.metadata ?? {}) ?? undefined;
       const extracted = await extractor.extract(
@@ -309,6 +317,7 @@ export class MemoryService {
         category,
       );
       facts = extracted.facts;
+      subjects = extracted.subjects ?? [];
       usage = addUsage(usage, extracted.usage);
     } else {
       facts = [req.text ?? req.messages!.map((m) => `${m.role}: ${m.content}`).join('\n')];
@@ -331,8 +340,17 @@ export class MemoryService {
       let neighbours: VectorHit[] = [];
       // Earlier memories setting the same single-valued attribute (docs/memory-supersede.md).
       let earlier: MemoryRecord[] = [];
+      const stated = subjects[i];
       if (req.infer) {
         neighbours = await this.vectorsNow.search(vector, scope, 5);
+        // The model named the attribute: an earlier memory of the same one is superseded without
+        // asking it again (docs/memory-validity.md#with-claude).
+        const superseded =
+          stated && (await this.supersedeStated(req, fact, stated, scope, neighbours, vector));
+        if (superseded) {
+          results.push(superseded);
+          continue;
+        }
         const subject = readSubject(fact);
         earlier = subject ? await sameSubjectMemories(store, scope, subject, neighbours) : [];
         // A shape the subject reader does not know: evidence in the words (docs/memory-supersede.md#by-evidence).
@@ -402,7 +420,13 @@ export class MemoryService {
         }
       }
       // Another add (this instance's or another's) may have stored the fact since the check above.
-      const { record, added } = await this.insert(req, scope, fact, hash, vector);
+      const { record, added } = await this.insert(
+        stated ? { ...req, metadata: withStatedSubject(req.metadata ?? {}, stated) } : req,
+        scope,
+        fact,
+        hash,
+        vector,
+      );
       if (!added) {
         results.push({ id: record.id, memory: record.memory, event: 'NONE' });
         continue;
@@ -469,16 +493,32 @@ export class MemoryService {
     earlier: MemoryRecord,
     vector: Float32Array,
     sameValue: boolean,
+    metadata?: Record<string, unknown>,
   ): Promise<MemoryAddResult | undefined> {
     if (sameValue) return { id: earlier.id, memory: earlier.memory, event: 'NONE' };
     const at = req.created_at ? new Date(req.created_at).toISOString() : this.now().toISOString();
     if (at < earlier.updated_at) return undefined;
-    const { record, previous } = await this.updateText(earlier.id, fact, undefined, {
+    const { record, previous } = await this.updateText(earlier.id, fact, metadata, {
       at,
       vector,
       supersede: true,
     });
     return { id: record.id, memory: record.memory, event: 'UPDATE', previous_memory: previous };
+  }
+
+  /** A fact whose attribute the model named, against the current memory stating the same one, if any. */
+  private async supersedeStated(
+    req: Pick<AddMemoryRequest, 'created_at'>,
+    fact: string,
+    stated: StatedSubject,
+    scope: MemoryFilter,
+    neighbours: VectorHit[],
+    vector: Float32Array,
+  ): Promise<MemoryAddResult | undefined> {
+    const [earlier] = await sameStatedSubject(this.deps.store, scope, stated, neighbours);
+    if (!earlier) return undefined;
+    const same = statedValue(statedSubjectOf(earlier)!) === statedValue(stated);
+    return this.supersede(req, fact, earlier, vector, same, withStatedSubject(earlier.metadata, stated));
   }
 
   /** Copies a long-term experience/procedural memory to the shared space, once. */

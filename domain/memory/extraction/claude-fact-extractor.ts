@@ -5,12 +5,18 @@
 import type { TokenUsage } from '../../../shared/memory-model';
 import type { LlmSettings } from '../../llm/llm-settings';
 import { messagesClient } from '../../llm/model-client';
-import type { FactDecision, FactExtractor } from './fact-extractor';
+import type { FactDecision, FactExtractor, StatedSubject } from './fact-extractor';
 
 export const DEFAULT_EXTRACTION_PROMPT = `You extract durable facts for an AI agent's long-term memory. From the input, list every
 fact worth remembering as a short, self-contained statement in the third person (who, what, when, why),
-with names instead of pronouns. Skip greetings, questions and small talk. Answer with ONLY a JSON
-object {"facts": ["...", "..."]} (an empty list when there is nothing to keep).`;
+with names instead of pronouns. Skip greetings, questions and small talk. A fact that states what one
+single-valued attribute of a person is now (where they live, their employer, bank, gym, doctor, landlord,
+a child's school: anything a person has one of at a time) also names it: subject (the person), attribute
+(a few lower-case words, the same words every time for the same attribute) and value. Do not give an
+attribute for things one has several of (hobbies, pets, friends) nor for something only mentioned, past
+or hoped for. Answer with ONLY a JSON object {"facts": [...]}, each fact either "..." or
+{"text": "...", "subject": "...", "attribute": "...", "value": "..."} (an empty list when there is
+nothing to keep).`;
 
 const DECISION_PROMPT = `You maintain an AI agent's memory. Given a NEW fact and EXISTING memories (with ids), decide one:
 - ADD: the new fact is new information;
@@ -19,6 +25,21 @@ const DECISION_PROMPT = `You maintain an AI agent's memory. Given a NEW fact and
 - NONE: it is already known.
 When the new fact contradicts a memory, prefer UPDATE with the new truth. Answer with ONLY JSON:
 {"event":"ADD"} or {"event":"NONE"} or {"event":"UPDATE","id":"...","text":"..."} or {"event":"DELETE","id":"..."}.`;
+
+const MAX_SUBJECT_PART = 200;
+const part = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.trim() !== '' && v.length <= MAX_SUBJECT_PART ? v.trim() : undefined;
+
+/** A fact of the model's list: a string, or an object with its text and the attribute it states. */
+function readFact(f: unknown): { text: string; subject?: StatedSubject } | undefined {
+  if (typeof f === 'string') return f.trim() ? { text: f.trim() } : undefined;
+  if (!f || typeof f !== 'object') return undefined;
+  const o = f as Record<string, unknown>;
+  const text = part(o.text) ?? (typeof o.text === 'string' && o.text.trim() ? o.text.trim() : undefined);
+  if (!text) return undefined;
+  const [holder, attribute, value] = [part(o.subject), part(o.attribute), part(o.value)];
+  return holder && attribute && value ? { text, subject: { holder, attribute, value } } : { text };
+}
 
 function json<T>(text: string): T {
   const start = text.indexOf('{');
@@ -56,12 +77,8 @@ export function claudeFactExtractor(settings: LlmSettings): FactExtractor {
       const { text, usage } = await call(customPrompt ?? DEFAULT_EXTRACTION_PROMPT, parts.join('\n\n'));
       const facts = json<{ facts?: unknown }>(text).facts;
       if (!Array.isArray(facts)) throw new Error('the model answered without a facts list');
-      return {
-        facts: facts
-          .filter((f): f is string => typeof f === 'string' && f.trim() !== '')
-          .map((f) => f.trim()),
-        usage,
-      };
+      const read = facts.map(readFact).filter((f) => f !== undefined);
+      return { facts: read.map((f) => f.text), subjects: read.map((f) => f.subject), usage };
     },
     async decide(fact, neighbours) {
       const existing = neighbours.map((n) => `- id ${n.id}: ${n.memory}`).join('\n');

@@ -13,6 +13,24 @@ export type FactDecision =
   | { event: 'UPDATE'; id: string; text: string }
   | { event: 'DELETE'; id: string };
 
+/**
+ * The single-valued attribute a fact states, as a model read it (docs/memory-validity.md#with-claude):
+ * whose, which, and the value. Two facts with the same holder and attribute and another value
+ * contradict each other.
+ */
+export interface StatedSubject {
+  holder: string;
+  attribute: string;
+  value: string;
+}
+
+/** The key two statements of one attribute share: holder and attribute, lower-cased and spaced once. */
+export const statedSubjectKey = (s: Pick<StatedSubject, 'holder' | 'attribute'>): string =>
+  `${norm(s.holder)}|${norm(s.attribute)}`;
+/** A value as compared: lower-cased and spaced once. */
+export const statedValue = (s: Pick<StatedSubject, 'value'>): string => norm(s.value);
+const norm = (s: string) => s.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+
 export interface FactExtractor {
   readonly kind: 'claude' | 'offline';
   /** Self-contained facts from text and/or messages; `customPrompt` replaces the default for this call. */
@@ -21,7 +39,12 @@ export interface FactExtractor {
     customPrompt?: string,
     /** The memories' category: offline, `task` selects the task pass (`[type] description`). */
     category?: string,
-  ): Promise<{ facts: string[]; usage: TokenUsage }>;
+  ): Promise<{
+    facts: string[];
+    /** Per fact, the attribute it states when the extractor read one (a model's extraction). */
+    subjects?: (StatedSubject | undefined)[];
+    usage: TokenUsage;
+  }>;
   /** Compares a new fact with its nearest memories (only with a model; offline adds unless duplicate). */
   decide(
     fact: string,

@@ -180,3 +180,81 @@ describe('memory extraction with Claude', () => {
     expect(hit.score).toBeCloseTo(0.7 * hit.original_score! + 0.3 * 0.5, 10);
   });
 });
+
+describe('attributes Claude names (subject, attribute, value)', () => {
+  let fake: MessagesFake;
+  let service: MemoryService;
+
+  beforeAll(async () => {
+    const fact = (text: string, value: string, holder = 'Ana', attribute = 'bank') =>
+      reply(JSON.stringify({ facts: [{ text, subject: holder, attribute, value }] }));
+    fake = await startMessagesFake([
+      () => fact('Ana banks with Monzo.', 'Monzo'),
+      // Another spelling of the same holder and attribute: the same key.
+      () => fact('Ana switched her account to Revolut.', 'Revolut', 'ana', ' Bank '),
+      () => fact('Ana is with Revolut.', 'revolut'),
+      // An oversized attribute is no attribute; a fact that is not text is dropped.
+      () =>
+        reply(
+          JSON.stringify({
+            facts: [
+              { text: 'Ana likes jazz.', subject: 'Ana', attribute: 'x'.repeat(10_000), value: 'jazz' },
+              42,
+              '',
+            ],
+          }),
+        ),
+    ]);
+    service = await createMemoryService(
+      newTestDataDir(),
+      loadConfig({
+        ANTHROPIC_API_KEY: 'sk-test',
+        ANTHROPIC_BASE_URL: fake.baseURL,
+        PLAT_MODEL_SMALL: 'claude-test-small',
+      }),
+      { now: () => now },
+    );
+  });
+  afterAll(async () => fake?.close());
+
+  it('supersedes the memory of the same attribute without asking the model again, and keeps the old value', async () => {
+    const first = await service.add({ user_id: 'ana', text: 'I bank with Monzo', infer: true });
+    expect(first.results).toEqual([
+      expect.objectContaining({ event: 'ADD', memory: 'Ana banks with Monzo.' }),
+    ]);
+    const id = first.results[0].id;
+    expect((await service.get(id)).metadata).toEqual({
+      plat_subject: { holder: 'Ana', attribute: 'bank', value: 'Monzo' },
+    });
+
+    const calls = fake.requests.length;
+    const changed = await service.add({ user_id: 'ana', text: 'I moved my money to Revolut', infer: true });
+    // One call: the extraction. The same holder and attribute decided the rest.
+    expect(fake.requests.length).toBe(calls + 1);
+    expect(changed.results).toEqual([
+      {
+        id,
+        memory: 'Ana switched her account to Revolut.',
+        event: 'UPDATE',
+        previous_memory: 'Ana banks with Monzo.',
+      },
+    ]);
+    expect((await service.changes({ user_id: 'ana', limit: 10 })).results).toEqual([
+      expect.objectContaining({
+        memory_id: id,
+        from: 'Ana banks with Monzo.',
+        to: 'Ana switched her account to Revolut.',
+      }),
+    ]);
+    // The same value again is known.
+    expect((await service.add({ user_id: 'ana', text: 'Revolut is my bank', infer: true })).results).toEqual([
+      { id, memory: 'Ana switched her account to Revolut.', event: 'NONE' },
+    ]);
+  });
+
+  it('reads no attribute from an oversized one, and drops facts that are not text', async () => {
+    const added = await service.add({ user_id: 'ana', text: 'I like jazz', infer: true });
+    expect(added.results).toEqual([expect.objectContaining({ event: 'ADD', memory: 'Ana likes jazz.' })]);
+    expect((await service.get(added.results[0].id)).metadata).toEqual({});
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * The attribute a model read in a fact, kept with the memory (docs/memory-validity.md#with-claude):
+ * stored in its metadata under `plat_subject`, so a later fact stating the same holder's same
+ * attribute finds it and supersedes it without another model call.
+ */
+import type { MemoryRecord } from '../../../shared/memory-model';
+import { statedSubjectKey, type StatedSubject } from '../extraction/fact-extractor';
+import { queryTerms } from '../search/text-terms';
+import type { MemoryFilter, MemoryStore, VectorHit } from '../store/memory-store';
+
+/** The metadata key a memory's stated attribute is kept under. */
+export const SUBJECT_METADATA_KEY = 'plat_subject';
+
+/** Lexical candidates read per fact with a stated attribute. */
+const WORD_CANDIDATES = 50;
+
+/** The attribute a memory states, when a model read one when it was added. */
+export function statedSubjectOf(record: Pick<MemoryRecord, 'metadata'>): StatedSubject | undefined {
+  const s = record.metadata[SUBJECT_METADATA_KEY];
+  if (!s || typeof s !== 'object') return undefined;
+  const { holder, attribute, value } = s as Record<string, unknown>;
+  return typeof holder === 'string' && typeof attribute === 'string' && typeof value === 'string'
+    ? { holder, attribute, value }
+    : undefined;
+}
+
+/** Metadata carrying the stated attribute beside what the caller gave. */
+export const withStatedSubject = (metadata: Record<string, unknown>, subject: StatedSubject) => ({
+  ...metadata,
+  [SUBJECT_METADATA_KEY]: subject,
+});
+
+/**
+ * Current memories under `scope` stating the same holder's same attribute, most recently valid
+ * first: among the fact's vector neighbours and the memories holding the holder's and attribute's words.
+ */
+export async function sameStatedSubject(
+  store: MemoryStore,
+  scope: MemoryFilter,
+  subject: StatedSubject,
+  neighbours: VectorHit[],
+): Promise<MemoryRecord[]> {
+  const key = statedSubjectKey(subject);
+  const terms = queryTerms(`${subject.holder} ${subject.attribute}`);
+  const [lexical = []] = terms.length ? await store.searchText(terms, [scope], WORD_CANDIDATES) : [];
+  const byId = new Map<string, MemoryRecord>();
+  for (const r of [...neighbours.map((n) => n.record), ...lexical.map((h) => h.record)]) {
+    const stated = statedSubjectOf(r);
+    if (!byId.has(r.id) && stated && statedSubjectKey(stated) === key) byId.set(r.id, r);
+  }
+  return [...byId.values()].sort((a, b) => b.valid_from.localeCompare(a.valid_from));
+}
