@@ -65,8 +65,9 @@ const searchFields = {
 };
 
 /** An instant in the past or present: a day (its end) or a datetime with an offset. */
+const DAY_OR_INSTANT = 'a day YYYY-MM-DD or an ISO 8601 datetime with an offset (2025-06-01T12:00:00Z)';
 const asOf = z
-  .union([isoDay, z.iso.datetime({ offset: true })])
+  .union([isoDay, z.iso.datetime({ offset: true })], { error: DAY_OR_INSTANT })
   .describe(
     'answer what held then (docs/memory-validity.md): a day YYYY-MM-DD (by its end) or an ISO 8601 datetime; default now, the current memories only',
   );
@@ -94,7 +95,7 @@ export const changesQuerySchema = z
     user_id: id,
     agent_id: id.optional(),
     since: z
-      .union([isoDay, z.iso.datetime({ offset: true })])
+      .union([isoDay, z.iso.datetime({ offset: true })], { error: DAY_OR_INSTANT })
       .optional()
       .describe('only changes at or after this day or instant'),
     limit: z.coerce.number().int().min(1).max(10_000).default(1000),

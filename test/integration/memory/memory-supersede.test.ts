@@ -290,7 +290,9 @@ describe('memory updates that supersede', () => {
         as_of,
         (await call('POST', '/memory/search', { user_id: 'noor', query: 'home', as_of })).status,
       ]).toEqual([as_of, 400]);
-    expect((await call('GET', '/memory/list?user_id=noor&as_of=soon')).status).toBe(400);
+    const soon = await call('GET', '/memory/list?user_id=noor&as_of=soon');
+    expect(soon.status).toBe(400);
+    expect(JSON.stringify(soon.body)).toContain('a day YYYY-MM-DD or an ISO 8601 datetime');
     expect((await call('GET', '/memory/changes?user_id=noor&since=%00')).status).toBe(400);
   });
 
