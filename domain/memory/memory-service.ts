@@ -39,6 +39,7 @@ import {
   type FactExtractor,
   type StatedSubject,
 } from './extraction/fact-extractor';
+import { keepEarlierVersion, memoryChanges } from './validity/earlier-versions';
 import { sameStatedSubject, statedSubjectOf, withStatedSubject } from './supersede/stated-subjects';
 import { readSubject } from './extraction/fact-subject';
 import type { HistoryLog, IdempotencyStore } from './memory-history';
@@ -565,30 +566,7 @@ export class MemoryService {
    * value, oldest first: the memory, what it said, what it says since, and when.
    */
   async changes(q: ChangesQuery): Promise<{ results: MemoryChangeItem[] }> {
-    const versions = await this.deps.store.versions({ user_id: q.user_id, agent_id: q.agent_id });
-    const byMemory = new Map<string, MemoryRecord[]>();
-    for (const v of versions) byMemory.set(v.version_of!, [...(byMemory.get(v.version_of!) ?? []), v]);
-    const results: MemoryChangeItem[] = [];
-    for (const [id, earlier] of byMemory) {
-      const memory = await this.deps.store.get(id);
-      if (!memory) continue;
-      const said = [...earlier, memory];
-      for (let i = 1; i < said.length; i++)
-        results.push({
-          memory_id: memory.id,
-          from: said[i - 1].memory,
-          to: said[i].memory,
-          at: said[i].valid_from,
-          from_valid_from: said[i - 1].valid_from,
-        });
-    }
-    const since = q.since ? Date.parse(q.since) : -Infinity;
-    return {
-      results: results
-        .filter((c) => Date.parse(c.at) >= since)
-        .sort((a, b) => a.at.localeCompare(b.at) || a.memory_id.localeCompare(b.memory_id))
-        .slice(0, q.limit),
-    };
+    return { results: await memoryChanges(this.deps.store, q) };
   }
 
   async get(id: string): Promise<MemoryRecord> {
@@ -616,7 +594,7 @@ export class MemoryService {
     const before = await this.get(id);
     const vector = opts.vector ?? (await this.deps.embedder.embed([text]))[0];
     const at = opts.at ?? this.now().toISOString();
-    if (opts.supersede) await this.keepVersion(before, at);
+    if (opts.supersede) await keepEarlierVersion(this.deps.store, this.deps.embedder, before, at);
     const updated = await this.deps.store.update(
       id,
       {
@@ -632,23 +610,6 @@ export class MemoryService {
     if (!updated) throw new MemoryNotFoundError(id);
     await this.deps.history.record(id, 'UPDATE', before.memory, text, at);
     return { record: updated, previous: before.memory };
-  }
-
-  /** What `memory` said until `until`, kept as its own row: found by searches as of then. */
-  private async keepVersion(memory: MemoryRecord, until: string): Promise<void> {
-    // A change dated before the memory's value began (a backfill) leaves no interval to keep.
-    if (Date.parse(until) < Date.parse(memory.valid_from)) return;
-    const [vector] = await this.deps.embedder.embed([memory.memory]);
-    await this.deps.store.insert(
-      {
-        ...memory,
-        id: randomUUID(),
-        embedder: this.deps.embedder.id,
-        valid_to: until,
-        version_of: memory.id,
-      },
-      vector,
-    );
   }
 
   async delete(id: string): Promise<MemoryRecord> {
