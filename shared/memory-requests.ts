@@ -65,12 +65,23 @@ const searchFields = {
 };
 
 /** An instant in the past or present: a day (its end) or a datetime with an offset. */
-const DAY_OR_INSTANT = 'a day YYYY-MM-DD or an ISO 8601 datetime with an offset (2025-06-01T12:00:00Z)';
-const asOf = z
-  .union([isoDay, z.iso.datetime({ offset: true })], { error: DAY_OR_INSTANT })
-  .describe(
-    'answer what held then (docs/memory-validity.md): a day YYYY-MM-DD (by its end) or an ISO 8601 datetime; default now, the current memories only',
-  );
+/** A day or an instant, as `as_of` and `since` take them. */
+const dayOrInstant = z.union([isoDay, z.iso.datetime({ offset: true })], {
+  error: 'a day YYYY-MM-DD or an ISO 8601 datetime with an offset (2025-06-01T12:00:00Z)',
+});
+
+/**
+ * The instant an `as_of` names (docs/memory-validity.md): a datetime as written; a day, its last
+ * millisecond (what held on that day, by its end).
+ */
+export function asOfInstant(asOf: string | undefined): string | undefined {
+  if (asOf === undefined) return undefined;
+  return /^\d{4}-\d{2}-\d{2}$/.test(asOf) ? `${asOf}T23:59:59.999Z` : new Date(asOf).toISOString();
+}
+
+const asOf = dayOrInstant.describe(
+  'answer what held then (docs/memory-validity.md): a day YYYY-MM-DD (by its end) or an ISO 8601 datetime; default now, the current memories only',
+);
 
 export const searchRequestSchema = z
   .object({ ...searchFields, run_id: isoDay.optional(), as_of: asOf.optional() })
@@ -94,10 +105,7 @@ export const changesQuerySchema = z
   .object({
     user_id: id,
     agent_id: id.optional(),
-    since: z
-      .union([isoDay, z.iso.datetime({ offset: true })], { error: DAY_OR_INSTANT })
-      .optional()
-      .describe('only changes at or after this day or instant'),
+    since: dayOrInstant.optional().describe('only changes at or after this day (from its start) or instant'),
     limit: z.coerce.number().int().min(1).max(10_000).default(1000),
   })
   .strict();

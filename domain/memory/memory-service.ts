@@ -28,7 +28,7 @@ import type {
   SearchRequest,
   UpdateRequest,
 } from '../../shared/memory-requests';
-import { DEFAULT_SEARCH_MODE } from '../../shared/memory-requests';
+import { asOfInstant, DEFAULT_SEARCH_MODE } from '../../shared/memory-requests';
 import type { AuditSink } from './audit/audit-log';
 import { CurrentVectorsStore } from './store/current-vectors';
 import type { Embedder } from './embedding/embedder';
@@ -40,13 +40,18 @@ import {
   type StatedSubject,
 } from './extraction/fact-extractor';
 import { keepEarlierVersion, memoryChanges } from './validity/earlier-versions';
-import { sameStatedSubject, statedSubjectOf, withStatedSubject } from './supersede/stated-subjects';
+import {
+  callerMetadata,
+  sameStatedSubject,
+  statedSubjectOf,
+  withStatedSubject,
+} from './supersede/stated-subjects';
 import { readSubject } from './extraction/fact-subject';
 import type { HistoryLog, IdempotencyStore } from './memory-history';
 import { textHash } from './memory-text';
 import { sameSubjectMemories } from './same-subject';
 import { replacedMemories } from './supersede/replaced-memories';
-import { asOfInstant, MemorySearch } from './search/memory-search';
+import { MemorySearch } from './search/memory-search';
 import type { MemoryFilter, MemoryStore, VectorHit } from './store/memory-store';
 import { journalPath, workspaceOf, type Workspace } from './workspaces/workspace-config';
 
@@ -368,14 +373,14 @@ export class MemoryService {
                   readSubject(earlier[0].memory)?.value === subject.value,
                 )
               : replaced.length
-                ? await this.supersede(req, fact, replaced[0].record, vector, false)
+                ? await this.supersede(req, fact, replaced[0], vector, false)
                 : undefined;
           if (superseded) {
             results.push(superseded);
             continue;
           }
         }
-        earlier.push(...replaced.map((r) => r.record));
+        earlier.push(...replaced);
         // A near-identical text stating another value ("… in Bern" for "… in Berlin") is no duplicate.
         const contradicted = new Set(
           earlier.filter((r) => readSubject(r.memory)?.value !== subject?.value).map((r) => r.id),
@@ -422,7 +427,12 @@ export class MemoryService {
       }
       // Another add (this instance's or another's) may have stored the fact since the check above.
       const { record, added } = await this.insert(
-        stated ? { ...req, metadata: withStatedSubject(req.metadata ?? {}, stated) } : req,
+        {
+          ...req,
+          metadata: stated
+            ? withStatedSubject(callerMetadata(req.metadata), stated)
+            : callerMetadata(req.metadata),
+        },
         scope,
         fact,
         hash,
@@ -532,7 +542,8 @@ export class MemoryService {
       {
         user_id: SHARED_USER,
         metadata: {
-          ...record.metadata,
+          // A model's reading of the user's attribute is the user's, not the shared space's.
+          ...callerMetadata(record.metadata),
           shared_from: { memory_id: record.id, user_id: record.user_id, agent_id: record.agent_id },
         },
         created_at: record.created_at,
@@ -576,7 +587,8 @@ export class MemoryService {
   }
 
   async update(req: UpdateRequest): Promise<MemoryRecord> {
-    return (await this.updateText(req.memory_id, req.text, req.metadata)).record;
+    const metadata = req.metadata && callerMetadata(req.metadata);
+    return (await this.updateText(req.memory_id, req.text, metadata)).record;
   }
 
   /**
@@ -594,7 +606,10 @@ export class MemoryService {
     const before = await this.get(id);
     const vector = opts.vector ?? (await this.deps.embedder.embed([text]))[0];
     const at = opts.at ?? this.now().toISOString();
-    if (opts.supersede) await keepEarlierVersion(this.deps.store, this.deps.embedder, before, at);
+    // The memory holds from `at` only when what it said until then was kept: a backfill dated before
+    // its value began moves nothing back (no two values holding at once).
+    const kept =
+      opts.supersede && (await keepEarlierVersion(this.deps.store, this.deps.embedder, before, at));
     const updated = await this.deps.store.update(
       id,
       {
@@ -603,7 +618,7 @@ export class MemoryService {
         updated_at: at,
         embedder: this.deps.embedder.id,
         metadata,
-        ...(opts.supersede ? { valid_from: at } : {}),
+        ...(kept ? { valid_from: at } : {}),
       },
       vector,
     );

@@ -787,7 +787,7 @@ export interface operations {
       query: {
         user_id: string;
         agent_id?: string;
-        /** @description only changes at or after this day or instant */
+        /** @description only changes at or after this day (from its start) or instant */
         since?: string;
         limit?: number;
       };

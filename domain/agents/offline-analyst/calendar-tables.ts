@@ -7,6 +7,7 @@
 import type { PrdRelationship } from '../../../shared/prd-schema';
 import type { SourceTable } from '../../../shared/source-schema';
 import { keyCandidate, type EventTimeCandidate } from './event-time';
+import { withoutAccents } from './foreign-words';
 
 /** A table recognised as a calendar. */
 export interface Calendar {
@@ -31,8 +32,6 @@ const MIN_PARTS = 2;
  */
 const CALENDAR_LANGUAGES = ['en', 'es', 'pt', 'de', 'fr', 'it'];
 
-const unaccented = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '');
-
 /** Every way a day's month or weekday is named: whole, abbreviated, its first three letters, with or without accents. */
 function namesOf(field: 'month' | 'weekday'): (d: Date) => string[] {
   const formats = CALENDAR_LANGUAGES.flatMap((language) =>
@@ -47,7 +46,7 @@ function namesOf(field: 'month' | 'weekday'): (d: Date) => string[] {
     if (!names) {
       const written = formats.map((f) => f.format(d).toLowerCase().replace(/\.$/, ''));
       const all = written.flatMap((n) => [n, n.slice(0, 3)]);
-      names = [...new Set([...all, ...all.map(unaccented)])];
+      names = [...new Set([...all, ...all.map(withoutAccents)])];
       byKey.set(key, names);
     }
     return names;

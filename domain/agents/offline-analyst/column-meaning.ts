@@ -142,8 +142,11 @@ const LEVEL_WORDS = [
   'humidity',
   'humid',
 ];
+/** Words of a change by itself, whatever changed: summed to the net change. */
+const NET_CHANGE_WORDS = ['change', 'delta', 'movement', 'adjustment'];
 /** Words saying a level's change, which is a flow (`stock_change`, `balance_delta`, `qty_received`). */
-const CHANGE_WORDS = ['change', 'delta', 'adjustment', 'moved', 'received', 'sold', 'issued', 'movement'];
+const CHANGE_WORDS = [...NET_CHANGE_WORDS, 'moved', 'received', 'sold', 'issued'];
+
 /** Whether a number may go below 0: some value read did, or its name says it is a change. */
 export function mayGoBelowZero(table: SourceTable, column: SourceColumn): boolean {
   return (
@@ -151,9 +154,6 @@ export function mayGoBelowZero(table: SourceTable, column: SourceColumn): boolea
     has(columnWords(table, column.name), ...NET_CHANGE_WORDS)
   );
 }
-
-/** Words of a change by itself, whatever changed: summed to the net change. */
-const NET_CHANGE_WORDS = ['change', 'delta', 'movement', 'adjustment'];
 const DURATION_WORDS = [
   'duration',
   'seconds',
@@ -221,12 +221,14 @@ export function columnMeaning(
   }
   const read = numberMeaning(words, type);
   if (read === 'rate' && tallyOfPoints(table, column, words)) return 'flow';
-  if (read === 'quantity' && headcountLevel(table, column, words)) return 'level';
+  if (read === 'quantity' && countAlongSeries(table, column, words)?.headcount) return 'level';
   return read === 'number' || read === 'size' ? behaviourMeaning(table, column, read) : read;
 }
 
 /** Words that name a grade (averaged) or a tally of points (summed): the values tell which. */
-const GRADE_OR_TALLY_WORDS = ['score', 'scores'];
+const GRADE_OR_TALLY_WORDS = ['score'];
+/** Words that make a score a grade whatever its values (`score_pct`, `rating_score`). */
+const GRADE_WORDS = RATE_WORDS.filter((w) => !GRADE_OR_TALLY_WORDS.includes(w));
 /** Share of zeros from which whole, non-negative scores count points won (goals, runs) rather than grade. */
 const TALLY_ZEROS = 0.1;
 
@@ -236,8 +238,7 @@ const TALLY_ZEROS = 0.1;
  * happened are and grades rarely are. Undefined when the name is no score or the values say grade.
  */
 function tallyOfPoints(table: SourceTable, column: SourceColumn, words: string[]): string | undefined {
-  if (!has(words, ...GRADE_OR_TALLY_WORDS) || has(words, ...RATE_WORDS.filter((w) => w !== 'score')))
-    return undefined;
+  if (!has(words, ...GRADE_OR_TALLY_WORDS) || has(words, ...GRADE_WORDS)) return undefined;
   const b = table.number_behaviour?.[column.name];
   if (!b?.integers || b.negatives > 0 || b.zeros < TALLY_ZEROS) return undefined;
   return `summed as a tally of points: its values are whole and ${Math.round(100 * b.zeros)}% of them 0, as counts are and grades rarely are`;
@@ -272,7 +273,7 @@ function readByValues(
   if (table.value_series?.by.includes(column.name))
     return { meaning: 'code', why: `it tells the things apart whose readings ${table.name} keeps` };
   if (!b) return undefined;
-  const steps = b.steps ? `following readings differ by ${b.steps.ratio} of what independent ones would` : '';
+  const steps = b.steps ? stepsPhrase(b.steps.ratio) : '';
   const smooth = b.steps !== undefined && b.steps.ratio <= LEVEL_STEPS;
   if (named === 'size')
     return smooth ? { meaning: 'level', why: `averaged as a level: ${steps}` } : undefined;
@@ -296,30 +297,35 @@ function readByValues(
   return undefined;
 }
 
-/**
- * Why a count kept in a table of readings is a headcount (the unemployed, subscribers, staff: a
- * level) rather than a tally of what happened: followed along the table's series it moves by small
- * steps, as levels do and tallies of days or months do not. Undefined otherwise.
- */
-function headcountLevel(table: SourceTable, column: SourceColumn, words: string[]): string | undefined {
-  if (!has(words, 'count')) return undefined;
-  const steps = table.number_behaviour?.[column.name]?.steps;
-  if (!steps || steps.ratio > LEVEL_STEPS) return undefined;
-  return `averaged as a level: a count that, followed through ${table.name}'s readings, moves by small steps (following readings differ by ${steps.ratio} of what independent ones would)`;
-}
+/** `following readings differ by 0.12 of what independent ones would`: a series' steps in words. */
+const stepsPhrase = (ratio: number) => `following readings differ by ${ratio} of what independent ones would`;
 
 /** Steps over spread below which a count in a series is not clearly a tally: said to the person approving. */
 const TALLY_STEPS = 0.5;
 
 /**
- * Why a count of a table of readings, summed as a tally, may be a headcount after all: along the
- * series it moves by steps too small for a tally to be sure, yet not small enough for a level.
+ * A count kept in a table of readings, followed along its series: by small steps (≤ LEVEL_STEPS) a
+ * headcount (the unemployed, subscribers, staff: a level), as levels move and tallies of days or
+ * months do not; by steps too small for a tally to be sure (< TALLY_STEPS) a tally that may be a
+ * headcount, for review; otherwise nothing is said.
  */
-function countNearLevel(table: SourceTable, column: SourceColumn, words: string[]): string | undefined {
+function countAlongSeries(
+  table: SourceTable,
+  column: SourceColumn,
+  words: string[],
+): { headcount: boolean; why: string } | undefined {
   if (!has(words, 'count')) return undefined;
   const steps = table.number_behaviour?.[column.name]?.steps;
-  if (!steps || steps.ratio <= LEVEL_STEPS || steps.ratio >= TALLY_STEPS) return undefined;
-  return `summed as a tally, though followed through ${table.name}'s readings it moves by fairly small steps (following readings differ by ${steps.ratio} of what independent ones would): a headcount would be averaged as a level`;
+  if (!steps || steps.ratio >= TALLY_STEPS) return undefined;
+  return steps.ratio <= LEVEL_STEPS
+    ? {
+        headcount: true,
+        why: `averaged as a level: a count that, followed through ${table.name}'s readings, moves by small steps (${stepsPhrase(steps.ratio)})`,
+      }
+    : {
+        headcount: false,
+        why: `summed as a tally, though followed through ${table.name}'s readings it moves by fairly small steps (${stepsPhrase(steps.ratio)}): a headcount would be averaged as a level`,
+      };
 }
 
 /**
@@ -334,17 +340,17 @@ export function measuresReadByValues(
   return table.columns.flatMap((c) => {
     const meaning = columnMeaning(table, c, keys);
     const words = columnWords(table, c.name);
-    const unsureCount = meaning === 'quantity' ? countNearLevel(table, c, words) : undefined;
-    if (unsureCount) return [{ column: c.name, meaning: 'flow' as const, why: unsureCount }];
-    if (meaning !== 'level' && meaning !== 'flow') return [];
     const named = numberMeaning(words, c.data_type);
-    const againstName =
-      named === 'rate'
-        ? tallyOfPoints(table, c, words)
-        : named === 'quantity'
-          ? headcountLevel(table, c, words)
-          : undefined;
-    if (againstName) return [{ column: c.name, meaning, why: againstName }];
+    // A count whose name said a tally and whose values say a headcount, or may: for review.
+    const count =
+      named === 'quantity' && (meaning === 'quantity' || meaning === 'level')
+        ? countAlongSeries(table, c, words)
+        : undefined;
+    if (count)
+      return [{ column: c.name, meaning: count.headcount ? meaning : ('flow' as const), why: count.why }];
+    if (meaning !== 'level' && meaning !== 'flow') return [];
+    const tally = named === 'rate' ? tallyOfPoints(table, c, words) : undefined;
+    if (tally) return [{ column: c.name, meaning, why: tally }];
     if (named !== 'number' && named !== 'size') return [];
     const read = readByValues(table, c, named);
     return read && read.meaning === meaning ? [{ column: c.name, meaning, why: read.why }] : [];
@@ -370,7 +376,7 @@ function numberMeaning(words: string[], type: string): ColumnMeaning {
   // `rate` alone says per what no more than `heart rate` or `unemployment rate` would: a rate.
   if (words.length === 1 && words[0] === 'rate') return 'rate';
   if (has(words, ...PRICE_WORDS) && !has(words, ...RATE_WORDS)) {
-    // `rate` alone (interest_rate) is a rate; `rental_rate`, `hourly_rate` are prices per unit.
+    // A rate of interest, tax or exchange is a rate; `rental_rate`, `hourly_rate` are prices per unit.
     if (last(words) === 'rate' && has(words, 'interest', 'tax', 'exchange', 'conversion', 'growth', 'churn'))
       return 'rate';
     return 'unit_price';

@@ -35,7 +35,8 @@ function readFact(f: unknown): { text: string; subject?: StatedSubject } | undef
   if (typeof f === 'string') return f.trim() ? { text: f.trim() } : undefined;
   if (!f || typeof f !== 'object') return undefined;
   const o = f as Record<string, unknown>;
-  const text = part(o.text) ?? (typeof o.text === 'string' && o.text.trim() ? o.text.trim() : undefined);
+  // The fact's text has no length bound of its own; the subject's parts do.
+  const text = typeof o.text === 'string' ? o.text.trim() : '';
   if (!text) return undefined;
   const [holder, attribute, value] = [part(o.subject), part(o.attribute), part(o.value)];
   return holder && attribute && value ? { text, subject: { holder, attribute, value } } : { text };

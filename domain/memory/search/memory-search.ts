@@ -4,7 +4,12 @@
  * decay, merging and the cut to `top_k`.
  */
 import { SHARED_USER, type MemorySearchItem } from '../../../shared/memory-model';
-import type { SearchCombinedRequest, SearchMode, SearchRequest } from '../../../shared/memory-requests';
+import {
+  asOfInstant,
+  type SearchCombinedRequest,
+  type SearchMode,
+  type SearchRequest,
+} from '../../../shared/memory-requests';
 import type { Embedder } from '../embedding/embedder';
 import type { MemoryFilter, MemoryStore } from '../store/memory-store';
 import { queryPlan, retrieve, type Candidate, type QueryPlan } from './hybrid-retrieval';
@@ -140,13 +145,4 @@ export class MemorySearch {
         }
       : { ...base, score: c.relevance, signals: c.signals };
   }
-}
-
-/**
- * The instant an `as_of` names (docs/memory-validity.md): a datetime as written; a day, its last
- * millisecond (what held on that day, by its end).
- */
-export function asOfInstant(asOf: string | undefined): string | undefined {
-  if (asOf === undefined) return undefined;
-  return /^\d{4}-\d{2}-\d{2}$/.test(asOf) ? `${asOf}T23:59:59.999Z` : new Date(asOf).toISOString();
 }

@@ -135,7 +135,12 @@ export class SharedMemoryStore implements MemoryStore {
       await memoryQueries(tx)
         .update(
           id,
-          { ...change, metadata, category, valid_from: change.valid_from ?? before.valid_from },
+          {
+            ...change,
+            metadata,
+            category,
+            valid_from: change.valid_from ?? before.valid_from ?? before.created_at,
+          },
           vector,
         )
         .execute();

@@ -37,8 +37,9 @@ export function memoryQueries(db: Kysely<MemoryTables>) {
     } else if (f.valid_at === undefined) q = q.where('valid_to', 'is', null);
     else {
       const at = new Date(f.valid_at).toISOString();
+      // A row an older instance wrote has no valid_from: it holds since it was stated.
       q = q
-        .where('valid_from', '<=', at)
+        .where((eb) => eb.fn.coalesce('valid_from', 'created_at'), '<=', at)
         .where((eb) => eb.or([eb('valid_to', 'is', null), eb('valid_to', '>', at)]));
     }
     return q;

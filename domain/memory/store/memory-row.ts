@@ -13,7 +13,8 @@ export interface MemoryRow {
   created_at: string;
   updated_at: string;
   embedder: string;
-  valid_from: string;
+  /** Null on a row an older instance wrote during an upgrade: it holds since `created_at`. */
+  valid_from: string | null;
   valid_to: string | null;
   version_of: string | null;
 }
@@ -50,7 +51,7 @@ export function toMemoryRecord(r: MemoryRow): MemoryRecord {
     created_at: r.created_at,
     updated_at: r.updated_at,
     embedder: r.embedder,
-    valid_from: r.valid_from,
+    valid_from: r.valid_from ?? r.created_at,
     valid_to: r.valid_to,
     version_of: r.version_of,
   };

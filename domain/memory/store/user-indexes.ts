@@ -21,10 +21,13 @@ export interface Partition {
   appliedSeq: number;
 }
 
+/** What the indexes hold of a memory; `valid_from` is null on a row an older instance wrote (then it holds since `created_at`). */
 export type IndexedFields = Pick<
   MemoryRecord,
-  'id' | 'agent_id' | 'run_id' | 'created_at' | 'memory' | 'valid_from' | 'valid_to'
->;
+  'id' | 'agent_id' | 'run_id' | 'created_at' | 'memory' | 'valid_to'
+> & {
+  valid_from: string | null;
+};
 
 /** What loading a user reads per memory, as a raw row. */
 export type LoadRow = [
@@ -167,11 +170,7 @@ export class UserIndexes {
     p: Partition,
     [id, agent_id, run_id, created_at, memory, vector, valid_from, valid_to]: LoadRow,
   ): void {
-    this.index(
-      p,
-      { id, agent_id, run_id, created_at, memory, valid_from: valid_from ?? created_at, valid_to },
-      vectorOf(vector),
-    );
+    this.index(p, { id, agent_id, run_id, created_at, memory, valid_from, valid_to }, vectorOf(vector));
   }
 
   /** The user's indexes for a write: loaded first, so a later load cannot index the row twice. */
@@ -204,7 +203,7 @@ export class UserIndexes {
       agent_id: r.agent_id,
       run_id: r.run_id,
       created_ms: Date.parse(r.created_at),
-      valid_from_ms: Date.parse(r.valid_from),
+      valid_from_ms: Date.parse(r.valid_from ?? r.created_at),
       valid_to_ms: r.valid_to === null ? Infinity : Date.parse(r.valid_to),
     };
     const slot = p.vectors.upsert(info, vector);

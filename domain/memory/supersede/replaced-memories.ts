@@ -7,35 +7,28 @@
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { queryTerms } from '../search/text-terms';
 import type { MemoryFilter, MemoryStore, VectorHit } from '../store/memory-store';
-import { attributeStatement, replacementEvidence, type ReplacementEvidence } from './statement-evidence';
+import { attributeStatement, replacementEvidence } from './statement-evidence';
 
 /** Lexical candidates read per new statement. */
 const WORD_CANDIDATES = 30;
-
-/** A memory the new statement replaces, and why. */
-export interface ReplacedMemory {
-  record: MemoryRecord;
-  evidence: ReplacementEvidence;
-}
 
 export async function replacedMemories(
   store: MemoryStore,
   scope: MemoryFilter,
   fact: string,
   neighbours: VectorHit[],
-): Promise<ReplacedMemory[]> {
+): Promise<MemoryRecord[]> {
   const statement = attributeStatement(fact);
   if (!statement) return [];
   const terms = queryTerms([...statement.about, ...statement.values].join(' '));
   const [lexical = []] = terms.length ? await store.searchText(terms, [scope], WORD_CANDIDATES) : [];
   const seen = new Set<string>();
-  const replaced: ReplacedMemory[] = [];
+  const replaced: MemoryRecord[] = [];
   for (const record of [...neighbours.map((n) => n.record), ...lexical.map((h) => h.record)]) {
     if (seen.has(record.id)) continue;
     seen.add(record.id);
     const earlier = attributeStatement(record.memory);
-    const evidence = earlier && replacementEvidence(statement, earlier);
-    if (evidence) replaced.push({ record, evidence });
+    if (earlier && replacementEvidence(statement, earlier)) replaced.push(record);
   }
-  return replaced.sort((a, b) => b.record.valid_from.localeCompare(a.record.valid_from));
+  return replaced.sort((a, b) => b.valid_from.localeCompare(a.valid_from));
 }

@@ -24,6 +24,15 @@ export function statedSubjectOf(record: Pick<MemoryRecord, 'metadata'>): StatedS
     : undefined;
 }
 
+/**
+ * A caller's metadata without the reserved key: only a model's reading sets it, so no caller can
+ * make their text supersede a memory by claiming its attribute.
+ */
+export function callerMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!metadata || !(SUBJECT_METADATA_KEY in metadata)) return metadata ?? {};
+  return Object.fromEntries(Object.entries(metadata).filter(([key]) => key !== SUBJECT_METADATA_KEY));
+}
+
 /** Metadata carrying the stated attribute beside what the caller gave. */
 export const withStatedSubject = (metadata: Record<string, unknown>, subject: StatedSubject) => ({
   ...metadata,

@@ -4,7 +4,7 @@
  * whether it asserts them or only mentions them, and the words left once names, function words and
  * common verbs are gone (what it is about: "gym", "bank", "landlord"). Pure, for exact unit tests.
  */
-import { stem } from '../search/text-terms';
+import { stem, STOP_WORDS } from '../search/text-terms';
 
 /** Statements longer than this are accounts, not the statement of one attribute. */
 export const MAX_STATEMENT_WORDS = 25;
@@ -17,19 +17,14 @@ const MENTION =
   /\b(?:used to|talk(?:ed|ing|s)? (?:about|of|with)|chat(?:ted|ting)? about|saw|seen|walk(?:ed|ing)? (?:past|by)|pass(?:ed|ing)? by|advert|ad for|heard|hear about|read about|remember(?:ed)?|remind(?:ed|s)?|miss(?:ed|ing)?|wish(?:ed)?|hope|might|maybe|perhaps|could|would|should|thinking (?:of|about)|think(?:ing)? about|consider(?:ed|ing)?|wonder(?:ed|ing)?|dream(?:ed|t)? (?:of|about)|if|unless|never|not|no longer|don't|doesn't|didn't|isn't|wasn't|won't)\b/i;
 
 /** Function words and words of time or change: what a statement is about is none of them. */
-const NOT_ABOUT = new Set(
-  (
-    'a about above after again against all am an and any are as at be because been before being below ' +
-    'between both but by can could did do does doing down during each few for from further had has have ' +
-    'having he her here hers him his how i if in into is it its itself just me more most my myself no nor ' +
-    'not of off on once only or other our ours out over own same she should so some such than that the their ' +
-    'them then there these they this those through to too under until up very was we were what when where ' +
-    'which while who whom why will with would you your yours also us one ones get gets got now new old ' +
-    'current currently latest previous former since ago today yesterday tomorrow week weeks month months ' +
-    'year years day days season time times last next recently lately finally already still anymore again ' +
-    'just soon instead first second'
+const NOT_ABOUT = new Set([
+  ...STOP_WORDS,
+  ...(
+    'us one ones new old current currently latest previous former since ago today yesterday tomorrow ' +
+    'week weeks month months year years day days season time times last next recently lately finally ' +
+    'already still anymore soon instead first second'
   ).split(' '),
-);
+]);
 
 /**
  * The most common English verbs (and their usual forms): shared by statements about anything, so a
@@ -43,7 +38,7 @@ const COMMON_VERBS = new Set(
     'found tell tells told ask asks asked work works worked working seem feel feels felt try tries tried ' +
     'leave leaves left call calls called need needs needed keep keeps kept let put puts mean means meant ' +
     'become becomes became begin began begun start starts started show showed shown hear heard play ' +
-    'played run runs ran move moves moved believe bring brought happen happened ' +
+    'played run runs ran move moves moved believe brought happen happened ' +
     'write wrote written sit sat stand stood lose lost pay pays paid meet met include set learn learned ' +
     'change changed lead understand watch watched follow followed stop stopped create speak spoke read ' +
     'spend spent grow grew open opened walk walked win won offer remember love loved consider appear buy ' +

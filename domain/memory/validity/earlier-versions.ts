@@ -8,20 +8,24 @@ import type { ChangesQuery } from '../../../shared/memory-requests';
 import type { Embedder } from '../embedding/embedder';
 import type { MemoryStore } from '../store/memory-store';
 
-/** Keeps what `memory` says as an earlier version that held until `until` (a search as of then finds it). */
+/**
+ * Keeps what `memory` says as an earlier version that held until `until` (a search as of then finds
+ * it); answers whether it did.
+ */
 export async function keepEarlierVersion(
   store: MemoryStore,
   embedder: Embedder,
   memory: MemoryRecord,
   until: string,
-): Promise<void> {
+): Promise<boolean> {
   // A change dated before the memory's value began (a backfill) leaves no interval to keep.
-  if (Date.parse(until) < Date.parse(memory.valid_from)) return;
+  if (Date.parse(until) < Date.parse(memory.valid_from)) return false;
   const [vector] = await embedder.embed([memory.memory]);
   await store.insert(
     { ...memory, id: randomUUID(), embedder: embedder.id, valid_to: until, version_of: memory.id },
     vector,
   );
+  return true;
 }
 
 /** Each time a newer statement replaced a memory's value, oldest first (GET /memory/changes). */

@@ -252,6 +252,23 @@ describe('attributes Claude names (subject, attribute, value)', () => {
     ]);
   });
 
+  it('takes the attribute from the model only: a caller cannot claim one in metadata', async () => {
+    const claimed = { plat_subject: { holder: 'Ana', attribute: 'bank', value: 'Evil Bank' }, note: 'kept' };
+    const added = await service.add({
+      user_id: 'ana',
+      text: 'Evil Bank is great.',
+      infer: false,
+      metadata: claimed,
+    });
+    const id = added.results[0].id;
+    expect((await service.get(id)).metadata).toEqual({ note: 'kept' });
+    expect(
+      (await service.update({ memory_id: id, text: 'Evil Bank is fine.', metadata: claimed })).metadata,
+    ).toEqual({
+      note: 'kept',
+    });
+  });
+
   it('reads no attribute from an oversized one, and drops facts that are not text', async () => {
     const added = await service.add({ user_id: 'ana', text: 'I like jazz', infer: true });
     expect(added.results).toEqual([expect.objectContaining({ event: 'ADD', memory: 'Ana likes jazz.' })]);
