@@ -359,9 +359,9 @@ export class MemoryService {
         }
         const subject = readSubject(fact);
         earlier = subject ? await sameSubjectMemories(store, scope, subject, neighbours) : [];
-        // A shape the subject reader does not know: evidence in the words (docs/memory-supersede.md#by-evidence).
-        // Only for a statement the reader finds no subject in: when it finds one, its key is precise.
-        const replaced = subject ? [] : await replacedMemories(store, scope, fact, neighbours);
+        // No earlier statement of the subject the reader knows: evidence in the words
+        // (docs/memory-supersede.md#by-evidence). When one is found, its key is precise.
+        const replaced = earlier.length ? [] : await replacedMemories(store, scope, fact, neighbours);
         if (extractor.kind !== 'claude') {
           const superseded =
             subject && earlier.length

@@ -24,3 +24,15 @@ export function attributeCueTerms(question: string): string[] {
     if (terms.some((t) => asked.has(t))) for (const t of terms) if (!asked.has(t)) out.add(t);
   return [...out];
 }
+
+/**
+ * The cue terms of every attribute one of `words` (a statement's stemmed words of what it is about)
+ * is a cue of: "I switched my employer to Globex" is the employer's statement, though no sentence
+ * shape reads it. Undefined when it names none.
+ */
+export function cueTermsOfWords(words: Iterable<string>): Set<string> | undefined {
+  const held = new Set(words);
+  const out = new Set<string>();
+  for (const terms of CUE_TERMS) if (terms.some((t) => held.has(t))) for (const t of terms) out.add(t);
+  return out.size ? out : undefined;
+}

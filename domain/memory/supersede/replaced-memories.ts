@@ -1,16 +1,31 @@
 /**
  * The current memories a new statement replaces by evidence in their words
- * (docs/memory-supersede.md#by-evidence), for statements no sentence shape of the subject reader
- * knows: among the fact's vector neighbours and the memories sharing its names or its words, those
- * the statement replaces (statement-evidence.ts), most recently valid first.
+ * (docs/memory-supersede.md#by-evidence), for statements the subject reader finds no earlier
+ * statement of the same subject for: among the fact's vector neighbours and the memories sharing its
+ * names, its words or its attribute's cue words, those the statement replaces (statement-evidence.ts),
+ * most recently valid first.
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
+import { readSubject } from '../extraction/fact-subject';
+import { cueTermsOfWords } from '../search/attribute-cues';
 import { queryTerms } from '../search/text-terms';
 import type { MemoryFilter, MemoryStore, VectorHit } from '../store/memory-store';
-import { attributeStatement, replacementEvidence } from './statement-evidence';
+import { attributeStatement, replacementEvidence, type AttributeStatement } from './statement-evidence';
 
 /** Lexical candidates read per new statement. */
 const WORD_CANDIDATES = 30;
+
+/**
+ * A statement read for its attribute, with the cue words of the attribute the subject reader reads
+ * in it, or else of the attribute a word of what it is about is a cue of ("my employer").
+ */
+export function statementOf(text: string): AttributeStatement | undefined {
+  const statement = attributeStatement(text);
+  if (!statement) return undefined;
+  const read = readSubject(text)?.cues;
+  const cues = read ? new Set(queryTerms(read.join(' '))) : cueTermsOfWords(statement.about);
+  return cues ? { ...statement, cues, readBySubject: Boolean(read) } : statement;
+}
 
 export async function replacedMemories(
   store: MemoryStore,
@@ -18,16 +33,16 @@ export async function replacedMemories(
   fact: string,
   neighbours: VectorHit[],
 ): Promise<MemoryRecord[]> {
-  const statement = attributeStatement(fact);
+  const statement = statementOf(fact);
   if (!statement) return [];
-  const terms = queryTerms([...statement.about, ...statement.values].join(' '));
+  const terms = queryTerms([...statement.about, ...statement.values, ...(statement.cues ?? [])].join(' '));
   const [lexical = []] = terms.length ? await store.searchText(terms, [scope], WORD_CANDIDATES) : [];
   const seen = new Set<string>();
   const replaced: MemoryRecord[] = [];
   for (const record of [...neighbours.map((n) => n.record), ...lexical.map((h) => h.record)]) {
     if (seen.has(record.id)) continue;
     seen.add(record.id);
-    const earlier = attributeStatement(record.memory);
+    const earlier = statementOf(record.memory);
     if (earlier && replacementEvidence(statement, earlier)) replaced.push(record);
   }
   return replaced.sort((a, b) => b.valid_from.localeCompare(a.valid_from));

@@ -128,8 +128,17 @@ const FIRST_PERSON = /\b(?:i|me|my|mine|myself|we|us|our|ours)\b/i;
 export interface AttributeStatement {
   values: string[];
   about: Set<string>;
+  /** Every word but names and function words, stemmed, common verbs kept ("work" in "Initech is where I work"). */
+  words: Set<string>;
   /** The name the statement opens with, when it opens with one ("Ajax won …"): what it tells of. */
   opensWith?: string;
+  /**
+   * The stemmed cue words of the attribute the subject reader read in it (extraction/fact-subject.ts),
+   * when it read one: "I work at Initech" is the employer's, and its cues say so ("employer", "job").
+   */
+  cues?: Set<string>;
+  /** Whether the subject reader read the attribute (then its key, not evidence, matches it to another read one). */
+  readBySubject?: boolean;
 }
 
 /** The statement as one that sets an attribute, or undefined (long, a question, a mention, no name). */
@@ -144,11 +153,33 @@ export function attributeStatement(text: string): AttributeStatement | undefined
   if (!values.length) return undefined;
   const opening = trimmed.normalize('NFKC').toLowerCase();
   const opensWith = values.find((v) => opening.startsWith(v));
-  return { values, about: aboutWords(trimmed, values), ...(opensWith ? { opensWith } : {}) };
+  return {
+    values,
+    about: aboutWords(trimmed, values),
+    words: contentWords(trimmed, values),
+    ...(opensWith ? { opensWith } : {}),
+  };
+}
+
+/** Particles that make a verb another one ("work out" is not "work"). */
+const PARTICLE = /\b(\p{L}+) (out|up|off|over|down|away|back)\b/gu;
+
+/** Words that open a clause saying when or why, not what ("… since the move", "… because of work"). */
+const SUBORDINATE = /\b(?:since|because|after|before|when|while|until|although|though|as soon as)\b.*$/u;
+
+/**
+ * A statement's words of its main clause once names and function words are gone, stemmed; verbs
+ * kept, phrasal verbs whole.
+ */
+function contentWords(text: string, values: string[]): Set<string> {
+  let rest = text.normalize('NFKC').toLowerCase();
+  for (const v of values) rest = rest.split(v).join(' ');
+  rest = rest.replace(SUBORDINATE, '').replace(PARTICLE, '$1$2');
+  return new Set((rest.match(/[\p{L}]+/gu) ?? []).filter((w) => w.length > 2 && !NOT_ABOUT.has(w)).map(stem));
 }
 
 /** Why a newer statement replaces an older one's value, or undefined when nothing shows it does. */
-export type ReplacementEvidence = 'names the old value' | 'same attribute word';
+export type ReplacementEvidence = 'names the old value' | 'same attribute word' | 'a cue of its attribute';
 
 /**
  * Whether `newer` replaces what `older` asserted: both set an attribute, the newer gives a value the
@@ -171,5 +202,13 @@ export function replacementEvidence(
   const [fewer, more] =
     newer.about.size <= older.about.size ? [newer.about, older.about] : [older.about, newer.about];
   if (fewer.size && [...fewer].every((w) => more.has(w))) return 'same attribute word';
+  // One is a known attribute's statement and the other holds one of its cue words ("My employer is
+  // Umbrella Labs now" after "Initech is where I work"). When the reader read both, their keys decide.
+  if (newer.readBySubject && older.readBySubject) return undefined;
+  for (const [known, other] of [
+    [newer, older],
+    [older, newer],
+  ])
+    if (known.cues && [...other.words].some((w) => known.cues!.has(w))) return 'a cue of its attribute';
   return undefined;
 }

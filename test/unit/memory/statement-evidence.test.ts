@@ -12,6 +12,7 @@ import {
 } from '../../../domain/memory/supersede/statement-evidence';
 import { questionTime, withoutWordsOfNow } from '../../../domain/memory/search/question-time';
 import { queryTerms } from '../../../domain/memory/search/text-terms';
+import { statementOf } from '../../../domain/memory/supersede/replaced-memories';
 
 const replaces = (newer: string, older: string) =>
   replacementEvidence(attributeStatement(newer)!, attributeStatement(older)!);
@@ -65,6 +66,26 @@ describe('when a newer statement replaces an older one', () => {
     expect(
       replaces('Sold the Mazda 3 and bought a VW Golf.', 'Bought a birthday present for Alex.'),
     ).toBeUndefined();
+  });
+
+  it("replaces a known attribute's statement by one holding its cue words, either way round", () => {
+    const known = (newer: string, older: string) =>
+      replacementEvidence(statementOf(newer)!, statementOf(older)!);
+    expect(known('My employer is Umbrella Labs now.', 'Initech is where I work.')).toBe(
+      'a cue of its attribute',
+    );
+    expect(known('I switched my employer to Globex.', 'Initech is where I work.')).toBe(
+      'a cue of its attribute',
+    );
+    expect(known('We relocated to Porto last month.', 'I live in Toronto.')).toBe('a cue of its attribute');
+  });
+
+  it('reads no cue in a phrasal verb or a clause of when, and lets the keys decide two read attributes', () => {
+    const known = (newer: string, older: string) =>
+      replacementEvidence(statementOf(newer)!, statementOf(older)!);
+    expect(known('I work at Umbrella Labs.', 'I work out at PureGym since the move.')).toBeUndefined();
+    expect(known('New home city: Porto.', 'I work out at Crunch since the move.')).toBeUndefined();
+    expect(known('I work at Acme Corp.', 'I work as a Nurse.')).toBeUndefined();
   });
 
   it('reads no attribute of the speaker in a statement about a thing, nor a number as a name', () => {
