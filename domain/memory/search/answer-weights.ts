@@ -3,13 +3,17 @@
  * a question for a value in the present ("Which gym do I go to?") is answered by a memory that
  * asserts a value, not by one that only mentions a value in passing ("Walked past Ajax on the way
  * home", "I used to love Ajax") nor by one that names nothing the question asks about ("Made pasta
- * for dinner"). Those keep a share of their relevance, so they still come when nothing better does.
+ * for dinner"); and when an answer is about what the question asks ("New gym: Crunch"), one about
+ * another thing ("My current account is at ING") yields to it. Those keep a share of their
+ * relevance, so they still come when nothing better does.
  * A question about the past ("Where did I live before?") reads earlier versions too, and a memory
  * that replaced an earlier value yields to them.
  */
 import { aboutWords, mentionsOnly, namedValues } from '../supersede/statement-evidence';
 import type { Candidate } from './hybrid-retrieval';
+import { attributeCueTerms } from './attribute-cues';
 import { questionTime } from './question-time';
+import { queryTerms } from './text-terms';
 
 /** The share of its relevance a memory that cannot answer a question about now keeps. */
 export const NOT_AN_ANSWER_NOW = 0.5;
@@ -20,6 +24,25 @@ function answersNow(memory: string, asked: Set<string>): boolean {
   if (namedValues(memory).length) return true;
   for (const w of aboutWords(memory, [])) if (asked.has(w)) return true;
   return false;
+}
+
+/**
+ * The share of its relevance an answer keeps, for a question about now, when it is about another
+ * thing than the question (its words of what it is about are none the question asks, nor cues of
+ * the attribute it asks about) while another answer is about the same.
+ */
+export const ABOUT_ANOTHER_THING = 0.1;
+
+/** How a memory that answers now relates to what the question asks about. */
+function aboutTheQuestion(
+  memory: string,
+  asked: Set<string>,
+  cues: Set<string>,
+): 'same' | 'other' | 'unknown' {
+  const about = aboutWords(memory);
+  for (const w of about) if (asked.has(w)) return 'same';
+  if (cues.size) for (const t of queryTerms(memory)) if (cues.has(t)) return 'same';
+  return about.size ? 'other' : 'unknown';
 }
 
 /** The share of its relevance a memory keeps, for a question about the past, when it replaced an earlier value. */
@@ -34,17 +57,19 @@ export function answerWeights(question: string): <C extends Candidate>(candidate
   const time = questionTime(question);
   if (time === 'either') return (c) => c;
   const asked = aboutWords(question, []);
-  const weight = (c: Candidate): number =>
-    time === 'then'
-      ? replacedAnEarlierValue(c)
-        ? REPLACED_IT_THEN
-        : 1
-      : answersNow(c.record.memory, asked)
-        ? 1
-        : NOT_AN_ANSWER_NOW;
+  const cues = new Set(attributeCueTerms(question));
   return <C extends Candidate>(candidates: C[]): C[] => {
-    const weighed = candidates.map((c) => {
-      const w = weight(c);
+    const weights = candidates.map((c): number | 'same' | 'other' => {
+      if (time === 'then') return replacedAnEarlierValue(c) ? REPLACED_IT_THEN : 1;
+      if (!answersNow(c.record.memory, asked)) return NOT_AN_ANSWER_NOW;
+      const about = aboutTheQuestion(c.record.memory, asked, cues);
+      return about === 'unknown' ? 1 : about;
+    });
+    // Answers about another thing yield only when some answer is about what the question asks.
+    const sameFound = weights.includes('same');
+    const weighed = candidates.map((c, i) => {
+      const tier = weights[i];
+      const w = tier === 'same' ? 1 : tier === 'other' ? (sameFound ? ABOUT_ANOTHER_THING : 1) : tier;
       return w === 1 ? c : { ...c, relevance: c.relevance * w };
     });
     // Relative to the best answer: the memory that answers best is as relevant as can be.

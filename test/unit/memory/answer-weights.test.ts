@@ -4,6 +4,7 @@
  * ranked as they came.
  */
 import {
+  ABOUT_ANOTHER_THING,
   answerWeights,
   NOT_AN_ANSWER_NOW,
   REPLACED_IT_THEN,
@@ -36,6 +37,38 @@ describe('answer weights', () => {
       ['Made pasta for dinner.', +((0.45 * NOT_AN_ANSWER_NOW) / 0.4).toFixed(3)],
     ]);
     expect(ranked.every((c) => c.relevance >= 0 && c.relevance <= 1)).toBe(true);
+  });
+
+  it('lets an answer about another thing yield to one about what the question asks, by its words or its cues', () => {
+    const ranked = answerWeights('Which city am I based in?')([
+      candidate('I see Dr Eriksen for my teeth.', 0.126),
+      candidate('I work out at Crunch.', 0.05),
+      candidate('We relocated to Vienna last month.', 0.019),
+    ]);
+    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+      ['I work out at Crunch.', 1],
+      ['We relocated to Vienna last month.', +(0.019 / 0.05).toFixed(3)],
+      ['I see Dr Eriksen for my teeth.', +((0.126 * ABOUT_ANOTHER_THING) / 0.05).toFixed(3)],
+    ]);
+    const asked = answerWeights('What is my current gym?')([
+      candidate('My current account is at ING.', 0.7),
+      candidate('My gym is PureGym now.', 0.3),
+    ]);
+    expect(asked.map((c) => c.record.memory)).toEqual([
+      'My gym is PureGym now.',
+      'My current account is at ING.',
+    ]);
+  });
+
+  it('keeps answers about other things as they came when none is about what the question asks', () => {
+    const ranked = answerWeights('Which dentist do I see?')([
+      candidate('I see Dr Eriksen for my teeth.', 0.3),
+      candidate('My gym is PureGym.', 0.2),
+    ]);
+    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+      ['I see Dr Eriksen for my teeth.', 1],
+      ['My gym is PureGym.', +(0.2 / 0.3).toFixed(3)],
+    ]);
   });
 
   it('lets a memory that replaced an earlier value yield to the earlier versions for a question about the past', () => {
