@@ -68,6 +68,10 @@ function namesItself(word: string, next: string | undefined, rest: string[]): bo
   return /^(?:is|are|was|were|has|have)$/i.test(next ?? '') && !rest.some((w) => NAMED.test(w) && w !== 'I');
 }
 
+/** A common verb, or a word in a verb's past or -ing form ("cancelled", "joining"). */
+const isVerbForm = (lower: string): boolean =>
+  COMMON_VERBS.has(lower) || (lower.length >= 5 && /\p{L}(?:ed|ing)$/u.test(lower));
+
 /** Word tokens. */
 function tokens(text: string): string[] {
   return text.normalize('NFKC').match(WORD) ?? [];
@@ -93,7 +97,10 @@ export function namedValues(text: string): string[] {
     run = [];
   };
   words.forEach((w, i) => {
-    const named = NAMED.test(w) && w !== 'I' && !(run.length === 0 && OPENERS.has(w.toLowerCase()));
+    // A sentence opening with a verb ("Cancelled Iron Temple …") starts with no name.
+    const opensWithVerb = i === 0 && isVerbForm(w.toLowerCase());
+    const named =
+      NAMED.test(w) && w !== 'I' && !opensWithVerb && !(run.length === 0 && OPENERS.has(w.toLowerCase()));
     // A capital first word is a name when more of one follows, or when the sentence says what it is.
     const firstAlone =
       i === 0 && !(words[1] && NAMED.test(words[1])) && !namesItself(w, words[1], words.slice(2));

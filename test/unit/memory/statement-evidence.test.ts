@@ -25,6 +25,8 @@ describe('what a statement gives and is about', () => {
     expect(namedValues('Home is Toronto for me.')).toEqual(['toronto']);
     expect(namedValues('Booked flights for the summer.')).toEqual([]);
     expect(namedValues('My gym is Gold Gym.')).toEqual(['gold gym']);
+    expect(namedValues('Cancelled Iron Temple and joined PureGym.')).toEqual(['iron temple', 'puregym']);
+    expect(namedValues('Red Bull is what I drink.')).toEqual(['red bull']);
   });
 
   it('tells a mention from an assertion', () => {
