@@ -43,7 +43,35 @@ export async function replacedMemories(
     if (seen.has(record.id)) continue;
     seen.add(record.id);
     const earlier = statementOf(record.memory);
-    if (earlier && replacementEvidence(statement, earlier)) replaced.push(record);
+    if (!earlier) continue;
+    if (
+      replacementEvidence(statement, earlier) ||
+      (replacedAValue(record) && (await anEarlierVersionShows(store, scope, statement, record, earlier)))
+    )
+      replaced.push(record);
   }
   return replaced.sort((a, b) => b.valid_from.localeCompare(a.valid_from));
+}
+
+/** A memory holding since a later statement than its first: its value replaced an earlier one. */
+const replacedAValue = (r: MemoryRecord): boolean => Date.parse(r.valid_from) > Date.parse(r.created_at);
+
+/**
+ * Whether what the memory said before shows the statement sets the same attribute: each of its
+ * statements says what it is about ("Got a Fairphone 5, the Pixel 8 screen cracked" after "My phone
+ * is a Pixel 8"), measured against the value it holds now.
+ */
+async function anEarlierVersionShows(
+  store: MemoryStore,
+  scope: MemoryFilter,
+  statement: AttributeStatement,
+  record: MemoryRecord,
+  now: AttributeStatement,
+): Promise<boolean> {
+  for (const version of await store.versions({ user_id: scope.user_id, memory_id: record.id })) {
+    const said = statementOf(version.memory);
+    if (said && replacementEvidence(statement, { ...said, values: now.values, opensWith: now.opensWith }))
+      return true;
+  }
+  return false;
 }

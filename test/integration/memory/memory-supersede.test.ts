@@ -277,6 +277,30 @@ describe('memory updates that supersede', () => {
     ).toBe('My gym is Iron Temple.');
   });
 
+  it("reads what a memory said before, and a known attribute's cue words, for what a statement is about", async () => {
+    const [phone] = await said('olu', 'I use a Pixel 8 as my phone.', 300);
+    const [work] = await said('olu', 'Initech is where I work.', 250);
+    expect(events(await said('olu', 'Got a Fairphone 5, the Pixel 8 screen cracked.', 200))[0][0]).toBe(
+      'UPDATE',
+    );
+    // "phone" is in no word of the memory now, but in what it said before.
+    expect(events(await said('olu', 'Changed my phone, it is a Galaxy S23 since last week.', 100))).toEqual([
+      ['UPDATE', 'Changed my phone, it is a Galaxy S23 since last week.'],
+    ]);
+    // An employer's statement replaces one that holds an employer's cue word ("work")...
+    expect(events(await said('olu', 'My employer is Umbrella Labs now.', 50))).toEqual([
+      ['UPDATE', 'My employer is Umbrella Labs now.'],
+    ]);
+    // ...but not a phrasal verb, nor a clause of when.
+    expect(events(await said('olu', 'I work out at Crunch since the move.', 40))[0][0]).toBe('ADD');
+    expect((await call('GET', `/memory/${phone.id}`)).body.memory).toMatch(/Galaxy S23/);
+    expect((await call('GET', `/memory/${work.id}`)).body.memory).toBe('My employer is Umbrella Labs now.');
+    const first = async (query: string) =>
+      ((await call('POST', '/memory/search', { user_id: 'olu', query })).body.results as Memory[])[0].memory;
+    expect(await first('Which phone am I using now?')).toMatch(/Galaxy S23/);
+    expect(await first('What is my current employer?')).toBe('My employer is Umbrella Labs now.');
+  });
+
   it('deleting a memory deletes what it said before too; a bad as_of is refused', async () => {
     const [first] = await said('noor', 'I live in Oslo.', 90);
     await said('noor', 'I moved to Bergen.', 40);
