@@ -10,6 +10,7 @@
  * that replaced an earlier value yields to them.
  */
 import { aboutWords, mentionsOnly, namedValues } from '../supersede/statement-evidence';
+import { statementOf } from '../supersede/statement-of';
 import type { Candidate } from './hybrid-retrieval';
 import { attributeCueTerms } from './attribute-cues';
 import { questionTime } from './question-time';
@@ -33,17 +34,34 @@ function answersNow(memory: string, asked: Set<string>): boolean {
  */
 export const ABOUT_ANOTHER_THING = 0.1;
 
-/** How a memory that answers now relates to what the question asks about. */
+/**
+ * How a memory that answers now relates to what the question asks about: the same thing when it
+ * shares a word of it or holds a cue of the attribute it asks about; another when the attribute it
+ * sets is a known one the question does not ask about ("I work at Initech" for "Which city am I
+ * based in?"), or when its words of what it is about are none of the question's.
+ */
 function aboutTheQuestion(
   memory: string,
   asked: Set<string>,
+  questionTerms: Set<string>,
   cues: Set<string>,
 ): 'same' | 'other' | 'unknown' {
   const about = aboutWords(memory);
   for (const w of about) if (asked.has(w)) return 'same';
   if (cues.size) for (const t of queryTerms(memory)) if (cues.has(t)) return 'same';
+  const known = statementOf(memory)?.cues;
+  if (known) {
+    for (const t of known) if (questionTerms.has(t) || cues.has(t)) return 'same';
+    return 'other';
+  }
   return about.size ? 'other' : 'unknown';
 }
+
+/**
+ * For a question about now, when a memory asserts a value of what the question asks about, the
+ * share of that memory's relevance no other memory's passes.
+ */
+export const ANSWER_FIRST = 0.5;
 
 /** The share of its relevance a memory keeps, for a question about the past, when it replaced an earlier value. */
 export const REPLACED_IT_THEN = 0.5;
@@ -58,11 +76,12 @@ export function answerWeights(question: string): <C extends Candidate>(candidate
   if (time === 'either') return (c) => c;
   const asked = aboutWords(question, []);
   const cues = new Set(attributeCueTerms(question));
+  const questionTerms = new Set(queryTerms(question));
   return <C extends Candidate>(candidates: C[]): C[] => {
     const weights = candidates.map((c): number | 'same' | 'other' => {
       if (time === 'then') return replacedAnEarlierValue(c) ? REPLACED_IT_THEN : 1;
       if (!answersNow(c.record.memory, asked)) return NOT_AN_ANSWER_NOW;
-      const about = aboutTheQuestion(c.record.memory, asked, cues);
+      const about = aboutTheQuestion(c.record.memory, asked, questionTerms, cues);
       return about === 'unknown' ? 1 : about;
     });
     // Answers about another thing yield only when some answer is about what the question asks.
@@ -72,9 +91,21 @@ export function answerWeights(question: string): <C extends Candidate>(candidate
       const w = tier === 'same' ? 1 : tier === 'other' ? (sameFound ? ABOUT_ANOTHER_THING : 1) : tier;
       return w === 1 ? c : { ...c, relevance: c.relevance * w };
     });
+    // An assertion of a value of what the question asks comes first: nothing else (a mention, a
+    // note, an answer of another thing or of unknown subject) passes half its relevance, however
+    // close in words or recent (time decay adds at most 0.3 to a relevance weighed 0.7).
+    const isAsserted = weighed.map(
+      (c, i) => weights[i] === 'same' && namedValues(c.record.memory).length > 0,
+    );
+    const asserted = weighed.filter((_, i) => isAsserted[i]);
+    const ceiling = ANSWER_FIRST * asserted.reduce((m, c) => Math.max(m, c.relevance), 0);
+    const capped =
+      ceiling > 0
+        ? weighed.map((c, i) => (!isAsserted[i] && c.relevance > ceiling ? { ...c, relevance: ceiling } : c))
+        : weighed;
     // Relative to the best answer: the memory that answers best is as relevant as can be.
-    const best = weighed.reduce((m, c) => Math.max(m, c.relevance), 0);
-    return weighed
+    const best = capped.reduce((m, c) => Math.max(m, c.relevance), 0);
+    return capped
       .map((c) => (best > 0 ? { ...c, relevance: c.relevance / best } : c))
       .sort((a, b) => b.relevance - a.relevance);
   };

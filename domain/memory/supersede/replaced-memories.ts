@@ -6,26 +6,13 @@
  * most recently valid first.
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
-import { readSubject } from '../extraction/fact-subject';
-import { cueTermsOfWords } from '../search/attribute-cues';
 import { queryTerms } from '../search/text-terms';
 import type { MemoryFilter, MemoryStore, VectorHit } from '../store/memory-store';
-import { attributeStatement, replacementEvidence, type AttributeStatement } from './statement-evidence';
+import { replacementEvidence, type AttributeStatement } from './statement-evidence';
+import { statementOf } from './statement-of';
 
 /** Lexical candidates read per new statement. */
 const WORD_CANDIDATES = 30;
-
-/**
- * A statement read for its attribute, with the cue words of the attribute the subject reader reads
- * in it, or else of the attribute a word of what it is about is a cue of ("my employer").
- */
-export function statementOf(text: string): AttributeStatement | undefined {
-  const statement = attributeStatement(text);
-  if (!statement) return undefined;
-  const read = readSubject(text)?.cues;
-  const cues = read ? new Set(queryTerms(read.join(' '))) : cueTermsOfWords(statement.about);
-  return cues ? { ...statement, cues, readBySubject: Boolean(read) } : statement;
-}
 
 export async function replacedMemories(
   store: MemoryStore,

@@ -5,6 +5,7 @@
  */
 import {
   ABOUT_ANOTHER_THING,
+  ANSWER_FIRST,
   answerWeights,
   NOT_AN_ANSWER_NOW,
   REPLACED_IT_THEN,
@@ -29,14 +30,31 @@ describe('answer weights', () => {
   ];
 
   it('ranks what can answer a question about now above mentions and notes, relative to the best', () => {
+    const crunch = candidate('New gym: Crunch.', 0.9);
+    const ranked = answerWeights('Which gym do I go to?')([found[0], found[1], crunch, found[3]]);
+    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+      ['New gym: Crunch.', 1],
+      ['The gym near work closes at ten.', +(0.3 / 0.9).toFixed(3)],
+      ['Walked past Iron Temple on the way home.', +((0.5 * NOT_AN_ANSWER_NOW) / 0.9).toFixed(3)],
+      ['Made pasta for dinner.', +((0.45 * NOT_AN_ANSWER_NOW) / 0.9).toFixed(3)],
+    ]);
+    expect(ranked.every((c) => c.relevance >= 0 && c.relevance <= 1)).toBe(true);
+  });
+
+  it('lets nothing but an assertion of what a question about now asks pass half its relevance', () => {
     const ranked = answerWeights('Which gym do I go to?')(found);
     expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
       ['New gym: Crunch.', 1],
-      ['The gym near work closes at ten.', 0.75],
-      ['Walked past Iron Temple on the way home.', +((0.5 * NOT_AN_ANSWER_NOW) / 0.4).toFixed(3)],
-      ['Made pasta for dinner.', +((0.45 * NOT_AN_ANSWER_NOW) / 0.4).toFixed(3)],
+      ['Walked past Iron Temple on the way home.', ANSWER_FIRST],
+      ['Made pasta for dinner.', ANSWER_FIRST],
+      ['The gym near work closes at ten.', ANSWER_FIRST],
     ]);
-    expect(ranked.every((c) => c.relevance >= 0 && c.relevance <= 1)).toBe(true);
+    // With no assertion of a value of what it asks, nothing is held back but answers of another thing.
+    const none = answerWeights('Which gym do I go to?')([found[3], candidate('My bank is ING.', 0.2)]);
+    expect(none.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+      ['The gym near work closes at ten.', 1],
+      ['My bank is ING.', +((0.2 * ABOUT_ANOTHER_THING) / 0.3).toFixed(3)],
+    ]);
   });
 
   it('lets an answer about another thing yield to one about what the question asks, by its words or its cues', () => {
@@ -45,10 +63,11 @@ describe('answer weights', () => {
       candidate('I work out at Crunch.', 0.05),
       candidate('We relocated to Vienna last month.', 0.019),
     ]);
+    // The move asserts a value of what is asked: first, the others held at half its relevance.
     expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
-      ['I work out at Crunch.', 1],
-      ['We relocated to Vienna last month.', +(0.019 / 0.05).toFixed(3)],
-      ['I see Dr Eriksen for my teeth.', +((0.126 * ABOUT_ANOTHER_THING) / 0.05).toFixed(3)],
+      ['We relocated to Vienna last month.', 1],
+      ['I see Dr Eriksen for my teeth.', ANSWER_FIRST],
+      ['I work out at Crunch.', ANSWER_FIRST],
     ]);
     const asked = answerWeights('What is my current gym?')([
       candidate('My current account is at ING.', 0.7),

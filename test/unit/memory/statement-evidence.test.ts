@@ -12,7 +12,7 @@ import {
 } from '../../../domain/memory/supersede/statement-evidence';
 import { questionTime, withoutWordsOfNow } from '../../../domain/memory/search/question-time';
 import { queryTerms } from '../../../domain/memory/search/text-terms';
-import { statementOf } from '../../../domain/memory/supersede/replaced-memories';
+import { statementOf } from '../../../domain/memory/supersede/statement-of';
 
 const replaces = (newer: string, older: string) =>
   replacementEvidence(attributeStatement(newer)!, attributeStatement(older)!);

@@ -1,0 +1,21 @@
+/**
+ * A statement read for its attribute (statement-evidence.ts) together with what the subject reader
+ * knows of it (docs/memory-supersede.md#by-evidence): the cue words of the attribute it reads in the
+ * statement, or of the attribute a word of what it is about is a cue of. Pure, for exact unit tests.
+ */
+import { readSubject } from '../extraction/fact-subject';
+import { cueTermsOfWords } from '../search/attribute-cues';
+import { queryTerms } from '../search/text-terms';
+import { attributeStatement, type AttributeStatement } from './statement-evidence';
+
+/**
+ * A statement read for its attribute, with the cue words of the attribute the subject reader reads
+ * in it, or else of the attribute a word of what it is about is a cue of ("my employer").
+ */
+export function statementOf(text: string): AttributeStatement | undefined {
+  const statement = attributeStatement(text);
+  if (!statement) return undefined;
+  const read = readSubject(text)?.cues;
+  const cues = read ? new Set(queryTerms(read.join(' '))) : cueTermsOfWords(statement.about);
+  return cues ? { ...statement, cues, readBySubject: Boolean(read) } : statement;
+}
