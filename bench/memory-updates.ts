@@ -8,15 +8,16 @@
  * dated by `created_at`; each question through POST /memory/search with the API's defaults (hybrid,
  * time decay on), asked the day after the year ends.
  *
- * Two parts, split by attribute and by phrasing: `dev` (bench/lib/memory-updates/dev.ts), to develop
- * on, and `held aside` (held-aside.ts), written before any ranking change and only measured.
+ * Parts split by attribute and by phrasing: `dev` (bench/lib/memory-updates/dev.ts) and `dev-2`
+ * (dev-2.ts, written once `dev` had been tuned against), to develop on, and `held aside`
+ * (held-aside.ts), written before any ranking change and only measured.
  * Printed per part: current@1 (the first result names the current value) and current@3, the share
  * whose first result names an earlier value, and old@3 (an attribute stated once is in the top 3);
  * beside BM25 over the same texts (baseline in the same run: k1 1.2, b 0.75); and current@1 with
  * time decay off, to tell decay's share of the misses from the memories'.
  *
- * BENCH_USERS=30 (per part). BENCH_PARTS=dev runs only that part. BENCH_SHOW_MISSES=N prints the first N misses of the dev part (never
- * the held-aside part's: looking at them would fit the code to them).
+ * BENCH_USERS=30 (per part). BENCH_PARTS=dev,dev-2 runs only those parts. BENCH_SHOW_MISSES=N prints the first N misses of
+ * the dev parts (never the held-aside part's: looking at them would fit the code to them).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -25,6 +26,7 @@ import { Bm25Index } from './lib/bm25';
 import { performance } from 'node:perf_hooks';
 import { envInt, machineLine, ms, pct, ratio, runBench, summarize, table } from './lib/bench-stats';
 import { DEV_ATTRIBUTES, DEV_PHRASINGS } from './lib/memory-updates/dev';
+import { DEV_2_ATTRIBUTES, DEV_2_PHRASINGS } from './lib/memory-updates/dev-2';
 import { generateUsers, YEAR_DAYS, type PartSpec } from './lib/memory-updates/generate';
 import { HELD_ASIDE_ATTRIBUTES, HELD_ASIDE_PHRASINGS } from './lib/memory-updates/held-aside';
 import type { GeneratedUser, NowQuestion } from './lib/memory-updates/model';
@@ -40,6 +42,7 @@ const START = Date.parse('2025-01-01T09:00:00Z');
 
 const PARTS: PartSpec[] = [
   { name: 'dev', attributes: DEV_ATTRIBUTES, phrasings: DEV_PHRASINGS, users: USERS, seed: 52 },
+  { name: 'dev-2', attributes: DEV_2_ATTRIBUTES, phrasings: DEV_2_PHRASINGS, users: USERS, seed: 522 },
   {
     name: 'held-aside',
     attributes: HELD_ASIDE_ATTRIBUTES,
@@ -88,7 +91,7 @@ async function main(): Promise<void> {
         old3: 0,
         bm25Old3: 0,
       };
-      for (const user of users) await measureUser(server.client, user, tally, part.name === 'dev');
+      for (const user of users) await measureUser(server.client, user, tally, part.name.startsWith('dev'));
       rows.push([
         part.name,
         String(tally.questions),
