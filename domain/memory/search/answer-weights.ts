@@ -9,12 +9,11 @@
  * A question about the past ("Where did I live before?") reads earlier versions too, and a memory
  * that replaced an earlier value yields to them.
  */
-import { aboutWords, mentionsOnly, namedValues } from '../supersede/statement-evidence';
+import { aboutWords, contentWords, mentionsOnly, namedValues } from '../supersede/statement-evidence';
 import { statementOf } from '../supersede/statement-of';
 import type { Candidate } from './hybrid-retrieval';
-import { attributeCueTerms } from './attribute-cues';
+import { cueRootsOf } from './attribute-cues';
 import { questionTime } from './question-time';
-import { queryTerms } from './text-terms';
 
 /** The share of its relevance a memory that cannot answer a question about now keeps. */
 export const NOT_AN_ANSWER_NOW = 0.5;
@@ -43,15 +42,15 @@ export const ABOUT_ANOTHER_THING = 0.1;
 function aboutTheQuestion(
   memory: string,
   asked: Set<string>,
-  questionTerms: Set<string>,
+  questionRoots: Set<string>,
   cues: Set<string>,
 ): 'same' | 'other' | 'unknown' {
   const about = aboutWords(memory);
   for (const w of about) if (asked.has(w)) return 'same';
-  if (cues.size) for (const t of queryTerms(memory)) if (cues.has(t)) return 'same';
+  if (cues.size) for (const r of contentWords(memory, namedValues(memory))) if (cues.has(r)) return 'same';
   const known = statementOf(memory)?.cues;
   if (known) {
-    for (const t of known) if (questionTerms.has(t) || cues.has(t)) return 'same';
+    for (const r of known) if (questionRoots.has(r) || cues.has(r)) return 'same';
     return 'other';
   }
   return about.size ? 'other' : 'unknown';
@@ -75,13 +74,14 @@ export function answerWeights(question: string): <C extends Candidate>(candidate
   const time = questionTime(question);
   if (time === 'either') return (c) => c;
   const asked = aboutWords(question, []);
-  const cues = new Set(attributeCueTerms(question));
-  const questionTerms = new Set(queryTerms(question));
+  // The question's word roots, common verbs kept ("Where do I work?"), and its attributes' cues.
+  const questionRoots = contentWords(question, []);
+  const cues = cueRootsOf(questionRoots) ?? new Set<string>();
   return <C extends Candidate>(candidates: C[]): C[] => {
     const weights = candidates.map((c): number | 'same' | 'other' => {
       if (time === 'then') return replacedAnEarlierValue(c) ? REPLACED_IT_THEN : 1;
       if (!answersNow(c.record.memory, asked)) return NOT_AN_ANSWER_NOW;
-      const about = aboutTheQuestion(c.record.memory, asked, questionTerms, cues);
+      const about = aboutTheQuestion(c.record.memory, asked, questionRoots, cues);
       return about === 'unknown' ? 1 : about;
     });
     // Answers about another thing yield only when some answer is about what the question asks.

@@ -7,6 +7,7 @@
  */
 import { ATTRIBUTE_CUES } from '../vocabulary/person-attributes';
 import { queryTerms } from './text-terms';
+import { root } from '../vocabulary/word-roots';
 
 /** Each attribute's cue words as index terms (stemmed, stop words dropped). */
 const CUE_TERMS: string[][] = Object.values(ATTRIBUTE_CUES).map((cues) => [
@@ -25,14 +26,23 @@ export function attributeCueTerms(question: string): string[] {
   return [...out];
 }
 
+/** Each attribute's cue words as roots (vocabulary/word-roots.ts), for reading statements. */
+const CUE_ROOTS: Set<string>[] = Object.values(ATTRIBUTE_CUES).map(
+  (cues) => new Set(cues.flatMap((c) => c.toLowerCase().split(/\s+/)).map(root)),
+);
+
 /**
- * The cue terms of every attribute one of `words` (a statement's stemmed words of what it is about)
- * is a cue of: "I switched my employer to Globex" is the employer's statement, though no sentence
- * shape reads it. Undefined when it names none.
+ * The cue roots of every attribute one of `roots` (a statement's or a question's word roots) is a
+ * cue of: "I switched my employer to Globex" is the employer's statement, though no sentence shape
+ * reads it. Undefined when it names none.
  */
-export function cueTermsOfWords(words: Iterable<string>): Set<string> | undefined {
-  const held = new Set(words);
+export function cueRootsOf(roots: Iterable<string>): Set<string> | undefined {
+  const held = new Set(roots);
   const out = new Set<string>();
-  for (const terms of CUE_TERMS) if (terms.some((t) => held.has(t))) for (const t of terms) out.add(t);
+  for (const cues of CUE_ROOTS) if ([...cues].some((r) => held.has(r))) for (const r of cues) out.add(r);
   return out.size ? out : undefined;
 }
+
+/** The roots of cue words, as the subject reader gives them. */
+export const cueRoots = (cues: string[]): Set<string> =>
+  new Set(cues.flatMap((c) => c.toLowerCase().split(/\s+/)).map(root));

@@ -27,7 +27,7 @@ import { rerankStage, type Fused, type FusedList } from './rerank-stage';
 import { ALL_STAGES, type SearchStages } from './search-stages';
 import { attributeCueTerms } from './attribute-cues';
 import { entityTerms, queryTerms, termWords } from './text-terms';
-import { withoutWordsOfNow } from './question-time';
+import { questionWithoutNow } from './question-time';
 import { timeRangeOf, type TimeRange } from './time-expressions';
 
 /** What each signal said about a result (shown in search results and by `plat memory search`). */
@@ -92,7 +92,7 @@ export function queryPlan(
   return {
     mode,
     vector: mode === 'lexical' ? undefined : vector,
-    terms: mode === 'semantic' ? [] : withoutWordsOfNow(question, queryTerms(question)),
+    terms: mode === 'semantic' ? [] : queryTerms(questionWithoutNow(question)),
     entities: hybrid ? entityTerms(question) : [],
     cues: hybrid ? attributeCueTerms(question) : [],
     range: hybrid ? timeRangeOf(question, now, { timeline: stages.dates }) : undefined,

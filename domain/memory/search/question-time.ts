@@ -27,13 +27,15 @@ export function questionTime(question: string): QuestionTime {
 }
 
 /**
- * Words that say only when a question about now asks ("my **current** gym", "**currently**"): not
- * what the answer says, so its lexical terms leave them out ("My current account is at ING" is no
- * answer to "What is my current gym?").
+ * Words that say only when a question about now asks ("my **current** gym", "**these days**", "at
+ * the moment"): not what the answer says, so its terms leave them out ("My current account is at
+ * ING" is no answer to "What is my current gym?", nor "These days it's Vodafone for my mobile" to
+ * "Which computer am I on these days?").
  */
-const WORDS_OF_NOW = new Set(['current', 'currently', 'nowaday', 'nowadays', 'presently', 'moment']);
+const WORDS_OF_NOW =
+  /\b(?:these days|nowadays|at the moment|at present|right now|currently|current|presently|now)\b/giu;
 
-/** The question's lexical terms, without the words of now when it asks about now. */
-export function withoutWordsOfNow(question: string, terms: string[]): string[] {
-  return questionTime(question) === 'now' ? terms.filter((t) => !WORDS_OF_NOW.has(t)) : terms;
+/** The question without its words of now, when it asks about now. */
+export function questionWithoutNow(question: string): string {
+  return questionTime(question) === 'now' ? question.replace(WORDS_OF_NOW, ' ') : question;
 }

@@ -6,6 +6,7 @@
  * most recently valid first.
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
+import { attributeCueTerms } from '../search/attribute-cues';
 import { queryTerms } from '../search/text-terms';
 import type { MemoryFilter, MemoryStore, VectorHit } from '../store/memory-store';
 import { replacementEvidence, type AttributeStatement } from './statement-evidence';
@@ -22,7 +23,8 @@ export async function replacedMemories(
 ): Promise<MemoryRecord[]> {
   const statement = statementOf(fact);
   if (!statement) return [];
-  const terms = queryTerms([...statement.about, ...statement.values, ...(statement.cues ?? [])].join(' '));
+  // Its words and its attribute's cue words, as the lexical index keeps them.
+  const terms = [...new Set([...queryTerms(fact), ...attributeCueTerms(fact)])];
   const [lexical = []] = terms.length ? await store.searchText(terms, [scope], WORD_CANDIDATES) : [];
   const seen = new Set<string>();
   const replaced: MemoryRecord[] = [];

@@ -4,7 +4,8 @@
  * whether it asserts them or only mentions them, and the words left once names, function words and
  * common verbs are gone (what it is about: "gym", "bank", "landlord"). Pure, for exact unit tests.
  */
-import { stem, STOP_WORDS } from '../search/text-terms';
+import { STOP_WORDS } from '../search/text-terms';
+import { root } from '../vocabulary/word-roots';
 
 /** Statements longer than this are accounts, not the statement of one attribute. */
 export const MAX_STATEMENT_WORDS = 25;
@@ -15,6 +16,9 @@ export const MAX_STATEMENT_WORDS = 25;
  */
 const MENTION =
   /\b(?:used to|talk(?:ed|ing|s)? (?:about|of|with)|chat(?:ted|ting)? about|saw|seen|walk(?:ed|ing)? (?:past|by)|pass(?:ed|ing)? by|advert|ad for|heard|hear about|read about|remember(?:ed)?|remind(?:ed|s)?|miss(?:ed|ing)?|wish(?:ed)?|hope|might|maybe|perhaps|could|would|should|thinking (?:of|about)|think(?:ing)? about|consider(?:ed|ing)?|wonder(?:ed|ing)?|dream(?:ed|t)? (?:of|about)|if|unless|never|not|no longer|don't|doesn't|didn't|isn't|wasn't|won't)\b/i;
+
+/** Words that open a clause saying when or why, not what ("… since the move", "… because of work"). */
+const SUBORDINATE = /\b(?:since|because|after|before|when|while|until|although|though|as soon as)\b.*$/u;
 
 /** Function words and words of time or change: what a statement is about is none of them. */
 const NOT_ABOUT = new Set([
@@ -83,7 +87,13 @@ function tokens(text: string): string[] {
  * sentence starts with a capital; a lone "I" and openers never count.
  */
 export function namedValues(text: string): string[] {
-  const words = tokens(text);
+  const normalized = text.normalize('NFKC');
+  const found = [...normalized.matchAll(WORD)];
+  const words = found.map((m) => m[0]);
+  // Punctuation between two words ends a name ("Dropped AXA, Zurich were cheaper": two names).
+  const apart = found.map(
+    (m, i) => i > 0 && /[^\s]/u.test(normalized.slice(found[i - 1].index! + found[i - 1][0].length, m.index)),
+  );
   const values: string[] = [];
   let run: string[] = [];
   const close = () => {
@@ -104,6 +114,7 @@ export function namedValues(text: string): string[] {
     // A capital first word is a name when more of one follows, or when the sentence says what it is.
     const firstAlone =
       i === 0 && !(words[1] && NAMED.test(words[1])) && !namesItself(w, words[1], words.slice(2));
+    if (apart[i]) close();
     if (named && !firstAlone) run.push(w);
     else close();
   });
@@ -116,14 +127,62 @@ export function namedValues(text: string): string[] {
 export const mentionsOnly = (text: string): boolean =>
   MENTION.test(text.normalize('NFKC').replace(/[’]/g, "'"));
 
-/** What a statement is about: its words once names, function words and common verbs are gone, stemmed. */
+/** What a statement is about: its words once names, function words and common verbs are gone, as roots (vocabulary/word-roots.ts). */
 export function aboutWords(text: string, values = namedValues(text)): Set<string> {
   let rest = text.normalize('NFKC').toLowerCase();
   for (const v of values) rest = rest.split(v).join(' ');
   const words = (rest.match(/[\p{L}]+/gu) ?? []).filter(
     (w) => w.length > 2 && !NOT_ABOUT.has(w) && !COMMON_VERBS.has(w),
   );
-  return new Set(words.map(stem));
+  return new Set(words.map(root));
+}
+
+/**
+ * Verbs of a change of what one has, uses or belongs to, as roots (vocabulary/word-roots.ts): a
+ * statement in the past holding one tells of a new value ("Switched banks to HSBC", "Dropped AXA,
+ * Zurich were cheaper"), one without tells of an event ("Read a review of Octopus", "Jo recommended
+ * Aviva to a friend").
+ */
+const CHANGE_VERBS = new Set(
+  (
+    'switch change move relocate replace swap drop cancel quit leave left join start began begin become ' +
+    'became get got buy bought sell sold upgrade downgrade port renew sign transfer went go open close ' +
+    'hire fire chose choose pick settle adopt enrol enroll register subscribe unsubscribe took take trade ' +
+    'exchange convert retire graduate marry married divorce rent lease gave give stop ditch dump'
+  )
+    .split(' ')
+    .map(root),
+);
+
+/** Irregular past forms (regular ones end in -ed). */
+const IRREGULAR_PAST = new Set(
+  (
+    'was were had did made came saw said told sent wrote met ate drank ran sat stood spoke thought felt ' +
+    'heard found lost won beat paid held kept meant put rode rang sang slept spent taught threw woke wore ' +
+    'flew drove fell fought forgot grew hid hit knew led lent lit shut built caught drew fed froze hung ' +
+    'shook shot sank stole stuck struck swam swore swept tore brought'
+  ).split(' '),
+);
+
+/** Forms of "be" and "get" before a participle that says a state ("I'm insured with", "is registered at"). */
+const STATE_BEFORE = /^(?:am|is|are|be|been|being|get|gets|i'm|we're|you're|they're|it's|he's|she's)$/;
+
+/**
+ * Whether a statement tells of an event rather than of a value that holds: its main clause is in
+ * the past ("Read a review of Octopus in the paper", "Jo recommended Aviva to a friend", "Hillside
+ * Primary sent me a survey", "There was a Mubi stand at the fair") and holds no verb of change.
+ */
+export function tellsOfAnEvent(text: string): boolean {
+  const clause = text.normalize('NFKC').replace(/[’]/g, "'").toLowerCase().replace(SUBORDINATE, '');
+  const words = clause.match(/[\p{L}']+/gu) ?? [];
+  let past = false;
+  for (const [i, w] of words.entries()) {
+    if (CHANGE_VERBS.has(root(w))) return false;
+    const participle = w.length >= 5 && /ed$/.test(w) && !STATE_BEFORE.test(words[i - 1] ?? '');
+    // A diary's sentence opening with a verb tells what one did ("Read a review of …").
+    if (IRREGULAR_PAST.has(w) || participle || (i === 0 && w === 'read')) past = true;
+  }
+  return past;
 }
 
 /** A sentence whose subject is a thing: it opens with a determiner. */
@@ -135,12 +194,12 @@ const FIRST_PERSON = /\b(?:i|me|my|mine|myself|we|us|our|ours)\b/i;
 export interface AttributeStatement {
   values: string[];
   about: Set<string>;
-  /** Every word but names and function words, stemmed, common verbs kept ("work" in "Initech is where I work"). */
+  /** Every word of its main clause but names and function words, as roots, common verbs kept ("work" in "Initech is where I work"). */
   words: Set<string>;
   /** The name the statement opens with, when it opens with one ("Ajax won …"): what it tells of. */
   opensWith?: string;
   /**
-   * The stemmed cue words of the attribute the subject reader read in it (extraction/fact-subject.ts),
+   * The roots of the cue words of the attribute the subject reader read in it (extraction/fact-subject.ts),
    * when it read one: "I work at Initech" is the employer's, and its cues say so ("employer", "job").
    */
   cues?: Set<string>;
@@ -152,7 +211,7 @@ export interface AttributeStatement {
 export function attributeStatement(text: string): AttributeStatement | undefined {
   const trimmed = text.trim();
   if (!trimmed || /\?\s*$/.test(trimmed) || tokens(trimmed).length > MAX_STATEMENT_WORDS) return undefined;
-  if (mentionsOnly(trimmed)) return undefined;
+  if (mentionsOnly(trimmed) || tellsOfAnEvent(trimmed)) return undefined;
   // "The meeting with Acme is on Monday": a statement about a thing, not one of the speaker's own
   // attributes, unless the speaker is in it ("The flat I rent is …").
   if (THING_FIRST.test(trimmed) && !FIRST_PERSON.test(trimmed)) return undefined;
@@ -171,18 +230,15 @@ export function attributeStatement(text: string): AttributeStatement | undefined
 /** Particles that make a verb another one ("work out" is not "work"). */
 const PARTICLE = /\b(\p{L}+) (out|up|off|over|down|away|back)\b/gu;
 
-/** Words that open a clause saying when or why, not what ("… since the move", "… because of work"). */
-const SUBORDINATE = /\b(?:since|because|after|before|when|while|until|although|though|as soon as)\b.*$/u;
-
 /**
- * A statement's words of its main clause once names and function words are gone, stemmed; verbs
+ * A statement's words of its main clause once names and function words are gone, as roots; verbs
  * kept, phrasal verbs whole.
  */
-function contentWords(text: string, values: string[]): Set<string> {
+export function contentWords(text: string, values: string[]): Set<string> {
   let rest = text.normalize('NFKC').toLowerCase();
   for (const v of values) rest = rest.split(v).join(' ');
   rest = rest.replace(SUBORDINATE, '').replace(PARTICLE, '$1$2');
-  return new Set((rest.match(/[\p{L}]+/gu) ?? []).filter((w) => w.length > 2 && !NOT_ABOUT.has(w)).map(stem));
+  return new Set((rest.match(/[\p{L}]+/gu) ?? []).filter((w) => w.length > 2 && !NOT_ABOUT.has(w)).map(root));
 }
 
 /** Why a newer statement replaces an older one's value, or undefined when nothing shows it does. */

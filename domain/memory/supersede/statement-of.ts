@@ -4,8 +4,7 @@
  * statement, or of the attribute a word of what it is about is a cue of. Pure, for exact unit tests.
  */
 import { readSubject } from '../extraction/fact-subject';
-import { cueTermsOfWords } from '../search/attribute-cues';
-import { queryTerms } from '../search/text-terms';
+import { cueRoots, cueRootsOf } from '../search/attribute-cues';
 import { attributeStatement, type AttributeStatement } from './statement-evidence';
 
 /**
@@ -16,6 +15,6 @@ export function statementOf(text: string): AttributeStatement | undefined {
   const statement = attributeStatement(text);
   if (!statement) return undefined;
   const read = readSubject(text)?.cues;
-  const cues = read ? new Set(queryTerms(read.join(' '))) : cueTermsOfWords(statement.about);
+  const cues = read ? cueRoots(read) : cueRootsOf(statement.about);
   return cues ? { ...statement, cues, readBySubject: Boolean(read) } : statement;
 }

@@ -9,13 +9,17 @@ import {
   mentionsOnly,
   namedValues,
   replacementEvidence,
+  tellsOfAnEvent,
 } from '../../../domain/memory/supersede/statement-evidence';
-import { questionTime, withoutWordsOfNow } from '../../../domain/memory/search/question-time';
+import { questionTime, questionWithoutNow } from '../../../domain/memory/search/question-time';
 import { queryTerms } from '../../../domain/memory/search/text-terms';
 import { statementOf } from '../../../domain/memory/supersede/statement-of';
 
-const replaces = (newer: string, older: string) =>
-  replacementEvidence(attributeStatement(newer)!, attributeStatement(older)!);
+/** The evidence, or undefined when either sets no attribute. */
+const replaces = (newer: string, older: string) => {
+  const [n, o] = [attributeStatement(newer), attributeStatement(older)];
+  return n && o ? replacementEvidence(n, o) : undefined;
+};
 
 describe('what a statement gives and is about', () => {
   it('reads names as runs of capitals and digits, a first word only when it names itself', () => {
@@ -27,6 +31,7 @@ describe('what a statement gives and is about', () => {
     expect(namedValues('My gym is Gold Gym.')).toEqual(['gold gym']);
     expect(namedValues('Cancelled Iron Temple and joined PureGym.')).toEqual(['iron temple', 'puregym']);
     expect(namedValues('Red Bull is what I drink.')).toEqual(['red bull']);
+    expect(namedValues('Dropped AXA, Zurich were cheaper.')).toEqual(['axa', 'zurich']);
   });
 
   it('tells a mention from an assertion', () => {
@@ -40,6 +45,32 @@ describe('what a statement gives and is about', () => {
     expect([...aboutWords('New gym: Crunch.')]).toEqual(['gym']);
     expect([...aboutWords('I switched my bank to HSBC.')]).toEqual(['bank']);
     expect([...aboutWords('Bought a birthday present for Alex.')]).toEqual(['birthday', 'present']);
+  });
+
+  it('tells an event in the past from a value that holds or a change to a new one', () => {
+    for (const s of [
+      'Read a review of Octopus in the paper.',
+      'Jo recommended Aviva to a friend.',
+      'Hillside Primary sent me a survey by email.',
+      'There was a Mubi stand at the fair.',
+      'Ajax beat PSV on Sunday.',
+      'I drove a Golf back then.',
+    ])
+      expect([s, tellsOfAnEvent(s), attributeStatement(s)]).toEqual([s, true, undefined]);
+    for (const s of [
+      "I'm insured with Aviva.",
+      'The cat is registered at VetCare now.',
+      'Dropped AXA, Zurich were cheaper.',
+      'Work gave me a MacBook Air to replace the Dell XPS 13.',
+      'Our insurer changed to AXA in spring.',
+      'I support Ajax.',
+      'I work out at Crunch since the move.',
+    ])
+      expect([s, tellsOfAnEvent(s)]).toEqual([s, false]);
+    // Two events of one shape replace nothing.
+    expect(
+      replaces('Read a review of Zurich in the paper.', 'Read a review of Allianz in the paper.'),
+    ).toBeUndefined();
   });
 
   it('reads no attribute from a question, a mention, a long account or a sentence without a name', () => {
@@ -113,12 +144,10 @@ describe('a question in time', () => {
   ])('%s reads as %s', (q, time) => expect(questionTime(q)).toBe(time));
 
   it('searches a question about now without the words that only say when', () => {
-    expect(withoutWordsOfNow('What is my current gym?', queryTerms('What is my current gym?'))).toEqual([
-      'gym',
-    ]);
-    expect(withoutWordsOfNow('Which current account did I open?', ['current', 'account'])).toEqual([
-      'current',
-      'account',
-    ]);
+    const terms = (q: string) => queryTerms(questionWithoutNow(q));
+    expect(terms('What is my current gym?')).toEqual(['gym']);
+    expect(terms('Which computer am I on these days?')).toEqual(['computer']);
+    expect(terms("What's my insurer at the moment?")).toEqual(['insurer']);
+    expect(terms('Which current account did I open?')).toEqual(['current', 'account', 'open']);
   });
 });
