@@ -51,6 +51,7 @@ import type { HistoryLog, IdempotencyStore } from './memory-history';
 import { textHash } from './memory-text';
 import { sameSubjectMemories } from './same-subject';
 import { replacedMemories } from './supersede/replaced-memories';
+import { withSlotWords } from './supersede/slot-words';
 import { MemorySearch } from './search/memory-search';
 import type { MemoryFilter, MemoryStore, VectorHit } from './store/memory-store';
 import { journalPath, workspaceOf, type Workspace } from './workspaces/workspace-config';
@@ -509,7 +510,9 @@ export class MemoryService {
     if (sameValue) return { id: earlier.id, memory: earlier.memory, event: 'NONE' };
     const at = req.created_at ? new Date(req.created_at).toISOString() : this.now().toISOString();
     if (at < earlier.updated_at) return undefined;
-    const { record, previous } = await this.updateText(earlier.id, fact, metadata, {
+    // What the memory said stays known as what it has been about (supersede/slot-words.ts).
+    const kept = withSlotWords(metadata ?? earlier.metadata, earlier);
+    const { record, previous } = await this.updateText(earlier.id, fact, kept, {
       at,
       vector,
       supersede: true,

@@ -9,11 +9,19 @@
  * A question about the past ("Where did I live before?") reads earlier versions too, and a memory
  * that replaced an earlier value yields to them.
  */
-import { aboutWords, contentWords, mentionsOnly, namedValues } from '../supersede/statement-evidence';
+import type { MemoryRecord } from '../../../shared/memory-model';
+import { slotRootsOf } from '../supersede/slot-words';
+import {
+  aboutWords,
+  attributeStatement,
+  contentWords,
+  mentionsOnly,
+  namedValues,
+} from '../supersede/statement-evidence';
 import { statementOf } from '../supersede/statement-of';
 import type { Candidate } from './hybrid-retrieval';
 import { cueRootsOf } from './attribute-cues';
-import { questionTime } from './question-time';
+import { asksForOneValue, questionTime } from './question-time';
 
 /** The share of its relevance a memory that cannot answer a question about now keeps. */
 export const NOT_AN_ANSWER_NOW = 0.5;
@@ -40,14 +48,18 @@ export const ABOUT_ANOTHER_THING = 0.1;
  * based in?"), or when its words of what it is about are none of the question's.
  */
 function aboutTheQuestion(
-  memory: string,
+  record: MemoryRecord,
   asked: Set<string>,
   questionRoots: Set<string>,
   cues: Set<string>,
 ): 'same' | 'other' | 'unknown' {
-  const about = aboutWords(memory);
+  const memory = record.memory;
+  // What its earlier statements were about counts too (supersede/slot-words.ts).
+  const before = slotRootsOf(record);
+  const about = new Set([...aboutWords(memory), ...before]);
   for (const w of about) if (asked.has(w)) return 'same';
-  if (cues.size) for (const r of contentWords(memory, namedValues(memory))) if (cues.has(r)) return 'same';
+  if (cues.size)
+    for (const r of [...contentWords(memory, namedValues(memory)), ...before]) if (cues.has(r)) return 'same';
   const known = statementOf(memory)?.cues;
   if (known) {
     for (const r of known) if (questionRoots.has(r) || cues.has(r)) return 'same';
@@ -74,6 +86,7 @@ export function answerWeights(question: string): <C extends Candidate>(candidate
   const time = questionTime(question);
   if (time === 'either') return (c) => c;
   const asked = aboutWords(question, []);
+  const oneValue = asksForOneValue(question);
   // The question's word roots, common verbs kept ("Where do I work?"), and its attributes' cues.
   const questionRoots = contentWords(question, []);
   const cues = cueRootsOf(questionRoots) ?? new Set<string>();
@@ -81,11 +94,12 @@ export function answerWeights(question: string): <C extends Candidate>(candidate
     const weights = candidates.map((c): number | 'same' | 'other' => {
       if (time === 'then') return replacedAnEarlierValue(c) ? REPLACED_IT_THEN : 1;
       if (!answersNow(c.record.memory, asked)) return NOT_AN_ANSWER_NOW;
-      const about = aboutTheQuestion(c.record.memory, asked, questionRoots, cues);
+      const about = aboutTheQuestion(c.record, asked, questionRoots, cues);
       return about === 'unknown' ? 1 : about;
     });
     // Answers about another thing yield only when some answer is about what the question asks.
-    const sameFound = weights.includes('same');
+    // The tiers of what a question is about hold for a question for one value that holds now.
+    const sameFound = oneValue && weights.includes('same');
     const weighed = candidates.map((c, i) => {
       const tier = weights[i];
       const w = tier === 'same' ? 1 : tier === 'other' ? (sameFound ? ABOUT_ANOTHER_THING : 1) : tier;
@@ -95,13 +109,16 @@ export function answerWeights(question: string): <C extends Candidate>(candidate
     // note, an answer of another thing or of unknown subject) passes half its relevance, however
     // close in words or recent (time decay adds at most 0.3 to a relevance weighed 0.7).
     const isAsserted = weighed.map(
-      (c, i) => weights[i] === 'same' && namedValues(c.record.memory).length > 0,
+      (c, i) => oneValue && weights[i] === 'same' && attributeStatement(c.record.memory) !== undefined,
     );
     const asserted = weighed.filter((_, i) => isAsserted[i]);
     const ceiling = ANSWER_FIRST * asserted.reduce((m, c) => Math.max(m, c.relevance), 0);
+    // Scaled, not cut, so that what stays below keeps its order.
+    const highest = weighed.reduce((m, c, i) => (isAsserted[i] ? m : Math.max(m, c.relevance)), 0);
+    const scale = ceiling > 0 && highest > ceiling ? ceiling / highest : 1;
     const capped =
-      ceiling > 0
-        ? weighed.map((c, i) => (!isAsserted[i] && c.relevance > ceiling ? { ...c, relevance: ceiling } : c))
+      scale < 1
+        ? weighed.map((c, i) => (isAsserted[i] ? c : { ...c, relevance: c.relevance * scale }))
         : weighed;
     // Relative to the best answer: the memory that answers best is as relevant as can be.
     const best = capped.reduce((m, c) => Math.max(m, c.relevance), 0);

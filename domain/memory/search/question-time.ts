@@ -39,3 +39,20 @@ const WORDS_OF_NOW =
 export function questionWithoutNow(question: string): string {
   return questionTime(question) === 'now' ? question.replace(WORDS_OF_NOW, ' ') : question;
 }
+
+/** "has … decided", "have you been": the present perfect asks what happened until now. */
+const PERFECT =
+  /\b(?:has|have|'ve)\b(?:\s+\p{L}+){0,3}?\s+(?:\p{L}+(?:ed|en)|been|done|made|had|read|seen|met|gone|got|won|lost|bought|taught|thought|brought|found|heard|kept|left|run|written)\b/iu;
+/** "What activities", "Which books", "What types of": a question for several things. */
+const PLURAL_ASKED =
+  /\b(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?!(?:is|was|has|does|this|its|yes|us)\b)\p{L}+(?<![sui])s\b/iu;
+
+/**
+ * Whether a question asks for the one value an attribute holds now ("Which gym do I go to?", "Who
+ * is Mia's teacher?"), not for several things ("What books does Ana like?") nor for what happened
+ * until now ("Where has Melanie camped?").
+ */
+export function asksForOneValue(question: string): boolean {
+  const q = question.normalize('NFKC').replace(/[’]/g, "'");
+  return questionTime(q) === 'now' && !PERFECT.test(q) && !PLURAL_ASKED.test(q);
+}

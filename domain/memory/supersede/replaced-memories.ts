@@ -10,6 +10,7 @@ import { attributeCueTerms } from '../search/attribute-cues';
 import { queryTerms } from '../search/text-terms';
 import type { MemoryFilter, MemoryStore, VectorHit } from '../store/memory-store';
 import { replacementEvidence, type AttributeStatement } from './statement-evidence';
+import { slotRootsOf } from './slot-words';
 import { statementOf } from './statement-of';
 
 /** Lexical candidates read per new statement. */
@@ -31,36 +32,25 @@ export async function replacedMemories(
   for (const record of [...neighbours.map((n) => n.record), ...lexical.map((h) => h.record)]) {
     if (seen.has(record.id)) continue;
     seen.add(record.id);
-    const earlier = statementOf(record.memory);
-    if (!earlier) continue;
-    if (
-      replacementEvidence(statement, earlier) ||
-      (replacedAValue(record) && (await anEarlierVersionShows(store, scope, statement, record, earlier)))
-    )
-      replaced.push(record);
+    const earlier = withWhatItWasAbout(statementOf(record.memory), record);
+    if (earlier && replacementEvidence(statement, earlier)) replaced.push(record);
   }
   return replaced.sort((a, b) => b.valid_from.localeCompare(a.valid_from));
 }
 
-/** A memory holding since a later statement than its first: its value replaced an earlier one. */
-const replacedAValue = (r: MemoryRecord): boolean => Date.parse(r.valid_from) > Date.parse(r.created_at);
-
 /**
- * Whether what the memory said before shows the statement sets the same attribute: each of its
- * statements says what it is about ("Got a Fairphone 5, the Pixel 8 screen cracked" after "My phone
- * is a Pixel 8"), measured against the value it holds now.
+ * A memory's statement with what its earlier statements were about (slot-words.ts): "Got a Fairphone
+ * 5, the Pixel 8 screen cracked" is about a phone when it replaced "I use a Pixel 8 as my phone".
  */
-async function anEarlierVersionShows(
-  store: MemoryStore,
-  scope: MemoryFilter,
-  statement: AttributeStatement,
+function withWhatItWasAbout(
+  statement: AttributeStatement | undefined,
   record: MemoryRecord,
-  now: AttributeStatement,
-): Promise<boolean> {
-  for (const version of await store.versions({ user_id: scope.user_id, memory_id: record.id })) {
-    const said = statementOf(version.memory);
-    if (said && replacementEvidence(statement, { ...said, values: now.values, opensWith: now.opensWith }))
-      return true;
-  }
-  return false;
+): AttributeStatement | undefined {
+  const roots = slotRootsOf(record);
+  if (!statement || !roots.length) return statement;
+  return {
+    ...statement,
+    about: new Set([...statement.about, ...roots]),
+    words: new Set([...statement.words, ...roots]),
+  };
 }

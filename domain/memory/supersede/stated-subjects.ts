@@ -7,6 +7,7 @@ import type { MemoryRecord } from '../../../shared/memory-model';
 import { statedSubjectKey, type StatedSubject } from '../extraction/fact-extractor';
 import { queryTerms } from '../search/text-terms';
 import type { MemoryFilter, MemoryStore, VectorHit } from '../store/memory-store';
+import { ABOUT_METADATA_KEY } from './slot-words';
 
 /** The metadata key a memory's stated attribute is kept under. */
 export const SUBJECT_METADATA_KEY = 'plat_subject';
@@ -24,13 +25,16 @@ export function statedSubjectOf(record: Pick<MemoryRecord, 'metadata'>): StatedS
     : undefined;
 }
 
+/** Metadata keys only the memory service writes: a model's reading, and what a memory has been about. */
+const RESERVED_KEYS: ReadonlySet<string> = new Set([SUBJECT_METADATA_KEY, ABOUT_METADATA_KEY]);
+
 /**
- * A caller's metadata without the reserved key: only a model's reading sets it, so no caller can
- * make their text supersede a memory by claiming its attribute.
+ * A caller's metadata without the reserved keys: only the service sets them, so no caller can make
+ * their text supersede a memory by claiming its attribute.
  */
 export function callerMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
-  if (!metadata || !(SUBJECT_METADATA_KEY in metadata)) return metadata ?? {};
-  return Object.fromEntries(Object.entries(metadata).filter(([key]) => key !== SUBJECT_METADATA_KEY));
+  if (!metadata || !Object.keys(metadata).some((key) => RESERVED_KEYS.has(key))) return metadata ?? {};
+  return Object.fromEntries(Object.entries(metadata).filter(([key]) => !RESERVED_KEYS.has(key)));
 }
 
 /** Metadata carrying the stated attribute beside what the caller gave. */

@@ -127,14 +127,19 @@ export function namedValues(text: string): string[] {
 export const mentionsOnly = (text: string): boolean =>
   MENTION.test(text.normalize('NFKC').replace(/[’]/g, "'"));
 
-/** What a statement is about: its words once names, function words and common verbs are gone, as roots (vocabulary/word-roots.ts). */
-export function aboutWords(text: string, values = namedValues(text)): Set<string> {
+/** The words of what a statement is about, as written: once names, function words and common verbs are gone. */
+export function aboutWordList(text: string, values = namedValues(text)): string[] {
   let rest = text.normalize('NFKC').toLowerCase();
   for (const v of values) rest = rest.split(v).join(' ');
   const words = (rest.match(/[\p{L}]+/gu) ?? []).filter(
     (w) => w.length > 2 && !NOT_ABOUT.has(w) && !COMMON_VERBS.has(w),
   );
-  return new Set(words.map(root));
+  return [...new Set(words)];
+}
+
+/** What a statement is about: its words once names, function words and common verbs are gone, as roots (vocabulary/word-roots.ts). */
+export function aboutWords(text: string, values = namedValues(text)): Set<string> {
+  return new Set(aboutWordList(text, values).map(root));
 }
 
 /**

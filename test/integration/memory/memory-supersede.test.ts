@@ -293,12 +293,25 @@ describe('memory updates that supersede', () => {
     ]);
     // ...but not a phrasal verb, nor a clause of when.
     expect(events(await said('olu', 'I work out at Crunch since the move.', 40))[0][0]).toBe('ADD');
-    expect((await call('GET', `/memory/${phone.id}`)).body.memory).toMatch(/Galaxy S23/);
+    // What it has been about stays with it, as the service wrote it.
+    expect((await call('GET', `/memory/${phone.id}`)).body).toMatchObject({
+      memory: expect.stringMatching(/Galaxy S23/),
+      metadata: { plat_about: expect.arrayContaining(['phone', 'screen']) },
+    });
     expect((await call('GET', `/memory/${work.id}`)).body.memory).toBe('My employer is Umbrella Labs now.');
     const first = async (query: string) =>
       ((await call('POST', '/memory/search', { user_id: 'olu', query })).body.results as Memory[])[0].memory;
     expect(await first('Which phone am I using now?')).toMatch(/Galaxy S23/);
     expect(await first('What is my current employer?')).toBe('My employer is Umbrella Labs now.');
+    // No caller writes what a memory has been about: a claimed one is dropped, the rest kept.
+    const [claimed] = (
+      await call('POST', '/memory/add', {
+        user_id: 'olu',
+        text: 'My laptop is a ThinkPad X1.',
+        metadata: { plat_about: ['employer'], note: 'kept' },
+      })
+    ).body.results as Added[];
+    expect((await call('GET', `/memory/${claimed.id}`)).body.metadata).toEqual({ note: 'kept' });
   });
 
   it('deleting a memory deletes what it said before too; a bad as_of is refused', async () => {

@@ -15,7 +15,7 @@ import type { MemoryRecord } from '../../../shared/memory-model';
 
 const candidate = (memory: string, relevance: number): Candidate =>
   ({
-    record: { id: memory, memory } as MemoryRecord,
+    record: { id: memory, memory, metadata: {} } as unknown as MemoryRecord,
     relevance,
     signals: {},
     features: { fused: relevance, gap: 0, logRank: 0 },
@@ -43,11 +43,13 @@ describe('answer weights', () => {
 
   it('lets nothing but an assertion of what a question about now asks pass half its relevance', () => {
     const ranked = answerWeights('Which gym do I go to?')(found);
+    // The rest scaled to stay below half of it, in their order: 0.3, 0.25, 0.225 → 0.2 at most.
+    const scale = (0.4 * ANSWER_FIRST) / 0.3;
     expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
       ['New gym: Crunch.', 1],
-      ['Walked past Iron Temple on the way home.', ANSWER_FIRST],
-      ['Made pasta for dinner.', ANSWER_FIRST],
       ['The gym near work closes at ten.', ANSWER_FIRST],
+      ['Walked past Iron Temple on the way home.', +((0.5 * NOT_AN_ANSWER_NOW * scale) / 0.4).toFixed(3)],
+      ['Made pasta for dinner.', +((0.45 * NOT_AN_ANSWER_NOW * scale) / 0.4).toFixed(3)],
     ]);
     // With no assertion of a value of what it asks, nothing is held back but answers of another thing.
     const none = answerWeights('Which gym do I go to?')([found[3], candidate('My bank is ING.', 0.2)]);
@@ -63,11 +65,11 @@ describe('answer weights', () => {
       candidate('I work out at Crunch.', 0.05),
       candidate('We relocated to Vienna last month.', 0.019),
     ]);
-    // The move asserts a value of what is asked: first, the others held at half its relevance.
+    // The move asserts a value of what is asked: first, the others scaled to half its relevance at most.
     expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
       ['We relocated to Vienna last month.', 1],
-      ['I see Dr Eriksen for my teeth.', ANSWER_FIRST],
       ['I work out at Crunch.', ANSWER_FIRST],
+      ['I see Dr Eriksen for my teeth.', +(((0.126 * ABOUT_ANOTHER_THING) / 0.05) * ANSWER_FIRST).toFixed(3)],
     ]);
     const asked = answerWeights('What is my current gym?')([
       candidate('My current account is at ING.', 0.7),

@@ -11,9 +11,14 @@ import {
   replacementEvidence,
   tellsOfAnEvent,
 } from '../../../domain/memory/supersede/statement-evidence';
-import { questionTime, questionWithoutNow } from '../../../domain/memory/search/question-time';
+import {
+  asksForOneValue,
+  questionTime,
+  questionWithoutNow,
+} from '../../../domain/memory/search/question-time';
 import { queryTerms } from '../../../domain/memory/search/text-terms';
 import { statementOf } from '../../../domain/memory/supersede/statement-of';
+import { slotWordsOf, withSlotWords } from '../../../domain/memory/supersede/slot-words';
 
 /** The evidence, or undefined when either sets no attribute. */
 const replaces = (newer: string, older: string) => {
@@ -130,6 +135,25 @@ describe('when a newer statement replaces an older one', () => {
   });
 });
 
+describe('what a memory has been about', () => {
+  it('keeps the words of each statement a newer one replaced, beside the metadata', () => {
+    const first = { memory: 'I use a Pixel 8 as my phone.', metadata: { note: 'kept' } };
+    const second = {
+      memory: 'Got a Fairphone 5, the Pixel 8 screen cracked.',
+      metadata: withSlotWords(first.metadata, first),
+    };
+    expect(second.metadata).toEqual({ note: 'kept', plat_about: ['phone'] });
+    expect(slotWordsOf({ metadata: withSlotWords(second.metadata, second) })).toEqual([
+      'screen',
+      'cracked',
+      'phone',
+    ]);
+    // Junk where the words would be reads as none.
+    expect(slotWordsOf({ metadata: { plat_about: 'phone' } })).toEqual([]);
+    expect(slotWordsOf({ metadata: { plat_about: [1, 'gym', null] } })).toEqual(['gym']);
+  });
+});
+
 describe('a question in time', () => {
   it.each([
     ['Which gym do I go to?', 'now'],
@@ -142,6 +166,17 @@ describe('a question in time', () => {
     ['Tell me about my week', 'either'],
     ['When did Melanie paint a sunrise?', 'either'],
   ])('%s reads as %s', (q, time) => expect(questionTime(q)).toBe(time));
+
+  it.each([
+    ['Which gym do I go to?', true],
+    ["Who is Mia's teacher now?", true],
+    ['What is my current football club?', true],
+    ['What books does Ana like?', false],
+    ['What kinds of music does Ana play?', false],
+    ['Where has Melanie camped?', false],
+    ['What career path has Caroline decided to pursue?', false],
+    ['Where did I live before?', false],
+  ])('%s asks for one value now: %s', (q, one) => expect(asksForOneValue(q)).toBe(one));
 
   it('searches a question about now without the words that only say when', () => {
     const terms = (q: string) => queryTerms(questionWithoutNow(q));
