@@ -40,9 +40,12 @@ export function questionWithoutNow(question: string): string {
   return questionTime(question) === 'now' ? question.replace(WORDS_OF_NOW, ' ') : question;
 }
 
-/** "has … decided", "have you been": the present perfect asks what happened until now. */
+/**
+ * "has … decided", "have … camped": the present perfect asks what happened until now ("have got" and
+ * "have been with" say what holds, and stay questions about now).
+ */
 const PERFECT =
-  /\b(?:has|have|'ve)\b(?:\s+\p{L}+){0,3}?\s+(?:\p{L}+(?:ed|en)|been|done|made|had|read|seen|met|gone|got|won|lost|bought|taught|thought|brought|found|heard|kept|left|run|written)\b/iu;
+  /\b(?:has|have|'ve)\b(?:\s+\p{L}+){0,3}?\s+(?:(?!been\b)\p{L}+(?:ed|en)|done|made|had|read|seen|met|gone|won|lost|bought|taught|thought|brought|found|heard|kept|left|run|written)\b/iu;
 /** "What activities", "Which books", "What types of": a question for several things. */
 const PLURAL_ASKED =
   /\b(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?!(?:is|was|has|does|this|its|yes|us)\b)\p{L}+(?<![sui])s\b/iu;

@@ -171,6 +171,8 @@ describe('a question in time', () => {
     ['Which gym do I go to?', true],
     ["Who is Mia's teacher now?", true],
     ['What is my current football club?', true],
+    ['Which car have I got now?', true],
+    ['Which bank have I been with lately?', true],
     ['What books does Ana like?', false],
     ['What kinds of music does Ana play?', false],
     ['Where has Melanie camped?', false],
