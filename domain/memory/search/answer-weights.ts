@@ -11,14 +11,8 @@
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { slotRootsOf } from '../supersede/slot-words';
-import {
-  aboutWords,
-  attributeStatement,
-  contentWords,
-  mentionsOnly,
-  namedValues,
-} from '../supersede/statement-evidence';
-import { statementOf } from '../supersede/statement-of';
+import { aboutWords, contentWords } from '../supersede/statement-evidence';
+import { readMemory, type MemoryReading } from './memory-reading';
 import type { Candidate } from './hybrid-retrieval';
 import { cueRootsOf } from './attribute-cues';
 import { asksForOneValue, questionTime } from './question-time';
@@ -27,10 +21,10 @@ import { asksForOneValue, questionTime } from './question-time';
 export const NOT_AN_ANSWER_NOW = 0.5;
 
 /** Whether a memory can answer a question for a value now, whose words of what it asks about are `asked`. */
-function answersNow(memory: string, asked: Set<string>): boolean {
-  if (mentionsOnly(memory)) return false;
-  if (namedValues(memory).length) return true;
-  for (const w of aboutWords(memory, [])) if (asked.has(w)) return true;
+function answersNow(memory: MemoryReading, asked: Set<string>): boolean {
+  if (memory.mention) return false;
+  if (memory.named) return true;
+  for (const w of memory.aboutAnyWord) if (asked.has(w)) return true;
   return false;
 }
 
@@ -49,23 +43,20 @@ export const ABOUT_ANOTHER_THING = 0.1;
  */
 function aboutTheQuestion(
   record: MemoryRecord,
+  memory: MemoryReading,
   asked: Set<string>,
   questionRoots: Set<string>,
   cues: Set<string>,
 ): 'same' | 'other' | 'unknown' {
-  const memory = record.memory;
   // What its earlier statements were about counts too (supersede/slot-words.ts).
   const before = slotRootsOf(record);
-  const about = new Set([...aboutWords(memory), ...before]);
-  for (const w of about) if (asked.has(w)) return 'same';
-  if (cues.size)
-    for (const r of [...contentWords(memory, namedValues(memory)), ...before]) if (cues.has(r)) return 'same';
-  const known = statementOf(memory)?.cues;
-  if (known) {
-    for (const r of known) if (questionRoots.has(r) || cues.has(r)) return 'same';
+  for (const w of [...memory.about, ...before]) if (asked.has(w)) return 'same';
+  if (cues.size) for (const r of [...memory.content, ...before]) if (cues.has(r)) return 'same';
+  if (memory.knownCues) {
+    for (const r of memory.knownCues) if (questionRoots.has(r) || cues.has(r)) return 'same';
     return 'other';
   }
-  return about.size ? 'other' : 'unknown';
+  return memory.about.size || before.length ? 'other' : 'unknown';
 }
 
 /**
@@ -91,15 +82,17 @@ export function answerWeights(question: string): <C extends Candidate>(candidate
   const questionRoots = contentWords(question, []);
   const cues = cueRootsOf(questionRoots) ?? new Set<string>();
   return <C extends Candidate>(candidates: C[]): C[] => {
-    const weights = candidates.map((c): number | 'same' | 'other' => {
+    const readings = time === 'now' ? candidates.map((c) => readMemory(c.record.memory)) : [];
+    const weights = candidates.map((c, i): number | 'same' | 'other' => {
       if (time === 'then') return replacedAnEarlierValue(c) ? REPLACED_IT_THEN : 1;
-      if (!answersNow(c.record.memory, asked)) return NOT_AN_ANSWER_NOW;
-      const about = aboutTheQuestion(c.record, asked, questionRoots, cues);
+      if (!answersNow(readings[i], asked)) return NOT_AN_ANSWER_NOW;
+      // What an answer is about is read for a question for one value that holds now.
+      if (!oneValue) return 1;
+      const about = aboutTheQuestion(c.record, readings[i], asked, questionRoots, cues);
       return about === 'unknown' ? 1 : about;
     });
     // Answers about another thing yield only when some answer is about what the question asks.
-    // The tiers of what a question is about hold for a question for one value that holds now.
-    const sameFound = oneValue && weights.includes('same');
+    const sameFound = weights.includes('same');
     const weighed = candidates.map((c, i) => {
       const tier = weights[i];
       const w = tier === 'same' ? 1 : tier === 'other' ? (sameFound ? ABOUT_ANOTHER_THING : 1) : tier;
@@ -108,9 +101,7 @@ export function answerWeights(question: string): <C extends Candidate>(candidate
     // An assertion of a value of what the question asks comes first: nothing else (a mention, a
     // note, an answer of another thing or of unknown subject) passes half its relevance, however
     // close in words or recent (time decay adds at most 0.3 to a relevance weighed 0.7).
-    const isAsserted = weighed.map(
-      (c, i) => oneValue && weights[i] === 'same' && attributeStatement(c.record.memory) !== undefined,
-    );
+    const isAsserted = weighed.map((_, i) => weights[i] === 'same' && readings[i].asserts);
     const asserted = weighed.filter((_, i) => isAsserted[i]);
     const ceiling = ANSWER_FIRST * asserted.reduce((m, c) => Math.max(m, c.relevance), 0);
     // Scaled, not cut, so that what stays below keeps its order.

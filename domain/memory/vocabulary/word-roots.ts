@@ -6,5 +6,17 @@
  */
 import porter2 from 'wink-porter2-stemmer';
 
+/** Roots are kept per word (a search reads the same words again and again), at most this many. */
+const ROOTS_KEPT = 50_000;
+const roots = new Map<string, string>();
+
 /** The root of a lower-case word. */
-export const root = (word: string): string => porter2(word);
+export function root(word: string): string {
+  let r = roots.get(word);
+  if (r === undefined) {
+    r = porter2(word);
+    if (roots.size >= ROOTS_KEPT) roots.clear();
+    roots.set(word, r);
+  }
+  return r;
+}

@@ -1,0 +1,77 @@
+/**
+ * What answer-weights.ts reads in a memory's text, read once per text: a search weighs tens of
+ * candidates and the same memories come back search after search, so each text's reading is kept
+ * (at most READINGS_KEPT of them, the oldest dropped first).
+ */
+import {
+  aboutWords,
+  attributeStatement,
+  contentWords,
+  mentionsOnly,
+  namedValues,
+} from '../supersede/statement-evidence';
+import { statementOf } from '../supersede/statement-of';
+
+/** What a memory's text says of itself. */
+export interface MemoryReading {
+  /** It only mentions a value (talk, sight, memory, doubt). */
+  mention: boolean;
+  /** It names a value. */
+  named: boolean;
+  /** Roots of its words of what it is about, its names' words included. */
+  aboutAnyWord: Set<string>;
+  /** Roots of its words of what it is about, names left out. */
+  about: Set<string>;
+  /** Roots of every word of its main clause but names and function words. */
+  content: Set<string>;
+  /** Cue roots of the known attribute it sets, if any. */
+  knownCues?: Set<string>;
+  /** It asserts a value: neither a mention nor an event, short, naming one. */
+  asserts: boolean;
+}
+
+const READINGS_KEPT = 20_000;
+const readings = new Map<string, MemoryReading>();
+
+export function readMemory(text: string): MemoryReading {
+  const kept = readings.get(text);
+  if (kept) return kept;
+  const reading = new TextReading(text);
+  if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value!);
+  readings.set(text, reading);
+  return reading;
+}
+
+/** A reading whose parts are read when first asked for: most questions need only the first two. */
+class TextReading implements MemoryReading {
+  readonly mention: boolean;
+  readonly named: boolean;
+  private readonly values: string[];
+  private cached: Partial<Omit<MemoryReading, 'mention' | 'named'>> & { known?: { cues?: Set<string> } } = {};
+
+  constructor(private readonly text: string) {
+    this.values = namedValues(text);
+    this.mention = mentionsOnly(text);
+    this.named = this.values.length > 0;
+  }
+
+  get aboutAnyWord(): Set<string> {
+    return (this.cached.aboutAnyWord ??= aboutWords(this.text, []));
+  }
+
+  get about(): Set<string> {
+    return (this.cached.about ??= aboutWords(this.text, this.values));
+  }
+
+  get content(): Set<string> {
+    return (this.cached.content ??= contentWords(this.text, this.values));
+  }
+
+  get knownCues(): Set<string> | undefined {
+    return (this.cached.known ??= { cues: statementOf(this.text)?.cues }).cues;
+  }
+
+  get asserts(): boolean {
+    return (this.cached.asserts ??= attributeStatement(this.text) !== undefined);
+  }
+}
