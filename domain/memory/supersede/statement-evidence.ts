@@ -76,6 +76,16 @@ function namesItself(word: string, next: string | undefined, rest: string[]): bo
 const isVerbForm = (lower: string): boolean =>
   COMMON_VERBS.has(lower) || (lower.length >= 5 && /\p{L}(?:ed|ing)$/u.test(lower));
 
+/** A name in the possessive ("Mia's", "Ana’s"): whose attribute it is, not what it is about. */
+const POSSESSOR = /(?<![\p{L}\p{N}])\p{Lu}[\p{L}-]*['’]s(?![\p{L}\p{N}])/gu;
+
+/** The text without its possessors' names. */
+const withoutPossessors = (text: string): string => text.normalize('NFKC').replace(POSSESSOR, ' ');
+
+/** The names a statement says an attribute is of ("Mia's school"), lower-cased. */
+export const possessorsOf = (text: string): string[] =>
+  [...text.normalize('NFKC').matchAll(POSSESSOR)].map((m) => m[0].slice(0, -2).toLowerCase());
+
 /** Word tokens. */
 function tokens(text: string): string[] {
   return text.normalize('NFKC').match(WORD) ?? [];
@@ -129,7 +139,7 @@ export const mentionsOnly = (text: string): boolean =>
 
 /** The words of what a statement is about, as written: once names, function words and common verbs are gone. */
 export function aboutWordList(text: string, values = namedValues(text)): string[] {
-  let rest = text.normalize('NFKC').toLowerCase();
+  let rest = withoutPossessors(text).toLowerCase();
   for (const v of values) rest = rest.split(v).join(' ');
   const words = (rest.match(/[\p{L}]+/gu) ?? []).filter(
     (w) => w.length > 2 && !NOT_ABOUT.has(w) && !COMMON_VERBS.has(w),
@@ -201,6 +211,8 @@ export interface AttributeStatement {
   about: Set<string>;
   /** Every word of its main clause but names and function words, as roots, common verbs kept ("work" in "Initech is where I work"). */
   words: Set<string>;
+  /** The names it says the attribute is of ("Mia's school"). */
+  possessors?: string[];
   /** The name the statement opens with, when it opens with one ("Ajax won …"): what it tells of. */
   opensWith?: string;
   /**
@@ -228,6 +240,7 @@ export function attributeStatement(text: string): AttributeStatement | undefined
     values,
     about: aboutWords(trimmed, values),
     words: contentWords(trimmed, values),
+    possessors: possessorsOf(trimmed),
     ...(opensWith ? { opensWith } : {}),
   };
 }
@@ -240,9 +253,13 @@ const PARTICLE = /\b(\p{L}+) (out|up|off|over|down|away|back)\b/gu;
  * kept, phrasal verbs whole.
  */
 export function contentWords(text: string, values: string[]): Set<string> {
-  let rest = text.normalize('NFKC').toLowerCase();
+  let rest = withoutPossessors(text).toLowerCase();
   for (const v of values) rest = rest.split(v).join(' ');
-  rest = rest.replace(SUBORDINATE, '').replace(PARTICLE, '$1$2');
+  rest = rest
+    .replace(SUBORDINATE, '')
+    .replace(PARTICLE, (phrase, verb: string, particle: string) =>
+      isVerbForm(verb) ? `${verb}${particle}` : phrase,
+    );
   return new Set((rest.match(/[\p{L}]+/gu) ?? []).filter((w) => w.length > 2 && !NOT_ABOUT.has(w)).map(root));
 }
 
@@ -261,6 +278,13 @@ export function replacementEvidence(
 ): ReplacementEvidence | undefined {
   const fresh = newer.values.some((v) => !older.values.includes(v));
   if (!fresh) return undefined;
+  // Two people's attributes never replace each other ("Ben's school" after "Ana's school").
+  if (
+    newer.possessors?.length &&
+    older.possessors?.length &&
+    !newer.possessors.some((p) => older.possessors!.includes(p))
+  )
+    return undefined;
   // Naming the old value counts unless the old value is what the statement tells of ("Ajax won
   // against PSV" says nothing of the club one supports).
   const oldIsSubject = newer.opensWith !== undefined && older.values.includes(newer.opensWith);

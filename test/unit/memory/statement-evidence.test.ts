@@ -118,6 +118,14 @@ describe('when a newer statement replaces an older one', () => {
     expect(known('We relocated to Porto last month.', 'I live in Toronto.')).toBe('a cue of its attribute');
   });
 
+  it("reads whose attribute a possessive name says, not what it is about; two people's never replace each other", () => {
+    expect([...aboutWords("Mia's school is Hillside Primary.")]).toEqual(['school']);
+    expect(
+      replaces("Moved my daughter's school over to St Marys.", "Mia's school is Hillside Primary."),
+    ).toBe('same attribute word');
+    expect(replaces("Ben's school is Oak Lane.", "Ana's school is Hillside Primary.")).toBeUndefined();
+  });
+
   it('reads no cue in a phrasal verb or a clause of when, and lets the keys decide two read attributes', () => {
     const known = (newer: string, older: string) =>
       replacementEvidence(statementOf(newer)!, statementOf(older)!);
