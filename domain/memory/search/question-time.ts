@@ -21,7 +21,9 @@ export function questionTime(question: string): QuestionTime {
   const q = question.normalize('NFKC').replace(/[’]/g, "'");
   if (!ASKS_FOR_VALUE.test(q)) return 'either';
   const past = PAST.test(q);
-  const present = PRESENT.test(q);
+  // "Who supplies our electricity?": a verb in the present after "who" (after "what" or "which", a
+  // word ending in -s is a plural noun: "What books …").
+  const present = PRESENT.test(q) || /\bwho\s+\p{L}+[^s\W]s\b/iu.test(q);
   if (past && !/\b(?:now|currently|these days|at the moment|still)\b/i.test(q)) return 'then';
   return present ? 'now' : 'either';
 }

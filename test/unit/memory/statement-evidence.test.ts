@@ -171,6 +171,8 @@ describe('a question in time', () => {
     ['Which car did I drive in 2023?', 'then'],
     ['Which bank was I with last year?', 'then'],
     ['Where did I say I live now?', 'now'],
+    ['Who supplies our electricity?', 'now'],
+    ['Who was my landlord?', 'then'],
     ['Tell me about my week', 'either'],
     ['When did Melanie paint a sunrise?', 'either'],
   ])('%s reads as %s', (q, time) => expect(questionTime(q)).toBe(time));
