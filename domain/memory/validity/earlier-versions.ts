@@ -28,28 +28,44 @@ export async function keepEarlierVersion(
   return true;
 }
 
-/** Each time a newer statement replaced a memory's value, oldest first (GET /memory/changes). */
+/**
+ * Each time a newer statement replaced a memory's value, oldest first (GET /memory/changes). A
+ * change happens when a version stops holding (its `valid_to`): changes are told from the versions
+ * alone, cut to `since` and `limit`, and a memory is read only when the change shown is its last
+ * (what it says since is its current text), those reads together.
+ */
 export async function memoryChanges(store: MemoryStore, q: ChangesQuery): Promise<MemoryChangeItem[]> {
-  const versions = await store.versions({ user_id: q.user_id, agent_id: q.agent_id });
+  const since = q.since ? Date.parse(q.since) : -Infinity;
   const byMemory = new Map<string, MemoryRecord[]>();
-  for (const v of versions) byMemory.set(v.version_of!, [...(byMemory.get(v.version_of!) ?? []), v]);
+  for (const v of await store.versions({ user_id: q.user_id, agent_id: q.agent_id }))
+    byMemory.set(v.version_of!, [...(byMemory.get(v.version_of!) ?? []), v]);
+  // Each version with what replaced it: the next version, or (for the last) the memory itself.
+  const replaced: { memoryId: string; from: MemoryRecord; next?: MemoryRecord; at: string }[] = [];
+  for (const [memoryId, versions] of byMemory)
+    versions.forEach((from, i) => {
+      const at = from.valid_to!;
+      if (Date.parse(at) >= since) replaced.push({ memoryId, from, next: versions[i + 1], at });
+    });
+  const shown = replaced
+    .sort((a, b) => a.at.localeCompare(b.at) || a.memoryId.localeCompare(b.memoryId))
+    .slice(0, q.limit);
+  const current = new Map<string, MemoryRecord | undefined>();
+  await Promise.all(
+    [...new Set(shown.filter((c) => !c.next).map((c) => c.memoryId))].map(async (id) =>
+      current.set(id, await store.get(id)),
+    ),
+  );
   const changes: MemoryChangeItem[] = [];
-  for (const [id, earlier] of byMemory) {
-    const memory = await store.get(id);
-    if (!memory) continue;
-    const said = [...earlier, memory];
-    for (let i = 1; i < said.length; i++)
+  for (const c of shown) {
+    const to = c.next ?? current.get(c.memoryId);
+    if (to)
       changes.push({
-        memory_id: memory.id,
-        from: said[i - 1].memory,
-        to: said[i].memory,
-        at: said[i].valid_from,
-        from_valid_from: said[i - 1].valid_from,
+        memory_id: c.memoryId,
+        from: c.from.memory,
+        to: to.memory,
+        at: c.at,
+        from_valid_from: c.from.valid_from,
       });
   }
-  const since = q.since ? Date.parse(q.since) : -Infinity;
-  return changes
-    .filter((c) => Date.parse(c.at) >= since)
-    .sort((a, b) => a.at.localeCompare(b.at) || a.memory_id.localeCompare(b.memory_id))
-    .slice(0, q.limit);
+  return changes;
 }

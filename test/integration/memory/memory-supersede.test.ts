@@ -221,6 +221,11 @@ describe('memory updates that supersede', () => {
       const since = (await call('GET', `/memory/changes?user_id=${user}&since=${daysAgo(50)}`)).body
         .results as { to: string }[];
       expect(since.map((c) => c.to)).toEqual(["I've relocated to Porto for a new role."]);
+      // The first changes, in time order, up to the limit: an intermediate one says what came next.
+      const first = (await call('GET', `/memory/changes?user_id=${user}&limit=1`)).body.results as {
+        to: string;
+      }[];
+      expect(first.map((c) => c.to)).toEqual(['Actually, I moved to Lisbon in March.']);
     });
 
     it('the lexical index forgets the old values and knows the new ones', async () => {
