@@ -5,6 +5,7 @@
  * process; a process that dies fails the call under way with a clear error and nothing else.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createLogger } from '../../../shared/logger';
 import * as path from 'node:path';
 import { WarehouseQueryError } from '../warehouse-engine';
 import {
@@ -22,6 +23,27 @@ export interface WarehouseProcessOptions {
   memoryBytes: number;
   /** How much lower the child's CPU priority is than its parent's (nice, 0 to 19). */
   niceness: number;
+}
+
+/** The children's own lines: what they write to stderr (a crash report of V8 or DuckDB), with their pid. */
+const childLog = createLogger('warehouse-child');
+
+/**
+ * Relays a child's stderr into the logs line by line, so that its crash report is a log line of
+ * the parent's and never mixes into the parent's own stderr (a test runner reads a V8 report there
+ * as its own worker running out of memory).
+ */
+function relayStderr(proc: ChildProcess, pid: number): void {
+  let partial = '';
+  proc.stderr?.setEncoding('utf8');
+  proc.stderr?.on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (line.trim()) childLog.warn({ pid }, line);
+  });
+  proc.stderr?.on('end', () => {
+    if (partial.trim()) childLog.warn({ pid }, partial);
+  });
 }
 
 /** How a child ended, in words a user can act on. */
@@ -85,9 +107,10 @@ export class WarehouseProcess {
         command,
         ...args,
       ],
-      { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', env: childEnv() },
+      { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced', env: childEnv() },
     );
     this.pid = this.proc.pid ?? -1;
+    relayStderr(this.proc, this.pid);
     let signalReady: () => void = () => {};
     let failReady: (e: Error) => void = () => {};
     this.ready = new Promise<void>((resolve, reject) => ((signalReady = resolve), (failReady = reject)));
