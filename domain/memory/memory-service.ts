@@ -510,9 +510,7 @@ export class MemoryService {
     if (sameValue) return { id: earlier.id, memory: earlier.memory, event: 'NONE' };
     const at = req.created_at ? new Date(req.created_at).toISOString() : this.now().toISOString();
     if (at < earlier.updated_at) return undefined;
-    // What the memory said stays known as what it has been about (supersede/slot-words.ts).
-    const kept = withSlotWords(metadata ?? earlier.metadata, earlier);
-    const { record, previous } = await this.updateText(earlier.id, fact, kept, {
+    const { record, previous } = await this.updateText(earlier.id, fact, metadata, {
       at,
       vector,
       supersede: true,
@@ -620,7 +618,8 @@ export class MemoryService {
         hash: textHash(text),
         updated_at: at,
         embedder: this.deps.embedder.id,
-        metadata,
+        // What a superseded memory said stays known as what it has been about (supersede/slot-words.ts).
+        metadata: opts.supersede ? withSlotWords(metadata ?? before.metadata, before) : metadata,
         ...(kept ? { valid_from: at } : {}),
       },
       vector,

@@ -107,7 +107,9 @@ describe('memory extraction with Claude', () => {
       ['ADD', null, 'Ana lives in Berlin.'],
       ['UPDATE', 'Ana lives in Berlin.', 'Ana lives in Lisbon (moved in March).'],
     ]);
-    // The model's UPDATE is a change in the world: what the memory said stays as an earlier version.
+    // The model's UPDATE is a change in the world: what the memory said stays as an earlier version,
+    // and what it was about stays with the memory.
+    expect((await service.get(id)).metadata).toMatchObject({ plat_about: expect.arrayContaining(['lives']) });
     expect((await service.changes({ user_id: 'ana', limit: 10 })).results).toEqual([
       expect.objectContaining({
         memory_id: id,
