@@ -9,6 +9,7 @@ import type { MemoryRecord } from '../../shared/memory-model';
 import { readSubject, type FactSubject } from './extraction/fact-subject';
 import { queryTerms } from './search/text-terms';
 import type { MemoryFilter, MemoryStore, VectorHit } from './store/memory-store';
+import { candidateRecords } from './supersede/candidate-records';
 
 /** Lexical candidates read per new fact with a subject. */
 const CUE_CANDIDATES = 50;
@@ -21,9 +22,8 @@ export async function sameSubjectMemories(
   neighbours: VectorHit[],
 ): Promise<MemoryRecord[]> {
   const terms = queryTerms(subject.cues.join(' '));
-  const [lexical = []] = terms.length ? await store.searchText(terms, [scope], CUE_CANDIDATES) : [];
-  const byId = new Map<string, MemoryRecord>();
-  for (const r of [...neighbours.map((n) => n.record), ...lexical.map((h) => h.record)])
-    if (!byId.has(r.id) && readSubject(r.memory)?.key === subject.key) byId.set(r.id, r);
-  return [...byId.values()].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+  const same = (await candidateRecords(store, scope, terms, neighbours, CUE_CANDIDATES)).filter(
+    (r) => readSubject(r.memory)?.key === subject.key,
+  );
+  return same.sort((a, b) => b.updated_at.localeCompare(a.updated_at));
 }

@@ -26,10 +26,12 @@ export function attributeCueTerms(question: string): string[] {
   return [...out];
 }
 
+/** The roots of cue words, as the subject reader gives them. */
+export const cueRoots = (cues: string[]): Set<string> =>
+  new Set(cues.flatMap((c) => c.toLowerCase().split(/\s+/)).map(root));
+
 /** Each attribute's cue words as roots (vocabulary/word-roots.ts), for reading statements. */
-const CUE_ROOTS: Set<string>[] = Object.values(ATTRIBUTE_CUES).map(
-  (cues) => new Set(cues.flatMap((c) => c.toLowerCase().split(/\s+/)).map(root)),
-);
+const CUE_ROOTS: Set<string>[] = Object.values(ATTRIBUTE_CUES).map(cueRoots);
 
 /**
  * The cue roots of every attribute one of `roots` (a statement's or a question's word roots) is a
@@ -42,7 +44,3 @@ export function cueRootsOf(roots: Iterable<string>): Set<string> | undefined {
   for (const cues of CUE_ROOTS) if ([...cues].some((r) => held.has(r))) for (const r of cues) out.add(r);
   return out.size ? out : undefined;
 }
-
-/** The roots of cue words, as the subject reader gives them. */
-export const cueRoots = (cues: string[]): Set<string> =>
-  new Set(cues.flatMap((c) => c.toLowerCase().split(/\s+/)).map(root));

@@ -31,12 +31,18 @@ export interface MemoryReading {
 }
 
 const READINGS_KEPT = 20_000;
+/**
+ * Longer texts are read, not kept: keys stay small whatever a tenant stores (an attribute's
+ * statement is short; a long text is read again when it comes back).
+ */
+const LONGEST_KEPT = 300;
 const readings = new Map<string, MemoryReading>();
 
 export function readMemory(text: string): MemoryReading {
   const kept = readings.get(text);
   if (kept) return kept;
   const reading = new TextReading(text);
+  if (text.length > LONGEST_KEPT) return reading;
   if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value!);
   readings.set(text, reading);
   return reading;

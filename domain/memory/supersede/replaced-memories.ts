@@ -10,6 +10,7 @@ import { attributeCueTerms } from '../search/attribute-cues';
 import { queryTerms } from '../search/text-terms';
 import type { MemoryFilter, MemoryStore, VectorHit } from '../store/memory-store';
 import { replacementEvidence, type AttributeStatement } from './statement-evidence';
+import { candidateRecords } from './candidate-records';
 import { slotRootsOf } from './slot-words';
 import { statementOf } from './statement-of';
 
@@ -26,15 +27,12 @@ export async function replacedMemories(
   if (!statement) return [];
   // Its words and its attribute's cue words, as the lexical index keeps them.
   const terms = [...new Set([...queryTerms(fact), ...attributeCueTerms(fact)])];
-  const [lexical = []] = terms.length ? await store.searchText(terms, [scope], WORD_CANDIDATES) : [];
-  const seen = new Set<string>();
-  const replaced: MemoryRecord[] = [];
-  for (const record of [...neighbours.map((n) => n.record), ...lexical.map((h) => h.record)]) {
-    if (seen.has(record.id)) continue;
-    seen.add(record.id);
-    const earlier = withWhatItWasAbout(statementOf(record.memory), record);
-    if (earlier && replacementEvidence(statement, earlier)) replaced.push(record);
-  }
+  const replaced = (await candidateRecords(store, scope, terms, neighbours, WORD_CANDIDATES)).filter(
+    (record) => {
+      const earlier = withWhatItWasAbout(statementOf(record.memory), record);
+      return earlier !== undefined && replacementEvidence(statement, earlier) !== undefined;
+    },
+  );
   return replaced.sort((a, b) => b.valid_from.localeCompare(a.valid_from));
 }
 

@@ -7,6 +7,7 @@ import type { MemoryRecord } from '../../../shared/memory-model';
 import { statedSubjectKey, type StatedSubject } from '../extraction/fact-extractor';
 import { queryTerms } from '../search/text-terms';
 import type { MemoryFilter, MemoryStore, VectorHit } from '../store/memory-store';
+import { candidateRecords } from './candidate-records';
 import { ABOUT_METADATA_KEY } from './slot-words';
 
 /** The metadata key a memory's stated attribute is kept under. */
@@ -55,11 +56,9 @@ export async function sameStatedSubject(
 ): Promise<MemoryRecord[]> {
   const key = statedSubjectKey(subject);
   const terms = queryTerms(`${subject.holder} ${subject.attribute}`);
-  const [lexical = []] = terms.length ? await store.searchText(terms, [scope], WORD_CANDIDATES) : [];
-  const byId = new Map<string, MemoryRecord>();
-  for (const r of [...neighbours.map((n) => n.record), ...lexical.map((h) => h.record)]) {
-    const stated = statedSubjectOf(r);
-    if (!byId.has(r.id) && stated && statedSubjectKey(stated) === key) byId.set(r.id, r);
-  }
-  return [...byId.values()].sort((a, b) => b.valid_from.localeCompare(a.valid_from));
+  const stated = (await candidateRecords(store, scope, terms, neighbours, WORD_CANDIDATES)).filter((r) => {
+    const subjectOf = statedSubjectOf(r);
+    return subjectOf !== undefined && statedSubjectKey(subjectOf) === key;
+  });
+  return stated.sort((a, b) => b.valid_from.localeCompare(a.valid_from));
 }

@@ -81,6 +81,12 @@ describe('answer weights', () => {
     ]);
   });
 
+  it('weighs a huge made-up text like any other, without keeping it', () => {
+    const huge = candidate(`My gym is ${'Zz'.repeat(50_000)} ${'a'.repeat(100_000)}.`, 0.9);
+    const ranked = answerWeights('Which gym do I go to?')([huge, candidate('New gym: Crunch.', 0.4)]);
+    expect(ranked.map((c) => c.record.memory.slice(0, 10))).toEqual(['My gym is ', 'New gym: C']);
+  });
+
   it('keeps answers about other things as they came when none is about what the question asks', () => {
     const ranked = answerWeights('Which dentist do I see?')([
       candidate('I see Dr Eriksen for my teeth.', 0.3),
