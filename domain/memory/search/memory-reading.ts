@@ -36,6 +36,8 @@ const READINGS_KEPT = 20_000;
  * statement is short; a long text is read again when it comes back).
  */
 const LONGEST_KEPT = 300;
+/** How much of a memory's text is read. */
+const READ_CHARS = 2_000;
 const readings = new Map<string, MemoryReading>();
 
 export function readMemory(text: string): MemoryReading {
@@ -55,7 +57,13 @@ class TextReading implements MemoryReading {
   private readonly values: string[];
   private cached: Partial<Omit<MemoryReading, 'mention' | 'named'>> & { known?: { cues?: Set<string> } } = {};
 
-  constructor(private readonly text: string) {
+  private readonly text: string;
+
+  constructor(text: string) {
+    // Only the head is read: what a statement asserts is in its first words, and a tenant's huge
+    // text must cost a search no more than a short one.
+    this.text = text.length > READ_CHARS ? text.slice(0, READ_CHARS) : text;
+    text = this.text;
     this.values = namedValues(text);
     this.mention = mentionsOnly(text);
     this.named = this.values.length > 0;
