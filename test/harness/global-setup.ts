@@ -15,7 +15,7 @@ import { loadSakila, startPrivateMariaDb } from '../../scripts/lib/mariadb-insta
 import { startPrivatePostgres } from '../../scripts/lib/postgres-instance';
 import { startTemporalDevServer } from '../../scripts/lib/temporal-dev-server';
 import { temporalTestServerPath } from '../../scripts/lib/tool-paths';
-import globalTeardown from './global-teardown';
+import { stopAbandonedHarnesses } from './global-teardown';
 import { writeHarnessState } from './harness-state';
 import { stopGroup } from './process-groups';
 import { testScratchRoot } from './scratch-root';
@@ -25,7 +25,7 @@ export const sakilaDir = path.join(DATASETS_DIR, 'sakila');
 /** `globalConfig`: jest's, whose maxWorkers bounds the OpenSearch pool (1 with --runInBand). */
 export default async function globalSetup(globalConfig?: { maxWorkers?: number }): Promise<void> {
   // A run that was killed before its teardown left its servers behind: stop them first.
-  await globalTeardown();
+  await stopAbandonedHarnesses();
   const runDir = fs.mkdtempSync(path.join(testScratchRoot(), 'plat-test-'));
   // The temp directory of the test files and every process they start (jest starts its workers
   // after this setup): inside the run's directory, so teardown removes what they leave.
@@ -97,6 +97,7 @@ export default async function globalSetup(globalConfig?: { maxWorkers?: number }
       throw err;
     });
   writeHarnessState({
+    ownerPid: process.pid,
     runDir,
     temporal: {
       address: temporal.address,

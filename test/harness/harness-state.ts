@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import { repoRoot } from '../../shared/paths';
 
 export interface HarnessState {
+  /** The jest process that started the servers: while it lives, no other run stops them. */
+  ownerPid?: number;
   /** Temp directory holding every server's data and logs for this run. */
   runDir: string;
   temporal: { address: string; uiUrl: string; pid: number; logFile: string };
@@ -29,21 +31,30 @@ export interface HarnessState {
   opensearchPool?: { dir: string; size: number };
 }
 
-/** `PLAT_TEST_HARNESS_FILE` lets two test runs share a checkout without stopping each other's servers. */
-export const harnessFile =
-  process.env.PLAT_TEST_HARNESS_FILE ?? path.join(repoRoot, '.data', 'test-harness', 'harness.json');
+/** Where each run's state file lives: one per run, named for the jest process that owns it. */
+export const harnessDir = path.join(repoRoot, '.data', 'test-harness');
+
+/**
+ * This run's state file. Global setup names it for its own jest process and passes the name to the
+ * test workers it starts (`PLAT_TEST_HARNESS_FILE`), so two runs in one checkout never read or stop
+ * each other's servers.
+ */
+export const harnessFile = (): string =>
+  process.env.PLAT_TEST_HARNESS_FILE ?? path.join(harnessDir, `harness-${process.pid}.json`);
 
 export function writeHarnessState(state: HarnessState): void {
-  fs.mkdirSync(path.dirname(harnessFile), { recursive: true });
-  fs.writeFileSync(harnessFile, JSON.stringify(state, null, 2));
+  const file = harnessFile();
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(state, null, 2));
+  process.env.PLAT_TEST_HARNESS_FILE = file;
 }
 
 /** The running harness; throws (failing the test loudly) when global setup did not start it. */
-export function harness(): HarnessState {
-  if (!fs.existsSync(harnessFile)) {
+export function harness(file = harnessFile()): HarnessState {
+  if (!fs.existsSync(file)) {
     throw new Error(
-      `no test harness state at ${harnessFile}: run the tests through \`npm test\` (jest global setup)`,
+      `no test harness state at ${file}: run the tests through \`npm test\` (jest global setup)`,
     );
   }
-  return JSON.parse(fs.readFileSync(harnessFile, 'utf8')) as HarnessState;
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as HarnessState;
 }

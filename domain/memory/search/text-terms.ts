@@ -53,8 +53,12 @@ function words(text: string): string[] {
 
 /** Codes written with separators ("XR-7734", "v2.1.0", "order_55"), joined, when they hold a digit. */
 function joinedCodes(text: string): string[] {
-  const codes = text.normalize('NFKC').match(/[\p{L}\p{N}]+(?:[-_./][\p{L}\p{N}]+)+/gu) ?? [];
-  return codes.filter((c) => /\d/.test(c)).map((c) => c.toLowerCase().replace(/[-_./]/g, ''));
+  // Every run of words and separators is matched, then those with a separator kept: a pattern that
+  // requires one backtracks through each long run of letters from every start (square time).
+  const runs = text.normalize('NFKC').match(/[\p{L}\p{N}]+(?:[-_./][\p{L}\p{N}]+)*/gu) ?? [];
+  return runs
+    .filter((c) => /[-_./]/.test(c) && /\d/.test(c))
+    .map((c) => c.toLowerCase().replace(/[-_./]/g, ''));
 }
 
 const keep = (w: string) => !STOP_WORDS.has(w) && (w.length > 1 || /\d/.test(w));

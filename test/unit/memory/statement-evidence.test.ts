@@ -134,6 +134,12 @@ describe('when a newer statement replaces an older one', () => {
     expect(known('I work at Acme Corp.', 'I work as a Nurse.')).toBeUndefined();
   });
 
+  it('reads a statement holding a made-up 100,000-letter word, the word its own root', () => {
+    // The stemmer's time grows with the square of a word's length: minutes for this one.
+    const word = 'zz'.repeat(50_000);
+    expect(attributeStatement(`My gym is Iron Temple, ${word}.`)?.about).toEqual(new Set(['gym', word]));
+  });
+
   it('reads no attribute of the speaker in a statement about a thing, nor a number as a name', () => {
     expect(attributeStatement('The meeting with Acme is on Monday.')).toBeUndefined();
     expect(attributeStatement('The release train 2 leaves on Thursday.')).toBeUndefined();

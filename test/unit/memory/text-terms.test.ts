@@ -54,6 +54,12 @@ describe('indexTerms', () => {
     expect(queryTerms('where is xr7734?')).toEqual(['xr7734']);
   });
 
+  it('reads a made-up run of 200,000 letters and codes at its end like any text', () => {
+    // Was square time (a code pattern backtracking through the run from each of its letters).
+    const run = 'q'.repeat(200_000);
+    expect(indexTerms(`${run} AB-12`)).toEqual([run, 'ab', '12', 'ab12']);
+  });
+
   it('queryTerms is the distinct set', () => {
     expect(queryTerms('dogs and dog and DOGS')).toEqual(['dog']);
     expect(queryTerms('what is it?')).toEqual([]);
