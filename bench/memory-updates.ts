@@ -13,8 +13,10 @@
  * (held-aside.ts), written before any ranking change and only measured.
  * Printed per part: current@1 (the first result names the current value) and current@3, the share
  * whose first result names an earlier value, and old@3 (an attribute stated once is in the top 3);
- * beside BM25 over the same texts (baseline in the same run: k1 1.2, b 0.75); and current@1 with
- * time decay off, to tell decay's share of the misses from the memories'.
+ * beside BM25 over the same texts (baseline in the same run: k1 1.2, b 0.75); current@1 with
+ * time decay off, to tell decay's share of the misses from the memories'; and then@1: for a
+ * question naming a month when an earlier value held ("What was my gym in March 2025?", the bench's
+ * own phrasings, asked of every part), the first result names that value.
  *
  * BENCH_USERS=30 (per part). BENCH_PARTS=dev,dev-2 runs only those parts. BENCH_SHOW_MISSES=N prints the first N misses of
  * the dev parts (never the held-aside part's: looking at them would fit the code to them).
@@ -68,6 +70,10 @@ interface Tally {
   unchanged: number;
   old3: number;
   bm25Old3: number;
+  /** Questions naming a month when an earlier value held, and how many were answered with it first. */
+  thenQuestions: number;
+  then1: number;
+  bm25Then1: number;
 }
 
 async function main(): Promise<void> {
@@ -90,6 +96,9 @@ async function main(): Promise<void> {
         unchanged: 0,
         old3: 0,
         bm25Old3: 0,
+        thenQuestions: 0,
+        then1: 0,
+        bm25Then1: 0,
       };
       for (const user of users) await measureUser(server.client, user, tally, part.name.startsWith('dev'));
       rows.push([
@@ -103,6 +112,8 @@ async function main(): Promise<void> {
         pct(tally.old3 / tally.unchanged),
         pct(tally.bm25Old3 / tally.unchanged),
         pct(tally.current1NoDecay / tally.questions),
+        `${pct(tally.then1 / tally.thenQuestions)} (${tally.thenQuestions})`,
+        pct(tally.bm25Then1 / tally.thenQuestions),
       ]);
     }
     console.log(`${USERS} users per part; the API's defaults (infer on; hybrid search, time decay on)`);
@@ -119,6 +130,8 @@ async function main(): Promise<void> {
           'old@3',
           'BM25 old@3',
           '@1 no decay',
+          'then@1 (asked)',
+          'BM25 then@1',
         ],
         rows,
       ),
@@ -192,6 +205,20 @@ async function measureUser(
           .join('\n')}`,
       );
     if (bm25.search(q.query, 3).some((d) => names(user.statements[d].text, q.current))) tally.bm25Old3++;
+  }
+  for (const q of user.then) {
+    const results = await search(q);
+    tally.thenQuestions++;
+    if (results[0] && names(results[0].memory, q.current)) tally.then1++;
+    else if (showMisses && shownMisses++ < SHOW_MISSES)
+      console.log(
+        `then miss: ${q.query} (then ${q.current}; later ${q.earlier.join(', ')})\n${results
+          .slice(0, 3)
+          .map((r) => `  ${r.score.toFixed(3)} ${r.created_at.slice(0, 10)} ${r.memory}`)
+          .join('\n')}`,
+      );
+    const [best] = bm25.search(q.query, 1);
+    if (best !== undefined && names(user.statements[best].text, q.current)) tally.bm25Then1++;
   }
 }
 

@@ -22,6 +22,27 @@ const UNCHANGED_PER_USER = 2;
 const NOTES_PER_USER = 16;
 /** The days of the year the statements fall on; questions are asked on the day after. */
 export const YEAR_DAYS = 365;
+/** The year the statements fall in (day 0 is its 1 January). */
+const YEAR = 2025;
+
+/**
+ * Questions about what held in a month ({N}, {M}: "March 2025"), for any part: the bench's own, not
+ * a part's phrasings, so they are asked of the held-aside part too.
+ */
+const THEN_QUESTIONS = [
+  'What was my {N} in {M}?',
+  'Which {N} did I have in {M}?',
+  'What {N} did I have back in {M}?',
+];
+const MONTH_NAMES =
+  'January February March April May June July August September October November December'.split(' ');
+
+/** A whole month inside the days [from, to) of the year, the middle one of those that fit ("March 2025"). */
+function monthWithin(from: number, to: number): string | undefined {
+  const firstDay = (m: number) => Math.round((Date.UTC(YEAR, m, 1) - Date.UTC(YEAR, 0, 1)) / 86_400_000);
+  const fits = MONTH_NAMES.map((_, m) => m).filter((m) => firstDay(m) >= from && firstDay(m + 1) <= to);
+  return fits.length ? `${MONTH_NAMES[fits[Math.floor(fits.length / 2)]]} ${YEAR}` : undefined;
+}
 
 const fill = (template: string, slots: Record<string, string>) =>
   template.replace(/\{(V|OLD|N)\}/g, (_, k: string) => slots[k]);
@@ -40,6 +61,7 @@ export function generateUsers(part: PartSpec): GeneratedUser[] {
     const statements: Statement[] = [];
     const changed: NowQuestion[] = [];
     const unchanged: NowQuestion[] = [];
+    const then: NowQuestion[] = [];
     const question = (a: AttributeSpec) =>
       sentence(fill(pick([...a.now, ...part.phrasings.now]), { N: a.noun, V: '', OLD: '' }));
     for (const a of changedAttrs) {
@@ -72,6 +94,20 @@ export function generateUsers(part: PartSpec): GeneratedUser[] {
         current: values[values.length - 1],
         earlier: values.slice(0, -1),
       });
+      // What held in a month before the last change (no random draw: the users stay as they were).
+      const heldFrom = [statements.find((x) => x.attribute === a.id && x.kind === 'set')!.day, ...changes];
+      const month = monthWithin(heldFrom[0], heldFrom[1]);
+      if (month)
+        then.push({
+          attribute: a.id,
+          query: fill(THEN_QUESTIONS[(u + then.length) % THEN_QUESTIONS.length], {
+            N: a.noun,
+            V: '',
+            OLD: '',
+          }).replace('{M}', month),
+          current: values[0],
+          earlier: values.slice(1),
+        });
     }
     for (const a of unchangedAttrs) {
       const value = pick(a.values);
@@ -87,7 +123,7 @@ export function generateUsers(part: PartSpec): GeneratedUser[] {
     for (let n = 0; n < NOTES_PER_USER; n++)
       statements.push({ day: day(0, YEAR_DAYS - 1), text: pick(EVERYDAY_NOTES), kind: 'note' });
     statements.sort((x, y) => x.day - y.day);
-    users.push({ id: `${part.name}-u${u + 1}`, statements, changed, unchanged });
+    users.push({ id: `${part.name}-u${u + 1}`, statements, changed, unchanged, then });
   }
   return users;
 }

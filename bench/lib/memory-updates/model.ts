@@ -50,4 +50,6 @@ export interface GeneratedUser {
   changed: NowQuestion[];
   /** Questions about attributes stated once: old@3. */
   unchanged: NowQuestion[];
+  /** Questions about a month when an earlier value held: then@1 (`current` is the value then). */
+  then: NowQuestion[];
 }

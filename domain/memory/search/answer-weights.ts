@@ -7,7 +7,9 @@
  * another thing ("My current account is at ING") yields to it. Those keep a share of their
  * relevance, so they still come when nothing better does.
  * A question about the past ("Where did I live before?") reads earlier versions too, and a memory
- * that replaced an earlier value yields to them.
+ * that replaced an earlier value yields to them. A question about a named time in the past ("Which
+ * gym did I go to in March 2025?") is weighed as one about now, over what held then: a value that
+ * held at no time of that period yields to those that did.
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { slotRootsOf } from '../supersede/slot-words';
@@ -15,7 +17,8 @@ import { aboutWords, contentWords } from '../supersede/statement-evidence';
 import { readMemory, type MemoryReading } from './memory-reading';
 import type { Candidate } from './hybrid-retrieval';
 import { cueRootsOf } from './attribute-cues';
-import { asksForOneValue, questionTime } from './question-time';
+import { asksForOneValue, asksForOneValueThen, periodAskedAbout, questionTime } from './question-time';
+import type { TimeRange } from './time-expressions';
 
 /** The share of its relevance a memory that cannot answer a question about now keeps. */
 export const NOT_AN_ANSWER_NOW = 0.5;
@@ -69,22 +72,60 @@ export const ANSWER_FIRST = 0.5;
 export const REPLACED_IT_THEN = 0.5;
 
 /**
+ * The share of its relevance a memory keeps, for a question about a named time in the past, when
+ * the value it sets held at no time of that period.
+ */
+export const NOT_HELD_THEN = 0.1;
+
+/**
+ * Whether a memory's value held at some time of `range`: its validity meets the period. Only a
+ * memory that sets a value has a validity that says so (a version of one, or an assertion); a
+ * note or an event is left to the time list, which reads when it was said.
+ */
+function heldIn(range: TimeRange): (c: Candidate, memory: MemoryReading) => boolean {
+  const from = range.from ? Date.parse(range.from) : -Infinity;
+  const to = range.to ? Date.parse(range.to) : Infinity;
+  return (c, memory) => {
+    const r = c.record;
+    if (!isVersioned(c) && !memory.asserts) return true;
+    const validTo = r.valid_to === null ? Infinity : Date.parse(r.valid_to);
+    return Date.parse(r.valid_from) < to && validTo > from;
+  };
+}
+
+/**
  * The question's weighting of candidates. About now: non-answers lose relevance, and relevances
  * are taken relative to the best answer. About the past: a memory whose value replaced an earlier
  * one (it holds since a later statement than its first) yields to the earlier versions.
  */
-export function answerWeights(question: string): <C extends Candidate>(candidates: C[]) => C[] {
+export function answerWeights(
+  question: string,
+  range?: TimeRange,
+): <C extends Candidate>(candidates: C[]) => C[] {
   const time = questionTime(question);
   if (time === 'either') return (c) => c;
-  const asked = aboutWords(question, []);
-  const oneValue = asksForOneValue(question);
+  // A named period in the past: what held then answers as what holds now answers a question about now.
+  const period = periodAskedAbout(question, range);
+  const heldThen = period ? heldIn(period) : undefined;
+  const oneValue = heldThen ? asksForOneValueThen(question) : asksForOneValue(question);
+  // What it asks about is read without the words that say when ("in March 2025").
+  const what = range ? question.replace(range.text, ' ') : question;
+  const asked = aboutWords(what, []);
   // The question's word roots, common verbs kept ("Where do I work?"), and its attributes' cues.
-  const questionRoots = contentWords(question, []);
+  const questionRoots = contentWords(what, []);
   const cues = cueRootsOf(questionRoots) ?? new Set<string>();
   return <C extends Candidate>(candidates: C[]): C[] => {
-    const readings = time === 'now' ? candidates.map((c) => readMemory(c.record.memory)) : [];
+    const readings = time === 'now' || heldThen ? candidates.map((c) => readMemory(c.record.memory)) : [];
+    // Validity tells what held then only where the memories recorded a change (a version, or a
+    // value that replaced one): otherwise it says no more than when each was said.
+    const held =
+      heldThen && candidates.some(isVersioned)
+        ? candidates.map((c, i) => heldThen(c, readings[i]))
+        : undefined;
     const weights = candidates.map((c, i): number | 'same' | 'other' => {
-      if (time === 'then') return replacedAnEarlierValue(c) ? REPLACED_IT_THEN : 1;
+      if (held) {
+        if (!held[i]) return NOT_HELD_THEN;
+      } else if (time === 'then') return replacedAnEarlierValue(c) ? REPLACED_IT_THEN : 1;
       if (!answersNow(readings[i], asked)) return NOT_AN_ANSWER_NOW;
       // What an answer is about is read for a question for one value that holds now.
       if (!oneValue) return 1;
@@ -101,7 +142,11 @@ export function answerWeights(question: string): <C extends Candidate>(candidate
     // An assertion of a value of what the question asks comes first: nothing else (a mention, a
     // note, an answer of another thing or of unknown subject) passes half its relevance, however
     // close in words or recent (time decay adds at most 0.3 to a relevance weighed 0.7).
-    const isAsserted = weighed.map((_, i) => weights[i] === 'same' && readings[i].asserts);
+    let isAsserted = weighed.map((_, i) => weights[i] === 'same' && readings[i].asserts);
+    // Of a named period in the past, with none of the same thing: any value that held then comes
+    // before one that held at no time of it.
+    if (held && !isAsserted.includes(true))
+      isAsserted = weighed.map((_, i) => held[i] && readings[i].asserts && weights[i] !== NOT_AN_ANSWER_NOW);
     const asserted = weighed.filter((_, i) => isAsserted[i]);
     const ceiling = ANSWER_FIRST * asserted.reduce((m, c) => Math.max(m, c.relevance), 0);
     // Scaled, not cut, so that what stays below keeps its order.
@@ -118,6 +163,9 @@ export function answerWeights(question: string): <C extends Candidate>(candidate
       .sort((a, b) => b.relevance - a.relevance);
   };
 }
+
+/** A version of a memory's value: an earlier one (it ended) or one that replaced another. */
+const isVersioned = (c: Candidate): boolean => c.record.valid_to !== null || replacedAnEarlierValue(c);
 
 /** A current memory holding since a later statement than its first: it replaced an earlier value. */
 const replacedAnEarlierValue = (c: Candidate): boolean =>

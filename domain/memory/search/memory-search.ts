@@ -18,6 +18,7 @@ import { searchStages } from './search-stages';
 import { decayedScore } from './time-decay';
 import { answerWeights } from './answer-weights';
 import { questionTime } from './question-time';
+import type { TimeRange } from './time-expressions';
 
 const DAY_MS = 86_400_000;
 
@@ -46,7 +47,7 @@ export class MemorySearch {
       retrieve(this.store, plan, [filter], pool),
       this.sharedCandidates(plan, req.user_id, pool, validAt),
     ]);
-    return { results: this.rankCandidates(own, shared, req, validAt) };
+    return { results: this.rankCandidates(own, shared, req, validAt, plan.range) };
   }
 
   async searchCombined(req: SearchCombinedRequest): Promise<{ results: MemorySearchItem[] }> {
@@ -110,6 +111,7 @@ export class MemorySearch {
     shared: Candidate[],
     opts: { query: string; top_k: number; min_score: number; time_decay: boolean },
     validAt?: string,
+    range?: TimeRange,
   ): MemorySearchItem[] {
     // As of a past instant, ages are counted back from it.
     const now = validAt ? new Date(validAt) : this.now();
@@ -117,7 +119,7 @@ export class MemorySearch {
       list
         .filter((c) => c.relevance >= opts.min_score)
         .map((c) => ({ ...c, isShared, signals: { ...c.signals, relevance: c.relevance } }));
-    const weighed = answerWeights(opts.query)([...kept(own, false), ...kept(shared, true)]);
+    const weighed = answerWeights(opts.query, range)([...kept(own, false), ...kept(shared, true)]);
     const items = weighed.map((c) => this.item(c, c.isShared, now, opts.time_decay));
     return mergeResults([items], opts.top_k);
   }

@@ -4,6 +4,7 @@
  * did I live before?", "Which car did I drive in 2023?" ask about the past; anything else (not a
  * question for a value, or both at once) reads as neither. Pure, for exact unit tests.
  */
+import type { TimeRange } from './time-expressions';
 
 /** What a question asks about in time. */
 export type QuestionTime = 'now' | 'then' | 'either';
@@ -60,4 +61,21 @@ const PLURAL_ASKED =
 export function asksForOneValue(question: string): boolean {
   const q = question.normalize('NFKC').replace(/[’]/g, "'");
   return questionTime(q) === 'now' && !PERFECT.test(q) && !PLURAL_ASKED.test(q);
+}
+
+/**
+ * Whether a question about the past asks for the one value an attribute held then ("Which gym did
+ * I go to in March?"), not for several things ("What books did Ana read in May?").
+ */
+export function asksForOneValueThen(question: string): boolean {
+  const q = question.normalize('NFKC').replace(/[’]/g, "'");
+  return questionTime(q) === 'then' && !PLURAL_ASKED.test(q);
+}
+
+/**
+ * The period in the past a question asks about, when it asks about the past and names one ("Which
+ * gym did I go to in March 2025?"): what held then answers it (search/answer-weights.ts).
+ */
+export function periodAskedAbout(question: string, range: TimeRange | undefined): TimeRange | undefined {
+  return range && (range.from || range.to) && questionTime(question) === 'then' ? range : undefined;
 }

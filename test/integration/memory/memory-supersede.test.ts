@@ -205,6 +205,16 @@ describe('memory updates that supersede', () => {
       expect(earlierJob[0].memory).toBe('I work at Siemens.');
     });
 
+    it('a question naming a month in the past answers with what held that month, decay on', async () => {
+      const monthOf = (age: number) =>
+        new Date(daysAgo(age)).toLocaleString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+      // Berlin held through the month 250 days ago, Lisbon through the month 115 days ago.
+      const livedIn = async (age: number) =>
+        (await search(user, `Where did I live in ${monthOf(age)}?`, { time_decay: true }))[0]?.memory;
+      expect(await livedIn(250)).toBe('I live in Berlin.');
+      expect(await livedIn(115)).toBe('Actually, I moved to Lisbon in March.');
+    });
+
     it('GET /memory/changes lists each value a newer statement replaced, in time order', async () => {
       const res = await call('GET', `/memory/changes?user_id=${user}`);
       expect(res.status).toBe(200);

@@ -8,8 +8,10 @@ import {
   ANSWER_FIRST,
   answerWeights,
   NOT_AN_ANSWER_NOW,
+  NOT_HELD_THEN,
   REPLACED_IT_THEN,
 } from '../../../domain/memory/search/answer-weights';
+import { timeRangeOf } from '../../../domain/memory/search/time-expressions';
 import type { Candidate } from '../../../domain/memory/search/hybrid-retrieval';
 import type { MemoryRecord } from '../../../shared/memory-model';
 
@@ -118,6 +120,87 @@ describe('answer weights', () => {
       ['My gym is Iron Temple.', 1],
       ['New gym: Crunch.', (0.6 * REPLACED_IT_THEN) / 0.4],
     ]);
+  });
+
+  describe('a question about a named time in the past', () => {
+    const NOW = new Date('2026-01-02T00:00:00.000Z');
+    const dated = (memory: string, relevance: number, valid_from: string, valid_to: string | null = null) => {
+      const c = candidate(memory, relevance);
+      return {
+        ...c,
+        record: {
+          ...c.record,
+          created_at: `${valid_from}T09:00:00.000Z`,
+          valid_from: `${valid_from}T09:00:00.000Z`,
+          valid_to: valid_to && `${valid_to}T09:00:00.000Z`,
+        },
+      } as Candidate;
+    };
+    const ask = (question: string, found: Candidate[]) =>
+      answerWeights(
+        question,
+        timeRangeOf(question, NOW),
+      )(found).map((c) => [c.record.memory, +c.relevance.toFixed(3)]);
+
+    it('answers with the value that held then, however weak its match, before one that held at no time of it', () => {
+      // The version that held in March, and the two values that replaced it later.
+      const found = [
+        dated('New gym: Crunch.', 0.6, '2025-06-01'),
+        dated('Switched my gym to PureGym.', 0.5, '2025-05-01', '2025-06-01'),
+        dated('My gym is Iron Temple.', 0.05, '2025-01-10', '2025-05-01'),
+      ];
+      expect(ask('Which gym did I go to in March 2025?', found)).toEqual([
+        ['My gym is Iron Temple.', 1],
+        ['New gym: Crunch.', ANSWER_FIRST],
+        ['Switched my gym to PureGym.', +((ANSWER_FIRST * 0.5) / 0.6).toFixed(3)],
+      ]);
+      // In June, Crunch held.
+      expect(ask('Which gym did I go to in June 2025?', found)[0][0]).toBe('New gym: Crunch.');
+      // A value held then whose words are another thing's still comes before one that did not hold
+      // (the memories recorded a change: a bank that ended in July).
+      const told = [
+        dated('New gym: Crunch.', 0.6, '2025-06-01'),
+        dated('I train at Iron Temple.', 0.05, '2025-01-10'),
+        dated('My bank is ING.', 0.01, '2025-02-01', '2025-07-01'),
+      ];
+      expect(ask('What was my gym in March 2025?', told)[0][0]).toBe('I train at Iron Temple.');
+    });
+
+    it('leaves a named period to the time list where the memories recorded no change', () => {
+      // Validity then says no more than when each was said (a conversation's turns).
+      const told = [
+        dated('New gym: Crunch.', 0.6, '2025-06-01'),
+        dated('I train at Iron Temple.', 0.06, '2025-01-10'),
+      ];
+      expect(ask('What was my gym in March 2025?', told)).toEqual([
+        ['New gym: Crunch.', 1],
+        ['I train at Iron Temple.', 0.1],
+      ]);
+    });
+
+    it('weighs a value held at no time of the period by NOT_HELD_THEN, and leaves notes to when they were said', () => {
+      const found = [
+        dated('New gym: Crunch.', 0.6, '2025-06-01'),
+        dated('Made pasta for dinner.', 0.3, '2025-09-01'),
+        dated('My bank is ING.', 0.2, '2025-02-01', '2025-07-01'),
+      ];
+      // Nothing held in 2019: the later values keep their share, the note (no answer) its own.
+      const note = 0.3 * NOT_AN_ANSWER_NOW;
+      expect(ask('Which gym did I go to in 2019?', found)).toEqual([
+        ['Made pasta for dinner.', 1],
+        ['New gym: Crunch.', +((0.6 * NOT_HELD_THEN) / note).toFixed(3)],
+        ['My bank is ING.', +((0.2 * NOT_HELD_THEN) / note).toFixed(3)],
+      ]);
+    });
+
+    it('reads no period into a question about now, nor into one naming none', () => {
+      const found = [
+        dated('New gym: Crunch.', 0.6, '2025-06-01'),
+        dated('My gym is Iron Temple.', 0.05, '2025-01-10', '2025-06-01'),
+      ];
+      expect(ask('Which gym do I go to now?', found)[0][0]).toBe('New gym: Crunch.');
+      expect(ask('Which gym did I go to?', found)[0][0]).toBe('New gym: Crunch.');
+    });
   });
 
   it('leaves questions of no time, and memories that never changed, as they came', () => {

@@ -13,9 +13,12 @@ import {
 } from '../../../domain/memory/supersede/statement-evidence';
 import {
   asksForOneValue,
+  asksForOneValueThen,
+  periodAskedAbout,
   questionTime,
   questionWithoutNow,
 } from '../../../domain/memory/search/question-time';
+import { timeRangeOf } from '../../../domain/memory/search/time-expressions';
 import { queryTerms } from '../../../domain/memory/search/text-terms';
 import { statementOf } from '../../../domain/memory/supersede/statement-of';
 import { slotWordsOf, withSlotWords } from '../../../domain/memory/supersede/slot-words';
@@ -195,6 +198,25 @@ describe('a question in time', () => {
     ['What career path has Caroline decided to pursue?', false],
     ['Where did I live before?', false],
   ])('%s asks for one value now: %s', (q, one) => expect(asksForOneValue(q)).toBe(one));
+
+  it.each([
+    ['Which gym did I go to in March 2025?', true],
+    ['Who was my landlord back in 2023?', true],
+    ['What books did Ana read in May 2023?', false],
+    ['Which gym do I go to?', false],
+  ])('%s asks for one value then: %s', (q, one) => expect(asksForOneValueThen(q)).toBe(one));
+
+  it('reads the period a question about the past names, and none in a question about now', () => {
+    const now = new Date('2026-01-02T00:00:00.000Z');
+    const period = (q: string) => periodAskedAbout(q, timeRangeOf(q, now));
+    expect(period('Which gym did I go to in March 2025?')).toEqual({
+      from: '2025-03-01T00:00:00.000Z',
+      to: '2025-04-01T00:00:00.000Z',
+      text: 'in March 2025',
+    });
+    expect(period('Which gym do I go to this month?')).toBeUndefined();
+    expect(period('Which gym did I go to before?')).toBeUndefined();
+  });
 
   it('searches a question about now without the words that only say when', () => {
     const terms = (q: string) => queryTerms(questionWithoutNow(q));
