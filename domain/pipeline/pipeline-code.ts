@@ -5,7 +5,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from '../../shared/paths';
-import type { PipelineFile } from './pipeline-templates';
+
+/** A file of the pipeline's code, by its path in the pipeline. */
+export interface PipelineFile {
+  path: string;
+  content: string;
+}
 
 /** From the repository, not beside this file: a compiled copy of plat holds no template. */
 const TEMPLATE_DIR = path.join(repoRoot, 'domain', 'pipeline', 'template');

@@ -10,14 +10,11 @@ import { warehouseType } from '../agents/offline-analyst/warehouse-types';
 import type { LayerTableSpec } from '../warehouse/warehouse-engine';
 import { layerDatabaseName } from '../warehouse/warehouse-layout';
 import { generateDbtProject } from './dbt/dbt-project';
-import { pipelineCode } from './pipeline-code';
+import { pipelineCode, type PipelineFile } from './pipeline-code';
 import { fileNameFor } from '../../shared/safe-file-name';
 import { quoteIdent as q, quoteMysqlIdent as mq } from '../../shared/sql-quoting';
 
-export interface PipelineFile {
-  path: string;
-  content: string;
-}
+export type { PipelineFile } from './pipeline-code';
 
 export interface PipelineTemplates {
   generated_at: string;

@@ -16,21 +16,11 @@ import type { MetadataDb } from '../metadata-store/metadata-db';
 import type { ParameterStore } from '../secrets/parameter-store';
 import { isProjectDirName, layerDir } from '../warehouse/warehouse-layout';
 import { parseDailyLogName } from './daily-log-names';
-import { ageInDays, retentionCutoff, type RetentionKind } from './retention-periods';
+import { ageInDays, retentionCutoff, type RetentionItem, type RetentionKind } from './retention-periods';
 import { applySourcePasswords, planSourcePasswords } from './source-password-retention';
 
 /** One thing past its period. */
-export interface RetentionItem {
-  kind: RetentionKind;
-  /** A file or directory path, `metadata: agent_logs`, or `secret: <parameter name>`. */
-  target: string;
-  /** What it is, for people. */
-  detail: string;
-  bytes: number;
-  age_days: number;
-  /** The host whose file it is, when the pass ran on several hosts. */
-  host?: string;
-}
+export type { RetentionItem } from './retention-periods';
 
 export interface LocalRetentionScope {
   /** Where the launcher writes plat's daily log files. */

@@ -26,3 +26,16 @@ export function retentionCutoff(kind: RetentionKind, now: Date): Date {
 export function ageInDays(then: Date, now: Date): number {
   return Math.floor((now.getTime() - then.getTime()) / DAY_MS);
 }
+
+/** One thing a retention pass found past its period (and deletes, unless it only plans). */
+export interface RetentionItem {
+  kind: RetentionKind;
+  /** A file or directory path, `metadata: agent_logs`, or `secret: <parameter name>`. */
+  target: string;
+  /** What it is, for people. */
+  detail: string;
+  bytes: number;
+  age_days: number;
+  /** The host whose file it is, when the pass ran on several hosts. */
+  host?: string;
+}

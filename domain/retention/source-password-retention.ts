@@ -6,8 +6,7 @@
  */
 import type { MetadataDb } from '../metadata-store/metadata-db';
 import type { ParameterStore, StoredParameter } from '../secrets/parameter-store';
-import { ageInDays, retentionCutoff } from './retention-periods';
-import type { RetentionItem } from './local-retention';
+import { ageInDays, retentionCutoff, type RetentionItem } from './retention-periods';
 import { ENDED_PROJECT_STATUSES } from '../../shared/project-model';
 
 /** Statuses after which a project's workflow never runs again. */

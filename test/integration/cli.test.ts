@@ -13,7 +13,7 @@ import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/p
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
 
 const TASK_QUEUE = 'cli-test';
-const CLI = path.join(repoRoot, 'gateway', 'cli', 'plat.cjs');
+const CLI = path.join(repoRoot, 'scripts', 'plat.cjs');
 
 describe('plat CLI', () => {
   let stack: DevServerWithWorker;

@@ -10,7 +10,7 @@ import { createLogger } from '../../shared/logger';
 import { repoRoot } from '../../shared/paths';
 import { newTestDataDir } from '../harness/platform-gateway';
 
-const CLI = path.join(repoRoot, 'gateway', 'cli', 'plat.cjs');
+const CLI = path.join(repoRoot, 'scripts', 'plat.cjs');
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const today = () => new Date().toISOString().slice(0, 10);
 

@@ -16,7 +16,7 @@ import { apiCaller, type ApiCall } from '../harness/api-caller';
 import { startTestGateway, type TestGateway } from '../harness/platform-gateway';
 import { devServerEnv } from '../harness/temporal-envs';
 
-const CLI = path.join(repoRoot, 'gateway', 'cli', 'plat.cjs');
+const CLI = path.join(repoRoot, 'scripts', 'plat.cjs');
 
 interface Operation {
   'x-plat-role'?: string;

@@ -159,7 +159,7 @@ describe('schedule registration against the dev server', () => {
   /** The `plat` CLI, spawned asynchronously (the memory service runs in this process). */
   const plat = (args: string[]) =>
     new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [path.join(repoRoot, 'gateway', 'cli', 'plat.cjs'), ...args], {
+      const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', 'plat.cjs'), ...args], {
         env: { ...process.env, TEMPORAL_ADDRESS: harness().temporal.address, PLAT_TASK_QUEUE: TASK_QUEUE },
       });
       let stdout = '';

@@ -7,7 +7,6 @@ import type { PrdField, PrdQualityRule } from '../../../shared/prd-schema';
 import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
 import { identifier } from './name-words';
-import type { TableAnalysis } from './table-roles';
 import { quoteLiteral as literal } from '../../../shared/sql-quoting';
 
 const TEXT_TYPES = new Set(['char', 'varchar', 'text', 'tinytext', 'mediumtext', 'longtext']);
@@ -99,6 +98,13 @@ export function unparsedExpression(table: string, column: string, scale: number)
   return `CASE WHEN nullif(trim(${ref}), '') IS NOT NULL AND ${textMoneyExpression(table, column, scale)} IS NULL THEN 1 ELSE 0 END`;
 }
 
+/** What a fact's analysis says of its columns (as far as it is read here: table-roles.ts has the rest). */
+interface ReadFact {
+  table: SourceTable;
+  /** Each column's meaning (column-meaning.ts). */
+  meaning: ReadonlyMap<string, string>;
+}
+
 /** Meanings of numbers a fact may keep as text: money and prices, and quantities, durations, sizes, levels. */
 const TEXT_NUMBERS = new Set(['money', 'unit_price', 'quantity', 'duration', 'size', 'level']);
 
@@ -106,7 +112,7 @@ const TEXT_NUMBERS = new Set(['money', 'unit_price', 'quantity', 'duration', 'si
  * The text number columns of a fact: columns read as money, a price or another measure that are
  * stored as text; the DWD column of the name is the parsed number, the text kept beside it.
  */
-export function textMoneyColumns(fact: TableAnalysis): SourceColumn[] {
+export function textMoneyColumns(fact: ReadFact): SourceColumn[] {
   return fact.table.columns.filter(
     (c) => isTextColumn(c) && TEXT_NUMBERS.has(fact.meaning.get(c.name) ?? ''),
   );
@@ -117,7 +123,7 @@ export function textMoneyColumns(fact: TableAnalysis): SourceColumn[] {
  * text did not parse (a `<column>_unparsed` flag the rule holds at 0; its samples show the text).
  */
 export function textMoneyChecks(
-  fact: TableAnalysis,
+  fact: ReadFact,
   dwdName: string,
 ): { fields: PrdField[]; rules: PrdQualityRule[] } {
   const columns = textMoneyColumns(fact);

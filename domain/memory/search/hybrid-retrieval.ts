@@ -28,24 +28,10 @@ import { ALL_STAGES, type SearchStages } from './search-stages';
 import { attributeCueTerms } from './attribute-cues';
 import { entityTerms, queryTerms, termWords } from './text-terms';
 import { questionWithoutNow } from './question-time';
-import { timeRangeOf, type TimeRange } from './time-expressions';
+import { timeRangeOf } from './time-expressions';
+import type { MatchSignals, QueryPlan } from './query-plan';
 
-/** What each signal said about a result (shown in search results and by `plat memory search`). */
-export interface MatchSignals {
-  /** Cosine similarity in [0, 1], when the semantic list held the memory. */
-  semantic?: number;
-  /** Normalized BM25 relevance and the question's words the memory holds (by their terms). */
-  lexical?: { relevance: number; terms: string[] };
-  /** The named things of the question the memory holds (its words). */
-  entities?: string[];
-  /** The question's time expression, when the memory lies in its range. */
-  time?: string;
-  /**
-   * The calibrated relevance, before a question about now or then weighs it against the best
-   * answer (search/answer-weights.ts): what `min_score` applies to, comparable across questions.
-   */
-  relevance?: number;
-}
+export type { MatchSignals, QueryPlan } from './query-plan';
 
 /** A memory with its calibrated relevance in [0, 1]. */
 export interface Candidate {
@@ -57,25 +43,6 @@ export interface Candidate {
   features: RelevanceFeatures;
   /** What the reranker read (hybrid only), for benchmarks and fitting. */
   rerank?: RerankFeatures;
-}
-
-/** What a question asks for, analysed once per search. */
-export interface QueryPlan {
-  mode: SearchMode;
-  /**
-   * The query embedding (absent in lexical mode), still computing: the embedder runs in a worker
-   * thread, so lexical lookups proceed meanwhile and only the vector scan waits for it.
-   */
-  vector?: Promise<Float32Array>;
-  terms: string[];
-  entities: string[];
-  /** Cue terms of the person's attributes the question asks about (hybrid; search/attribute-cues.ts). */
-  cues: string[];
-  range?: TimeRange;
-  /** Term → the question's word it came from, to show matches in the user's words. */
-  words: Map<string, string>;
-  /** The hybrid stages in use. */
-  stages: SearchStages;
 }
 
 /** Fusion weights of the hybrid mode, tuned on LoCoMo's first conversations (see bench/locomo.ts). */

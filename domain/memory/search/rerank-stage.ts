@@ -4,7 +4,7 @@
  * above the memory it inherits from. Pure, for exact unit tests.
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
-import type { MatchSignals, QueryPlan } from './hybrid-retrieval';
+import type { MatchSignals, QueryPlan } from './query-plan';
 import type { NeighbourShare } from './neighbour-turns';
 import { rerankScore } from './rerank';
 import { rerankFeatures, type RerankFeatures } from './rerank-features';

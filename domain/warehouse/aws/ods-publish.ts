@@ -3,12 +3,19 @@
  * files go to S3 and each ODS table is registered in Glue as `plat_<id>_ods.<table>`, so Athena's
  * modeling statements read it like any other layer.
  */
-import type { Prd } from '../../../shared/prd-schema';
+import type { LayerName, Prd } from '../../../shared/prd-schema';
 import { fileNameFor } from '../../../shared/safe-file-name';
 import { DuckDbWarehouse } from '../duckdb-warehouse';
 import type { BuiltTable } from '../warehouse-engine';
 import { layerDir } from '../warehouse-layout';
-import type { AthenaWarehouse } from './athena-warehouse';
+import type { UploadedTableFile } from './layer-file-upload';
+import type { ParquetTableDefinition } from './parquet-table-registration';
+
+/** What publishing needs of the Athena warehouse (athena-warehouse.ts): uploads and registration. */
+export interface OdsPublishTarget {
+  uploadLayerFiles(localDir: string, projectId: string, layer: LayerName): Promise<UploadedTableFile[]>;
+  registerParquetTable(projectId: string, layer: LayerName, def: ParquetTableDefinition): Promise<BuiltTable>;
+}
 
 /** DuckDB column types as Glue/Hive types. */
 export function hiveType(duckType: string): string {
@@ -33,7 +40,7 @@ export function hiveType(duckType: string): string {
 }
 
 export async function publishOds(
-  engine: AthenaWarehouse,
+  engine: OdsPublishTarget,
   warehouseRoot: string,
   projectId: string,
   prd: Prd,

@@ -254,7 +254,7 @@ describe('policy simulation against real passes (real OpenSearch node, no ISM)',
   it('runs plat index simulate: built-in policies and files on the spot, stored ones through the gateway', async () => {
     const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
       new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [path.join(repoRoot, 'gateway', 'cli', 'plat.cjs'), ...args], {
+        const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', 'plat.cjs'), ...args], {
           env: { ...process.env, PLAT_URL: 'http://127.0.0.1:9', PLAT_TOKEN: '', ...extra },
         });
         let stdout = '';

@@ -211,13 +211,9 @@ describe('search API (real OpenSearch node)', () => {
   /** The `plat` CLI as a user runs it, without blocking this process (it serves the gateway). */
   const plat = (...args: string[]) =>
     new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(
-        process.execPath,
-        [path.join(repoRoot, 'gateway', 'cli', 'plat.cjs'), 'index', ...args],
-        {
-          env: { ...process.env, PLAT_URL: gateway.base, PLAT_TOKEN: token },
-        },
-      );
+      const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', 'plat.cjs'), 'index', ...args], {
+        env: { ...process.env, PLAT_URL: gateway.base, PLAT_TOKEN: token },
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));
