@@ -147,5 +147,14 @@ export function readSubject(fact: string): FactSubject | undefined {
       : verbSubject(who.holder, who.third, who.rest);
     if (found) return found;
   }
+  // A diary's sentence leaves the speaker out ("Went vegan in May", "Moved to Porto last week"):
+  // one that opens with a verb in the past is the speaker's.
+  if ((!who || who.third) && SPEAKER_LEFT_OUT.test(s)) {
+    const found = verbSubject('self', false, s.charAt(0).toLowerCase() + s.slice(1));
+    if (found) return found;
+  }
   return invertedFavourite(s);
 }
+
+/** A sentence opening with a verb in the past: a regular one, or one of the irregular verbs of change. */
+const SPEAKER_LEFT_OUT = /^(?:\p{L}{2,}ed|went|became|got|began|took|left)\b/iu;

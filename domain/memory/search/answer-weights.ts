@@ -26,7 +26,8 @@ export const NOT_AN_ANSWER_NOW = 0.5;
 /** Whether a memory can answer a question for a value now, whose words of what it asks about are `asked`. */
 function answersNow(memory: MemoryReading, asked: Set<string>): boolean {
   if (memory.mention) return false;
-  if (memory.named) return true;
+  // It names a value, or gives a known attribute's ("I am vegetarian").
+  if (memory.named || memory.asserts) return true;
   for (const w of memory.aboutAnyWord) if (asked.has(w)) return true;
   return false;
 }

@@ -9,7 +9,9 @@ import {
   contentWords,
   mentionsOnly,
   namedValues,
+  tellsOfAnEvent,
 } from '../supersede/statement-evidence';
+import { readSubject } from '../extraction/fact-subject';
 import { statementOf } from '../supersede/statement-of';
 
 /** What a memory's text says of itself. */
@@ -26,7 +28,7 @@ export interface MemoryReading {
   content: Set<string>;
   /** Cue roots of the known attribute it sets, if any. */
   knownCues?: Set<string>;
-  /** It asserts a value: neither a mention nor an event, short, naming one. */
+  /** It asserts a value: neither a mention nor an event, and short, naming one or giving a known attribute's value. */
   asserts: boolean;
 }
 
@@ -86,6 +88,9 @@ class TextReading implements MemoryReading {
   }
 
   get asserts(): boolean {
-    return (this.cached.asserts ??= attributeStatement(this.text) !== undefined);
+    // A known attribute's value needs no name ("I am vegetarian", "I turned 35").
+    return (this.cached.asserts ??=
+      attributeStatement(this.text) !== undefined ||
+      (!this.mention && !tellsOfAnEvent(this.text) && readSubject(this.text)?.value !== undefined));
   }
 }

@@ -89,6 +89,17 @@ describe('answer weights', () => {
     expect(ranked.map((c) => c.record.memory.slice(0, 10))).toEqual(['My gym is ', 'New gym: C']);
   });
 
+  it("takes a known attribute's value without a name for an answer that asserts ('I am vegetarian')", () => {
+    const ranked = answerWeights('What diet am I on?')([
+      candidate('I live in Lisbon.', 0.5),
+      candidate('I am vegetarian.', 0.2),
+    ]);
+    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+      ['I am vegetarian.', 1],
+      ['I live in Lisbon.', +((0.5 * ABOUT_ANOTHER_THING) / 0.2).toFixed(3)],
+    ]);
+  });
+
   it('keeps answers about other things as they came when none is about what the question asks', () => {
     const ranked = answerWeights('Which dentist do I see?')([
       candidate('I see Dr Eriksen for my teeth.', 0.3),

@@ -54,6 +54,12 @@ describe('readSubject', () => {
     ['I prefer tea over coffee', 'self|preference coffe / tea', 'tea'],
     ['I now prefer coffee to tea', 'self|preference coffe / tea', 'coffee'],
     ['I like tea more than coffee', 'self|preference coffe / tea', 'tea'],
+    // A diary's sentence leaves the speaker out: one opening with a verb in the past is theirs.
+    ['Went vegan in May after the documentary.', 'self|diet', 'vegan'],
+    ['Moved to Porto last week.', 'self|residence', 'porto'],
+    ['Started working at Globex.', 'self|employer', 'globex'],
+    // A name ending like a past verb is still the person's.
+    ['Fred moved to Leeds.', 'fred|residence', 'leeds'],
   ])('%s', (fact, key, value) => {
     expect(read(fact)).toEqual([key, value]);
   });
@@ -89,6 +95,9 @@ describe('readSubject', () => {
     'The office moved to Dublin',
     'It works for me',
     'We moved to Madrid',
+    // A diary's sentence of no attribute.
+    "Booked a table at Nando's",
+    'Fred is happy',
     // Lower case reads as no name (a city, an employer), so it never supersedes.
     'i live in berlin',
     '我住在北京',
