@@ -2,11 +2,14 @@
 // (docs/web-ui.md#alarms). Alertmanager reports changes to the gateway; the page re-reads every 15 s.
 window.plat.page(async () => {
   const { call, h, fmt, badge } = window.plat;
-  const $ = (sel) => document.querySelector(sel);
+  /** @param {string} sel an element of the page's HTML */
+  const $ = (sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
   let selected = new URLSearchParams(location.search).get('alarm');
 
+  /** @param {string | null} iso */
   const when = (iso) => (iso ? h('time', { datetime: iso }, fmt.time(iso)) : '—');
 
+  /** @param {string} name */
   async function showHistory(name) {
     selected = name;
     history.replaceState(null, '', `?alarm=${encodeURIComponent(name)}`);

@@ -9,9 +9,19 @@ const platChartsLib = (function () {
   /** Series longer than this many days get a zoom slider (and wheel / pinch zoom). */
   const ZOOM_AFTER_DAYS = 90;
 
+  /** @typedef {'day' | 'week' | 'month'} Grain */
+  /** @typedef {{ stat_date: string, value: number }} SeriesRow a day's (or a bucket's) value */
+  /** @typedef {{ dimension: string | null, value: number, other?: boolean }} BreakdownRow */
+  /** @typedef {{ value: [number, number | null] }} SeriesPoint what ECharts hands a tooltip: `[time, value]` */
+
+  /** @param {string} d an ISO date (`2024-03-05`) */
   const dayOf = (d) => Date.parse(`${d}T00:00:00Z`);
 
-  /** Numbers as the metric's unit reads: money with two decimals, the rest up to two. */
+  /**
+   * Numbers as the metric's unit reads: money with two decimals, the rest up to two.
+   * @param {number | null | undefined} n
+   * @param {string} unit
+   */
   function formatValue(n, unit) {
     if (n === null || n === undefined || Number.isNaN(n)) return '';
     return unit === 'currency'
@@ -19,7 +29,10 @@ const platChartsLib = (function () {
       : n.toLocaleString('en-US', { maximumFractionDigits: 2 });
   }
 
-  /** Short axis numbers: 1.2k, 3.4M. */
+  /**
+   * Short axis numbers: 1.2k, 3.4M.
+   * @param {number} n
+   */
   const compact = (n) =>
     Math.abs(n) >= 1e6
       ? `${+(n / 1e6).toFixed(1)}M`
@@ -32,6 +45,8 @@ const platChartsLib = (function () {
    * years beyond. A label names its year where the year changes (January, or Jan 1); the card's
    * caption names the whole range with its years (`rangeText`), so a range within one year still
    * says which.
+   * @param {number} fromDay
+   * @param {number} toDay
    */
   function timeAxis(fromDay, toDay) {
     const days = Math.round((toDay - fromDay) / DAY) + 1;
@@ -45,6 +60,7 @@ const platChartsLib = (function () {
       axisLabel: {
         hideOverlap: true,
         color: '#5b6475',
+        /** @param {number} value */
         formatter: (value) => {
           const d = new Date(value);
           const y = d.getUTCFullYear();
@@ -59,8 +75,13 @@ const platChartsLib = (function () {
     };
   }
 
-  /** "Jul 6, 2005" or "May 24, 2005 – Feb 14, 2006": the range a chart covers, with its years. */
+  /**
+   * "Jul 6, 2005" or "May 24, 2005 – Feb 14, 2006": the range a chart covers, with its years.
+   * @param {string} from
+   * @param {string} to
+   */
   function rangeText(from, to) {
+    /** @param {string} iso */
     const text = (iso) => {
       const d = new Date(dayOf(iso));
       return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
@@ -68,7 +89,11 @@ const platChartsLib = (function () {
     return from === to ? text(from) : `${text(from)} – ${text(to)}`;
   }
 
-  /** The first day of the bucket holding day `t`: itself, its week's Monday, or its month's first. */
+  /**
+   * The first day of the bucket holding day `t`: itself, its week's Monday, or its month's first.
+   * @param {number} t
+   * @param {Grain} grain
+   */
   function bucketStart(t, grain) {
     const d = new Date(t);
     if (grain === 'month') return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
@@ -76,7 +101,11 @@ const platChartsLib = (function () {
     return t;
   }
 
-  /** The first day of the bucket after the one starting at `t`. */
+  /**
+   * The first day of the bucket after the one starting at `t`.
+   * @param {number} t
+   * @param {Grain} grain
+   */
   function nextBucket(t, grain) {
     const d = new Date(t);
     if (grain === 'month') return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
@@ -86,9 +115,14 @@ const platChartsLib = (function () {
   /**
    * A daily series grouped by `grain` (docs/web-ui.md#grain): each week (from Monday) or month one
    * row dated by its first day, its values summed when they add up across days, else averaged.
+   * @param {SeriesRow[]} rows
+   * @param {Grain | undefined} grain
+   * @param {boolean} additive
+   * @returns {SeriesRow[]}
    */
   function bucketRows(rows, grain, additive) {
     if (!grain || grain === 'day') return rows;
+    /** @type {Map<number, { sum: number, n: number }>} */
     const groups = new Map();
     for (const r of rows) {
       const k = bucketStart(dayOf(r.stat_date), grain);
@@ -109,9 +143,13 @@ const platChartsLib = (function () {
   /**
    * The grain for a range of `days` at `perDay` events a day: the rule of shared/chart-grain.ts
    * (five events a bucket, two buckets in the range), so a narrowed range gets a finer grain.
+   * @param {number} perDay
+   * @param {number} days
    */
   function grainFor(perDay, days) {
-    const allowed = ['day', 'week', 'month'].filter((g) => g === 'day' || days >= 2 * BUCKET_DAYS[g]);
+    const allowed = /** @type {Grain[]} */ (['day', 'week', 'month']).filter(
+      (g) => g === 'day' || days >= 2 * BUCKET_DAYS[g],
+    );
     const grain = allowed.find((g) => perDay * BUCKET_DAYS[g] >= 5) || allowed[allowed.length - 1];
     const per = Math.round(perDay * BUCKET_DAYS[grain] * 10) / 10;
     return {
@@ -120,7 +158,11 @@ const platChartsLib = (function () {
     };
   }
 
-  /** A bucket as a reader names it: `2024-03-05`, `week of 2024-03-04`, `Mar 2024`. */
+  /**
+   * A bucket as a reader names it: `2024-03-05`, `week of 2024-03-04`, `Mar 2024`.
+   * @param {number} t
+   * @param {Grain} grain
+   */
   function bucketText(t, grain) {
     const iso = new Date(t).toISOString().slice(0, 10);
     if (grain === 'month') return `${MONTHS[new Date(t).getUTCMonth()]} ${new Date(t).getUTCFullYear()}`;
@@ -131,9 +173,13 @@ const platChartsLib = (function () {
    * The points of a series with a null between buckets that are not consecutive, so a line breaks
    * at every gap instead of joining across it; and the buckets with no neighbour on either side,
    * which a line cannot show, to be drawn as dots.
+   * @param {SeriesRow[]} rows
+   * @param {Grain} grain
    */
   function withGaps(rows, grain) {
+    /** @type {[number, number | null][]} */
     const points = [];
+    /** @type {[number, number][]} */
     const lone = [];
     rows.forEach((r, i) => {
       const t = dayOf(r.stat_date);
@@ -151,12 +197,19 @@ const platChartsLib = (function () {
   /**
    * ECharts option of a series drawn as `kind` (line, area or bar) over [from, to]; `rows` are
    * already grouped by `grain` (day when absent).
+   * @param {string} kind `line`, `area` or `bar`
+   * @param {SeriesRow[]} rows
+   * @param {string} unit
+   * @param {string} from
+   * @param {string} to
+   * @param {Grain} [grain]
    */
   function seriesOption(kind, rows, unit, from, to, grain = 'day') {
     const fromDay = bucketStart(dayOf(from), grain);
     const toDay = Math.max(dayOf(to), fromDay);
     const days = Math.round((toDay - fromDay) / DAY) + 1;
     const { points, lone } = withGaps(rows, grain);
+    /** @param {number | null} v */
     const tooltipValue = (v) => formatValue(v, unit);
     const series =
       kind === 'bar'
@@ -197,6 +250,7 @@ const platChartsLib = (function () {
       tooltip: {
         trigger: kind === 'bar' ? 'axis' : 'item',
         valueFormatter: tooltipValue,
+        /** @param {SeriesPoint | SeriesPoint[]} p the point, or the points on the axis (bars) */
         formatter: (p) => {
           const item = Array.isArray(p) ? p[0] : p;
           const [t, v] = item.value;
@@ -217,6 +271,7 @@ const platChartsLib = (function () {
               filterMode: 'none',
               height: 22,
               bottom: 8,
+              /** @param {number} v */
               labelFormatter: (v) => new Date(v).toISOString().slice(0, 10),
             },
           ]
@@ -225,8 +280,14 @@ const platChartsLib = (function () {
     };
   }
 
-  /** ECharts option of top-N bars, largest first; `others` is the rest summed into one pale bar. */
+  /**
+   * ECharts option of top-N bars, largest first; `others` is the rest summed into one pale bar.
+   * @param {BreakdownRow[]} rows
+   * @param {string} unit
+   * @param {{ count: number, value: number } | null} others
+   */
   function topOption(rows, unit, others) {
+    /** @type {BreakdownRow[]} */
     const all = others
       ? [...rows, { dimension: `${others.count} others`, value: others.value, other: true }]
       : rows;
@@ -236,6 +297,7 @@ const platChartsLib = (function () {
       grid: { left: 8, right: 64, top: 4, bottom: 4, containLabel: true },
       tooltip: {
         trigger: 'item',
+        /** @param {{ name: string, value: number }} p */
         formatter: (p) => `${p.name}<br/><strong>${formatValue(p.value, unit)}</strong>`,
       },
       xAxis: { type: 'value', show: false },
@@ -253,6 +315,7 @@ const platChartsLib = (function () {
           label: {
             show: true,
             position: 'right',
+            /** @param {{ value: number }} p */
             formatter: (p) => formatValue(p.value, unit),
             color: '#1d2330',
           },
@@ -262,7 +325,12 @@ const platChartsLib = (function () {
     };
   }
 
-  /** Draws `option` into `el` with the SVG renderer, resizing with the card. */
+  /**
+   * Draws `option` into `el` with the SVG renderer, resizing with the card.
+   * @param {HTMLElement} el
+   * @param {object} option
+   * @param {number} height in pixels
+   */
   function draw(el, option, height) {
     el.style.height = `${height}px`;
     const chart = window.echarts.getInstanceByDom(el) || window.echarts.init(el, null, { renderer: 'svg' });

@@ -3,15 +3,19 @@
 window.plat.page(async () => {
   const { request, h, fmt, badge, projectTabs } = window.plat;
   const id = window.plat.projectId();
-  const $ = (sel) => document.querySelector(sel);
+  /** @param {string} sel an element of the page's HTML */
+  const $ = (sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
   document.getElementById('tabs').replaceWith(projectTabs(id, 'cost'));
+  /** @type {string[]} the cost record's phases are plain strings */
   const PHASE_ORDER = window.plat.PHASES.map(([phase]) => phase);
 
+  /** @type {[ApiProject, ApiAnswer<'/v1/pricing'>]} */
   const [view, pricing] = await Promise.all([window.plat.project(id), request('/v1/pricing')]);
   document.title = `Cost ${view.project_id} · plat`;
   $('#title').textContent = `Cost: ${view.prd ? view.prd.title : view.project_id}`;
   $('#headline').replaceChildren(badge(view.status), ' ', h('code', {}, view.project_id));
 
+  /** @param {ApiProject['cost']} cost */
   function render(cost) {
     const t = cost.project_total;
     const calls = cost.by_agent.reduce((n, a) => n + a.call_count, 0);
@@ -44,6 +48,7 @@ window.plat.page(async () => {
         PHASE_ORDER.indexOf(a.phase) - PHASE_ORDER.indexOf(b.phase) ||
         a.agent_name.localeCompare(b.agent_name),
     );
+    /** @type {(label: string, value: PlatChild, cls?: string) => HTMLElement} */
     const cell = (label, value, cls) => h('td', { 'data-label': label, class: cls }, value);
     $('#by-agent tbody').replaceChildren(
       ...rows.map((a) =>

@@ -5,27 +5,65 @@ window.plat.page(async () => {
   const { seriesOption, topOption, draw, formatValue, rangeText, bucketRows, grainFor } = window.platCharts;
   const id = window.plat.projectId();
   const base = `/v1/projects/${encodeURIComponent(id)}`;
-  const $ = (sel) => document.querySelector(sel);
+  /** @param {string} sel an element of the page's HTML */
+  const $ = (sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
   const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
   /** Breakdowns show the largest values and sum the rest into one bar. */
   const TOP_N = 10;
+  // The dashboards report as this page reads it (domain/visualization/dashboard-spec.ts): the API
+  // document describes it loosely.
+  /**
+   * @typedef {object} Dataset
+   * @property {string} metric
+   * @property {string} unit
+   * @property {string} ads_table
+   * @property {string} sql
+   * @property {'series' | 'breakdown'} [kind]
+   * @property {string} [dimension]
+   * @property {boolean} [additive]
+   * @property {string | null} first_date
+   * @property {string | null} last_date
+   * @property {{ events_per_day?: number }} [grain]
+   */
+  /**
+   * @typedef {object} DashboardSpec
+   * @property {{ title: string, description: string, charts: { metric: string, title: string, chart: string }[] }[]} dashboards
+   * @property {Dataset[]} datasets
+   * @property {{ metric: string, reason: string }[]} skipped
+   */
+  /** @typedef {{ stat_date: string, value: number }} DayValue */
   document.getElementById('tabs').replaceWith(projectTabs(id, 'dashboard'));
 
+  /** @param {string} sql */
   const query = (sql) => window.plat.warehouseQuery(id, { sql, layer: 'ads', max_rows: 10000 });
+  /** @type {(label: string, value: string) => HTMLElement} */
   const stat = (label, value) => h('span', {}, `${label} `, h('b', {}, value));
 
-  /** A card drew `rows` rows (the UI test waits on data-rows). */
+  /**
+   * A card drew `rows` rows (the UI test waits on data-rows).
+   * @param {HTMLElement} card
+   * @param {number} rows
+   */
   function markLoaded(card, rows) {
     card.dataset.rows = String(rows);
     delete card.dataset.error;
   }
-  /** Marked so a reader (and the UI test) can tell a failed card from one still loading. */
+  /**
+   * Marked so a reader (and the UI test) can tell a failed card from one still loading.
+   * @param {HTMLElement} card
+   * @param {Element} body
+   * @param {Error} err
+   */
   function markFailed(card, body, err) {
     if (err instanceof window.plat.PageLeft) throw err;
     card.dataset.error = err.message;
     body.replaceChildren(h('p', { class: 'bad' }, err.message));
   }
 
+  /**
+   * @param {DayValue[]} rows
+   * @param {string} unit
+   */
   function dataTable(rows, unit) {
     return h(
       'div',
@@ -56,13 +94,24 @@ window.plat.page(async () => {
     );
   }
 
+  /**
+   * @param {HTMLElement} card
+   * @param {Dataset} dataset
+   * @param {string} kind the chart: line, bar, area, table or stat
+   * @param {string} from
+   * @param {string} to
+   */
   async function renderSeries(card, dataset, kind, from, to) {
     const body = card.querySelector('.body');
     body.replaceChildren(h('span', { class: 'muted' }, 'querying…'));
     const sql = `SELECT CAST(stat_date AS VARCHAR) AS stat_date, CAST(value AS DOUBLE) AS value FROM (${dataset.sql}) AS m WHERE stat_date BETWEEN DATE '${from}' AND DATE '${to}' ORDER BY stat_date`;
     try {
       const res = await query(sql);
-      const daily = res.rows.map((r) => ({ stat_date: r.stat_date, value: Number(r.value) }));
+      // The query casts stat_date to text.
+      const daily = res.rows.map((r) => ({
+        stat_date: /** @type {string} */ (r.stat_date),
+        value: Number(r.value),
+      }));
       const total = daily.reduce((n, r) => n + r.value, 0);
       // Distinct counts and averages do not add up across days: no total for them.
       const additive = dataset.additive !== false;
@@ -70,6 +119,7 @@ window.plat.page(async () => {
       // Sparse facts are charted by week or month: the spec gives the fact's events a day, and the
       // grain follows the range picked (a narrowed range gets a finer one).
       const rangeDays = Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
+      /** @type {ReturnType<typeof grainFor>} */
       const choice = dataset.grain
         ? grainFor(dataset.grain.events_per_day ?? 5, rangeDays)
         : { grain: 'day', reason: '' };
@@ -119,13 +169,23 @@ window.plat.page(async () => {
     }
   }
 
+  /**
+   * @param {HTMLElement} card
+   * @param {Dataset} dataset
+   * @param {string} from
+   * @param {string} to
+   */
   async function renderBreakdown(card, dataset, from, to) {
     const body = card.querySelector('.body');
     body.replaceChildren(h('span', { class: 'muted' }, 'querying…'));
     const ranked = `SELECT CAST(dimension AS VARCHAR) AS dimension, CAST(SUM(value) AS DOUBLE) AS value FROM (${dataset.sql}) AS m WHERE stat_date BETWEEN DATE '${from}' AND DATE '${to}' GROUP BY 1 ORDER BY 2 DESC, 1`;
     try {
       const res = await query(ranked);
-      const rows = res.rows.map((r) => ({ dimension: r.dimension, value: Number(r.value) }));
+      // The query casts the dimension to text.
+      const rows = res.rows.map((r) => ({
+        dimension: /** @type {string | null} */ (r.dimension),
+        value: Number(r.value),
+      }));
       const top = rows.slice(0, TOP_N);
       const rest = rows.slice(TOP_N);
       const others = rest.length
@@ -157,6 +217,7 @@ window.plat.page(async () => {
   }
 
   // The dashboards report is described loosely in the document (each dataset's own columns).
+  /** @type {[ApiProject, DashboardSpec]} */
   const [project, spec] = await Promise.all([window.plat.project(id), api(`${base}/dashboards`)]);
   document.title = `Dashboard · ${project.prd ? project.prd.title : id} · plat`;
   $('#title').textContent = project.prd ? project.prd.title : id;
@@ -169,10 +230,11 @@ window.plat.page(async () => {
     .map((d) => d.last_date)
     .filter(Boolean)
     .sort();
-  const form = $('#filter');
+  const form = /** @type {HTMLFormElement} */ ($('#filter'));
   form.from.value = firsts[0] || '';
   form.to.value = lasts[lasts.length - 1] || '';
   const byMetric = new Map(spec.datasets.map((d) => [d.metric, d]));
+  /** @type {{ card: HTMLElement, dataset: Dataset, kind: string }[]} */
   const cards = [];
   const container = $('#dashboards');
   for (const d of spec.dashboards) {

@@ -4,7 +4,12 @@
 const platDownloadsLib = (function () {
   const encoder = new TextEncoder();
 
-  /** Starts a download of `data` (a string or bytes) named `name`. */
+  /**
+   * Starts a download of `data` (a string or bytes) named `name`.
+   * @param {string} name
+   * @param {string | Uint8Array<ArrayBuffer>} data
+   * @param {string} [type]
+   */
   function download(name, data, type = 'text/plain') {
     const url = URL.createObjectURL(new Blob([data], { type }));
     const a = document.createElement('a');
@@ -16,13 +21,18 @@ const platDownloadsLib = (function () {
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
 
-  /** A ustar archive of `files` (`[{path, content}]`). */
+  /**
+   * A ustar archive of `files` (`[{path, content}]`).
+   * @param {{ path: string, content: string }[]} files
+   */
   function tarArchive(files) {
     const blocks = [];
     for (const f of files) {
       const body = encoder.encode(f.content);
       const header = new Uint8Array(512);
+      /** @type {(text: string, offset: number, length: number) => void} */
       const put = (text, offset, length) => header.set(encoder.encode(text).slice(0, length), offset);
+      /** @type {(n: number, length: number) => string} */
       const octalAt = (n, length) => n.toString(8).padStart(length - 1, '0') + '\0';
       // Long paths split into ustar's prefix (155 bytes) and name (100 bytes) at a slash.
       const cut = f.path.length > 100 ? f.path.lastIndexOf('/', 155) : -1;

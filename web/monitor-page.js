@@ -4,7 +4,8 @@
 window.plat.page(async () => {
   const { call, h, svg, fmt, badge, timer, tickTimer, projectTabs } = window.plat;
   const id = window.plat.projectId();
-  const $ = (sel) => document.querySelector(sel);
+  /** @param {string} sel an element of the page's HTML */
+  const $ = (sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
   document.getElementById('tabs').replaceWith(projectTabs(id, 'monitor'));
 
   const NODES = window.plat.PHASES;
@@ -19,13 +20,20 @@ window.plat.page(async () => {
   const ENDED = window.plat.ENDED;
 
   let view = await window.plat.project(id);
+  /** @type {Partial<ApiAnswer<'/v1/projects/{project_id}/stages'>>} only `stages` until the first read */
   let stages = { stages: [] };
-  const config = await window.plat.uiConfig().catch(() => null);
+  const config = await window.plat.uiConfig().catch(/** @returns {null} */ () => null);
 
-  /** Cost per phase, from the cost record's by-agent rows. */
+  /**
+   * Cost per phase, from the cost record's by-agent rows.
+   * @param {ApiProject['phase']} phase
+   */
   const phaseCost = (phase) =>
     view.cost.by_agent.filter((a) => a.phase === phase).reduce((n, a) => n + a.estimated_usd, 0);
-  /** The latest run of a phase's activity (a stage may run once; retries are its attempts). */
+  /**
+   * The latest run of a phase's activity (a stage may run once; retries are its attempts).
+   * @param {ApiProject['phase']} phase
+   */
   const stageOf = (phase) => stages.stages.filter((s) => s.phase === phase).at(-1);
 
   function renderHeadline() {
@@ -90,6 +98,7 @@ window.plat.page(async () => {
     const GAP = 44;
     // Four nodes a row on a wide screen; one column on a phone, where a row would be unreadable.
     const PER_ROW = $('#dag').clientWidth < 560 ? 1 : 4;
+    /** @param {number} i */
     const pos = (i) => ({ x: 10 + (i % PER_ROW) * (W + GAP), y: 10 + Math.floor(i / PER_ROW) * (H + 60) });
     const width = 20 + PER_ROW * W + (PER_ROW - 1) * GAP;
     const rows = Math.ceil(NODES.length / PER_ROW);
@@ -226,6 +235,7 @@ window.plat.page(async () => {
     renderStages();
   }
 
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let resized = null;
   window.addEventListener('resize', () => {
     clearTimeout(resized);
@@ -243,6 +253,7 @@ window.plat.page(async () => {
   await refresh();
   if (ENDED.includes(view.status)) return;
 
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let soon = null;
   const refreshSoon = () => {
     clearTimeout(soon);

@@ -6,7 +6,11 @@ const platLib = (function () {
 
   // ---- session ----------------------------------------------------------------------------------
 
-  /** The token's claims, or null when it is missing or unreadable (the server still verifies it). */
+  /**
+   * The token's claims, or null when it is missing or unreadable (the server still verifies it).
+   * @param {string} token
+   * @returns {{ username?: string, sub?: string, exp?: number, roles?: unknown } | null}
+   */
   function claims(token) {
     try {
       const part = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
@@ -31,7 +35,12 @@ const platLib = (function () {
     };
   }
 
-  /** Sends the browser to sign-in, remembering this page so sign-in brings it back. */
+  /** @typedef {NonNullable<ReturnType<typeof currentUser>>} User */
+
+  /**
+   * Sends the browser to sign-in, remembering this page so sign-in brings it back.
+   * @param {'expired' | 'signin'} [reason] what the sign-in page says
+   */
   function toSignIn(reason) {
     localStorage.removeItem(TOKEN_KEY);
     const next = location.pathname + location.search + location.hash;
@@ -62,6 +71,13 @@ const platLib = (function () {
 
   /** An API error in plat's format: `status`, `code`, `message` and `details` (e.g. one per field). */
   class ApiError extends Error {
+    /**
+     * @param {number} status the HTTP status, 0 when the gateway cannot be reached
+     * @param {string} code
+     * @param {string} message
+     * @param {unknown} [details]
+     * @param {unknown} [body]
+     */
     constructor(status, code, message, details, body) {
       super(message);
       this.status = status;
@@ -72,7 +88,17 @@ const platLib = (function () {
     }
   }
 
-  /** JSON request without credentials (sign-in, sign-up, health). */
+  /**
+   * What `request` and `api` take: `fetch`'s method and headers, and a body sent as JSON unless it
+   * is a string already.
+   * @typedef {{ method?: string, headers?: Record<string, string>, body?: unknown }} RequestOptions
+   */
+
+  /**
+   * JSON request without credentials (sign-in, sign-up, health).
+   * @param {string} path
+   * @param {RequestOptions} [options]
+   */
   async function request(path, options) {
     const opts = Object.assign({}, options || {});
     if (opts.body !== undefined && typeof opts.body !== 'string') opts.body = JSON.stringify(opts.body);
@@ -82,7 +108,8 @@ const platLib = (function () {
     );
     let res;
     try {
-      res = await fetch(path, opts);
+      // The body is a string by now.
+      res = await fetch(path, /** @type {RequestInit} */ (opts));
     } catch {
       throw new ApiError(0, 'unreachable', 'the plat gateway cannot be reached');
     }
@@ -91,13 +118,21 @@ const platLib = (function () {
     return data;
   }
 
-  /** An `ApiError` from an answer in plat's error format (`{"error": {code, message, details}}`). */
+  /**
+   * An `ApiError` from an answer in plat's error format (`{"error": {code, message, details}}`).
+   * @param {number} status
+   * @param {string} statusText
+   * @param {{ error?: Partial<ApiErrorBody['error']> } | null} [body] any answer: not every error is in plat's format
+   */
   function apiError(status, statusText, body) {
     const e = (body && body.error) || {};
     return new ApiError(status, e.code || String(status), e.message || statusText, e.details, body);
   }
 
-  /** What a signed-in page makes of an error: sign-in again on 401, the operator message on 403. */
+  /**
+   * What a signed-in page makes of an error: sign-in again on 401, the operator message on 403.
+   * @param {unknown} err
+   */
   function signedInError(err) {
     if (!(err instanceof ApiError)) return err;
     if (err.status === 401) {
@@ -125,6 +160,8 @@ const platLib = (function () {
   /**
    * JSON request as the signed-in user; a rejected token sends the browser to sign-in, and a route
    * for operators only answers a tenant with {@link OPERATOR_ONLY}.
+   * @param {string} path
+   * @param {RequestOptions} [options]
    */
   async function api(path, options) {
     const token = sessionToken();
@@ -176,7 +213,7 @@ const platLib = (function () {
    * The 2xx body of a typed call, or `ApiError` in plat's format; a rejected token sends the browser
    * to sign-in, and a route for operators only answers a tenant with {@link OPERATOR_ONLY}.
    * @template T
-   * @param {Promise<{ data?: T, error?: any, response: Response }>} pending
+   * @param {Promise<{ data?: T, error?: ApiErrorBody, response: Response }>} pending
    * @returns {Promise<T>}
    */
   async function call(pending) {
@@ -205,8 +242,15 @@ const platLib = (function () {
    */
   const QUERIES_AT_ONCE = 2;
   let queriesRunning = 0;
+  /** @type {((value?: unknown) => void)[]} the waiting queries' `resolve` */
   const queriesWaiting = [];
 
+  /**
+   * A warehouse query (`POST /v1/projects/{id}/query`), queued as above.
+   * @param {string} projectId
+   * @param {ApiBody<'/v1/projects/{project_id}/query', 'post'>} body
+   * @returns {Promise<ApiAnswer<'/v1/projects/{project_id}/query', 'post'>>}
+   */
   async function warehouseQuery(projectId, body) {
     if (queriesRunning >= QUERIES_AT_ONCE) await new Promise((resolve) => queriesWaiting.push(resolve));
     else queriesRunning++;
@@ -234,13 +278,18 @@ const platLib = (function () {
    * last event id seen, so nothing is lost or repeated. `onState` hears 'connecting', 'live',
    * 'reconnecting' and 'closed'. Returns `{close(), drop()}`; `drop()` cuts the socket as a network
    * failure would (the UI tests use it).
+   * @param {string} projectId
+   * @param {{ since?: number, onEvent: (event: ApiEvent) => void, onState?: (state: StreamState) => void }} handlers
    */
   function followEvents(projectId, { since = 0, onEvent, onState }) {
     let last = since;
+    /** @type {WebSocket | null} */
     let socket = null;
     let closed = false;
     let attempt = 0;
+    /** @type {ReturnType<typeof setTimeout> | null} */
     let timer = null;
+    /** @param {StreamState} s */
     const state = (s) => onState && onState(s);
 
     function connect() {
@@ -255,6 +304,7 @@ const platLib = (function () {
         socket.send(JSON.stringify({ action: 'subscribe', project_id: projectId, since: last }));
       };
       socket.onmessage = (msg) => {
+        /** @type {{ type: 'subscribed' } | ({ type: 'event' } & ApiEvent)} */
         let data;
         try {
           data = JSON.parse(msg.data);
@@ -304,7 +354,7 @@ const platLib = (function () {
   /**
    * What the pages read from `GET /v1/ui-config` once `page()` starts them, as `window.plat.PHASES`
    * ([phase, label] pairs) and `window.plat.ENDED` (the statuses a project ends in).
-   * @type {{ PHASES: [string, string][], ENDED: ApiUiConfig['ended_statuses'], REPORTS: ApiUiConfig['reports'] }}
+   * @type {{ PHASES: [ApiProject['phase'], string][], ENDED: ApiUiConfig['ended_statuses'], REPORTS: ApiUiConfig['reports'] }}
    */
   const settings = { PHASES: [], ENDED: [], REPORTS: [] };
 
@@ -316,6 +366,8 @@ const platLib = (function () {
     return configRequest;
   }
 
+  /** @typedef {'connecting' | 'live' | 'reconnecting' | 'closed'} StreamState */
+  /** @type {Record<StreamState, string>} */
   const STATE_TEXT = { connecting: 'connecting…', live: '● live', reconnecting: 'reconnecting…', closed: '' };
 
   /**
@@ -323,7 +375,7 @@ const platLib = (function () {
    * then each new one live (`onEvent`), the connection state shown in `stateEl`. The stream closes
    * itself once the project has ended.
    * @param {string} projectId
-   * @param {{ onHistory?: (events: object[]) => void, onEvent: (event: any) => void, stateEl?: Element | null }} handlers
+   * @param {{ onHistory?: (events: ApiEvent[]) => void, onEvent: (event: ApiEvent) => void, stateEl?: Element | null }} handlers
    */
   async function liveProject(projectId, { onHistory, onEvent, stateEl }) {
     const client = await http();
@@ -347,12 +399,29 @@ const platLib = (function () {
 
   // ---- DOM ------------------------------------------------------------------------------------------
 
+  /** @typedef {PlatChild} Child */
+  /**
+   * An element's attributes: `true` sets an empty one, null, undefined and false none; `on<event>`
+   * adds a listener; `dataset` sets `data-*` (numbers as text).
+   * @typedef {{ [name: string]: string | number | boolean | null | undefined | EventListener | Record<string, string | number> }} Attrs
+   */
+  /**
+   * The element `document.createElement(tag)` makes.
+   * @template {string} K
+   * @typedef {K extends keyof HTMLElementTagNameMap ? HTMLElementTagNameMap[K] : HTMLElement} HtmlElementOf
+   */
+
   /**
    * Builds an element: `h('a', {href: '/x', class: 'y'}, 'text', child)`. Strings become text nodes,
    * so nothing from the API is ever parsed as HTML. `on<event>` attributes take functions.
+   * @template {string} K
+   * @param {K} tag
+   * @param {Attrs | null} [attrs]
+   * @param {...Child} children
+   * @returns {HtmlElementOf<K>}
    */
   function h(tag, attrs, ...children) {
-    const el = document.createElement(tag);
+    const el = /** @type {HtmlElementOf<K>} */ (document.createElement(tag));
     for (const [k, v] of Object.entries(attrs || {})) {
       if (v === undefined || v === null || v === false) continue;
       if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
@@ -362,33 +431,50 @@ const platLib = (function () {
     append(el, children);
     return el;
   }
+  /**
+   * @template {Element} E
+   * @param {E} el
+   * @param {Child[]} children
+   * @returns {E}
+   */
   function append(el, children) {
-    for (const c of children.flat(Infinity)) {
+    // Read as unknown[]: `flat(Infinity)` over the nested `Child` type would never end typing.
+    for (const c of /** @type {unknown[]} */ (children).flat(Infinity)) {
       if (c === undefined || c === null || c === false) continue;
       el.append(c instanceof Node ? c : document.createTextNode(String(c)));
     }
     return el;
   }
 
-  /** Builds an SVG element the same way as `h`. */
+  /**
+   * Builds an SVG element the same way as `h`.
+   * @param {string} tag
+   * @param {Record<string, string | number | null | undefined> | null} [attrs]
+   * @param {...Child} children
+   */
   function svg(tag, attrs, ...children) {
     const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
     for (const [k, v] of Object.entries(attrs || {}))
-      if (v !== undefined && v !== null) el.setAttribute(k, v);
+      if (v !== undefined && v !== null) el.setAttribute(k, String(v));
     return append(el, children);
   }
 
   // ---- formatting ---------------------------------------------------------------------------------
 
   const fmt = {
+    /** @param {number | null | undefined} n */
     usd(n) {
       const v = Number(n || 0);
       return v > 0 && v < 0.01 ? '$' + v.toFixed(4) : '$' + v.toFixed(2);
     },
+    /** @param {number | null | undefined} n */
     int(n) {
       return Number(n || 0).toLocaleString('en-US');
     },
-    /** 0:42, 12:05, 1:02:33 */
+    /**
+     * 0:42, 12:05, 1:02:33
+     * @param {number} seconds
+     */
     clock(seconds) {
       const s = Math.max(0, Math.floor(seconds));
       const hh = Math.floor(s / 3600);
@@ -396,22 +482,30 @@ const platLib = (function () {
       const ss = String(s % 60).padStart(2, '0');
       return hh ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
     },
-    /** 42 s, 3 min 5 s, 2 h 4 min */
+    /**
+     * 42 s, 3 min 5 s, 2 h 4 min
+     * @param {number | null | undefined} seconds
+     */
     duration(seconds) {
       const s = Math.round(Number(seconds || 0));
       if (s < 60) return `${s} s`;
       if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
       return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
     },
-    /** A local date and time, to the minute (the full ISO time is the element's title). */
+    /**
+     * A local date and time, to the minute (the full ISO time is the element's title).
+     * @param {string | null | undefined} iso
+     */
     time(iso) {
       if (!iso) return '';
       const d = new Date(iso);
       return d.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
     },
+    /** @param {string | null | undefined} iso */
     clockTime(iso) {
       return iso ? new Date(iso).toLocaleTimeString('en-GB') : '';
     },
+    /** @param {string | null | undefined} name */
     label(name) {
       return String(name || '').replace(/_/g, ' ');
     },
@@ -420,12 +514,15 @@ const platLib = (function () {
   /**
    * A stage timer: counts from `start` (ISO) every second until `end` is set, as spec'd for
    * `phase_changed` (the timer starts from its `started_at`).
+   * @param {string | undefined} start
+   * @param {string} [end]
    */
   function timer(start, end) {
     const el = h('span', { class: 'timer', dataset: { start: start || '', end: end || '' } });
     tickTimer(el);
     return el;
   }
+  /** @param {HTMLElement | SVGElement} el a `timer`, or an SVG text with its data */
   function tickTimer(el) {
     const { start, end } = el.dataset;
     if (!start) return (el.textContent = '');
@@ -433,16 +530,21 @@ const platLib = (function () {
     el.textContent = fmt.clock((to - Date.parse(start)) / 1000);
   }
   setInterval(() => {
-    for (const el of document.querySelectorAll('.timer[data-end=""]:not([data-start=""])')) tickTimer(el);
+    for (const el of document.querySelectorAll('.timer[data-end=""]:not([data-start=""])'))
+      tickTimer(/** @type {HTMLElement | SVGElement} */ (el));
   }, 1000);
 
-  /** A status badge. */
+  /**
+   * A status badge.
+   * @param {string} status
+   */
   function badge(status) {
     return h('span', { class: `badge s-${status}` }, fmt.label(status));
   }
 
   // ---- page frame ---------------------------------------------------------------------------------
 
+  /** @type {Promise<ApiAnswer<'/v1/alarms'>> | undefined} */
   let alarmsRead;
   /** The alarms (GET /v1/alarms), read once per page: the top bar and the page share the answer. */
   function alarms() {
@@ -450,7 +552,10 @@ const platLib = (function () {
     return alarmsRead;
   }
 
-  /** The top bar: brand, navigation (the operators' pages for operators), firing alarms, the user and sign-out. */
+  /**
+   * The top bar: brand, navigation (the operators' pages for operators), firing alarms, the user and sign-out.
+   * @param {User | null} user
+   */
   function topbar(user) {
     const operator = !user || user.operator;
     const nav = h(
@@ -490,7 +595,11 @@ const platLib = (function () {
     return bar;
   }
 
-  /** The tabs of a project's pages, the current one marked. */
+  /**
+   * The tabs of a project's pages, the current one marked.
+   * @param {string} projectId
+   * @param {'detail' | 'monitor' | 'cost' | 'result' | 'dashboard' | 'profile'} current
+   */
   function projectTabs(projectId, current) {
     const id = encodeURIComponent(projectId);
     const tabs = [
@@ -519,6 +628,8 @@ const platLib = (function () {
   /**
    * Runs a page: `start(user)` after the frame is drawn; an error it throws is shown in the page
    * (a redirect to sign-in is not an error).
+   * @param {(user: User) => unknown} start the signed-in user, or null on a page that needs none
+   * @param {{ needsUser?: boolean }} [options]
    */
   function page(start, { needsUser = true } = {}) {
     // The typed client's module loads while the document does, not after (the page's first call needs it).

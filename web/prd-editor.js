@@ -6,6 +6,10 @@ const platPrdEditorLib = (function () {
   const { h } = window.plat;
 
   class JsonSyntaxError extends Error {
+    /**
+     * @param {string} message
+     * @param {number} offset where in the text
+     */
     constructor(message, offset) {
       super(message);
       this.offset = offset;
@@ -15,20 +19,31 @@ const platPrdEditorLib = (function () {
   /**
    * Parses JSON text and records where each value is: `positions.get('layers.ads.0.name')` is
    * `[start, end]` in the text. A syntax error is a JsonSyntaxError with its offset.
+   * @param {string} text
    */
   function parseWithPositions(text) {
+    /** @type {Map<string, Span>} */
     const positions = new Map();
     let i = 0;
     const ws = () => {
       while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
     };
+    /**
+     * @param {string} what
+     * @returns {never}
+     */
     const fail = (what) => {
       throw new JsonSyntaxError(what, i);
     };
+    /** @param {string} ch */
     const expect = (ch) => {
       if (text[i] !== ch) fail(`expected ${ch === '"' ? 'a string' : `"${ch}"`}`);
       i++;
     };
+    /**
+     * @param {string[]} path
+     * @returns {unknown} the JSON value
+     */
     function value(path) {
       ws();
       const start = i;
@@ -36,7 +51,7 @@ const platPrdEditorLib = (function () {
       const ch = text[i];
       if (ch === '{') {
         i++;
-        v = {};
+        v = /** @type {Record<string, unknown>} */ ({});
         ws();
         if (text[i] === '}') i++;
         else
@@ -81,6 +96,7 @@ const platPrdEditorLib = (function () {
       positions.set(path.join('.'), [start, i]);
       return v;
     }
+    /** @returns {string} */
     function string() {
       if (text[i] !== '"') fail('expected a string in double quotes');
       const start = i;
@@ -101,9 +117,17 @@ const platPrdEditorLib = (function () {
     return { value: result, positions };
   }
 
+  /** @typedef {[start: number, end: number]} Span a value's place in the text */
+  /** @typedef {{ field?: string, message?: string } | null} Detail one of the server's 400/422 details */
+
+  /** @type {(text: string, offset: number) => number} */
   const lineOf = (text, offset) => text.slice(0, offset).split('\n').length;
 
-  /** The closest recorded place for a field path: the path itself or its nearest parent. */
+  /**
+   * The closest recorded place for a field path: the path itself or its nearest parent.
+   * @param {Map<string, Span>} positions
+   * @param {string | undefined} field
+   */
   function place(positions, field) {
     const parts = String(field || '')
       .replace(/^(prd|body)\.?/, '')
@@ -119,6 +143,10 @@ const platPrdEditorLib = (function () {
   /**
    * Builds the editor for `prd` inside `container`. `onSubmit(prd)` sends it and resolves, or throws
    * an error whose `details` (`[{field, message}]`) are shown against the text.
+   * @param {Element} container
+   * @param {ApiPrd} prd
+   * @param {{ onSubmit: (prd: unknown) => Promise<void>, onCancel: () => void }} handlers `prd` is the
+   *   parsed text, as the person wrote it: the server checks it
    */
   function createPrdEditor(container, prd, { onSubmit, onCancel }) {
     const text = h('textarea', {
@@ -151,6 +179,7 @@ const platPrdEditorLib = (function () {
     );
     container.replaceChildren(form);
 
+    /** @param {Span} span */
     const select = ([start, end]) => {
       text.focus();
       text.setSelectionRange(start, end);
@@ -160,6 +189,10 @@ const platPrdEditorLib = (function () {
       text.scrollTop = Math.max(0, (line / lines) * text.scrollHeight - text.clientHeight / 2);
     };
 
+    /**
+     * @param {string} message
+     * @param {{ label: string, at?: Span }[]} items
+     */
     function show(message, items) {
       errors.replaceChildren(
         h('strong', {}, message),
@@ -192,6 +225,7 @@ const platPrdEditorLib = (function () {
         parsed = parseWithPositions(text.value);
       } catch (err) {
         if (!(err instanceof JsonSyntaxError)) throw err;
+        /** @type {Span} */
         const at = [err.offset, Math.min(err.offset + 1, text.value.length)];
         return show('The PRD is not valid JSON.', [
           { label: `line ${lineOf(text.value, err.offset)}: ${err.message}`, at },
@@ -202,7 +236,10 @@ const platPrdEditorLib = (function () {
         await onSubmit(parsed.value);
       } catch (err) {
         if (err instanceof window.plat.PageLeft) throw err;
-        const details = Array.isArray(err.details) ? err.details.filter((d) => d && d.field) : [];
+        /** @type {Detail[]} */
+        const details = Array.isArray(err.details)
+          ? err.details.filter(/** @param {Detail} d */ (d) => d && d.field)
+          : [];
         const items = details.map((d) => {
           const at = place(parsed.positions, d.field);
           const where = at ? `line ${lineOf(text.value, at[0])}, ` : '';

@@ -4,20 +4,33 @@
 const platPrdLib = (function () {
   const { h, fmt } = window.plat;
 
+  /** @typedef {ApiPrd['facts'][number]} Fact */
+  /** @typedef {Fact['event_time_candidates'][number]} Candidate */
+  /** @typedef {ApiPrd['layers']['ods'][number]} LayerTable a table of any layer (all four have one shape) */
+
+  /**
+   * @template T
+   * @param {T[] | undefined} items
+   * @param {(item: T) => PlatChild} render an item as its `<li>`
+   */
   const list = (items, render) => (items && items.length ? h('ul', {}, items.map(render)) : none());
   const none = () => h('p', { class: 'muted' }, 'none');
+  /** @param {string | undefined} text */
   const evidence = (text) => (text ? h('span', { class: 'muted' }, ' — ', text) : '');
 
   /**
    * Every date a fact could be dated by, with the figures that ranked it (docs/offline-analyst.md): the
    * chosen one first; to date the fact otherwise, copy another's table, column and path into
    * event_time in the editor.
+   * @param {Fact} f
    */
   function eventTimeCandidates(f) {
     const candidates = f.event_time_candidates || [];
     if (candidates.length < 2) return '';
     // The one event_time names, which a person may have changed from the first.
+    /** @param {Candidate} c */
     const chosen = (c) => f.event_time && c.table === f.event_time.table && c.column === f.event_time.column;
+    /** @param {Candidate} c */
     const percent = (c) =>
       c.coverage === undefined ? 'not profiled' : `${Math.round(c.coverage * 1000) / 10}%`;
     return h(
@@ -44,6 +57,8 @@ const platPrdLib = (function () {
   /**
    * The decisions the analyst is unsure of, weakest first (docs/offline-analyst.md#say-when-unsure):
    * shown above everything else for the person approving, each with what else it could be.
+   * @param {ApiPrd['review']} items
+   * @param {(text: string) => HTMLElement} hy a heading one level below the sections'
    */
   function reviewSection(items, hy) {
     if (!items.length) return '';
@@ -70,6 +85,10 @@ const platPrdLib = (function () {
     );
   }
 
+  /**
+   * @param {string[]} head the columns' names
+   * @param {PlatChild} rows
+   */
   function table(head, rows) {
     return h(
       'div',
@@ -91,6 +110,10 @@ const platPrdLib = (function () {
     );
   }
 
+  /**
+   * @param {string} layer
+   * @param {LayerTable} t
+   */
   function layerTable(layer, t) {
     return h(
       'details',
@@ -137,12 +160,22 @@ const platPrdLib = (function () {
     );
   }
 
-  /** The PRD as sections; `headingLevel` is the level of the section headings (2 by default). */
+  /**
+   * The PRD as sections; `headingLevel` is the level of the section headings (2 by default).
+   * @param {ApiPrd} prd
+   * @param {{ headingLevel?: number }} [options]
+   */
   function renderPrd(prd, { headingLevel = 2 } = {}) {
+    /** @param {string} text */
     const hx = (text) => h('h' + headingLevel, {}, text);
-    /** A long section, folded: its heading is the summary. */
+    /**
+     * A long section, folded: its heading is the summary.
+     * @param {string} text
+     * @param {...PlatChild} content
+     */
     const fold = (text, ...content) =>
       h('details', { class: 'fold' }, h('summary', {}, h('h' + headingLevel, {}, text)), ...content);
+    /** @param {string} text */
     const hy = (text) => h('h' + (headingLevel + 1), {}, text);
     const analyst =
       prd.analyst.kind === 'claude'
@@ -232,7 +265,7 @@ const platPrdLib = (function () {
           ]
         : '',
       hx('Warehouse layers'),
-      ['ods', 'dwd', 'dws', 'ads'].map((layer) => [
+      /** @type {(keyof ApiPrd['layers'])[]} */ (['ods', 'dwd', 'dws', 'ads']).map((layer) => [
         hy(`${layer.toUpperCase()} (${prd.layers[layer].length} tables)`),
         prd.layers[layer].length ? prd.layers[layer].map((t) => layerTable(layer, t)) : none(),
       ]),

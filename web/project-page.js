@@ -3,11 +3,13 @@
 window.plat.page(async () => {
   const { call, h, fmt, badge, timer, projectTabs } = window.plat;
   const id = window.plat.projectId();
-  const $ = (sel) => document.querySelector(sel);
+  /** @param {string} sel an element of the page's HTML */
+  const $ = (sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
   document.getElementById('tabs').replaceWith(projectTabs(id, 'detail'));
 
   const ENDED = window.plat.ENDED;
   let view = await window.plat.project(id);
+  /** @type {string | null} the PRD shown, as JSON */
   let prdShownFor = null;
   let editing = false;
 
@@ -32,7 +34,10 @@ window.plat.page(async () => {
 
   function renderPhases() {
     $('#phases').replaceChildren(
-      ...Object.entries(view.phases).map(([phase, status]) => {
+      // Object.entries types the keys as any string.
+      .../** @type {[ApiProject['phase'], ApiProject['phases'][ApiProject['phase']]][]} */ (
+        Object.entries(view.phases)
+      ).map(([phase, status]) => {
         const d = view.phase_details[phase] || {};
         return h(
           'li',
@@ -132,6 +137,7 @@ window.plat.page(async () => {
       decisionBox.focus({ preventScroll: true });
     }
   }
+  /** @param {Error & { status?: number }} err an `ApiError`, or any error */
   function decisionFailed(err) {
     if (err instanceof window.plat.PageLeft) throw err;
     if (err.status === 409) {
@@ -145,17 +151,47 @@ window.plat.page(async () => {
     decisionError.replaceChildren(h('strong', {}, err.message));
     decisionError.hidden = false;
   }
+  /** @typedef {ApiBody<'/v1/projects/{project_id}/hitl/modify', 'post'>} ModifyBody the PRD as modified */
+  /** @typedef {ApiBody<'/v1/projects/{project_id}/hitl/reject', 'post'>} RejectBody */
+  /**
+   * @overload
+   * @param {'approve'} decision
+   * @returns {Promise<void>}
+   */
+  /**
+   * @overload
+   * @param {'modify'} decision
+   * @param {ModifyBody} body
+   * @returns {Promise<void>}
+   */
+  /**
+   * @overload
+   * @param {'reject'} decision
+   * @param {RejectBody} body
+   * @returns {Promise<void>}
+   */
+  /**
+   * @param {'approve' | 'modify' | 'reject'} decision
+   * @param {ModifyBody | RejectBody} [body]
+   */
   async function decide(decision, body) {
     decisionError.hidden = true;
     for (const b of decisionBox.querySelectorAll('button')) b.disabled = true;
     try {
       const client = await window.plat.http();
       const params = { path: { project_id: id } };
+      // The overloads pair each decision with its body, which the ternary cannot follow.
       await call(
         decision === 'modify'
-          ? client.POST('/v1/projects/{project_id}/hitl/modify', { params, body })
+          ? client.POST('/v1/projects/{project_id}/hitl/modify', {
+              params,
+              body: /** @type {ModifyBody} */ (body),
+            })
           : decision === 'reject'
-            ? client.POST('/v1/projects/{project_id}/hitl/reject', { params, body: body || {} })
+            ? client.POST('/v1/projects/{project_id}/hitl/reject', {
+                params,
+                body: /** @type {RejectBody} */ (body) || {},
+              })
             : client.POST('/v1/projects/{project_id}/hitl/approve', { params }),
       );
       $('#reject-form').hidden = true;
@@ -169,12 +205,12 @@ window.plat.page(async () => {
   $('#approve').addEventListener('click', () => decide('approve').catch(decisionFailed));
   $('#reject').addEventListener('click', () => {
     $('#reject-form').hidden = false;
-    $('#reject-form').reason.focus();
+    /** @type {HTMLFormElement} */ ($('#reject-form')).reason.focus();
   });
   $('#reject-cancel').addEventListener('click', () => ($('#reject-form').hidden = true));
   $('#reject-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    const reason = e.target.reason.value.trim();
+    const reason = /** @type {HTMLFormElement} */ (e.target).reason.value.trim();
     decide('reject', reason ? { reason } : {}).catch(decisionFailed);
   });
   $('#modify').addEventListener('click', () => {
@@ -183,7 +219,8 @@ window.plat.page(async () => {
     const editor = window.platPrdEditor.createPrdEditor($('#editor'), view.prd, {
       onSubmit: async (prd) => {
         try {
-          await decide('modify', prd);
+          // The text as the person wrote it: the server checks it (400 / 422, shown in the editor).
+          await decide('modify', /** @type {ModifyBody} */ (prd));
         } catch (err) {
           if (err.status === 409) decisionFailed(err);
           throw err;
@@ -210,6 +247,7 @@ window.plat.page(async () => {
   });
 
   // ---- live updates ---------------------------------------------------------------------------
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let pending = null;
   async function refresh() {
     view = await window.plat.project(id);
@@ -221,6 +259,7 @@ window.plat.page(async () => {
   };
 
   const log = $('#log');
+  /** @param {ApiEvent} e */
   function addLogLine(e) {
     const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
     log.append(

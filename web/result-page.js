@@ -7,10 +7,50 @@ window.plat.page(async () => {
   const id = window.plat.projectId();
   const enc = encodeURIComponent(id);
   const base = `/v1/projects/${enc}`;
-  const $ = (sel) => document.querySelector(sel);
+  /** @param {string} sel an element of the page's HTML */
+  const $ = (sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
   document.getElementById('tabs').replaceWith(projectTabs(id, 'result'));
   /** Relations below this confidence are not shown (the data-profile rule). */
   const MIN_CONFIDENCE = 0.5;
+
+  // The reports as this page reads them: the API document describes them loosely. Each is written by
+  // a domain type (named beside it); the data profile's is imported, the others pull in Node code.
+  /**
+   * domain/governance/quality-checks.ts (`QualityReport`)
+   * @typedef {object} QualityReport
+   * @property {number} rules_total
+   * @property {number} rules_passed
+   * @property {number} rules_failed
+   * @property {number} rules_errored
+   * @property {string[]} blocking_failed
+   * @property {{ name: string, severity: string, table: string, column?: string, status: 'passed' | 'failed' | 'error', checked_rows: number, violations: number, message: string, samples: object[], sql: string }[]} results
+   */
+  /**
+   * domain/warehouse/metric-validation.ts (`MetricValidationReport`)
+   * @typedef {object} MetricValidationReport
+   * @property {{ name: string, ads_table: string, valid: boolean, reason: string, row_count: number, first_date: string | null, last_date: string | null }[]} results
+   */
+  /**
+   * domain/governance/catalog.ts (`Catalog`)
+   * @typedef {object} Catalog
+   * @property {string} engine
+   * @property {{ database: string, table: string, layer: string, description: string, row_count: number, columns: object[], location: string, upstream: string[] }[]} tables
+   * @property {{ from: string, to: string }[]} lineage
+   */
+  /**
+   * activities/analysis/warehouse/warehouse-deps.ts (the modeling scripts)
+   * @typedef {object} ModelingScripts
+   * @property {{ layer: string, database: string, script: string, tables: object[] }[]} layers
+   */
+  /**
+   * domain/pipeline/pipeline-templates.ts (`PipelineTemplates`)
+   * @typedef {object} PipelineTemplates
+   * @property {{ table: string, watermark: string }[]} incremental
+   * @property {string[]} full_reload
+   * @property {{ cron: string, timezone: string }} schedule
+   * @property {{ path: string, content: string }[]} files
+   */
+  /** @typedef {import('../domain/advisor/data-profile-types').DataProfileReport} DataProfileReport */
 
   const view = await window.plat.project(id);
   document.title = `Result ${view.project_id} · plat`;
@@ -45,6 +85,7 @@ window.plat.page(async () => {
       return null;
     }
   }
+  /** @type {(head: string[], rows: PlatChild, attrs?: Record<string, string>) => HTMLElement} */
   const table = (head, rows, attrs = {}) =>
     h(
       'div',
@@ -66,6 +107,7 @@ window.plat.page(async () => {
     );
 
   // ---- reports -------------------------------------------------------------------------------
+  /** @param {ApiProject['phase']} phase */
   const done = (phase) => view.phases[phase] === 'completed';
   /** The reports this page (or the dashboard and profile pages) lays out; any other is offered as JSON. */
   const LAID_OUT = new Set(['quality', 'metrics', 'catalog', 'scripts', 'pipeline', 'dashboards', 'profile']);
@@ -125,13 +167,14 @@ window.plat.page(async () => {
     ),
   );
 
+  /** @type {[QualityReport | null, MetricValidationReport | null, Catalog | null, ModelingScripts | null, PipelineTemplates | null, DataProfileReport | null]} */
   const [quality, metrics, catalog, scripts, pipeline, profile] = await Promise.all([
     artifact('quality', $('#quality')),
     artifact('metrics', $('#metrics')),
     artifact('catalog', $('#catalog')),
     artifact('scripts', $('#scripts')),
     artifact('pipeline', $('#pipeline')),
-    done('analytics_advisor') ? api(`${base}/profile`).catch(() => null) : null,
+    done('analytics_advisor') ? api(`${base}/profile`).catch(/** @returns {null} */ () => null) : null,
   ]);
 
   // ---- quality ---------------------------------------------------------------------------------
@@ -207,6 +250,7 @@ window.plat.page(async () => {
 
   // ---- catalog and lineage -----------------------------------------------------------------------
   if (catalog) {
+    /** @type {Map<string, string[]>} */
     const upstreamOf = new Map();
     for (const l of catalog.lineage) upstreamOf.set(l.to, [...(upstreamOf.get(l.to) || []), l.from]);
     const relations = profile ? profile.relations.filter((r) => r.confidence >= MIN_CONFIDENCE) : [];

@@ -3,12 +3,23 @@
 // chart, the summary, and the timeline of every index.
 window.plat.page(async () => {
   const { api, h, fmt, ApiError } = window.plat;
-  const $ = (sel) => document.querySelector(sel);
-  const form = $('#sim-form');
+  /** @param {string} sel an element of the page's HTML */
+  const $ = (sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
+  const form = /** @type {HTMLFormElement} */ ($('#sim-form'));
   /** Timeline rows drawn at most; the JSON answer has them all. */
   const MAX_ROWS = 2000;
+  /**
+   * The answer, read as the domain type the simulation returns: the API document describes it with
+   * open objects (as the CLI reads it, gateway/cli/simulate-command.ts).
+   * @typedef {import('../domain/search-ops/lifecycle/simulate/simulation-result').SimulationResult} SimulationResult
+   */
+  /**
+   * What the API says is wrong: its 400 lists each field, its 422 the policy's `problems`.
+   * @typedef {{ path?: string, field?: string, message: string }} Problem
+   */
   const COLORS = ['#d9480f', '#f59f00', '#2f6fde', '#5c7cfa', '#868e96', '#12b886', '#ae3ec9'];
 
+  /** @param {number | null | undefined} n */
   const bytes = (n) => {
     const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
     let v = Number(n || 0);
@@ -19,6 +30,7 @@ window.plat.page(async () => {
     }
     return u === 0 ? `${Math.round(v)} B` : `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} ${units[u]}`;
   };
+  /** @param {{ day: number, time: string }} e */
   const when = (e) => `day ${e.day} ${e.time}`;
 
   function showChoice() {
@@ -32,7 +44,9 @@ window.plat.page(async () => {
   /** The request body, or an Error naming the field to fix. */
   function body() {
     const choice = form.policy_choice.value;
+    /** @param {string} name a field of the form */
     const num = (name) => Number(form[name].value);
+    /** @type {ApiBody<'/v1/search/simulate', 'post'>} */
     const out = {
       days: num('days'),
       profile: {
@@ -58,6 +72,7 @@ window.plat.page(async () => {
     return out;
   }
 
+  /** @param {Error & { details?: (Problem[] & { problems?: undefined }) | { problems?: Problem[] } }} err */
   function showError(err) {
     const box = $('#sim-error');
     const problems = (err.details && err.details.problems) || (Array.isArray(err.details) ? err.details : []);
@@ -74,6 +89,7 @@ window.plat.page(async () => {
     box.hidden = false;
   }
 
+  /** @param {SimulationResult} r */
   function drawChart(r) {
     const tiers = r.tiers.filter((t) => r.daily.some((d) => d.tiers.some((x) => x.tier === t)));
     const el = $('#chart');
@@ -109,6 +125,7 @@ window.plat.page(async () => {
     }
   }
 
+  /** @param {SimulationResult} r */
   function show(r) {
     $('#result').hidden = false;
     const p = r.profile;
@@ -177,7 +194,7 @@ window.plat.page(async () => {
     ev.preventDefault();
     $('#sim-error').hidden = true;
     const status = $('#sim-status');
-    const submit = $('#sim-submit');
+    const submit = /** @type {HTMLButtonElement} */ ($('#sim-submit'));
     let request;
     try {
       request = body();
@@ -187,6 +204,7 @@ window.plat.page(async () => {
     submit.disabled = true;
     status.textContent = 'simulating…';
     try {
+      /** @type {SimulationResult} */
       const r = await api('/v1/search/simulate', { method: 'POST', body: request });
       show(r);
       $('#result').dataset.events = String(r.timeline.length);

@@ -26,12 +26,49 @@ declare global {
     echarts: any;
   }
 
+  /**
+   * What `plat.h` and `plat.svg` append: nodes as they are, the rest as text, nothing for null,
+   * undefined and false, arrays flattened (a type of its own: a JSDoc typedef cannot nest itself).
+   */
+  type PlatChild = Node | string | number | boolean | null | undefined | PlatChild[];
+
   /** Every operation of the platform API (the typed client's paths). */
   type ApiPaths = paths;
   /** A project as `GET /v1/projects/{id}` answers it. */
   type ApiProject = components['schemas']['Project'];
   /** The pages' settings (`GET /v1/ui-config`). */
   type ApiUiConfig = paths['/v1/ui-config']['get']['responses'][200]['content']['application/json'];
+  /** An answer in plat's error format (`{"error": {code, message, details}}`). */
+  type ApiErrorBody = components['schemas']['Error'];
   /** A report a stage keeps (`GET /v1/projects/{id}/{path}`), from the stage table. */
   type ApiReportPath = ReportPath;
+  /** The JSON body of a 200 answer: `ApiAnswer<'/v1/alarms'>`, `ApiAnswer<'/v1/search/simulate', 'post'>`. */
+  type ApiAnswer<
+    P extends keyof paths,
+    M extends keyof paths[P] = 'get' & keyof paths[P],
+  > = paths[P][M] extends {
+    responses: { 200: { content: { 'application/json': infer B } } };
+  }
+    ? B
+    : never;
+  /** The JSON body a route takes: `ApiBody<'/v1/projects/{project_id}/query', 'post'>`. */
+  type ApiBody<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+    requestBody?: { content: { 'application/json': infer B } };
+  }
+    ? B
+    : never;
+  /** A project's PRD (`ApiProject['prd']`, once written). */
+  type ApiPrd = NonNullable<ApiProject['prd']>;
+  /**
+   * A project event, as `GET /v1/projects/{id}/events` lists it and the live stream sends it, with
+   * the payload fields the pages read (workflows/project-progress.ts puts them beside the others).
+   */
+  type ApiEvent = ApiAnswer<'/v1/projects/{project_id}/events'>['events'][number] & {
+    /** `phase_changed`: the phase's new status and when it started and ended. */
+    phase_status?: ApiProject['phases'][keyof ApiProject['phases']];
+    started_at?: string;
+    ended_at?: string;
+    /** `cost_update`: the project's cost record. */
+    cost?: ApiProject['cost'];
+  };
 }
