@@ -1,10 +1,9 @@
 // The dashboard page (the project's bi_dashboard_url): each dashboard of the spec as cards, each card
 // one metric queried live from the ADS layer over the stat_date range picked (docs/web-ui.md#dashboard).
 window.plat.page(async () => {
-  const { api, h, projectTabs } = window.plat;
+  const { call, h, projectTabs } = window.plat;
   const { seriesOption, topOption, draw, formatValue, rangeText, bucketRows, grainFor } = window.platCharts;
   const id = window.plat.projectId();
-  const base = `/v1/projects/${encodeURIComponent(id)}`;
   /** @param {string} sel an element of the page's HTML */
   const $ = (sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
   const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -217,8 +216,13 @@ window.plat.page(async () => {
   }
 
   // The dashboards report is described loosely in the document (each dataset's own columns).
-  /** @type {[ApiProject, DashboardSpec]} */
-  const [project, spec] = await Promise.all([window.plat.project(id), api(`${base}/dashboards`)]);
+  const client = await window.plat.http();
+  const [project, spec] = await Promise.all([
+    window.plat.project(id),
+    call(client.GET('/v1/projects/{project_id}/dashboards', { params: { path: { project_id: id } } })).then(
+      (answer) => /** @type {DashboardSpec} */ (/** @type {unknown} */ (answer)),
+    ),
+  ]);
   document.title = `Dashboard · ${project.prd ? project.prd.title : id} · plat`;
   $('#title').textContent = project.prd ? project.prd.title : id;
   $('#subtitle').textContent = `${id} · ${project.status} · ${spec.datasets.length} metrics`;

@@ -89,7 +89,7 @@ const platLib = (function () {
   }
 
   /**
-   * What `request` and `api` take: `fetch`'s method and headers, and a body sent as JSON unless it
+   * What `request` takes: `fetch`'s method and headers, and a body sent as JSON unless it
    * is a string already.
    * @typedef {{ method?: string, headers?: Record<string, string>, body?: unknown }} RequestOptions
    */
@@ -157,23 +157,6 @@ const platLib = (function () {
     throw new PageLeft();
   }
 
-  /**
-   * JSON request as the signed-in user; a rejected token sends the browser to sign-in, and a route
-   * for operators only answers a tenant with {@link OPERATOR_ONLY}.
-   * @param {string} path
-   * @param {RequestOptions} [options]
-   */
-  async function api(path, options) {
-    const token = sessionToken();
-    const opts = Object.assign({}, options || {});
-    opts.headers = Object.assign({ authorization: 'Bearer ' + token }, opts.headers || {});
-    try {
-      return await request(path, opts);
-    } catch (err) {
-      throw signedInError(err);
-    }
-  }
-
   // ---- the typed client ---------------------------------------------------------------------------
 
   /** openapi-fetch, served from its npm package by the gateway (a module, loaded on first use). */
@@ -186,7 +169,7 @@ const platLib = (function () {
   /**
    * The API's client typed by its OpenAPI document (docs/architecture.md#one-contract-per-service):
    * paths, parameters and bodies are checked by `npm run typecheck`. It sends the session's token;
-   * use it through {@link call}, which answers the body or throws `ApiError` as `api` does.
+   * use it through {@link call}, which answers the body or throws `ApiError` in plat's format.
    * @returns {Promise<TypedClient>}
    */
   function http() {
@@ -257,7 +240,14 @@ const platLib = (function () {
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          return await api(`/v1/projects/${encodeURIComponent(projectId)}/query`, { method: 'POST', body });
+          sessionToken();
+          const client = await http();
+          return await call(
+            client.POST('/v1/projects/{project_id}/query', {
+              params: { path: { project_id: projectId } },
+              body,
+            }),
+          );
         } catch (err) {
           if (!(err instanceof ApiError) || err.status !== 429 || attempt >= 30) throw err;
           await new Promise((resolve) => setTimeout(resolve, 300 + 200 * Math.min(attempt, 5)));
@@ -325,7 +315,10 @@ const platLib = (function () {
         if (closed) return state('closed');
         // The gateway refuses a rejected token before the upgrade, which a browser only sees as a
         // close that never opened: the API says whether the token is the reason (401 → sign-in).
-        if (!opened) api('/v1/projects?limit=1').catch(() => {});
+        if (!opened)
+          http()
+            .then((client) => call(client.GET('/v1/projects', { params: { query: { limit: 1 } } })))
+            .catch(() => {});
         attempt += 1;
         state('reconnecting');
         timer = setTimeout(connect, Math.min(15_000, 1000 * 2 ** (attempt - 1)));
@@ -675,7 +668,6 @@ const platLib = (function () {
     uiConfig,
     ApiError,
     PageLeft,
-    api,
     http,
     call,
     project,

@@ -2,11 +2,10 @@
 // the catalog with lineage (relations only at confidence ≥ 0.5), the modeling scripts and the
 // pipeline templates to download (docs/web-ui.md#result).
 window.plat.page(async () => {
-  const { api, h, fmt, badge, projectTabs } = window.plat;
+  const { call, h, fmt, badge, projectTabs } = window.plat;
   const { download, tarArchive } = window.platDownloads;
   const id = window.plat.projectId();
   const enc = encodeURIComponent(id);
-  const base = `/v1/projects/${enc}`;
   /** @param {string} sel an element of the page's HTML */
   const $ = (sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
   document.getElementById('tabs').replaceWith(projectTabs(id, 'result'));
@@ -70,13 +69,22 @@ window.plat.page(async () => {
   }
 
   /**
+   * A stage's report as the API answers it (`GET /v1/projects/{id}/{path}`), or `ApiError`.
+   * @param {ApiReportPath} path a report of the stage table (a misspelt one fails `npm run typecheck`)
+   */
+  async function report(path) {
+    const client = await window.plat.http();
+    const route = /** @type {ApiReportRoute} */ (`/v1/projects/{project_id}/${path}`);
+    return call(client.GET(route, { params: { path: { project_id: id } } }));
+  }
+  /**
    * A stage's report, or null with the reason shown in `el` when its stage has not run.
    * @param {ApiReportPath} path a report of the stage table (a misspelt one fails `npm run typecheck`)
    * @param {Element} el
    */
   async function artifact(path, el) {
     try {
-      return await api(`${base}/${path}`);
+      return await report(path);
     } catch (err) {
       if (err instanceof window.plat.PageLeft) throw err;
       el.replaceChildren(
@@ -155,7 +163,8 @@ window.plat.page(async () => {
                 onclick: async () =>
                   download(
                     `${id}-${r.path}.json`,
-                    JSON.stringify(await api(`${base}/${r.path}`), null, 2),
+                    // The gateway's reports are the stage table's.
+                    JSON.stringify(await report(/** @type {ApiReportPath} */ (r.path)), null, 2),
                     'application/json',
                   ),
               },
@@ -167,15 +176,19 @@ window.plat.page(async () => {
     ),
   );
 
-  /** @type {[QualityReport | null, MetricValidationReport | null, Catalog | null, ModelingScripts | null, PipelineTemplates | null, DataProfileReport | null]} */
-  const [quality, metrics, catalog, scripts, pipeline, profile] = await Promise.all([
-    artifact('quality', $('#quality')),
-    artifact('metrics', $('#metrics')),
-    artifact('catalog', $('#catalog')),
-    artifact('scripts', $('#scripts')),
-    artifact('pipeline', $('#pipeline')),
-    done('analytics_advisor') ? api(`${base}/profile`).catch(/** @returns {null} */ () => null) : null,
-  ]);
+  const [quality, metrics, catalog, scripts, pipeline, profile] =
+    /** @type {[QualityReport | null, MetricValidationReport | null, Catalog | null, ModelingScripts | null, PipelineTemplates | null, DataProfileReport | null]} */ (
+      /** @type {unknown} */ (
+        await Promise.all([
+          artifact('quality', $('#quality')),
+          artifact('metrics', $('#metrics')),
+          artifact('catalog', $('#catalog')),
+          artifact('scripts', $('#scripts')),
+          artifact('pipeline', $('#pipeline')),
+          done('analytics_advisor') ? report('profile').catch(/** @returns {null} */ () => null) : null,
+        ])
+      )
+    );
 
   // ---- quality ---------------------------------------------------------------------------------
   if (quality) {

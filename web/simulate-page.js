@@ -2,7 +2,7 @@
 // days and the ingest profile; POST /v1/search/simulate; the bytes of each tier per day as a stacked
 // chart, the summary, and the timeline of every index.
 window.plat.page(async () => {
-  const { api, h, fmt, ApiError } = window.plat;
+  const { call, h, fmt, ApiError } = window.plat;
   /** @param {string} sel an element of the page's HTML */
   const $ = (sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
   const form = /** @type {HTMLFormElement} */ ($('#sim-form'));
@@ -204,8 +204,9 @@ window.plat.page(async () => {
     submit.disabled = true;
     status.textContent = 'simulating…';
     try {
-      /** @type {SimulationResult} */
-      const r = await api('/v1/search/simulate', { method: 'POST', body: request });
+      const client = await window.plat.http();
+      const answer = await call(client.POST('/v1/search/simulate', { body: request }));
+      const r = /** @type {SimulationResult} */ (/** @type {unknown} */ (answer));
       show(r);
       $('#result').dataset.events = String(r.timeline.length);
       status.textContent = `done in ${fmt.int(r.stats.elapsed_ms)} ms`;

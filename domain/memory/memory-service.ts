@@ -312,23 +312,9 @@ export class MemoryService {
     req: AddMemoryRequest,
     mayShare: boolean,
   ): Promise<{ results: MemoryAddResult[]; token_usage: TokenUsage }> {
-    const { store, extractor, embedder, audit } = this.deps;
-    let usage = NO_USAGE;
-    let facts: string[];
-    let subjects: (StatedSubject | undefined)[] = [];
-    if (req.infer) {
-      const category = categoryOf(req.metadata ?? {}) ?? undefined;
-      const extracted = await extractor.extract(
-        { text: req.text, messages: req.messages },
-        req.custom_extraction_prompt,
-        category,
-      );
-      facts = extracted.facts;
-      subjects = extracted.subjects ?? [];
-      usage = addUsage(usage, extracted.usage);
-    } else {
-      facts = [req.text ?? req.messages!.map((m) => `${m.role}: ${m.content}`).join('\n')];
-    }
+    const { embedder, extractor, audit } = this.deps;
+    const { facts, subjects, usage: extracted } = await this.factsOf(req);
+    let usage = extracted;
     const scope: MemoryFilter = {
       user_id: req.user_id,
       agent_id: req.agent_id,
@@ -337,114 +323,9 @@ export class MemoryService {
     const vectors = facts.length ? await embedder.embed(facts) : [];
     const results: MemoryAddResult[] = [];
     for (const [i, fact] of facts.entries()) {
-      const hash = textHash(fact);
-      const same = await store.findByHash(scope, hash);
-      if (same) {
-        results.push({ id: same.id, memory: same.memory, event: 'NONE' });
-        continue;
-      }
-      const vector = vectors[i];
-      let neighbours: VectorHit[] = [];
-      // Earlier memories setting the same single-valued attribute (docs/memory-supersede.md).
-      let earlier: MemoryRecord[] = [];
-      const stated = subjects[i];
-      if (req.infer) {
-        neighbours = await this.vectorsNow.search(vector, scope, 5);
-        // The model named the attribute: an earlier memory of the same one is superseded without
-        // asking it again (docs/memory-validity.md#with-claude).
-        const superseded =
-          stated && (await this.supersedeStated(req, fact, stated, scope, neighbours, vector));
-        if (superseded) {
-          results.push(superseded);
-          continue;
-        }
-        const subject = readSubject(fact);
-        earlier = subject ? await sameSubjectMemories(store, scope, subject, neighbours) : [];
-        // No earlier statement of the subject the reader knows: evidence in the words
-        // (docs/memory-supersede.md#by-evidence). When one is found, its key is precise.
-        const replaced = earlier.length ? [] : await replacedMemories(store, scope, fact, neighbours);
-        if (extractor.kind !== 'claude') {
-          const superseded =
-            subject && earlier.length
-              ? await this.supersede(
-                  req,
-                  fact,
-                  earlier[0],
-                  vector,
-                  readSubject(earlier[0].memory)?.value === subject.value,
-                )
-              : replaced.length
-                ? await this.supersede(req, fact, replaced[0], vector, false)
-                : undefined;
-          if (superseded) {
-            results.push(superseded);
-            continue;
-          }
-        }
-        earlier.push(...replaced);
-        // A near-identical text stating another value ("… in Bern" for "… in Berlin") is no duplicate.
-        const contradicted = new Set(
-          earlier.filter((r) => readSubject(r.memory)?.value !== subject?.value).map((r) => r.id),
-        );
-        if (
-          neighbours[0] &&
-          neighbours[0].similarity >= (embedder.similarity?.duplicate ?? DUPLICATE_SIMILARITY) &&
-          !contradicted.has(neighbours[0].record.id)
-        ) {
-          results.push({ id: neighbours[0].record.id, memory: neighbours[0].record.memory, event: 'NONE' });
-          continue;
-        }
-      }
-      const relatedAt = embedder.similarity?.related ?? RELATED_SIMILARITY;
-      const related = neighbours.filter((n) => n.similarity >= relatedAt).map((n) => n.record);
-      // The model also sees same-subject memories too far in meaning to be neighbours.
-      for (const r of earlier) if (!related.some((n) => n.id === r.id)) related.push(r);
-      if (req.infer && extractor.kind === 'claude' && related.length) {
-        const { decision, usage: used } = await extractor.decide(
-          fact,
-          related.map((r) => ({ id: r.id, memory: r.memory })),
-        );
-        usage = addUsage(usage, used);
-        if (decision.event === 'NONE') {
-          const known = related[0];
-          results.push({ id: known.id, memory: known.memory, event: 'NONE' });
-          continue;
-        }
-        if (decision.event === 'UPDATE') {
-          // The model says the fact changed the memory: what it said until now stays as a version.
-          const at = req.created_at ? new Date(req.created_at).toISOString() : undefined;
-          const { record, previous } = await this.updateText(decision.id, decision.text, undefined, {
-            at,
-            supersede: true,
-          });
-          results.push({ id: record.id, memory: record.memory, event: 'UPDATE', previous_memory: previous });
-          continue;
-        }
-        if (decision.event === 'DELETE') {
-          const removed = await this.delete(decision.id);
-          results.push({ id: removed.id, memory: removed.memory, event: 'DELETE' });
-          continue;
-        }
-      }
-      // Another add (this instance's or another's) may have stored the fact since the check above.
-      const { record, added } = await this.insert(
-        {
-          ...req,
-          metadata: stated
-            ? withStatedSubject(callerMetadata(req.metadata), stated)
-            : callerMetadata(req.metadata),
-        },
-        scope,
-        fact,
-        hash,
-        vector,
-      );
-      if (!added) {
-        results.push({ id: record.id, memory: record.memory, event: 'NONE' });
-        continue;
-      }
-      results.push({ id: record.id, memory: record.memory, event: 'ADD' });
-      if (this.deps.autoshare && mayShare) await this.share(record, vector);
+      const added = await this.addFact(req, scope, fact, vectors[i], subjects[i], mayShare);
+      results.push(added.result);
+      if (added.usage) usage = addUsage(usage, added.usage);
     }
     await audit.append({
       type: 'token_usage',
@@ -457,6 +338,171 @@ export class MemoryService {
       ...usage,
     });
     return { results, token_usage: usage };
+  }
+
+  /** The facts an add stores: extracted (infer), or the text as it came, with what the model stated of each. */
+  private async factsOf(
+    req: AddMemoryRequest,
+  ): Promise<{ facts: string[]; subjects: (StatedSubject | undefined)[]; usage: TokenUsage }> {
+    if (!req.infer)
+      return {
+        facts: [req.text ?? req.messages!.map((m) => `${m.role}: ${m.content}`).join('\n')],
+        subjects: [],
+        usage: NO_USAGE,
+      };
+    const category = categoryOf(req.metadata ?? {}) ?? undefined;
+    const extracted = await this.deps.extractor.extract(
+      { text: req.text, messages: req.messages },
+      req.custom_extraction_prompt,
+      category,
+    );
+    return {
+      facts: extracted.facts,
+      subjects: extracted.subjects ?? [],
+      usage: addUsage(NO_USAGE, extracted.usage),
+    };
+  }
+
+  /**
+   * One fact of an add: NONE when its text or its meaning is known, UPDATE when it supersedes an
+   * earlier memory (docs/memory-supersede.md), the model's decision with Claude, else ADD.
+   */
+  private async addFact(
+    req: AddMemoryRequest,
+    scope: MemoryFilter,
+    fact: string,
+    vector: Float32Array,
+    stated: StatedSubject | undefined,
+    mayShare: boolean,
+  ): Promise<{ result: MemoryAddResult; usage?: TokenUsage }> {
+    const { store, extractor, embedder } = this.deps;
+    const hash = textHash(fact);
+    const same = await store.findByHash(scope, hash);
+    if (same) return { result: { id: same.id, memory: same.memory, event: 'NONE' } };
+    let neighbours: VectorHit[] = [];
+    // Earlier memories setting the same single-valued attribute (docs/memory-supersede.md).
+    let earlier: MemoryRecord[] = [];
+    if (req.infer) {
+      neighbours = await this.vectorsNow.search(vector, scope, 5);
+      const found = await this.supersedeOffline(req, scope, fact, vector, stated, neighbours);
+      if (found.superseded) return { result: found.superseded };
+      earlier = found.earlier;
+      // A near-identical text stating another value ("… in Bern" for "… in Berlin") is no duplicate.
+      const value = readSubject(fact)?.value;
+      const contradicted = new Set(
+        earlier.filter((r) => readSubject(r.memory)?.value !== value).map((r) => r.id),
+      );
+      const nearest = neighbours[0];
+      if (
+        nearest &&
+        nearest.similarity >= (embedder.similarity?.duplicate ?? DUPLICATE_SIMILARITY) &&
+        !contradicted.has(nearest.record.id)
+      )
+        return { result: { id: nearest.record.id, memory: nearest.record.memory, event: 'NONE' } };
+    }
+    const relatedAt = embedder.similarity?.related ?? RELATED_SIMILARITY;
+    const related = neighbours.filter((n) => n.similarity >= relatedAt).map((n) => n.record);
+    // The model also sees same-subject memories too far in meaning to be neighbours.
+    for (const r of earlier) if (!related.some((n) => n.id === r.id)) related.push(r);
+    let usage: TokenUsage | undefined;
+    if (req.infer && extractor.kind === 'claude' && related.length) {
+      const decided = await this.decideWithModel(req, fact, related);
+      if (decided.result) return { result: decided.result, usage: decided.usage };
+      usage = decided.usage;
+    }
+    // Another add (this instance's or another's) may have stored the fact since the check above.
+    const { record, added } = await this.insert(
+      {
+        ...req,
+        metadata: stated
+          ? withStatedSubject(callerMetadata(req.metadata), stated)
+          : callerMetadata(req.metadata),
+      },
+      scope,
+      fact,
+      hash,
+      vector,
+    );
+    if (!added) return { result: { id: record.id, memory: record.memory, event: 'NONE' }, usage };
+    if (this.deps.autoshare && mayShare) await this.share(record, vector);
+    return { result: { id: record.id, memory: record.memory, event: 'ADD' }, usage };
+  }
+
+  /**
+   * The earlier memory a fact supersedes without asking a model: one of the attribute the model
+   * stated (docs/memory-validity.md#with-claude), else, offline, one of the subject the reader reads
+   * or one the evidence in the words shows (docs/memory-supersede.md#by-evidence). With Claude,
+   * the earlier memories found go to the model with the neighbours instead.
+   */
+  private async supersedeOffline(
+    req: AddMemoryRequest,
+    scope: MemoryFilter,
+    fact: string,
+    vector: Float32Array,
+    stated: StatedSubject | undefined,
+    neighbours: VectorHit[],
+  ): Promise<{ superseded?: MemoryAddResult; earlier: MemoryRecord[] }> {
+    const { store, extractor } = this.deps;
+    // The model named the attribute: an earlier memory of the same one is superseded without
+    // asking it again.
+    const superseded = stated && (await this.supersedeStated(req, fact, stated, scope, neighbours, vector));
+    if (superseded) return { superseded, earlier: [] };
+    const subject = readSubject(fact);
+    const earlier = subject ? await sameSubjectMemories(store, scope, subject, neighbours) : [];
+    // No earlier statement of the subject the reader knows: evidence in the words. When one is
+    // found, its key is precise.
+    const replaced = earlier.length ? [] : await replacedMemories(store, scope, fact, neighbours);
+    if (extractor.kind !== 'claude') {
+      const offline =
+        subject && earlier.length
+          ? await this.supersede(
+              req,
+              fact,
+              earlier[0],
+              vector,
+              readSubject(earlier[0].memory)?.value === subject.value,
+            )
+          : replaced.length
+            ? await this.supersede(req, fact, replaced[0], vector, false)
+            : undefined;
+      if (offline) return { superseded: offline, earlier };
+    }
+    return { earlier: [...earlier, ...replaced] };
+  }
+
+  /**
+   * Claude's decision on a fact among the memories it relates to: NONE, UPDATE (what the memory said
+   * until now kept as a version), DELETE; none of these answers no result (the fact is added).
+   */
+  private async decideWithModel(
+    req: AddMemoryRequest,
+    fact: string,
+    related: MemoryRecord[],
+  ): Promise<{ result?: MemoryAddResult; usage: TokenUsage }> {
+    const { decision, usage } = await this.deps.extractor.decide(
+      fact,
+      related.map((r) => ({ id: r.id, memory: r.memory })),
+    );
+    if (decision.event === 'NONE') {
+      const known = related[0];
+      return { result: { id: known.id, memory: known.memory, event: 'NONE' }, usage };
+    }
+    if (decision.event === 'UPDATE') {
+      const at = req.created_at ? new Date(req.created_at).toISOString() : undefined;
+      const { record, previous } = await this.updateText(decision.id, decision.text, undefined, {
+        at,
+        supersede: true,
+      });
+      return {
+        result: { id: record.id, memory: record.memory, event: 'UPDATE', previous_memory: previous },
+        usage,
+      };
+    }
+    if (decision.event === 'DELETE') {
+      const removed = await this.delete(decision.id);
+      return { result: { id: removed.id, memory: removed.memory, event: 'DELETE' }, usage };
+    }
+    return { usage };
   }
 
   /**

@@ -42,6 +42,8 @@ declare global {
   type ApiErrorBody = components['schemas']['Error'];
   /** A report a stage keeps (`GET /v1/projects/{id}/{path}`), from the stage table. */
   type ApiReportPath = ReportPath;
+  /** A report's route in the typed client: one operation of the document per report of the stage table. */
+  type ApiReportRoute = `/v1/projects/{project_id}/${ReportPath}`;
   /** The JSON body of a 200 answer: `ApiAnswer<'/v1/alarms'>`, `ApiAnswer<'/v1/search/simulate', 'post'>`. */
   type ApiAnswer<
     P extends keyof paths,
