@@ -174,13 +174,8 @@ async function measureUser(
     const results = await search(q);
     tally.questions++;
     if (results[0] && names(results[0].memory, q.current)) tally.current1++;
-    else if (showMisses && shownMisses++ < SHOW_MISSES)
-      console.log(
-        `miss: ${q.query} (now ${q.current}; before ${q.earlier.join(', ')})\n${results
-          .slice(0, 3)
-          .map((r) => `  ${r.score.toFixed(3)} ${r.created_at.slice(0, 10)} ${r.memory}`)
-          .join('\n')}`,
-      );
+    else if (showMisses)
+      showMiss(`miss: ${q.query} (now ${q.current}; before ${q.earlier.join(', ')})`, results);
     if (results.slice(0, 3).some((r) => names(r.memory, q.current))) tally.current3++;
     if (
       results[0] &&
@@ -197,29 +192,27 @@ async function measureUser(
     const results = await search(q);
     tally.unchanged++;
     if (results.slice(0, 3).some((r) => names(r.memory, q.current))) tally.old3++;
-    else if (showMisses && shownMisses++ < SHOW_MISSES)
-      console.log(
-        `old miss: ${q.query} (stated once: ${q.current})\n${results
-          .slice(0, 3)
-          .map((r) => `  ${r.score.toFixed(3)} ${r.created_at.slice(0, 10)} ${r.memory}`)
-          .join('\n')}`,
-      );
+    else if (showMisses) showMiss(`old miss: ${q.query} (stated once: ${q.current})`, results);
     if (bm25.search(q.query, 3).some((d) => names(user.statements[d].text, q.current))) tally.bm25Old3++;
   }
   for (const q of user.then) {
     const results = await search(q);
     tally.thenQuestions++;
     if (results[0] && names(results[0].memory, q.current)) tally.then1++;
-    else if (showMisses && shownMisses++ < SHOW_MISSES)
-      console.log(
-        `then miss: ${q.query} (then ${q.current}; later ${q.earlier.join(', ')})\n${results
-          .slice(0, 3)
-          .map((r) => `  ${r.score.toFixed(3)} ${r.created_at.slice(0, 10)} ${r.memory}`)
-          .join('\n')}`,
-      );
+    else if (showMisses)
+      showMiss(`then miss: ${q.query} (then ${q.current}; later ${q.earlier.join(', ')})`, results);
     const [best] = bm25.search(q.query, 1);
     if (best !== undefined && names(user.statements[best].text, q.current)) tally.bm25Then1++;
   }
+}
+
+/** A miss of a dev part and its top 3, while BENCH_SHOW_MISSES allows. */
+function showMiss(what: string, results: SearchItem[]): void {
+  if (shownMisses++ >= SHOW_MISSES) return;
+  const top = results
+    .slice(0, 3)
+    .map((r) => `  ${r.score.toFixed(3)} ${r.created_at.slice(0, 10)} ${r.memory}`);
+  console.log([what, ...top].join('\n'));
 }
 
 runBench(main);
