@@ -19,31 +19,60 @@ export interface RowChange extends Pick<
   category: string | null;
 }
 
+/** The rows of `f`'s scope, current or as of `f.valid_at` (docs/memory-validity.md). */
+function filteredMemories(db: Kysely<MemoryTables>, f: MemoryFilter) {
+  let q = db.selectFrom('memories').where('user_id', '=', f.user_id);
+  if (f.agent_id !== undefined) q = q.where('agent_id', '=', f.agent_id);
+  if (f.run_id !== undefined) q = q.where('run_id', '=', f.run_id);
+  if (f.long_term) q = q.where('run_id', 'is', null);
+  if (f.run_id_from !== undefined) q = q.where('run_id', '>=', f.run_id_from);
+  // created_at is stored as ISO 8601 UTC (toISOString), so text order is time order.
+  if (f.created_from !== undefined) q = q.where('created_at', '>=', new Date(f.created_from).toISOString());
+  if (f.created_to !== undefined) q = q.where('created_at', '<', new Date(f.created_to).toISOString());
+  // Validity: the current memories, or those holding at `valid_at`.
+  if (f.include_earlier) return q;
+  if (f.valid_at === undefined) return q.where('valid_to', 'is', null);
+  const at = new Date(f.valid_at).toISOString();
+  // A row an older instance wrote has no valid_from: it holds since it was stated.
+  return q
+    .where((eb) => eb.fn.coalesce('valid_from', 'created_at'), '<=', at)
+    .where((eb) => eb.or([eb('valid_to', 'is', null), eb('valid_to', '>', at)]));
+}
+
+/** A record as its row. */
+const rowOf = (record: MemoryRecord, vector: Float32Array) => ({
+  id: record.id,
+  user_id: record.user_id,
+  agent_id: record.agent_id,
+  run_id: record.run_id,
+  memory: record.memory,
+  hash: record.hash,
+  metadata_json: JSON.stringify(record.metadata),
+  category: record.category,
+  created_at: record.created_at,
+  updated_at: record.updated_at,
+  embedder: record.embedder,
+  valid_from: record.valid_from,
+  valid_to: record.valid_to,
+  version_of: record.version_of,
+  vector: vectorBytes(vector),
+});
+
+/** What an update sets on the row. */
+const changedColumns = (change: RowChange, vector: Float32Array) => ({
+  memory: change.memory,
+  hash: change.hash,
+  updated_at: change.updated_at,
+  embedder: change.embedder,
+  metadata_json: JSON.stringify(change.metadata),
+  category: change.category,
+  valid_from: change.valid_from,
+  vector: vectorBytes(vector),
+});
+
 /** The statements, built on `db` (the pool, a transaction, or a SQLite compiler). */
 export function memoryQueries(db: Kysely<MemoryTables>) {
-  /** The filter's rows. */
-  const filtered = (f: MemoryFilter) => {
-    let q = db.selectFrom('memories').where('user_id', '=', f.user_id);
-    if (f.agent_id !== undefined) q = q.where('agent_id', '=', f.agent_id);
-    if (f.run_id !== undefined) q = q.where('run_id', '=', f.run_id);
-    if (f.long_term) q = q.where('run_id', 'is', null);
-    if (f.run_id_from !== undefined) q = q.where('run_id', '>=', f.run_id_from);
-    // created_at is stored as ISO 8601 UTC (toISOString), so text order is time order.
-    if (f.created_from !== undefined) q = q.where('created_at', '>=', new Date(f.created_from).toISOString());
-    if (f.created_to !== undefined) q = q.where('created_at', '<', new Date(f.created_to).toISOString());
-    // Validity (docs/memory-validity.md): the current memories, or those holding at `valid_at`.
-    if (f.include_earlier) {
-      /* every version */
-    } else if (f.valid_at === undefined) q = q.where('valid_to', 'is', null);
-    else {
-      const at = new Date(f.valid_at).toISOString();
-      // A row an older instance wrote has no valid_from: it holds since it was stated.
-      q = q
-        .where((eb) => eb.fn.coalesce('valid_from', 'created_at'), '<=', at)
-        .where((eb) => eb.or([eb('valid_to', 'is', null), eb('valid_to', '>', at)]));
-    }
-    return q;
-  };
+  const filtered = (f: MemoryFilter) => filteredMemories(db, f);
   return {
     filtered,
     /** The newest first (then by id), at most `limit`. */
@@ -63,37 +92,9 @@ export function memoryQueries(db: Kysely<MemoryTables>) {
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
         .where('embedder', '!=', embedder),
     insert: (record: MemoryRecord, vector: Float32Array) =>
-      db.insertInto('memories').values({
-        id: record.id,
-        user_id: record.user_id,
-        agent_id: record.agent_id,
-        run_id: record.run_id,
-        memory: record.memory,
-        hash: record.hash,
-        metadata_json: JSON.stringify(record.metadata),
-        category: record.category,
-        created_at: record.created_at,
-        updated_at: record.updated_at,
-        embedder: record.embedder,
-        valid_from: record.valid_from,
-        valid_to: record.valid_to,
-        version_of: record.version_of,
-        vector: vectorBytes(vector),
-      }),
+      db.insertInto('memories').values(rowOf(record, vector)),
     update: (id: string, change: RowChange, vector: Float32Array) =>
-      db
-        .updateTable('memories')
-        .set({
-          memory: change.memory,
-          hash: change.hash,
-          updated_at: change.updated_at,
-          embedder: change.embedder,
-          metadata_json: JSON.stringify(change.metadata),
-          category: change.category,
-          valid_from: change.valid_from,
-          vector: vectorBytes(vector),
-        })
-        .where('id', '=', id),
+      db.updateTable('memories').set(changedColumns(change, vector)).where('id', '=', id),
     delete: (id: string) => db.deleteFrom('memories').where('id', '=', id),
     /** A memory's earlier versions (docs/memory-validity.md), oldest first. */
     versions: (scope: VersionScope) => {
