@@ -72,7 +72,19 @@ const fromAdded = (operationId: string, name: string) => ({
   parameters: { id: '$response.body#/results/0/id' },
 });
 
+/** The memory service's routes, in the order its document lists them. */
 export function memoryRoutes(service: MemoryService): ApiRoute[] {
+  // In this order: Express matches the fixed paths before `/memory/{id}`.
+  return [
+    ...serviceRoutes(service),
+    ...searchRoutes(service),
+    ...listingRoutes(service),
+    ...oneMemoryRoutes(service),
+  ];
+}
+
+/** Liveness, and adding memories. */
+function serviceRoutes(service: MemoryService): ApiRoute[] {
   return [
     apiRoute({
       operationId: 'health',
@@ -119,6 +131,12 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
         return addErrorsAsHttp(() => service.add(body, { mayShare: mayWriteShared(caller) }));
       },
     }),
+  ];
+}
+
+/** Searches: a user's memories and the shared space, and long-term with recent short-term. */
+function searchRoutes(service: MemoryService): ApiRoute[] {
+  return [
     apiRoute({
       operationId: 'searchMemories',
       method: 'post',
@@ -149,6 +167,12 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
         return service.searchCombined(body);
       },
     }),
+  ];
+}
+
+/** What a user's memories are, what changed, and a session's context. */
+function listingRoutes(service: MemoryService): ApiRoute[] {
+  return [
     apiRoute({
       operationId: 'listMemories',
       method: 'get',
@@ -194,6 +218,12 @@ export function memoryRoutes(service: MemoryService): ApiRoute[] {
         return service.context(query);
       },
     }),
+  ];
+}
+
+/** One memory: change it, its history, read it, delete it (after the fixed paths above, which `/memory/{id}` would match). */
+function oneMemoryRoutes(service: MemoryService): ApiRoute[] {
+  return [
     apiRoute({
       operationId: 'updateMemory',
       method: 'put',
