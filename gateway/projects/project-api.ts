@@ -83,34 +83,16 @@ export function projectApi(
   /** How many `/query` calls run at once, per user and in all. */
   querySlots: QuerySlots = new QuerySlots(),
 ): ApiRoute[] {
-  const decide = (decision: 'approve' | 'modify' | 'reject', summary: string, body?: z.ZodType) =>
-    apiRoute({
-      operationId: `${decision}Prd`,
-      method: 'post',
-      path: `${ONE}/hitl/${decision}`,
-      summary,
-      params: projectParams,
-      body: body ?? z.object({}).strict(),
-      bodyOptional: body === undefined || decision === 'reject',
-      responses: {
-        200: { description: 'the decision taken and the status it led to', schema: decisionResultSchema },
-        409: {
-          description: 'no PRD is waiting for a decision (someone decided already, or the project ended)',
-        },
-        ...((decision === 'modify' ? { 422: BROKEN_RULE } : {}) as Record<number, ApiResponse>),
-      },
-      handle: async ({ req, params, body: given }) => {
-        const payload = (given ?? {}) as { reason?: string };
-        if (decision === 'modify') {
-          const prd = parseBody(prdSchema, given, { status: 422, code: 'invalid_prd' });
-          await refuseTenantMetrics(prd);
-        }
-        return service.decide(req.user!, params.project_id, decision, {
-          prd: decision === 'modify' ? given : undefined,
-          reason: payload.reason,
-        });
-      },
-    });
+  return [
+    ...projectRecordRoutes(service, createLimit),
+    ...decisionRoutes(service),
+    ...warehouseRoutes(service, store, engines, querySlots),
+    ...progressRoutes(service, store, search),
+  ];
+}
+
+/** Creating a project, the list of them and one of them. */
+function projectRecordRoutes(service: ProjectService, createLimit: RequestHandler): ApiRoute[] {
   return [
     apiRoute({
       operationId: 'createProject',
@@ -165,9 +147,20 @@ export function projectApi(
       responses: { 200: { description: 'the project', schema: projectViewSchema } },
       handle: ({ req, params }) => service.get(req.user!, params.project_id),
     }),
-    decide('approve', 'Approve the pending PRD'),
-    decide('modify', 'Replace the pending PRD with an edited one, then approve', prdShapeSchema),
-    decide('reject', 'Reject the pending PRD (ends the project as terminated)', rejectBody),
+  ];
+}
+
+/** The decisions on a project's pending PRD, and cancelling it. */
+function decisionRoutes(service: ProjectService): ApiRoute[] {
+  return [
+    decisionRoute(service, 'approve', 'Approve the pending PRD'),
+    decisionRoute(
+      service,
+      'modify',
+      'Replace the pending PRD with an edited one, then approve',
+      prdShapeSchema,
+    ),
+    decisionRoute(service, 'reject', 'Reject the pending PRD (ends the project as terminated)', rejectBody),
     apiRoute({
       operationId: 'cancelProject',
       method: 'post',
@@ -180,6 +173,17 @@ export function projectApi(
       },
       handle: ({ req, params }) => service.cancel(req.user!, params.project_id),
     }),
+  ];
+}
+
+/** What a project's warehouse answers: read-only SQL, and every stage's reports (the stage table). */
+function warehouseRoutes(
+  service: ProjectService,
+  store: ProjectStore,
+  engines: ProjectQueryEngines,
+  querySlots: QuerySlots,
+): ApiRoute[] {
+  return [
     apiRoute({
       operationId: 'queryWarehouse',
       method: 'post',
@@ -225,6 +229,16 @@ export function projectApi(
         },
       }),
     ),
+  ];
+}
+
+/** How a project's work went: the agent's log, each stage's attempts, the events. */
+function progressRoutes(
+  service: ProjectService,
+  store: ProjectStore,
+  search: OpenSearchClient | undefined,
+): ApiRoute[] {
+  return [
     apiRoute({
       operationId: 'agentLogs',
       method: 'get',
@@ -288,7 +302,41 @@ export function projectApi(
   ];
 }
 
-/** The same routes under another prefix (`/projects`, `/<stage>/v1/projects`). */
+/** A decision on the pending PRD: approve, modify (an edited PRD, then approve) or reject. */
+const decisionRoute = (
+  service: ProjectService,
+  decision: 'approve' | 'modify' | 'reject',
+  summary: string,
+  body?: z.ZodType,
+) =>
+  apiRoute({
+    operationId: `${decision}Prd`,
+    method: 'post',
+    path: `${ONE}/hitl/${decision}`,
+    summary,
+    params: projectParams,
+    body: body ?? z.object({}).strict(),
+    bodyOptional: body === undefined || decision === 'reject',
+    responses: {
+      200: { description: 'the decision taken and the status it led to', schema: decisionResultSchema },
+      409: {
+        description: 'no PRD is waiting for a decision (someone decided already, or the project ended)',
+      },
+      ...((decision === 'modify' ? { 422: BROKEN_RULE } : {}) as Record<number, ApiResponse>),
+    },
+    handle: async ({ req, params, body: given }) => {
+      const payload = (given ?? {}) as { reason?: string };
+      if (decision === 'modify') {
+        const prd = parseBody(prdSchema, given, { status: 422, code: 'invalid_prd' });
+        await refuseTenantMetrics(prd);
+      }
+      return service.decide(req.user!, params.project_id, decision, {
+        prd: decision === 'modify' ? given : undefined,
+        reason: payload.reason,
+      });
+    },
+  });
+
 export function underPrefix(routes: ApiRoute[], prefix: string): ApiRoute[] {
   return routes.map((r) => ({ ...r, path: r.path.replace(PROJECTS, prefix) }));
 }
