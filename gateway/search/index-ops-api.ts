@@ -37,15 +37,29 @@ function catQuery(columns: string) {
 }
 const rows = z.array(z.record(z.string(), z.string().nullable()));
 
+/** What any operation on an index or alias may answer besides its own. */
+const common = { 404: { description: 'no such index or alias' }, 422: REFUSED, 503: UNAVAILABLE };
+
+/** A `_cat` table of the cluster, as JSON rows. */
+const cat = (
+  client: OpenSearchClient | undefined,
+  what: 'indices' | 'shards',
+  pattern: string,
+  s: string | undefined,
+) =>
+  onCluster(client, (c) =>
+    c.request<Record<string, string | null>[]>(
+      'GET',
+      `/_cat/${what}/${enc(pattern)}?format=json&h=${what === 'indices' ? INDEX_COLUMNS : SHARD_COLUMNS}${s ? `&s=${enc(s)}` : ''}`,
+    ),
+  );
+
 export function indexOpsApi(client: OpenSearchClient | undefined): ApiRoute[] {
-  const common = { 404: { description: 'no such index or alias' }, 422: REFUSED, 503: UNAVAILABLE };
-  const cat = (what: 'indices' | 'shards', pattern: string, s: string | undefined) =>
-    onCluster(client, (c) =>
-      c.request<Record<string, string | null>[]>(
-        'GET',
-        `/_cat/${what}/${enc(pattern)}?format=json&h=${what === 'indices' ? INDEX_COLUMNS : SHARD_COLUMNS}${s ? `&s=${enc(s)}` : ''}`,
-      ),
-    );
+  return [...aliasRoutes(client), ...catRoutes(client), ...indexRoutes(client)];
+}
+
+/** An alias: roll it over, and what it points at. */
+function aliasRoutes(client: OpenSearchClient | undefined): ApiRoute[] {
   return [
     apiRoute({
       operationId: 'rolloverAlias',
@@ -93,6 +107,12 @@ export function indexOpsApi(client: OpenSearchClient | undefined): ApiRoute[] {
       },
       handle: ({ params }) => onCluster(client, (c) => c.request('GET', `/_alias/${enc(params.alias)}`)),
     }),
+  ];
+}
+
+/** The `_cat` tables of indices and shards. */
+function catRoutes(client: OpenSearchClient | undefined): ApiRoute[] {
+  return [
     apiRoute({
       operationId: 'catIndices',
       role: 'operator',
@@ -102,7 +122,7 @@ export function indexOpsApi(client: OpenSearchClient | undefined): ApiRoute[] {
       params: z.object({ pattern: name('an index pattern, e.g. app-logs-*') }).strict(),
       query: catQuery(INDEX_COLUMNS),
       responses: { 200: { description: 'one row per index', schema: rows }, ...common },
-      handle: ({ params, query }) => cat('indices', params.pattern, query.s),
+      handle: ({ params, query }) => cat(client, 'indices', params.pattern, query.s),
     }),
     apiRoute({
       operationId: 'catShards',
@@ -113,8 +133,14 @@ export function indexOpsApi(client: OpenSearchClient | undefined): ApiRoute[] {
       params: z.object({ pattern: name('an index pattern') }).strict(),
       query: catQuery(SHARD_COLUMNS),
       responses: { 200: { description: 'one row per shard copy', schema: rows }, ...common },
-      handle: ({ params, query }) => cat('shards', params.pattern, query.s),
+      handle: ({ params, query }) => cat(client, 'shards', params.pattern, query.s),
     }),
+  ];
+}
+
+/** One rolling index: what is wrong with it, and its settings. */
+function indexRoutes(client: OpenSearchClient | undefined): ApiRoute[] {
+  return [
     apiRoute({
       operationId: 'diagnoseRollingIndex',
       role: 'operator',
