@@ -33,10 +33,21 @@ const storedPolicy = z.looseObject({
   policy: z.looseObject({}).describe('the policy as stored (ISM format)'),
 });
 
+/** What any lifecycle operation may answer besides its own. */
+const common = { 422: REFUSED, 503: UNAVAILABLE };
+
+/** Work on the cluster's lifecycle manager (503 without a cluster). */
+const managed = <T>(
+  client: OpenSearchClient | undefined,
+  work: (m: Awaited<ReturnType<typeof lifecycleManager>>) => Promise<T>,
+) => onCluster(client, async (c) => work(await lifecycleManager(c)));
+
 export function lifecycleApi(client: OpenSearchClient | undefined): ApiRoute[] {
-  const common = { 422: REFUSED, 503: UNAVAILABLE };
-  const managed = <T>(work: (m: Awaited<ReturnType<typeof lifecycleManager>>) => Promise<T>) =>
-    onCluster(client, async (c) => work(await lifecycleManager(c)));
+  return [...policyRoutes(client), ...managedIndexRoutes(client)];
+}
+
+/** Lifecycle policies: write one, read it, delete it. */
+function policyRoutes(client: OpenSearchClient | undefined): ApiRoute[] {
   return [
     apiRoute({
       operationId: 'putLifecyclePolicy',
@@ -65,7 +76,7 @@ export function lifecycleApi(client: OpenSearchClient | undefined): ApiRoute[] {
         422: { description: 'the policy is invalid: error.details.problems lists each, with its path' },
         503: UNAVAILABLE,
       },
-      handle: ({ params, body }) => managed((m) => applyPolicy(m, params.policy_id, body.policy)),
+      handle: ({ params, body }) => managed(client, (m) => applyPolicy(m, params.policy_id, body.policy)),
     }),
     apiRoute({
       operationId: 'getLifecyclePolicy',
@@ -80,7 +91,7 @@ export function lifecycleApi(client: OpenSearchClient | undefined): ApiRoute[] {
         ...common,
       },
       handle: ({ params }) =>
-        managed(async (m) => {
+        managed(client, async (m) => {
           const policy = await m.getPolicy(params.policy_id);
           if (!policy) throw new HttpError(404, 'not_found', `no policy ${params.policy_id}`);
           return policy;
@@ -99,12 +110,18 @@ export function lifecycleApi(client: OpenSearchClient | undefined): ApiRoute[] {
         ...common,
       },
       handle: ({ params }) =>
-        managed(async (m) => {
+        managed(client, async (m) => {
           if (!(await m.deletePolicy(params.policy_id)))
             throw new HttpError(404, 'not_found', `no policy ${params.policy_id}`);
           return { deleted: true as const };
         }),
     }),
+  ];
+}
+
+/** The indices a policy manages: attach, remove, retry a failed action, explain where each stands. */
+function managedIndexRoutes(client: OpenSearchClient | undefined): ApiRoute[] {
+  return [
     apiRoute({
       operationId: 'attachLifecyclePolicy',
       role: 'operator',
@@ -121,7 +138,7 @@ export function lifecycleApi(client: OpenSearchClient | undefined): ApiRoute[] {
         404: { description: 'no such policy or index' },
         ...common,
       },
-      handle: ({ params, body }) => managed((m) => m.addPolicy(params.index, body.policy_id)),
+      handle: ({ params, body }) => managed(client, (m) => m.addPolicy(params.index, body.policy_id)),
     }),
     apiRoute({
       operationId: 'removeLifecyclePolicy',
@@ -135,7 +152,7 @@ export function lifecycleApi(client: OpenSearchClient | undefined): ApiRoute[] {
         404: { description: 'no such index' },
         ...common,
       },
-      handle: ({ params }) => managed((m) => m.removePolicy(params.index)),
+      handle: ({ params }) => managed(client, (m) => m.removePolicy(params.index)),
     }),
     apiRoute({
       operationId: 'retryLifecycleAction',
@@ -149,7 +166,7 @@ export function lifecycleApi(client: OpenSearchClient | undefined): ApiRoute[] {
         404: { description: 'no such index' },
         ...common,
       },
-      handle: ({ params }) => managed((m) => m.retry(params.index)),
+      handle: ({ params }) => managed(client, (m) => m.retry(params.index)),
     }),
     apiRoute({
       operationId: 'explainLifecycle',
@@ -166,7 +183,7 @@ export function lifecycleApi(client: OpenSearchClient | undefined): ApiRoute[] {
         404: { description: 'no such index' },
         ...common,
       },
-      handle: ({ params }) => managed((m) => m.explain(params.index)),
+      handle: ({ params }) => managed(client, (m) => m.explain(params.index)),
     }),
   ];
 }
