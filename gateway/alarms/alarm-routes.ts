@@ -8,7 +8,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { ALARMS } from '../../domain/monitoring/alarm-catalog';
-import type { AlarmStore } from '../../domain/monitoring/alarm-store';
+import type { AlarmState, AlarmStore } from '../../domain/monitoring/alarm-store';
 import { alarmCondition, durationSeconds, periodsForHour } from '../../domain/monitoring/alert-rules';
 import { apiRoute, type ApiRoute } from '../api/api-route';
 import { queryInteger } from '../api/query-integer';
@@ -65,42 +65,54 @@ export function alarmRoutes(
   webhookToken: string | undefined,
   alarmHour = '1h',
 ): ApiRoute[] {
-  const periods = periodsForHour(durationSeconds(alarmHour));
   // Each alarm with the condition in force (a shortened PLAT_ALARM_HOUR says so).
+  const periods = periodsForHour(durationSeconds(alarmHour));
   const states = async () =>
     (await store.states()).map((a) => ({ ...a, condition: alarmCondition(a, periods) }));
+  return [receiveAlertsRoute(store, webhookToken), ...alarmReadRoutes(store, states)];
+}
+
+/** Alertmanager's webhook: what fires and resolves, recorded. */
+function receiveAlertsRoute(store: AlarmStore, webhookToken: string | undefined): ApiRoute {
+  return apiRoute({
+    operationId: 'receiveAlerts',
+    method: 'post',
+    path: '/v1/alerts',
+    summary: "Alertmanager's webhook (receiver plat-alerts): records each firing and resolution",
+    secured: false,
+    before: [requireWebhookToken(webhookToken)],
+    body: webhookSchema,
+    responses: {
+      200: {
+        description: 'the notifications stored (repeats of a stored one are not)',
+        schema: z.object({ received: z.number().int(), recorded: z.number().int() }),
+      },
+      401: { description: 'missing or wrong webhook token' },
+      503: { description: 'no webhook token is configured (PLAT_ALERTS_WEBHOOK_TOKEN)' },
+    },
+    handle: async ({ body }) => {
+      const recorded = await store.record(
+        body.alerts.map((a) => ({
+          alarm: a.labels.alertname,
+          fingerprint: a.fingerprint,
+          status: a.status,
+          starts_at: a.startsAt,
+          ends_at: a.status === 'resolved' ? a.endsAt : null,
+          summary: a.annotations.summary ?? a.labels.alertname,
+          labels: a.labels,
+        })),
+      );
+      return { received: body.alerts.length, recorded };
+    },
+  });
+}
+
+/** What operators read: every alarm's state, and one alarm's history. */
+function alarmReadRoutes(
+  store: AlarmStore,
+  states: () => Promise<(AlarmState & { condition: string })[]>,
+): ApiRoute[] {
   return [
-    apiRoute({
-      operationId: 'receiveAlerts',
-      method: 'post',
-      path: '/v1/alerts',
-      summary: "Alertmanager's webhook (receiver plat-alerts): records each firing and resolution",
-      secured: false,
-      before: [requireWebhookToken(webhookToken)],
-      body: webhookSchema,
-      responses: {
-        200: {
-          description: 'the notifications stored (repeats of a stored one are not)',
-          schema: z.object({ received: z.number().int(), recorded: z.number().int() }),
-        },
-        401: { description: 'missing or wrong webhook token' },
-        503: { description: 'no webhook token is configured (PLAT_ALERTS_WEBHOOK_TOKEN)' },
-      },
-      handle: async ({ body }) => {
-        const recorded = await store.record(
-          body.alerts.map((a) => ({
-            alarm: a.labels.alertname,
-            fingerprint: a.fingerprint,
-            status: a.status,
-            starts_at: a.startsAt,
-            ends_at: a.status === 'resolved' ? a.endsAt : null,
-            summary: a.annotations.summary ?? a.labels.alertname,
-            labels: a.labels,
-          })),
-        );
-        return { received: body.alerts.length, recorded };
-      },
-    }),
     apiRoute({
       operationId: 'listAlarms',
       role: 'operator',

@@ -77,8 +77,15 @@ const termsBody = z
 
 const open = (description: string) => z.looseObject({}).describe(description);
 
+/** What any search operation may answer besides its own. */
+const common = { 422: REFUSED, 503: UNAVAILABLE };
+
 export function searchApi(client: OpenSearchClient | undefined): ApiRoute[] {
-  const common = { 422: REFUSED, 503: UNAVAILABLE };
+  return [...rollingIndexRoutes(client), ...textRoutes(client)];
+}
+
+/** Making a rolling index. */
+function rollingIndexRoutes(client: OpenSearchClient | undefined): ApiRoute[] {
   return [
     apiRoute({
       operationId: 'bootstrapRollingIndex',
@@ -114,6 +121,12 @@ export function searchApi(client: OpenSearchClient | undefined): ApiRoute[] {
           return report;
         }),
     }),
+  ];
+}
+
+/** How text is read: its tokens, a document's term vectors, a field's most frequent terms. */
+function textRoutes(client: OpenSearchClient | undefined): ApiRoute[] {
+  return [
     apiRoute({
       operationId: 'analyzeText',
       role: 'operator',
