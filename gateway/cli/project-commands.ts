@@ -74,14 +74,24 @@ export function registerProjectCommands(program: Command): void {
       password: PROJECT_FLAGS.password,
     }).action(answering((_operands, flags) => signIn(command, flags)));
   const projects = addFlags(program.command('projects'), PROJECT_FLAGS);
-  const withApi = (run: (api: PlatformClient, operands: string[], flags: Flags) => Promise<CommandResult>) =>
-    answering(async (operands, flags) => {
-      const baseUrl = gatewayUrl(flags.url as string | undefined);
-      return run(platformClient(baseUrl, loadToken(baseUrl)), operands, flags);
-    });
-  const str = (v: Flags[string]) => (typeof v === 'string' ? v : undefined);
-  const needId = (id: string | undefined) => required(id, 'a project id');
+  registerCreateAndList(projects);
+  registerShowAndWatch(projects);
+  registerDecisions(projects);
+  registerReads(projects);
+  groupWithoutSubcommand(projects, 'projects', PROJECTS_USAGE);
+}
 
+/** A command's action with a client of the gateway, signed in with the saved token. */
+const withApi = (run: (api: PlatformClient, operands: string[], flags: Flags) => Promise<CommandResult>) =>
+  answering(async (operands, flags) => {
+    const baseUrl = gatewayUrl(flags.url as string | undefined);
+    return run(platformClient(baseUrl, loadToken(baseUrl)), operands, flags);
+  });
+const str = (v: Flags[string]) => (typeof v === 'string' ? v : undefined);
+const needId = (id: string | undefined) => required(id, 'a project id');
+
+/** `plat projects create` and `plat projects list`. */
+function registerCreateAndList(projects: Command): void {
   projects.command('create').action(
     withApi(async (api, _operands, flags) => {
       const body = {
@@ -107,6 +117,10 @@ export function registerProjectCommands(program: Command): void {
       };
     }),
   );
+}
+
+/** `plat projects show ID` and `plat projects watch ID`. */
+function registerShowAndWatch(projects: Command): void {
   projects
     .command('show')
     .argument('[ID]')
@@ -131,6 +145,10 @@ export function registerProjectCommands(program: Command): void {
         flags.json === true,
       );
     });
+}
+
+/** `plat projects approve|reject|modify ID` and `plat projects cancel ID`. */
+function registerDecisions(projects: Command): void {
   for (const decision of ['approve', 'reject', 'modify'] as const)
     projects
       .command(decision)
@@ -167,6 +185,10 @@ export function registerProjectCommands(program: Command): void {
         return { data: res, text: `${id}: ${res.status}` };
       }),
     );
+}
+
+/** `plat projects logs ID`, `report ID KIND` and `query ID`. */
+function registerReads(projects: Command): void {
   projects
     .command('logs')
     .argument('[ID]')
@@ -201,7 +223,6 @@ export function registerProjectCommands(program: Command): void {
         query(api, needId(id), required(str(flags.sql), '--sql'), str(flags.layer) ?? 'ads'),
       ),
     );
-  groupWithoutSubcommand(projects, 'projects', PROJECTS_USAGE);
 }
 
 /** Signs in (or up) and keeps the token for this gateway (mode 0600). */
