@@ -4,7 +4,8 @@
  * retention at 03:00.
  * Start-up registers them idempotently; a schedule an operator paused stays paused.
  */
-import type { ScheduleOptions } from '@temporalio/client';
+import type { ScheduleOptions, ScheduleSpec } from '@temporalio/client';
+import type { Duration, Workflow } from '@temporalio/common';
 import type { PlatConfig } from '../shared/config';
 import { agentRunnerWarmupWorkflow } from '../workflows/agent-runner-warmup';
 import { costReporterWorkflow } from '../workflows/cost-reporter';
@@ -28,98 +29,92 @@ export function platformSchedules(
   config: Pick<PlatConfig, 'PLAT_TASK_QUEUE'> &
     Partial<Pick<PlatConfig, 'OPENSEARCH_URL' | 'PLAT_LIFECYCLE_INTERVAL'>>,
 ): ScheduleOptions[] {
+  const queue = config.PLAT_TASK_QUEUE;
+  const every = (minutes: number): ScheduleSpec => ({ intervals: [{ every: `${minutes} minutes` }] });
+  const dailyAt = (hour: number, comment: string): ScheduleSpec => ({
+    calendars: [{ hour, minute: 0, comment }],
+  });
   return [
     ...(config.OPENSEARCH_URL
-      ? [lifecycleSchedule(config.PLAT_TASK_QUEUE, config.PLAT_LIFECYCLE_INTERVAL ?? '5m')]
+      ? [
+          // Each pass reads the whole state again: missed passes need no catching up, one is enough.
+          skipping(queue, 'index-lifecycle', {
+            spec: {
+              intervals: [
+                { every: (config.PLAT_LIFECYCLE_INTERVAL ?? '5m') as `${number}${'s' | 'm' | 'h'}` },
+              ],
+            },
+            workflow: lifecyclePassWorkflow,
+            timeout: '15 minutes',
+            catchupWindow: '1 minute',
+          }),
+        ]
       : []),
-    {
-      scheduleId: scheduleId('cost-reporter', config.PLAT_TASK_QUEUE),
-      spec: { intervals: [{ every: '5 minutes' }] },
-      action: {
-        type: 'startWorkflow',
-        workflowType: costReporterWorkflow,
-        taskQueue: config.PLAT_TASK_QUEUE,
-        args: [10],
-        workflowExecutionTimeout: '4 minutes',
-      },
-      // A missed run is not worth catching up: the next one reports the same totals.
-      policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
-    },
-    {
-      scheduleId: scheduleId('agent-runner-warmup', config.PLAT_TASK_QUEUE),
-      spec: { intervals: [{ every: '5 minutes' }] },
-      action: {
-        type: 'startWorkflow',
-        workflowType: agentRunnerWarmupWorkflow,
-        taskQueue: config.PLAT_TASK_QUEUE,
-        workflowExecutionTimeout: '2 minutes',
-      },
-      // A missed warm-up is not worth catching up: the next one comes in 5 minutes.
-      policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
-    },
-    {
-      scheduleId: scheduleId('memory-digest', config.PLAT_TASK_QUEUE),
-      spec: { intervals: [{ every: '15 minutes' }] },
-      action: {
-        type: 'startWorkflow',
-        workflowType: memoryDigestWorkflow,
-        taskQueue: config.PLAT_TASK_QUEUE,
-        workflowExecutionTimeout: '14 minutes',
-      },
-      // Each run digests everything since the stored offsets: one catch-up run is enough.
-      policies: { overlap: 'SKIP', catchupWindow: '15 minutes' },
-    },
-    {
-      scheduleId: scheduleId('memory-sync', config.PLAT_TASK_QUEUE),
-      spec: { calendars: [{ hour: 1, minute: 0, comment: 'daily at 01:00 UTC' }] },
-      action: {
-        type: 'startWorkflow',
-        workflowType: memorySyncWorkflow,
-        taskQueue: config.PLAT_TASK_QUEUE,
-        workflowExecutionTimeout: '1 hour',
-      },
-      // Down at 01:00 (a restart, a deploy): still sync when back within the day.
-      policies: { overlap: 'SKIP', catchupWindow: '12 hours' },
-    },
-    {
-      scheduleId: scheduleId('memory-consolidation', config.PLAT_TASK_QUEUE),
-      spec: { calendars: [{ hour: 2, minute: 0, comment: 'daily at 02:00 UTC (auto_dream)' }] },
-      action: {
-        type: 'startWorkflow',
-        workflowType: memoryConsolidationWorkflow,
-        taskQueue: config.PLAT_TASK_QUEUE,
-        workflowExecutionTimeout: '2 hours',
-      },
-      policies: { overlap: 'SKIP', catchupWindow: '12 hours' },
-    },
-    {
-      scheduleId: scheduleId('retention', config.PLAT_TASK_QUEUE),
-      spec: { calendars: [{ hour: 3, minute: 0, comment: 'daily at 03:00 UTC' }] },
-      action: {
-        type: 'startWorkflow',
-        workflowType: retentionWorkflow,
-        taskQueue: config.PLAT_TASK_QUEUE,
-        args: [{ dry_run: false }],
-        workflowExecutionTimeout: '2 hours',
-      },
-      // Down at 03:00: still clean up when back within the day.
-      policies: { overlap: 'SKIP', catchupWindow: '12 hours' },
-    },
+    // A missed run is not worth catching up: the next one reports the same totals.
+    skipping(queue, 'cost-reporter', {
+      spec: every(5),
+      workflow: costReporterWorkflow,
+      args: [10],
+      timeout: '4 minutes',
+      catchupWindow: '1 minute',
+    }),
+    // A missed warm-up is not worth catching up: the next one comes in 5 minutes.
+    skipping(queue, 'agent-runner-warmup', {
+      spec: every(5),
+      workflow: agentRunnerWarmupWorkflow,
+      timeout: '2 minutes',
+      catchupWindow: '1 minute',
+    }),
+    // Each run digests everything since the stored offsets: one catch-up run is enough.
+    skipping(queue, 'memory-digest', {
+      spec: every(15),
+      workflow: memoryDigestWorkflow,
+      timeout: '14 minutes',
+      catchupWindow: '15 minutes',
+    }),
+    // Down at 01:00 (a restart, a deploy): still sync when back within the day.
+    skipping(queue, 'memory-sync', {
+      spec: dailyAt(1, 'daily at 01:00 UTC'),
+      workflow: memorySyncWorkflow,
+      timeout: '1 hour',
+      catchupWindow: '12 hours',
+    }),
+    skipping(queue, 'memory-consolidation', {
+      spec: dailyAt(2, 'daily at 02:00 UTC (auto_dream)'),
+      workflow: memoryConsolidationWorkflow,
+      timeout: '2 hours',
+      catchupWindow: '12 hours',
+    }),
+    // Down at 03:00: still clean up when back within the day.
+    skipping(queue, 'retention', {
+      spec: dailyAt(3, 'daily at 03:00 UTC'),
+      workflow: retentionWorkflow,
+      args: [{ dry_run: false }],
+      timeout: '2 hours',
+      catchupWindow: '12 hours',
+    }),
   ];
 }
 
-/** The index lifecycle engine, where an OpenSearch cluster is configured (a no-op where ISM runs). */
-function lifecycleSchedule(taskQueue: string, every: string): ScheduleOptions {
+/**
+ * A schedule starting `workflow` on the task queue, that skips a run while the last one goes on
+ * and catches up missed runs within `catchupWindow`.
+ */
+function skipping<W extends Workflow>(
+  taskQueue: string,
+  name: string,
+  s: { spec: ScheduleSpec; workflow: W; args?: Parameters<W>; timeout: Duration; catchupWindow: Duration },
+): ScheduleOptions {
   return {
-    scheduleId: scheduleId('index-lifecycle', taskQueue),
-    spec: { intervals: [{ every: every as `${number}${'s' | 'm' | 'h'}` }] },
+    scheduleId: scheduleId(name, taskQueue),
+    spec: s.spec,
     action: {
       type: 'startWorkflow',
-      workflowType: lifecyclePassWorkflow,
+      workflowType: s.workflow,
       taskQueue,
-      workflowExecutionTimeout: '15 minutes',
+      ...(s.args ? { args: s.args } : {}),
+      workflowExecutionTimeout: s.timeout,
     },
-    // Each pass reads the whole state again: missed passes need no catching up, one is enough.
-    policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
+    policies: { overlap: 'SKIP', catchupWindow: s.catchupWindow },
   };
 }
