@@ -4,7 +4,7 @@
  * activities of a running workflow (the attempt in progress and the last failure). Retries leave no
  * project event, so the monitor page reads them here (docs/web-ui.md#monitor).
  */
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
 import { PHASES, PHASE_OF_ACTIVITY } from '../../shared/project-model';
 
@@ -40,10 +40,20 @@ export async function stageAttempts(client: Client, projectId: string): Promise<
   } catch {
     return { project_id: projectId, history_available: false, stages: [] };
   }
+  const { stages, byActivityId } = stagesOfHistory(history.events ?? []);
+  // A running activity's attempts are not in the history until it ends: the pending list has them.
+  if (stages.some((s) => s.state === 'running')) await addPendingAttempts(handle, byActivityId);
+  return { project_id: projectId, history_available: true, stages };
+}
+
+type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
+
+/** The stages a workflow's history shows, and each by its activity id. */
+function stagesOfHistory(events: HistoryEvent[]): { stages: Stage[]; byActivityId: Map<string, Stage> } {
   const byScheduled = new Map<string, Stage>();
   const byActivityId = new Map<string, Stage>();
   const stages: Stage[] = [];
-  for (const e of history.events ?? []) {
+  for (const e of events) {
     const id = String(e.eventId);
     const scheduled = e.activityTaskScheduledEventAttributes;
     if (scheduled) {
@@ -95,23 +105,23 @@ export async function stageAttempts(client: Client, projectId: string): Promise<
       if (s) s.state = 'cancelled';
     }
   }
-  // A running activity's attempts are not in the history until it ends: the pending list has them.
-  const open = stages.filter((s) => s.state === 'running');
-  if (open.length) {
-    try {
-      const { raw } = await handle.describe();
-      for (const p of raw.pendingActivities ?? []) {
-        // By activity id: the parts of a copy are several open activities of one type.
-        const s = byActivityId.get(p.activityId ?? '');
-        if (!s || s.state !== 'running') continue;
-        s.attempts = p.attempt ?? 1;
-        s.failures = s.attempts - 1;
-        s.last_failure = failureText(p.lastFailure);
-        if (s.failures > 0) s.state = 'retrying';
-      }
-    } catch {
-      // The workflow ended between the two reads: the history above is the answer.
+  return { stages, byActivityId };
+}
+
+/** The attempt in progress and the last failure of each running stage, from the pending activities. */
+async function addPendingAttempts(handle: WorkflowHandle, byActivityId: Map<string, Stage>): Promise<void> {
+  try {
+    const { raw } = await handle.describe();
+    for (const p of raw.pendingActivities ?? []) {
+      // By activity id: the parts of a copy are several open activities of one type.
+      const s = byActivityId.get(p.activityId ?? '');
+      if (!s || s.state !== 'running') continue;
+      s.attempts = p.attempt ?? 1;
+      s.failures = s.attempts - 1;
+      s.last_failure = failureText(p.lastFailure);
+      if (s.failures > 0) s.state = 'retrying';
     }
+  } catch {
+    // The workflow ended between the two reads: the history above is the answer.
   }
-  return { project_id: projectId, history_available: true, stages };
 }
