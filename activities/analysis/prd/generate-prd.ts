@@ -54,56 +54,19 @@ export async function generatePrd(
 ): Promise<GeneratePrdResult> {
   const source = await connectorOf(secrets, req.source, sources);
   const db = await connectOrExplain(source);
-  const attempt = activityInfo().attempt;
-  let seq = 0;
-  const logs: AgentLogEntry[] = [];
-  const events: ProjectEvent[] = [];
-  const writes = new OrderedWrites();
-  const onToolCall = (call: ToolCallRecord & { input_tokens?: number; output_tokens?: number }) => {
-    const key = `${req.project_id}:prd:a${attempt}:t${++seq}`;
-    const timestamp = new Date().toISOString();
-    logs.push({
-      log_key: key,
-      project_id: req.project_id,
-      agent: PRODUCT_MANAGER,
-      phase: 'prd',
-      ...call,
-      timestamp,
-    });
-    events.push({
-      event_key: key,
-      project_id: req.project_id,
-      event_type: 'log_entry',
-      phase: 'prd',
-      status: 'running',
-      message: `${call.tool}(${JSON.stringify(call.params)}): ${call.summary}`,
-      timestamp,
-      payload: { agent: PRODUCT_MANAGER, ...call },
-    });
-    // Stream the work log as it happens, not only when the agent is done.
-    if (logs.length >= 10) flush();
-  };
-  const flush = () => {
-    const batch = logs.splice(0);
-    const batchEvents = events.splice(0);
-    writes.push(async () => {
-      await store.addAgentLogs(batch);
-      await store.addEvents(batchEvents);
-    });
-    // The log key as the document id: a retried activity re-sends the same documents, as no-ops.
-    for (const e of batch) agentLogs?.ship({ ...e, '@timestamp': e.timestamp }, e.log_key);
-  };
+  const log = prdWorkLog(store, agentLogs, req.project_id, activityInfo().attempt);
+  const onToolCall = log.onToolCall;
   // Model calls can be slow: keep the heartbeat going independently of tool calls.
-  const beat = setInterval(() => heartbeat({ tool_calls: seq }), 15_000);
+  const beat = setInterval(() => heartbeat({ tool_calls: log.toolCalls() }), 15_000);
   try {
     return await withBoundedSource(db, EXPLORING_BOUNDS, (bounded) => explore(bounded));
   } catch (err) {
     throw misbehavingSourceFailsForGood(err);
   } finally {
     clearInterval(beat);
-    flush();
+    log.flush();
     await db.end().catch(() => undefined);
-    await writes.drain();
+    await log.drain();
   }
 
   async function explore(db: Connection): Promise<GeneratePrdResult> {
@@ -129,6 +92,57 @@ export async function generatePrd(
       ],
     };
   }
+}
+
+/**
+ * The product manager's work log of one attempt: each tool call kept as a log entry and a project
+ * event, written in batches of ten as the agent works (not only when it is done), in order.
+ */
+function prdWorkLog(
+  store: PrdDeps['store'],
+  agentLogs: PrdDeps['agentLogs'],
+  projectId: string,
+  attempt: number,
+) {
+  let seq = 0;
+  const logs: AgentLogEntry[] = [];
+  const events: ProjectEvent[] = [];
+  const writes = new OrderedWrites();
+  const onToolCall = (call: ToolCallRecord & { input_tokens?: number; output_tokens?: number }) => {
+    const key = `${projectId}:prd:a${attempt}:t${++seq}`;
+    const timestamp = new Date().toISOString();
+    logs.push({
+      log_key: key,
+      project_id: projectId,
+      agent: PRODUCT_MANAGER,
+      phase: 'prd',
+      ...call,
+      timestamp,
+    });
+    events.push({
+      event_key: key,
+      project_id: projectId,
+      event_type: 'log_entry',
+      phase: 'prd',
+      status: 'running',
+      message: `${call.tool}(${JSON.stringify(call.params)}): ${call.summary}`,
+      timestamp,
+      payload: { agent: PRODUCT_MANAGER, ...call },
+    });
+    // Stream the work log as it happens, not only when the agent is done.
+    if (logs.length >= 10) flush();
+  };
+  const flush = () => {
+    const batch = logs.splice(0);
+    const batchEvents = events.splice(0);
+    writes.push(async () => {
+      await store.addAgentLogs(batch);
+      await store.addEvents(batchEvents);
+    });
+    // The log key as the document id: a retried activity re-sends the same documents, as no-ops.
+    for (const e of batch) agentLogs?.ship({ ...e, '@timestamp': e.timestamp }, e.log_key);
+  };
+  return { onToolCall, flush, toolCalls: () => seq, drain: () => writes.drain() };
 }
 
 /**
