@@ -29,37 +29,25 @@ export interface FieldProblem {
 
 const LAYERS = ['ods', 'dwd', 'dws', 'ads'] as const;
 
+type Layer = (typeof LAYERS)[number];
+type PrdTable = FieldsOfPrd['layers'][Layer][number];
+/** A table's columns, by its name as a table of a layer below or as a copied source table. */
+type TableColumns = (name: string, below: readonly Layer[]) => Set<string> | undefined;
+
+const key = (name: string) => name.toLowerCase();
+
 /** Every field of the PRD that breaks the type grammar, the expression grammar or names a column it cannot. */
 export function fieldProblems(prd: FieldsOfPrd): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  const key = (name: string) => name.toLowerCase();
-  // Columns each name may qualify: a source table with an ODS copy (its copied columns), or a PRD table (its fields).
-  const sourceColumns = new Map<string, Set<string>>();
-  for (const t of prd.layers.ods) {
-    const source = t.source_tables[0];
-    if (source === undefined) continue;
-    const columns = sourceColumns.get(key(source)) ?? new Set<string>();
-    for (const f of t.fields) {
-      columns.add(key(f.name));
-      for (const c of columnsNamedBy(f.source)) columns.add(key(c.column));
-    }
-    sourceColumns.set(key(source), columns);
-  }
-  const tableFields = (name: string, below: readonly (typeof LAYERS)[number][]) => {
-    for (const layer of [...below].reverse()) {
-      const t = prd.layers[layer].find((x) => key(x.name) === key(name));
-      if (t) return new Set(t.fields.map((f) => key(f.name)));
-    }
-    return sourceColumns.get(key(name));
-  };
-
+  const tableColumns = columnsByTable(prd);
   LAYERS.forEach((layer, level) => {
     const below = LAYERS.slice(0, level);
     prd.layers[layer].forEach((table, ti) => {
       // A table whose every field is a column of its first source is built as a projection of those
       // columns (ADS over DWS): its sources only say how upstream computed them.
-      const base = table.source_tables.length ? tableFields(table.source_tables[0], below) : undefined;
+      const base = table.source_tables.length ? tableColumns(table.source_tables[0], below) : undefined;
       const projection = !table.union && !!base && table.fields.every((f) => base.has(key(f.name)));
+      const referenceProblem = referenceRules(table, below, tableColumns);
       table.fields.forEach((field, fi) => {
         const at = (part: string) => ['layers', layer, ti, 'fields', fi, part];
         const type = checkSqlType(field.type);
@@ -75,31 +63,8 @@ export function fieldProblems(prd: FieldsOfPrd): FieldProblem[] {
         }
         // ODS fields describe the copy (data integration reads the source schema, not them).
         if (layer === 'ods' || projection) return;
-        // A union (and each union it joins) is named by its first table, which also holds the part
-        // columns it adds; its other tables are read through it.
-        const unions = table.union ? [table.union, ...(table.joined_unions ?? [])] : [];
-        const unionOf = (name: string) => unions.find((u) => key(u.members[0].table) === key(name));
-        const readThrough = new Map(
-          unions.flatMap((u) => u.members.slice(1).map((m) => [key(m.table), u.members[0].table] as const)),
-        );
-        const othersOfUnion = new Set(readThrough.keys());
-        const columnsIn = (name: string) => {
-          const columns = tableFields(name, below);
-          const union = unionOf(name);
-          if (!union || !columns) return columns;
-          return new Set([...columns, ...union.part_columns.map(key)]);
-        };
-        const listed = table.source_tables
-          .filter((s) => !othersOfUnion.has(key(s)))
-          .map(columnsIn)
-          .filter((s) => s !== undefined);
         for (const ref of refs) {
-          const problem =
-            ref.table === undefined
-              ? unlisted(ref.column, listed)
-              : othersOfUnion.has(key(ref.table))
-                ? `${ref.table} is read through the union: name it ${readThrough.get(key(ref.table))}`
-                : unqualifiedTable(ref, columnsIn(ref.table));
+          const problem = referenceProblem(ref);
           if (problem)
             problems.push({ path: at('source'), message: `${table.name}.${field.name}: ${problem}` });
         }
@@ -107,20 +72,70 @@ export function fieldProblems(prd: FieldsOfPrd): FieldProblem[] {
     });
   });
   return problems;
+}
 
-  function unlisted(column: string, listed: Set<string>[]): string | undefined {
-    if (!listed.length || listed.some((columns) => columns.has(key(column)))) return undefined;
-    return `no table in source_tables has a column ${column}`;
+/**
+ * The columns each name may qualify: a PRD table of a layer below (its fields), else a source table
+ * with an ODS copy (its copied columns).
+ */
+function columnsByTable(prd: FieldsOfPrd): TableColumns {
+  const sourceColumns = new Map<string, Set<string>>();
+  for (const t of prd.layers.ods) {
+    const source = t.source_tables[0];
+    if (source === undefined) continue;
+    const columns = sourceColumns.get(key(source)) ?? new Set<string>();
+    for (const f of t.fields) {
+      columns.add(key(f.name));
+      for (const c of columnsNamedBy(f.source)) columns.add(key(c.column));
+    }
+    sourceColumns.set(key(source), columns);
   }
+  return (name, below) => {
+    for (const layer of [...below].reverse()) {
+      const t = prd.layers[layer].find((x) => key(x.name) === key(name));
+      if (t) return new Set(t.fields.map((f) => key(f.name)));
+    }
+    return sourceColumns.get(key(name));
+  };
+}
 
-  function unqualifiedTable(
-    ref: { table?: string; column: string },
-    columns: Set<string> | undefined,
-  ): string | undefined {
+/**
+ * What is wrong with a column reference of one of `table`'s fields, if anything. A union (and each
+ * union it joins) is named by its first table, which also holds the part columns it adds; its
+ * other tables are read through it.
+ */
+function referenceRules(
+  table: PrdTable,
+  below: readonly Layer[],
+  tableColumns: TableColumns,
+): (ref: { table?: string; column: string }) => string | undefined {
+  const unions = table.union ? [table.union, ...(table.joined_unions ?? [])] : [];
+  const unionOf = (name: string) => unions.find((u) => key(u.members[0].table) === key(name));
+  const readThrough = new Map(
+    unions.flatMap((u) => u.members.slice(1).map((m) => [key(m.table), u.members[0].table] as const)),
+  );
+  const columnsIn = (name: string) => {
+    const columns = tableColumns(name, below);
+    const union = unionOf(name);
+    if (!union || !columns) return columns;
+    return new Set([...columns, ...union.part_columns.map(key)]);
+  };
+  const listed = table.source_tables
+    .filter((s) => !readThrough.has(key(s)))
+    .map(columnsIn)
+    .filter((s) => s !== undefined);
+  return (ref) => {
+    if (ref.table === undefined) {
+      if (!listed.length || listed.some((columns) => columns.has(key(ref.column)))) return undefined;
+      return `no table in source_tables has a column ${ref.column}`;
+    }
+    if (readThrough.has(key(ref.table)))
+      return `${ref.table} is read through the union: name it ${readThrough.get(key(ref.table))}`;
+    const columns = columnsIn(ref.table);
     if (!columns) return `${ref.table} is neither a copied source table nor a table of a lower layer`;
     if (!columns.has(key(ref.column))) return `${ref.table} has no column ${ref.column}`;
     return undefined;
-  }
+  };
 }
 
 /** The columns an expression names, or none when it does not parse (reported on its own). */
