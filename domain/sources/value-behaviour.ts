@@ -107,41 +107,7 @@ export function numberBehaviour(
   const behaviour: Record<string, NumberBehaviour> = {};
   if (!samples.length || !numbers.length) return { behaviour };
 
-  // Series: rows ordered by their day, split by the things they are readings of.
-  const along = dateStats ? alongOf(dateStats) : undefined;
-  let series: ValueSeries | undefined;
-  let groups: Row[][] = [];
-  if (along) {
-    const dated = samples
-      .map((r) => ({ r, d: dayOf(r, along, dateStats![along]) }))
-      .filter((x): x is { r: Row; d: string | number } => x.d !== undefined);
-    const candidates = columns
-      .filter(
-        (c) =>
-          !dateColumns.has(c.name) &&
-          (TEXT_TYPES.test(c.data_type) || /int/.test(c.data_type)) &&
-          (distinct[c.name] ?? 0) >= 2 &&
-          (distinct[c.name] ?? 0) <= dated.length / 2,
-      )
-      .sort((a, b) => distinct[a.name] - distinct[b.name])
-      .map((c) => c.name);
-    const split =
-      dated.length >= MIN_PAIRS
-        ? seriesSplit(
-            dated.map((x) => x.r),
-            dated.map((x) => x.d),
-            candidates,
-          )
-        : undefined;
-    if (split) {
-      const byThing = new Map<string, { r: Row; d: string | number }[]>();
-      for (const x of dated) byThing.set(keyOf(x.r, split), [...(byThing.get(keyOf(x.r, split)) ?? []), x]);
-      groups = [...byThing.values()].map((g) =>
-        g.sort((a, b) => (a.d < b.d ? -1 : a.d > b.d ? 1 : 0)).map((x) => x.r),
-      );
-      series = { along, by: split, rows: dated.length, series: groups.length };
-    }
-  }
+  const { series, groups } = rowSeries(columns, samples, dateStats, distinct, dateColumns);
 
   // Things a number may be an attribute of: text with several rows for most of its values.
   const things = columns.filter(
@@ -159,21 +125,7 @@ export function numberBehaviour(
       .map(Number);
     const set = values.filter((v) => Number.isFinite(v));
     if (!set.length) continue;
-    const mean = set.reduce((a, b) => a + b, 0) / set.length;
-    const sd = Math.sqrt(set.reduce((a, x) => a + (x - mean) ** 2, 0) / set.length);
-    const b: NumberBehaviour = {
-      rows: set.length,
-      distinct: new Set(set).size,
-      integers: set.every((v) => Number.isInteger(v)),
-      min: Math.min(...set),
-      max: Math.max(...set),
-      zeros: round(set.filter((v) => v === 0).length / set.length),
-      negatives: round(set.filter((v) => v < 0).length / set.length),
-      spread: mean === 0 ? 0 : round(sd / Math.abs(mean)),
-    };
-    // A time of day written hhmm (517, 1835): whole, 0–2400, never 60 minutes or more.
-    if (b.integers && b.distinct > 12 && b.min >= 0 && b.max <= 2400 && set.every((v) => v % 100 < 60))
-      b.clock = true;
+    const b = valueStats(set);
     if (groups.length) {
       const steps = stepRatio(
         groups.map((g) => g.map((r) => Number(r[c.name])).filter((v) => Number.isFinite(v) && v !== null)),
@@ -186,6 +138,66 @@ export function numberBehaviour(
     behaviour[c.name] = b;
   }
   return { behaviour, ...(series ? { series } : {}) };
+}
+
+/** The series the rows make when a date orders them, split by the things they are readings of, and its rows by thing. */
+function rowSeries(
+  columns: SourceColumn[],
+  samples: Row[],
+  dateStats: Record<string, DateColumnStats> | undefined,
+  distinct: Record<string, number>,
+  dateColumns: Set<string>,
+): { series?: ValueSeries; groups: Row[][] } {
+  const along = dateStats ? alongOf(dateStats) : undefined;
+  if (!along) return { groups: [] };
+  const dated = samples
+    .map((r) => ({ r, d: dayOf(r, along, dateStats![along]) }))
+    .filter((x): x is { r: Row; d: string | number } => x.d !== undefined);
+  const candidates = columns
+    .filter(
+      (c) =>
+        !dateColumns.has(c.name) &&
+        (TEXT_TYPES.test(c.data_type) || /int/.test(c.data_type)) &&
+        (distinct[c.name] ?? 0) >= 2 &&
+        (distinct[c.name] ?? 0) <= dated.length / 2,
+    )
+    .sort((a, b) => distinct[a.name] - distinct[b.name])
+    .map((c) => c.name);
+  const split =
+    dated.length >= MIN_PAIRS
+      ? seriesSplit(
+          dated.map((x) => x.r),
+          dated.map((x) => x.d),
+          candidates,
+        )
+      : undefined;
+  if (!split) return { groups: [] };
+  const byThing = new Map<string, { r: Row; d: string | number }[]>();
+  for (const x of dated) byThing.set(keyOf(x.r, split), [...(byThing.get(keyOf(x.r, split)) ?? []), x]);
+  const groups = [...byThing.values()].map((g) =>
+    g.sort((a, b) => (a.d < b.d ? -1 : a.d > b.d ? 1 : 0)).map((x) => x.r),
+  );
+  return { series: { along, by: split, rows: dated.length, series: groups.length }, groups };
+}
+
+/** What a column's finite values say of themselves. */
+function valueStats(set: number[]): NumberBehaviour {
+  const mean = set.reduce((a, b) => a + b, 0) / set.length;
+  const sd = Math.sqrt(set.reduce((a, x) => a + (x - mean) ** 2, 0) / set.length);
+  const b: NumberBehaviour = {
+    rows: set.length,
+    distinct: new Set(set).size,
+    integers: set.every((v) => Number.isInteger(v)),
+    min: Math.min(...set),
+    max: Math.max(...set),
+    zeros: round(set.filter((v) => v === 0).length / set.length),
+    negatives: round(set.filter((v) => v < 0).length / set.length),
+    spread: mean === 0 ? 0 : round(sd / Math.abs(mean)),
+  };
+  // A time of day written hhmm (517, 1835): whole, 0–2400, never 60 minutes or more.
+  if (b.integers && b.distinct > 12 && b.min >= 0 && b.max <= 2400 && set.every((v) => v % 100 < 60))
+    b.clock = true;
+  return b;
 }
 
 /** Whether `column` never changes among the rows of each value of `thing` that has several rows. */
