@@ -91,6 +91,33 @@ export async function valueReferences(
   tables: SourceTable[],
   samples: Map<string, ColumnSamples>,
 ): Promise<ValueReference[]> {
+  const probes = probesOf(tables, samples);
+  // Named pairs first, then text: the likeliest references are probed within the budget.
+  probes.sort((a, b) => Number(b.named) - Number(a.named));
+  const found: ValueReference[] = [];
+  for (const p of probes.slice(0, MAX_PROBES)) {
+    const [[row]] = await db.query<RowDataPacket[]>(
+      `SELECT COUNT(DISTINCT ${quoteMysqlIdent(p.key.name)}) AS n FROM ${quoteMysqlIdent(p.target.name)} WHERE ${quoteMysqlIdent(p.key.name)} IN (?)`,
+      [p.values],
+    );
+    const share = Number(row.n) / p.values.length;
+    const exact = flat(p.column.name) === flat(p.key.name);
+    if (share >= 0.9 || (exact && share >= 0.2))
+      found.push({
+        table: p.table.name,
+        column: p.column.name,
+        references_table: p.target.name,
+        references_column: p.key.name,
+        included: Math.round(share * 1000) / 1000,
+        sampled: p.values.length,
+        named: p.named,
+      });
+  }
+  return bestPerColumn(found);
+}
+
+/** The pairs worth probing: each column that may hold another table's key values, with that key. */
+function probesOf(tables: SourceTable[], samples: Map<string, ColumnSamples>): Probe[] {
   const declared = new Set(
     tables.flatMap((t) => t.foreign_keys.flatMap((fk) => fk.columns.map((c) => `${t.name}\u0000${c}`))),
   );
@@ -139,28 +166,11 @@ export async function valueReferences(
       }
     }
   }
-  // Named pairs first, then text: the likeliest references are probed within the budget.
-  probes.sort((a, b) => Number(b.named) - Number(a.named));
-  const found: ValueReference[] = [];
-  for (const p of probes.slice(0, MAX_PROBES)) {
-    const [[row]] = await db.query<RowDataPacket[]>(
-      `SELECT COUNT(DISTINCT ${quoteMysqlIdent(p.key.name)}) AS n FROM ${quoteMysqlIdent(p.target.name)} WHERE ${quoteMysqlIdent(p.key.name)} IN (?)`,
-      [p.values],
-    );
-    const share = Number(row.n) / p.values.length;
-    const exact = flat(p.column.name) === flat(p.key.name);
-    if (share >= 0.9 || (exact && share >= 0.2))
-      found.push({
-        table: p.table.name,
-        column: p.column.name,
-        references_table: p.target.name,
-        references_column: p.key.name,
-        included: Math.round(share * 1000) / 1000,
-        sampled: p.values.length,
-        named: p.named,
-      });
-  }
-  // One target a column: named before unnamed, then the larger share, then the smaller table.
+  return probes;
+}
+
+/** One target a column: named before unnamed, then the larger share, then the smaller table. */
+function bestPerColumn(found: ValueReference[]): ValueReference[] {
   const best = new Map<string, ValueReference>();
   for (const r of found) {
     const k = `${r.table}\u0000${r.column}`;
