@@ -118,6 +118,18 @@ describe('a fleet of three workers and two gateways (real processes)', () => {
       throw new Error(`gateway on ${dataDir} never became healthy`);
     };
     const output = () => procs.map((p) => p.output().slice(-4000)).join('\n---\n');
+    /** A process's exit, or an error with every process's output after `seconds`. */
+    const exitWithin = <T>(exited: Promise<T>, seconds: number, what: string): Promise<T> =>
+      Promise.race([
+        exited,
+        new Promise<never>((_, reject) => {
+          const timer = setTimeout(
+            () => reject(new Error(`${what} did not exit within ${seconds} s:\n${output()}`)),
+            seconds * 1000,
+          );
+          void exited.finally(() => clearTimeout(timer));
+        }),
+      ]);
 
     // Host 3 alone first, so that the first (big) project is certainly copied there.
     const w3 = await startWorker(2);
@@ -185,7 +197,7 @@ describe('a fleet of three workers and two gateways (real processes)', () => {
     const w1 = await startWorker(0);
     const w2 = await startWorker(1, 'workflows,ingestion,warehouse');
     w3.child.kill('SIGKILL');
-    await w3.exited;
+    await exitWithin(w3.exited, 30, 'host 3 after SIGKILL');
     for (let n = 1; n < PROJECTS; n++) await create(n);
     const [host1, host2] = [await hostIdOf(0), await hostIdOf(1)];
 
@@ -195,7 +207,9 @@ describe('a fleet of three workers and two gateways (real processes)', () => {
       return undefined;
     });
     w2.child.kill('SIGTERM');
-    expect(await w2.exited).toBe(0);
+    // Its grace time is 2 s: a drain that never ends fails here with the processes' output, not at
+    // jest's timeout without it.
+    expect(await exitWithin(w2.exited, 120, 'host 2 after its drain (SIGTERM)')).toBe(0);
     await startWorker(1, 'workflows,ingestion,warehouse');
 
     const finished = await until(
