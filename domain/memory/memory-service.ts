@@ -46,7 +46,7 @@ import {
   statedSubjectOf,
   withStatedSubject,
 } from './supersede/stated-subjects';
-import { readSubject } from './extraction/fact-subject';
+import { readSubject, type FactSubject } from './extraction/fact-subject';
 import type { HistoryLog, IdempotencyStore } from './memory-history';
 import { textHash } from './memory-text';
 import { sameSubjectMemories } from './same-subject';
@@ -388,7 +388,7 @@ export class MemoryService {
       if (found.superseded) return { result: found.superseded };
       earlier = found.earlier;
       // A near-identical text stating another value ("… in Bern" for "… in Berlin") is no duplicate.
-      const value = readSubject(fact)?.value;
+      const value = found.subject?.value;
       const contradicted = new Set(
         earlier.filter((r) => readSubject(r.memory)?.value !== value).map((r) => r.id),
       );
@@ -441,13 +441,13 @@ export class MemoryService {
     vector: Float32Array,
     stated: StatedSubject | undefined,
     neighbours: VectorHit[],
-  ): Promise<{ superseded?: MemoryAddResult; earlier: MemoryRecord[] }> {
+  ): Promise<{ superseded?: MemoryAddResult; earlier: MemoryRecord[]; subject?: FactSubject }> {
     const { store, extractor } = this.deps;
     // The model named the attribute: an earlier memory of the same one is superseded without
     // asking it again.
     const superseded = stated && (await this.supersedeStated(req, fact, stated, scope, neighbours, vector));
-    if (superseded) return { superseded, earlier: [] };
     const subject = readSubject(fact);
+    if (superseded) return { superseded, earlier: [], subject };
     const earlier = subject ? await sameSubjectMemories(store, scope, subject, neighbours) : [];
     // No earlier statement of the subject the reader knows: evidence in the words. When one is
     // found, its key is precise.
@@ -465,9 +465,9 @@ export class MemoryService {
           : replaced.length
             ? await this.supersede(req, fact, replaced[0], vector, false)
             : undefined;
-      if (offline) return { superseded: offline, earlier };
+      if (offline) return { superseded: offline, earlier, subject };
     }
-    return { earlier: [...earlier, ...replaced] };
+    return { earlier: [...earlier, ...replaced], subject };
   }
 
   /**

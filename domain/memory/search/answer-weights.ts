@@ -116,13 +116,11 @@ export function answerWeights(
   const questionRoots = contentWords(what, []);
   const cues = cueRootsOf(questionRoots) ?? new Set<string>();
   return <C extends Candidate>(candidates: C[]): C[] => {
-    const readings = time === 'now' || heldThen ? candidates.map((c) => readMemory(c.record.memory)) : [];
     // Validity tells what held then only where the memories recorded a change (a version, or a
-    // value that replaced one): otherwise it says no more than when each was said.
-    const held =
-      heldThen && candidates.some(isVersioned)
-        ? candidates.map((c, i) => heldThen(c, readings[i]))
-        : undefined;
+    // value that replaced one): otherwise it says no more than when each was said, and no text is read.
+    const heldRead = heldThen && candidates.some(isVersioned) ? heldThen : undefined;
+    const readings = time === 'now' || heldRead ? candidates.map((c) => readMemory(c.record.memory)) : [];
+    const held = heldRead ? candidates.map((c, i) => heldRead(c, readings[i])) : undefined;
     const weights = candidates.map((c, i): number | 'same' | 'other' => {
       if (held) {
         if (!held[i]) return NOT_HELD_THEN;
