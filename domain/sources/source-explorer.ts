@@ -3,7 +3,13 @@
  * keys, foreign keys, exact row counts and a few sample rows. Read-only.
  */
 import type { Connection, RowDataPacket } from 'mysql2/promise';
-import type { DateColumnStats, SourceColumn, SourceSnapshot, SourceTable } from '../../shared/source-schema';
+import type {
+  DateColumnStats,
+  SourceColumn,
+  SourceForeignKey,
+  SourceSnapshot,
+  SourceTable,
+} from '../../shared/source-schema';
 import { quoteMysqlIdent } from '../../shared/sql-quoting';
 import { DATE_KEY_MAX, DATE_KEY_MIN, DATE_KEY_TYPES, dateKeyDay } from '../../shared/date-keys';
 import { isNumberColumn, numberBehaviour } from './value-behaviour';
@@ -40,13 +46,9 @@ export async function readableTableCount(db: Connection, database: string): Prom
   return Number(row.n);
 }
 
-export async function exploreSource(
-  db: Connection,
-  database: string,
-  opts: ExploreOptions = {},
-): Promise<SourceSnapshot> {
-  const log = opts.onToolCall ?? (() => {});
-  const timed = async <T>(
+/** Runs one query of the exploring agent and logs it as a tool call. */
+function toolTimer(log: (call: ToolCallRecord) => void) {
+  return async <T>(
     tool: string,
     params: Record<string, unknown>,
     run: () => Promise<T>,
@@ -57,7 +59,62 @@ export async function exploreSource(
     log({ tool, params, summary: summarize(result), duration_ms: Date.now() - started });
     return result;
   };
+}
 
+interface ExploreContext {
+  db: Connection;
+  timed: ReturnType<typeof toolTimer>;
+  sampleRows: number;
+  countRows: boolean;
+}
+
+/** One table being explored: its name and columns. */
+interface TableScan extends ExploreContext {
+  name: string;
+  columns: SourceColumn[];
+}
+
+/** The database's information_schema rows: tables and views, columns, foreign and primary keys. */
+type Catalog = Awaited<ReturnType<typeof readCatalog>>;
+
+export async function exploreSource(
+  db: Connection,
+  database: string,
+  opts: ExploreOptions = {},
+): Promise<SourceSnapshot> {
+  const ctx: ExploreContext = {
+    db,
+    timed: toolTimer(opts.onToolCall ?? (() => {})),
+    sampleRows: opts.sampleRows ?? 5,
+    countRows: opts.countRows !== false,
+  };
+  const catalog = await readCatalog(ctx, database);
+  const tables: SourceTable[] = [];
+  const valuesByTable = new Map<string, ColumnSamples>();
+  for (const t of catalog.tableRows.filter((r) => r.type === 'BASE TABLE')) {
+    const { table, values } = await exploreTable(ctx, catalog, String(t.name));
+    valuesByTable.set(table.name, values);
+    tables.push(table);
+  }
+  const references =
+    ctx.sampleRows === 0
+      ? undefined
+      : await ctx.timed(
+          'value_references',
+          { tables: tables.length },
+          () => valueReferences(db, tables, valuesByTable),
+          (r) => `${r.length} references shown by the values`,
+        );
+  return {
+    database,
+    server_version: String(catalog.version.v),
+    tables,
+    views: catalog.tableRows.filter((r) => r.type === 'VIEW').map((r) => String(r.name)),
+    ...(references?.length ? { value_references: references } : {}),
+  };
+}
+
+async function readCatalog({ db, timed }: ExploreContext, database: string) {
   const [[version]] = await db.query<RowDataPacket[]>('SELECT VERSION() AS v');
   const tableRows = await timed(
     'list_tables',
@@ -91,195 +148,213 @@ export async function exploreSource(
       WHERE table_schema = ? AND constraint_name = 'PRIMARY' ORDER BY table_name, ordinal_position`,
     [database],
   );
+  return { version, tableRows, columnRows, fkRows, pkRows };
+}
 
-  const tables: SourceTable[] = [];
-  const valuesByTable = new Map<string, ColumnSamples>();
-  for (const t of tableRows.filter((r) => r.type === 'BASE TABLE')) {
-    const name = String(t.name);
-    const columns: SourceColumn[] = columnRows
-      .filter((c) => c.tbl === name)
-      .map((c) => ({
-        name: String(c.name),
-        type: String(c.type),
-        data_type: String(c.data_type).toLowerCase(),
-        nullable: c.nullable === 'YES',
-        key: (String(c.col_key) as SourceColumn['key']) || '',
-        ...(c.comment ? { comment: String(c.comment) } : {}),
-      }));
-    const fks = new Map<
-      string,
-      { columns: string[]; references_table: string; references_columns: string[] }
-    >();
-    for (const fk of fkRows.filter((r) => r.tbl === name)) {
-      const entry = fks.get(fk.name) ?? {
-        columns: [],
-        references_table: String(fk.ref_table),
-        references_columns: [],
-      };
-      entry.columns.push(String(fk.col));
-      entry.references_columns.push(String(fk.ref_col));
-      fks.set(fk.name, entry);
-    }
-    await timed(
-      'describe_table',
-      { table: name },
-      async () => columns,
-      (cols) => `${cols.length} columns, ${fks.size} foreign keys`,
-    );
-    // A nullable reference may be set on few rows: what a date inherited through it can cover. The
-    // rows where each is set are counted in the same scan as the rows.
-    const keyLike = columns.filter(
-      (c) =>
-        c.nullable && KEY_TYPES.test(c.data_type) && !pkRows.some((p) => p.tbl === name && p.col === c.name),
-    );
-    // Totals of the numbers that are no keys, in that scan too: a roll-up's totals reconcile with them.
-    const keyColumns = new Set([...fks.values()].flatMap((fk) => fk.columns));
-    const summed = columns
-      .filter((c) => NUMERIC_TYPES.test(c.data_type) && c.key === '' && !keyColumns.has(c.name))
-      .slice(0, MAX_SUMMED_COLUMNS);
-    const counted =
-      opts.countRows === false
-        ? { rows: 0, set: {}, sums: {} }
-        : await timed(
-            'count_rows',
-            {
-              table: name,
-              ...(keyLike.length ? { set_of: keyLike.map((c) => c.name) } : {}),
-              ...(summed.length ? { sum_of: summed.map((c) => c.name) } : {}),
-            },
-            () => countRows(db, name, keyLike, summed),
-            ({ rows, set }) =>
-              [
-                `${rows} rows`,
-                ...Object.entries(set).map(
-                  ([c, n]) => `${c} set on ${rows ? Math.round((100 * n) / rows) : 0}%`,
-                ),
-                ...(summed.length ? [`totals of ${summed.length} numeric columns`] : []),
-              ].join('; '),
-          );
-    const rowCount = counted.rows;
-    const nonNull = rowCount > 0 && keyLike.length ? counted.set : undefined;
-    const sums = rowCount > 0 && summed.length ? counted.sums : undefined;
-    const sampleRows = opts.sampleRows ?? 5;
-    const sampled =
-      sampleRows === 0
-        ? []
-        : await timed(
-            'sample_rows',
-            { table: name, limit: sampleRows },
-            async () =>
-              (
-                await db.query<RowDataPacket[]>(`SELECT * FROM ${quoteMysqlIdent(name)} LIMIT ?`, [
-                  sampleRows,
-                ])
-              )[0],
-            (rows) => `${rows.length} rows`,
-          );
-    // The values the analyst reads types, keys and categories from (docs/offline-analyst.md#dates-read-from-values):
-    // more rows, but only of the columns that can tell, text cut short, so a source of wide
-    // values costs a few kilobytes a table, not its largest cells two hundred times.
-    const valueColumns = columns.filter((c) => VALUE_TYPES.test(c.data_type));
-    // Dates and every number are read too, to follow numbers over time (value-behaviour.ts).
-    const readColumns = columns.filter(
-      (c) => VALUE_TYPES.test(c.data_type) || isNumberColumn(c) || TEMPORAL.has(c.data_type),
-    );
-    const samples =
-      sampleRows === 0 || !valueColumns.length
-        ? []
-        : await timed(
-            'read_values',
-            { table: name, limit: VALUE_SAMPLE_ROWS, columns: readColumns.length },
-            async () =>
-              (
-                await db.query<RowDataPacket[]>(
-                  `SELECT ${readColumns.map(valueSelect).join(', ')} FROM ${quoteMysqlIdent(name)} LIMIT ?`,
-                  [VALUE_SAMPLE_ROWS],
-                )
-              )[0],
-            (rows) => `${rows.length} rows of ${readColumns.length} columns`,
-          );
-    const rendered = sampled.map(renderRow);
-    // Integer columns whose every sampled value is a `yyyymmdd` day are profiled as dates too.
-    const dateColumns = columns.filter((c) => TEMPORAL.has(c.data_type) || looksLikeDateKey(c, rendered));
-    // And text whose values are days, and integers holding a day's year, month and day.
-    const fromValues = valueDates(
-      columns.filter((c) => !dateColumns.includes(c)),
-      samples as Record<string, unknown>[],
-    );
-    const dateStats =
-      rowCount > 0 && (dateColumns.length || fromValues.length)
-        ? await timed(
-            'profile_dates',
-            {
-              table: name,
-              columns: [
-                ...dateColumns.map((c) => c.name),
-                ...fromValues.map((d) =>
-                  d.kind === 'parts' ? Object.values(d.parts).join('+') : d.column.name,
-                ),
-              ],
-            },
-            () => profileDates(db, name, dateColumns, fromValues),
-            (stats) =>
-              Object.entries(stats)
-                .map(
-                  ([c, s]) =>
-                    `${c}${s.format ? ` (text ${s.format})` : s.parts ? ` (parts ${Object.values(s.parts).join(', ')})` : ''}: ${Math.round((100 * s.non_null) / rowCount)}% set${s.first ? `, ${s.first} … ${s.last}` : ''}`,
-                )
-                .join('; '),
-          )
-        : undefined;
-    const table: SourceTable = {
-      name,
-      row_count: rowCount,
-      columns,
-      primary_key: pkRows.filter((p) => p.tbl === name).map((p) => String(p.col)),
-      foreign_keys: [...fks.values()],
-      sample_rows: rendered,
-      ...(dateStats ? { date_stats: dateStats } : {}),
-      ...(nonNull ? { non_null: nonNull } : {}),
-      ...(sums ? { sums } : {}),
-    };
-    const values: ColumnSamples = new Map(valueColumns.map((c) => [c.name, samples.map((r) => r[c.name])]));
-    valuesByTable.set(name, values);
-    if (samples.length) {
-      table.sampled = { rows: samples.length, distinct: sampledDistinct(valueColumns, values) };
-      const { behaviour, series } = numberBehaviour(
-        columns,
-        samples as Record<string, unknown>[],
-        dateStats,
-        table.sampled.distinct,
-      );
-      if (Object.keys(behaviour).length) table.number_behaviour = behaviour;
-      if (series) table.value_series = series;
-    }
-    if (samples.length) {
-      const unique = await timed(
-        'unique_columns',
-        { table: name },
-        () => uniqueColumns(db, table, values),
-        (u) => (u.length ? `unique on every row: ${u.join(', ')}` : 'no column unique on every row'),
-      );
-      if (unique.length) table.unique_columns = unique;
-    }
-    tables.push(table);
-  }
-  const references =
-    (opts.sampleRows ?? 5) === 0
-      ? undefined
-      : await timed(
-          'value_references',
-          { tables: tables.length },
-          () => valueReferences(db, tables, valuesByTable),
-          (r) => `${r.length} references shown by the values`,
-        );
-  return {
-    database,
-    server_version: String(version.v),
-    tables,
-    views: tableRows.filter((r) => r.type === 'VIEW').map((r) => String(r.name)),
-    ...(references?.length ? { value_references: references } : {}),
+/** One table as the snapshot holds it, and the values read from it for {@link valueReferences}. */
+async function exploreTable(
+  ctx: ExploreContext,
+  catalog: Catalog,
+  name: string,
+): Promise<{ table: SourceTable; values: ColumnSamples }> {
+  const columns = tableColumns(catalog.columnRows, name);
+  const scan: TableScan = { ...ctx, name, columns };
+  const fks = tableForeignKeys(catalog.fkRows, name);
+  await ctx.timed(
+    'describe_table',
+    { table: name },
+    async () => columns,
+    (cols) => `${cols.length} columns, ${fks.size} foreign keys`,
+  );
+  const counted = await countTable(scan, catalog.pkRows, fks);
+  const read = await readValues(scan);
+  const dateStats = await profileTableDates(scan, counted.rows, read);
+  const table: SourceTable = {
+    name,
+    row_count: counted.rows,
+    columns,
+    primary_key: catalog.pkRows.filter((p) => p.tbl === name).map((p) => String(p.col)),
+    foreign_keys: [...fks.values()],
+    sample_rows: read.rendered,
+    ...(dateStats ? { date_stats: dateStats } : {}),
+    ...(counted.nonNull ? { non_null: counted.nonNull } : {}),
+    ...(counted.sums ? { sums: counted.sums } : {}),
   };
+  if (read.samples.length) await addValueFindings(scan, table, read, dateStats);
+  return { table, values: read.values };
+}
+
+function tableColumns(columnRows: RowDataPacket[], name: string): SourceColumn[] {
+  return columnRows
+    .filter((c) => c.tbl === name)
+    .map((c) => ({
+      name: String(c.name),
+      type: String(c.type),
+      data_type: String(c.data_type).toLowerCase(),
+      nullable: c.nullable === 'YES',
+      key: (String(c.col_key) as SourceColumn['key']) || '',
+      ...(c.comment ? { comment: String(c.comment) } : {}),
+    }));
+}
+
+/** The table's foreign keys by constraint name, their columns in order. */
+function tableForeignKeys(fkRows: RowDataPacket[], name: string): Map<string, SourceForeignKey> {
+  const fks = new Map<string, SourceForeignKey>();
+  for (const fk of fkRows.filter((r) => r.tbl === name)) {
+    const entry = fks.get(fk.name) ?? {
+      columns: [],
+      references_table: String(fk.ref_table),
+      references_columns: [],
+    };
+    entry.columns.push(String(fk.col));
+    entry.references_columns.push(String(fk.ref_col));
+    fks.set(fk.name, entry);
+  }
+  return fks;
+}
+
+/** The `count_rows` scan of {@link countRows}, unless the caller counts elsewhere. */
+async function countTable(
+  { db, timed, name, columns, countRows: count }: TableScan,
+  pkRows: RowDataPacket[],
+  fks: Map<string, SourceForeignKey>,
+): Promise<{ rows: number; nonNull?: Record<string, number>; sums?: Record<string, string> }> {
+  // A nullable reference may be set on few rows: what a date inherited through it can cover. The
+  // rows where each is set are counted in the same scan as the rows.
+  const keyLike = columns.filter(
+    (c) =>
+      c.nullable && KEY_TYPES.test(c.data_type) && !pkRows.some((p) => p.tbl === name && p.col === c.name),
+  );
+  // Totals of the numbers that are no keys, in that scan too: a roll-up's totals reconcile with them.
+  const keyColumns = new Set([...fks.values()].flatMap((fk) => fk.columns));
+  const summed = columns
+    .filter((c) => NUMERIC_TYPES.test(c.data_type) && c.key === '' && !keyColumns.has(c.name))
+    .slice(0, MAX_SUMMED_COLUMNS);
+  const counted = !count
+    ? { rows: 0, set: {}, sums: {} }
+    : await timed(
+        'count_rows',
+        {
+          table: name,
+          ...(keyLike.length ? { set_of: keyLike.map((c) => c.name) } : {}),
+          ...(summed.length ? { sum_of: summed.map((c) => c.name) } : {}),
+        },
+        () => countRows(db, name, keyLike, summed),
+        ({ rows, set }) =>
+          [
+            `${rows} rows`,
+            ...Object.entries(set).map(([c, n]) => `${c} set on ${rows ? Math.round((100 * n) / rows) : 0}%`),
+            ...(summed.length ? [`totals of ${summed.length} numeric columns`] : []),
+          ].join('; '),
+      );
+  return {
+    rows: counted.rows,
+    nonNull: counted.rows > 0 && keyLike.length ? counted.set : undefined,
+    sums: counted.rows > 0 && summed.length ? counted.sums : undefined,
+  };
+}
+
+/** What {@link readValues} read of a table: the sample rows shown, and the values of the columns that can tell. */
+type ReadValues = Awaited<ReturnType<typeof readValues>>;
+
+/** The `sample_rows` and `read_values` queries; neither when no samples are asked for. */
+async function readValues({ db, timed, name, columns, sampleRows }: TableScan) {
+  const sampled =
+    sampleRows === 0
+      ? []
+      : await timed(
+          'sample_rows',
+          { table: name, limit: sampleRows },
+          async () =>
+            (
+              await db.query<RowDataPacket[]>(`SELECT * FROM ${quoteMysqlIdent(name)} LIMIT ?`, [sampleRows])
+            )[0],
+          (rows) => `${rows.length} rows`,
+        );
+  // The values the analyst reads types, keys and categories from (docs/offline-analyst.md#dates-read-from-values):
+  // more rows, but only of the columns that can tell, text cut short, so a source of wide
+  // values costs a few kilobytes a table, not its largest cells two hundred times.
+  const valueColumns = columns.filter((c) => VALUE_TYPES.test(c.data_type));
+  // Dates and every number are read too, to follow numbers over time (value-behaviour.ts).
+  const readColumns = columns.filter(
+    (c) => VALUE_TYPES.test(c.data_type) || isNumberColumn(c) || TEMPORAL.has(c.data_type),
+  );
+  const samples =
+    sampleRows === 0 || !valueColumns.length
+      ? []
+      : await timed(
+          'read_values',
+          { table: name, limit: VALUE_SAMPLE_ROWS, columns: readColumns.length },
+          async () =>
+            (
+              await db.query<RowDataPacket[]>(
+                `SELECT ${readColumns.map(valueSelect).join(', ')} FROM ${quoteMysqlIdent(name)} LIMIT ?`,
+                [VALUE_SAMPLE_ROWS],
+              )
+            )[0],
+          (rows) => `${rows.length} rows of ${readColumns.length} columns`,
+        );
+  const values: ColumnSamples = new Map(valueColumns.map((c) => [c.name, samples.map((r) => r[c.name])]));
+  return { rendered: sampled.map(renderRow), samples, valueColumns, values };
+}
+
+/** The `profile_dates` scan of {@link profileDates} over the date columns and the dates read from values. */
+async function profileTableDates(
+  { db, timed, name, columns }: TableScan,
+  rowCount: number,
+  { rendered, samples }: ReadValues,
+): Promise<Record<string, DateColumnStats> | undefined> {
+  // Integer columns whose every sampled value is a `yyyymmdd` day are profiled as dates too.
+  const dateColumns = columns.filter((c) => TEMPORAL.has(c.data_type) || looksLikeDateKey(c, rendered));
+  // And text whose values are days, and integers holding a day's year, month and day.
+  const fromValues = valueDates(
+    columns.filter((c) => !dateColumns.includes(c)),
+    samples as Record<string, unknown>[],
+  );
+  if (!(rowCount > 0 && (dateColumns.length || fromValues.length))) return undefined;
+  return timed(
+    'profile_dates',
+    {
+      table: name,
+      columns: [
+        ...dateColumns.map((c) => c.name),
+        ...fromValues.map((d) => (d.kind === 'parts' ? Object.values(d.parts).join('+') : d.column.name)),
+      ],
+    },
+    () => profileDates(db, name, dateColumns, fromValues),
+    (stats) =>
+      Object.entries(stats)
+        .map(
+          ([c, s]) =>
+            `${c}${s.format ? ` (text ${s.format})` : s.parts ? ` (parts ${Object.values(s.parts).join(', ')})` : ''}: ${Math.round((100 * s.non_null) / rowCount)}% set${s.first ? `, ${s.first} … ${s.last}` : ''}`,
+        )
+        .join('; '),
+  );
+}
+
+/** What the values read tell of the table: distinct counts, how its numbers behave, unique columns. */
+async function addValueFindings(
+  { db, timed, name, columns }: TableScan,
+  table: SourceTable,
+  { samples, valueColumns, values }: ReadValues,
+  dateStats: Record<string, DateColumnStats> | undefined,
+): Promise<void> {
+  table.sampled = { rows: samples.length, distinct: sampledDistinct(valueColumns, values) };
+  const { behaviour, series } = numberBehaviour(
+    columns,
+    samples as Record<string, unknown>[],
+    dateStats,
+    table.sampled.distinct,
+  );
+  if (Object.keys(behaviour).length) table.number_behaviour = behaviour;
+  if (series) table.value_series = series;
+  const unique = await timed(
+    'unique_columns',
+    { table: name },
+    () => uniqueColumns(db, table, values),
+    (u) => (u.length ? `unique on every row: ${u.join(', ')}` : 'no column unique on every row'),
+  );
+  if (unique.length) table.unique_columns = unique;
 }
 
 const TEMPORAL = new Set(['date', 'datetime', 'timestamp']);

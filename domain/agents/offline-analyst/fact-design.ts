@@ -5,7 +5,7 @@
  */
 import type { Prd, PrdFact, PrdField, PrdMetric, PrdQualityRule, PrdTable } from '../../../shared/prd-schema';
 import { describeStep, joinTree, pathTo, type JoinKey } from '../../../shared/join-tree';
-import { breakdownsOf } from './breakdowns';
+import { breakdownsOf, type Breakdown } from './breakdowns';
 import { choiceEvidence, ownCandidates, rankCandidates, type EventTimeCandidate } from './event-time';
 import { inheritedThrough } from './header-references';
 import { rowMeasures, type RowMeasure } from './fact-measures';
@@ -49,6 +49,17 @@ interface Aggregate {
   headline: boolean;
 }
 
+const aggregate = (f: PrdField, unit: string, additive: boolean, headline: boolean): Aggregate => ({
+  field: f,
+  unit,
+  additive,
+  headline,
+});
+
+/** `<stem>_count`: the distinct values of one column. */
+const distinctCount = (stem: string, column: string, description: string) =>
+  field(`${stem}_count`, 'BIGINT', `COUNT(DISTINCT ${fieldIdentifier(column)})`, description);
+
 /** The daily (or snapshot) aggregates of a fact, from its DWD columns. */
 function aggregates(
   fact: TableAnalysis,
@@ -61,136 +72,99 @@ function aggregates(
   dated: boolean,
 ): Aggregate[] {
   const noun = tableNoun(label);
-  const out: Aggregate[] = [
-    {
-      field: field(`${singularWords(label).join('_')}_count`, 'BIGINT', 'COUNT(*)', pluralNoun(noun)),
-      unit: 'count',
-      additive: true,
-      headline: true,
-    },
-  ];
-  // A flat table of lines carries its header's id inline (`Order ID` repeated on each line): the
-  // headers are counted by it, one day each, so daily counts add up.
+  return numberedApart([
+    aggregate(
+      field(`${singularWords(label).join('_')}_count`, 'BIGINT', 'COUNT(*)', pluralNoun(noun)),
+      'count',
+      true,
+      true,
+    ),
+    ...headerCounts(fact, headerLabel),
+    ...measures.flatMap((m) => measureAggregates(m, noun, dated)),
+    ...distinctRefs.map((ref) =>
+      aggregate(
+        distinctCount(`distinct_${identifier(ref.noun)}`, ref.column, `distinct ${pluralNoun(ref.noun)}`),
+        'count',
+        false,
+        false,
+      ),
+    ),
+  ]);
+}
+
+/** The headers a fact's rows belong to, counted: each header falls on one day, so daily counts add up. */
+function headerCounts(fact: TableAnalysis, headerLabel: string | undefined): Aggregate[] {
+  const out: Aggregate[] = [];
+  // A flat table of lines carries its header's id inline (`Order ID` repeated on each line).
   const inline = !fact.header ? inlineHeaderId(fact) : undefined;
-  if (inline)
-    out.push({
-      field: field(
-        `${identifier(inline.noun.replace(/ /g, '_'))}_count`,
-        'BIGINT',
-        `COUNT(DISTINCT ${fieldIdentifier(inline.column)})`,
-        `${pluralNoun(inline.noun)} (distinct ${inline.column})`,
-      ),
-      unit: 'count',
-      additive: true,
-      headline: true,
-    });
+  if (inline) {
+    const description = `${pluralNoun(inline.noun)} (distinct ${inline.column})`;
+    const stem = identifier(inline.noun.replace(/ /g, '_'));
+    out.push(aggregate(distinctCount(stem, inline.column, description), 'count', true, true));
+  }
   if (fact.role === 'line' && fact.header && headerLabel) {
-    const headerNoun = tableNoun(headerLabel);
     const ref = fact.references.find((r) => r.references_table === fact.header);
-    if (ref?.columns.length === 1)
-      out.push({
-        // Each header falls on one day (the lines take its date), so daily counts add up.
-        field: field(
-          `${identifier(singularWords(headerLabel).join('_'))}_count`,
-          'BIGINT',
-          `COUNT(DISTINCT ${fieldIdentifier(ref.columns[0])})`,
-          `${pluralNoun(headerNoun)} (distinct ${ref.columns[0]})`,
-        ),
-        unit: 'count',
-        additive: true,
-        headline: true,
-      });
+    if (ref?.columns.length === 1) {
+      const description = `${pluralNoun(tableNoun(headerLabel))} (distinct ${ref.columns[0]})`;
+      const stem = identifier(singularWords(headerLabel).join('_'));
+      out.push(aggregate(distinctCount(stem, ref.columns[0], description), 'count', true, true));
+    }
   }
-  for (const m of measures) {
-    if (m.meaning === 'revenue')
-      out.push({
-        field: field(
-          'revenue',
-          m.type,
-          `SUM(${m.name})`,
-          `${m.label} (${m.formula.replace(/^[^=]*= /, '')})`,
-        ),
-        unit: 'currency',
-        additive: true,
-        headline: true,
-      });
-    else if (m.meaning === 'money')
-      out.push({
-        field: field(totalName(m.reading), m.type, `SUM(${m.name})`, totalLabel(m.label, noun)),
-        unit: 'currency',
-        additive: true,
-        headline: true,
-      });
-    else if (m.meaning === 'level')
-      // A level is what something stands at: a dated fact averages it per day (never adds it up
-      // over the day's rows); a snapshot, one moment, totals it, but no day adds to another.
-      out.push(
-        dated
-          ? {
-              field: field(`avg_${m.reading}`, 'DOUBLE', `AVG(${m.name})`, `average ${m.label}`),
-              unit: 'level',
-              additive: false,
-              headline: false,
-            }
-          : {
-              field: field(totalName(m.reading), m.type, `SUM(${m.name})`, totalLabel(m.label, noun)),
-              unit: 'level',
-              additive: false,
-              headline: true,
-            },
-      );
-    else if (['quantity', 'duration', 'size', 'flow'].includes(m.meaning)) {
-      out.push({
-        field: field(totalName(m.reading), m.type, `SUM(${m.name})`, totalLabel(m.label, noun)),
-        unit: m.meaning === 'flow' ? (m.signed ? 'number' : 'count') : m.meaning,
-        additive: true,
-        headline: m.meaning === 'quantity',
-      });
-      if (m.meaning === 'duration')
-        out.push({
-          field: field(`avg_${m.reading}`, 'DOUBLE', `AVG(${m.name})`, `average ${m.label}`),
-          unit: m.meaning,
-          additive: false,
-          headline: false,
-        });
-    } else if (m.meaning === 'unit_price') {
-      // Money at the source's scale: the day's average price rounded to the price's decimals.
-      const scale = /DECIMAL\(\d+,(\d+)\)/.exec(m.type)?.[1] ?? '2';
-      out.push({
-        field: field(`avg_${m.reading}`, m.type, `ROUND(AVG(${m.name}), ${scale})`, `average ${m.label}`),
-        unit: 'currency',
-        additive: false,
-        headline: false,
-      });
-    } else
-      out.push({
-        field: field(`avg_${m.reading}`, 'DOUBLE', `AVG(${m.name})`, `average ${m.label}`),
-        unit: 'ratio',
-        additive: false,
-        headline: false,
-      });
+  return out;
+}
+
+/** The aggregates of one row measure, by its meaning. */
+function measureAggregates(m: RowMeasure, noun: string, dated: boolean): Aggregate[] {
+  const total = () => field(totalName(m.reading), m.type, `SUM(${m.name})`, totalLabel(m.label, noun));
+  const average = () => field(`avg_${m.reading}`, 'DOUBLE', `AVG(${m.name})`, `average ${m.label}`);
+  if (m.meaning === 'revenue') {
+    const description = `${m.label} (${m.formula.replace(/^[^=]*= /, '')})`;
+    return [aggregate(field('revenue', m.type, `SUM(${m.name})`, description), 'currency', true, true)];
   }
-  for (const ref of distinctRefs)
-    out.push({
-      field: field(
-        `distinct_${identifier(ref.noun)}_count`,
-        'BIGINT',
-        `COUNT(DISTINCT ${fieldIdentifier(ref.column)})`,
-        `distinct ${pluralNoun(ref.noun)}`,
-      ),
-      unit: 'count',
-      additive: false,
-      headline: false,
-    });
-  // Two columns may read alike (`qty` and `quantity`): the later aggregate is numbered.
+  if (m.meaning === 'money') return [aggregate(total(), 'currency', true, true)];
+  // A level is what something stands at: a dated fact averages it per day (never adds it up
+  // over the day's rows); a snapshot, one moment, totals it, but no day adds to another.
+  if (m.meaning === 'level')
+    return [dated ? aggregate(average(), 'level', false, false) : aggregate(total(), 'level', false, true)];
+  if (['quantity', 'duration', 'size', 'flow'].includes(m.meaning)) {
+    const unit = m.meaning === 'flow' ? (m.signed ? 'number' : 'count') : m.meaning;
+    const summed = aggregate(total(), unit, true, m.meaning === 'quantity');
+    return m.meaning === 'duration' ? [summed, aggregate(average(), m.meaning, false, false)] : [summed];
+  }
+  if (m.meaning === 'unit_price') {
+    // Money at the source's scale: the day's average price rounded to the price's decimals.
+    const scale = /DECIMAL\(\d+,(\d+)\)/.exec(m.type)?.[1] ?? '2';
+    const price = field(`avg_${m.reading}`, m.type, `ROUND(AVG(${m.name}), ${scale})`, `average ${m.label}`);
+    return [aggregate(price, 'currency', false, false)];
+  }
+  return [aggregate(average(), 'ratio', false, false)];
+}
+
+/** Two columns may read alike (`qty` and `quantity`): the later aggregate is numbered. */
+function numberedApart(aggs: Aggregate[]): Aggregate[] {
   const used = new Set<string>();
-  return out.map((a) => {
+  return aggs.map((a) => {
     let name = a.field.name;
     for (let i = 2; used.has(name); i++) name = `${a.field.name}_${i}`;
     used.add(name);
     return name === a.field.name ? a : { ...a, field: { ...a.field, name } };
   });
 }
+
+/** How a fact's derived tables and metrics are named and described. */
+interface FactNaming {
+  /** What its tables are named after. */
+  stem: string;
+  /** What its metrics are prefixed with. */
+  metricStem: string;
+  /** What one of its rows is called. */
+  noun: string;
+  period: 'daily' | 'snapshot';
+  dwdName: string;
+}
+
+/** A metric's name, prefixed by the fact's stem unless it starts with it already. */
+const qualify = (stem: string, n: string) => identifier(n.startsWith(`${stem}_`) ? n : `${stem}_${n}`);
 
 /** The design of one fact. `keys` are every declared and inferred foreign key. */
 export function designFact(
@@ -210,15 +184,68 @@ export function designFact(
 
   // Event time: own date, the header's through the join path, or none (snapshot).
   const { eventTime, candidates, reading } = chooseEventTime(fact, byName, tree, label, labelOf);
-  // The role is one of the fact kinds; a fact that found no date is reported as a snapshot.
-  const kind: PrdFact['kind'] = eventTime ? (fact.role as PrdFact['kind']) : 'snapshot';
-
   const measures = rowMeasures(fact, byName);
   const breakdowns = breakdownsOf(fact, tree, byName);
-
-  // Distinct counts: the people and things the fact (or its header) references, not lookups.
   const refTables = [fact, ...(fact.header && byName.get(fact.header) ? [byName.get(fact.header)!] : [])];
-  const distinctRefs = refTables
+  const headerLabel = fact.header && labelOf(fact.header);
+
+  const dwdName = identifier(`dwd_${nameStem}_detail`);
+  const moneyChecks = textMoneyChecks(fact, dwdName);
+  const fields = detailFields(fact, refTables, byName, {
+    dateField: eventDateField(eventTime, reading),
+    breakdowns,
+    measures,
+    moneyFields: moneyChecks.fields,
+  });
+  const dwd: PrdTable = {
+    name: dwdName,
+    description: `One row per ${noun}${fact.header ? `, dated by its ${tableNoun(labelOf(fact.header))}` : ''}, joined with its dimensions`,
+    source_tables: [t.name, ...referencedTables(fields, tree).filter((x) => x !== t.name)],
+    grain: `one ${noun}`,
+    fields,
+    // Only ADS is partitioned (by stat_date): a file a day in every layer would cost more than it saves.
+    partition_by: [],
+  };
+
+  const distinctRefs = distinctReferences(fact, refTables, byName);
+  const aggs = aggregates(fact, measures, distinctRefs, label, headerLabel, !!eventTime);
+  const naming: FactNaming = {
+    stem: nameStem,
+    // A fact renamed for a clash names its metrics after the distinct stem too (metric names are unique).
+    metricStem: nameStem === label ? singularWords(label).join('_') : nameStem,
+    noun,
+    period: eventTime ? 'daily' : 'snapshot',
+    dwdName,
+  };
+  const daily = dailyTables(aggs, naming);
+  const split = breakdownTables(breakdowns, aggs, naming);
+  return {
+    fact: {
+      table: t.name,
+      // The role is one of the fact kinds; a fact that found no date is reported as a snapshot.
+      kind: eventTime ? (fact.role as PrdFact['kind']) : 'snapshot',
+      event_time: eventTime,
+      event_time_candidates: candidates,
+      ads_table: daily.ads.name,
+      measures: measures.map((m) => m.formula),
+      evidence: fact.evidence,
+    },
+    dwd,
+    dws: [daily.dws, ...split.dws],
+    ads: [daily.ads, ...split.ads],
+    metrics: [...daily.metrics, ...split.metrics],
+    dashboards: [timeDashboard(t.name, eventTime, noun, daily.headline), ...split.dashboards],
+    qualityRules: [...moneyChecks.rules, ...dayRules(eventTime, reading, dwdName)],
+  };
+}
+
+/** Distinct counts: the people and things the fact (or its header) references, not lookups. */
+function distinctReferences(
+  fact: TableAnalysis,
+  refTables: TableAnalysis[],
+  byName: Map<string, TableAnalysis>,
+): { table: string; column: string; noun: string }[] {
+  return refTables
     .flatMap((a) =>
       a.references
         .filter((r) => r.columns.length === 1 && r.references_table !== fact.header)
@@ -228,8 +255,11 @@ export function designFact(
     .filter((r, i, all) => all.findIndex((x) => x.noun === r.noun) === i)
     .sort((a, b) => rank(a.noun) - rank(b.noun))
     .slice(0, 3);
+}
 
-  const dateField = eventTime
+/** The DWD's `event_date`: the chosen event time's day, or the build's for a snapshot. */
+function eventDateField(eventTime: PrdFact['event_time'], reading: DayReading | undefined): PrdField {
+  return eventTime
     ? field(
         'event_date',
         'DATE',
@@ -244,22 +274,48 @@ export function designFact(
         'CURRENT_DATE',
         'snapshot date: the day the warehouse was built (the source records no time)',
       );
+}
 
-  const dwdName = identifier(`dwd_${nameStem}_detail`);
-  // A day read from text, a number or parts: a warning counts the rows it gives no day (unset, or
-  // written otherwise), so a row the series leaves out is seen rather than silently lost.
-  const dayRule: PrdQualityRule | undefined =
-    eventTime && reading && !eventTime.path.length
-      ? {
-          name: `${eventTime.table}.${eventTime.column} gives every row a day`,
-          layer: 'dwd',
-          table: dwdName,
-          column: 'event_date',
-          kind: 'not_null',
-          params: {},
-          severity: 'warning',
-        }
-      : undefined;
+/**
+ * A day read from text, a number or parts: a warning counts the rows it gives no day (unset, or
+ * written otherwise), so a row the series leaves out is seen rather than silently lost.
+ */
+function dayRules(
+  eventTime: PrdFact['event_time'],
+  reading: DayReading | undefined,
+  dwdName: string,
+): PrdQualityRule[] {
+  if (!eventTime || !reading || eventTime.path.length) return [];
+  return [
+    {
+      name: `${eventTime.table}.${eventTime.column} gives every row a day`,
+      layer: 'dwd',
+      table: dwdName,
+      column: 'event_date',
+      kind: 'not_null',
+      params: {},
+      severity: 'warning',
+    },
+  ];
+}
+
+/** The DWD columns derived beside the fact's own. */
+interface DetailParts {
+  dateField: PrdField;
+  breakdowns: Breakdown[];
+  measures: RowMeasure[];
+  /** The `<column>_unparsed` flags of money kept as text (text-money.ts). */
+  moneyFields: PrdField[];
+}
+
+/** The DWD detail's fields: the fact's columns, its date, its header's keys, its dimensions' labels, and more. */
+function detailFields(
+  fact: TableAnalysis,
+  refTables: TableAnalysis[],
+  byName: Map<string, TableAnalysis>,
+  parts: DetailParts,
+): PrdField[] {
+  const t = fact.table;
   // Two columns that make one identifier (`1a`, `t_1a`) are both copied, under names of their own.
   const copiedNames = distinctStems(
     t.columns.filter(isModeledColumn).map((c) => c.name),
@@ -268,23 +324,49 @@ export function designFact(
   );
   // Money kept as text: the DWD column of its name is the parsed DECIMAL, the text stays beside it.
   const textMoney = new Set(textMoneyColumns(fact));
-  const moneyChecks = textMoneyChecks(fact, dwdName);
-  const headerRefs = refTables
-    .slice(1)
-    .flatMap((h) =>
-      h.references
-        .filter((r) => r.columns.length === 1)
-        .map((r) =>
-          field(
-            r.columns[0],
-            warehouseType(h.table.columns.find((c) => c.name === r.columns[0])!),
-            columnReference(h.table.name, r.columns[0]),
-            `${h.table.name}'s ${r.columns[0]}`,
-          ),
+  return dedupe([
+    ...t.columns
+      .filter(isModeledColumn)
+      .map((c) =>
+        field(
+          textMoney.has(c) ? rawName(c) : copiedNames.get(c.name)!,
+          warehouseType(c),
+          columnReference(t.name, c.name),
+          c.comment ?? '',
         ),
-    );
-  // The labels of each referenced dimension (customer.first_name, film.title via inventory).
-  const dimensionLabels = refTables.flatMap((a) =>
+      ),
+    parts.dateField,
+    ...headerKeyFields(refTables.slice(1)),
+    ...dimensionLabelFields(fact, refTables, byName),
+    ...parts.breakdowns.map((b) => field(b.name, 'VARCHAR', b.source, b.description)),
+    ...parts.measures.map((m) => field(m.name, m.type, m.source, m.formula)),
+    ...parts.moneyFields,
+  ]);
+}
+
+/** The single-column keys the fact's header holds, copied onto its lines. */
+function headerKeyFields(headers: TableAnalysis[]): PrdField[] {
+  return headers.flatMap((h) =>
+    h.references
+      .filter((r) => r.columns.length === 1)
+      .map((r) =>
+        field(
+          r.columns[0],
+          warehouseType(h.table.columns.find((c) => c.name === r.columns[0])!),
+          columnReference(h.table.name, r.columns[0]),
+          `${h.table.name}'s ${r.columns[0]}`,
+        ),
+      ),
+  );
+}
+
+/** The labels of each referenced dimension (customer.first_name, film.title via inventory). */
+function dimensionLabelFields(
+  fact: TableAnalysis,
+  refTables: TableAnalysis[],
+  byName: Map<string, TableAnalysis>,
+): PrdField[] {
+  return refTables.flatMap((a) =>
     a.references
       .filter((r) => byName.get(r.references_table)?.role !== 'line' && r.references_table !== fact.header)
       .flatMap((r) => {
@@ -309,167 +391,139 @@ export function designFact(
         );
       }),
   );
-  const dwd: PrdTable = {
-    name: dwdName,
-    description: `One row per ${noun}${fact.header ? `, dated by its ${tableNoun(labelOf(fact.header))}` : ''}, joined with its dimensions`,
-    source_tables: [],
-    grain: `one ${noun}`,
-    fields: dedupe([
-      ...t.columns
-        .filter(isModeledColumn)
-        .map((c) =>
-          field(
-            textMoney.has(c) ? rawName(c) : copiedNames.get(c.name)!,
-            warehouseType(c),
-            columnReference(t.name, c.name),
-            c.comment ?? '',
-          ),
-        ),
-      dateField,
-      ...headerRefs,
-      ...dimensionLabels,
-      ...breakdowns.map((b) => field(b.name, 'VARCHAR', b.source, b.description)),
-      ...measures.map((m) => field(m.name, m.type, m.source, m.formula)),
-      ...moneyChecks.fields,
-    ]),
-    // Only ADS is partitioned (by stat_date): a file a day in every layer would cost more than it saves.
-    partition_by: [],
-  };
-  dwd.source_tables = [t.name, ...referencedTables(dwd.fields, tree).filter((x) => x !== t.name)];
+}
 
-  const aggs = aggregates(
-    fact,
-    measures,
-    distinctRefs,
-    label,
-    fact.header && labelOf(fact.header),
-    !!eventTime,
-  );
-  const period = eventTime ? 'daily' : 'snapshot';
-  const dwsName = identifier(`dws_${nameStem}_${period}`);
-  const adsName = identifier(`ads_${nameStem}_kpi_${period}`);
-  const dailyFields = [field('stat_date', 'DATE', 'event_date'), ...aggs.map((a) => a.field)];
-  const dws: PrdTable[] = [
-    {
-      name: dwsName,
-      description: `${eventTime ? 'Daily' : 'Snapshot'} ${noun} aggregates`,
-      source_tables: [dwdName],
-      grain: 'one day',
-      fields: dailyFields,
-      partition_by: [],
-    },
-  ];
-  const ads: PrdTable[] = [
-    {
-      name: adsName,
-      description: `${eventTime ? 'Daily' : 'Snapshot'} ${noun} KPIs for dashboards`,
-      source_tables: [dwsName],
-      grain: 'one day',
-      fields: dailyFields,
-      partition_by: ['stat_date'],
-    },
-  ];
-  // A fact renamed for a clash names its metrics after the distinct stem too (metric names are unique).
-  const stem = nameStem === label ? singularWords(label).join('_') : nameStem;
-  const qualify = (n: string) => identifier(n.startsWith(`${stem}_`) ? n : `${stem}_${n}`);
-  const metric = (f: PrdField, a: Aggregate, table: string, extra: Partial<PrdMetric> = {}): PrdMetric => ({
-    name: qualify(f.name),
-    description: `${capitalize(f.description || f.name)}${eventTime ? ' per day' : ' (snapshot)'}`,
-    sql: `SELECT stat_date, ${f.name} AS value FROM ${table} ORDER BY stat_date`,
-    ads_table: table,
+/** The daily (or snapshot) DWS and ADS tables of a fact's aggregates, and a series metric of each. */
+function dailyTables(
+  aggs: Aggregate[],
+  n: FactNaming,
+): { dws: PrdTable; ads: PrdTable; metrics: PrdMetric[]; headline: string[] } {
+  const dwsName = identifier(`dws_${n.stem}_${n.period}`);
+  const adsName = identifier(`ads_${n.stem}_kpi_${n.period}`);
+  const fields = [field('stat_date', 'DATE', 'event_date'), ...aggs.map((a) => a.field)];
+  const period = n.period === 'daily' ? 'Daily' : 'Snapshot';
+  const metrics = aggs.map(({ field: f, ...a }): PrdMetric => ({
+    name: qualify(n.metricStem, f.name),
+    description: `${capitalize(f.description || f.name)}${n.period === 'daily' ? ' per day' : ' (snapshot)'}`,
+    sql: `SELECT stat_date, ${f.name} AS value FROM ${adsName} ORDER BY stat_date`,
+    ads_table: adsName,
     unit: a.unit,
     kind: 'series',
     additive: a.additive,
-    ...extra,
-  });
-  const metrics = aggs.map((a) => metric(a.field, a, adsName));
+  }));
+  const headline = metrics.filter((_, i) => aggs[i].headline).slice(0, 4);
+  return {
+    dws: {
+      name: dwsName,
+      description: `${period} ${n.noun} aggregates`,
+      source_tables: [n.dwdName],
+      grain: 'one day',
+      fields,
+      partition_by: [],
+    },
+    ads: {
+      name: adsName,
+      description: `${period} ${n.noun} KPIs for dashboards`,
+      source_tables: [dwsName],
+      grain: 'one day',
+      fields,
+      partition_by: ['stat_date'],
+    },
+    metrics,
+    // The fact's time-series dashboard shows its headline figures, else its first.
+    headline: (headline.length ? headline : metrics.slice(0, 1)).map((m) => m.name),
+  };
+}
 
-  // Breakdowns: count and the main amount per attribute value and day.
+/**
+ * Breakdowns: count and the main amount per attribute value and day. One table per fact holds every
+ * breakdown at (day, attribute values) grain: additive measures roll up to any one attribute, and
+ * one partitioned table costs a third of three.
+ */
+function breakdownTables(
+  breakdowns: Breakdown[],
+  aggs: Aggregate[],
+  n: FactNaming,
+): Pick<FactDesign, 'dws' | 'ads' | 'metrics' | 'dashboards'> {
+  if (!breakdowns.length) return { dws: [], ads: [], metrics: [], dashboards: [] };
   const main =
     aggs.find((a) => a.unit === 'currency' && a.additive) ??
     aggs.find((a) => a.unit === 'quantity' && a.additive);
-  // One table per fact holds every breakdown at (day, attribute values) grain: additive measures
-  // roll up to any one attribute, and one partitioned table costs a third of three.
-  const breakdownMetrics: PrdMetric[] = [];
-  if (breakdowns.length) {
-    const bAggs = [aggs[0], ...(main ? [main] : [])];
-    const fields = [
-      field('stat_date', 'DATE', 'event_date'),
-      ...breakdowns.map((b) => field(b.name, 'VARCHAR', b.name, b.description)),
-      ...bAggs.map((a) => a.field),
-    ];
-    const attrs = breakdowns.map((b) => b.name.replace(/_/g, ' ')).join(', ');
-    const dwsB = identifier(`dws_${nameStem}_breakdown_${period}`);
-    const adsB = identifier(`ads_${nameStem}_breakdown_${period}`);
-    dws.push({
-      name: dwsB,
-      description: `${capitalize(noun)} by day and ${attrs}`,
-      source_tables: [dwdName],
-      grain: `one day and combination of ${attrs}`,
-      fields,
-      partition_by: [],
-    });
-    ads.push({
-      name: adsB,
-      description: `${capitalize(noun)} by ${attrs} for top-N charts`,
-      source_tables: [dwsB],
-      grain: `one day and combination of ${attrs}`,
-      fields,
-      partition_by: ['stat_date'],
-    });
-    for (const b of breakdowns)
-      for (const a of bAggs)
-        breakdownMetrics.push({
-          name: qualify(`${a.field.name}_by_${b.name}`),
-          description: `${capitalize(a.field.description || a.field.name)} by ${b.name.replace(/_/g, ' ')}`,
-          sql: `SELECT stat_date, ${b.name} AS dimension, SUM(${a.field.name}) AS value FROM ${adsB} GROUP BY stat_date, ${b.name} ORDER BY stat_date`,
-          ads_table: adsB,
-          unit: a.unit,
-          kind: 'breakdown',
-          additive: true,
-          dimension: b.name,
-        });
-  }
-
-  const headline = metrics.filter((_, i) => aggs[i].headline).slice(0, 4);
-  const dashboards: Prd['dashboards'] = [
-    {
-      title: eventTime
-        ? `${capitalize(pluralNoun(noun))} over time`
-        : `${capitalize(pluralNoun(noun))}: current snapshot`,
-      description: eventTime
-        ? `${capitalize(pluralNoun(noun))} by ${eventTime.table}.${eventTime.column}${eventTime.path.length ? ` (inherited through ${eventTime.path.join(', ')})` : ''}; charted by day, week or month, whichever the data fills`
-        : `${capitalize(pluralNoun(noun))} as of the warehouse build: ${t.name} records no time`,
-      metrics: (headline.length ? headline : metrics.slice(0, 1)).map((m) => m.name),
-      chart: eventTime ? 'line' : 'stat',
-    },
+  const bAggs = [aggs[0], ...(main ? [main] : [])];
+  const fields = [
+    field('stat_date', 'DATE', 'event_date'),
+    ...breakdowns.map((b) => field(b.name, 'VARCHAR', b.name, b.description)),
+    ...bAggs.map((a) => a.field),
   ];
-  const byMain = breakdownMetrics.filter((m) => !main || m.name.includes(`_${main.field.name}_by_`));
-  if (byMain.length)
-    dashboards.push({
-      title: `${capitalize(pluralNoun(noun))} by ${breakdowns.map((b) => b.name.replace(/_/g, ' ')).join(', ')}`,
-      description: `Top values of ${breakdowns.map((b) => `${b.name.replace(/_/g, ' ')} (${b.description})`).join('; ')}`,
-      metrics: byMain.map((m) => m.name),
-      chart: 'bar',
-    });
-
-  const factEntry: PrdFact = {
-    table: t.name,
-    kind,
-    event_time: eventTime,
-    event_time_candidates: candidates,
-    ads_table: adsName,
-    measures: measures.map((m) => m.formula),
-    evidence: fact.evidence,
-  };
+  const spoken = (b: Breakdown) => b.name.replace(/_/g, ' ');
+  const attrs = breakdowns.map(spoken).join(', ');
+  const dwsB = identifier(`dws_${n.stem}_breakdown_${n.period}`);
+  const adsB = identifier(`ads_${n.stem}_breakdown_${n.period}`);
+  const grain = `one day and combination of ${attrs}`;
+  const metrics: PrdMetric[] = breakdowns.flatMap((b) =>
+    bAggs.map((a) => ({
+      name: qualify(n.metricStem, `${a.field.name}_by_${b.name}`),
+      description: `${capitalize(a.field.description || a.field.name)} by ${spoken(b)}`,
+      sql: `SELECT stat_date, ${b.name} AS dimension, SUM(${a.field.name}) AS value FROM ${adsB} GROUP BY stat_date, ${b.name} ORDER BY stat_date`,
+      ads_table: adsB,
+      unit: a.unit,
+      kind: 'breakdown',
+      additive: true,
+      dimension: b.name,
+    })),
+  );
+  const byMain = metrics.filter((m) => !main || m.name.includes(`_${main.field.name}_by_`));
+  const nouns = capitalize(pluralNoun(n.noun));
   return {
-    fact: factEntry,
-    dwd,
-    dws,
-    ads,
-    metrics: [...metrics, ...breakdownMetrics],
-    dashboards,
-    qualityRules: [...moneyChecks.rules, ...(dayRule ? [dayRule] : [])],
+    dws: [
+      {
+        name: dwsB,
+        description: `${capitalize(n.noun)} by day and ${attrs}`,
+        source_tables: [n.dwdName],
+        grain,
+        fields,
+        partition_by: [],
+      },
+    ],
+    ads: [
+      {
+        name: adsB,
+        description: `${capitalize(n.noun)} by ${attrs} for top-N charts`,
+        source_tables: [dwsB],
+        grain,
+        fields,
+        partition_by: ['stat_date'],
+      },
+    ],
+    metrics,
+    dashboards: byMain.length
+      ? [
+          {
+            title: `${nouns} by ${attrs}`,
+            description: `Top values of ${breakdowns.map((b) => `${spoken(b)} (${b.description})`).join('; ')}`,
+            metrics: byMain.map((m) => m.name),
+            chart: 'bar',
+          },
+        ]
+      : [],
+  };
+}
+
+/** The fact's headline dashboard: its series over time, or its snapshot's figures. */
+function timeDashboard(
+  table: string,
+  eventTime: PrdFact['event_time'],
+  noun: string,
+  metrics: string[],
+): Prd['dashboards'][number] {
+  const nouns = capitalize(pluralNoun(noun));
+  return {
+    title: eventTime ? `${nouns} over time` : `${nouns}: current snapshot`,
+    description: eventTime
+      ? `${nouns} by ${eventTime.table}.${eventTime.column}${eventTime.path.length ? ` (inherited through ${eventTime.path.join(', ')})` : ''}; charted by day, week or month, whichever the data fills`
+      : `${nouns} as of the warehouse build: ${table} records no time`,
+    metrics,
+    chart: eventTime ? 'line' : 'stat',
   };
 }
 

@@ -4,7 +4,7 @@
  * fact by its own business date or its header's, measures by column meaning, and breaks facts
  * down by the attributes reachable through foreign keys, declared or implied by names.
  */
-import type { Prd, PrdQualityRule, PrdTable } from '../../../shared/prd-schema';
+import type { Prd, PrdQualityRule, PrdRelationship, PrdTable } from '../../../shared/prd-schema';
 import type { SourceColumn, SourceSnapshot } from '../../../shared/source-schema';
 import { rejectedDateColumns } from './event-time';
 import { designFact, type FactDesign } from './fact-design';
@@ -40,19 +40,11 @@ const odsFieldName = (stem: string) =>
 const ruleColumn = (name: string) => (odsFieldName(name) === name.toLowerCase() ? odsFieldName(name) : name);
 
 export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd {
-  const found = relationshipsOf(snapshot);
-  const first = analyseTables(snapshot, found);
-  // A key inferred into a roll-up joins nothing: classes are found again without it.
-  const relationships = withoutKeysIntoSummaries(
-    found,
-    new Set(first.filter((a) => a.role === 'summary').map((a) => a.table.name)),
-  );
-  const analyses = relationships === found ? first : analyseTables(snapshot, relationships);
+  const { relationships, analyses } = rolesAndKeys(snapshot);
   // A fact kept in several tables (one per year, region…) is read as one: its first table stands
   // for the family, the others are folded into it (docs/offline-analyst.md#table-families).
   const families = tableFamilies(analyses);
   const familyOf = new Map(families.map((f) => [f.members[0].table.name, f]));
-  const memberOf = new Map(families.flatMap((f) => f.members.map((m) => [m.table.name, f] as const)));
   const folded = new Set(families.flatMap((f) => f.members.slice(1).map((m) => m.table.name)));
   const byName = new Map(analyses.map((a) => [a.table.name, familyOf.get(a.table.name)?.merged ?? a]));
   const facts = [...byName.values()]
@@ -86,13 +78,74 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
   const dimensions = analyses.filter(
     (a) => !FACT_ROLES.has(a.role) && (reached.has(a.table.name) || ['dimension', 'lookup'].includes(a.role)),
   );
-  const dimensionsOfFacts = new Set(
-    facts
-      .flatMap((f) => f.references.map((r) => r.references_table))
-      .filter((t) => !FACT_ROLES.has(byName.get(t)?.role ?? '')),
-  );
+  const prd: Prd = {
+    version: 1,
+    title: `${industry.name} analytics for ${snapshot.database}`,
+    summary:
+      summaryText(snapshot, industry, designs, dimensions) + familiesText(designs) + rollupsText(analyses),
+    analyst: { kind: 'offline_schema_analyst', model: OFFLINE_ANALYST_VERSION },
+    source: {
+      database: snapshot.database,
+      table_count: snapshot.tables.length,
+      total_rows: snapshot.tables.reduce((n, t) => n + t.row_count, 0),
+    },
+    industry: { name: industry.name, confidence: industry.confidence, evidence: industry.evidence },
+    fact_tables: facts.map((f) => f.table.name),
+    dimension_tables: dimensions.map((d) => d.table.name),
+    table_roles: tableRoles(analyses, families),
+    facts: designs.map((d) => d.fact),
+    relationships,
+    // Filled once the PRD is whole: what the analyst is unsure of (decision-review.ts).
+    review: [],
+    layers: {
+      ods: odsTables(snapshot, odsTable),
+      dwd: [...dimensionTables(dimensions, facts, byName, stemOf), ...designs.map((d) => d.dwd)],
+      dws: designs.flatMap((d) => d.dws),
+      ads: designs.flatMap((d) => d.ads),
+    },
+    quality_rules: [...qualityRules(analyses, odsTable), ...designs.flatMap((d) => d.qualityRules)],
+    metrics: designs.flatMap((d) => d.metrics),
+    dashboards: designs.flatMap((d) => d.dashboards),
+  };
+  const valid = validOfflinePrd(prd);
+  return { ...valid, review: decisionsToReview(valid, snapshot) };
+}
 
-  const ods: PrdTable[] = snapshot.tables.map((t) => {
+/** Each table's role and the keys between tables, a key inferred into a roll-up left out. */
+function rolesAndKeys(snapshot: SourceSnapshot): {
+  relationships: PrdRelationship[];
+  analyses: TableAnalysis[];
+} {
+  const found = relationshipsOf(snapshot);
+  const first = analyseTables(snapshot, found);
+  // A key inferred into a roll-up joins nothing: classes are found again without it.
+  const relationships = withoutKeysIntoSummaries(
+    found,
+    new Set(first.filter((a) => a.role === 'summary').map((a) => a.table.name)),
+  );
+  return {
+    relationships,
+    analyses: relationships === found ? first : analyseTables(snapshot, relationships),
+  };
+}
+
+/** Each table's role and its evidence; a family's members say which family they were read in. */
+function tableRoles(analyses: TableAnalysis[], families: TableFamily[]): Prd['table_roles'] {
+  const memberOf = new Map(families.flatMap((f) => f.members.map((m) => [m.table.name, f] as const)));
+  return analyses.map((a) => {
+    const family = memberOf.get(a.table.name);
+    const evidence = roleEvidence(a);
+    return {
+      table: a.table.name,
+      role: a.role,
+      evidence: family ? `${evidence}; one table of a family read as one: ${family.evidence}` : evidence,
+    };
+  });
+}
+
+/** ODS: a raw copy of every source table, its columns under ODS field names. */
+function odsTables(snapshot: SourceSnapshot, odsTable: (table: string) => string): PrdTable[] {
+  return snapshot.tables.map((t) => {
     const fieldStems = distinctStems(
       t.columns.map((c) => c.name),
       odsFieldName,
@@ -112,7 +165,21 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
       partition_by: [],
     };
   });
-  const dwdDims: PrdTable[] = dimensions
+}
+
+/** The DWD of each dimension a fact references: its modeled columns, cleaned. */
+function dimensionTables(
+  dimensions: TableAnalysis[],
+  facts: TableAnalysis[],
+  byName: Map<string, TableAnalysis>,
+  stemOf: (table: string) => string,
+): PrdTable[] {
+  const dimensionsOfFacts = new Set(
+    facts
+      .flatMap((f) => f.references.map((r) => r.references_table))
+      .filter((t) => !FACT_ROLES.has(byName.get(t)?.role ?? '')),
+  );
+  return dimensions
     .filter((d) => dimensionsOfFacts.has(d.table.name))
     .map((d) => {
       const columns = d.table.columns.filter(isModeledColumn);
@@ -136,46 +203,6 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
       };
     })
     .filter((t) => t.fields.length > 0);
-
-  const prd: Prd = {
-    version: 1,
-    title: `${industry.name} analytics for ${snapshot.database}`,
-    summary:
-      summaryText(snapshot, industry, designs, dimensions) + familiesText(designs) + rollupsText(analyses),
-    analyst: { kind: 'offline_schema_analyst', model: OFFLINE_ANALYST_VERSION },
-    source: {
-      database: snapshot.database,
-      table_count: snapshot.tables.length,
-      total_rows: snapshot.tables.reduce((n, t) => n + t.row_count, 0),
-    },
-    industry: { name: industry.name, confidence: industry.confidence, evidence: industry.evidence },
-    fact_tables: facts.map((f) => f.table.name),
-    dimension_tables: dimensions.map((d) => d.table.name),
-    table_roles: analyses.map((a) => {
-      const family = memberOf.get(a.table.name);
-      const evidence = roleEvidence(a);
-      return {
-        table: a.table.name,
-        role: a.role,
-        evidence: family ? `${evidence}; one table of a family read as one: ${family.evidence}` : evidence,
-      };
-    }),
-    facts: designs.map((d) => d.fact),
-    relationships,
-    // Filled once the PRD is whole: what the analyst is unsure of (decision-review.ts).
-    review: [],
-    layers: {
-      ods,
-      dwd: [...dwdDims, ...designs.map((d) => d.dwd)],
-      dws: designs.flatMap((d) => d.dws),
-      ads: designs.flatMap((d) => d.ads),
-    },
-    quality_rules: [...qualityRules(analyses, odsTable), ...designs.flatMap((d) => d.qualityRules)],
-    metrics: designs.flatMap((d) => d.metrics),
-    dashboards: designs.flatMap((d) => d.dashboards),
-  };
-  const valid = validOfflinePrd(prd);
-  return { ...valid, review: decisionsToReview(valid, snapshot) };
 }
 
 /**

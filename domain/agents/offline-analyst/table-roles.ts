@@ -20,7 +20,7 @@ import {
 import { declaredFirst, inheritedThrough, isHeaderDate, type ReferenceStep } from './header-references';
 import { referencesByTable } from './implied-keys';
 import { dayGrain } from '../../../shared/date-keys';
-import { findSummaryTables } from './summary-tables';
+import { findSummaryTables, type SummaryTable } from './summary-tables';
 import { columnWords } from './name-words';
 import { warehouseType } from './warehouse-types';
 
@@ -73,10 +73,35 @@ function attributeColumns(table: SourceTable, keys: Set<string>): SourceColumn[]
   );
 }
 
+/** A table as read before its role is known, with the columns of its references. */
+type TableReading = Omit<TableAnalysis, 'role' | 'evidence' | 'header'> & { keys: Set<string> };
+
+/** What the shape tests read beyond a table itself. */
+interface Survey {
+  calendars: Map<string, Calendar>;
+  summaries: Map<string, SummaryTable>;
+  /** Whether row counts are known (some table has rows): an empty table then has nothing to analyse yet. */
+  counted: boolean;
+}
+
+/** A line's header and the reference that leads to it. */
+interface LineOf {
+  header: string;
+  via: PrdRelationship;
+}
+
+/** The tables dated as facts: events by their own date, lines by their header's. */
+interface DatedFacts {
+  events: Set<string>;
+  lines: Map<string, LineOf>;
+  headers: Set<string>;
+  facts: Set<string>;
+}
+
 /** Every table analysed; `relationships` are the declared and inferred foreign keys. */
 export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelationship[]): TableAnalysis[] {
   const refs = referencesByTable(relationships);
-  const base = snapshot.tables.map((table) => {
+  const base = snapshot.tables.map((table): TableReading => {
     const references = (refs.get(table.name) ?? []).filter((r) => r.references_table !== table.name);
     const keys = new Set(references.flatMap((r) => r.columns));
     const meaning = new Map(table.columns.map((c) => [c.name, columnMeaning(table, c, keys)]));
@@ -90,15 +115,25 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
       references,
       referencedBy: [...new Set(referencedBy)],
       ownDate: ownEventTime(table),
-      calendarDates: [] as EventTimeCandidate[],
+      calendarDates: [],
     };
   });
-  const byName = new Map(base.map((b) => [b.table.name, b]));
   // Roll-ups re-count a fact's rows: never facts, never headers.
   const summaries = findSummaryTables(base, relationships);
-  const additive = (b: (typeof base)[number]) =>
-    b.table.columns.some((c) => ADDITIVE_MEANINGS.has(b.meaning.get(c.name)!));
-  // Calendars (one row per day and its parts, no measures) date the tables whose keys reach them.
+  const survey: Survey = {
+    summaries,
+    calendars: datedByCalendars(base),
+    counted: snapshot.tables.some((t) => t.row_count > 0),
+  };
+  const dated = datedFacts(base, survey);
+  return base.map((b) => analysed(b, survey, dated));
+}
+
+/**
+ * Calendars (one row per day and its parts, no measures) date the tables whose keys reach them:
+ * each other table is given their dates as its own.
+ */
+function datedByCalendars(base: TableReading[]): Map<string, Calendar> {
   const calendars = new Map<string, Calendar>(
     base.flatMap((b) => {
       const calendar = additive(b) ? undefined : calendarOf(b.table);
@@ -110,128 +145,106 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
     b.calendarDates = calendarCandidates(b.table, b.references, calendars);
     if (b.calendarDates.length) b.ownDate = ownEventTime(b.table, b.calendarDates);
   }
-  // Levels (stock on hand) make a table of what things stand at: a snapshot when nothing dates it.
-  const levelled = (b: (typeof base)[number]) =>
-    b.table.columns.some((c) => b.meaning.get(c.name) === 'level');
-  const read = (b: (typeof base)[number]) =>
-    b.table.columns.some((c) => ['level', 'unit_price', 'rate'].includes(b.meaning.get(c.name)!));
-  const priced = (b: (typeof base)[number]) =>
-    b.table.columns.some((c) => ['unit_price', 'quantity'].includes(b.meaning.get(c.name)!));
-  const entityLike = (b: (typeof base)[number]) => labelColumns(b.table).length > 0;
-  const isBridge = (b: (typeof base)[number]) => {
-    const targets = b.references.map((r) => r.references_table);
-    const attrs = attributeColumns(b.table, b.keys).filter((c) => b.meaning.get(c.name) !== 'temporal');
-    // A link with its own key that facts reference (Sakila's inventory) is an entity, not a bridge.
-    const keyIsLinks = b.table.primary_key.every((c) => b.keys.has(c));
-    return (
-      targets.length >= 2 &&
-      attrs.length <= 1 &&
-      !additive(b) &&
-      !b.ownDate &&
-      !entityLike(b) &&
-      (keyIsLinks || b.referencedBy.length === 0)
-    );
-  };
-  const isLookup = (b: (typeof base)[number]) => {
-    const attrs = attributeColumns(b.table, b.keys);
-    return (
-      b.references.length === 0 &&
-      !personNameColumns(b.table) &&
-      b.table.row_count <= 30 &&
-      attrs.length >= 1 &&
-      attrs.length <= 2 &&
-      attrs.every((c) => b.meaning.get(c.name) === 'text')
-    );
-  };
-  // An entity with a date (customer.signup_date, film.release_date) that facts reference is a dimension.
-  // Row counts are known when any table has rows; then an empty table has nothing to analyse yet.
-  const counted = snapshot.tables.some((t) => t.row_count > 0);
-  const empty = (b: (typeof base)[number]) => counted && b.table.row_count === 0;
-  // An own date the figures support (set on at least half the rows, plausible).
-  const usableOwn = (b: (typeof base)[number]) => !!b.ownDate && isUsable(b.ownDate.candidate);
-  const eventShaped = (b: (typeof base)[number]) =>
+  return calendars;
+}
+
+/** Whether a column of the table has one of these meanings. */
+const holds = (b: TableReading, meanings: readonly string[]) =>
+  b.table.columns.some((c) => meanings.includes(b.meaning.get(c.name)!));
+const additive = (b: TableReading) =>
+  b.table.columns.some((c) => ADDITIVE_MEANINGS.has(b.meaning.get(c.name)!));
+const entityLike = (b: TableReading) => labelColumns(b.table).length > 0;
+const empty = (b: TableReading, s: Survey) => s.counted && b.table.row_count === 0;
+/** An own date the figures support (set on at least half the rows, plausible). */
+const usableOwn = (b: TableReading) => !!b.ownDate && isUsable(b.ownDate.candidate);
+
+function isBridge(b: TableReading): boolean {
+  const targets = b.references.map((r) => r.references_table);
+  const attrs = attributeColumns(b.table, b.keys).filter((c) => b.meaning.get(c.name) !== 'temporal');
+  // A link with its own key that facts reference (Sakila's inventory) is an entity, not a bridge.
+  const keyIsLinks = b.table.primary_key.every((c) => b.keys.has(c));
+  return (
+    targets.length >= 2 &&
+    attrs.length <= 1 &&
+    !additive(b) &&
+    !b.ownDate &&
+    !entityLike(b) &&
+    (keyIsLinks || b.referencedBy.length === 0)
+  );
+}
+
+function isLookup(b: TableReading): boolean {
+  const attrs = attributeColumns(b.table, b.keys);
+  return (
+    b.references.length === 0 &&
+    !personNameColumns(b.table) &&
+    b.table.row_count <= 30 &&
+    attrs.length >= 1 &&
+    attrs.length <= 2 &&
+    attrs.every((c) => b.meaning.get(c.name) === 'text')
+  );
+}
+
+/** An entity with a date (customer.signup_date, film.release_date) that facts reference is a dimension. */
+function eventShaped(b: TableReading, s: Survey): boolean {
+  return (
     !!b.ownDate &&
-    !calendars.has(b.table.name) &&
-    !empty(b) &&
-    !summaries.has(b.table.name) &&
+    !s.calendars.has(b.table.name) &&
+    !empty(b, s) &&
+    !s.summaries.has(b.table.name) &&
     !isBridge(b) &&
     !isLookup(b) &&
     // A dated table of readings (prices, temperatures) is a fact too: a series of what they stood at.
-    (b.references.length > 0 || additive(b) || read(b)) &&
+    (b.references.length > 0 || additive(b) || holds(b, ['level', 'unit_price', 'rate'])) &&
     !(entityLike(b) && b.referencedBy.length > 0) &&
     // A year alone on a row others reference (a plane's build year) describes the thing, not an event.
     !(b.referencedBy.length > 0 && yearOnly(b.ownDate)) &&
     // Events recur: a year alone dates a table only when its years hold several rows each (a
     // company's founding year on its one row is an attribute).
-    !(yearOnly(b.ownDate) && b.table.row_count < 2 * yearSpan(b.ownDate!));
-  const isEventFact = (b: (typeof base)[number]) => usableOwn(b) && eventShaped(b);
+    !(yearOnly(b.ownDate) && b.table.row_count < 2 * yearSpan(b.ownDate))
+  );
+}
 
-  const events = new Set(base.filter(isEventFact).map((b) => b.table.name));
-  // A table with its own business date that a line-shaped table references through a declared key
-  // is a header whatever its size or its labels (an order with a ship-to name): tried as one, and
-  // left a dimension if no line takes its date.
-  const lineShaped = (b: (typeof base)[number]) =>
-    !empty(b) && !isBridge(b) && (additive(b) || priced(b) || lineNumbered(b.table));
-  const headerByEvidence = (b: (typeof base)[number]) =>
-    isHeaderDate(b.ownDate) &&
-    !empty(b) &&
-    !isBridge(b) &&
-    !isLookup(b) &&
-    base.some(
-      (x) =>
-        x !== b &&
-        lineShaped(x) &&
-        // A declared key, or a composite key the line holds column for column (as strong as declared).
-        x.references.some(
-          (r) => (r.origin === 'declared' || r.columns.length >= 2) && r.references_table === b.table.name,
-        ),
-    );
-  const tried = base.filter((b) => !events.has(b.table.name) && headerByEvidence(b)).map((b) => b.table.name);
+const lineShaped = (b: TableReading, s: Survey) =>
+  !empty(b, s) &&
+  !isBridge(b) &&
+  (additive(b) || holds(b, ['unit_price', 'quantity']) || lineNumbered(b.table));
+
+/**
+ * A table with its own business date that a line-shaped table references through a declared key
+ * is a header whatever its size or its labels (an order with a ship-to name): tried as one, and
+ * left a dimension if no line takes its date.
+ */
+const headerByEvidence = (b: TableReading, base: TableReading[], s: Survey) =>
+  isHeaderDate(b.ownDate) &&
+  !empty(b, s) &&
+  !isBridge(b) &&
+  !isLookup(b) &&
+  base.some(
+    (x) =>
+      x !== b &&
+      lineShaped(x, s) &&
+      // A declared key, or a composite key the line holds column for column (as strong as declared).
+      x.references.some(
+        (r) => (r.origin === 'declared' || r.columns.length >= 2) && r.references_table === b.table.name,
+      ),
+  );
+
+/** The events (dated by their own date), the lines (dated by their header's) and those headers. */
+function datedFacts(base: TableReading[], survey: Survey): DatedFacts {
+  const byName = new Map(base.map((b) => [b.table.name, b]));
+  const events = new Set(base.filter((b) => usableOwn(b) && eventShaped(b, survey)).map((b) => b.table.name));
+  const tried = base
+    .filter((b) => !events.has(b.table.name) && headerByEvidence(b, base, survey))
+    .map((b) => b.table.name);
   for (const name of tried) events.add(name);
-  // The header's date dates the table when the references reaching it are set on enough rows and
-  // it ranks above every date of the table's own.
-  const headerDateWins = (b: (typeof base)[number], header: string, steps: ReferenceStep[]) => {
-    const inherited = inheritedThrough(byName.get(header)!.ownDate, steps);
-    return (
-      !!inherited &&
-      isUsable(inherited) &&
-      rankCandidates([...ownCandidates(b.table, b.calendarDates), inherited])[0] === inherited
-    );
-  };
-  // A line belongs to a dated event (its header), directly or via one hop, and has no date of its
-  // own that ranks above the header's (none, or one set on a handful of rows, or a later moment).
-  const headerOf = (b: (typeof base)[number]): { header: string; via: PrdRelationship } | undefined => {
-    if (!lineShaped(b) || summaries.has(b.table.name)) return undefined;
-    // Declared keys first: a key only implied by names dates the line when no declared one can.
-    const references = declaredFirst(b.references);
-    for (const origin of ['declared', 'inferred'] as const) {
-      for (const r of references.filter((x) => x.origin === origin)) {
-        const step = { table: b.table, columns: r.columns };
-        if (events.has(r.references_table) && headerDateWins(b, r.references_table, [step]))
-          return { header: r.references_table, via: r };
-      }
-      for (const r of references.filter((x) => x.origin === origin)) {
-        const mid = byName.get(r.references_table);
-        if (!mid || usableOwn(mid) || entityLike(mid)) continue;
-        const up = declaredFirst(mid.references).find((x) => events.has(x.references_table));
-        const steps = [
-          { table: b.table, columns: r.columns },
-          { table: mid.table, columns: up?.columns ?? [] },
-        ];
-        if (up && headerDateWins(b, up.references_table, steps))
-          return { header: up.references_table, via: r };
-      }
-    }
-    return undefined;
-  };
-
   // A table that became a line is no header for others: find the lines again without it, until
   // none changes (a line under a line would otherwise take the first line's own date).
-  let lines = new Map<string, { header: string; via: PrdRelationship }>();
+  let lines = new Map<string, LineOf>();
   for (let round = 0; round < 4; round++) {
     const found = new Map(
       base.flatMap((b) => {
-        const h = headerOf(b);
+        const h = headerOf(b, byName, events, survey);
         return h ? [[b.table.name, h] as const] : [];
       }),
     );
@@ -250,88 +263,134 @@ export function analyseTables(snapshot: SourceSnapshot, relationships: PrdRelati
       b.ownDate &&
       // A date set on no row at all (only placeholders such as 0000-00-00) dates nothing.
       b.ownDate.candidate.coverage !== 0 &&
-      eventShaped(b)
+      eventShaped(b, survey)
     )
       events.add(b.table.name);
-  const facts = new Set([...events, ...lines.keys()]);
-  const referencedByFact = (b: (typeof base)[number]) => b.referencedBy.some((t) => facts.has(t));
+  return { events, lines, headers, facts: new Set([...events, ...lines.keys()]) };
+}
 
-  return base.map((b): TableAnalysis => {
-    const name = b.table.name;
-    const out = (role: TableRole, evidence: string, header?: string): TableAnalysis => ({
-      table: b.table,
-      role,
-      evidence,
-      meaning: b.meaning,
-      ownDate: b.ownDate,
-      calendarDates: b.calendarDates,
-      references: b.references,
-      referencedBy: b.referencedBy,
-      header,
-    });
-    const measures = b.table.columns
-      .filter((c) => ADDITIVE_MEANINGS.has(b.meaning.get(c.name)!))
-      .map((c) => c.name);
-    const measureText = measures.length ? `measures ${measures.join(', ')}` : 'no additive measures';
-    const summary = summaries.get(name);
-    if (summary) return out('summary', summary.evidence);
-    if (lines.has(name)) {
-      const { header, via } = lines.get(name)!;
-      return out(
-        'line',
-        `${b.ownDate ? `its own dates rank below ${header}'s (${b.ownDate.evidence})` : 'no date of its own'}; ${measureText}; belongs to ${header} through ${via.table}.${via.columns.join('+')} (${via.origin})`,
-        header,
-      );
+/**
+ * The header's date dates the table when the references reaching it are set on enough rows and
+ * it ranks above every date of the table's own.
+ */
+function headerDateWins(b: TableReading, header: TableReading, steps: ReferenceStep[]): boolean {
+  const inherited = inheritedThrough(header.ownDate, steps);
+  return (
+    !!inherited &&
+    isUsable(inherited) &&
+    rankCandidates([...ownCandidates(b.table, b.calendarDates), inherited])[0] === inherited
+  );
+}
+
+/**
+ * A line belongs to a dated event (its header), directly or via one hop, and has no date of its
+ * own that ranks above the header's (none, or one set on a handful of rows, or a later moment).
+ */
+function headerOf(
+  b: TableReading,
+  byName: Map<string, TableReading>,
+  events: Set<string>,
+  survey: Survey,
+): LineOf | undefined {
+  if (!lineShaped(b, survey) || survey.summaries.has(b.table.name)) return undefined;
+  // Declared keys first: a key only implied by names dates the line when no declared one can.
+  const references = declaredFirst(b.references);
+  for (const origin of ['declared', 'inferred'] as const) {
+    for (const r of references.filter((x) => x.origin === origin)) {
+      const step = { table: b.table, columns: r.columns };
+      if (events.has(r.references_table) && headerDateWins(b, byName.get(r.references_table)!, [step]))
+        return { header: r.references_table, via: r };
     }
-    if (headers.has(name))
-      return out(
-        'header',
-        `dated by ${datedBy(b.ownDate!)}; lines ${[...lines]
-          .filter(([, h]) => h.header === name)
-          .map(([l]) => l)
-          .join(', ')} reference it`,
-      );
-    if (events.has(name))
-      return out(
-        'event',
-        `dated by ${datedBy(b.ownDate!)}; references ${b.references.map((r) => r.references_table).join(', ') || 'nothing'}; ${measureText}`,
-      );
-    if (calendars.has(name)) return out('dimension', calendarEvidence(calendars.get(name)!, b.table));
-    if (isBridge(b))
-      return out(
-        'bridge',
-        `links ${[...new Set(b.references.map((r) => r.references_table))].join(' and ')} (many-to-many) and carries no measures`,
-      );
-    if (empty(b)) return out('other', 'empty: no rows to analyse yet, kept in ODS only');
-    if (
-      !b.ownDate &&
-      (additive(b) || levelled(b)) &&
-      b.references.length > 0 &&
-      !entityLike(b) &&
-      !referencedByFact(b)
-    )
-      return out(
-        'snapshot',
-        `no date column; ${measureText} per ${b.references.map((r) => r.references_table).join(' × ')}: reported as of the warehouse build`,
-      );
-    if (isLookup(b)) return out('lookup', `${b.table.row_count} rows of code and label`);
-    if (b.referencedBy.length > 0 || entityLike(b))
-      return out(
-        'dimension',
-        b.referencedBy.length
-          ? `referenced by ${b.referencedBy.join(', ')}${
-              entityLike(b)
-                ? `; described by ${labelColumns(b.table)
-                    .map((c) => c.name)
-                    .join(', ')}`
-                : ''
-            }`
-          : `describes entities (${labelColumns(b.table)
-              .map((c) => c.name)
-              .join(', ')}); nothing references it`,
-      );
-    return out('other', 'no date, no measures and no references: kept in ODS only');
+    for (const r of references.filter((x) => x.origin === origin)) {
+      const mid = byName.get(r.references_table);
+      if (!mid || usableOwn(mid) || entityLike(mid)) continue;
+      const up = declaredFirst(mid.references).find((x) => events.has(x.references_table));
+      const steps = [
+        { table: b.table, columns: r.columns },
+        { table: mid.table, columns: up?.columns ?? [] },
+      ];
+      if (up && headerDateWins(b, byName.get(up.references_table)!, steps))
+        return { header: up.references_table, via: r };
+    }
+  }
+  return undefined;
+}
+
+/** A table's role and the evidence for it. */
+function analysed(b: TableReading, survey: Survey, d: DatedFacts): TableAnalysis {
+  const name = b.table.name;
+  const out = (role: TableRole, evidence: string, header?: string): TableAnalysis => ({
+    table: b.table,
+    role,
+    evidence,
+    meaning: b.meaning,
+    ownDate: b.ownDate,
+    calendarDates: b.calendarDates,
+    references: b.references,
+    referencedBy: b.referencedBy,
+    header,
   });
+  const measures = b.table.columns
+    .filter((c) => ADDITIVE_MEANINGS.has(b.meaning.get(c.name)!))
+    .map((c) => c.name);
+  const measureText = measures.length ? `measures ${measures.join(', ')}` : 'no additive measures';
+  const summary = survey.summaries.get(name);
+  if (summary) return out('summary', summary.evidence);
+  const line = d.lines.get(name);
+  if (line) {
+    const { header, via } = line;
+    return out(
+      'line',
+      `${b.ownDate ? `its own dates rank below ${header}'s (${b.ownDate.evidence})` : 'no date of its own'}; ${measureText}; belongs to ${header} through ${via.table}.${via.columns.join('+')} (${via.origin})`,
+      header,
+    );
+  }
+  if (d.headers.has(name))
+    return out(
+      'header',
+      `dated by ${datedBy(b.ownDate!)}; lines ${[...d.lines]
+        .filter(([, h]) => h.header === name)
+        .map(([l]) => l)
+        .join(', ')} reference it`,
+    );
+  if (d.events.has(name))
+    return out(
+      'event',
+      `dated by ${datedBy(b.ownDate!)}; references ${b.references.map((r) => r.references_table).join(', ') || 'nothing'}; ${measureText}`,
+    );
+  const calendar = survey.calendars.get(name);
+  if (calendar) return out('dimension', calendarEvidence(calendar, b.table));
+  if (isBridge(b))
+    return out(
+      'bridge',
+      `links ${[...new Set(b.references.map((r) => r.references_table))].join(' and ')} (many-to-many) and carries no measures`,
+    );
+  if (empty(b, survey)) return out('other', 'empty: no rows to analyse yet, kept in ODS only');
+  // Levels (stock on hand) make a table of what things stand at: a snapshot when nothing dates it.
+  if (
+    !b.ownDate &&
+    (additive(b) || holds(b, ['level'])) &&
+    b.references.length > 0 &&
+    !entityLike(b) &&
+    !b.referencedBy.some((t) => d.facts.has(t))
+  )
+    return out(
+      'snapshot',
+      `no date column; ${measureText} per ${b.references.map((r) => r.references_table).join(' × ')}: reported as of the warehouse build`,
+    );
+  if (isLookup(b)) return out('lookup', `${b.table.row_count} rows of code and label`);
+  if (b.referencedBy.length > 0 || entityLike(b)) return out('dimension', dimensionEvidence(b));
+  return out('other', 'no date, no measures and no references: kept in ODS only');
+}
+
+/** Who references a dimension, and the columns that describe it. */
+function dimensionEvidence(b: TableReading): string {
+  const labels = labelColumns(b.table)
+    .map((c) => c.name)
+    .join(', ');
+  return b.referencedBy.length
+    ? `referenced by ${b.referencedBy.join(', ')}${entityLike(b) ? `; described by ${labels}` : ''}`
+    : `describes entities (${labels}); nothing references it`;
 }
 
 /** Whether a table's best date is a year alone (no month, no day). */

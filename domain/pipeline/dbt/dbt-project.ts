@@ -9,7 +9,7 @@ import type { Prd } from '../../../shared/prd-schema';
 import type { LayerTableSpec } from '../../warehouse/warehouse-engine';
 import { dbtModels, literalText, ODS_SOURCE } from './dbt-models';
 import { exposures, semanticLayer, semanticName } from './dbt-semantic-layer';
-import { dbtTests } from './dbt-tests';
+import { dbtTests, type ColumnTests } from './dbt-tests';
 import { fileNameFor } from '../../../shared/safe-file-name';
 
 /** The pinned versions the project is tested with (scripts/versions.env; DuckDB the engine plat embeds). */
@@ -23,17 +23,26 @@ export interface DbtFile {
 const yaml = (value: unknown, header: string) =>
   `# ${header}\n${stringify(value, { lineWidth: 0, aliasDuplicateObjects: false })}`;
 
+type LayerSpecs = { layer: string; tables: LayerTableSpec[] }[];
+
 /** Every file of the dbt project, paths relative to its root. */
-export function generateDbtProject(opts: {
-  projectId: string;
-  prd: Prd;
-  layers: { layer: string; tables: LayerTableSpec[] }[];
-}): DbtFile[] {
+export function generateDbtProject(opts: { projectId: string; prd: Prd; layers: LayerSpecs }): DbtFile[] {
   const { projectId, prd, layers } = opts;
   const name = semanticName('plat', projectId);
   const tests = dbtTests(prd);
-  const files: DbtFile[] = [];
-  const columnsOf = (table: string, fields: { name: string; description?: string }[]) => [
+  return [
+    ...projectFiles(projectId, prd, name),
+    sourcesFile(prd, tests),
+    ...modelFiles(projectId, prd, layers, tests),
+    ...semanticFiles(prd),
+    ...exposureFiles(prd),
+    { path: 'README.md', content: readme(projectId, prd, name) },
+  ];
+}
+
+/** A table's columns with their tests, as a sources or models file lists them. */
+function columnsOf(tests: ColumnTests, table: string, fields: { name: string; description?: string }[]) {
+  return [
     ...fields.map((f) => {
       const columnTests = tests.byColumn.get(table)?.get(f.name);
       return {
@@ -49,37 +58,45 @@ export function generateDbtProject(opts: {
       .filter(([column]) => !fields.some((f) => f.name === column))
       .map(([column, columnTests]) => ({ name: column, quote: true, data_tests: columnTests })),
   ];
+}
 
-  files.push({
-    path: 'dbt_project.yml',
-    content: yaml(
-      {
-        name,
-        version: '1.0.0',
-        profile: 'plat',
-        'model-paths': ['models'],
-        'test-paths': ['tests'],
-        flags: { send_anonymous_usage_stats: false },
-        models: { [name]: { '+materialized': 'table' } },
-      },
-      `dbt project of plat analysis project ${projectId}: ${prd.title}`,
-    ),
-  });
-  files.push({
-    path: 'profiles.yml',
-    content: yaml(
-      {
-        plat: {
-          target: 'dev',
-          outputs: {
-            dev: { type: 'duckdb', path: "{{ env_var('PLAT_DBT_DATABASE', 'plat.duckdb') }}", threads: 4 },
+/** `dbt_project.yml` and `profiles.yml`. */
+function projectFiles(projectId: string, prd: Prd, name: string): DbtFile[] {
+  return [
+    {
+      path: 'dbt_project.yml',
+      content: yaml(
+        {
+          name,
+          version: '1.0.0',
+          profile: 'plat',
+          'model-paths': ['models'],
+          'test-paths': ['tests'],
+          flags: { send_anonymous_usage_stats: false },
+          models: { [name]: { '+materialized': 'table' } },
+        },
+        `dbt project of plat analysis project ${projectId}: ${prd.title}`,
+      ),
+    },
+    {
+      path: 'profiles.yml',
+      content: yaml(
+        {
+          plat: {
+            target: 'dev',
+            outputs: {
+              dev: { type: 'duckdb', path: "{{ env_var('PLAT_DBT_DATABASE', 'plat.duckdb') }}", threads: 4 },
+            },
           },
         },
-      },
-      'DuckDB, one file; PLAT_DBT_DATABASE chooses it',
-    ),
-  });
+        'DuckDB, one file; PLAT_DBT_DATABASE chooses it',
+      ),
+    },
+  ];
+}
 
+/** `models/sources.yml`: the ODS Parquet files, their freshness and quality rules. */
+function sourcesFile(prd: Prd, tests: ColumnTests): DbtFile {
   const odsTables = prd.layers.ods.map((t) => {
     const freshness = tests.freshness.get(t.name);
     return {
@@ -100,10 +117,10 @@ export function generateDbtProject(opts: {
             }
           : {}),
       },
-      columns: columnsOf(t.name, t.fields),
+      columns: columnsOf(tests, t.name, t.fields),
     };
   });
-  files.push({
+  return {
     path: 'models/sources.yml',
     content: yaml(
       {
@@ -118,11 +135,16 @@ export function generateDbtProject(opts: {
       },
       'ODS sources and their quality rules',
     ),
-  });
+  };
+}
 
+/** The DWD/DWS/ADS models' SQL, a properties file per layer, and the singular tests. */
+function modelFiles(projectId: string, prd: Prd, layers: LayerSpecs, tests: ColumnTests): DbtFile[] {
   const models = dbtModels(projectId, layers);
-  for (const model of models)
-    files.push({ path: `models/${model.layer}/${fileNameFor(model.name)}.sql`, content: model.sql });
+  const files = models.map((model) => ({
+    path: `models/${model.layer}/${fileNameFor(model.name)}.sql`,
+    content: model.sql,
+  }));
   for (const layer of ['dwd', 'dws', 'ads'] as const) {
     const tables = prd.layers[layer].filter((t) => models.some((m) => m.name === t.name));
     if (!tables.length) continue;
@@ -134,7 +156,7 @@ export function generateDbtProject(opts: {
           models: tables.map((t) => ({
             name: t.name,
             description: literalText(`${t.description} (grain: ${t.grain})`),
-            columns: columnsOf(t.name, t.fields),
+            columns: columnsOf(tests, t.name, t.fields),
           })),
         },
         `${layer.toUpperCase()} models`,
@@ -142,16 +164,21 @@ export function generateDbtProject(opts: {
     });
   }
   for (const t of tests.singular) files.push({ path: `tests/${fileNameFor(t.name)}.sql`, content: t.sql });
+  return files;
+}
 
+/** The time spine and the ADS metrics as semantic models and metrics; none without metrics. */
+function semanticFiles(prd: Prd): DbtFile[] {
   const semantic = semanticLayer(prd);
-  if (semantic.semantic_models.length) {
-    files.push({
+  if (!semantic.semantic_models.length) return [];
+  return [
+    {
       path: 'models/semantic/metricflow_time_spine.sql',
       content:
         "-- One row a day: the time spine dbt's semantic layer needs\n{{ config(materialized='table') }}\n\n" +
         "SELECT CAST(d AS DATE) AS date_day FROM range(DATE '1900-01-01', DATE '2101-01-01', INTERVAL 1 DAY) AS t(d)\n",
-    });
-    files.push({
+    },
+    {
       path: 'models/semantic/semantic_layer.yml',
       content: yaml(
         {
@@ -168,16 +195,21 @@ export function generateDbtProject(opts: {
         },
         'ADS metrics as semantic models and metrics',
       ),
-    });
-  }
+    },
+  ];
+}
+
+/** `models/exposures.yml`: the dashboards; none without dashboards. */
+function exposureFiles(prd: Prd): DbtFile[] {
   const dashboards = exposures(prd);
-  if (dashboards.length)
-    files.push({
-      path: 'models/exposures.yml',
-      content: yaml({ version: 2, exposures: dashboards }, 'Dashboards as exposures'),
-    });
-  files.push({ path: 'README.md', content: readme(projectId, prd, name) });
-  return files;
+  return dashboards.length
+    ? [
+        {
+          path: 'models/exposures.yml',
+          content: yaml({ version: 2, exposures: dashboards }, 'Dashboards as exposures'),
+        },
+      ]
+    : [];
 }
 
 function readme(projectId: string, prd: Prd, name: string): string {
