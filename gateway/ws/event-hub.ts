@@ -87,20 +87,28 @@ function refuse(
   socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
 }
 
+/** The state of one gateway's hub, shared by its upgrades, clients and polling. */
+interface Hub {
+  tokens: IdTokens;
+  store: ProjectStore;
+  wss: WebSocketServer;
+  clients: Set<Client>;
+  perUserCap: number;
+  /** user id → connections open or being opened on this gateway */
+  connections: Map<string, number>;
+}
+
 export function attachEventHub(
   server: Server,
   deps: { tokens: IdTokens; store: ProjectStore; pollMs?: number; connectionsPerUser?: number },
 ): EventHub {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD });
-  const clients = new Set<Client>();
-  const perUserCap = deps.connectionsPerUser ?? DEFAULT_WS_CONNECTIONS_PER_USER;
-  /** user id → connections open or being opened on this gateway */
-  const connections = new Map<string, number>();
-
-  const release = (userId: string) => {
-    const left = (connections.get(userId) ?? 1) - 1;
-    if (left > 0) connections.set(userId, left);
-    else connections.delete(userId);
+  const hub: Hub = {
+    tokens: deps.tokens,
+    store: deps.store,
+    wss: new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD }),
+    clients: new Set(),
+    perUserCap: deps.connectionsPerUser ?? DEFAULT_WS_CONNECTIONS_PER_USER,
+    connections: new Map(),
   };
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -109,185 +117,199 @@ export function attachEventHub(
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (!/^\/(v1\/)?ws\/?$/.test(url.pathname))
       return refuse(socket, 404, 'not_found', `no WebSocket at ${url.pathname.slice(0, 100)}`);
-    void authorize(req, socket, url).then((user) => user && upgrade(req, socket, head, user));
+    void authorize(hub, req, socket, url).then((user) => user && upgrade(hub, req, socket, head, user));
   });
 
-  /** The upgrade's user, or undefined once it has been refused (no token, a bad one, over the cap). */
-  const authorize = async (
-    req: IncomingMessage,
-    socket: Duplex,
-    url: URL,
-  ): Promise<TokenSubject | undefined> => {
-    const token = upgradeToken(req, url);
-    if (!token) {
-      refuse(socket, 401, 'unauthorized', 'sign in first: /ws?token=<ID token> or Authorization: Bearer');
-      return undefined;
-    }
-    let user: TokenSubject;
-    try {
-      user = await deps.tokens.verify(token);
-    } catch (err) {
-      refuse(socket, 401, 'invalid_token', `invalid ID token: ${(err as Error).message}`.slice(0, 200));
-      return undefined;
-    }
-    // Hung up while its token was checked: there is no one to serve.
-    if (socket.destroyed) return undefined;
-    const open = connections.get(user.user_id) ?? 0;
-    if (open >= perUserCap) {
-      refuse(socket, 429, 'too_many_connections', `at most ${perUserCap} WebSocket connections per user`, {
-        'Retry-After': '10',
-      });
-      return undefined;
-    }
-    // Counted from here, before the handshake, so concurrent upgrades of one user cannot pass the cap.
-    connections.set(user.user_id, open + 1);
-    socket.once('close', () => release(user.user_id));
-    return user;
+  const stopPolling = watchAndPoll(hub, deps.pollMs);
+  return {
+    close() {
+      stopPolling();
+      for (const c of hub.clients) c.socket.close(1001, 'server shutting down');
+      hub.wss.close();
+    },
   };
+}
 
-  const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer, user: TokenSubject) => {
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      const client: Client = {
-        socket: ws,
-        user,
-        cursors: new Map(),
-        reading: new Map(),
-        again: new Set(),
-        handled: Promise.resolve(),
-        pending: 0,
-      };
-      clients.add(client);
-      // ws reports a message over maxPayload here before closing with 1009; nothing else to do.
-      ws.on('error', () => {});
-      ws.on('close', () => clients.delete(client));
-      ws.on('message', (data) => {
-        if (client.pending >= WS_MAX_PENDING)
-          return ws.close(WS_CLOSE.tooManyPending, `at most ${WS_MAX_PENDING} messages waiting`);
-        handle(client, data.toString());
-      });
-      send(ws, { type: 'welcome', user: user.username });
+function release(connections: Map<string, number>, userId: string): void {
+  const left = (connections.get(userId) ?? 1) - 1;
+  if (left > 0) connections.set(userId, left);
+  else connections.delete(userId);
+}
+
+/** The upgrade's user, or undefined once it has been refused (no token, a bad one, over the cap). */
+async function authorize(
+  hub: Hub,
+  req: IncomingMessage,
+  socket: Duplex,
+  url: URL,
+): Promise<TokenSubject | undefined> {
+  const token = upgradeToken(req, url);
+  if (!token) {
+    refuse(socket, 401, 'unauthorized', 'sign in first: /ws?token=<ID token> or Authorization: Bearer');
+    return undefined;
+  }
+  let user: TokenSubject;
+  try {
+    user = await hub.tokens.verify(token);
+  } catch (err) {
+    refuse(socket, 401, 'invalid_token', `invalid ID token: ${(err as Error).message}`.slice(0, 200));
+    return undefined;
+  }
+  // Hung up while its token was checked: there is no one to serve.
+  if (socket.destroyed) return undefined;
+  const open = hub.connections.get(user.user_id) ?? 0;
+  if (open >= hub.perUserCap) {
+    refuse(socket, 429, 'too_many_connections', `at most ${hub.perUserCap} WebSocket connections per user`, {
+      'Retry-After': '10',
     });
-  };
+    return undefined;
+  }
+  // Counted from here, before the handshake, so concurrent upgrades of one user cannot pass the cap.
+  hub.connections.set(user.user_id, open + 1);
+  socket.once('close', () => release(hub.connections, user.user_id));
+  return user;
+}
 
-  const handle = (client: Client, text: string) => {
-    client.pending += 1;
-    client.handled = client.handled
-      .then(() => onMessage(client, text))
-      .catch(() => {})
-      .finally(() => (client.pending -= 1));
-  };
+function upgrade(hub: Hub, req: IncomingMessage, socket: Duplex, head: Buffer, user: TokenSubject): void {
+  hub.wss.handleUpgrade(req, socket, head, (ws) => {
+    const client: Client = {
+      socket: ws,
+      user,
+      cursors: new Map(),
+      reading: new Map(),
+      again: new Set(),
+      handled: Promise.resolve(),
+      pending: 0,
+    };
+    hub.clients.add(client);
+    // ws reports a message over maxPayload here before closing with 1009; nothing else to do.
+    ws.on('error', () => {});
+    ws.on('close', () => hub.clients.delete(client));
+    ws.on('message', (data) => {
+      if (client.pending >= WS_MAX_PENDING)
+        return ws.close(WS_CLOSE.tooManyPending, `at most ${WS_MAX_PENDING} messages waiting`);
+      handle(hub.store, client, data.toString());
+    });
+    send(ws, { type: 'welcome', user: user.username });
+  });
+}
 
-  const onMessage = async (client: Client, text: string): Promise<void> => {
-    let parsed;
-    try {
-      parsed = clientMessage.safeParse(JSON.parse(text));
-    } catch {
-      return send(client.socket, { type: 'error', message: 'messages must be JSON' });
-    }
-    if (!parsed.success) {
-      return send(client.socket, {
-        type: 'error',
-        message: 'expected {"action":"subscribe","project_id":"...","since"?:n}',
-      });
-    }
-    const msg = parsed.data;
-    if (msg.action === 'ping') return send(client.socket, { type: 'pong' });
-    if (msg.action === 'unsubscribe') {
-      client.cursors.delete(msg.project_id);
-      return send(client.socket, { type: 'unsubscribed', project_id: msg.project_id });
-    }
-    let project;
-    try {
-      project = await deps.store.getProject(msg.project_id);
-    } catch (err) {
-      return send(client.socket, {
-        type: 'error',
-        project_id: msg.project_id,
-        message: `could not read project ${msg.project_id}: ${(err as Error).message}`,
-      });
-    }
-    if (!project || project.owner_id !== client.user.user_id) {
-      return send(client.socket, {
-        type: 'error',
-        project_id: msg.project_id,
-        message: `no project ${msg.project_id}`,
-      });
-    }
-    if (client.cursors.size >= 50)
-      return client.socket.close(WS_CLOSE.tooManySubscriptions, 'at most 50 subscriptions');
-    client.cursors.set(msg.project_id, msg.since ?? 0);
-    send(client.socket, {
-      type: 'subscribed',
+function handle(store: ProjectStore, client: Client, text: string): void {
+  client.pending += 1;
+  client.handled = client.handled
+    .then(() => onMessage(store, client, text))
+    .catch(() => {})
+    .finally(() => (client.pending -= 1));
+}
+
+async function onMessage(store: ProjectStore, client: Client, text: string): Promise<void> {
+  let parsed;
+  try {
+    parsed = clientMessage.safeParse(JSON.parse(text));
+  } catch {
+    return send(client.socket, { type: 'error', message: 'messages must be JSON' });
+  }
+  if (!parsed.success) {
+    return send(client.socket, {
+      type: 'error',
+      message: 'expected {"action":"subscribe","project_id":"...","since"?:n}',
+    });
+  }
+  const msg = parsed.data;
+  if (msg.action === 'ping') return send(client.socket, { type: 'pong' });
+  if (msg.action === 'unsubscribe') {
+    client.cursors.delete(msg.project_id);
+    return send(client.socket, { type: 'unsubscribed', project_id: msg.project_id });
+  }
+  let project;
+  try {
+    project = await store.getProject(msg.project_id);
+  } catch (err) {
+    return send(client.socket, {
+      type: 'error',
       project_id: msg.project_id,
-      status: project.status,
-      phase: project.phase,
+      message: `could not read project ${msg.project_id}: ${(err as Error).message}`,
     });
-    await flush(client, msg.project_id);
-  };
-
-  /**
-   * Sends the project's events after the client's cursor. One read per client and project at a
-   * time, so nothing is sent twice; a request during a read runs once more after it.
-   */
-  const flush = (client: Client, projectId: string): Promise<void> => {
-    const running = client.reading.get(projectId);
-    if (running) {
-      client.again.add(projectId);
-      return running;
-    }
-    const read = (async () => {
-      const after = client.cursors.get(projectId);
-      if (after === undefined) return;
-      const events = await deps.store.eventsSince(projectId, after).catch(() => []);
-      // Unsubscribed or subscribed anew meanwhile: this read's events are not the client's.
-      if (client.cursors.get(projectId) !== after) return;
-      for (const e of events) send(client.socket, toMessage(e));
-      if (events.length) client.cursors.set(projectId, events[events.length - 1].event_id);
-    })().finally(() => {
-      client.reading.delete(projectId);
-      if (client.again.delete(projectId)) void flush(client, projectId);
+  }
+  if (!project || project.owner_id !== client.user.user_id) {
+    return send(client.socket, {
+      type: 'error',
+      project_id: msg.project_id,
+      message: `no project ${msg.project_id}`,
     });
-    client.reading.set(projectId, read);
-    return read;
-  };
+  }
+  if (client.cursors.size >= 50)
+    return client.socket.close(WS_CLOSE.tooManySubscriptions, 'at most 50 subscriptions');
+  client.cursors.set(msg.project_id, msg.since ?? 0);
+  send(client.socket, {
+    type: 'subscribed',
+    project_id: msg.project_id,
+    status: project.status,
+    phase: project.phase,
+  });
+  await flush(store, client, msg.project_id);
+}
 
-  const flushAll = (only?: string) => {
-    for (const client of clients)
-      for (const projectId of client.cursors.keys())
-        if (only === undefined || only === projectId) void flush(client, projectId);
-  };
+/**
+ * Sends the project's events after the client's cursor. One read per client and project at a
+ * time, so nothing is sent twice; a request during a read runs once more after it.
+ */
+function flush(store: ProjectStore, client: Client, projectId: string): Promise<void> {
+  const running = client.reading.get(projectId);
+  if (running) {
+    client.again.add(projectId);
+    return running;
+  }
+  const read = (async () => {
+    const after = client.cursors.get(projectId);
+    if (after === undefined) return;
+    const events = await store.eventsSince(projectId, after).catch(() => []);
+    // Unsubscribed or subscribed anew meanwhile: this read's events are not the client's.
+    if (client.cursors.get(projectId) !== after) return;
+    for (const e of events) send(client.socket, toMessage(e));
+    if (events.length) client.cursors.set(projectId, events[events.length - 1].event_id);
+  })().finally(() => {
+    client.reading.delete(projectId);
+    if (client.again.delete(projectId)) void flush(store, client, projectId);
+  });
+  client.reading.set(projectId, read);
+  return read;
+}
 
+function flushAll(hub: Hub, only?: string): void {
+  for (const client of hub.clients)
+    for (const projectId of client.cursors.keys())
+      if (only === undefined || only === projectId) void flush(hub.store, client, projectId);
+}
+
+/** Flushes on each event the store announces and on a timer besides; returns what stops both. */
+function watchAndPoll(hub: Hub, pollMsOption: number | undefined): () => void {
   let closed = false;
   let stopWatching: (() => void) | undefined;
-  let pollMs = deps.pollMs ?? POLL_MS;
-  const watching = deps.store
-    .watchEvents((projectId) => flushAll(projectId))
+  let pollMs = pollMsOption ?? POLL_MS;
+  const watching = hub.store
+    .watchEvents((projectId) => flushAll(hub, projectId))
     .then(
       (stop) => {
         // Closed while the listener was being set up: stop it at once.
         if (closed) return stop?.();
         stopWatching = stop;
-        if (stop && deps.pollMs === undefined) pollMs = FALLBACK_POLL_MS;
+        if (stop && pollMsOption === undefined) pollMs = FALLBACK_POLL_MS;
       },
       () => undefined,
     );
   let timer: NodeJS.Timeout | undefined;
   const poll = () => {
     if (closed) return;
-    flushAll();
+    flushAll(hub);
     timer = setTimeout(poll, pollMs);
     timer.unref();
   };
   void watching.then(poll);
-
-  return {
-    close() {
-      closed = true;
-      clearTimeout(timer);
-      stopWatching?.();
-      for (const c of clients) c.socket.close(1001, 'server shutting down');
-      wss.close();
-    },
+  return () => {
+    closed = true;
+    clearTimeout(timer);
+    stopWatching?.();
   };
 }
 

@@ -32,6 +32,9 @@ const DEFAULT_RETRY = { count: 3, backoff: 'exponential', delay: '1m' } as const
 /** More steps than any policy chains in one pass: a guard against a transition cycle. */
 const MAX_CHAINED_STEPS = 16;
 
+type ActionSpec = IsmPolicy['states'][number]['actions'][number];
+type State = IsmPolicy['states'][number];
+
 export async function advanceIndex(
   current: ManagedIndex,
   ctx: Omit<ActionContext, 'record'> & {
@@ -65,17 +68,10 @@ export async function advanceIndex(
     }
     const cursor = actionCursor(rec, state.actions.length);
     if (cursor < state.actions.length) {
-      const spec = state.actions[cursor] as IsmPolicy['states'][number]['actions'][number];
+      const spec = state.actions[cursor] as ActionSpec;
       const name = actionName(spec);
       if (rec.action?.index !== cursor || rec.action.name !== name) {
-        rec.action = {
-          name,
-          index: cursor,
-          start_time: now,
-          failed: false,
-          consumed_retries: 0,
-          last_retry_time: 0,
-        };
+        rec.action = startedAction(name, cursor, now);
         rec.step = { name: STEP_NAMES[name] ?? name, start_time: now, step_status: 'starting' };
       }
       if (acted || !retryDue(rec, spec, now)) break;
@@ -96,67 +92,87 @@ export async function advanceIndex(
         event('failed', rec.info!.message, name);
         break;
       }
-      const stepName = STEP_NAMES[name] ?? name;
-      if (outcome.status === 'condition_not_met') {
-        const same = rec.step?.name === stepName && rec.step.step_status === 'condition_not_met';
-        rec.step = {
-          name: stepName,
-          start_time: same ? rec.step!.start_time : now,
-          step_status: 'condition_not_met',
-        };
-        rec.action.failed = false;
-        rec.info = { message: outcome.message, ...(outcome.details ?? {}) };
-        break;
-      }
-      rec.step = { name: stepName, start_time: now, step_status: 'completed' };
-      rec.action.failed = false;
-      rec.info = { message: outcome.message };
-      if (outcome.rollover_alias) rec.rollover_alias = outcome.rollover_alias;
-      if (name === 'rollover') {
-        rec.rolled_over = true;
-        rec.rolled_over_time ??= now;
-        newIndex = outcome.new_index;
-      }
+      if (!actionCompleted(rec, name, outcome, now)) break;
+      if (name === 'rollover') newIndex = outcome.new_index;
       event(outcome.deleted ? 'deleted' : 'action_completed', outcome.message, name);
       if (outcome.deleted) return { events, new_index: newIndex };
       continue;
     }
 
     // Every action of the state completed: its transitions decide.
-    if (!state.transitions.length) {
-      rec.policy_completed = true;
-      rec.info = {
-        message: `Policy ${rec.policy_id} has completed in state ${state.name} [index=${rec.index}]`,
-      };
-      break;
-    }
     const target = state.transitions.find((t) => conditionsMet(t.conditions, rec, ctx));
     if (!target) {
-      if (rec.action?.name !== 'transition')
-        rec.action = {
-          name: 'transition',
-          index: -1,
-          start_time: now,
-          failed: false,
-          consumed_retries: 0,
-          last_retry_time: 0,
-        };
-      if (rec.step?.name !== 'attempt_transition_step' || rec.step.step_status !== 'condition_not_met')
-        rec.step = { name: 'attempt_transition_step', start_time: now, step_status: 'condition_not_met' };
-      rec.info = {
-        message: `Evaluating transition conditions [index=${rec.index}]`,
-        conditions: state.transitions.map((t) => ({ state_name: t.state_name, ...(t.conditions ?? {}) })),
-      };
+      stayInState(rec, state, now);
       break;
     }
     const from = state.name;
-    rec.state = { name: target.state_name, start_time: now };
-    rec.action = undefined;
-    rec.step = { name: 'attempt_transition_step', start_time: now, step_status: 'completed' };
-    rec.info = { message: `Transitioning to ${target.state_name} [index=${rec.index}]` };
+    enterState(rec, target.state_name, now);
     event('transitioned', `${from} → ${target.state_name}`);
   }
   return { record: rec, events, new_index: newIndex };
+}
+
+/** A transition taken: the index is in state `name` from now, before its first action. */
+function enterState(rec: ManagedIndex, name: string, now: number): void {
+  rec.state = { name, start_time: now };
+  rec.action = undefined;
+  rec.step = { name: 'attempt_transition_step', start_time: now, step_status: 'completed' };
+  rec.info = { message: `Transitioning to ${name} [index=${rec.index}]` };
+}
+
+/** The record of an action (or of waiting for a transition, index -1) just begun. */
+function startedAction(name: string, index: number, now: number): NonNullable<ManagedIndex['action']> {
+  return { name, index, start_time: now, failed: false, consumed_retries: 0, last_retry_time: 0 };
+}
+
+/**
+ * Records what an action that ran answered; whether it completed (if not, it waits for a condition and
+ * runs again at a later pass).
+ */
+function actionCompleted(
+  rec: ManagedIndex,
+  name: string,
+  outcome: ActionOutcome,
+  now: number,
+): outcome is Extract<ActionOutcome, { status: 'completed' }> {
+  const stepName = STEP_NAMES[name] ?? name;
+  rec.action!.failed = false;
+  if (outcome.status === 'condition_not_met') {
+    const same = rec.step?.name === stepName && rec.step.step_status === 'condition_not_met';
+    rec.step = {
+      name: stepName,
+      start_time: same ? rec.step!.start_time : now,
+      step_status: 'condition_not_met',
+    };
+    rec.info = { message: outcome.message, ...(outcome.details ?? {}) };
+    return false;
+  }
+  rec.step = { name: stepName, start_time: now, step_status: 'completed' };
+  rec.info = { message: outcome.message };
+  if (outcome.rollover_alias) rec.rollover_alias = outcome.rollover_alias;
+  if (name === 'rollover') {
+    rec.rolled_over = true;
+    rec.rolled_over_time ??= now;
+  }
+  return true;
+}
+
+/** A state whose actions completed and no transition applies: the policy completed, or waits. */
+function stayInState(rec: ManagedIndex, state: State, now: number): void {
+  if (!state.transitions.length) {
+    rec.policy_completed = true;
+    rec.info = {
+      message: `Policy ${rec.policy_id} has completed in state ${state.name} [index=${rec.index}]`,
+    };
+    return;
+  }
+  if (rec.action?.name !== 'transition') rec.action = startedAction('transition', -1, now);
+  if (rec.step?.name !== 'attempt_transition_step' || rec.step.step_status !== 'condition_not_met')
+    rec.step = { name: 'attempt_transition_step', start_time: now, step_status: 'condition_not_met' };
+  rec.info = {
+    message: `Evaluating transition conditions [index=${rec.index}]`,
+    conditions: state.transitions.map((t) => ({ state_name: t.state_name, ...(t.conditions ?? {}) })),
+  };
 }
 
 /** The position of the action to run next; the number of actions once all completed. */

@@ -6,7 +6,7 @@
  * (docs/search-lifecycle.md#simulating-a-policy) give it their cluster and store.
  */
 import type { ClusterSnapshot, ObservedIndex } from './cluster-snapshot';
-import { advanceIndex, type IndexEvent } from './index-step';
+import { advanceIndex, type IndexEvent, type StepResult } from './index-step';
 import { templatePolicyFor } from './ism-template-match';
 import type { LifecycleCluster } from './lifecycle-cluster';
 import {
@@ -67,6 +67,16 @@ const CONCURRENCY = 8;
 /** Changed records are written in batches of this size as the pass goes, not all at its end. */
 const WRITE_BATCH = 200;
 
+type Seq = { seq_no: number; primary_term: number };
+type Item = { record: ManagedIndex; seq?: Seq };
+
+/** Where a pass collects what its steps did: the summary, the writes to make, the indices created. */
+interface PassEffects {
+  summary: PassSummary;
+  writes: ManagedWrite[];
+  created: string[];
+}
+
 export async function runPassSteps(
   ports: PassPorts,
   state: PassState,
@@ -83,7 +93,7 @@ export async function runPassSteps(
   } = {},
 ): Promise<PassSummary> {
   const { cluster } = ports;
-  const { snapshot, managed, claimedUntil, policies } = state;
+  const { snapshot, claimedUntil, policies } = state;
   const summary: PassSummary = {
     managed: 0,
     attached: [],
@@ -92,32 +102,11 @@ export async function runPassSteps(
     failed: [],
     write_conflicts: [],
   };
-  const writes: ManagedWrite[] = [];
+  const effects: PassEffects = { summary, writes: [], created: [] };
+  const { writes } = effects;
+  const items = recordsToStep(state.managed, opts.only, summary);
+  const newest = claimNewIndices(state, clockOffset, items, summary);
 
-  type Item = { record: ManagedIndex; seq?: { seq_no: number; primary_term: number } };
-  const items: Item[] = [];
-  for (const m of managed) {
-    if (opts.only && !opts.only(m.record.index)) {
-      if (m.record.auto_manage !== false) summary.managed++;
-      continue;
-    }
-    items.push({ record: m.record, seq: { seq_no: m.seq_no, primary_term: m.primary_term } });
-  }
-  let isManaged: Set<string> | undefined;
-  let newest = claimedUntil ?? 0;
-  for (const observed of snapshot.indices.values()) {
-    newest = Math.max(newest, observed.creation_date);
-    // Claimed once, when new: an index seen by an earlier pass keeps the choice made then.
-    if (claimedUntil !== undefined && observed.creation_date <= claimedUntil) continue;
-    isManaged ??= new Set(managed.map((m) => m.record.index));
-    if (isManaged.has(observed.index) || !attachable(observed)) continue;
-    const claim = templatePolicyFor(observed, policies);
-    if (!claim) continue;
-    items.push({ record: attachedRecord(observed, claim.policy, clockOffset) });
-    summary.attached.push(observed.index);
-  }
-
-  const created: string[] = [];
   let budget = opts.maxActions ?? 500;
   const mayAct = () => budget-- > 0;
   let stepped = 0;
@@ -134,44 +123,16 @@ export async function runPassSteps(
       if (!observed && seq) writes.push({ op: 'remove', index: record.index, ...seq });
       return;
     }
-    let result;
-    if (!observed || observed.uuid !== record.index_uuid) {
-      // Deleted or re-created by someone else: the record no longer describes an index.
-      result = {
-        events: [
-          {
-            index: record.index,
-            kind: 'gone' as const,
-            message: observed
-              ? `${record.index} was re-created (new uuid); its lifecycle record is dropped`
-              : `${record.index} no longer exists; its lifecycle record is dropped`,
-          },
-        ],
-      };
-    } else result = await advanceIndex(record, { cluster, snapshot, observed, now, mayAct });
-    summary.events.push(...result.events);
-    if (result.new_index) created.push(result.new_index);
-    const next = 'record' in result ? result.record : undefined;
-    if (!next) {
-      if (seq) writes.push({ op: 'remove', index: record.index, ...seq });
-      return;
-    }
-    summary.managed++;
-    if (next.step?.step_status === 'condition_not_met') summary.waiting++;
-    if (next.action?.failed)
-      summary.failed.push({
-        index: next.index,
-        action: next.action.name,
-        cause: next.info?.cause ?? next.info?.message ?? 'unknown',
-        retries_left: retriesLeft(next),
-      });
-    if (!seq) writes.push({ op: 'create', record: next });
-    else if (JSON.stringify(next) !== JSON.stringify(record))
-      writes.push({ op: 'update', record: next, ...seq });
+    // Deleted or re-created by someone else: the record no longer describes an index.
+    const result =
+      !observed || observed.uuid !== record.index_uuid
+        ? goneResult(record.index, observed !== undefined)
+        : await advanceIndex(record, { cluster, snapshot, observed, now, mayAct });
+    recordStep(effects, record, seq, result);
   });
 
   // Indices a rollover just made: ISM attaches them at creation, so does plat.
-  for (const index of created) {
+  for (const index of effects.created) {
     const attached = await attachNew(cluster, index, policies, clockOffset);
     if (attached) {
       writes.push({ op: 'create', record: attached });
@@ -183,6 +144,85 @@ export async function runPassSteps(
   summary.write_conflicts.push(...(await ports.write(writes)));
   if (budget < 0) summary.deferred = -budget;
   return summary;
+}
+
+/** The stored records the pass steps; those `only` leaves out are counted as they are. */
+function recordsToStep(
+  managed: StoredManagedIndex[],
+  only: ((index: string) => boolean) | undefined,
+  summary: PassSummary,
+): Item[] {
+  const items: Item[] = [];
+  for (const m of managed) {
+    if (only && !only(m.record.index)) {
+      if (m.record.auto_manage !== false) summary.managed++;
+      continue;
+    }
+    items.push({ record: m.record, seq: { seq_no: m.seq_no, primary_term: m.primary_term } });
+  }
+  return items;
+}
+
+/**
+ * Adds to `items` the new indices an ism_template claims; answers the newest creation time seen, the
+ * next pass's `claimedUntil`.
+ */
+function claimNewIndices(
+  { snapshot, managed, claimedUntil, policies }: PassState,
+  clockOffset: number,
+  items: Item[],
+  summary: PassSummary,
+): number {
+  let isManaged: Set<string> | undefined;
+  let newest = claimedUntil ?? 0;
+  for (const observed of snapshot.indices.values()) {
+    newest = Math.max(newest, observed.creation_date);
+    // Claimed once, when new: an index seen by an earlier pass keeps the choice made then.
+    if (claimedUntil !== undefined && observed.creation_date <= claimedUntil) continue;
+    isManaged ??= new Set(managed.map((m) => m.record.index));
+    if (isManaged.has(observed.index) || !attachable(observed)) continue;
+    const claim = templatePolicyFor(observed, policies);
+    if (!claim) continue;
+    items.push({ record: attachedRecord(observed, claim.policy, clockOffset) });
+    summary.attached.push(observed.index);
+  }
+  return newest;
+}
+
+/** The step of a record whose index was deleted (or re-created, `recreated`) by someone else. */
+function goneResult(index: string, recreated: boolean): StepResult {
+  const message = recreated
+    ? `${index} was re-created (new uuid); its lifecycle record is dropped`
+    : `${index} no longer exists; its lifecycle record is dropped`;
+  return { events: [{ index, kind: 'gone', message }] };
+}
+
+/** Counts one index's step in the summary and queues the write of its changed record. */
+function recordStep(
+  { summary, writes, created }: PassEffects,
+  record: ManagedIndex,
+  seq: Seq | undefined,
+  result: StepResult,
+): void {
+  summary.events.push(...result.events);
+  if (result.new_index) created.push(result.new_index);
+  const next = result.record;
+  if (!next) {
+    if (seq) writes.push({ op: 'remove', index: record.index, ...seq });
+    return;
+  }
+  summary.managed++;
+  if (next.step?.step_status === 'condition_not_met') summary.waiting++;
+  if (next.action?.failed)
+    summary.failed.push({
+      index: next.index,
+      action: next.action.name,
+      cause: next.info?.cause ?? next.info?.message ?? 'unknown',
+      retries_left: retriesLeft(next),
+    });
+  if (!seq) writes.push({ op: 'create', record: next });
+  else if (JSON.stringify(next) !== JSON.stringify(record))
+    writes.push({ op: 'update', record: next, ...seq });
 }
 
 /** Not plat's own store, not hidden or system indices, not closed. */
