@@ -290,111 +290,89 @@ export const prdShapeSchema = z
  * breaks one of these is refused with 422 naming the field.
  */
 export const prdSchema = prdShapeSchema.superRefine((prd, ctx) => {
-  for (const table of prd.layers.ads) {
-    if (!table.partition_by.includes('stat_date')) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['layers', 'ads'],
-        message: `ADS table ${table.name} must be partitioned by stat_date`,
-      });
-    }
-  }
-  for (const layer of layerNames) {
-    const seen = new Set<string>();
-    prd.layers[layer].forEach((t, i) => {
-      if (seen.has(t.name))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['layers', layer, i, 'name'],
-          message: `duplicate table name ${t.name}`,
-        });
-      seen.add(t.name);
-    });
-  }
-  for (const layer of layerNames)
-    prd.layers[layer].forEach((t, i) => {
-      for (const message of unionProblems(layer, t))
-        ctx.addIssue({ code: 'custom', path: ['layers', layer, i, 'union'], message });
-    });
-  const seenMetrics = new Set<string>();
-  prd.metrics.forEach((m, i) => {
-    if (seenMetrics.has(m.name))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['metrics', i, 'name'],
-        message: `duplicate metric name ${m.name}`,
-      });
-    seenMetrics.add(m.name);
-  });
-  const adsTables = new Set(prd.layers.ads.map((t) => t.name));
-  prd.metrics.forEach((m, i) => {
-    if (!adsTables.has(m.ads_table)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['metrics', i, 'ads_table'],
-        message: `no ADS table named ${m.ads_table}`,
-      });
-    }
-  });
-  prd.metrics.forEach((m, i) => {
-    if (m.kind === 'breakdown' && !m.dimension)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['metrics', i, 'dimension'],
-        message: `breakdown metric ${m.name} needs the dimension column it is split by`,
-      });
-  });
+  const add: AddProblem = (path, message) => ctx.addIssue({ code: 'custom', path, message });
+  tableProblems(prd, add);
+  metricProblems(prd, add);
   prd.facts.forEach((f, i) => {
     if (!prd.fact_tables.includes(f.table))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['facts', i, 'table'],
-        message: `${f.table} is not listed in fact_tables`,
-      });
+      add(['facts', i, 'table'], `${f.table} is not listed in fact_tables`);
   });
-  // An event time names a date column of a copied table (checked where the ODS copy lists it), so a
-  // person's edit that names a missing or non-date column is refused here, not at build time.
-  prd.facts.forEach((f, i) => {
-    const e = f.event_time;
-    const ods = e && prd.layers.ods.find((t) => t.source_tables[0]?.toLowerCase() === e.table.toLowerCase());
-    if (!e || !ods) return;
-    const column = ods.fields.find((x) => {
-      const ref = sourceColumnOf(x.source);
-      return ref && `${ref.table}.${ref.column}`.toLowerCase() === `${e.table}.${e.column}`.toLowerCase();
-    });
-    if (!column)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['facts', i, 'event_time', 'column'],
-        message: `${e.table} has no column ${e.column}`,
-      });
-    else if (!/^(DATE|TIMESTAMP)/i.test(column.type) && !readsParsedDay(prd, f.table, e, column.type))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['facts', i, 'event_time', 'column'],
-        message: `${e.table}.${e.column} is ${column.type}, not a date or timestamp`,
-      });
-    else if (e.table.toLowerCase() !== f.table.toLowerCase() && !e.path.length)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['facts', i, 'event_time', 'path'],
-        message: `${f.table} is dated by ${e.table}: say the joins (path) from ${f.table} to ${e.table}`,
-      });
-  });
+  prd.facts.forEach((f, i) =>
+    eventTimeProblems(prd, f, (part, message) => add(['facts', i, 'event_time', part], message)),
+  );
   // Types and source expressions are data, never SQL text (docs/security.md#prd-fields-are-data).
   for (const problem of fieldProblems(prd)) ctx.addIssue({ code: 'custom', ...problem });
   const metricNames = new Set(prd.metrics.map((m) => m.name));
   prd.dashboards.forEach((d, i) =>
     d.metrics.forEach((m, j) => {
-      if (!metricNames.has(m))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['dashboards', i, 'metrics', j],
-          message: `no metric named ${m}`,
-        });
+      if (!metricNames.has(m)) add(['dashboards', i, 'metrics', j], `no metric named ${m}`);
     }),
   );
 });
+
+type PrdShape = z.output<typeof prdShapeSchema>;
+/** Reports one broken rule of a PRD, at the path of the field that breaks it. */
+type AddProblem = (path: (string | number)[], message: string) => void;
+
+/** ADS tables partitioned by stat_date, table names unique in each layer, unions buildable. */
+function tableProblems(prd: PrdShape, add: AddProblem) {
+  for (const table of prd.layers.ads)
+    if (!table.partition_by.includes('stat_date'))
+      add(['layers', 'ads'], `ADS table ${table.name} must be partitioned by stat_date`);
+  for (const layer of layerNames) duplicateNames(prd.layers[layer], ['layers', layer], 'table name', add);
+  for (const layer of layerNames)
+    prd.layers[layer].forEach((t, i) => {
+      for (const message of unionProblems(layer, t)) add(['layers', layer, i, 'union'], message);
+    });
+}
+
+/** Reports the name of each item whose name an earlier item already has. */
+function duplicateNames(items: { name: string }[], at: (string | number)[], what: string, add: AddProblem) {
+  const seen = new Set<string>();
+  items.forEach((x, i) => {
+    if (seen.has(x.name)) add([...at, i, 'name'], `duplicate ${what} ${x.name}`);
+    seen.add(x.name);
+  });
+}
+
+/** Metric names unique, each metric on an existing ADS table, each breakdown with its dimension. */
+function metricProblems(prd: PrdShape, add: AddProblem) {
+  duplicateNames(prd.metrics, ['metrics'], 'metric name', add);
+  const adsTables = new Set(prd.layers.ads.map((t) => t.name));
+  prd.metrics.forEach((m, i) => {
+    if (!adsTables.has(m.ads_table)) add(['metrics', i, 'ads_table'], `no ADS table named ${m.ads_table}`);
+  });
+  prd.metrics.forEach((m, i) => {
+    if (m.kind === 'breakdown' && !m.dimension)
+      add(
+        ['metrics', i, 'dimension'],
+        `breakdown metric ${m.name} needs the dimension column it is split by`,
+      );
+  });
+}
+
+/**
+ * An event time names a date column of a copied table (checked where the ODS copy lists it), so a
+ * person's edit that names a missing or non-date column is refused here, not at build time.
+ */
+function eventTimeProblems(
+  prd: PrdShape,
+  f: PrdShape['facts'][number],
+  add: (part: 'column' | 'path', message: string) => void,
+) {
+  const e = f.event_time;
+  const ods = e && prd.layers.ods.find((t) => t.source_tables[0]?.toLowerCase() === e.table.toLowerCase());
+  if (!e || !ods) return;
+  const column = ods.fields.find((x) => {
+    const ref = sourceColumnOf(x.source);
+    return ref && `${ref.table}.${ref.column}`.toLowerCase() === `${e.table}.${e.column}`.toLowerCase();
+  });
+  if (!column) add('column', `${e.table} has no column ${e.column}`);
+  else if (!/^(DATE|TIMESTAMP)/i.test(column.type) && !readsParsedDay(prd, f.table, e, column.type))
+    add('column', `${e.table}.${e.column} is ${column.type}, not a date or timestamp`);
+  else if (e.table.toLowerCase() !== f.table.toLowerCase() && !e.path.length)
+    add('path', `${f.table} is dated by ${e.table}: say the joins (path) from ${f.table} to ${e.table}`);
+}
 
 /**
  * What makes a table's unions unbuildable: only DWD reads source tables, each once, the union's

@@ -14,7 +14,7 @@ import { ReadOnlySqlError, runReadOnlySql } from '../sources/read-only-sql';
 import type { ToolCallRecord } from '../sources/source-explorer';
 import type { LlmSettings } from '../llm/llm-settings';
 import { prdProblems } from './prd-checks';
-import { messagesClient } from '../llm/model-client';
+import { messagesClient, type MessagesClient } from '../llm/model-client';
 
 const MAX_TURNS = 24;
 
@@ -109,78 +109,52 @@ export interface ClaudePrdResult {
   usage: UsageRecord[];
 }
 
+type OnToolCall = (call: ToolCallRecord & { input_tokens?: number; output_tokens?: number }) => void;
+
+/** The conversation with the model so far, and what every call is recorded in. */
+interface Conversation {
+  client: MessagesClient;
+  model: string;
+  messages: Anthropic.Messages.MessageParam[];
+  usage: UsageRecord[];
+  onToolCall: OnToolCall;
+}
+
 export async function claudePrd(opts: {
   settings: LlmSettings;
   snapshot: SourceSnapshot;
   db: Connection;
   description: string;
-  onToolCall: (call: ToolCallRecord & { input_tokens?: number; output_tokens?: number }) => void;
+  onToolCall: OnToolCall;
 }): Promise<ClaudePrdResult> {
   const { settings, snapshot, db } = opts;
-  const model = settings.models.large;
-  const client = messagesClient(settings);
-  const usage: UsageRecord[] = [];
-  const messages: Anthropic.Messages.MessageParam[] = [
-    {
-      role: 'user',
-      content: `Database: ${snapshot.database} (${snapshot.server_version}), ${snapshot.tables.length} tables.\nBusiness context from the user: ${opts.description || '(none)'}\nExplore it and write the PRD.`,
-    },
-  ];
+  const chat: Conversation = {
+    client: messagesClient(settings),
+    model: settings.models.large,
+    messages: [
+      {
+        role: 'user',
+        content: `Database: ${snapshot.database} (${snapshot.server_version}), ${snapshot.tables.length} tables.\nBusiness context from the user: ${opts.description || '(none)'}\nExplore it and write the PRD.`,
+      },
+    ],
+    usage: [],
+    onToolCall: opts.onToolCall,
+  };
   let repaired = false;
   for (let turn = 0; turn < MAX_TURNS; turn++) {
-    const started = Date.now();
-    const res = await client.messages.create({
-      model,
-      max_tokens: 16_000,
-      system: SYSTEM,
-      tools: TOOLS,
-      messages,
-    });
-    usage.push({
-      agent_name: 'product_manager',
-      phase: 'prd',
-      tier: 'large',
-      model: res.model,
-      input_tokens: res.usage.input_tokens,
-      output_tokens: res.usage.output_tokens,
-      call_count: 1,
-    });
-    opts.onToolCall({
-      tool: 'model_call',
-      params: { model: res.model, turn },
-      summary: `stop_reason ${res.stop_reason}, ${res.usage.input_tokens} in / ${res.usage.output_tokens} out tokens`,
-      duration_ms: Date.now() - started,
-      input_tokens: res.usage.input_tokens,
-      output_tokens: res.usage.output_tokens,
-    });
-    messages.push({ role: 'assistant', content: res.content });
-
+    const res = await callModel(chat, turn);
+    chat.messages.push({ role: 'assistant', content: res.content });
     if (res.stop_reason === 'tool_use') {
-      const results: Anthropic.Messages.ToolResultBlockParam[] = [];
-      for (const block of res.content) {
-        if (block.type !== 'tool_use') continue;
-        const t0 = Date.now();
-        const { text, isError, summary } = await runTool(
-          block.name,
-          block.input as Record<string, unknown>,
-          snapshot,
-          db,
-        );
-        opts.onToolCall({
-          tool: block.name,
-          params: block.input as Record<string, unknown>,
-          summary,
-          duration_ms: Date.now() - t0,
-        });
-        results.push({ type: 'tool_result', tool_use_id: block.id, content: text, is_error: isError });
-      }
-      messages.push({ role: 'user', content: results });
+      chat.messages.push({
+        role: 'user',
+        content: await runToolUses(res.content, snapshot, db, opts.onToolCall),
+      });
       continue;
     }
 
     const text = res.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
-    const checked = checkPrd(text, model, snapshot);
-    if (checked.prd) return { prd: checked.prd, usage };
+    const checked = checkPrd(text, chat.model, snapshot);
+    if (checked.prd) return { prd: checked.prd, usage: chat.usage };
     // A second failure is final: retrying the activity would only buy the same PRD again.
     if (repaired)
       throw ApplicationFailure.nonRetryable(
@@ -188,12 +162,61 @@ export async function claudePrd(opts: {
         'PrdRejected',
       );
     repaired = true;
-    messages.push({
+    chat.messages.push({
       role: 'user',
       content: `That PRD is not valid: ${checked.problems}. Answer again with only the corrected PRD JSON.`,
     });
   }
   throw new Error(`the PRD agent did not finish within ${MAX_TURNS} model calls`);
+}
+
+/** One model call on the conversation, its usage recorded and reported as a `model_call`. */
+async function callModel(chat: Conversation, turn: number): Promise<Anthropic.Messages.Message> {
+  const started = Date.now();
+  const res = await chat.client.messages.create({
+    model: chat.model,
+    max_tokens: 16_000,
+    system: SYSTEM,
+    tools: TOOLS,
+    messages: chat.messages,
+  });
+  chat.usage.push({
+    agent_name: 'product_manager',
+    phase: 'prd',
+    tier: 'large',
+    model: res.model,
+    input_tokens: res.usage.input_tokens,
+    output_tokens: res.usage.output_tokens,
+    call_count: 1,
+  });
+  chat.onToolCall({
+    tool: 'model_call',
+    params: { model: res.model, turn },
+    summary: `stop_reason ${res.stop_reason}, ${res.usage.input_tokens} in / ${res.usage.output_tokens} out tokens`,
+    duration_ms: Date.now() - started,
+    input_tokens: res.usage.input_tokens,
+    output_tokens: res.usage.output_tokens,
+  });
+  return res;
+}
+
+/** Runs each tool the model asked for, in order, reporting each call; their results answer the model. */
+async function runToolUses(
+  content: Anthropic.Messages.ContentBlock[],
+  snapshot: SourceSnapshot,
+  db: Connection,
+  onToolCall: OnToolCall,
+): Promise<Anthropic.Messages.ToolResultBlockParam[]> {
+  const results: Anthropic.Messages.ToolResultBlockParam[] = [];
+  for (const block of content) {
+    if (block.type !== 'tool_use') continue;
+    const t0 = Date.now();
+    const params = block.input as Record<string, unknown>;
+    const { text, isError, summary } = await runTool(block.name, params, snapshot, db);
+    onToolCall({ tool: block.name, params, summary, duration_ms: Date.now() - t0 });
+    results.push({ type: 'tool_result', tool_use_id: block.id, content: text, is_error: isError });
+  }
+  return results;
 }
 
 function checkPrd(text: string, model: string, snapshot: SourceSnapshot): { prd?: Prd; problems?: string } {

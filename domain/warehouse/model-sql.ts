@@ -55,6 +55,17 @@ export function layerSelects(
   }));
 }
 
+/** What writing one table's SQL needs: where it sits, how its names resolve, and how it fails. */
+interface TableContext {
+  prd: Prd;
+  layer: ModeledLayer;
+  table: PrdTable;
+  source: SourceSnapshot;
+  resolve: (name: string) => Resolved | undefined;
+  qualified: (r: Resolved) => string;
+  fail: (message: string) => ModelSqlError;
+}
+
 /** One table's SELECT (throws ModelSqlError when the PRD does not say enough to write it). */
 export function tableSelect(
   prd: Prd,
@@ -63,32 +74,24 @@ export function tableSelect(
   projectId: string,
   source: SourceSnapshot,
 ): string {
-  const order: LayerName[] = ['ods', 'dwd', 'dws', 'ads'];
-  const below = order.slice(0, order.indexOf(layer));
-  const resolve = (name: string): Resolved | undefined => {
-    for (const l of [...below].reverse()) {
-      const t = prd.layers[l].find((x) => x.name === name);
-      if (t) return { layer: l, table: t };
-    }
-    // A source table name (`rental`) stands for its ODS copy.
-    const ods = prd.layers.ods.find((t) => t.source_tables[0] === name);
-    return ods ? { layer: 'ods', table: ods } : undefined;
+  const fail = (message: string) => new ModelSqlError(layer, table.name, message);
+  const ctx: TableContext = {
+    prd,
+    layer,
+    table,
+    source,
+    resolve: (name) => resolveTable(prd, layer, name),
+    qualified: (r) => `${layerDatabaseName(projectId, r.layer)}.${q(r.table.name)}`,
+    fail,
   };
-  const qualified = (r: Resolved) => `${layerDatabaseName(projectId, r.layer)}.${q(r.table.name)}`;
-
-  if (!table.source_tables.length) throw new ModelSqlError(layer, table.name, 'no source_tables');
-  const base = resolve(table.source_tables[0]);
-  if (!base)
-    throw new ModelSqlError(
-      layer,
-      table.name,
-      `source ${table.source_tables[0]} is not a table of a lower layer`,
-    );
+  if (!table.source_tables.length) throw fail('no source_tables');
+  const base = ctx.resolve(table.source_tables[0]);
+  if (!base) throw fail(`source ${table.source_tables[0]} is not a table of a lower layer`);
 
   // Types and expressions are parsed and written anew, never pasted (docs/security.md#prd-fields-are-data).
   const typeOf = (f: PrdField) => {
     const checked = checkSqlType(f.type);
-    if (!checked.ok) throw new ModelSqlError(layer, table.name, `${f.name}: ${checked.reason}`);
+    if (!checked.ok) throw fail(`${f.name}: ${checked.reason}`);
     return checked.type;
   };
   const baseColumns = new Set(base.table.fields.map((f) => f.name));
@@ -96,63 +99,17 @@ export function tableSelect(
   // an ODS copy keeps the source's column names (`park.key`), which its PRD fields only describe.
   if (base.layer !== 'ods' && !table.union && table.fields.every((f) => baseColumns.has(f.name))) {
     const list = table.fields.map((f) => `CAST(${q(f.name)} AS ${typeOf(f)}) AS ${q(f.name)}`);
-    return `SELECT ${list.join(', ')}\nFROM ${qualified(base)}`;
+    return `SELECT ${list.join(', ')}\nFROM ${ctx.qualified(base)}`;
   }
 
-  // Source-table references (`customer.first_name`) decide the joins.
-  const sourceNames = new Set(source.tables.map((t) => t.name));
   const baseSource = base.layer === 'ods' ? base.table.source_tables[0] : undefined;
-  const referenced = new Set<string>();
-  const exprs = table.fields.map((f) => {
-    let parsed;
-    try {
-      parsed = parseExpression(f.source || f.name);
-    } catch (err) {
-      throw new ModelSqlError(layer, table.name, `${f.name}: ${(err as Error).message}`);
-    }
-    const expr = expressionSql(parsed, (ref) => {
-      if (ref.table !== undefined && sourceNames.has(ref.table) && baseSource) referenced.add(ref.table);
-      return quotedColumn(ref);
-    });
-    return { field: f, expr, aggregate: isAggregate(parsed) };
-  });
-
-  const fail = (message: string) => new ModelSqlError(layer, table.name, message);
-  let from = `${qualified(base)}`;
+  const { exprs, referenced } = fieldExpressions(ctx, baseSource);
+  let from = ctx.qualified(base);
   if (table.union) {
     if (!baseSource) throw fail('a union reads the ODS copies of source tables');
-    from = `(\n${unionSelect(table.union, source, resolve, qualified, fail)}\n)`;
+    from = `(\n${unionSelect(table.union, ctx)}\n)`;
   }
-  if (baseSource) {
-    // The part columns each union (the table's own, and each it joins) carries, by the name it is read as.
-    const joinedUnions = new Map((table.joined_unions ?? []).map((u) => [u.members[0].table, u]));
-    const partsOf = new Map<string, string[]>(table.union ? [[baseSource, table.union.part_columns]] : []);
-    for (const [name, u] of joinedUnions) partsOf.set(name, u.part_columns);
-    from += ` AS ${q(baseSource)}`;
-    for (const join of joinPath(prd, source, baseSource, [...referenced], layer, table.name)) {
-      const target = resolve(join.to);
-      if (!target) throw fail(`source table ${join.to} has no ODS copy in the PRD`);
-      const on = join.columns.map(
-        (c, i) => `${q(join.from)}.${q(c)} = ${q(join.to)}.${q(join.toColumns[i])}`,
-      );
-      let relation = qualified(target);
-      // A family joined as one (docs/offline-analyst.md#table-families): its union, matched on the
-      // keys and on each part too, since a key may repeat from one part to the next.
-      const joined = joinedUnions.get(join.to);
-      if (joined) {
-        const fromParts = partsOf.get(join.from);
-        if (!fromParts || fromParts.length !== joined.part_columns.length)
-          throw fail(
-            `the joined union of ${join.to} is reached from ${join.from}, which carries no parts to match`,
-          );
-        relation = `(\n${unionSelect(joined, source, resolve, qualified, fail)}\n  )`;
-        on.push(
-          ...joined.part_columns.map((p, i) => `${q(join.from)}.${q(fromParts[i])} = ${q(join.to)}.${q(p)}`),
-        );
-      }
-      from += `\n  LEFT JOIN ${relation} AS ${q(join.to)} ON ${on.join(' AND ')}`;
-    }
-  }
+  if (baseSource) from += joinClauses(ctx, baseSource, referenced);
 
   const list = exprs.map(({ field, expr }) => `CAST(${expr} AS ${typeOf(field)}) AS ${q(field.name)}`);
   let sql = `SELECT ${list.join(',\n       ')}\nFROM ${from}`;
@@ -163,6 +120,73 @@ export function tableSelect(
   return sql;
 }
 
+/** The table a name of `source_tables` means: the nearest lower layer's, or a source table's ODS copy. */
+function resolveTable(prd: Prd, layer: ModeledLayer, name: string): Resolved | undefined {
+  const order: LayerName[] = ['ods', 'dwd', 'dws', 'ads'];
+  for (const l of order.slice(0, order.indexOf(layer)).reverse()) {
+    const t = prd.layers[l].find((x) => x.name === name);
+    if (t) return { layer: l, table: t };
+  }
+  // A source table name (`rental`) stands for its ODS copy.
+  const ods = prd.layers.ods.find((t) => t.source_tables[0] === name);
+  return ods ? { layer: 'ods', table: ods } : undefined;
+}
+
+/**
+ * Each field's expression as SQL, and the source tables they reference (`customer.first_name`),
+ * which decide the joins.
+ */
+function fieldExpressions({ table, source, fail }: TableContext, baseSource: string | undefined) {
+  const sourceNames = new Set(source.tables.map((t) => t.name));
+  const referenced = new Set<string>();
+  const exprs = table.fields.map((f) => {
+    let parsed;
+    try {
+      parsed = parseExpression(f.source || f.name);
+    } catch (err) {
+      throw fail(`${f.name}: ${(err as Error).message}`);
+    }
+    const expr = expressionSql(parsed, (ref) => {
+      if (ref.table !== undefined && sourceNames.has(ref.table) && baseSource) referenced.add(ref.table);
+      return quotedColumn(ref);
+    });
+    return { field: f, expr, aggregate: isAggregate(parsed) };
+  });
+  return { exprs, referenced: [...referenced] };
+}
+
+/** The base's alias and the LEFT JOINs that reach every referenced source table from it. */
+function joinClauses(ctx: TableContext, baseSource: string, referenced: string[]): string {
+  const { table, fail } = ctx;
+  // The part columns each union (the table's own, and each it joins) carries, by the name it is read as.
+  const joinedUnions = new Map((table.joined_unions ?? []).map((u) => [u.members[0].table, u]));
+  const partsOf = new Map<string, string[]>(table.union ? [[baseSource, table.union.part_columns]] : []);
+  for (const [name, u] of joinedUnions) partsOf.set(name, u.part_columns);
+  let from = ` AS ${q(baseSource)}`;
+  for (const join of joinPath(ctx, baseSource, referenced)) {
+    const target = ctx.resolve(join.to);
+    if (!target) throw fail(`source table ${join.to} has no ODS copy in the PRD`);
+    const on = join.columns.map((c, i) => `${q(join.from)}.${q(c)} = ${q(join.to)}.${q(join.toColumns[i])}`);
+    let relation = ctx.qualified(target);
+    // A family joined as one (docs/offline-analyst.md#table-families): its union, matched on the
+    // keys and on each part too, since a key may repeat from one part to the next.
+    const joined = joinedUnions.get(join.to);
+    if (joined) {
+      const fromParts = partsOf.get(join.from);
+      if (!fromParts || fromParts.length !== joined.part_columns.length)
+        throw fail(
+          `the joined union of ${join.to} is reached from ${join.from}, which carries no parts to match`,
+        );
+      relation = `(\n${unionSelect(joined, ctx)}\n  )`;
+      on.push(
+        ...joined.part_columns.map((p, i) => `${q(join.from)}.${q(fromParts[i])} = ${q(join.to)}.${q(p)}`),
+      );
+    }
+    from += `\n  LEFT JOIN ${relation} AS ${q(join.to)} ON ${on.join(' AND ')}`;
+  }
+  return from;
+}
+
 /**
  * A family of source tables read as one (docs/offline-analyst.md#table-families): each member's ODS
  * copy with the first member's columns, by name, and a literal for each part column, UNION ALL.
@@ -170,10 +194,7 @@ export function tableSelect(
  */
 function unionSelect(
   union: NonNullable<PrdTable['union']>,
-  source: SourceSnapshot,
-  resolve: (name: string) => Resolved | undefined,
-  qualified: (r: Resolved) => string,
-  fail: (message: string) => ModelSqlError,
+  { source, resolve, qualified, fail }: TableContext,
 ): string {
   const sourceTable = (name: string) => {
     const found = source.tables.find((t) => t.name === name);
@@ -201,14 +222,7 @@ function unionSelect(
  * The LEFT JOINs that reach every referenced table from `base` along the source's foreign keys and
  * the PRD's inferred relationships, each table by its shortest path and joined once.
  */
-function joinPath(
-  prd: Prd,
-  source: SourceSnapshot,
-  base: string,
-  referenced: string[],
-  layer: LayerName,
-  tableName: string,
-): JoinStep[] {
+function joinPath({ prd, source, fail }: TableContext, base: string, referenced: string[]): JoinStep[] {
   const declared: JoinKey[] = source.tables.flatMap((t) =>
     t.foreign_keys.map((fk) => ({ table: t.name, ...fk })),
   );
@@ -217,7 +231,7 @@ function joinPath(
   const joined = new Set([base]);
   for (const target of referenced) {
     const path = pathTo(tree, target);
-    if (!path) throw new ModelSqlError(layer, tableName, `no foreign-key path from ${base} to ${target}`);
+    if (!path) throw fail(`no foreign-key path from ${base} to ${target}`);
     for (const step of path) {
       if (joined.has(step.to)) continue;
       joined.add(step.to);

@@ -101,27 +101,154 @@ const moneyScale = (table: SourceTable, column: SourceColumn): number =>
 const MAX_EXACT_SCALE = 12;
 const DECIMAL = (scale: number) => `DECIMAL(38,${Math.min(Math.max(scale, 2), MAX_EXACT_SCALE)})`;
 
+/** The columns of a fact with one meaning, in column order. */
+const columnsMeaning = (fact: TableAnalysis, meaning: string): SourceColumn[] =>
+  fact.table.columns.filter((c) => fact.meaning.get(c.name) === meaning);
+
+/**
+ * The quantity itself (`quantity`, `qty`) before one qualified by a later step (`qty_invoiced`,
+ * `qty_sent`): an order line's value is what was ordered. A quantity set to 0 on every row (the
+ * explorer's total is 0) counts nothing: it prices no row.
+ */
+function orderedQuantity(fact: TableAnalysis): SourceColumn | undefined {
+  const { table } = fact;
+  const quantities = columnsMeaning(fact, 'quantity').filter(
+    (c) => !(table.row_count > 0 && table.sums?.[c.name] !== undefined && Number(table.sums[c.name]) === 0),
+  );
+  return quantities.find((c) => !columnWords(table, c.name).some((w) => LATER_STEPS.has(w))) ?? quantities[0];
+}
+
+/** A price column and the table holding it (the fact, or the product a line references). */
+type PriceColumn = { holder: SourceTable; column: SourceColumn };
+
+/** What a row's revenue multiplies: its quantity (none when a row is one unit), price and discount. */
+interface Sale {
+  quantity?: SourceColumn;
+  price: PriceColumn;
+  /** Set when the price is the list price of the row the sale references through `via`. */
+  listed?: PriceColumn & { via: string };
+  discount?: SourceColumn;
+}
+
+/** The `line_revenue` measure: quantity × price × (1 − discount) in exact decimals. */
+function revenueMeasure(fact: TableAnalysis, { quantity, price, listed, discount }: Sale): RowMeasure {
+  const t = fact.table.name;
+  const q = quantity ? numberOf(fact.table, quantity) : undefined;
+  const d = discount
+    ? isPercent(fact, discount)
+      ? `(1 - ${columnReference(t, discount.name)} * 0.01)`
+      : `(1 - ${columnReference(t, discount.name)})`
+    : undefined;
+  const priceName = listed ? `${price.holder.name}.${price.column.name}` : price.column.name;
+  const formula = [
+    quantity?.name,
+    priceName + (isCents(price.column) ? ' / 100' : ''),
+    discount && `(1 − ${discount.name})`,
+  ]
+    .filter(Boolean)
+    .join(' × ');
+  // How the price reached the row: its own, the referenced product's list price, or one unit a row.
+  const basis = listed
+    ? `, the price of the ${tableNoun(listed.holder.name)} each ${t} row references through ${listed.via}`
+    : quantity
+      ? ''
+      : `, one row being one unit (${t} has no quantity column)`;
+  // The source's arithmetic in exact decimals: nothing is rounded before the sum, so the total
+  // reconciles with the source's own SUM(quantity * price * (1 - discount)) to the cent.
+  const scale = Math.min(
+    (quantity ? (isTextColumn(quantity) ? textMoneyScale(fact.table, quantity) : scaleOf(quantity)) : 0) +
+      moneyScale(price.holder, price.column) +
+      (discount ? scaleOf(discount) + (isPercent(fact, discount) ? 2 : 0) : 0),
+    MAX_EXACT_SCALE,
+  );
+  const label = listed ? 'list-price revenue' : 'revenue';
+  return {
+    name: 'line_revenue',
+    reading: 'line_revenue',
+    source: `CAST(${[q, moneyExpr(price.holder, price.column), d].filter(Boolean).join(' * ')} AS ${DECIMAL(scale)})`,
+    type: DECIMAL(scale),
+    meaning: 'revenue',
+    label,
+    formula: `${label} = ${formula}${basis}, in exact decimals (nothing rounded before the sum)`,
+  };
+}
+
+/**
+ * A money column: the DWD keeps it under its own name (it is the copied column; text money's copy
+ * is renamed `<name>_text`); cents become a new column in currency units.
+ */
+function moneyMeasure(table: SourceTable, c: SourceColumn): RowMeasure {
+  return {
+    name: isCents(c) ? moneyName(table, c) : identifier(c.name),
+    reading: moneyName(table, c),
+    source: moneyExpr(table, c),
+    type: DECIMAL(moneyScale(table, c)),
+    meaning: 'money',
+    label: moneyName(table, c).replace(/_/g, ' '),
+    formula: `${moneyName(table, c)} = ${c.name}${isCents(c) ? ' / 100 (cents)' : isTextColumn(c) ? ' read from text as DECIMAL' : ''}`,
+  };
+}
+
+/** The summed meanings besides money, each with the word its label ends in. */
+const SUMMED = [
+  ['quantity', 'units'],
+  ['duration', 'time'],
+  ['size', 'size'],
+  ['flow', 'count'],
+  ['level', 'level'],
+] as const;
+
+/** A quantity, duration, size, flow or level column, summed as is. */
+function summedMeasure(
+  table: SourceTable,
+  c: SourceColumn,
+  [meaning, label]: (typeof SUMMED)[number],
+): RowMeasure {
+  return {
+    name: identifier(c.name),
+    reading: readingOf(table, c),
+    source: numberOf(table, c),
+    type: isTextColumn(c)
+      ? DECIMAL(textMoneyScale(table, c))
+      : ['float', 'double', 'real', 'decimal'].includes(c.data_type)
+        ? DECIMAL(scaleOf(c))
+        : 'BIGINT',
+    meaning,
+    label: `${readingOf(table, c).replace(/_/g, ' ')} (${label})`,
+    formula: `${identifier(c.name)} = ${c.name}`,
+    ...(meaning === 'flow' && mayGoBelowZero(table, c) ? { signed: true } : {}),
+  };
+}
+
+/** The averaged meanings. */
+const AVERAGED = ['unit_price', 'discount_rate', 'rate'] as const;
+
+/** A unit price, discount or rate column, averaged. */
+function averagedMeasure(
+  table: SourceTable,
+  c: SourceColumn,
+  meaning: (typeof AVERAGED)[number],
+): RowMeasure {
+  const reading = isCents(c) ? moneyName(table, c) : readingOf(table, c);
+  return {
+    name: isCents(c) ? moneyName(table, c) : identifier(c.name),
+    reading,
+    source: isCents(c) || isTextColumn(c) ? moneyExpr(table, c) : columnReference(table.name, c.name),
+    // A price is money: kept at its scale (its average is rounded to it above DWD).
+    type: meaning === 'unit_price' ? DECIMAL(moneyScale(table, c)) : 'DOUBLE',
+    meaning,
+    label: reading.replace(/_/g, ' '),
+    formula: `averaged: ${c.name}`,
+  };
+}
+
 /**
  * The per-row measures of a fact table. `byName` (every table analysed) lets a line without a price
  * of its own take the list price of the product it references.
  */
 export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnalysis>): RowMeasure[] {
-  const t = fact.table.name;
-  const cols = (m: string) => fact.table.columns.filter((c) => fact.meaning.get(c.name) === m);
-  const out: RowMeasure[] = [];
-  // The quantity itself (`quantity`, `qty`) before one qualified by a later step (`qty_invoiced`,
-  // `qty_sent`): an order line's value is what was ordered.
-  // A quantity set to 0 on every row (the explorer's total is 0) counts nothing: it prices no row.
-  const quantities = cols('quantity').filter(
-    (c) =>
-      !(
-        fact.table.row_count > 0 &&
-        fact.table.sums?.[c.name] !== undefined &&
-        Number(fact.table.sums[c.name]) === 0
-      ),
-  );
-  const quantity =
-    quantities.find((c) => !columnWords(fact.table, c.name).some((w) => LATER_STEPS.has(w))) ?? quantities[0];
+  const cols = (m: string) => columnsMeaning(fact, m);
+  const quantity = orderedQuantity(fact);
   // Revenue is quantity × the selling price: a price column before a unit cost.
   const prices = cols('unit_price');
   const own = prices.find((c) => columnWords(fact.table, c.name).includes('price')) ?? prices[0];
@@ -139,98 +266,12 @@ export function rowMeasures(fact: TableAnalysis, byName?: Map<string, TableAnaly
       : undefined;
   const price = own ? { holder: fact.table, column: own } : listed;
   const discount = cols('discount_rate')[0];
-  if (price) {
-    const q = quantity ? numberOf(fact.table, quantity) : undefined;
-    const d = discount
-      ? isPercent(fact, discount)
-        ? `(1 - ${columnReference(t, discount.name)} * 0.01)`
-        : `(1 - ${columnReference(t, discount.name)})`
-      : undefined;
-    const priceName = listed ? `${price.holder.name}.${price.column.name}` : price.column.name;
-    const formula = [
-      quantity?.name,
-      priceName + (isCents(price.column) ? ' / 100' : ''),
-      discount && `(1 − ${discount.name})`,
-    ]
-      .filter(Boolean)
-      .join(' × ');
-    // How the price reached the row: its own, the referenced product's list price, or one unit a row.
-    const basis = listed
-      ? `, the price of the ${tableNoun(listed.holder.name)} each ${t} row references through ${listed.via}`
-      : quantity
-        ? ''
-        : `, one row being one unit (${t} has no quantity column)`;
-    // The source's arithmetic in exact decimals: nothing is rounded before the sum, so the total
-    // reconciles with the source's own SUM(quantity * price * (1 - discount)) to the cent.
-    const scale = Math.min(
-      (quantity ? (isTextColumn(quantity) ? textMoneyScale(fact.table, quantity) : scaleOf(quantity)) : 0) +
-        moneyScale(price.holder, price.column) +
-        (discount ? scaleOf(discount) + (isPercent(fact, discount) ? 2 : 0) : 0),
-      MAX_EXACT_SCALE,
-    );
-    const label = listed ? 'list-price revenue' : 'revenue';
-    out.push({
-      name: 'line_revenue',
-      reading: 'line_revenue',
-      source: `CAST(${[q, moneyExpr(price.holder, price.column), d].filter(Boolean).join(' * ')} AS ${DECIMAL(scale)})`,
-      type: DECIMAL(scale),
-      meaning: 'revenue',
-      label,
-      formula: `${label} = ${formula}${basis}, in exact decimals (nothing rounded before the sum)`,
-    });
-  }
-  for (const c of cols('money')) {
-    // The DWD keeps a money column under its own name (it is the copied column; text money's copy
-    // is renamed `<name>_text`); cents become a new column in currency units.
-    out.push({
-      name: isCents(c) ? moneyName(fact.table, c) : identifier(c.name),
-      reading: moneyName(fact.table, c),
-      source: moneyExpr(fact.table, c),
-      type: DECIMAL(moneyScale(fact.table, c)),
-      meaning: 'money',
-      label: moneyName(fact.table, c).replace(/_/g, ' '),
-      formula: `${moneyName(fact.table, c)} = ${c.name}${isCents(c) ? ' / 100 (cents)' : isTextColumn(c) ? ' read from text as DECIMAL' : ''}`,
-    });
-  }
-  for (const [meaning, label] of [
-    ['quantity', 'units'],
-    ['duration', 'time'],
-    ['size', 'size'],
-    ['flow', 'count'],
-    ['level', 'level'],
-  ] as const) {
-    for (const c of cols(meaning)) {
-      out.push({
-        name: identifier(c.name),
-        reading: readingOf(fact.table, c),
-        source: numberOf(fact.table, c),
-        type: isTextColumn(c)
-          ? DECIMAL(textMoneyScale(fact.table, c))
-          : ['float', 'double', 'real', 'decimal'].includes(c.data_type)
-            ? DECIMAL(scaleOf(c))
-            : 'BIGINT',
-        meaning,
-        label: `${readingOf(fact.table, c).replace(/_/g, ' ')} (${label})`,
-        formula: `${identifier(c.name)} = ${c.name}`,
-        ...(meaning === 'flow' && mayGoBelowZero(fact.table, c) ? { signed: true } : {}),
-      });
-    }
-  }
-  for (const meaning of ['unit_price', 'discount_rate', 'rate'] as const) {
-    for (const c of cols(meaning)) {
-      out.push({
-        name: isCents(c) ? moneyName(fact.table, c) : identifier(c.name),
-        reading: isCents(c) ? moneyName(fact.table, c) : readingOf(fact.table, c),
-        source: isCents(c) || isTextColumn(c) ? moneyExpr(fact.table, c) : columnReference(t, c.name),
-        // A price is money: kept at its scale (its average is rounded to it above DWD).
-        type: meaning === 'unit_price' ? DECIMAL(moneyScale(fact.table, c)) : 'DOUBLE',
-        meaning,
-        label: (isCents(c) ? moneyName(fact.table, c) : readingOf(fact.table, c)).replace(/_/g, ' '),
-        formula: `averaged: ${c.name}`,
-      });
-    }
-  }
-  return out;
+  return [
+    ...(price ? [revenueMeasure(fact, { quantity, price, listed, discount })] : []),
+    ...cols('money').map((c) => moneyMeasure(fact.table, c)),
+    ...SUMMED.flatMap((summed) => cols(summed[0]).map((c) => summedMeasure(fact.table, c, summed))),
+    ...AVERAGED.flatMap((meaning) => cols(meaning).map((c) => averagedMeasure(fact.table, c, meaning))),
+  ];
 }
 
 /** Words that qualify a quantity by a step after the order (`qty_invoiced`, `quantity_shipped`). */

@@ -286,6 +286,58 @@ export interface IndustryGuess {
 
 const words = (name: string): string[] => singularWords(name);
 
+/** What an industry's vocabulary is matched against. */
+interface SourceWords {
+  snapshot: SourceSnapshot;
+  /** The description's words. */
+  described: Set<string>;
+  factTables: Set<string>;
+  /** Every word of the sampled text values. */
+  valueWords: Set<string>;
+}
+
+/**
+ * One industry's score and evidence: 5 a description word (`said`; `named` when it names the
+ * business), a table 3 (a fact 4), its columns 1 each (at most 6), the goods the values name.
+ */
+function scoreIndustry(industry: Industry, seen: SourceWords) {
+  const vocab = new Set(industry.words);
+  const names = new Set(industry.names);
+  const evidence: string[] = [];
+  let score = 0;
+  let said = 0;
+  let named = 0;
+  for (const w of seen.described) {
+    if (vocab.has(w) || names.has(w)) {
+      score += 5;
+      said += 1;
+      if (names.has(w)) named += 1;
+      evidence.push(`the description says "${w}"`);
+    }
+  }
+  for (const table of seen.snapshot.tables) {
+    if (words(table.name).some((w) => vocab.has(w))) {
+      score += seen.factTables.has(table.name) ? 4 : 3;
+      evidence.push(`table ${table.name}`);
+    }
+    const hits = table.columns.filter((c) =>
+      columnWords(table, c.name)
+        .map(singular)
+        .some((w) => vocab.has(w)),
+    );
+    score += Math.min(6, hits.length);
+    evidence.push(...hits.slice(0, 2).map((c) => `column ${table.name}.${c.name}`));
+  }
+  // The goods the rows name: what the business sells, whatever its tables are called.
+  const goods = new Set(industry.goods ?? []);
+  const found = goods.size ? [...seen.valueWords].filter((w) => goods.has(w)) : [];
+  if (found.length) {
+    score += Math.min(MAX_VALUE_POINTS, found.length);
+    evidence.push(`values name ${found.slice(0, 4).join(', ')}`);
+  }
+  return { name: industry.name, score, said, named, evidence };
+}
+
 /**
  * The industry from the user's description (the strongest evidence: a word naming the business
  * first, then 5 points a word of its vocabulary), table names
@@ -309,45 +361,11 @@ export function detectIndustry(
       ),
     ),
   );
-  const scored = INDUSTRIES.map((industry) => {
-    const vocab = new Set(industry.words);
-    const names = new Set(industry.names);
-    const evidence: string[] = [];
-    let score = 0;
-    let said = 0;
-    let named = 0;
-    for (const w of described) {
-      if (vocab.has(w) || names.has(w)) {
-        score += 5;
-        said += 1;
-        if (names.has(w)) named += 1;
-        evidence.push(`the description says "${w}"`);
-      }
-    }
-    for (const table of snapshot.tables) {
-      if (words(table.name).some((w) => vocab.has(w))) {
-        score += factTables.has(table.name) ? 4 : 3;
-        evidence.push(`table ${table.name}`);
-      }
-      const hits = table.columns.filter((c) =>
-        columnWords(table, c.name)
-          .map(singular)
-          .some((w) => vocab.has(w)),
-      );
-      score += Math.min(6, hits.length);
-      evidence.push(...hits.slice(0, 2).map((c) => `column ${table.name}.${c.name}`));
-    }
-    // The goods the rows name: what the business sells, whatever its tables are called.
-    const goods = new Set(industry.goods ?? []);
-    const found = goods.size ? [...valueWords].filter((w) => goods.has(w)) : [];
-    if (found.length) {
-      score += Math.min(MAX_VALUE_POINTS, found.length);
-      evidence.push(`values name ${found.slice(0, 4).join(', ')}`);
-    }
-    return { name: industry.name, score, said, named, evidence };
+  const seen = { snapshot, described, factTables, valueWords };
+  const scored = INDUSTRIES.map((industry) => scoreIndustry(industry, seen))
     // The user knows their business: an industry the description names outranks the schema's hints,
     // and a word naming the business outranks shared vocabulary.
-  }).sort((a, b) => b.named - a.named || b.said - a.said || b.score - a.score);
+    .sort((a, b) => b.named - a.named || b.said - a.said || b.score - a.score);
 
   const [best, second] = scored;
   // A description naming the business is enough on its own; otherwise the evidence must add up.

@@ -437,26 +437,27 @@ export function unionDesign(design: FactDesign, family: TableFamily): FactDesign
   return {
     ...design,
     dwd,
-    dws: design.dws.map(distinctHeadersPerPart),
-    ads: design.ads.map(distinctHeadersPerPart),
+    dws: design.dws.map((t) => distinctHeadersPerPart(t, family)),
+    ads: design.ads.map((t) => distinctHeadersPerPart(t, family)),
     dashboards,
   };
+}
 
-  /**
-   * Header ids may repeat from one part to the next: a day's distinct headers are counted by id
-   * and part when a part is no period (orders 5 of `orders_eu` and of `orders_us` on one day are
-   * two); a period's headers fall on days of their own, so the id alone counts them.
-   */
-  function distinctHeadersPerPart(t: PrdTable): PrdTable {
-    const periods = new Set<PartKind>(['year', 'month', 'quarter']);
-    if (!headers || family.partColumns.every((p) => periods.has(p.kind)) || headers.columns.length !== 1)
-      return t;
-    const key = identifier(headers.columns[0]);
-    const counted = `COUNT(DISTINCT ${key})`;
-    const tagged = `COUNT(DISTINCT ${[`CAST(${key} AS VARCHAR)`, ...family.partColumns.map((p) => p.name)].join(" || '/' || ")})`;
-    return {
-      ...t,
-      fields: t.fields.map((f) => (f.source === counted ? { ...f, source: tagged } : f)),
-    };
-  }
+/**
+ * Header ids may repeat from one part to the next: a day's distinct headers are counted by id
+ * and part when a part is no period (orders 5 of `orders_eu` and of `orders_us` on one day are
+ * two); a period's headers fall on days of their own, so the id alone counts them.
+ */
+function distinctHeadersPerPart(t: PrdTable, family: TableFamily): PrdTable {
+  const headers = family.headers;
+  const periods = new Set<PartKind>(['year', 'month', 'quarter']);
+  if (!headers || family.partColumns.every((p) => periods.has(p.kind)) || headers.columns.length !== 1)
+    return t;
+  const key = identifier(headers.columns[0]);
+  const counted = `COUNT(DISTINCT ${key})`;
+  const tagged = `COUNT(DISTINCT ${[`CAST(${key} AS VARCHAR)`, ...family.partColumns.map((p) => p.name)].join(" || '/' || ")})`;
+  return {
+    ...t,
+    fields: t.fields.map((f) => (f.source === counted ? { ...f, source: tagged } : f)),
+  };
 }
