@@ -74,6 +74,9 @@ export interface MemoryTables {
 type AnyDb = Kysely<any>;
 
 /** The schema's migrations for a dialect: the same names and tables, each dialect's own column types. */
+// A list of released schema steps, one per version, read top to bottom and never edited once
+// released (docs/architecture.md#function-size): it and its first step stay whole.
+/* eslint-disable max-lines-per-function */
 export function memoryMigrations(dialect: MetadataDialect): Record<string, Migration> {
   const pg = dialect === 'postgres';
   const bytes: ColumnDataType = pg ? 'bytea' : 'blob';
@@ -285,3 +288,4 @@ export function memoryMigrations(dialect: MetadataDialect): Record<string, Migra
     },
   };
 }
+/* eslint-enable max-lines-per-function */
