@@ -17,6 +17,9 @@ function serialKey(dialect: MetadataDialect) {
 }
 
 /** The migrations in order of their names. */
+// A list of released schema steps, one per version, read top to bottom and never edited once
+// released (docs/architecture.md#function-size): it and its first step stay whole.
+/* eslint-disable max-lines-per-function */
 export function metadataMigrations(dialect: MetadataDialect): Record<string, Migration> {
   const serial = serialKey(dialect);
   return {
@@ -223,6 +226,7 @@ export function metadataMigrations(dialect: MetadataDialect): Record<string, Mig
     },
   };
 }
+/* eslint-enable max-lines-per-function */
 
 /**
  * Whether plat's `table` has no column `column` yet. ALTER TABLE ADD COLUMN has no IF NOT EXISTS in
