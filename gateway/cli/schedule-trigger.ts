@@ -2,12 +2,13 @@
  * Runs a platform Schedule's workflow now, as the Web UI's "Trigger" or `temporal schedule trigger`
  * would (TEMPORAL_ADDRESS, default 127.0.0.1:7233), and with `wait` returns what the run did.
  */
-import { scheduleId } from '../../schedules/platform-schedules';
 import { ApiError } from './api-client';
 import { withTemporal } from './temporal-cli-client';
 
 /** `name` as in platform-schedules.ts (`memory-digest`, `index-lifecycle`, ...). */
 export async function triggerSchedule(name: string, wait: boolean): Promise<{ data: unknown; text: string }> {
+  // Loaded here, not with the CLI: the schedules module brings the workflows' code.
+  const { scheduleId } = await import('../../schedules/platform-schedules');
   return withTemporal(async (client, taskQueue) => {
     const id = scheduleId(name, taskQueue);
     const handle = client.schedule.getHandle(id);

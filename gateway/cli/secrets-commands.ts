@@ -6,10 +6,6 @@
  * so no API route hands a process the keys. It prints counts, never a value or a key.
  */
 import type { Command } from 'commander';
-import { metadataLocation, openMetadataDb } from '../../domain/metadata-store/metadata-db';
-import { openParameterStore } from '../../domain/secrets/open-parameter-store';
-import { rotateSecrets } from '../../domain/secrets/rotate-secrets';
-import { keyId, decodeSecretKey } from '../../domain/secrets/sealed-value';
 import { loadConfig } from '../../shared/config';
 import { dataDir } from '../../shared/paths';
 import { answering, groupWithoutSubcommand } from './command-kit';
@@ -28,6 +24,14 @@ export function registerSecretsCommands(program: Command): void {
 export async function rotateStoredSecrets(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ data: unknown; text: string }> {
+  // Loaded here, not with the CLI: the metadata store's drivers would slow every other command.
+  const [{ metadataLocation, openMetadataDb }, { openParameterStore }, { rotateSecrets }, sealed] =
+    await Promise.all([
+      import('../../domain/metadata-store/metadata-db'),
+      import('../../domain/secrets/open-parameter-store'),
+      import('../../domain/secrets/rotate-secrets'),
+      import('../../domain/secrets/sealed-value'),
+    ]);
   const config = loadConfig(env);
   const dir = dataDir(config);
   const location = metadataLocation(dir, config.PLAT_METADATA_URL);
@@ -40,7 +44,9 @@ export async function rotateStoredSecrets(
       config.PLAT_SECRET_KEY_PREVIOUS,
     );
     const report = await rotateSecrets(store);
-    const current = config.PLAT_SECRET_KEY ? keyId(decodeSecretKey(config.PLAT_SECRET_KEY)) : undefined;
+    const current = config.PLAT_SECRET_KEY
+      ? sealed.keyId(sealed.decodeSecretKey(config.PLAT_SECRET_KEY))
+      : undefined;
     const lines = [
       `secrets in ${metadata.location}${current ? ` now under key ${current}` : ''}:`,
       `  ${report.total} stored, ${report.resealed} sealed again, ${report.already_current} under the current key already, ${report.gone} deleted meanwhile`,

@@ -4,9 +4,6 @@
  * gateway (`POST /v1/search/simulate`), which reads it from the cluster. Both run the same code.
  */
 import * as path from 'node:path';
-import { PolicyInvalid } from '../../domain/search-ops/lifecycle/apply-policy';
-import { needsStoredPolicy, runSimulation } from '../../domain/search-ops/lifecycle/simulate/run-simulation';
-import { simulationRequestSchema } from '../../domain/search-ops/lifecycle/simulate/simulation-input';
 import type { SimulationResult } from '../../domain/search-ops/lifecycle/simulate/simulation-result';
 import { parseSize } from '../../domain/search-ops/ism-units';
 import type { operations } from '../../shared/api-types/platform-api';
@@ -51,6 +48,13 @@ export async function simulateCommand(
 ): Promise<{ data: SimulationResult; text: string }> {
   if (!policyId && !policyFile) throw usage('missing POLICY (or --file POLICY.json)');
   if (policyId && policyFile) throw usage('give POLICY or --file, not both');
+  // Loaded here, not with the CLI: the simulator and its schemas would slow every other command.
+  const [{ PolicyInvalid }, { needsStoredPolicy, runSimulation }, { simulationRequestSchema }] =
+    await Promise.all([
+      import('../../domain/search-ops/lifecycle/apply-policy'),
+      import('../../domain/search-ops/lifecycle/simulate/run-simulation'),
+      import('../../domain/search-ops/lifecycle/simulate/simulation-input'),
+    ]);
   const parsed = simulationRequestSchema.safeParse({
     ...(policyFile ? { policy: policyFile.policy } : { policy_id: policyId }),
     days: number(flags.days, '--days'),

@@ -25,6 +25,14 @@ const SOURCE_DIRS = [
 /** Not plat's code: the pipeline template is copied to users as TypeScript (domain/pipeline/). */
 const EXCLUDED = [path.join('domain', 'pipeline', 'template')];
 
+/**
+ * What the build does beyond transpiling, in the copy's hash: a copy built otherwise is not reused.
+ * `import('./x')` becomes a `require`: Node's ESM loader, which an `import()` in CommonJS goes
+ * through, finds no extensionless relative path, and commands load their heavy modules on use
+ * (docs/architecture.md#the-cli).
+ */
+const BUILD_OPTIONS = 'dynamic-import-as-require';
+
 /** Copies of other sources are removed once this old: a process may still be loading one. */
 const STALE_BUILD_MS = 24 * 3600_000;
 
@@ -39,7 +47,7 @@ function sourceFiles() {
 
 /** The folder of the compiled copy of these sources (whether or not it exists yet). */
 function runtimeDir(files) {
-  const hash = hashFiles(repoRoot, files, require('esbuild/package.json').version);
+  const hash = hashFiles(repoRoot, files, `${require('esbuild/package.json').version} ${BUILD_OPTIONS}`);
   return path.join(repoRoot, 'dist', `runtime-${hash.slice(0, 16)}`);
 }
 
@@ -59,6 +67,7 @@ function ensureCompiledRuntime() {
     format: 'cjs',
     platform: 'node',
     target: 'node20',
+    supported: { 'dynamic-import': false },
     // Stack traces name the TypeScript lines (processes start with --enable-source-maps).
     sourcemap: 'linked',
     logLevel: 'error',
