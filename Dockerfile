@@ -2,8 +2,8 @@
 # docker-compose.yml overrides it for the worker and the memory service. Each runs from the compiled
 # copy of the sources built below, through scripts/run-compiled.cjs:
 #   worker:  node scripts/run-compiled.cjs workers/main.ts
-#   gateway: node scripts/run-compiled.cjs gateway/platform-main.ts   (default, port 8080)
-#   memory:  node scripts/run-compiled.cjs gateway/memory-main.ts     (port 8230)
+#   gateway: node scripts/run-compiled.cjs gateway/platform/platform-main.ts   (default, port 8080)
+#   memory:  node scripts/run-compiled.cjs gateway/memory/memory-main.ts     (port 8230)
 FROM node:20.19.5-bookworm-slim
 
 WORKDIR /app
@@ -43,4 +43,4 @@ USER node
 
 EXPOSE 8080 8230
 
-CMD ["node", "scripts/run-compiled.cjs", "gateway/platform-main.ts"]
+CMD ["node", "scripts/run-compiled.cjs", "gateway/platform/platform-main.ts"]

@@ -7,7 +7,7 @@ import { memoryOpenApi } from './memory/memory-openapi';
 import { memoryRoutes } from './memory/memory-routes';
 import type { MemoryService } from '../domain/memory/memory-service';
 import { platformOpenApi } from './openapi';
-import { platformRoutes, type PlatformAppDeps } from './platform-app';
+import { platformRoutes, type PlatformAppDeps } from './platform/platform-app';
 
 /** Only the options a description reads; every service behind the routes is absent. */
 const describedOnly = { selfSignup: false } as PlatformAppDeps;

@@ -133,8 +133,12 @@ async function main(): Promise<void> {
     if (!/"level":"(INFO|DEBUG|TRACE)"/.test(line)) console.log(`[${name}] ${line}`);
   };
   const worker = watch(startNodeService('worker', 'workers/main.ts', logs, env, echo('worker')));
-  const gateway = watch(startNodeService('gateway', 'gateway/platform-main.ts', logs, env, echo('gateway')));
-  const memory = watch(startNodeService('memory', 'gateway/memory-main.ts', logs, env, echo('memory')));
+  const gateway = watch(
+    startNodeService('gateway', 'gateway/platform/platform-main.ts', logs, env, echo('gateway')),
+  );
+  const memory = watch(
+    startNodeService('memory', 'gateway/memory/memory-main.ts', logs, env, echo('memory')),
+  );
   const gatewayUrl = `http://${displayHost(config.PLAT_GATEWAY_HOST)}:${config.PLAT_GATEWAY_PORT}`;
   const memoryUrl = `http://${displayHost(config.PLAT_MEMORY_HOST)}:${config.PLAT_MEMORY_PORT}`;
   await Promise.all([

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { openMemoryDb } from '../../domain/memory/store/memory-db';
 import { createMemoryService } from '../../gateway/memory/memory-service-wiring';
-import { createMemoryApp } from '../../gateway/memory-app';
+import { createMemoryApp } from '../../gateway/memory/memory-app';
 import { createLogger } from '../../shared/logger';
 import { benchConfig } from './memory-server';
 

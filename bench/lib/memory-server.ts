@@ -8,7 +8,7 @@ import { defaultEmbedder } from '../../domain/memory/embedding/default-embedder'
 import type { Embedder } from '../../domain/memory/embedding/embedder';
 import { createMemoryService, type MemorySettings } from '../../gateway/memory/memory-service-wiring';
 import type { MemoryService } from '../../domain/memory/memory-service';
-import { createMemoryApp } from '../../gateway/memory-app';
+import { createMemoryApp } from '../../gateway/memory/memory-app';
 import { loadConfig, type PlatConfig } from '../../shared/config';
 import { createLogger } from '../../shared/logger';
 

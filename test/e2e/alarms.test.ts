@@ -75,7 +75,7 @@ describe('alarms on Prometheus and Alertmanager (real engines)', () => {
       PLAT_ALERTS_WEBHOOK_TOKEN: WEBHOOK_TOKEN,
     };
     const base = `http://127.0.0.1:${gatewayPort}`;
-    procs.push(startProcess('gateway/platform-main.ts', env));
+    procs.push(startProcess('gateway/platform/platform-main.ts', env));
     inbox = await startInbox();
     const monitoringDir = path.join(dataDir, 'monitoring');
     fs.mkdirSync(monitoringDir, { recursive: true });

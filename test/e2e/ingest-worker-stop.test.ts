@@ -88,7 +88,7 @@ async function approvedProject(procs: Proc[], extraEnv: Record<string, string> =
     ...extraEnv,
   };
   const base = `http://127.0.0.1:${gatewayPort}`;
-  procs.push(startProcess('gateway/platform-main.ts', env));
+  procs.push(startProcess('gateway/platform/platform-main.ts', env));
   const worker = startProcess('workers/main.ts', env);
   procs.push(worker);
   for (let i = 0; i < 600; i++) {

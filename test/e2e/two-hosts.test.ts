@@ -64,7 +64,7 @@ describe('two hosts sharing one PostgreSQL (real processes)', () => {
       const host = {
         name,
         base: `http://127.0.0.1:${port}`,
-        gateway: startProcess('gateway/platform-main.ts', env),
+        gateway: startProcess('gateway/platform/platform-main.ts', env),
         worker: startProcess('workers/main.ts', env),
       };
       procs.push(host.gateway, host.worker);
@@ -158,7 +158,7 @@ describe('two hosts sharing one PostgreSQL (real processes)', () => {
   /** Starts a memory service as its own process and waits for /health. */
   const startMemory = async (env: Record<string, string>) => {
     const port = await freePort();
-    const proc = startProcess('gateway/memory-main.ts', { ...env, PLAT_MEMORY_PORT: String(port) });
+    const proc = startProcess('gateway/memory/memory-main.ts', { ...env, PLAT_MEMORY_PORT: String(port) });
     procs.push(proc);
     const base = `http://127.0.0.1:${port}`;
     for (let i = 0; ; i++) {
@@ -236,7 +236,7 @@ describe('two hosts sharing one PostgreSQL (real processes)', () => {
   it('the embedded memory store refuses a second instance on the same data directory', async () => {
     const dataDir = newTestDataDir();
     await startMemory({ PLAT_DATA_DIR: dataDir });
-    const second = startProcess('gateway/memory-main.ts', {
+    const second = startProcess('gateway/memory/memory-main.ts', {
       PLAT_DATA_DIR: dataDir,
       PLAT_MEMORY_PORT: String(await freePort()),
     });

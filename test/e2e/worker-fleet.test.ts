@@ -104,7 +104,7 @@ describe('a fleet of three workers and two gateways (real processes)', () => {
     const startGateway = async (dataDir: string) => {
       const port = await freePort();
       procs.push(
-        startProcess('gateway/platform-main.ts', {
+        startProcess('gateway/platform/platform-main.ts', {
           ...shared,
           PLAT_DATA_DIR: dataDir,
           PLAT_GATEWAY_PORT: String(port),

@@ -37,7 +37,7 @@ describe('worker killed at the approval gate (real processes)', () => {
       PLAT_WAREHOUSE_PROCESS_MEMORY: '768MB',
     };
     const base = `http://127.0.0.1:${gatewayPort}`;
-    const gateway = startProcess('gateway/platform-main.ts', env);
+    const gateway = startProcess('gateway/platform/platform-main.ts', env);
     let worker = startProcess('workers/main.ts', env);
     procs.push(gateway, worker);
     // Under a loaded CI machine the two processes can take a while; a dead one fails at once, with its output.

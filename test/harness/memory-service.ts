@@ -6,7 +6,7 @@ import { createMemoryService } from '../../gateway/memory/memory-service-wiring'
 import type { MemoryService } from '../../domain/memory/memory-service';
 import { loadConfig } from '../../shared/config';
 import { createLogger } from '../../shared/logger';
-import { createMemoryApp, type MemoryAppDeps } from '../../gateway/memory-app';
+import { createMemoryApp, type MemoryAppDeps } from '../../gateway/memory/memory-app';
 import type { MemoryAgentKey } from '../../shared/memory-agent-keys';
 import { errorHandler } from '../../gateway/http-errors';
 import { newTestDataDir } from './platform-gateway';

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { createMemoryService } from '../../gateway/memory/memory-service-wiring';
-import { createMemoryApp } from '../../gateway/memory-app';
+import { createMemoryApp } from '../../gateway/memory/memory-app';
 import { loadConfig } from '../../shared/config';
 import { createLogger } from '../../shared/logger';
 import { repoRoot } from '../../shared/paths';

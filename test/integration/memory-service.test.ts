@@ -10,7 +10,7 @@ import { newTestDataDir } from '../harness/platform-gateway';
 function startMemory(env: NodeJS.ProcessEnv) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'gateway', 'memory-main.ts')],
+    ['--import', 'tsx', path.join(repoRoot, 'gateway', 'memory', 'memory-main.ts')],
     {
       cwd: repoRoot,
       env: { ...process.env, LOG_LEVEL: 'info', PLAT_DATA_DIR: newTestDataDir(), ...env },

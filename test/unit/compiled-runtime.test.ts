@@ -9,7 +9,11 @@ describe('the compiled runtime', () => {
   it('holds every entry point as JavaScript with a map back to its TypeScript, and no pipeline template', () => {
     const dir = ensureCompiledRuntime();
     expect(path.dirname(dir)).toBe(path.join(repoRoot, 'dist'));
-    for (const entry of ['workers/main.ts', 'gateway/platform-main.ts', 'gateway/memory-main.ts']) {
+    for (const entry of [
+      'workers/main.ts',
+      'gateway/platform/platform-main.ts',
+      'gateway/memory/memory-main.ts',
+    ]) {
       const js = compiledEntry(entry);
       expect(js).toBe(path.join(dir, entry.replace(/\.ts$/, '.js')));
       const map = JSON.parse(fs.readFileSync(`${js}.map`, 'utf8')) as { sources: string[] };

@@ -1,6 +1,6 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { assertBindAllowed, isLoopback } from '../../gateway/memory-auth';
+import { assertBindAllowed, isLoopback } from '../../gateway/memory/memory-auth';
 import { identifyMemoryCaller, memoryCallerOf } from '../../gateway/memory/memory-callers';
 import { parseMemoryAgentKeys } from '../../shared/memory-agent-keys';
 

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { rotateStoredSecrets } from '../../../gateway/cli/secrets-commands';
-import { platformDeps } from '../../../gateway/platform-deps';
+import { platformDeps } from '../../../gateway/platform/platform-deps';
 import { openMetadataDb } from '../../../domain/metadata-store/metadata-db';
 import type { ParameterStore } from '../../../domain/secrets/parameter-store';
 import type { RotationReport } from '../../../domain/secrets/rotate-secrets';

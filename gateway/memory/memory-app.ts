@@ -2,16 +2,16 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
-import { errorHandler, notFound } from './http-errors';
-import type { IdTokenVerifier } from './auth/id-tokens';
-import { identifyMemoryCaller } from './memory/memory-callers';
-import type { MemoryAgentKey } from '../shared/memory-agent-keys';
-import { createProcessMetrics } from './metrics';
-import { countFeedGaps } from './memory/memory-metrics';
-import type { MemoryService } from '../domain/memory/memory-service';
-import { memoryOpenApi } from './memory/memory-openapi';
-import { memoryRoutes } from './memory/memory-routes';
-import { mountMethodNotAllowed, mountRoutes } from './api/mount-routes';
+import { errorHandler, notFound } from '../http-errors';
+import type { IdTokenVerifier } from '../auth/id-tokens';
+import { identifyMemoryCaller } from './memory-callers';
+import type { MemoryAgentKey } from '../../shared/memory-agent-keys';
+import { createProcessMetrics } from '../metrics';
+import { countFeedGaps } from './memory-metrics';
+import type { MemoryService } from '../../domain/memory/memory-service';
+import { memoryOpenApi } from './memory-openapi';
+import { memoryRoutes } from './memory-routes';
+import { mountMethodNotAllowed, mountRoutes } from '../api/mount-routes';
 
 export interface MemoryAppDeps {
   /** Keys that act for anyone (PLAT_MEMORY_API_KEYS): the pipelines, the CLI. */

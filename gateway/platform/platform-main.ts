@@ -1,15 +1,15 @@
 /** Entry point of the platform gateway (`npm run gateway`). */
 // First: sizes the thread pool before anything starts it.
-import './thread-pool-size';
+import '../thread-pool-size';
 import { Client, Connection } from '@temporalio/client';
-import { loadConfigOrExit } from '../shared/load-config-or-exit';
-import { createLogger } from '../shared/logger';
-import { temporalAddress } from '../shared/temporal-address';
-import { listenUntilSignalled } from './listen';
+import { loadConfigOrExit } from '../../shared/load-config-or-exit';
+import { createLogger } from '../../shared/logger';
+import { temporalAddress } from '../../shared/temporal-address';
+import { listenUntilSignalled } from '../listen';
 import { createPlatformApp } from './platform-app';
-import { attachEventHub } from './ws/event-hub';
+import { attachEventHub } from '../ws/event-hub';
 import { platformDeps } from './platform-deps';
-import { dataDir } from '../shared/paths';
+import { dataDir } from '../../shared/paths';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();

@@ -3,23 +3,23 @@
  * the same metadata database, parameter store and warehouse as the worker's activities, but wires
  * only those (docs/architecture.md#which-process-loads-what).
  */
-import { hostId } from '../domain/fleet/host-identity';
+import { hostId } from '../../domain/fleet/host-identity';
 import * as path from 'node:path';
-import { ProjectStore } from '../domain/metadata-store/project-store';
-import { openParameterStore } from '../domain/secrets/open-parameter-store';
-import { metadataLocation, openMetadataDb } from '../domain/metadata-store/metadata-db';
-import { warehouseEngine, type WarehouseSettings } from '../domain/warehouse/engine-factory';
-import type { PlatConfig } from '../shared/config';
-import { configuredOpenSearch, type OpenSearchSettings } from '../domain/search-ops/cluster-connection';
-import { LogShipper } from '../domain/search-ops/plat-logs/log-shipper';
-import { ACCESS_LOGS, ensurePlatLogIndices } from '../domain/search-ops/plat-logs/plat-log-indices';
-import { AlarmStore } from '../domain/monitoring/alarm-store';
-import { SourcePolicy, type SourcePolicySettings } from '../domain/sources/source-policy';
-import { IdTokens, externalIssuerOf, keyDirectory } from './auth/id-tokens';
-import { UserStore } from './auth/user-store';
-import { AttemptCounters } from '../domain/metadata-store/attempt-counters';
-import { LeaseSlots } from '../domain/metadata-store/lease-slots';
-import { SignInLimits } from './auth/sign-in-limits';
+import { ProjectStore } from '../../domain/metadata-store/project-store';
+import { openParameterStore } from '../../domain/secrets/open-parameter-store';
+import { metadataLocation, openMetadataDb } from '../../domain/metadata-store/metadata-db';
+import { warehouseEngine, type WarehouseSettings } from '../../domain/warehouse/engine-factory';
+import type { PlatConfig } from '../../shared/config';
+import { configuredOpenSearch, type OpenSearchSettings } from '../../domain/search-ops/cluster-connection';
+import { LogShipper } from '../../domain/search-ops/plat-logs/log-shipper';
+import { ACCESS_LOGS, ensurePlatLogIndices } from '../../domain/search-ops/plat-logs/plat-log-indices';
+import { AlarmStore } from '../../domain/monitoring/alarm-store';
+import { SourcePolicy, type SourcePolicySettings } from '../../domain/sources/source-policy';
+import { IdTokens, externalIssuerOf, keyDirectory } from '../auth/id-tokens';
+import { UserStore } from '../auth/user-store';
+import { AttemptCounters } from '../../domain/metadata-store/attempt-counters';
+import { LeaseSlots } from '../../domain/metadata-store/lease-slots';
+import { SignInLimits } from '../auth/sign-in-limits';
 
 export async function platformDeps(
   dataDir: string,

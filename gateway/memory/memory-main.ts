@@ -1,14 +1,14 @@
 /** Entry point of the memory service (`npm run memory`). */
-import { createMemoryService } from './memory/memory-service-wiring';
-import { loadConfigOrExit } from '../shared/load-config-or-exit';
-import { dataDir } from '../shared/paths';
-import { createLogger } from '../shared/logger';
+import { createMemoryService } from './memory-service-wiring';
+import { loadConfigOrExit } from '../../shared/load-config-or-exit';
+import { dataDir } from '../../shared/paths';
+import { createLogger } from '../../shared/logger';
 import type { Logger } from 'pino';
-import type { MemoryService } from '../domain/memory/memory-service';
-import { listenUntilSignalled } from './listen';
+import type { MemoryService } from '../../domain/memory/memory-service';
+import { listenUntilSignalled } from '../listen';
 import { createMemoryApp } from './memory-app';
 import { assertBindAllowed } from './memory-auth';
-import { memoryTokenVerifier } from './memory/memory-token-verifier';
+import { memoryTokenVerifier } from './memory-token-verifier';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
