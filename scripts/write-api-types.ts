@@ -1,5 +1,5 @@
 /**
- * Regenerates the client types in shared/api-types/ from the services' OpenAPI documents
+ * Regenerates the client types in shared/generated/ from the services' OpenAPI documents
  * (`npm run api:types`); with `--check`, writes nothing and exits 1 naming each stale file.
  */
 import * as fs from 'node:fs';

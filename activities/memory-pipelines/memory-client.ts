@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { bearerClient, type CallResult, type TypedClient } from '../../shared/bearer-client';
-import type { paths } from '../../shared/api-types/memory-api';
+import type { paths } from '../../shared/generated/memory-api';
 
 /** What the pipelines add: the add operation's body. */
 export type AddBody = NonNullable<paths['/memory/add']['post']['requestBody']>['content']['application/json'];

@@ -2,9 +2,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { paths as MemoryPaths } from '../../shared/api-types/memory-api';
+import type { paths as MemoryPaths } from '../../shared/generated/memory-api';
 import { bearerClient, type CallResult, type TypedClient } from '../../shared/bearer-client';
-import type { paths as PlatformPaths } from '../../shared/api-types/platform-api';
+import type { paths as PlatformPaths } from '../../shared/generated/platform-api';
 
 export class ApiError extends Error {
   constructor(

@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import type { Command } from 'commander';
-import type { operations } from '../../shared/api-types/platform-api';
+import type { operations } from '../../shared/generated/platform-api';
 import { ApiError, gatewayUrl, loadToken, ok, platformClient, type PlatformClient } from './api-client';
 import {
   addFlags,

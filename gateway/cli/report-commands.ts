@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { STAGE_REPORTS, type ReportPath } from '../../shared/analysis-stages';
 import { PathEscapeError, pathInside } from '../../shared/safe-file-name';
-import type { operations } from '../../shared/api-types/platform-api';
+import type { operations } from '../../shared/generated/platform-api';
 import { ApiError, ok, type PlatformClient } from './api-client';
 import { table } from './render';
 

@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import type { SimulationResult } from '../../domain/search-ops/lifecycle/simulate/simulation-result';
 import { parseSize } from '../../domain/search-ops/ism-units';
-import type { operations } from '../../shared/api-types/platform-api';
+import type { operations } from '../../shared/generated/platform-api';
 import { ApiError, ok, type PlatformClient } from './api-client';
 
 type SimulateBody = NonNullable<

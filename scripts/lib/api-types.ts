@@ -18,7 +18,7 @@ export async function generatedApiTypes(): Promise<{ file: string; text: string 
   const out: { file: string; text: string }[] = [];
   for (const [name, document] of Object.entries(documents)) {
     const ast = await openapiTS(JSON.parse(JSON.stringify(document)), { alphabetize: false });
-    const file = path.join(repoRoot, 'shared', 'api-types', name);
+    const file = path.join(repoRoot, 'shared', 'generated', name);
     // Formatted as the repository's own code, so `prettier --check` passes and diffs stay readable.
     const options = { ...(await prettier.resolveConfig(file)), filepath: file };
     out.push({ file, text: await prettier.format(HEADER('npm run api:types') + astToString(ast), options) });

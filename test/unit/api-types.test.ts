@@ -1,5 +1,5 @@
 /**
- * The clients' generated types (shared/api-types/, docs/architecture.md#one-contract-per-service) are
+ * The clients' generated types (shared/generated/, docs/architecture.md#one-contract-per-service) are
  * those of the services' current OpenAPI documents: a route whose schema changes without
  * `npm run api:types` fails here, naming the stale file. (The generator is ESM-only, so it runs as
  * the script it is, outside jest's module system.)

@@ -4,7 +4,7 @@
  * (docs/architecture.md#one-contract-per-service), for the pages' JSDoc.
  */
 import type { ReportPath } from '../../shared/analysis-stages';
-import type { components, paths } from '../../shared/api-types/platform-api';
+import type { components, paths } from '../../shared/generated/platform-api';
 
 /**
  * A library object as its script builds it, closed: an object literal of a JS file takes any
