@@ -23,8 +23,8 @@
  * BENCH_MODES=embedded,shared
  */
 import * as path from 'node:path';
-import { openSharedMemoryDb } from '../domain/memory/shared/shared-memory-db';
-import { SharedMemoryStore } from '../domain/memory/shared/shared-memory-store';
+import { openSharedMemoryDb } from '../domain/memory/fleet/shared-memory-db';
+import { SharedMemoryStore } from '../domain/memory/fleet/shared-memory-store';
 import { openEmbeddedMemoryStore } from '../domain/memory/store/embedded-memory-store';
 import type { MemoryStore } from '../domain/memory/store/memory-store';
 import { repoRoot } from '../shared/paths';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openSharedMemoryDb } from '../../domain/memory/shared/shared-memory-db';
+import { openSharedMemoryDb } from '../../domain/memory/fleet/shared-memory-db';
 import { openMemoryDb } from '../../domain/memory/store/memory-db';
 import { MEMORY_COLUMNS, type MemoryRow } from '../../domain/memory/store/memory-row';
 import { freePort } from '../../shared/free-port';

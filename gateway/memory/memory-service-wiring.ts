@@ -14,10 +14,10 @@ import { claudeFactExtractor } from '../../domain/memory/extraction/claude-fact-
 import { offlineFactExtractor } from '../../domain/memory/extraction/offline-fact-extractor';
 import { IdempotencyKeys } from '../../domain/memory/idempotency-keys';
 import { MemoryHistory, type HistoryLog, type IdempotencyStore } from '../../domain/memory/memory-history';
-import { openSharedMemoryDb } from '../../domain/memory/shared/shared-memory-db';
-import { SharedMemoryStore } from '../../domain/memory/shared/shared-memory-store';
-import { sharedUserWrites } from '../../domain/memory/shared/user-write-lock';
-import { sharedReembedLease } from '../../domain/memory/shared/shared-reembed-lease';
+import { openSharedMemoryDb } from '../../domain/memory/fleet/shared-memory-db';
+import { SharedMemoryStore } from '../../domain/memory/fleet/shared-memory-store';
+import { sharedUserWrites } from '../../domain/memory/fleet/user-write-lock';
+import { sharedReembedLease } from '../../domain/memory/fleet/shared-reembed-lease';
 import { soleReembedLease, type ReembedLease } from '../../domain/memory/reembed-lease';
 import { claimMemoryDir } from '../../domain/memory/store/instance-lock';
 import type { MemoryStore } from '../../domain/memory/store/memory-store';

@@ -5,11 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { appendChange } from '../../../domain/memory/shared/memory-change-feed';
-import { pruneChanges } from '../../../domain/memory/shared/memory-change-pruning';
+import { appendChange } from '../../../domain/memory/fleet/memory-change-feed';
+import { pruneChanges } from '../../../domain/memory/fleet/memory-change-pruning';
 import type { MemoryTables } from '../../../domain/memory/store/memory-schema';
-import { openSharedMemoryDb } from '../../../domain/memory/shared/shared-memory-db';
-import { SharedMemoryStore } from '../../../domain/memory/shared/shared-memory-store';
+import { openSharedMemoryDb } from '../../../domain/memory/fleet/shared-memory-db';
+import { SharedMemoryStore } from '../../../domain/memory/fleet/shared-memory-store';
 import { vectorBytes } from '../../../domain/memory/store/memory-row';
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { freshPostgresDatabase } from '../../harness/postgres';

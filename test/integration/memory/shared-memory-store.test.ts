@@ -4,8 +4,8 @@
  * adds, updates and deletes in vector and lexical search, as two hosts would.
  */
 import { randomUUID } from 'node:crypto';
-import { openSharedMemoryDb } from '../../../domain/memory/shared/shared-memory-db';
-import { SharedMemoryStore } from '../../../domain/memory/shared/shared-memory-store';
+import { openSharedMemoryDb } from '../../../domain/memory/fleet/shared-memory-db';
+import { SharedMemoryStore } from '../../../domain/memory/fleet/shared-memory-store';
 import { queryTerms } from '../../../domain/memory/search/text-terms';
 import type { MemoryStore } from '../../../domain/memory/store/memory-store';
 import type { MemoryRecord } from '../../../shared/memory-model';
