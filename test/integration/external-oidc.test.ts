@@ -2,50 +2,31 @@
  * Tokens from an external OIDC issuer (e.g. Cognito) are accepted through the issuer's JWKS, and a
  * project can be cancelled through the API.
  */
-import express from 'express';
-import { SignJWT, exportJWK, generateKeyPair } from 'jose';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { IdTokens, keyDirectory } from '../../gateway/auth/id-tokens';
 import { dataDirDeps } from '../../workers/platform-activities';
 import { apiCaller } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
 import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
+import { startOidcIssuer, type OidcIssuer } from './auth-fixtures';
 import * as path from 'node:path';
 
 describe('external OIDC issuer', () => {
-  let jwksServer: Server;
-  let issuer: string;
-  let sign: (claims: Record<string, unknown>, aud?: string) => Promise<string>;
+  let oidc: OidcIssuer;
+  const sign = (claims: Record<string, unknown>, aud?: string) => oidc.sign(claims, 'ext-user-42', aud);
 
   beforeAll(async () => {
-    const { privateKey, publicKey } = await generateKeyPair('RS256');
-    const jwk = { ...(await exportJWK(publicKey)), kid: 'ext-1', alg: 'RS256', use: 'sig' };
-    const app = express();
-    app.get('/.well-known/jwks.json', (_req, res) => void res.json({ keys: [jwk] }));
-    jwksServer = app.listen(0, '127.0.0.1');
-    await new Promise((r) => jwksServer.once('listening', r));
-    issuer = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}`;
-    sign = (claims, aud = 'plat-client') =>
-      new SignJWT(claims)
-        .setProtectedHeader({ alg: 'RS256', kid: 'ext-1' })
-        .setIssuer(issuer)
-        .setAudience(aud)
-        .setSubject('ext-user-42')
-        .setIssuedAt()
-        .setExpirationTime('10m')
-        .sign(privateKey);
+    oidc = await startOidcIssuer();
   });
-  afterAll(() => jwksServer?.close());
+  afterAll(() => oidc?.close());
 
   it('verifies tokens through the issuer JWKS, checks the audience, and keeps users apart', async () => {
     const tokens = await IdTokens.open(keyDirectory(path.join(newTestDataDir(), 'keys')), 3600, {
-      issuer,
+      issuer: oidc.issuer,
       audience: 'plat-client',
     });
     const subject = await tokens.verify(await sign({ 'cognito:username': 'gina' }));
-    expect(subject).toEqual({ user_id: `${issuer}#ext-user-42`, username: 'gina', roles: [] });
+    expect(subject).toEqual({ user_id: `${oidc.issuer}#ext-user-42`, username: 'gina', roles: [] });
     await expect(tokens.verify(await sign({}, 'another-client'))).rejects.toThrow(/aud/);
     const stranger = await IdTokens.open(keyDirectory(path.join(newTestDataDir(), 'keys')), 3600);
     await expect(stranger.verify(await sign({}))).rejects.toThrow(/not accepted/);

@@ -5,16 +5,14 @@
  * forged to claim the role is 401; an external issuer's group makes operators.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import express from 'express';
-import { SignJWT, decodeJwt, exportJWK, generateKeyPair } from 'jose';
+import { SignJWT, decodeJwt, generateKeyPair } from 'jose';
 import { spawn } from 'node:child_process';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { repoRoot } from '../../shared/paths';
 import { apiCaller, type ApiCall } from '../harness/api-caller';
 import { startTestGateway, type TestGateway } from '../harness/platform-gateway';
 import { devServerEnv } from '../harness/temporal-envs';
+import { startOidcIssuer, type OidcIssuer } from './auth-fixtures';
 
 const CLI = path.join(repoRoot, 'scripts', 'plat.cjs');
 
@@ -184,33 +182,19 @@ describe('the operator role', () => {
 describe('operators of an external OIDC issuer', () => {
   let env: TestWorkflowEnvironment;
   let gateway: TestGateway;
-  let jwksServer: Server;
-  let sign: (claims: Record<string, unknown>) => Promise<string>;
+  let oidc: OidcIssuer;
+  const sign = (claims: Record<string, unknown>) =>
+    oidc.sign(claims, `ext-${String(claims['cognito:username'])}`);
   const call = apiCaller(() => gateway.base);
 
   beforeAll(async () => {
-    const { privateKey, publicKey } = await generateKeyPair('RS256');
-    const jwk = { ...(await exportJWK(publicKey)), kid: 'ext-1', alg: 'RS256', use: 'sig' };
-    const app = express();
-    app.get('/.well-known/jwks.json', (_req, res) => void res.json({ keys: [jwk] }));
-    jwksServer = app.listen(0, '127.0.0.1');
-    await new Promise((r) => jwksServer.once('listening', r));
-    const issuer = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}`;
-    sign = (claims) =>
-      new SignJWT(claims)
-        .setProtectedHeader({ alg: 'RS256', kid: 'ext-1' })
-        .setIssuer(issuer)
-        .setAudience('plat-client')
-        .setSubject(`ext-${String(claims['cognito:username'])}`)
-        .setIssuedAt()
-        .setExpirationTime('10m')
-        .sign(privateKey);
+    oidc = await startOidcIssuer();
     env = await devServerEnv();
     gateway = await startTestGateway({
       client: env.client,
       taskQueue: 'operator-oidc-test',
       env: {
-        PLAT_OIDC_ISSUER: issuer,
+        PLAT_OIDC_ISSUER: oidc.issuer,
         PLAT_OIDC_AUDIENCE: 'plat-client',
         PLAT_OIDC_OPERATOR_GROUP: 'plat-operators',
       },
@@ -219,7 +203,7 @@ describe('operators of an external OIDC issuer', () => {
   afterAll(async () => {
     await gateway?.stop();
     await env?.teardown();
-    jwksServer?.close();
+    oidc?.close();
   });
 
   it('makes members of the mapped group operators, from groups or cognito:groups, and no one else', async () => {

@@ -2,32 +2,15 @@
  * The embedded memory store passes the same contract as every store (rows in SQLite, int16 SIMD
  * index, BM25 index), and loads its per-user indexes lazily after a restart.
  */
-import { randomUUID } from 'node:crypto';
 import { queryTerms } from '../../../domain/memory/search/text-terms';
 import { openEmbeddedMemoryStore } from '../../../domain/memory/store/embedded-memory-store';
-import type { MemoryRecord } from '../../../shared/memory-model';
 import { newTestDataDir } from '../../harness/platform-gateway';
-import { memoryStoreContract, unitVector } from './memory-store-contract';
+import { memoryRecord, memoryStoreContract, unitVector } from './memory-store-contract';
 
 memoryStoreContract('embedded', () => openEmbeddedMemoryStore(newTestDataDir()));
 
 describe('embedded store after a restart', () => {
-  const record = (user_id: string, memory: string): MemoryRecord => ({
-    id: randomUUID(),
-    memory,
-    user_id,
-    agent_id: null,
-    run_id: null,
-    metadata: {},
-    category: null,
-    hash: randomUUID(),
-    created_at: new Date().toISOString(),
-    updated_at: new Date().toISOString(),
-    embedder: 'test-embedder',
-    valid_from: new Date().toISOString(),
-    valid_to: null,
-    version_of: null,
-  });
+  const record = (user_id: string, memory: string) => memoryRecord({ user_id, memory });
 
   it('loads a user on first use, or all users with warm(), and never indexes a row twice', async () => {
     const dir = newTestDataDir();

@@ -67,19 +67,23 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 let clock = Date.parse('2025-03-01T08:00:00.000Z');
 
-/** A record with sensible defaults; each call is one second newer than the previous. */
-function memory(fields: Partial<MemoryRecord> = {}): MemoryRecord {
-  const text = fields.memory ?? `memory ${randomUUID()}`;
-  const at = new Date((clock += 1000)).toISOString();
+/**
+ * A test memory of alice's ('a memory' unless `fields` say otherwise), created, updated and valid from
+ * `at` (now by default) unless `fields` set `created_at`; its hash is random.
+ */
+export function memoryRecord(
+  fields: Partial<MemoryRecord> = {},
+  at = new Date().toISOString(),
+): MemoryRecord {
   return {
     id: randomUUID(),
-    memory: text,
+    memory: 'a memory',
     user_id: 'alice',
     agent_id: null,
     run_id: null,
     metadata: {},
     category: null,
-    hash: sha256(text),
+    hash: randomUUID(),
     created_at: at,
     updated_at: at,
     embedder: 'test-embedder',
@@ -88,6 +92,15 @@ function memory(fields: Partial<MemoryRecord> = {}): MemoryRecord {
     version_of: null,
     ...fields,
   };
+}
+
+/** A record with sensible defaults and its text's hash; each call is one second newer than the previous. */
+function memory(fields: Partial<MemoryRecord> = {}): MemoryRecord {
+  const text = fields.memory ?? `memory ${randomUUID()}`;
+  return memoryRecord(
+    { memory: text, hash: sha256(text), ...fields },
+    new Date((clock += 1000)).toISOString(),
+  );
 }
 
 const ids = (records: { id: string }[]) => records.map((r) => r.id).sort();

@@ -6,7 +6,6 @@
  * sparse query of a lexical search, waits, api key).
  */
 import { QdrantClient } from '@qdrant/js-client-rest';
-import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_QDRANT_COLLECTION,
   openQdrantMemoryStore,
@@ -16,7 +15,7 @@ import { documentVector, termDimension } from '../../../domain/memory/store/qdra
 import { indexTerms, queryTerms } from '../../../domain/memory/search/text-terms';
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { startQdrantFake, type QdrantFake, type QdrantFakeRequest } from '../../fakes/qdrant-fake';
-import { memoryStoreContract, unitVector } from './memory-store-contract';
+import { memoryRecord as record, memoryStoreContract, unitVector } from './memory-store-contract';
 
 let sharedFake: QdrantFake | undefined;
 let opened = 0;
@@ -53,27 +52,6 @@ memoryStoreContract(
   openOnReal,
   realUrl ? undefined : 'set QDRANT_URL (and QDRANT_API_KEY if needed) to run it against a real Qdrant',
 );
-
-function record(fields: Partial<MemoryRecord> = {}): MemoryRecord {
-  const at = new Date().toISOString();
-  return {
-    id: randomUUID(),
-    memory: 'a memory',
-    user_id: 'alice',
-    agent_id: null,
-    run_id: null,
-    metadata: {},
-    category: null,
-    hash: randomUUID(),
-    created_at: at,
-    updated_at: at,
-    embedder: 'test-embedder',
-    valid_from: fields.created_at ?? at,
-    valid_to: null,
-    version_of: null,
-    ...fields,
-  };
-}
 
 /** Every filter selects the current memories unless it asks as of a time (docs/memory-validity.md). */
 const current = { is_empty: { key: 'valid_to' } };

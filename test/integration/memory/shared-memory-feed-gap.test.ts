@@ -3,7 +3,6 @@
  * make it reload its users from their rows, so its searches find what those changes wrote instead
  * of missing it for good. A starting instance is never behind the pruned mark.
  */
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { appendChange } from '../../../domain/memory/fleet/memory-change-feed';
 import { pruneChanges } from '../../../domain/memory/fleet/memory-change-pruning';
@@ -11,9 +10,8 @@ import type { MemoryTables } from '../../../domain/memory/store/memory-schema';
 import { openSharedMemoryDb } from '../../../domain/memory/fleet/shared-memory-db';
 import { SharedMemoryStore } from '../../../domain/memory/fleet/shared-memory-store';
 import { vectorBytes } from '../../../domain/memory/store/memory-row';
-import type { MemoryRecord } from '../../../shared/memory-model';
 import { freshPostgresDatabase } from '../../harness/postgres';
-import { unitVector } from './memory-store-contract';
+import { memoryRecord, unitVector } from './memory-store-contract';
 
 const DIMS = 384;
 
@@ -36,25 +34,7 @@ async function instance(url: string, name: string): Promise<Instance> {
   };
 }
 
-const record = (memory: string): MemoryRecord => {
-  const at = new Date().toISOString();
-  return {
-    id: randomUUID(),
-    memory,
-    user_id: 'ana',
-    agent_id: null,
-    run_id: null,
-    metadata: {},
-    category: null,
-    hash: randomUUID(),
-    created_at: at,
-    updated_at: at,
-    embedder: 'test-embedder',
-    valid_from: at,
-    valid_to: null,
-    version_of: null,
-  };
-};
+const record = (memory: string) => memoryRecord({ user_id: 'ana', memory });
 
 /** Polls `probe` until it holds. */
 const within = async (ms: number, probe: () => Promise<boolean>) => {

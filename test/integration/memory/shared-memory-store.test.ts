@@ -3,14 +3,13 @@
  * passes the contract every store passes; and two instances on one database see each other's
  * adds, updates and deletes in vector and lexical search, as two hosts would.
  */
-import { randomUUID } from 'node:crypto';
 import { openSharedMemoryDb } from '../../../domain/memory/fleet/shared-memory-db';
 import { SharedMemoryStore } from '../../../domain/memory/fleet/shared-memory-store';
 import { queryTerms } from '../../../domain/memory/search/text-terms';
 import type { MemoryStore } from '../../../domain/memory/store/memory-store';
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { freshPostgresDatabase } from '../../harness/postgres';
-import { memoryStoreContract, unitVector } from './memory-store-contract';
+import { memoryRecord, memoryStoreContract, unitVector } from './memory-store-contract';
 
 const DIMS = 384;
 
@@ -25,22 +24,7 @@ memoryStoreContract('shared (PostgreSQL)', async () =>
 );
 
 describe('two instances of the shared store', () => {
-  const record = (user_id: string, memory: string, created_at = new Date().toISOString()): MemoryRecord => ({
-    id: randomUUID(),
-    memory,
-    user_id,
-    agent_id: null,
-    run_id: null,
-    metadata: {},
-    category: null,
-    hash: randomUUID(),
-    created_at,
-    updated_at: created_at,
-    embedder: 'test-embedder',
-    valid_from: created_at,
-    valid_to: null,
-    version_of: null,
-  });
+  const record = (user_id: string, memory: string) => memoryRecord({ user_id, memory });
   const ids = (hits: { record: MemoryRecord }[]) => hits.map((h) => h.record.id);
 
   /** Polls `probe` until it holds; answers how long that took. */

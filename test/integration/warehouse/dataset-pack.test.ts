@@ -5,12 +5,12 @@
  * event dates covered day for day, revenue to the cent, no key or level added up, roles, breakdowns.
  * `npm run bench:analyst` prints the same checks as a score (docs/offline-analyst.md#how-it-is-measured).
  */
-import mysql from 'mysql2/promise';
-import { sourceConnector } from '../../../domain/sources/mysql-connection';
 import { mariadbProgram } from '../../../scripts/lib/tool-paths';
 import { loadPackDataset, PACK } from '../../fixtures/dataset-pack';
 import { harness } from '../../harness/harness-state';
 import { newTestDataDir } from '../../harness/platform-gateway';
+import { harnessSource } from '../../harness/sakila';
+import { connectMariaDb } from './ods-fixtures';
 import { buildProject, profileProblems, reconcileChecks } from './zoo-project-checks';
 
 /**
@@ -25,23 +25,12 @@ describe('analysis projects on real public databases', () => {
     async (_, dataset) => {
       const h = harness().mariadb;
       await loadPackDataset(mariadbProgram('mariadb'), h.socket, dataset.folder);
-      const connection = await mysql.createConnection({
-        host: h.host,
-        port: h.port,
-        user: h.user,
-        password: h.password,
-        database: dataset.database,
-        dateStrings: true,
-      });
+      const connection = await connectMariaDb({ database: dataset.database, dateStrings: true });
       try {
         await connection.query("SET time_zone = '+00:00'");
         const built = await buildProject(
           connection,
-          sourceConnector(
-            { host: h.host, port: h.port, database: dataset.database, options: {} },
-            h.user,
-            h.password,
-          ),
+          harnessSource(dataset.database),
           dataset.database,
           '',
           newTestDataDir(),

@@ -5,27 +5,17 @@
  * up, its flows summed, its money to the cent, broken down by its categories. The files kept aside
  * are only measured, by `npm run bench:analyst` (docs/offline-analyst.md#how-it-is-measured).
  */
-import mysql from 'mysql2/promise';
-import { sourceConnector } from '../../../domain/sources/mysql-connection';
 import { FLAT_FILES, flatFilesDir, loadFlatFile } from '../../fixtures/flat-files';
-import { harness } from '../../harness/harness-state';
 import { newTestDataDir } from '../../harness/platform-gateway';
+import { harnessSource } from '../../harness/sakila';
+import { connectMariaDb } from './ods-fixtures';
 import { buildProject, profileProblems, reconcileChecks } from './zoo-project-checks';
 
 describe('analysis projects on flat files', () => {
   it.each(FLAT_FILES.filter((f) => !f.held_aside).map((f) => [f.file, f] as const))(
     '%s: dated, levels averaged, flows summed, broken down',
     async (_, flat) => {
-      const h = harness().mariadb;
-      const connect = (database?: string) =>
-        mysql.createConnection({
-          host: h.host,
-          port: h.port,
-          user: h.user,
-          password: h.password,
-          database,
-          dateStrings: true,
-        });
+      const connect = (database?: string) => connectMariaDb({ database, dateStrings: true });
       const admin = await connect();
       try {
         await loadFlatFile(admin, flatFilesDir(), flat);
@@ -36,11 +26,7 @@ describe('analysis projects on flat files', () => {
       try {
         const built = await buildProject(
           connection,
-          sourceConnector(
-            { host: h.host, port: h.port, database: flat.database, options: {} },
-            h.user,
-            h.password,
-          ),
+          harnessSource(flat.database),
           flat.database,
           '',
           newTestDataDir(),

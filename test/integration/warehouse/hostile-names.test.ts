@@ -5,15 +5,14 @@
  * file written stays inside the project's directory under its encoded name, and the rows are there.
  * The generated pipeline and dbt files, written with the CLI's checks, stay inside their folder too.
  */
-import { DuckDBInstance } from '@duckdb/node-api';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import mysql, { type Connection, type RowDataPacket } from 'mysql2/promise';
+import type { Connection, RowDataPacket } from 'mysql2/promise';
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import { exploreSource } from '../../../domain/sources/source-explorer';
 import { assembleOds, type OdsPartCopy } from '../../../domain/warehouse/ods-assembly';
 import { planOdsParts } from '../../../domain/warehouse/ods-copy-plan';
-import { estimatedRows, ingestOds } from '../../../domain/warehouse/ods-ingestion';
+import { estimatedRows } from '../../../domain/warehouse/ods-ingestion';
 import { copyOdsPart } from '../../../domain/warehouse/ods-part-copy';
 import { reuseOds } from '../../../domain/warehouse/ods-reuse';
 import { keyRanges } from '../../../domain/warehouse/pk-ranges';
@@ -23,9 +22,9 @@ import type { Prd } from '../../../shared/prd-schema';
 import { fileNameFor } from '../../../shared/safe-file-name';
 import { quoteMysqlIdent as mq } from '../../../shared/sql-quoting';
 import type { SourceSnapshot } from '../../../shared/source-schema';
-import { harness } from '../../harness/harness-state';
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { harnessSource } from '../../harness/sakila';
+import { connectMariaDb, duckRows as odsRows, ingestFresh } from './ods-fixtures';
 
 const DB = 'hostile_names';
 const ORDER_LINES = 3000;
@@ -47,8 +46,7 @@ const TABLES = [
 ];
 
 function connect(database?: string): Promise<Connection> {
-  const { host, port, user, password } = harness().mariadb;
-  return mysql.createConnection({ host, port, user, password, database, multipleStatements: true });
+  return connectMariaDb({ database, multipleStatements: true });
 }
 
 async function createSource(): Promise<void> {
@@ -94,17 +92,6 @@ function prdOf(snapshot: SourceSnapshot): Prd {
 /** Every file and folder below `dir` (absolute paths). */
 function everything(dir: string): string[] {
   return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => path.join(dir, f));
-}
-
-async function odsRows(databaseFile: string, sql: string): Promise<Record<string, unknown>[]> {
-  const instance = await DuckDBInstance.create(databaseFile, { access_mode: 'READ_ONLY' });
-  const conn = await instance.connect();
-  try {
-    return (await conn.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
 }
 
 describe('a source whose names are paths and SQL', () => {
@@ -159,15 +146,7 @@ describe('a source whose names are paths and SQL', () => {
 
   it('copies it in one go, every file inside the project under its encoded name', async () => {
     const projectId = 'proj-20261201-hostile1';
-    const result = await ingestOds({
-      projectId,
-      warehouseRoot,
-      source: harnessSource(DB),
-      snapshot,
-      prd,
-      done: [],
-      onTable: () => {},
-    });
+    const result = await ingestFresh({ projectId, warehouseRoot, source: harnessSource(DB), snapshot, prd });
     expect(result.tables).toHaveLength(TABLES.length);
     for (const t of result.tables) expect(t.ods_rows).toBe(t.source_rows);
     expect(result.tables.find((t) => t.table === '../../escape')!.file).toBe(

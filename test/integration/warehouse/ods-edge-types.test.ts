@@ -7,16 +7,14 @@
  */
 import type { SourceConnector } from '../../../domain/sources/mysql-connection';
 import { harnessSource } from '../../harness/sakila';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import mysql, { type Connection, type RowDataPacket } from 'mysql2/promise';
-import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
+import type { Connection, RowDataPacket } from 'mysql2/promise';
 import { exploreSource } from '../../../domain/sources/source-explorer';
-import { ingestOds, type OdsIngestionResult } from '../../../domain/warehouse/ods-ingestion';
+import type { OdsIngestionResult } from '../../../domain/warehouse/ods-ingestion';
 import { mariadbProgram } from '../../../scripts/lib/tool-paths';
 import { harness } from '../../harness/harness-state';
-import { newTestDataDir } from '../../harness/platform-gateway';
+import { connectMariaDb, duckRows, ingestFresh } from './ods-fixtures';
 
 const DB = 'ods_edge_types';
 const READ_ONLY_USER = 'ods_edge_reader';
@@ -25,17 +23,8 @@ const ALL_BYTES = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
 const AWKWARD_TEXT = 'tab\there\nnew line\r\x01soh "quoted", commas; ünïcødé 😀 \\ back\\slash';
 const BIG_TEXT_CHARS = 5 * 1024 * 1024;
 
-function connect(database?: string, user?: string, password?: string): Promise<Connection> {
-  const h = harness().mariadb;
-  return mysql.createConnection({
-    host: h.host,
-    port: h.port,
-    user: user ?? h.user,
-    password: password ?? h.password,
-    database,
-    supportBigNumbers: true,
-    bigNumberStrings: true,
-  });
+function connect(database?: string, login?: { user: string; password: string }): Promise<Connection> {
+  return connectMariaDb({ database, supportBigNumbers: true, bigNumberStrings: true, ...login });
 }
 
 async function createSource(): Promise<void> {
@@ -145,37 +134,19 @@ async function ingest(
   parallel: number,
 ): Promise<OdsIngestionResult> {
   const snapshot = await exploreSource(conn, DB, { sampleRows: 0, countRows: false });
-  return ingestOds({
-    projectId: 'proj-20261122-edgetypes',
-    warehouseRoot: newTestDataDir(),
-    source,
-    snapshot,
-    prd: buildOfflinePrd(snapshot),
-    done: [],
-    onTable: () => {},
-    parallel,
-  });
+  return ingestFresh({ projectId: 'proj-20261122-edgetypes', source, snapshot, parallel });
 }
 
 async function odsRows(result: OdsIngestionResult, sql: string): Promise<Record<string, unknown>[]> {
-  const instance = await DuckDBInstance.create(result.database_file, { access_mode: 'READ_ONLY' });
-  const conn = await instance.connect();
-  try {
-    // BIGINT results arrive as bigint: plain numbers when they fit, else text.
-    return (await conn.runAndReadAll(sql))
-      .getRowObjectsJS()
-      .map((row) =>
-        Object.fromEntries(
-          Object.entries(row).map(([k, v]) => [
-            k,
-            typeof v === 'bigint' ? (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString()) : v,
-          ]),
-        ),
-      );
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
+  // BIGINT results arrive as bigint: plain numbers when they fit, else text.
+  return (await duckRows(result.database_file, sql)).map((row) =>
+    Object.fromEntries(
+      Object.entries(row).map(([k, v]) => [
+        k,
+        typeof v === 'bigint' ? (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString()) : v,
+      ]),
+    ),
+  );
 }
 
 /** Every column rendered as text (bytes as hex), row by row: what two copies must agree on. */
@@ -301,7 +272,7 @@ describe('ODS ingestion of edge-case MySQL types', () => {
   });
 
   it('gives a SELECT-only user (one reader, no shared snapshot) the very same values', async () => {
-    const reader = await connect(DB, READ_ONLY_USER, READ_ONLY_PASSWORD);
+    const reader = await connect(DB, { user: READ_ONLY_USER, password: READ_ONLY_PASSWORD });
     try {
       const alone = await ingest(reader, harnessSource(DB, READ_ONLY_USER, READ_ONLY_PASSWORD), 2);
       expect(alone.readers).toBe(1);

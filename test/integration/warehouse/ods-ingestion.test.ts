@@ -1,16 +1,10 @@
 /** Source → ODS on Sakila: exact types, reconciled counts, queryable through the layer's DuckDB catalog. */
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
-import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
-import { exploreSource } from '../../../domain/sources/source-explorer';
-import {
-  ingestOds,
-  type OdsIngestionOptions,
-  type OdsIngestionResult,
-} from '../../../domain/warehouse/ods-ingestion';
+import type { OdsIngestionOptions, OdsIngestionResult } from '../../../domain/warehouse/ods-ingestion';
 import { layerDatabaseName } from '../../../domain/warehouse/warehouse-layout';
-import { newTestDataDir } from '../../harness/platform-gateway';
-import { harnessSource, sakilaConnection } from '../../harness/sakila';
+import { sakilaConnection } from '../../harness/sakila';
+import { duckRows, ingestFresh, sakilaSnapshot } from './ods-fixtures';
 
 describe('ODS ingestion on Sakila', () => {
   let mysql: Connection;
@@ -19,14 +13,9 @@ describe('ODS ingestion on Sakila', () => {
 
   beforeAll(async () => {
     mysql = await sakilaConnection();
-    const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
-    result = await ingestOds({
+    result = await ingestFresh({
       projectId: 'proj-20261122-odstest1',
-      warehouseRoot: newTestDataDir(),
-      source: harnessSource(),
-      snapshot,
-      prd: buildOfflinePrd(snapshot),
-      done: [],
+      snapshot: await sakilaSnapshot(),
       onTable: (r) => copiedOrder.push(r.table),
     });
   });
@@ -34,16 +23,7 @@ describe('ODS ingestion on Sakila', () => {
     await mysql?.end();
   });
 
-  async function odsQuery(sql: string): Promise<Record<string, unknown>[]> {
-    const instance = await DuckDBInstance.create(result.database_file, { access_mode: 'READ_ONLY' });
-    const conn = await instance.connect();
-    try {
-      return (await conn.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
-    } finally {
-      conn.closeSync();
-      instance.closeSync();
-    }
-  }
+  const odsQuery = (sql: string) => duckRows(result.database_file, sql);
 
   it('copies every table with equal source and ODS row counts', () => {
     expect(result.tables).toHaveLength(16);
@@ -79,14 +59,11 @@ describe('ODS ingestion on Sakila', () => {
   });
 
   it('resumes without copying finished tables again', async () => {
-    const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
     const again: string[] = [];
-    const resumed = await ingestOds({
+    const resumed = await ingestFresh({
       projectId: 'proj-20261122-odstest1',
       warehouseRoot: result.database_file.split('/proj-20261122-odstest1/')[0],
-      source: harnessSource(),
-      snapshot,
-      prd: buildOfflinePrd(snapshot),
+      snapshot: await sakilaSnapshot(),
       done: result.tables.filter((t) => t.table !== 'rental'),
       onTable: (r) => again.push(r.table),
     });
@@ -96,17 +73,7 @@ describe('ODS ingestion on Sakila', () => {
 
   /** Sakila copied afresh into a warehouse of its own, with `opts` on top. */
   async function copySakila(projectId: string, opts: Partial<OdsIngestionOptions> = {}) {
-    const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
-    return ingestOds({
-      projectId,
-      warehouseRoot: newTestDataDir(),
-      source: harnessSource(),
-      snapshot,
-      prd: buildOfflinePrd(snapshot),
-      done: [],
-      onTable: () => {},
-      ...opts,
-    });
+    return ingestFresh({ projectId, snapshot: await sakilaSnapshot(), ...opts });
   }
 
   it('paced (PLAT_INGEST_MAX_ROWS_PER_SECOND): all readers together read no faster than the cap', async () => {

@@ -4,11 +4,10 @@
  * workers of one host take them), merged, and checked row for row. On a server with a binary log the
  * one-snapshot rule tells an unchanged source from one written between two parts.
  */
-import { DuckDBInstance } from '@duckdb/node-api';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import mysql, { type RowDataPacket } from 'mysql2/promise';
+import type { RowDataPacket } from 'mysql2/promise';
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import { exploreSource } from '../../../domain/sources/source-explorer';
 import { sourceConnector, type SourceConnector } from '../../../domain/sources/mysql-connection';
@@ -25,16 +24,15 @@ import type { SourceSnapshot } from '../../../shared/source-schema';
 import type { Prd } from '../../../shared/prd-schema';
 import { harness } from '../../harness/harness-state';
 import { newTestDataDir } from '../../harness/platform-gateway';
+import { harnessSource } from '../../harness/sakila';
+import { connectMariaDb, duckRows, type MariaDbServer } from './ods-fixtures';
 
 const DB = 'ods_parts';
 const EVENTS = 240_000;
 const NOTES = 70_000;
 
-type Server = { host: string; port: number; user: string; password: string };
-
-async function createSource(server: Server, events: number): Promise<void> {
-  const { host, port, user, password } = server;
-  const db = await mysql.createConnection({ host, port, user, password, multipleStatements: true });
+async function createSource(server: MariaDbServer, events: number): Promise<void> {
+  const db = await connectMariaDb({ multipleStatements: true }, server);
   try {
     await db.query(`DROP DATABASE IF EXISTS ${DB}; CREATE DATABASE ${DB}; USE ${DB};
       CREATE TABLE kinds (kind_id INT PRIMARY KEY, label VARCHAR(20) NOT NULL);
@@ -101,28 +99,12 @@ async function copyInParts(
   return { plan, copies, prd, assemble, warehouseRoot, projectId };
 }
 
-async function duckRows(file: string, sql: string): Promise<Record<string, unknown>[]> {
-  const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
-  const conn = await instance.connect();
-  try {
-    return (await conn.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
-}
-
 describe('data integration in parts (harness MariaDB, no binary log)', () => {
-  const server = (): Server => harness().mariadb;
-  const source = () => {
-    const { host, port, user, password } = server();
-    return sourceConnector({ host, port, database: DB, options: {} }, user, password);
-  };
   let run: Awaited<ReturnType<typeof copyInParts>>;
 
   beforeAll(async () => {
-    await createSource(server(), EVENTS);
-    run = await copyInParts(source(), 60_000);
+    await createSource(harness().mariadb, EVENTS);
+    run = await copyInParts(harnessSource(DB), 60_000);
   }, 300_000);
 
   it('plans key ranges for the big keyed table, a part of its own for the keyless one, and packs the small ones', () => {
@@ -155,8 +137,7 @@ describe('data integration in parts (harness MariaDB, no binary log)', () => {
       result.database_file,
       'SELECT COUNT(*) AS n, COUNT(DISTINCT event_id) AS k, CAST(SUM(amount) AS VARCHAR) AS s, COUNT(note) AS notes FROM ods_events',
     );
-    const { host, port, user, password } = server();
-    const db = await mysql.createConnection({ host, port, user, password, database: DB });
+    const db = await connectMariaDb({ database: DB });
     try {
       const [[src]] = await db.query<RowDataPacket[]>(
         'SELECT COUNT(*) AS n, CAST(SUM(amount) AS CHAR) AS s, COUNT(note) AS notes FROM events',
@@ -221,13 +202,7 @@ describe('the one-snapshot rule on a server with a binary log', () => {
   });
 
   it('a write committed between two parts makes the copy say so', async () => {
-    const writer = await mysql.createConnection({
-      host: db.host,
-      port: db.port,
-      user: db.user,
-      password: db.password,
-      database: DB,
-    });
+    const writer = await connectMariaDb({ database: DB }, db);
     try {
       const run = await copyInParts(source(), 10_000, async (i) => {
         if (i === 0) await writer.query("INSERT INTO kinds VALUES (6, 'late kind')");

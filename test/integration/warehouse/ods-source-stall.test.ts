@@ -3,21 +3,15 @@
  * reader waited its idle bound, instead of holding the worker until the activity's timeout; a copy
  * held back by the row pacer (the reader pauses itself) is not a stall (docs/security.md#sources).
  */
-import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import { SourceMisbehavedError } from '../../../domain/sources/bounded-source';
 import { sourceConnector } from '../../../domain/sources/mysql-connection';
-import { exploreSource } from '../../../domain/sources/source-explorer';
-import { ingestOds } from '../../../domain/warehouse/ods-ingestion';
 import { harness } from '../../harness/harness-state';
-import { newTestDataDir } from '../../harness/platform-gateway';
-import { harnessSource, sakilaConnection } from '../../harness/sakila';
 import { startStallingProxy } from '../../harness/stalling-proxy';
+import { ingestFresh, sakilaSnapshot } from './ods-fixtures';
 
 describe('a source that stalls mid-copy', () => {
   it('fails the copy after the idle bound, naming the table and the wait', async () => {
-    const mysql = await sakilaConnection();
-    const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
-    await mysql.end();
+    const snapshot = await sakilaSnapshot();
     const h = harness().mariadb;
     // Past the handshake and the snapshot's statements, in the middle of the first big table's rows.
     const proxy = await startStallingProxy({ host: h.host, port: h.port }, 200_000);
@@ -27,14 +21,10 @@ describe('a source that stalls mid-copy', () => {
         h.user,
         h.password,
       );
-      const copied = ingestOds({
+      const copied = ingestFresh({
         projectId: 'proj-20261128-stall001',
-        warehouseRoot: newTestDataDir(),
         source,
         snapshot,
-        prd: buildOfflinePrd(snapshot),
-        done: [],
-        onTable: () => {},
         parallel: 1,
         idleMs: 1_000,
       });
@@ -48,17 +38,9 @@ describe('a source that stalls mid-copy', () => {
   });
 
   it('does not count a reader the row pacer holds back as stalled', async () => {
-    const mysql = await sakilaConnection();
-    const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
-    await mysql.end();
-    const paced = await ingestOds({
+    const paced = await ingestFresh({
       projectId: 'proj-20261128-stall002',
-      warehouseRoot: newTestDataDir(),
-      source: harnessSource(),
-      snapshot,
-      prd: buildOfflinePrd(snapshot),
-      done: [],
-      onTable: () => {},
+      snapshot: await sakilaSnapshot(),
       // 47,268 rows at 15,000 a second: readers held for seconds in all, in waits longer than the bound.
       maxRowsPerSecond: 15_000,
       idleMs: 500,
