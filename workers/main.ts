@@ -93,7 +93,8 @@ async function main(): Promise<void> {
   await activityDeps.agentLogs?.close();
   await connection.close();
   metricsServer.close();
-  log.info('worker stopped');
+  // What is still open once drained is named, then ends with the process (docs/fleet.md#drain).
+  log.info({ open: process.getActiveResourcesInfo() }, 'worker stopped');
 }
 
 /** Waits for Temporal to accept connections (it may still be starting), up to 60 s. */
@@ -113,7 +114,10 @@ async function connectWithRetry(
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
