@@ -26,12 +26,19 @@ const SOURCE_DIRS = [
 const EXCLUDED = [path.join('domain', 'pipeline', 'template')];
 
 /**
- * What the build does beyond transpiling, in the copy's hash: a copy built otherwise is not reused.
+ * How every source file is compiled; part of the copy's hash, so a copy built otherwise is not reused.
  * `import('./x')` becomes a `require`: Node's ESM loader, which an `import()` in CommonJS goes
  * through, finds no extensionless relative path, and commands load their heavy modules on use
  * (docs/architecture.md#the-cli).
  */
-const BUILD_OPTIONS = 'dynamic-import-as-require';
+const BUILD_OPTIONS = {
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  supported: { 'dynamic-import': false },
+  // Stack traces name the TypeScript lines (processes start with --enable-source-maps).
+  sourcemap: 'linked',
+};
 
 /** Copies of other sources are removed once this old: a process may still be loading one. */
 const STALE_BUILD_MS = 24 * 3600_000;
@@ -47,7 +54,11 @@ function sourceFiles() {
 
 /** The folder of the compiled copy of these sources (whether or not it exists yet). */
 function runtimeDir(files) {
-  const hash = hashFiles(repoRoot, files, `${require('esbuild/package.json').version} ${BUILD_OPTIONS}`);
+  const hash = hashFiles(
+    repoRoot,
+    files,
+    `${require('esbuild/package.json').version} ${JSON.stringify(BUILD_OPTIONS)}`,
+  );
   return path.join(repoRoot, 'dist', `runtime-${hash.slice(0, 16)}`);
 }
 
@@ -64,12 +75,7 @@ function ensureCompiledRuntime() {
     entryPoints: files.map((f) => path.join(repoRoot, f)),
     outdir: building,
     outbase: repoRoot,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    supported: { 'dynamic-import': false },
-    // Stack traces name the TypeScript lines (processes start with --enable-source-maps).
-    sourcemap: 'linked',
+    ...BUILD_OPTIONS,
     logLevel: 'error',
   });
   try {

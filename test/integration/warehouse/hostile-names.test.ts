@@ -23,8 +23,8 @@ import { fileNameFor } from '../../../shared/safe-file-name';
 import { quoteMysqlIdent as mq } from '../../../shared/sql-quoting';
 import type { SourceSnapshot } from '../../../shared/source-schema';
 import { newTestDataDir } from '../../harness/platform-gateway';
-import { harnessSource } from '../../harness/sakila';
-import { connectMariaDb, duckRows as odsRows, ingestFresh } from './ods-fixtures';
+import { harnessSource, ingestFresh } from '../../harness/sakila';
+import { connectMariaDb, duckRows as odsRows } from './ods-fixtures';
 
 const DB = 'hostile_names';
 const ORDER_LINES = 3000;

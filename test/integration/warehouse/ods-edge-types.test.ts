@@ -6,7 +6,7 @@
  * so gets one reader: the same values.
  */
 import type { SourceConnector } from '../../../domain/sources/mysql-connection';
-import { harnessSource } from '../../harness/sakila';
+import { harnessSource, ingestFresh } from '../../harness/sakila';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
@@ -14,7 +14,7 @@ import { exploreSource } from '../../../domain/sources/source-explorer';
 import type { OdsIngestionResult } from '../../../domain/warehouse/ods-ingestion';
 import { mariadbProgram } from '../../../scripts/lib/tool-paths';
 import { harness } from '../../harness/harness-state';
-import { connectMariaDb, duckRows, ingestFresh } from './ods-fixtures';
+import { connectMariaDb, duckRows } from './ods-fixtures';
 
 const DB = 'ods_edge_types';
 const READ_ONLY_USER = 'ods_edge_reader';

@@ -3,8 +3,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { OdsIngestionOptions, OdsIngestionResult } from '../../../domain/warehouse/ods-ingestion';
 import { layerDatabaseName } from '../../../domain/warehouse/warehouse-layout';
-import { sakilaConnection } from '../../harness/sakila';
-import { duckRows, ingestFresh, sakilaSnapshot } from './ods-fixtures';
+import { ingestFresh, sakilaConnection, sakilaSnapshot } from '../../harness/sakila';
+import { duckRows } from './ods-fixtures';
 
 describe('ODS ingestion on Sakila', () => {
   let mysql: Connection;

@@ -7,7 +7,7 @@ import { SourceMisbehavedError } from '../../../domain/sources/bounded-source';
 import { sourceConnector } from '../../../domain/sources/mysql-connection';
 import { harness } from '../../harness/harness-state';
 import { startStallingProxy } from '../../harness/stalling-proxy';
-import { ingestFresh, sakilaSnapshot } from './ods-fixtures';
+import { ingestFresh, sakilaSnapshot } from '../../harness/sakila';
 
 describe('a source that stalls mid-copy', () => {
   it('fails the copy after the idle bound, naming the table and the wait', async () => {
