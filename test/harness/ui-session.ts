@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 /**
  * Browser helpers of the UI tests: Debian's Chromium driven by playwright-core, a signed-in page, and
- * screenshots under `.data/ui-screenshots/` (look at them before calling a page done).
+ * screenshots under `.data/ui-screenshots/` when PLAT_UI_SCREENSHOTS=1 (look at them before calling a
+ * page done).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -63,9 +64,20 @@ export async function pasteText(page: Page, selector: string, text: string): Pro
     throw new Error(`pasting into ${selector} left ${value.length} characters, not ${text.length}`);
 }
 
-/** Saves what the screen shows and the whole page, at desktop and at phone width. */
+/** Whether this run saves screenshots: asked for with PLAT_UI_SCREENSHOTS=1 (docs/web-ui.md#accessibility-and-screens). */
+export const screenshotsWanted = (): boolean => process.env.PLAT_UI_SCREENSHOTS === '1';
+
+/** Where a screenshot named `name` goes. */
+export const screenshotPath = (name: string): string => path.join(repoRoot, '.data', 'ui-screenshots', name);
+
+/**
+ * Saves what the screen shows and the whole page, at desktop and at phone width, when the run asks
+ * for screenshots. They are for people to look at, nothing asserts on them, and the PNGs cost a
+ * UI suite a sixth of its CPU (measured on 2 cores: 11 of 71 s in project-pages.test.ts).
+ */
 export async function screenshots(page: Page, name: string): Promise<void> {
-  const dir = path.join(repoRoot, '.data', 'ui-screenshots');
+  if (!screenshotsWanted()) return;
+  const dir = path.dirname(screenshotPath(name));
   fs.mkdirSync(dir, { recursive: true });
   for (const [size, viewport] of [
     ['desktop', DESKTOP],

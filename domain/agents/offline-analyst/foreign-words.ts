@@ -353,6 +353,19 @@ export function englishWord(word: string): string | undefined {
  * into two or more listed words of three letters or more.
  */
 export function compoundWords(token: string): string[] | undefined {
+  // Names repeat across a source's tables and every reading of them: split each token once.
+  if (compounds.has(token)) return compounds.get(token) ?? undefined;
+  const words = splitCompound(token);
+  // Bounded: a source may have any number of names, the worker holds this for its life.
+  if (compounds.size >= 20_000) compounds.clear();
+  compounds.set(token, words ?? null);
+  return words;
+}
+
+/** compoundWords' answers by token; null where a token is no compound. */
+const compounds = new Map<string, string[] | null>();
+
+function splitCompound(token: string): string[] | undefined {
   // best[i]: the fewest pieces covering token[0, i), and where the last starts.
   const best: { pieces: number; from: number; word?: string }[] = [{ pieces: 0, from: 0 }];
   for (let i = 1; i <= token.length; i++) {

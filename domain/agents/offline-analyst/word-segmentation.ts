@@ -73,6 +73,8 @@ export function segmentWord(token: string): string[] {
   const cached = segmented.get(token);
   if (cached) return cached;
   const result = split(token);
+  // Bounded: a source may have any number of names, the worker holds this for its life.
+  if (segmented.size >= 20_000) segmented.clear();
   segmented.set(token, result);
   return result;
 }
