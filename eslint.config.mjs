@@ -86,7 +86,8 @@ export default tseslint.config(
               message: 'workflows may import only @temporalio/workflow and @temporalio/common',
             },
             {
-              group: ['../activities/*', '../domain/*', '../gateway/*', '../workers/*'],
+              // Any depth: each feature's workflows live in their own folder (workflows/analysis/...).
+              regex: '^(\\.\\./)+(activities|domain|gateway|workers)/',
               allowTypeImports: true,
               message: 'workflows import only shared/ (and activity types)',
             },

@@ -23,8 +23,8 @@ import { startTemporalDevServer } from '../scripts/lib/temporal-dev-server';
 import { repoRoot } from '../shared/paths';
 import type { AnalysisProjectInput } from '../shared/project-model';
 import { startMessagesFake } from '../test/fakes/anthropic-messages-fake';
-import { analysisProject } from '../workflows/analysis-project';
-import { approveSignal, statusQuery } from '../workflows/analysis-project-messages';
+import { analysisProject } from '../workflows/analysis/analysis-project';
+import { approveSignal, statusQuery } from '../workflows/analysis/analysis-project-messages';
 import { dataDirDeps } from '../workers/platform-activities';
 import { machineLine, percentile, ratio, table } from './lib/bench-stats';
 

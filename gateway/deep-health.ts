@@ -2,7 +2,7 @@
  * `GET /health?deep=1`: proves the whole chain answers — Temporal's frontend, then a ping workflow
  * run end to end by a worker polling the platform task queue.
  */
-import { pingWorkflow } from '../workflows/ping-workflow';
+import { pingWorkflow } from '../workflows/health/ping-workflow';
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { PingResult } from '../shared/health-types';

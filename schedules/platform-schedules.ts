@@ -7,15 +7,15 @@
 import type { ScheduleOptions, ScheduleSpec } from '@temporalio/client';
 import type { Duration, Workflow } from '@temporalio/common';
 import type { PlatConfig } from '../shared/config';
-import { agentRunnerWarmupWorkflow } from '../workflows/agent-runner-warmup';
-import { costReporterWorkflow } from '../workflows/cost-reporter';
-import { lifecyclePassWorkflow } from '../workflows/search-lifecycle';
-import { retentionWorkflow } from '../workflows/retention';
+import { agentRunnerWarmupWorkflow } from '../workflows/analysis/agent-runner-warmup';
+import { costReporterWorkflow } from '../workflows/cost/cost-reporter';
+import { lifecyclePassWorkflow } from '../workflows/search-ops/search-lifecycle';
+import { retentionWorkflow } from '../workflows/retention/retention';
 import {
   memoryConsolidationWorkflow,
   memoryDigestWorkflow,
   memorySyncWorkflow,
-} from '../workflows/memory-pipelines';
+} from '../workflows/memory-pipelines/memory-pipelines';
 
 /**
  * Schedule ids are per namespace; deployments that share one on other task queues get their own

@@ -29,7 +29,7 @@ export interface AnalysisStage {
   reports: readonly StageReport[];
   /**
    * A warehouse stage's key on the project view's `warehouse`, where the workflow keeps what its
-   * activity returns (`workflows/warehouse-stages.ts` checks the types match).
+   * activity returns (`workflows/analysis/warehouse-stages.ts` checks the types match).
    */
   view?: string;
 }

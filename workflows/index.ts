@@ -1,9 +1,9 @@
 /** Every workflow the platform worker registers (the worker bundles this file). */
-export * from './ping-workflow';
-export * from './analysis-project';
-export * from './cost-reporter';
-export * from './memory-pipelines';
-export * from './search-lifecycle';
-export * from './agent-runner-warmup';
-export * from './retention';
-export * from './warehouse-query';
+export * from './health/ping-workflow';
+export * from './analysis/analysis-project';
+export * from './cost/cost-reporter';
+export * from './memory-pipelines/memory-pipelines';
+export * from './search-ops/search-lifecycle';
+export * from './analysis/agent-runner-warmup';
+export * from './retention/retention';
+export * from './fleet/warehouse-query';

@@ -13,7 +13,7 @@ import {
 } from '../../domain/warehouse/warehouse-engine';
 import type { LayerName } from '../../shared/prd-schema';
 import type { ProjectView } from '../../shared/project-model';
-import { warehouseQueryWorkflow } from '../../workflows/warehouse-query';
+import { warehouseQueryWorkflow } from '../../workflows/fleet/warehouse-query';
 import { HttpError } from '../http-errors';
 
 export type QueryEngine = Pick<WarehouseEngine, 'query'>;

@@ -45,7 +45,11 @@ function compileErrors(overlay: Record<string, string>): string[] {
     if (known) parsedFiles.set(f, known);
     return known;
   };
-  const roots = [at('workflows/warehouse-stages.ts'), at('workers/platform-activities.ts'), ...files.keys()];
+  const roots = [
+    at('workflows/analysis/warehouse-stages.ts'),
+    at('workers/platform-activities.ts'),
+    ...files.keys(),
+  ];
   const program = ts.createProgram({ rootNames: roots, options: parsed.options, host });
   // The files the example touches, checked against everything they use: the rest of the project is
   // unchanged and type-checked by `npm test` itself (checking it all here took 25 s of CPU a compile).
@@ -99,7 +103,7 @@ const registered = edit(
   (line) => `${line}      checkFreshness,\n`,
 );
 const outcome = edit(
-  read('workflows/warehouse-stages.ts'),
+  read('workflows/analysis/warehouse-stages.ts'),
   '  production_pipeline: {',
   (line) =>
     `  data_freshness: {\n    summary: (f) => \`\${f.stale.length} of \${f.tables} tables stale\`,\n  },\n${line}`,
@@ -115,7 +119,7 @@ describe('adding a stage (docs/architecture.md#adding-a-stage)', () => {
     const errors = compileErrors({ 'shared/analysis-stages.ts': tableEntry });
     expect(errors).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^workflows\/warehouse-stages\.ts: .*'data_freshness' is missing/),
+        expect.stringMatching(/^workflows\/analysis\/warehouse-stages\.ts: .*'data_freshness' is missing/),
         expect.stringMatching(/^workers\/platform-activities\.ts: .*"checkFreshness"/),
       ]),
     );
@@ -127,7 +131,7 @@ describe('adding a stage (docs/architecture.md#adding-a-stage)', () => {
       'shared/warehouse-model.ts': summaryType,
       'activities/analysis/warehouse/check-freshness.ts': activityFile,
       'activities/analysis/warehouse-activities.ts': registered,
-      'workflows/warehouse-stages.ts': outcome,
+      'workflows/analysis/warehouse-stages.ts': outcome,
       'shared/project-model.ts': viewKey,
     });
     expect(errors).toEqual([]);

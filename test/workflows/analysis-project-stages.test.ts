@@ -19,8 +19,8 @@ import {
   type ProjectView,
 } from '../../shared/project-model';
 import type { SourceSnapshot } from '../../shared/source-schema';
-import { analysisProject } from '../../workflows/analysis-project';
-import { approveSignal, statusQuery } from '../../workflows/analysis-project-messages';
+import { analysisProject } from '../../workflows/analysis/analysis-project';
+import { approveSignal, statusQuery } from '../../workflows/analysis/analysis-project-messages';
 import { timeSkippingEnv } from '../harness/temporal-envs';
 import { workersOnEveryQueue } from '../harness/queue-workers';
 import { Worker } from '@temporalio/worker';

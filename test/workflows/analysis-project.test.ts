@@ -12,9 +12,9 @@ import {
   approveSignal,
   rejectSignal,
   statusQuery,
-} from '../../workflows/analysis-project-messages';
-import { analysisProject } from '../../workflows/analysis-project';
-import { costReporterWorkflow } from '../../workflows/cost-reporter';
+} from '../../workflows/analysis/analysis-project-messages';
+import { analysisProject } from '../../workflows/analysis/analysis-project';
+import { costReporterWorkflow } from '../../workflows/cost/cost-reporter';
 import { harness } from '../harness/harness-state';
 import { historyText } from '../harness/history-text';
 import { recordHistory } from '../harness/recorded-histories';

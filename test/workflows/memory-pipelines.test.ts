@@ -19,7 +19,7 @@ import {
   memoryDigestWorkflow,
   memorySyncWorkflow,
   type DigestSummary,
-} from '../../workflows/memory-pipelines';
+} from '../../workflows/memory-pipelines/memory-pipelines';
 import { startTestMemoryService, type TestMemoryService } from '../harness/memory-service';
 import { newTestDataDir } from '../harness/platform-gateway';
 import { timeSkippingEnv } from '../harness/temporal-envs';

@@ -13,7 +13,7 @@ import { metadataDbPath, openMetadataDb } from '../../domain/metadata-store/meta
 import { ProjectStore } from '../../domain/metadata-store/project-store';
 import type { RetentionReport } from '../../domain/retention/retention-report';
 import { layerDir } from '../../domain/warehouse/warehouse-layout';
-import { retentionWorkflow } from '../../workflows/retention';
+import { retentionWorkflow } from '../../workflows/retention/retention';
 import { WorkerHostRegistry } from '../../domain/fleet/worker-host-registry';
 import { Worker } from '@temporalio/worker';
 import { hostQueue } from '../../shared/task-queues';

@@ -15,7 +15,7 @@ import { applyPolicy } from '../../domain/search-ops/lifecycle/apply-policy';
 import { lifecycleManager } from '../../domain/search-ops/lifecycle/lifecycle-manager-for';
 import { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
 import { bootstrapRollingIndex } from '../../domain/search-ops/rolling-index-bootstrap';
-import { lifecyclePassWorkflow } from '../../workflows/search-lifecycle';
+import { lifecyclePassWorkflow } from '../../workflows/search-ops/search-lifecycle';
 import { leaseTestOpenSearch, type LeasedOpenSearch } from '../harness/opensearch-pool';
 import { timeSkippingEnv } from '../harness/temporal-envs';
 import { workersOnEveryQueue, type QueueWorkers } from '../harness/queue-workers';

@@ -63,7 +63,7 @@ declare global {
   type ApiPrd = NonNullable<ApiProject['prd']>;
   /**
    * A project event, as `GET /v1/projects/{id}/events` lists it and the live stream sends it, with
-   * the payload fields the pages read (workflows/project-progress.ts puts them beside the others).
+   * the payload fields the pages read (workflows/analysis/project-progress.ts puts them beside the others).
    */
   type ApiEvent = ApiAnswer<'/v1/projects/{project_id}/events'>['events'][number] & {
     /** `phase_changed`: the phase's new status and when it started and ended. */

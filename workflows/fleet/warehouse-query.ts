@@ -14,8 +14,8 @@ import type {
   HostQueryAnswer,
   HostQueryRequest,
   WarehouseQueryActivities,
-} from '../activities/fleet/warehouse-query-activities';
-import { hostQueriesQueue } from '../shared/task-queues';
+} from '../../activities/fleet/warehouse-query-activities';
+import { hostQueriesQueue } from '../../shared/task-queues';
 
 export async function warehouseQueryWorkflow(req: {
   host_id: string;

@@ -4,8 +4,11 @@
  * index one step and stores the new state in the cluster, so a restart loses nothing. The pass runs
  * on the workflow's clock: time-skipping tests walk indices through months in seconds.
  */
-import type { LifecycleActivities, LifecyclePassResult } from '../activities/search-ops/lifecycle-activities';
-import { workloadActivities } from './workload-activities';
+import type {
+  LifecycleActivities,
+  LifecyclePassResult,
+} from '../../activities/search-ops/lifecycle-activities';
+import { workloadActivities } from '../fleet/workload-activities';
 
 const acts = workloadActivities<LifecycleActivities>('operations', {
   startToCloseTimeout: '4 minutes',

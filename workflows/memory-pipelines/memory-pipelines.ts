@@ -7,8 +7,8 @@
  *   and short-term memories older than 7 days are re-added as long-term, then deleted.
  */
 import { ApplicationFailure, log } from '@temporalio/workflow';
-import type { MemoryPipelineActivities } from '../activities/memory-pipelines/memory-pipeline-activities';
-import { workloadActivities } from './workload-activities';
+import type { MemoryPipelineActivities } from '../../activities/memory-pipelines/memory-pipeline-activities';
+import { workloadActivities } from '../fleet/workload-activities';
 
 /** The digest's extraction threshold (docs/requirements.md#pipelines). */
 export const DIGEST_MIN_BYTES = 2000;

@@ -11,8 +11,8 @@ import {
   workflowInfo,
   type ActivityOptions,
 } from '@temporalio/workflow';
-import type { ClaimHostRequest, HostActivities, ProjectHost } from '../activities/fleet/host-activities';
-import { hostQueue, workloadQueue } from '../shared/task-queues';
+import type { ClaimHostRequest, HostActivities, ProjectHost } from '../../activities/fleet/host-activities';
+import { hostQueue, workloadQueue } from '../../shared/task-queues';
 
 export type { ProjectHost };
 

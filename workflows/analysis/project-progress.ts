@@ -11,9 +11,9 @@ import {
   upsertSearchAttributes,
   type ActivityOptions,
 } from '@temporalio/workflow';
-import type { AnalysisActivities } from '../activities/analysis/analysis-activities';
-import { accumulatedUsage, addUsage, type UsageRecord } from '../shared/cost-ledger';
-import { initialProjectView } from '../shared/initial-project-view';
+import type { AnalysisActivities } from '../../activities/analysis/analysis-activities';
+import { accumulatedUsage, addUsage, type UsageRecord } from '../../shared/cost-ledger';
+import { initialProjectView } from '../../shared/initial-project-view';
 import {
   PHASES,
   type AnalysisProjectInput,
@@ -23,8 +23,8 @@ import {
   type ProjectEvent,
   type ProjectStatus,
   type ProjectView,
-} from '../shared/project-model';
-import { PROJECT_PHASE_ATTR, PROJECT_STATUS_ATTR } from '../shared/search-attributes';
+} from '../../shared/project-model';
+import { PROJECT_PHASE_ATTR, PROJECT_STATUS_ATTR } from '../../shared/search-attributes';
 
 const SAVE_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '30 seconds',

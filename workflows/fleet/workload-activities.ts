@@ -5,7 +5,7 @@
  * no workflow runs (a process importing a workflow's name).
  */
 import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
-import { workloadQueue, type Workload } from '../shared/task-queues';
+import { workloadQueue, type Workload } from '../../shared/task-queues';
 
 export function workloadActivities<A extends object>(workload: Workload, options: ActivityOptions): A {
   return new Proxy({} as A, {

@@ -5,11 +5,11 @@
  * its own files (logs, ODS) through its host queue (docs/fleet.md#when-a-host-is-lost).
  */
 import { patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { createRetentionActivities } from '../activities/retention/retention-activities';
-import type { RetentionReport } from '../domain/retention/retention-report';
-import { totalsByKind } from '../shared/totals-by-kind';
-import { hostQueue } from '../shared/task-queues';
-import { workloadActivities } from './workload-activities';
+import type { createRetentionActivities } from '../../activities/retention/retention-activities';
+import type { RetentionReport } from '../../domain/retention/retention-report';
+import { totalsByKind } from '../../shared/totals-by-kind';
+import { hostQueue } from '../../shared/task-queues';
+import { workloadActivities } from '../fleet/workload-activities';
 
 type RetentionActivities = ReturnType<typeof createRetentionActivities>;
 

@@ -1,6 +1,6 @@
 /** Runs every 5 minutes from the `plat-cost-reporter` schedule: publish recent projects' costs. */
-import type { CostReport, createCostReportActivities } from '../activities/cost/cost-report-activities';
-import { workloadActivities } from './workload-activities';
+import type { CostReport, createCostReportActivities } from '../../activities/cost/cost-report-activities';
+import { workloadActivities } from '../fleet/workload-activities';
 
 const { reportCosts } = workloadActivities<ReturnType<typeof createCostReportActivities>>('operations', {
   startToCloseTimeout: '2 minutes',

@@ -4,9 +4,9 @@
  * REST API answers 409/400 without a race) and the `status` query.
  */
 import { ApplicationFailure, condition, log, setHandler } from '@temporalio/workflow';
-import { alignEventDates } from '../shared/prd-event-dates';
-import type { Prd } from '../shared/prd-schema';
-import type { Decision, ProjectView } from '../shared/project-model';
+import { alignEventDates } from '../../shared/prd-event-dates';
+import type { Prd } from '../../shared/prd-schema';
+import type { Decision, ProjectView } from '../../shared/project-model';
 import {
   approveSignal,
   decideUpdate,
@@ -93,7 +93,7 @@ function toPending(req: DecisionRequest): PendingDecision {
   return { decision: req.decision, reason: req.reason };
 }
 
-let prdSchema: (typeof import('../shared/prd-schema'))['prdSchema'] | undefined;
+let prdSchema: (typeof import('../../shared/prd-schema'))['prdSchema'] | undefined;
 
 /**
  * Checks an edited PRD against the schema, which is loaded on the first edit. Every workflow
@@ -103,6 +103,6 @@ let prdSchema: (typeof import('../shared/prd-schema'))['prdSchema'] | undefined;
  */
 function parsePrd(value: unknown) {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy import, see above
-  prdSchema ??= (require('../shared/prd-schema') as typeof import('../shared/prd-schema')).prdSchema;
+  prdSchema ??= (require('../../shared/prd-schema') as typeof import('../../shared/prd-schema')).prdSchema;
   return prdSchema.safeParse(value);
 }

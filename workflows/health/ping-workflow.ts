@@ -1,7 +1,7 @@
 /** The deep health check's round trip: workflow task, then an activity on the same worker. */
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type * as activities from '../activities/health/ping-activities';
-import type { PingResult } from '../shared/health-types';
+import type * as activities from '../../activities/health/ping-activities';
+import type { PingResult } from '../../shared/health-types';
 
 const { pingWorker } = proxyActivities<typeof activities>({
   startToCloseTimeout: '10 seconds',

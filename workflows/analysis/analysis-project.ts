@@ -13,17 +13,17 @@ import {
   proxyActivities,
   type ActivityOptions,
 } from '@temporalio/workflow';
-import type { AnalysisActivities } from '../activities/analysis/analysis-activities';
-import type { WarehouseActivities } from '../activities/analysis/warehouse-activities';
-import type { OdsPartActivities } from '../activities/analysis/ods-part-activities';
-import type { OdsPartCopy } from '../domain/warehouse/ods-assembly';
-import type { Prd } from '../shared/prd-schema';
-import type { AnalysisProjectInput, OdsSummary, ProjectView } from '../shared/project-model';
+import type { AnalysisActivities } from '../../activities/analysis/analysis-activities';
+import type { WarehouseActivities } from '../../activities/analysis/warehouse-activities';
+import type { OdsPartActivities } from '../../activities/analysis/ods-part-activities';
+import type { OdsPartCopy } from '../../domain/warehouse/ods-assembly';
+import type { Prd } from '../../shared/prd-schema';
+import type { AnalysisProjectInput, OdsSummary, ProjectView } from '../../shared/project-model';
 import { ApprovalGate } from './approval-gate';
 import { ProjectProgress } from './project-progress';
 import { claimHost, HostLost, onHost, type ProjectHost } from './project-host';
 import { buildWarehouse } from './warehouse-stages';
-import { workloadActivities } from './workload-activities';
+import { workloadActivities } from '../fleet/workload-activities';
 
 /**
  * Projects started after this patch run their stages by workload queue and on the host holding their

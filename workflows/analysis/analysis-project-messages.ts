@@ -1,7 +1,7 @@
 /** Typed signals, update and query of the analysisProject workflow (importable by clients). */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Decision, ProjectStatus, ProjectView } from '../shared/project-model';
-import type { Prd } from '../shared/prd-schema';
+import type { Decision, ProjectStatus, ProjectView } from '../../shared/project-model';
+import type { Prd } from '../../shared/prd-schema';
 
 /** `temporal workflow signal --name approve` (no input). */
 export const approveSignal = defineSignal('approve');

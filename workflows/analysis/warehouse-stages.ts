@@ -7,10 +7,10 @@
  * compile error.
  */
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { WarehouseActivities } from '../activities/analysis/warehouse-activities';
-import { ANALYSIS_STAGES } from '../shared/analysis-stages';
-import type { Prd } from '../shared/prd-schema';
-import type { ProjectView } from '../shared/project-model';
+import type { WarehouseActivities } from '../../activities/analysis/warehouse-activities';
+import { ANALYSIS_STAGES } from '../../shared/analysis-stages';
+import type { Prd } from '../../shared/prd-schema';
+import type { ProjectView } from '../../shared/project-model';
 import type { ProjectProgress } from './project-progress';
 
 /** A stage after data integration: one activity whose result the view keeps. */
