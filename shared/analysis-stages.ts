@@ -32,6 +32,12 @@ export interface AnalysisStage {
    * activity returns (`workflows/analysis/warehouse-stages.ts` checks the types match).
    */
   view?: string;
+  /**
+   * For a warehouse stage added while projects are running: the id of the patch that brought it
+   * (`'data-freshness-stage'`). A project that passed the stage's place before it existed skips it,
+   * in replay and after, so its history stays valid (docs/architecture.md#adding-a-stage).
+   */
+  since?: string;
 }
 
 /** A report a stage writes: its route's path segment, the artifact kind it is stored as, and what it holds. */

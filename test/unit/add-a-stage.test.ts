@@ -1,11 +1,18 @@
 /**
- * The example of docs/architecture.md#adding-a-stage, followed through the compiler: a stage added to
- * the table alone fails to compile, and the errors name what is missing (its activity's registration,
- * its outcome in the workflow); with its activity file and those lines it compiles. The files are
- * changed in memory only: the repository stays as it is.
+ * The example of docs/architecture.md#adding-a-stage, followed through the compiler and the replay of
+ * recorded projects: a stage added to the table alone fails to compile, and the errors name what is
+ * missing (its activity's registration, its outcome in the workflow); with its activity file and
+ * those lines it compiles; behind its patch (`since`), the workflow code with the stage still replays
+ * every recorded project, and without it a completed project's history breaks. The files are changed
+ * in memory and in a temporary copy only: the repository stays as it is.
  */
+import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
+import { historyFromJson } from '../harness/history-json';
+import { readRecordedHistory, recordedHistoryFiles } from '../harness/recorded-histories';
 
 const ROOT = path.resolve(__dirname, '../..');
 const at = (file: string) => path.join(ROOT, file);
@@ -75,6 +82,7 @@ const tableEntry = edit(
     queue: 'host',
     anywhereWithAthena: true,
     reports: [{ path: 'freshness', kind: 'freshness_report', summary: 'Freshness: each table and its newest row' }],
+    since: 'data-freshness-stage',
   },
 ${end}`,
 );
@@ -114,6 +122,45 @@ const viewKey = edit(
   (line) => `${line}\n    freshness?: import('./warehouse-model').FreshnessSummary;`,
 );
 
+/** Every file of the example, as the doc has them written. */
+const wholeExample = {
+  'shared/analysis-stages.ts': tableEntry,
+  'shared/warehouse-model.ts': summaryType,
+  'activities/analysis/warehouse/check-freshness.ts': activityFile,
+  'activities/analysis/warehouse-activities.ts': registered,
+  'workflows/analysis/warehouse-stages.ts': outcome,
+  'shared/project-model.ts': viewKey,
+};
+
+/**
+ * The workflow code with `overlay` in place, bundled as a worker bundles it: from a copy of
+ * `workflows/` and `shared/` (all the workflow code loads) in the run's temporary directory.
+ */
+async function bundleWith(overlay: Record<string, string>): Promise<WorkflowBundleWithSourceMap> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'add-a-stage-'));
+  for (const folder of ['workflows', 'shared'])
+    fs.cpSync(at(folder), path.join(dir, folder), { recursive: true });
+  for (const [file, text] of Object.entries(overlay)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+  fs.symlinkSync(at('node_modules'), path.join(dir, 'node_modules'), 'dir');
+  const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+  return bundleWorkflowCode({ workflowsPath: path.join(dir, 'workflows', 'index.ts'), logger: quiet });
+}
+
+/** The recorded analysis projects each replayed against `workflowBundle`: the ones that fail, and why. */
+async function replayFailures(workflowBundle: WorkflowBundleWithSourceMap): Promise<string[]> {
+  const histories = recordedHistoryFiles()
+    .filter((file) => file.startsWith('analysis-project-'))
+    .map((file) => ({ workflowId: file, history: historyFromJson(readRecordedHistory(file)) }));
+  expect(histories.length).toBeGreaterThan(0);
+  const failures: string[] = [];
+  for await (const result of Worker.runReplayHistories({ workflowBundle }, histories))
+    if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
+  return failures;
+}
+
 describe('adding a stage (docs/architecture.md#adding-a-stage)', () => {
   it('fails to compile with the table entry alone, naming the missing outcome and registration', () => {
     const errors = compileErrors({ 'shared/analysis-stages.ts': tableEntry });
@@ -126,14 +173,18 @@ describe('adding a stage (docs/architecture.md#adding-a-stage)', () => {
   }, 120_000);
 
   it('compiles once the activity is registered, its outcome written and its result has a key on the view', () => {
-    const errors = compileErrors({
-      'shared/analysis-stages.ts': tableEntry,
-      'shared/warehouse-model.ts': summaryType,
-      'activities/analysis/warehouse/check-freshness.ts': activityFile,
-      'activities/analysis/warehouse-activities.ts': registered,
-      'workflows/analysis/warehouse-stages.ts': outcome,
-      'shared/project-model.ts': viewKey,
-    });
-    expect(errors).toEqual([]);
+    expect(compileErrors(wholeExample)).toEqual([]);
+  }, 120_000);
+
+  it('replays every recorded project behind its patch; without it, a completed project breaks', async () => {
+    expect(await replayFailures(await bundleWith(wholeExample))).toEqual([]);
+    const unpatched = tableEntry.replace("    since: 'data-freshness-stage',\n", '');
+    expect(unpatched).not.toBe(tableEntry);
+    const failures = await replayFailures(
+      await bundleWith({ ...wholeExample, 'shared/analysis-stages.ts': unpatched }),
+    );
+    expect(failures).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^analysis-project-completed\..*[Nn]ondeterminism/)]),
+    );
   }, 120_000);
 });

@@ -6,9 +6,9 @@
  * the warehouse worker does not register, or whose result does not fit its key on the view, is a
  * compile error.
  */
-import { ApplicationFailure } from '@temporalio/workflow';
+import { ApplicationFailure, patched } from '@temporalio/workflow';
 import type { WarehouseActivities } from '../../activities/analysis/warehouse-activities';
-import { ANALYSIS_STAGES } from '../../shared/analysis-stages';
+import { ANALYSIS_STAGES, type AnalysisStage } from '../../shared/analysis-stages';
 import type { Prd } from '../../shared/prd-schema';
 import type { ProjectView } from '../../shared/project-model';
 import type { ProjectProgress } from './project-progress';
@@ -79,7 +79,19 @@ export async function buildWarehouse(
   request: { project_id: string; prd: Prd },
   activities: WarehouseActivities,
 ): Promise<void> {
-  for (const stage of WAREHOUSE_STAGES) await runStage(progress, stage, request, activities);
+  for (const stage of WAREHOUSE_STAGES) {
+    if (addedAfterThisProjectPassed(stage)) {
+      // Nothing is saved here: a save is an activity, which the project's history does not hold.
+      progress.setPhase(stage.phase, 'skipped', 'added to plat after this project had passed this point');
+      continue;
+    }
+    await runStage(progress, stage, request, activities);
+  }
+}
+
+/** A stage with a patch (`since`) that this project's history did not take: it came too late. */
+function addedAfterThisProjectPassed(stage: AnalysisStage): boolean {
+  return stage.since !== undefined && !patched(stage.since);
 }
 
 async function runStage<P extends WarehousePhase>(
