@@ -5,6 +5,7 @@
  * worker's warehouse queue and the web pages' stage names all derive from this table.
  * Workflow-safe.
  */
+import type { Duration } from '@temporalio/common';
 
 /** Where a stage's activities run (docs/fleet.md). */
 export type StageQueue =
@@ -25,6 +26,10 @@ export interface AnalysisStage {
    * (docs/fleet.md#athena-stages-anywhere).
    */
   anywhereWithAthena: boolean;
+  /** How the workflow calls the stage's activities: their time limits and retries. */
+  options: StageActivityOptions;
+  /** Other options for some of the stage's activities, by activity name. */
+  activityOptions?: Readonly<Record<string, StageActivityOptions>>;
   /** The reports the stage keeps per project, each served read-only at `/v1/projects/{id}/{path}`. */
   reports: readonly StageReport[];
   /**
@@ -39,6 +44,37 @@ export interface AnalysisStage {
    */
   since?: string;
 }
+
+/**
+ * Temporal's activity options for a stage, as the workflow passes them (`ActivityOptions`). On a
+ * host, where the stages heartbeat every 5 s, the workflow adds a heartbeat timeout of its own
+ * (docs/fleet.md#task-queues).
+ */
+export interface StageActivityOptions {
+  /** Longest one attempt may run. */
+  startToCloseTimeout: Duration;
+  /** Longest between two heartbeats before the attempt counts as lost. */
+  heartbeatTimeout?: Duration;
+  retry: {
+    maximumAttempts: number;
+    initialInterval: Duration;
+    /** Failures retrying cannot mend: the stage fails at once. */
+    nonRetryableErrorTypes: readonly string[];
+  };
+}
+
+/** The warehouse stages' options: two hours an attempt, three attempts; a model that cannot be built is final. */
+const WAREHOUSE_STAGE = {
+  startToCloseTimeout: '2 hours',
+  retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: ['ModelBuildFailed'] },
+} as const satisfies StageActivityOptions;
+
+/** Reusing an earlier copy, or merging and checking the parts of a new one. */
+const FINISH_OR_REUSE = {
+  startToCloseTimeout: '2 hours',
+  heartbeatTimeout: '30 seconds',
+  retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: ['RowCountMismatch'] },
+} as const satisfies StageActivityOptions;
 
 /** A report a stage writes: its route's path segment, the artifact kind it is stored as, and what it holds. */
 export interface StageReport {
@@ -55,6 +91,15 @@ export const ANALYSIS_STAGES = [
     activities: ['generatePrd'],
     queue: 'agents',
     anywhereWithAthena: false,
+    options: {
+      startToCloseTimeout: '15 minutes',
+      heartbeatTimeout: '2 minutes',
+      retry: {
+        maximumAttempts: 3,
+        initialInterval: '2 seconds',
+        nonRetryableErrorTypes: ['SourceAccessDenied'],
+      },
+    },
     reports: [],
   },
   {
@@ -63,6 +108,29 @@ export const ANALYSIS_STAGES = [
     activities: ['ingestOds', 'reuseEarlierOds', 'planOdsCopy', 'copyOdsPart', 'finishOds'],
     queue: 'host',
     anywhereWithAthena: false,
+    // The copy heartbeats every 5 s: a dead worker is noticed within the timeout and the copy resumes.
+    options: {
+      startToCloseTimeout: '6 hours',
+      heartbeatTimeout: '30 seconds',
+      retry: {
+        maximumAttempts: 5,
+        initialInterval: '5 seconds',
+        nonRetryableErrorTypes: ['SourceAccessDenied', 'RowCountMismatch'],
+      },
+    },
+    activityOptions: {
+      planOdsCopy: {
+        startToCloseTimeout: '30 minutes',
+        heartbeatTimeout: '30 seconds',
+        retry: {
+          maximumAttempts: 5,
+          initialInterval: '5 seconds',
+          nonRetryableErrorTypes: ['SourceAccessDenied'],
+        },
+      },
+      reuseEarlierOds: FINISH_OR_REUSE,
+      finishOds: FINISH_OR_REUSE,
+    },
     reports: [],
   },
   {
@@ -72,6 +140,7 @@ export const ANALYSIS_STAGES = [
     view: 'modeling',
     queue: 'host',
     anywhereWithAthena: true,
+    options: WAREHOUSE_STAGE,
     reports: [
       {
         path: 'scripts',
@@ -87,6 +156,7 @@ export const ANALYSIS_STAGES = [
     view: 'governance',
     queue: 'host',
     anywhereWithAthena: true,
+    options: WAREHOUSE_STAGE,
     reports: [
       {
         path: 'quality',
@@ -107,6 +177,7 @@ export const ANALYSIS_STAGES = [
     view: 'metrics',
     queue: 'host',
     anywhereWithAthena: true,
+    options: WAREHOUSE_STAGE,
     reports: [
       {
         path: 'metrics',
@@ -122,6 +193,7 @@ export const ANALYSIS_STAGES = [
     view: 'visualization',
     queue: 'host',
     anywhereWithAthena: true,
+    options: WAREHOUSE_STAGE,
     reports: [
       {
         path: 'dashboards',
@@ -137,6 +209,7 @@ export const ANALYSIS_STAGES = [
     view: 'profile',
     queue: 'host',
     anywhereWithAthena: true,
+    options: WAREHOUSE_STAGE,
     reports: [
       {
         path: 'profile',
@@ -152,6 +225,7 @@ export const ANALYSIS_STAGES = [
     view: 'pipeline',
     queue: 'host',
     anywhereWithAthena: true,
+    options: WAREHOUSE_STAGE,
     reports: [
       {
         path: 'pipeline',

@@ -82,6 +82,10 @@ const tableEntry = edit(
     queue: 'host',
     anywhereWithAthena: true,
     reports: [{ path: 'freshness', kind: 'freshness_report', summary: 'Freshness: each table and its newest row' }],
+    options: {
+      startToCloseTimeout: '10 minutes',
+      retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: [] },
+    },
     since: 'data-freshness-stage',
   },
 ${end}`,

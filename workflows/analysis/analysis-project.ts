@@ -18,10 +18,12 @@ import type { WarehouseActivities } from '../../activities/analysis/warehouse-ac
 import type { OdsPartActivities } from '../../activities/analysis/ods-part-activities';
 import type { OdsPartCopy } from '../../domain/warehouse/ods-assembly';
 import type { Prd } from '../../shared/prd-schema';
+import type { AnalysisStage } from '../../shared/analysis-stages';
 import type { AnalysisProjectInput, OdsSummary, ProjectView } from '../../shared/project-model';
 import { ApprovalGate } from './approval-gate';
 import { ProjectProgress } from './project-progress';
 import { claimHost, HostLost, onHost, type ProjectHost } from './project-host';
+import { activityOptions, stageOptions } from './stage-options';
 import { buildWarehouse } from './warehouse-stages';
 import { workloadActivities } from '../fleet/workload-activities';
 
@@ -43,36 +45,12 @@ const REUSE_PATCH = 'ods-reuse-in-parts';
 /** Parts copied at once: enough for two workers' host slots (4 each by default). */
 const PARTS_IN_FLIGHT = 8;
 
-const PRD_OPTIONS: ActivityOptions = {
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '2 minutes',
-  retry: { maximumAttempts: 3, initialInterval: '2 seconds', nonRetryableErrorTypes: ['SourceAccessDenied'] },
-};
-const INGEST_OPTIONS: ActivityOptions = {
-  startToCloseTimeout: '6 hours',
-  // The copy heartbeats every 5 s: a dead worker is noticed within the timeout and the copy resumes.
-  heartbeatTimeout: '30 seconds',
-  retry: {
-    maximumAttempts: 5,
-    initialInterval: '5 seconds',
-    nonRetryableErrorTypes: ['SourceAccessDenied', 'RowCountMismatch'],
-  },
-};
-const WAREHOUSE_OPTIONS: ActivityOptions = {
-  startToCloseTimeout: '2 hours',
-  retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: ['ModelBuildFailed'] },
-};
-
-const PLAN_OPTIONS: ActivityOptions = {
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, initialInterval: '5 seconds', nonRetryableErrorTypes: ['SourceAccessDenied'] },
-};
-const FINISH_OPTIONS: ActivityOptions = {
-  startToCloseTimeout: '2 hours',
-  heartbeatTimeout: '30 seconds',
-  retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: ['RowCountMismatch'] },
-};
+// Each stage's limits and retries are in the stage table (shared/analysis-stages.ts).
+const PRD_OPTIONS = stageOptions('prd');
+const INGEST_OPTIONS = stageOptions('data_ingestion');
+const PLAN_OPTIONS = stageOptions('data_ingestion', 'planOdsCopy');
+const REUSE_OPTIONS = stageOptions('data_ingestion', 'reuseEarlierOds');
+const FINISH_OPTIONS = stageOptions('data_ingestion', 'finishOds');
 
 /** Where each stage's activities run. */
 interface Stages {
@@ -85,14 +63,15 @@ interface Stages {
     copy: Pick<OdsPartActivities, 'copyOdsPart'>;
     finish: Pick<OdsPartActivities, 'finishOds'>;
   };
-  warehouse: WarehouseActivities;
+  /** The activities of one warehouse stage, called with that stage's options. */
+  warehouse: (stage: AnalysisStage) => WarehouseActivities;
 }
 
 /** A project started before FLEET_PATCH: every activity on the workflow's own queue. */
 const singleQueue: Stages = {
   prd: proxyActivities<AnalysisActivities>(PRD_OPTIONS),
   ods: proxyActivities<AnalysisActivities>(INGEST_OPTIONS),
-  warehouse: proxyActivities<WarehouseActivities>(WAREHOUSE_OPTIONS),
+  warehouse: (stage) => proxyActivities<WarehouseActivities>(activityOptions(stage.options)),
 };
 
 /**
@@ -102,18 +81,22 @@ const singleQueue: Stages = {
 const fleetPrd = () => workloadActivities<AnalysisActivities>('agents', PRD_OPTIONS);
 function hostStages(host: ProjectHost): Omit<Stages, 'prd'> {
   // Every stage heartbeats every 5 s: a host that dies mid-stage is noticed within seconds.
-  const warehouseOptions: ActivityOptions = { ...WAREHOUSE_OPTIONS, heartbeatTimeout: '30 seconds' };
+  const warehouseOptions = (stage: AnalysisStage): ActivityOptions => ({
+    ...activityOptions(stage.options),
+    heartbeatTimeout: '30 seconds',
+  });
   return {
     ods: onHost<AnalysisActivities>(host, { ...INGEST_OPTIONS, heartbeatTimeout: '15 seconds' }),
     parts: {
-      reuse: onHost<OdsPartActivities>(host, FINISH_OPTIONS),
+      reuse: onHost<OdsPartActivities>(host, REUSE_OPTIONS),
       plan: onHost<OdsPartActivities>(host, PLAN_OPTIONS),
       copy: onHost<OdsPartActivities>(host, { ...INGEST_OPTIONS, heartbeatTimeout: '15 seconds' }),
       finish: onHost<OdsPartActivities>(host, FINISH_OPTIONS),
     },
-    warehouse: host.stages_anywhere
-      ? workloadActivities<WarehouseActivities>('warehouse', warehouseOptions)
-      : onHost<WarehouseActivities>(host, warehouseOptions),
+    warehouse: (stage) =>
+      host.stages_anywhere
+        ? workloadActivities<WarehouseActivities>('warehouse', warehouseOptions(stage))
+        : onHost<WarehouseActivities>(host, warehouseOptions(stage)),
   };
 }
 

@@ -77,7 +77,7 @@ const WAREHOUSE_STAGES = ANALYSIS_STAGES.filter((s): s is WarehouseStage => 'vie
 export async function buildWarehouse(
   progress: ProjectProgress,
   request: { project_id: string; prd: Prd },
-  activities: WarehouseActivities,
+  activitiesOf: (stage: AnalysisStage) => WarehouseActivities,
 ): Promise<void> {
   for (const stage of WAREHOUSE_STAGES) {
     if (addedAfterThisProjectPassed(stage)) {
@@ -85,7 +85,7 @@ export async function buildWarehouse(
       progress.setPhase(stage.phase, 'skipped', 'added to plat after this project had passed this point');
       continue;
     }
-    await runStage(progress, stage, request, activities);
+    await runStage(progress, stage, request, activitiesOf(stage));
   }
 }
 

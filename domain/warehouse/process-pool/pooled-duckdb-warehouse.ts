@@ -31,7 +31,7 @@ const KILL_GRACE_MS = 1_500;
 /** Longest opening or closing a session may take (attaching the layers): a child stuck there is killed. */
 const SESSION_STEP_DEADLINE_MS = 60_000;
 
-/** Longest a layer's build or description runs: the stages' own time limit (workflows/analysis/analysis-project.ts). */
+/** Longest a layer's build or description runs: the stages' own time limit (their options in shared/analysis-stages.ts). */
 const BUILD_DEADLINE_MS = 2 * 3600_000;
 
 /** A child that answered this may hold what it could not finish or free: not given to anyone else. */
