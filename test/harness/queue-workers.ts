@@ -4,7 +4,7 @@
  * The platform's own worker (workers/platform-worker.ts) splits them by queue; tests need not.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
+import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { WORKLOADS, hostQueriesQueue, hostQueue, workloadQueue } from '../../shared/task-queues';
 import { testWorkflowBundle } from './workflow-bundle';
 
@@ -20,7 +20,7 @@ export async function workersOnEveryQueue(
   env: TestWorkflowEnvironment,
   base: string,
   activities: object,
-  opts: { hosts?: string[]; workflowsPath?: string } = {},
+  opts: { hosts?: string[]; workflowsPath?: string; workflowBundle?: WorkflowBundleWithSourceMap } = {},
 ): Promise<QueueWorkers> {
   const queues = [
     ...WORKLOADS.map((w) => workloadQueue(base, w)),
@@ -35,7 +35,7 @@ export async function workersOnEveryQueue(
         ...(taskQueue === base
           ? opts.workflowsPath
             ? { workflowsPath: opts.workflowsPath }
-            : { workflowBundle: await testWorkflowBundle() }
+            : { workflowBundle: opts.workflowBundle ?? (await testWorkflowBundle()) }
           : {}),
       }),
     ),

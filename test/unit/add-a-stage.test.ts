@@ -2,16 +2,27 @@
  * The example of docs/architecture.md#adding-a-stage, followed through the compiler and the replay of
  * recorded projects: a stage added to the table alone fails to compile, and the errors name what is
  * missing (its activity's registration, its outcome in the workflow); with its activity file and
- * those lines it compiles; behind its patch (`since`), the workflow code with the stage still replays
- * every recorded project, and without it a completed project's history breaks. The files are changed
- * in memory and in a temporary copy only: the repository stays as it is.
+ * those lines it compiles; a project then runs it, on workflow code bundled from the example (the
+ * other stages stand-ins, the example's activity as written); behind its patch (`since`), that code
+ * still replays every recorded project, and without it a completed project's history breaks. The
+ * files are changed in memory and in a temporary copy only: the repository stays as it is.
  */
 import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
+import type {
+  WarehouseActivityDeps,
+  WarehouseStageRequest,
+} from '../../activities/analysis/warehouse/warehouse-deps';
+import { buildOfflinePrd } from '../../domain/agents/offline-analyst/prd-builder';
+import { openMetadataDb } from '../../domain/metadata-store/metadata-db';
+import { ProjectStore } from '../../domain/metadata-store/project-store';
+import type { ArtifactKind } from '../../shared/warehouse-model';
 import { historyFromJson } from '../harness/history-json';
+import { runStandInProject, SNAPSHOT, standIns } from '../harness/stand-in-project';
+import { timeSkippingEnv } from '../harness/temporal-envs';
 import { readRecordedHistory, recordedHistoryFiles } from '../harness/recorded-histories';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -137,10 +148,10 @@ const wholeExample = {
 };
 
 /**
- * The workflow code with `overlay` in place, bundled as a worker bundles it: from a copy of
- * `workflows/` and `shared/` (all the workflow code loads) in the run's temporary directory.
+ * A copy of `workflows/` and `shared/` (all the workflow code loads) with `overlay` in place, in the
+ * run's temporary directory; the overlay's other files (the activity) are written beside them.
  */
-async function bundleWith(overlay: Record<string, string>): Promise<WorkflowBundleWithSourceMap> {
+function copyWith(overlay: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'add-a-stage-'));
   for (const folder of ['workflows', 'shared'])
     fs.cpSync(at(folder), path.join(dir, folder), { recursive: true });
@@ -149,9 +160,16 @@ async function bundleWith(overlay: Record<string, string>): Promise<WorkflowBund
     fs.writeFileSync(path.join(dir, file), text);
   }
   fs.symlinkSync(at('node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+/** The workflow code of a copy, bundled as a worker bundles it. */
+function bundleOf(dir: string): Promise<WorkflowBundleWithSourceMap> {
   const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
   return bundleWorkflowCode({ workflowsPath: path.join(dir, 'workflows', 'index.ts'), logger: quiet });
 }
+
+const bundleWith = (overlay: Record<string, string>) => bundleOf(copyWith(overlay));
 
 /** The recorded analysis projects each replayed against `workflowBundle`: the ones that fail, and why. */
 async function replayFailures(workflowBundle: WorkflowBundleWithSourceMap): Promise<string[]> {
@@ -178,6 +196,46 @@ describe('adding a stage (docs/architecture.md#adding-a-stage)', () => {
 
   it('compiles once the activity is registered, its outcome written and its result has a key on the view', () => {
     expect(compileErrors(wholeExample)).toEqual([]);
+  }, 120_000);
+
+  it('runs in a project after the stages before it, its result on the view and its report stored', async () => {
+    const dir = copyWith(wholeExample);
+    // The example's activity as written, on a real metadata store; the other stages are stand-ins.
+    const { checkFreshness } = (await import(
+      path.join(dir, 'activities/analysis/warehouse/check-freshness.ts')
+    )) as {
+      checkFreshness: (deps: WarehouseActivityDeps, request: WarehouseStageRequest) => Promise<unknown>;
+    };
+    const db = await openMetadataDb(path.join(dir, 'plat.db'));
+    const store = new ProjectStore(db);
+    const env = await timeSkippingEnv();
+    try {
+      const { activities, ran } = standIns(buildOfflinePrd(SNAPSHOT, 'online shop orders'));
+      const { id, view } = await runStandInProject(
+        env,
+        'add-a-stage-test',
+        {
+          ...activities,
+          // It reads nothing of its dependencies but the store.
+          checkFreshness: (request: WarehouseStageRequest) => {
+            ran.push('checkFreshness');
+            return checkFreshness({ store } as WarehouseActivityDeps, request);
+          },
+        },
+        { workflowBundle: await bundleOf(dir) },
+      );
+      expect(ran.slice(-2)).toEqual(['generatePipeline', 'checkFreshness']);
+      expect(view).toMatchObject({
+        status: 'completed',
+        phases: { production_pipeline: 'completed', data_freshness: 'completed' },
+        phase_details: { data_freshness: { message: '0 of 0 tables stale' } },
+        warehouse: { freshness: { tables: 0, stale: [] } },
+      });
+      expect(await store.getArtifact(id, 'freshness_report' as ArtifactKind)).toEqual({ tables: [] });
+    } finally {
+      await env.teardown();
+      await db.close();
+    }
   }, 120_000);
 
   it('replays every recorded project behind its patch; without it, a completed project breaks', async () => {
