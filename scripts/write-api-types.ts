@@ -1,6 +1,7 @@
 /**
  * Regenerates the client types in shared/generated/ from the services' OpenAPI documents
- * (`npm run api:types`); with `--check`, writes nothing and exits 1 naming each stale file.
+ * (`npm run api:types`, and `npm run typecheck` before it checks the types); a file already current
+ * is left as it is. With `--check`, writes nothing and exits 1 naming each stale file.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -12,8 +13,9 @@ void (async () => {
   let stale = 0;
   for (const { file, text } of await generatedApiTypes()) {
     const name = path.relative(repoRoot, file);
+    const current = fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text;
+    if (current) continue;
     if (check) {
-      if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) continue;
       console.error(`${name} is stale: run npm run api:types`);
       stale++;
       continue;
