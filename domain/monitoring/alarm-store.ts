@@ -33,16 +33,8 @@ export interface AlarmState extends AlarmDefinition {
   notifications: number;
 }
 
-interface Row {
-  alarm: string;
-  fingerprint: string;
-  status: AlarmStatus;
-  starts_at: string;
-  ends_at: string | null;
-  summary: string;
-  labels_json: string;
-  received_at: string;
-}
+/** A notification as its row: the labels as JSON. */
+type Row = Omit<AlarmNotification, 'labels'> & { labels_json: string };
 
 export class AlarmStore {
   constructor(private readonly metadata: MetadataDb) {}

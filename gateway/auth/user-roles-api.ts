@@ -21,6 +21,13 @@ const accountSchema = z.object({
   roles: z.array(z.enum(ROLES)).describe('none: a tenant'),
 });
 
+/** What both operations share: the account's role by path, operator only, answering the account. */
+const ACCOUNT_ROLE = { path: '/v1/users/{username}/roles/{role}', role: 'operator', params } as const;
+const ACCOUNT_ANSWERS = {
+  200: { description: 'the account and its roles', schema: accountSchema },
+  404: { description: 'no such account' },
+};
+
 const account = (user: User | undefined, username: string) => {
   if (!user) throw new HttpError(404, 'not_found', `no account ${username}`);
   return { username: user.username, roles: user.roles };
@@ -31,28 +38,17 @@ export function userRolesApi(users: UserStore): ApiRoute[] {
     apiRoute({
       operationId: 'grantRole',
       method: 'put',
-      path: '/v1/users/{username}/roles/{role}',
+      ...ACCOUNT_ROLE,
       summary: "Grant an account a role (operator only); its next sign-in's token carries it",
-      role: 'operator',
-      params,
-      responses: {
-        200: { description: 'the account and its roles', schema: accountSchema },
-        404: { description: 'no such account' },
-      },
+      responses: ACCOUNT_ANSWERS,
       handle: async ({ params: p }) => account(await users.grant(p.username, p.role), p.username),
     }),
     apiRoute({
       operationId: 'revokeRole',
       method: 'delete',
-      path: '/v1/users/{username}/roles/{role}',
+      ...ACCOUNT_ROLE,
       summary: "Revoke an account's role (operator only); tokens already issued keep it until they expire",
-      role: 'operator',
-      params,
-      responses: {
-        200: { description: 'the account and its roles', schema: accountSchema },
-        404: { description: 'no such account' },
-        409: { description: 'the account is the only operator' },
-      },
+      responses: { ...ACCOUNT_ANSWERS, 409: { description: 'the account is the only operator' } },
       handle: async ({ params: p }) => {
         try {
           return account(await users.revoke(p.username, p.role), p.username);

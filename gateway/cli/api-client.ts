@@ -5,17 +5,13 @@ import * as path from 'node:path';
 import type { paths as MemoryPaths } from '../../shared/generated/memory-api';
 import { bearerClient, type CallResult, type TypedClient } from '../../shared/bearer-client';
 import type { paths as PlatformPaths } from '../../shared/generated/platform-api';
+import { HttpError } from '../http-errors';
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-  }
-}
+/**
+ * The platform's error format as the CLI got it back (or a usage error, status 2; an unreachable
+ * service, status 0): the same fields the gateway answers with (gateway/http-errors.ts).
+ */
+export class ApiError extends HttpError {}
 
 /** The gateway the CLI talks to: --url, else PLAT_URL, else the local default. */
 export function gatewayUrl(flag?: string): string {

@@ -23,6 +23,15 @@ export const REFUSED: ApiResponse = {
   description: 'the cluster refused the request: its reason (no such index, analyzer or field)',
 };
 
+/** 422 naming each problem of an invalid policy (error.details.problems). */
+export const policyInvalid = (err: PolicyInvalid) =>
+  new HttpError(
+    422,
+    'policy_invalid',
+    `policy ${err.policyId} is invalid: ${err.problems.length} problem(s), each in error.details.problems`,
+    { problems: err.problems },
+  );
+
 export async function onCluster<T>(
   client: OpenSearchClient | undefined,
   work: (c: OpenSearchClient) => Promise<T>,
@@ -37,13 +46,7 @@ export async function onCluster<T>(
     return await work(client);
   } catch (err) {
     if (err instanceof NotAggregatableError) throw new HttpError(422, 'not_aggregatable', err.message);
-    if (err instanceof PolicyInvalid)
-      throw new HttpError(
-        422,
-        'policy_invalid',
-        `policy ${err.policyId} is invalid: ${err.problems.length} problem(s), each in error.details.problems`,
-        { problems: err.problems },
-      );
+    if (err instanceof PolicyInvalid) throw policyInvalid(err);
     if (err instanceof LifecycleRequestError)
       throw new HttpError(err.status, err.status === 404 ? 'not_found' : 'lifecycle_refused', err.message);
     if (err instanceof OpenSearchError && (err.status === 401 || err.status === 403))

@@ -16,7 +16,7 @@ import { simulationRequestSchema } from '../../domain/search-ops/lifecycle/simul
 import type { OpenSearchClient } from '../../domain/search-ops/opensearch-client';
 import { apiRoute, type ApiRoute } from '../api/api-route';
 import { HttpError } from '../http-errors';
-import { onCluster, UNAVAILABLE } from './on-cluster';
+import { onCluster, policyInvalid, UNAVAILABLE } from './on-cluster';
 
 const count = z.number().int().min(0);
 const tierRow = z.object({
@@ -103,13 +103,7 @@ export function simulateApi(client: OpenSearchClient | undefined): ApiRoute[] {
         try {
           return await runSimulation(body, { stored });
         } catch (err) {
-          if (err instanceof PolicyInvalid)
-            throw new HttpError(
-              422,
-              'policy_invalid',
-              `policy ${err.policyId} is invalid: ${err.problems.length} problem(s), each in error.details.problems`,
-              { problems: err.problems },
-            );
+          if (err instanceof PolicyInvalid) throw policyInvalid(err);
           throw err;
         }
       },

@@ -15,6 +15,7 @@ export interface FakeIsm {
   stop(): Promise<void>;
 }
 
+type CatIndex = { index: string; uuid: string };
 type Policy = { seq_no: number; primary_term: 1; version: number; body: Record<string, unknown> };
 
 export async function startFakeIsm(nodeUrl: string): Promise<FakeIsm> {
@@ -28,7 +29,7 @@ export async function startFakeIsm(nodeUrl: string): Promise<FakeIsm> {
       `${nodeUrl}/_cat/indices/${encodeURIComponent(pattern)}?format=json&h=index,uuid&s=index`,
     );
     if (res.status === 404) return undefined;
-    return (await res.json()) as { index: string; uuid: string }[];
+    return (await res.json()) as CatIndex[];
   };
   const stored = (id: string, p: Policy) => ({
     _id: id,
@@ -37,11 +38,18 @@ export async function startFakeIsm(nodeUrl: string): Promise<FakeIsm> {
     _primary_term: p.primary_term,
     policy: p.body,
   });
-  const update = (failed: { index_name: string; index_uuid: string; reason: string }[], n: number) => ({
-    updated_indices: n,
-    failures: failed.length > 0,
-    failed_indices: failed,
-  });
+  /** ISM's answer to add, remove and retry: how many indices `acted` on, and why each other one failed. */
+  const updated = (
+    indices: CatIndex[],
+    acted: (i: CatIndex) => boolean,
+    reason: string,
+  ): [number, unknown] => {
+    const failed = indices
+      .filter((i) => !acted(i))
+      .map((i) => ({ index_name: i.index, index_uuid: i.uuid, reason }));
+    const n = indices.length - failed.length;
+    return [200, { updated_indices: n, failures: failed.length > 0, failed_indices: failed }];
+  };
 
   async function ism(method: string, url: URL, body: unknown): Promise<[number, unknown]> {
     const [, , , kind, target] = url.pathname.split('/').map(decodeURIComponent);
@@ -105,47 +113,25 @@ export async function startFakeIsm(nodeUrl: string): Promise<FakeIsm> {
     }
     const indices = await resolve(target);
     if (!indices) return [404, error('index_not_found_exception', `no such index [${target}]`)];
-    const failed: { index_name: string; index_uuid: string; reason: string }[] = [];
-    let n = 0;
     if (kind === 'add') {
       const policyId = (body as { policy_id?: string }).policy_id ?? '';
       if (!policies.has(policyId))
         return [404, error('status_exception', `Could not find policy [${policyId}]`)];
-      for (const i of indices)
-        if (managed.has(i.index))
-          failed.push({
-            index_name: i.index,
-            index_uuid: i.uuid,
-            reason: 'This index already has a policy, use the update policy API to update index policies',
-          });
-        else {
-          managed.set(i.index, { policy_id: policyId, uuid: i.uuid, failed: false });
-          n++;
-        }
-      return [200, update(failed, n)];
+      const attach = (i: CatIndex) => {
+        if (managed.has(i.index)) return false;
+        managed.set(i.index, { policy_id: policyId, uuid: i.uuid, failed: false });
+        return true;
+      };
+      return updated(
+        indices,
+        attach,
+        'This index already has a policy, use the update policy API to update index policies',
+      );
     }
-    if (kind === 'remove') {
-      for (const i of indices)
-        if (managed.delete(i.index)) n++;
-        else
-          failed.push({
-            index_name: i.index,
-            index_uuid: i.uuid,
-            reason: 'This index does not have a policy to remove',
-          });
-      return [200, update(failed, n)];
-    }
-    if (kind === 'retry') {
-      for (const i of indices)
-        if (managed.get(i.index)?.failed) n++;
-        else
-          failed.push({
-            index_name: i.index,
-            index_uuid: i.uuid,
-            reason: 'This index is not in failed state.',
-          });
-      return [200, update(failed, n)];
-    }
+    if (kind === 'remove')
+      return updated(indices, (i) => managed.delete(i.index), 'This index does not have a policy to remove');
+    if (kind === 'retry')
+      return updated(indices, (i) => !!managed.get(i.index)?.failed, 'This index is not in failed state.');
     if (kind === 'explain') {
       const out: Record<string, unknown> = {};
       for (const i of indices) {

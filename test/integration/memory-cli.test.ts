@@ -46,6 +46,12 @@ describe('plat memory CLI', () => {
       child.stdin.end(input);
     });
   const plat = (...args: string[]) => run(['memory', ...args]);
+  /** `plat memory ARGS` exits with `status`, saying `message` on stderr. */
+  const expectRefused = async (args: string[], status: number, message: string) => {
+    const res = await plat(...args);
+    expect(res.status).toBe(status);
+    expect(res.stderr).toContain(message);
+  };
 
   it('adds, finds, lists, gets, updates, keeps history, and deletes', async () => {
     const fact = 'The staging database runs on port 5433.';
@@ -171,57 +177,21 @@ describe('plat memory CLI', () => {
 
   it('copies long-term experience memories to the shared space once', async () => {
     const fact = 'Restarting the queue worker fixes stuck exports.';
-    const first = await plat(
-      'add',
-      '--user',
-      'fay',
-      '--agent',
-      'ops',
-      '--category',
-      'experience',
-      '--no-infer',
-      fact,
-    );
+    const fayAdds = (...args: string[]) => plat('add', '--user', 'fay', ...args);
+    const first = await fayAdds('--agent', 'ops', '--category', 'experience', '--no-infer', fact);
     expect(first.status).toBe(0);
     expect(first.stdout).toMatch(new RegExp(`^shared: added \\(${UUID}\\)$`, 'm'));
     const other = await plat('add', '--user', 'gus', '--category', 'experience', '--no-infer', fact);
     expect(other.stdout).toMatch(/^ADD\s/m);
     expect(other.stdout).toMatch(new RegExp(`^shared: already there \\(${UUID}\\)$`, 'm'));
     // The same fact again for fay is NONE: nothing to share.
-    const repeat = await plat(
-      'add',
-      '--user',
-      'fay',
-      '--agent',
-      'ops',
-      '--category',
-      'experience',
-      '--no-infer',
-      fact,
-    );
+    const repeat = await fayAdds('--agent', 'ops', '--category', 'experience', '--no-infer', fact);
     expect(repeat.stdout).toMatch(/^NONE\s/m);
     expect(repeat.stdout).not.toContain('shared:');
     // Short-term and other categories stay private.
-    const daily = await plat(
-      'add',
-      '--user',
-      'fay',
-      '--run-id',
-      today(),
-      '--category',
-      'experience',
-      'Exports were stuck today.',
-    );
+    const daily = await fayAdds('--run-id', today(), '--category', 'experience', 'Exports were stuck today.');
     expect(daily.stdout).not.toContain('shared:');
-    const project = await plat(
-      'add',
-      '--user',
-      'fay',
-      '--category',
-      'project',
-      '--no-infer',
-      'Fay is on call this week.',
-    );
+    const project = await fayAdds('--category', 'project', '--no-infer', 'Fay is on call this week.');
     expect(project.stdout).not.toContain('shared:');
 
     const shared = JSON.parse((await plat('list', '--user', 'shared', '--json')).stdout) as {
@@ -241,31 +211,23 @@ describe('plat memory CLI', () => {
     const badDay = await plat('add', '--user', 'ana', '--run-id', '2026-02-30', 'x');
     expect(badDay.status).toBe(1);
     expect(badDay.stderr).toMatch(/^ {2}run_id: a real calendar date YYYY-MM-DD$/m);
-    const badScore = await plat('search', '--user', 'ana', '--min-score', '1.5', 'q');
-    expect(badScore.status).toBe(1);
-    expect(badScore.stderr).toContain('min_score');
+    await expectRefused(['search', '--user', 'ana', '--min-score', '1.5', 'q'], 1, 'min_score');
 
-    const noUser = await plat('add', 'some text');
-    expect(noUser.status).toBe(2);
-    expect(noUser.stderr).toContain('missing --user');
-    const noQuery = await plat('search', '--user', 'ana');
-    expect(noQuery.status).toBe(2);
-    expect(noQuery.stderr).toContain('missing the query');
-    const noText = await plat('add', '--user', 'ana');
-    expect(noText.status).toBe(2);
-    expect(noText.stderr).toContain('missing the text');
-    const badMode = await plat('search', '--user', 'ana', '--mode', 'fuzzy', 'q');
-    expect(badMode.status).toBe(2);
-    expect(badMode.stderr).toContain('--mode must be one of semantic, lexical, hybrid');
-    const notNumber = await plat('search', '--user', 'ana', '--top-k', 'many', 'q');
-    expect(notNumber.status).toBe(2);
-    expect(notNumber.stderr).toContain('--top-k must be a number');
-    const badMeta = await plat('add', '--user', 'ana', '--metadata', '[1]', 'x');
-    expect(badMeta.status).toBe(2);
-    expect(badMeta.stderr).toContain('--metadata must be a JSON object');
-    const unknown = await plat('forget', 'x');
-    expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toContain('unknown subcommand memory forget');
+    await expectRefused(['add', 'some text'], 2, 'missing --user');
+    await expectRefused(['search', '--user', 'ana'], 2, 'missing the query');
+    await expectRefused(['add', '--user', 'ana'], 2, 'missing the text');
+    await expectRefused(
+      ['search', '--user', 'ana', '--mode', 'fuzzy', 'q'],
+      2,
+      '--mode must be one of semantic, lexical, hybrid',
+    );
+    await expectRefused(['search', '--user', 'ana', '--top-k', 'many', 'q'], 2, '--top-k must be a number');
+    await expectRefused(
+      ['add', '--user', 'ana', '--metadata', '[1]', 'x'],
+      2,
+      '--metadata must be a JSON object',
+    );
+    await expectRefused(['forget', 'x'], 2, 'unknown subcommand memory forget');
 
     const down = await plat('list', '--user', 'ana', '--memory-url', 'http://127.0.0.1:9');
     expect(down.status).toBe(1);

@@ -135,6 +135,19 @@ describe('calendar dimensions', () => {
 });
 
 describe('integer yyyymmdd days', () => {
+  /** Refunds dated by an integer refund_day, with the explorer's `date_stats` if it measured any. */
+  const refunds = (date_stats?: SourceTable['date_stats']): SourceTable => ({
+    name: 'refunds',
+    row_count: 50,
+    columns: [col('refund_id', 'int', 'PRI'), col('refund_day', 'int'), col('refund_amount', 'decimal')],
+    primary_key: ['refund_id'],
+    foreign_keys: [],
+    sample_rows: [{ refund_id: '1', refund_day: '20240131', refund_amount: '3.00' }],
+    ...(date_stats ? { date_stats } : {}),
+  });
+  const prdOf = (table: SourceTable) =>
+    buildOfflinePrd({ database: 'x', server_version: '', tables: [table], views: [] });
+
   it('reads only real days in range', () => {
     expect(dateKeyDay('20240131')).toBe('2024-01-31');
     expect(dateKeyDay(20240229)).toBe('2024-02-29');
@@ -158,14 +171,8 @@ describe('integer yyyymmdd days', () => {
     expect(expressionSql(parseExpression(source))).toBe(
       `CAST(try_strptime(CAST("refunds"."refund_day" AS VARCHAR), '%Y%m%d') AS DATE)`,
     );
-    const table: SourceTable = {
-      name: 'refunds',
-      row_count: 50,
-      columns: [col('refund_id', 'int', 'PRI'), col('refund_day', 'int'), col('refund_amount', 'decimal')],
-      primary_key: ['refund_id'],
-      foreign_keys: [],
-      sample_rows: [{ refund_id: '1', refund_day: '20240131', refund_amount: '3.00' }],
-      date_stats: {
+    const prd = prdOf(
+      refunds({
         refund_day: {
           encoding: 'yyyymmdd',
           non_null: 50,
@@ -174,9 +181,8 @@ describe('integer yyyymmdd days', () => {
           last: '2024-03-01',
           future: 0,
         },
-      },
-    };
-    const prd = buildOfflinePrd({ database: 'x', server_version: '', tables: [table], views: [] });
+      }),
+    );
     expect(prd.facts[0].event_time).toMatchObject({ table: 'refunds', column: 'refund_day', path: [] });
     expect(prdSchema.safeParse(prd).success).toBe(true);
     // A person's edit keeps the parse (the column did not change) …
@@ -203,15 +209,7 @@ describe('integer yyyymmdd days', () => {
   });
 
   it('is not read from an integer whose figures the explorer did not measure as days', () => {
-    const table: SourceTable = {
-      name: 'refunds',
-      row_count: 50,
-      columns: [col('refund_id', 'int', 'PRI'), col('refund_day', 'int'), col('refund_amount', 'decimal')],
-      primary_key: ['refund_id'],
-      foreign_keys: [],
-      sample_rows: [{ refund_id: '1', refund_day: '20240131', refund_amount: '3.00' }],
-    };
-    const prd = buildOfflinePrd({ database: 'x', server_version: '', tables: [table], views: [] });
+    const prd = prdOf(refunds());
     expect(prd.facts[0]?.event_time ?? null).toBeNull();
   });
 });

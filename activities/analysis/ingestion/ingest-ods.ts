@@ -5,8 +5,7 @@
  * finish-ods.ts); this activity stays registered while recorded histories of projects started
  * before that call it (docs/architecture.md#changing-workflow-code).
  */
-import { activityInfo, cancellationSignal, heartbeat } from '@temporalio/activity';
-import { OrderedWrites } from '../../../domain/metadata-store/ordered-writes';
+import { activityInfo, cancellationSignal } from '@temporalio/activity';
 import { exploreSource } from '../../../domain/sources/source-explorer';
 import {
   ingestOds as copyTables,
@@ -15,10 +14,10 @@ import {
 } from '../../../domain/warehouse/ods-ingestion';
 import { reuseOds } from '../../../domain/warehouse/ods-reuse';
 import { snapshotVerdict, snapshotWarning } from '../../../domain/warehouse/ods-snapshot-verdict';
-import type { TableCopyResult } from '../../../domain/warehouse/ods-table-copy';
 import type { OdsSummary } from '../../../shared/project-model';
 import { tableCopiedEvent } from '../ods-progress';
 import { connectOrExplain, connectorOf } from '../source-access';
+import { withTableProgress } from './copy-ods-part';
 import type { IngestionDeps, IngestOdsRequest } from './ingestion-deps';
 import { reusedSummary } from './reuse-earlier-ods';
 import { odsSummary, refuseMismatchedCounts } from './ods-summary';
@@ -66,29 +65,24 @@ async function copySource(
   const source = await connectorOf(secrets, req.source, sources);
   const db = await connectOrExplain(source);
   const attempt = activityInfo().attempt;
-  const checkpoint = (activityInfo().heartbeatDetails as TableCopyResult[] | undefined) ?? [];
-  let progress: TableCopyResult[] = checkpoint;
-  const beat = setInterval(() => heartbeat(progress), 5_000);
-  const writes = new OrderedWrites();
-  try {
-    // Columns and keys only: the copy counts rows itself, inside its consistent snapshot.
-    const snapshot = await exploreSource(db, source.target.database, { sampleRows: 0, countRows: false });
-    return await copyTables({
-      projectId: req.project_id,
-      warehouseRoot,
-      source,
-      snapshot,
-      prd: req.prd,
-      done: checkpoint,
-      maxRowsPerSecond,
-      // A draining worker cancels the copy after its grace time: the finished tables are in the
-      // heartbeat, and the retry (on this host, once it is back) copies only the others.
-      signal: cancellationSignal(),
-      onTable: (copied, done) => {
-        progress = done;
-        heartbeat(done);
-        writes.push(() =>
-          store.addEvents([
+  return withTableProgress(
+    store,
+    async ({ checkpoint, tableDone }) => {
+      // Columns and keys only: the copy counts rows itself, inside its consistent snapshot.
+      const snapshot = await exploreSource(db, source.target.database, { sampleRows: 0, countRows: false });
+      return copyTables({
+        projectId: req.project_id,
+        warehouseRoot,
+        source,
+        snapshot,
+        prd: req.prd,
+        done: checkpoint,
+        maxRowsPerSecond,
+        // A draining worker cancels the copy after its grace time: the finished tables are in the
+        // heartbeat, and the retry (on this host, once it is back) copies only the others.
+        signal: cancellationSignal(),
+        onTable: (copied, done) =>
+          tableDone(done, () =>
             tableCopiedEvent(
               req.project_id,
               `a${attempt}:${copied.table}`,
@@ -96,15 +90,9 @@ async function copySource(
               copied,
               { tables_done: done.length },
             ),
-          ]),
-        );
-      },
-    });
-  } finally {
-    clearInterval(beat);
-    // The last checkpoint now, not at the next throttled beat: a draining worker stops right after.
-    heartbeat(progress);
-    await db.end();
-    await writes.drain();
-  }
+          ),
+      });
+    },
+    () => db.end(),
+  );
 }

@@ -9,6 +9,7 @@ import type { MemoryRecord } from '../../../shared/memory-model';
 import type { MemoryFilter, VersionScope } from './memory-store';
 import { MEMORY_COLUMNS, vectorBytes } from './memory-row';
 import type { MemoryTables } from './memory-schema';
+import { plainFields } from './record-fields';
 
 /** What an update writes: the new text and its vector, with the record's metadata (and category). */
 export interface RowChange extends Pick<
@@ -41,20 +42,8 @@ function filteredMemories(db: Kysely<MemoryTables>, f: MemoryFilter) {
 
 /** A record as its row. */
 const rowOf = (record: MemoryRecord, vector: Float32Array) => ({
-  id: record.id,
-  user_id: record.user_id,
-  agent_id: record.agent_id,
-  run_id: record.run_id,
-  memory: record.memory,
-  hash: record.hash,
+  ...plainFields(record),
   metadata_json: JSON.stringify(record.metadata),
-  category: record.category,
-  created_at: record.created_at,
-  updated_at: record.updated_at,
-  embedder: record.embedder,
-  valid_from: record.valid_from,
-  valid_to: record.valid_to,
-  version_of: record.version_of,
   vector: vectorBytes(vector),
 });
 

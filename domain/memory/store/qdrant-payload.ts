@@ -4,6 +4,7 @@
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { indexTerms } from '../search/text-terms';
+import { plainFields } from './record-fields';
 
 /** A record as stored in Qdrant. */
 export type QdrantMemoryPayload = MemoryRecord & {
@@ -31,20 +32,8 @@ export function runDay(day: string): number | undefined {
 /** The payload of a record's point. */
 export function toPayload(record: MemoryRecord): QdrantMemoryPayload {
   return {
-    id: record.id,
-    memory: record.memory,
-    user_id: record.user_id,
-    agent_id: record.agent_id,
-    run_id: record.run_id,
+    ...plainFields(record),
     metadata: record.metadata,
-    category: record.category,
-    hash: record.hash,
-    created_at: record.created_at,
-    updated_at: record.updated_at,
-    embedder: record.embedder,
-    valid_from: record.valid_from,
-    valid_to: record.valid_to,
-    version_of: record.version_of,
     run_day: record.run_id === null ? null : (runDay(record.run_id) ?? null),
     terms: [...new Set(indexTerms(record.memory))],
   };

@@ -20,6 +20,17 @@ const reply = (text: string, input = 300, output = 40) => ({
   usage: { input_tokens: input, output_tokens: output },
 });
 const systemOf = (req: FakeRequest) => String(req.body.system);
+/** The memory service in `dataDir`, extracting with Claude at `fake`, on the fixed clock. */
+const memoryOnClaude = (dataDir: string, fake: MessagesFake) =>
+  createMemoryService(
+    dataDir,
+    loadConfig({
+      ANTHROPIC_API_KEY: 'sk-test',
+      ANTHROPIC_BASE_URL: fake.baseURL,
+      PLAT_MODEL_SMALL: 'claude-test-small',
+    }),
+    { now: () => now },
+  );
 
 describe('memory extraction with Claude', () => {
   let fake: MessagesFake;
@@ -46,15 +57,7 @@ describe('memory extraction with Claude', () => {
       },
     ]);
     dataDir = newTestDataDir();
-    service = await createMemoryService(
-      dataDir,
-      loadConfig({
-        ANTHROPIC_API_KEY: 'sk-test',
-        ANTHROPIC_BASE_URL: fake.baseURL,
-        PLAT_MODEL_SMALL: 'claude-test-small',
-      }),
-      { now: () => now },
-    );
+    service = await memoryOnClaude(dataDir, fake);
   });
   afterAll(async () => fake?.close());
 
@@ -207,15 +210,7 @@ describe('attributes Claude names (subject, attribute, value)', () => {
           }),
         ),
     ]);
-    service = await createMemoryService(
-      newTestDataDir(),
-      loadConfig({
-        ANTHROPIC_API_KEY: 'sk-test',
-        ANTHROPIC_BASE_URL: fake.baseURL,
-        PLAT_MODEL_SMALL: 'claude-test-small',
-      }),
-      { now: () => now },
-    );
+    service = await memoryOnClaude(newTestDataDir(), fake);
   });
   afterAll(async () => fake?.close());
 

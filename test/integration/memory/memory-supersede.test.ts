@@ -34,6 +34,13 @@ describe('memory updates that supersede', () => {
   const said = (user_id: string, content: string, age: number) =>
     add({ user_id, messages: [{ role: 'user', content }], created_at: daysAgo(age) });
   const events = (results: Added[]) => results.map((r) => [r.event, r.memory]);
+  /** What an add answers for memory `id`, updated from `previous_memory` to `memory`. */
+  const updated = (id: string, previous_memory: string, memory: string): Added => ({
+    id,
+    memory,
+    event: 'UPDATE',
+    previous_memory,
+  });
   const history = async (id: string) => (await call('GET', `/memory/history/${id}`)).body.results as Entry[];
   const search = async (user_id: string, query: string, extra: Record<string, unknown> = {}) =>
     (await call('POST', '/memory/search', { user_id, query, time_decay: false, ...extra })).body
@@ -68,12 +75,7 @@ describe('memory updates that supersede', () => {
         200,
       );
       expect(results).toEqual([
-        {
-          id: home,
-          memory: 'Actually, I moved to Lisbon in March.',
-          event: 'UPDATE',
-          previous_memory: 'I live in Berlin.',
-        },
+        updated(home, 'I live in Berlin.', 'Actually, I moved to Lisbon in March.'),
         expect.objectContaining({ event: 'ADD', memory: "My cat's name is Tom." }),
         expect.objectContaining({ event: 'ADD', memory: 'I started learning the guitar.' }),
       ]);
@@ -82,30 +84,15 @@ describe('memory updates that supersede', () => {
     it('a new favourite food and a new employer update theirs, in either sentence order', async () => {
       const results = await said(user, 'Sushi is my favourite food now. These days I work at Bosch.', 100);
       expect(results).toEqual([
-        {
-          id: food,
-          memory: 'Sushi is my favourite food now.',
-          event: 'UPDATE',
-          previous_memory: 'My favourite food is ramen.',
-        },
-        {
-          id: work,
-          memory: 'These days I work at Bosch.',
-          event: 'UPDATE',
-          previous_memory: 'I work at Siemens.',
-        },
+        updated(food, 'My favourite food is ramen.', 'Sushi is my favourite food now.'),
+        updated(work, 'I work at Siemens.', 'These days I work at Bosch.'),
       ]);
     });
 
     it('a second move updates the same memory again; saying the same place again changes nothing', async () => {
       const moved = await said(user, "I've relocated to Porto for a new role.", 30);
       expect(moved).toEqual([
-        {
-          id: home,
-          memory: "I've relocated to Porto for a new role.",
-          event: 'UPDATE',
-          previous_memory: 'Actually, I moved to Lisbon in March.',
-        },
+        updated(home, 'Actually, I moved to Lisbon in March.', "I've relocated to Porto for a new role."),
       ]);
       expect(events(await said(user, 'I live in Porto now.', 20))).toEqual([
         ['NONE', "I've relocated to Porto for a new role."],

@@ -23,11 +23,30 @@ describe.each(BACKENDS)('source passwords in the retention pass on $name', (back
   const stores = storeOpener(backend);
   afterAll(() => stores.closeAll());
 
-  test('go once their project has ended for the period, or has no project; the rest stay', async () => {
-    const location = await backend.fresh('password-retention');
+  /** A fresh store, its parameter store, and the retention pass over both at an instant, dry or not. */
+  const retentionOn = async (name: string) => {
+    const location = await backend.fresh(name);
     const db = await stores.open(location);
     const dataDir = backend.name === 'sqlite' ? dataDirOf(location) : newTestDataDir();
     const secrets: ParameterStore = await openParameterStore(db, dataDir, randomBytes(32).toString('base64'));
+    const activities = createRetentionActivities({
+      retention: {
+        logDir: path.join(dataDir, 'logs'),
+        warehouseRoot: path.join(dataDir, 'warehouse'),
+        db,
+        secrets,
+      },
+    });
+    const pass = (at: number, dryRun: boolean): Promise<RetentionReport> =>
+      new MockActivityEnvironment().run(activities.applyRetention, {
+        now: new Date(at).toISOString(),
+        dry_run: dryRun,
+      });
+    return { db, secrets, pass };
+  };
+
+  test('go once their project has ended for the period, or has no project; the rest stay', async () => {
+    const { db, secrets, pass } = await retentionOn('password-retention');
     const projects = new ProjectStore(db);
     const now = Date.now();
     const refs: Record<string, string> = {};
@@ -62,19 +81,6 @@ describe.each(BACKENDS)('source passwords in the retention pass on $name', (back
     await project('proj-20261101-orphan', undefined, 0);
     await secrets.put('plat/token-signing-key', 'not a project parameter');
 
-    const activities = createRetentionActivities({
-      retention: {
-        logDir: path.join(dataDir, 'logs'),
-        warehouseRoot: path.join(dataDir, 'warehouse'),
-        db,
-        secrets,
-      },
-    });
-    const pass = (at: number, dryRun: boolean): Promise<RetentionReport> =>
-      new MockActivityEnvironment().run(activities.applyRetention, {
-        now: new Date(at).toISOString(),
-        dry_run: dryRun,
-      });
     const targets = (r: RetentionReport) =>
       r.items
         .filter((i) => i.kind === 'source_passwords')
@@ -125,23 +131,9 @@ describe.each(BACKENDS)('source passwords in the retention pass on $name', (back
   });
 
   test('a project parameter name that is not a project id is data, and matches no project', async () => {
-    const location = await backend.fresh('password-retention-hostile');
-    const db = await stores.open(location);
-    const dataDir = backend.name === 'sqlite' ? dataDirOf(location) : newTestDataDir();
-    const secrets = await openParameterStore(db, dataDir, randomBytes(32).toString('base64'));
+    const { secrets, pass } = await retentionOn('password-retention-hostile');
     await secrets.put(`projects/x' OR '1'='1/db-password`, 'v');
-    const activities = createRetentionActivities({
-      retention: {
-        logDir: path.join(dataDir, 'logs'),
-        warehouseRoot: path.join(dataDir, 'warehouse'),
-        db,
-        secrets,
-      },
-    });
-    const report: RetentionReport = await new MockActivityEnvironment().run(activities.applyRetention, {
-      now: new Date(Date.now() + 8 * DAY_MS).toISOString(),
-      dry_run: false,
-    });
+    const report = await pass(Date.now() + 8 * DAY_MS, false);
     expect(report.totals.source_passwords.items).toBe(1);
     expect(await secrets.list()).not.toContainEqual(
       expect.objectContaining({ name: `projects/x' OR '1'='1/db-password` }),

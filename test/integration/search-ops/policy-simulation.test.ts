@@ -9,7 +9,6 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { applyPolicy } from '../../../domain/search-ops/lifecycle/apply-policy';
 import { lifecycleManager } from '../../../domain/search-ops/lifecycle/lifecycle-manager-for';
 import { lifecyclePass } from '../../../domain/search-ops/lifecycle/lifecycle-pass';
@@ -19,10 +18,8 @@ import { runSimulation } from '../../../domain/search-ops/lifecycle/simulate/run
 import type { IndexEvent } from '../../../domain/search-ops/lifecycle/index-step';
 import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
 import { repoRoot } from '../../../shared/paths';
-import { apiCaller } from '../../harness/api-caller';
-import { leaseTestOpenSearch, type LeasedOpenSearch } from '../../harness/opensearch-pool';
-import { startTestGateway, type TestGateway } from '../../harness/platform-gateway';
-import { devServerEnv } from '../../harness/temporal-envs';
+import { apiCaller, type ApiCall } from '../../harness/api-caller';
+import { startSearchGateways, type SearchGateways } from '../../harness/search-gateways';
 
 const HOUR = 3_600_000;
 const DAYS = 3;
@@ -53,39 +50,22 @@ const POLICY = {
 const PROFILE = { docs_per_day: 240, doc_bytes: 200, growth_percent: 30 };
 
 describe('policy simulation against real passes (real OpenSearch node, no ISM)', () => {
-  let node: LeasedOpenSearch;
+  let search: SearchGateways;
   let client: OpenSearchClient;
-  let env: TestWorkflowEnvironment;
-  let gateway: TestGateway;
-  let bare: TestGateway;
   let token: string;
-  const call = apiCaller(() => gateway.base);
-  const callBare = apiCaller(() => bare.base);
+  const call = apiCaller(() => search.gateway.base);
+  const callBare = apiCaller(() => search.bare.base);
+  /** POST /v1/search/simulate to the gateway `on` calls, signed in unless told otherwise. */
+  const simulate = (on: ApiCall, body: Record<string, unknown>, signedIn = true) =>
+    on('POST', '/v1/search/simulate', body, signedIn ? token : undefined);
 
   beforeAll(async () => {
-    node = await leaseTestOpenSearch();
-    client = new OpenSearchClient({ url: node.url });
-    env = await devServerEnv();
-    gateway = await startTestGateway({
-      client: env.client,
-      taskQueue: 'simulate-test',
-      opensearchUrl: node.url,
-    });
-    // Same users and keys, no OpenSearch.
-    bare = await startTestGateway({
-      client: env.client,
-      taskQueue: 'simulate-test',
-      dataDir: gateway.dataDir,
-    });
+    search = await startSearchGateways('simulate-test');
+    client = new OpenSearchClient({ url: search.node.url });
     token = (await call('POST', '/auth/signup', { username: 'planner', password: 'plan ahead!' })).body
       .id_token as string;
   }, 300_000);
-  afterAll(async () => {
-    await gateway?.stop();
-    await bare?.stop();
-    await env?.teardown();
-    await node?.release();
-  });
+  afterAll(async () => search?.stop());
 
   it('rolls over, transitions and deletes at the passes the simulator predicted, leaving the indices per tier it predicted', async () => {
     const sim = await runSimulation({
@@ -165,12 +145,7 @@ describe('policy simulation against real passes (real OpenSearch node, no ISM)',
 
   it('answers POST /v1/search/simulate without a cluster for built-in and given policies, and reads stored ones from the cluster', async () => {
     const profile = { docs_per_day: 2_000_000, doc_bytes: 600 };
-    const builtin = await callBare(
-      'POST',
-      '/v1/search/simulate',
-      { policy_id: 'retentionPolicy', days: 40, profile },
-      token,
-    );
+    const builtin = await simulate(callBare, { policy_id: 'retentionPolicy', days: 40, profile });
     expect(builtin.status).toBe(200);
     expect(builtin.body).toMatchObject({
       policy_id: 'retentionPolicy',
@@ -180,75 +155,45 @@ describe('policy simulation against real passes (real OpenSearch node, no ISM)',
     });
     expect((builtin.body.daily as unknown[]).length).toBe(40);
 
-    const given = await callBare(
-      'POST',
-      '/v1/search/simulate',
-      { policy: POLICY, days: 3, profile: PROFILE, pass_interval: '1h' },
-      token,
-    );
+    const given = await simulate(callBare, {
+      policy: POLICY,
+      days: 3,
+      profile: PROFILE,
+      pass_interval: '1h',
+    });
     expect(given.status).toBe(200);
     expect(given.body).toMatchObject({ alias: 'simcmp', pass_interval: '1h' });
 
     // A stored policy needs the cluster: 503 without one, 404 for an id it does not have.
-    const noCluster = await callBare(
-      'POST',
-      '/v1/search/simulate',
-      { policy_id: 'simcmp-lifecycle', days: 3, profile },
-      token,
-    );
+    const noCluster = await simulate(callBare, { policy_id: 'simcmp-lifecycle', days: 3, profile });
     expect(noCluster.status).toBe(503);
     expect((noCluster.body.error as { message: string }).message).toMatch(/OPENSEARCH_URL/);
-    const stored = await call(
-      'POST',
-      '/v1/search/simulate',
-      { policy_id: 'simcmp-lifecycle', days: 6, profile: PROFILE },
-      token,
-    );
+    const stored = await simulate(call, { policy_id: 'simcmp-lifecycle', days: 6, profile: PROFILE });
     expect(stored.status).toBe(200);
     expect(stored.body).toMatchObject({
       policy_id: 'simcmp-lifecycle',
       alias: 'simcmp',
       managed_domain: false,
     });
-    expect(
-      (await call('POST', '/v1/search/simulate', { policy_id: 'no-such-policy', days: 3, profile }, token))
-        .status,
-    ).toBe(404);
+    expect((await simulate(call, { policy_id: 'no-such-policy', days: 3, profile })).status).toBe(404);
 
     // The policy is validated as for writing it: each problem, with its path.
-    const tiered = await callBare(
-      'POST',
-      '/v1/search/simulate',
-      { policy_id: 'tieredPolicy', days: 3, profile },
-      token,
-    );
+    const tiered = await simulate(callBare, { policy_id: 'tieredPolicy', days: 3, profile });
     expect(tiered.status).toBe(422);
     expect(JSON.stringify((tiered.body.error as { details: unknown }).details)).toMatch(
       /warm_migration exists only on a managed domain/,
     );
     expect(
-      (
-        await callBare(
-          'POST',
-          '/v1/search/simulate',
-          { policy_id: 'tieredPolicy', days: 3, profile, managed_domain: true },
-          token,
-        )
-      ).status,
+      (await simulate(callBare, { policy_id: 'tieredPolicy', days: 3, profile, managed_domain: true }))
+        .status,
     ).toBe(200);
     // The schema's limits: a 400 naming the field.
-    const tooLong = await callBare(
-      'POST',
-      '/v1/search/simulate',
-      { policy_id: 'retentionPolicy', days: 3651, profile },
-      token,
-    );
+    const tooLong = await simulate(callBare, { policy_id: 'retentionPolicy', days: 3651, profile });
     expect(tooLong.status).toBe(400);
     expect(JSON.stringify(tooLong.body)).toMatch(/days/);
-    expect(
-      (await callBare('POST', '/v1/search/simulate', { policy_id: 'retentionPolicy', days: 3, profile }))
-        .status,
-    ).toBe(401);
+    expect((await simulate(callBare, { policy_id: 'retentionPolicy', days: 3, profile }, false)).status).toBe(
+      401,
+    );
   });
 
   it('runs plat index simulate: built-in policies and files on the spot, stored ones through the gateway', async () => {
@@ -264,6 +209,7 @@ describe('policy simulation against real passes (real OpenSearch node, no ISM)',
         child.on('exit', (status) => resolve({ status, stdout, stderr }));
       });
     const profile = ['--docs-per-day', '2000000', '--doc-bytes', '600'];
+    const smallRun = ['--days', '3', '--docs-per-day', '120', '--doc-bytes', '200'];
 
     // No gateway is reachable (PLAT_URL points nowhere): a built-in policy runs here.
     const text = await cli(['index', 'simulate', 'retentionPolicy', '--days', '40', ...profile]);
@@ -297,20 +243,9 @@ describe('policy simulation against real passes (real OpenSearch node, no ISM)',
     });
     expect(parsed.daily).toHaveLength(10);
 
-    const file = path.join(gateway.dataDir, 'simcmp-policy.json');
+    const file = path.join(search.gateway.dataDir, 'simcmp-policy.json');
     fs.writeFileSync(file, JSON.stringify({ policy: POLICY }));
-    const fromFile = await cli([
-      'index',
-      'simulate',
-      '--file',
-      file,
-      '--days',
-      '3',
-      '--docs-per-day',
-      '120',
-      '--doc-bytes',
-      '200',
-    ]);
+    const fromFile = await cli(['index', 'simulate', '--file', file, ...smallRun]);
     expect(fromFile.status).toBe(0);
     expect(fromFile.stdout).toMatch(/^simcmp-policy on simcmp-\* for 3 days/);
 
@@ -348,23 +283,8 @@ describe('policy simulation against real passes (real OpenSearch node, no ISM)',
       ism_template: undefined,
     });
     const stored = await cli(
-      [
-        'index',
-        'simulate',
-        'stored-retention',
-        '--days',
-        '3',
-        '--docs-per-day',
-        '120',
-        '--doc-bytes',
-        '200',
-        '--pass-interval',
-        '1h',
-      ],
-      {
-        PLAT_URL: gateway.base,
-        PLAT_TOKEN: token,
-      },
+      ['index', 'simulate', 'stored-retention', ...smallRun, '--pass-interval', '1h'],
+      { PLAT_URL: search.gateway.base, PLAT_TOKEN: token },
     );
     expect([stored.status, stored.stderr]).toEqual([0, '']);
     expect(stored.stdout).toMatch(/^stored-retention on logs-\* for 3 days/);

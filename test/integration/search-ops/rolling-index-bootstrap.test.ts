@@ -2,6 +2,7 @@
  * Bootstrapping a rolling index on a real OpenSearch node: template, first index and write alias;
  * a second run changes nothing; each broken set-up is reported instead of overwritten.
  */
+import type { TemplateOptions } from '../../../domain/search-ops/index-template';
 import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
 import { bootstrapRollingIndex } from '../../../domain/search-ops/rolling-index-bootstrap';
 import { leaseTestOpenSearch, type LeasedOpenSearch } from '../../harness/opensearch-pool';
@@ -19,12 +20,12 @@ describe('rolling index bootstrap (real OpenSearch node)', () => {
     await node?.release();
   });
 
+  /** Bootstraps `name` with one shard and no replicas, and `options` beside. */
+  const bootstrap = (name: string, options: TemplateOptions = {}, ism?: boolean) =>
+    bootstrapRollingIndex(client, name, { shards: 1, replicas: 0, ...options }, ism);
+
   it('creates the template, the first index and the write alias; a second run changes nothing', async () => {
-    const first = await bootstrapRollingIndex(client, 'app-logs', {
-      shards: 1,
-      replicas: 0,
-      refresh_interval: '1s',
-    });
+    const first = await bootstrap('app-logs', { refresh_interval: '1s' });
     expect(first).toEqual({
       name: 'app-logs',
       template: 'created',
@@ -32,11 +33,7 @@ describe('rolling index bootstrap (real OpenSearch node)', () => {
       write_index: 'app-logs-000001',
       conflicts: [],
     });
-    const again = await bootstrapRollingIndex(client, 'app-logs', {
-      shards: 1,
-      replicas: 0,
-      refresh_interval: '1s',
-    });
+    const again = await bootstrap('app-logs', { refresh_interval: '1s' });
     expect(again).toEqual({ ...first, template: 'unchanged', write_alias: 'unchanged' });
 
     // Writes go through the alias; a rollover makes a new index that the template configured.
@@ -58,18 +55,12 @@ describe('rolling index bootstrap (real OpenSearch node)', () => {
       number_of_shards: '1',
       refresh_interval: '1s',
     });
-    expect((await bootstrapRollingIndex(client, 'app-logs', { shards: 1, replicas: 0 })).write_index).toBe(
-      'app-logs-000002',
-    );
+    expect((await bootstrap('app-logs')).write_index).toBe('app-logs-000002');
   });
 
   it('updates a template that differs, without touching the indices', async () => {
-    await bootstrapRollingIndex(client, 'svc-logs', { shards: 1, replicas: 0 });
-    const changed = await bootstrapRollingIndex(client, 'svc-logs', {
-      shards: 1,
-      replicas: 0,
-      refresh_interval: '30s',
-    });
+    await bootstrap('svc-logs');
+    const changed = await bootstrap('svc-logs', { refresh_interval: '30s' });
     expect(changed).toMatchObject({
       template: 'updated',
       write_alias: 'unchanged',
@@ -79,7 +70,7 @@ describe('rolling index bootstrap (real OpenSearch node)', () => {
 
   it('reports a concrete index named like the alias instead of writing around it', async () => {
     await client.request('PUT', '/plain-logs', {});
-    const report = await bootstrapRollingIndex(client, 'plain-logs', { shards: 1, replicas: 0 });
+    const report = await bootstrap('plain-logs');
     expect(report.write_alias).toBe('conflict');
     expect(report.conflicts[0]).toMatch(
       /^plain-logs is a concrete index, not an alias: writers targeting plain-logs would never roll over/,
@@ -89,7 +80,7 @@ describe('rolling index bootstrap (real OpenSearch node)', () => {
   it('reports an alias without a write index; with ISM, a template without the rollover_alias setting', async () => {
     await client.request('PUT', '/noflag-logs-000001', { aliases: { 'noflag-logs': {} } });
     await client.request('PUT', '/noflag-logs-000002', { aliases: { 'noflag-logs': {} } });
-    const noWriter = await bootstrapRollingIndex(client, 'noflag-logs', { shards: 1, replicas: 0 });
+    const noWriter = await bootstrap('noflag-logs');
     expect(noWriter.write_alias).toBe('conflict');
     expect(noWriter.conflicts.join('\n')).toMatch(/none is its write index/);
 
@@ -98,7 +89,7 @@ describe('rolling index bootstrap (real OpenSearch node)', () => {
       template: { settings: { number_of_shards: 1 } },
     });
     // As on a cluster with ISM (this node has none, so the setting could not be written anyway).
-    const bare = await bootstrapRollingIndex(client, 'bare-logs', { shards: 1, replicas: 0 }, true);
+    const bare = await bootstrap('bare-logs', {}, true);
     expect(bare.template).toBe('conflict');
     expect(bare.conflicts[0]).toMatch(/exists without plugins.index_state_management.rollover_alias/);
     expect(await client.getOrUndefined('/bare-logs-000001')).toBeUndefined();

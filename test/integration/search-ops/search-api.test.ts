@@ -4,42 +4,19 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from '../../../shared/paths';
 import { apiCaller } from '../../harness/api-caller';
-import { leaseTestOpenSearch, type LeasedOpenSearch } from '../../harness/opensearch-pool';
-import { startTestGateway, type TestGateway } from '../../harness/platform-gateway';
-import { devServerEnv } from '../../harness/temporal-envs';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { startSearchGateways, type SearchGateways } from '../../harness/search-gateways';
 
 describe('search API (real OpenSearch node)', () => {
-  let node: LeasedOpenSearch;
-  let env: TestWorkflowEnvironment;
-  let gateway: TestGateway;
-  let bare: TestGateway;
+  let search: SearchGateways;
   let token: string;
-  const call = apiCaller(() => gateway.base);
+  const call = apiCaller(() => search.gateway.base);
 
   beforeAll(async () => {
-    node = await leaseTestOpenSearch();
-    env = await devServerEnv();
-    gateway = await startTestGateway({
-      client: env.client,
-      taskQueue: 'search-api-test',
-      opensearchUrl: node.url,
-    });
-    // Same data (users, keys), no OpenSearch.
-    bare = await startTestGateway({
-      client: env.client,
-      taskQueue: 'search-api-test',
-      dataDir: gateway.dataDir,
-    });
+    search = await startSearchGateways('search-api-test');
     token = (await call('POST', '/auth/signup', { username: 'ops', password: 'search ops!' })).body
       .id_token as string;
   }, 300_000);
-  afterAll(async () => {
-    await gateway?.stop();
-    await bare?.stop();
-    await env?.teardown();
-    await node?.release();
-  });
+  afterAll(async () => search?.stop());
 
   it('bootstraps a rolling index, and a second call changes nothing', async () => {
     const body = { shards: 1, replicas: 0 };
@@ -69,7 +46,7 @@ describe('search API (real OpenSearch node)', () => {
   });
 
   it('answers 409 with the report when an existing state would break rollover', async () => {
-    await fetch(`${node.url}/taken-logs`, { method: 'PUT' });
+    await fetch(`${search.node.url}/taken-logs`, { method: 'PUT' });
     const res = await call(
       'POST',
       '/v1/search/indices/taken-logs/bootstrap',
@@ -212,7 +189,7 @@ describe('search API (real OpenSearch node)', () => {
   const plat = (...args: string[]) =>
     new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', 'plat.cjs'), 'index', ...args], {
-        env: { ...process.env, PLAT_URL: gateway.base, PLAT_TOKEN: token },
+        env: { ...process.env, PLAT_URL: search.gateway.base, PLAT_TOKEN: token },
       });
       let stdout = '';
       let stderr = '';
@@ -258,7 +235,7 @@ describe('search API (real OpenSearch node)', () => {
     // The manual rollover attached the new index at once; only the aggregation is a problem.
     expect(doctor.stdout).toContain('1 problem(s)');
 
-    const file = path.join(gateway.dataDir, 'bad-policy.json');
+    const file = path.join(search.gateway.dataDir, 'bad-policy.json');
     fs.writeFileSync(
       file,
       JSON.stringify({
@@ -291,7 +268,7 @@ describe('search API (real OpenSearch node)', () => {
   });
 
   it('answers 503 saying what to configure when no OpenSearch is set', async () => {
-    const res = await apiCaller(bare.base)(
+    const res = await apiCaller(search.bare.base)(
       'POST',
       '/v1/search/indices/x/analyze',
       { analyzer: 'standard', text: 'x' },

@@ -1,7 +1,7 @@
 /** The in-process vector index: exact nearest neighbours, filters, deletes, and the kernel's bytes. */
 import { INT8_DOT_WASM_BASE64 } from '../../../domain/memory/vector/int8-dot-kernel';
 import { INT8_DOT_WAT } from '../../../domain/memory/vector/int8-dot-wat';
-import { VectorPartition } from '../../../domain/memory/vector/vector-partition';
+import { VectorPartition, type SlotInfo } from '../../../domain/memory/vector/vector-partition';
 import loadWabt from 'wabt';
 
 /** Deterministic unit vectors (mulberry32). */
@@ -20,35 +20,46 @@ function vectors(n: number, dims: number, seed = 7): Float32Array[] {
   });
 }
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i], 0);
+/** A slot's filter fields: no agent or run, created at the epoch and valid since, unless `info` says. */
+const slot = (id: string, info: Partial<SlotInfo> = {}): SlotInfo => ({
+  id,
+  agent_id: null,
+  run_id: null,
+  created_ms: 0,
+  valid_from_ms: 0,
+  valid_to_ms: Infinity,
+  ...info,
+});
+
+/**
+ * The partition's top k for `q` are the exact ones: `rows` (ids `prefix` + row number) ranked by
+ * cosine to `q` by brute force, in that order and with those scores (`q` need not be a unit vector).
+ */
+function expectExactTopK(
+  partition: VectorPartition,
+  rows: Float32Array[],
+  prefix: string,
+  q: Float32Array,
+  k: number,
+) {
+  const norm = Math.hypot(...q);
+  const truth = rows
+    .map((v, i) => ({ id: `${prefix}${i}`, cosine: dot(v, q) / norm }))
+    .sort((a, b) => b.cosine - a.cosine)
+    .slice(0, k);
+  const got = partition.search(q, k, () => true);
+  expect(got.map((h) => h.id)).toEqual(truth.map((t) => t.id));
+  got.forEach((h, i) => expect(h.cosine).toBeCloseTo(truth[i].cosine, 3));
+}
 
 describe('vector partition', () => {
   const dims = 384;
   const data = vectors(3000, dims);
   const index = new VectorPartition(dims);
-  data.forEach((v, i) =>
-    index.upsert(
-      {
-        id: `m${i}`,
-        agent_id: i % 2 ? 'a' : 'b',
-        run_id: null,
-        created_ms: 0,
-        valid_from_ms: 0,
-        valid_to_ms: Infinity,
-      },
-      v,
-    ),
-  );
+  data.forEach((v, i) => index.upsert(slot(`m${i}`, { agent_id: i % 2 ? 'a' : 'b' }), v));
 
   it('finds the exact nearest neighbours with cosine scores', () => {
-    for (const q of vectors(5, dims, 99)) {
-      const truth = data
-        .map((v, i) => ({ id: `m${i}`, cosine: dot(v, q) }))
-        .sort((a, b) => b.cosine - a.cosine)
-        .slice(0, 10);
-      const got = index.search(q, 10, () => true);
-      expect(got.map((h) => h.id)).toEqual(truth.map((t) => t.id));
-      got.forEach((h, i) => expect(h.cosine).toBeCloseTo(truth[i].cosine, 3));
-    }
+    for (const q of vectors(5, dims, 99)) expectExactTopK(index, data, 'm', q, 10);
   });
 
   it('applies the filter before choosing the top k', () => {
@@ -60,30 +71,10 @@ describe('vector partition', () => {
   it('forgets removed vectors, reuses their slots and replaces updated ones', () => {
     index.remove('m1');
     expect(index.search(data[1], 1, () => true)[0].id).not.toBe('m1');
-    index.upsert(
-      {
-        id: 'fresh',
-        agent_id: null,
-        run_id: '2026-11-22',
-        created_ms: 0,
-        valid_from_ms: 0,
-        valid_to_ms: Infinity,
-      },
-      data[1],
-    );
+    index.upsert(slot('fresh', { run_id: '2026-11-22' }), data[1]);
     expect(index.search(data[1], 1, () => true)[0]).toMatchObject({ id: 'fresh' });
     expect(index.size).toBe(3000);
-    index.upsert(
-      {
-        id: 'fresh',
-        agent_id: null,
-        run_id: '2026-11-22',
-        created_ms: 0,
-        valid_from_ms: 0,
-        valid_to_ms: Infinity,
-      },
-      data[2],
-    );
+    index.upsert(slot('fresh', { run_id: '2026-11-22' }), data[2]);
     expect(
       index
         .search(data[2], 2, () => true)
@@ -95,41 +86,17 @@ describe('vector partition', () => {
   it('stays exact with 1024-d vectors, where an int8 × int16 sum could overflow int32 at full scale', () => {
     const wide = vectors(500, 1024, 3);
     const partition = new VectorPartition(1024, 500);
-    wide.forEach((v, i) =>
-      partition.upsert(
-        { id: `w${i}`, agent_id: null, run_id: null, created_ms: 0, valid_from_ms: 0, valid_to_ms: Infinity },
-        v,
-      ),
-    );
+    wide.forEach((v, i) => partition.upsert(slot(`w${i}`), v));
     // A query with one dominant component scales every other one up: the worst case for overflow.
     const q = Float32Array.from(wide[0], (x, i) => (i === 0 ? 5 : x));
-    const truth = wide
-      .map((v, i) => ({ id: `w${i}`, cosine: dot(v, q) / Math.hypot(...q) }))
-      .sort((a, b) => b.cosine - a.cosine)
-      .slice(0, 5);
-    const got = partition.search(q, 5, () => true);
-    expect(got.map((h) => h.id)).toEqual(truth.map((t) => t.id));
-    got.forEach((h, i) => expect(h.cosine).toBeCloseTo(truth[i].cosine, 3));
+    expectExactTopK(partition, wide, 'w', q, 5);
   });
 
   it('grows past storage chunks (1,024 rows) row by row and stays exact across it', () => {
     const many = vectors(9000, 32, 11);
     const partition = new VectorPartition(32);
-    many.forEach((v, i) =>
-      partition.upsert(
-        { id: `c${i}`, agent_id: null, run_id: null, created_ms: 0, valid_from_ms: 0, valid_to_ms: Infinity },
-        v,
-      ),
-    );
-    for (const q of [many[10], many[5000], many[8999]]) {
-      const truth = many
-        .map((v, i) => ({ id: `c${i}`, cosine: dot(v, q) }))
-        .sort((a, b) => b.cosine - a.cosine)
-        .slice(0, 10);
-      const got = partition.search(q, 10, () => true);
-      expect(got.map((h) => h.id)).toEqual(truth.map((t) => t.id));
-      got.forEach((h, i) => expect(h.cosine).toBeCloseTo(truth[i].cosine, 3));
-    }
+    many.forEach((v, i) => partition.upsert(slot(`c${i}`), v));
+    for (const q of [many[10], many[5000], many[8999]]) expectExactTopK(partition, many, 'c', q, 10);
   });
 
   it('ships exactly the bytes its WebAssembly text compiles to', async () => {
