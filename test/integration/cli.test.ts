@@ -1,4 +1,5 @@
 /** The `plat` CLI against the real gateway, worker and Sakila, as a user types it. */
+import { runPlat } from '../harness/plat-cli';
 import * as os from 'node:os';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -38,15 +39,7 @@ describe('plat CLI', () => {
   });
 
   /** Runs the CLI without blocking this process, which also serves the gateway it talks to. */
-  const run = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [CLI, ...args], { env: { ...env, ...extraEnv } });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('exit', (status) => resolve({ status, stdout, stderr }));
-    });
+  const run = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => runPlat(args, { ...env, ...extraEnv });
   const plat = (...args: string[]) => run(args);
 
   it('signs up, creates a project, watches it to the gate, approves it, and reads its log', async () => {

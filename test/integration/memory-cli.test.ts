@@ -1,16 +1,13 @@
 /** `plat memory ...` against the real memory service (embedded store, real embedding model), as typed. */
-import { spawn } from 'node:child_process';
+import { runPlat } from '../harness/plat-cli';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as path from 'node:path';
 import { createMemoryService } from '../../gateway/memory/memory-service-wiring';
 import { createMemoryApp } from '../../gateway/memory/memory-app';
 import { loadConfig } from '../../shared/config';
 import { createLogger } from '../../shared/logger';
-import { repoRoot } from '../../shared/paths';
 import { newTestDataDir } from '../harness/platform-gateway';
 
-const CLI = path.join(repoRoot, 'scripts', 'plat.cjs');
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -35,16 +32,7 @@ describe('plat memory CLI', () => {
   });
 
   /** Runs the CLI without blocking this process, which also serves the memory service it talks to. */
-  const run = (args: string[], input = '') =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [CLI, ...args], { env });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('exit', (status) => resolve({ status, stdout, stderr }));
-      child.stdin.end(input);
-    });
+  const run = (args: string[], input = '') => runPlat(args, env, input);
   const plat = (...args: string[]) => run(['memory', ...args]);
   /** `plat memory ARGS` exits with `status`, saying `message` on stderr. */
   const expectRefused = async (args: string[], status: number, message: string) => {

@@ -4,17 +4,14 @@
  * an operator; `plat users grant|revoke` changes the role of the account's next sign-in; a token
  * forged to claim the role is 401; an external issuer's group makes operators.
  */
+import { runPlat } from '../harness/plat-cli';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { SignJWT, decodeJwt, generateKeyPair } from 'jose';
-import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { repoRoot } from '../../shared/paths';
 import { apiCaller, type ApiCall } from '../harness/api-caller';
 import { startTestGateway, type TestGateway } from '../harness/platform-gateway';
 import { devServerEnv } from '../harness/temporal-envs';
 import { startOidcIssuer, type OidcIssuer } from './auth-fixtures';
-
-const CLI = path.join(repoRoot, 'scripts', 'plat.cjs');
 
 interface Operation {
   'x-plat-role'?: string;
@@ -97,20 +94,11 @@ describe('the operator role', () => {
 
   it('grants and revokes through the CLI; the next sign-in carries the change, issued tokens keep theirs', async () => {
     const plat = (token: string, ...args: string[]) =>
-      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [CLI, ...args], {
-          env: {
-            ...process.env,
-            PLAT_URL: gateway.base,
-            PLAT_TOKEN: token,
-            PLAT_CREDENTIALS_FILE: path.join(gateway.dataDir, 'credentials.json'),
-          },
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => (stdout += d));
-        child.stderr.on('data', (d) => (stderr += d));
-        child.on('exit', (status) => resolve({ status, stdout, stderr }));
+      runPlat(args, {
+        ...process.env,
+        PLAT_URL: gateway.base,
+        PLAT_TOKEN: token,
+        PLAT_CREDENTIALS_FILE: path.join(gateway.dataDir, 'credentials.json'),
       });
 
     const refused = await plat(tenant, 'users', 'grant', 'tom');

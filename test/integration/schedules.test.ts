@@ -1,15 +1,14 @@
+import { runPlat } from '../harness/plat-cli';
 import type { ScheduleOptions } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ensureSchedule } from '../../schedules/ensure-schedule';
 import { platformSchedules, scheduleId } from '../../schedules/platform-schedules';
 import { registerSchedules } from '../../schedules/register-schedules';
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { sql } from 'kysely';
 import { metadataDbPath, openMetadataDb } from '../../domain/metadata-store/metadata-db';
-import { repoRoot } from '../../shared/paths';
 import { harness } from '../harness/harness-state';
 import * as path from 'node:path';
 import { dataDirDeps } from '../../workers/platform-activities';
@@ -158,15 +157,10 @@ describe('schedule registration against the dev server', () => {
 
   /** The `plat` CLI, spawned asynchronously (the memory service runs in this process). */
   const plat = (args: string[]) =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', 'plat.cjs'), ...args], {
-        env: { ...process.env, TEMPORAL_ADDRESS: harness().temporal.address, PLAT_TASK_QUEUE: TASK_QUEUE },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('exit', (status) => resolve({ status, stdout, stderr }));
+    runPlat(args, {
+      ...process.env,
+      TEMPORAL_ADDRESS: harness().temporal.address,
+      PLAT_TASK_QUEUE: TASK_QUEUE,
     });
 
   it('a triggered digest makes a journal searchable; the cost reporter reports', async () => {

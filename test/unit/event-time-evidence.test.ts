@@ -1,3 +1,4 @@
+import { sourceTable } from '../fixtures/source-tables';
 import { ownCandidates, ownEventTime, rankCandidates } from '../../domain/agents/offline-analyst/event-time';
 import { inheritedThrough } from '../../domain/agents/offline-analyst/header-references';
 import { alignEventDates } from '../../shared/prd-event-dates';
@@ -11,20 +12,8 @@ const date = (name: string, nullable = false): SourceColumn => ({
   nullable,
   key: '',
 });
-const table = (
-  name: string,
-  columns: SourceColumn[],
-  stats?: SourceTable['date_stats'],
-  rows = 1000,
-): SourceTable => ({
-  name,
-  row_count: rows,
-  columns,
-  primary_key: [],
-  foreign_keys: [],
-  sample_rows: [],
-  ...(stats ? { date_stats: stats } : {}),
-});
+const table = (name: string, columns: SourceColumn[], stats?: SourceTable['date_stats'], rows = 1000) =>
+  sourceTable(name, rows, columns, stats ? { date_stats: stats } : {});
 
 describe('event time by evidence', () => {
   const orders = table('orders', [date('order_date')], {

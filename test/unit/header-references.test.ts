@@ -1,3 +1,4 @@
+import { sourceTable } from '../fixtures/source-tables';
 import { ownEventTime } from '../../domain/agents/offline-analyst/event-time';
 import { inheritedThrough, referenceShare } from '../../domain/agents/offline-analyst/header-references';
 import { relationshipsOf } from '../../domain/agents/offline-analyst/implied-keys';
@@ -143,15 +144,8 @@ describe('headers and references by evidence', () => {
   });
 
   it('dates a line through declared keys before a key only implied by names', () => {
-    const t = (name: string, columns: SourceColumn[], extra: Partial<SourceTable> = {}): SourceTable => ({
-      name,
-      row_count: 500,
-      columns,
-      primary_key: [columns[0].name],
-      foreign_keys: [],
-      sample_rows: [],
-      ...extra,
-    });
+    const t = (name: string, columns: SourceColumn[], extra: Partial<SourceTable> = {}) =>
+      sourceTable(name, 500, columns, { primary_key: [columns[0].name], ...extra });
     const fk = (column: string, table: string) => ({
       columns: [column],
       references_table: table,

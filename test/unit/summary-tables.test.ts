@@ -1,3 +1,4 @@
+import { sourceTable } from '../fixtures/source-tables';
 import { buildOfflinePrd } from '../../domain/agents/offline-analyst/prd-builder';
 import { prdSchema } from '../../shared/prd-schema';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../shared/source-schema';
@@ -14,20 +15,7 @@ const fk = (column: string, table: string, references = column) => ({
   references_table: table,
   references_columns: [references],
 });
-const table = (
-  name: string,
-  rows: number,
-  columns: SourceColumn[],
-  extra: Partial<SourceTable> = {},
-): SourceTable => ({
-  name,
-  row_count: rows,
-  columns,
-  primary_key: [],
-  foreign_keys: [],
-  sample_rows: [],
-  ...extra,
-});
+const table = sourceTable;
 
 const stores = table('stores', 3, [col('store_id', 'int', 'PRI'), col('store_name', 'varchar(60)')], {
   primary_key: ['store_id'],

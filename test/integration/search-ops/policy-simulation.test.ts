@@ -6,7 +6,7 @@
  * each day ends with the indices and documents per tier it said. Then the same simulator behind
  * `POST /v1/search/simulate` and `plat index simulate`, with and without a cluster.
  */
-import { spawn } from 'node:child_process';
+import { runPlat } from '../../harness/plat-cli';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { applyPolicy } from '../../../domain/search-ops/lifecycle/apply-policy';
@@ -17,7 +17,6 @@ import { IngestProfile } from '../../../domain/search-ops/lifecycle/simulate/ing
 import { runSimulation } from '../../../domain/search-ops/lifecycle/simulate/run-simulation';
 import type { IndexEvent } from '../../../domain/search-ops/lifecycle/index-step';
 import { OpenSearchClient } from '../../../domain/search-ops/opensearch-client';
-import { repoRoot } from '../../../shared/paths';
 import { apiCaller, type ApiCall } from '../../harness/api-caller';
 import { startSearchGateways, type SearchGateways } from '../../harness/search-gateways';
 
@@ -198,16 +197,7 @@ describe('policy simulation against real passes (real OpenSearch node, no ISM)',
 
   it('runs plat index simulate: built-in policies and files on the spot, stored ones through the gateway', async () => {
     const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
-      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', 'plat.cjs'), ...args], {
-          env: { ...process.env, PLAT_URL: 'http://127.0.0.1:9', PLAT_TOKEN: '', ...extra },
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => (stdout += d));
-        child.stderr.on('data', (d) => (stderr += d));
-        child.on('exit', (status) => resolve({ status, stdout, stderr }));
-      });
+      runPlat(args, { ...process.env, PLAT_URL: 'http://127.0.0.1:9', PLAT_TOKEN: '', ...extra });
     const profile = ['--docs-per-day', '2000000', '--doc-bytes', '600'];
     const smallRun = ['--days', '3', '--docs-per-day', '120', '--doc-bytes', '200'];
 

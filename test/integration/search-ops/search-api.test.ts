@@ -1,8 +1,7 @@
 /** /v1/search through the gateway, signed in, against a real OpenSearch node. */
-import { spawn } from 'node:child_process';
+import { runPlat } from '../../harness/plat-cli';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { repoRoot } from '../../../shared/paths';
 import { apiCaller } from '../../harness/api-caller';
 import { startSearchGateways, type SearchGateways } from '../../harness/search-gateways';
 
@@ -187,16 +186,7 @@ describe('search API (real OpenSearch node)', () => {
 
   /** The `plat` CLI as a user runs it, without blocking this process (it serves the gateway). */
   const plat = (...args: string[]) =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', 'plat.cjs'), 'index', ...args], {
-        env: { ...process.env, PLAT_URL: search.gateway.base, PLAT_TOKEN: token },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('exit', (status) => resolve({ status, stdout, stderr }));
-    });
+    runPlat(['index', ...args], { ...process.env, PLAT_URL: search.gateway.base, PLAT_TOKEN: token });
 
   it('plat index: bootstrap, explain, cat with -v and -s, an invalid policy named problem by problem', async () => {
     const bootstrap = [
