@@ -8,7 +8,11 @@ module.exports = {
   reporters: ['default', '<rootDir>/test/harness/summary-reporter.js'],
   // Longest suites first, from recorded durations on a clean clone (the file says why).
   testSequencer: '<rootDir>/test/harness/longest-first-sequencer.js',
-  setupFiles: ['<rootDir>/test/harness/quiet-temporal-logs.ts'],
+  setupFiles: [
+    '<rootDir>/test/harness/quiet-temporal-logs.ts',
+    // A client retry firing after its connection closed fails no later file (the file says why).
+    '<rootDir>/test/harness/closed-channel-retries.ts',
+  ],
   // Jest runs every module in a vm context, where each read of a global such as Math goes through
   // Node's interceptor: 30 to 100 times slower than outside (nodejs/node#31658, jestjs/jest#5163).
   // These are passed to each module as parameters instead (measured on 2 cores: 5,000 synthetic
