@@ -1,5 +1,5 @@
 /** The `plat` CLI against the real gateway, worker and Sakila, as a user types it. */
-import { runPlat } from '../harness/plat-cli';
+import { PLAT_CLI, runPlat } from '../harness/plat-cli';
 import * as os from 'node:os';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -7,14 +7,12 @@ import * as path from 'node:path';
 import { dataDirDeps } from '../../workers/platform-activities';
 import { metadataDbPath, openMetadataDb } from '../../domain/metadata-store/metadata-db';
 import { PHASES } from '../../shared/project-model';
-import { repoRoot } from '../../shared/paths';
 import { insertLegacyProject, legacyProjectRecord } from '../fixtures/legacy-project-view';
 import { harness } from '../harness/harness-state';
 import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
 import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
 
 const TASK_QUEUE = 'cli-test';
-const CLI = path.join(repoRoot, 'scripts', 'plat.cjs');
 
 describe('plat CLI', () => {
   let stack: DevServerWithWorker;
@@ -65,7 +63,7 @@ describe('plat CLI', () => {
     const projectId = JSON.parse(created.stdout).project_id as string;
 
     // watch runs until the project ends: it sees the gate, then the approval given from another shell.
-    const watcher = spawn(process.execPath, [CLI, 'projects', 'watch', projectId], { env });
+    const watcher = spawn(process.execPath, [PLAT_CLI, 'projects', 'watch', projectId], { env });
     let screen = '';
     watcher.stdout.on('data', (d) => (screen += d));
     const watchExit = new Promise<number | null>((r) => watcher.on('exit', r));

@@ -17,7 +17,7 @@ import { snapshotVerdict, snapshotWarning } from '../../../domain/warehouse/ods-
 import type { OdsSummary } from '../../../shared/project-model';
 import { tableCopiedEvent } from '../ods-progress';
 import { connectOrExplain, connectorOf } from '../source-access';
-import { withTableProgress } from './copy-ods-part';
+import { withTableProgress } from './table-progress';
 import type { IngestionDeps, IngestOdsRequest } from './ingestion-deps';
 import { reusedSummary } from './reuse-earlier-ods';
 import { odsSummary, refuseMismatchedCounts } from './ods-summary';
