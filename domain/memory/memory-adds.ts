@@ -26,9 +26,22 @@ import type { CurrentVectorsStore } from './store/current-vectors';
 import type { MemoryFilter, VectorHit } from './store/memory-store';
 import type { UserWrites } from './store/user-writes';
 import { callerMetadata, withStatedSubject } from './supersede/stated-subjects';
+import { evokedWords, NOTHING_EVOKED, withEvokedWords } from './supersede/evoked-words';
+import { statementOf } from './supersede/statement-of';
+import { namedValues } from './supersede/statement-evidence';
 
 /** A new fact this close to an existing memory is the same memory said again. */
 export const DUPLICATE_SIMILARITY = 0.95;
+
+/**
+ * Whether every name `fact` gives is in `other` too: "These days it's VetCare for my vet" names
+ * what "These days it's The Barber Shop for my barber" does not, however near the two are in meaning.
+ */
+const namesNothingNew = (fact: string, other: string): boolean => {
+  const lower = other.normalize('NFKC').toLowerCase();
+  return namedValues(fact).every((v) => lower.includes(v));
+};
+
 /** Neighbours at least this similar are shown to the model to decide update/delete/none. */
 const RELATED_SIMILARITY = 0.5;
 
@@ -150,9 +163,20 @@ export class MemoryAdds {
     let neighbours: VectorHit[] = [];
     // Earlier memories setting the same single-valued attribute (docs/memory-supersede.md).
     let earlier: MemoryRecord[] = [];
+    let evoked = NOTHING_EVOKED;
     if (req.infer) {
-      neighbours = await this.deps.vectorsNow.search(vector, scope, 5);
-      const found = await this.superseding.supersedeOffline(req, scope, fact, vector, stated, neighbours);
+      // What it evokes is scored on the embedding worker's thread while this one searches.
+      const statement = statementOf(fact);
+      [neighbours, evoked] = await Promise.all([
+        this.deps.vectorsNow.search(vector, scope, 5),
+        statement ? evokedWords(embedder, statement, vector) : NOTHING_EVOKED,
+      ]);
+      const found = await this.superseding.supersedeOffline(
+        req,
+        scope,
+        { text: fact, vector, stated, evoked },
+        neighbours,
+      );
       if (found.superseded) return { result: found.superseded };
       earlier = found.earlier;
       // A near-identical text stating another value ("… in Bern" for "… in Berlin") is no duplicate.
@@ -164,7 +188,8 @@ export class MemoryAdds {
       if (
         nearest &&
         nearest.similarity >= (embedder.similarity?.duplicate ?? DUPLICATE_SIMILARITY) &&
-        !contradicted.has(nearest.record.id)
+        !contradicted.has(nearest.record.id) &&
+        namesNothingNew(fact, nearest.record.memory)
       )
         return { result: { id: nearest.record.id, memory: nearest.record.memory, event: 'NONE' } };
     }
@@ -182,9 +207,10 @@ export class MemoryAdds {
     const { record, added } = await this.insert(
       {
         ...req,
-        metadata: stated
-          ? withStatedSubject(callerMetadata(req.metadata), stated)
-          : callerMetadata(req.metadata),
+        metadata: withEvokedWords(
+          stated ? withStatedSubject(callerMetadata(req.metadata), stated) : callerMetadata(req.metadata),
+          evoked.words,
+        ),
       },
       scope,
       fact,

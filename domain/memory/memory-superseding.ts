@@ -11,6 +11,7 @@ import type { MemoryEdits } from './memory-edits';
 import type { MemoryServiceDeps } from './memory-service-deps';
 import { sameSubjectMemories } from './same-subject';
 import type { MemoryFilter, VectorHit } from './store/memory-store';
+import { withEvokedWords, type Evocation } from './supersede/evoked-words';
 import { replacedMemories } from './supersede/replaced-memories';
 import { sameStatedSubject, statedSubjectOf, withStatedSubject } from './supersede/stated-subjects';
 
@@ -18,6 +19,17 @@ type SupersedingDeps = Pick<MemoryServiceDeps, 'store' | 'extractor'> & {
   edits: MemoryEdits;
   now: () => Date;
 };
+
+/** A fact being added, as the supersede step reads it. */
+export interface NewFact {
+  text: string;
+  /** Its passage vector. */
+  vector: Float32Array;
+  /** The attribute the model stated of it, if one did. */
+  stated?: StatedSubject;
+  /** What it evokes (supersede/evoked-words.ts): nothing unless it sets an attribute. */
+  evoked: Evocation;
+}
 
 export class MemorySuperseding {
   constructor(private readonly deps: SupersedingDeps) {}
@@ -31,21 +43,21 @@ export class MemorySuperseding {
   async supersedeOffline(
     req: AddMemoryRequest,
     scope: MemoryFilter,
-    fact: string,
-    vector: Float32Array,
-    stated: StatedSubject | undefined,
+    fact: NewFact,
     neighbours: VectorHit[],
   ): Promise<{ superseded?: MemoryAddResult; earlier: MemoryRecord[]; subject?: FactSubject }> {
     const { store, extractor } = this.deps;
     // The model named the attribute: an earlier memory of the same one is superseded without
     // asking it again.
-    const superseded = stated && (await this.supersedeStated(req, fact, stated, scope, neighbours, vector));
-    const subject = readSubject(fact);
+    const superseded = fact.stated && (await this.supersedeStated(req, fact, fact.stated, scope, neighbours));
+    const subject = readSubject(fact.text);
     if (superseded) return { superseded, earlier: [], subject };
     const earlier = subject ? await sameSubjectMemories(store, scope, subject, neighbours) : [];
     // No earlier statement of the subject the reader knows: evidence in the words. When one is
     // found, its key is precise.
-    const replaced = earlier.length ? [] : await replacedMemories(store, scope, fact, neighbours);
+    const replaced = earlier.length
+      ? []
+      : await replacedMemories(store, scope, fact.text, neighbours, fact.evoked);
     if (extractor.kind !== 'claude') {
       const offline =
         subject && earlier.length
@@ -53,11 +65,10 @@ export class MemorySuperseding {
               req,
               fact,
               earlier[0],
-              vector,
               readSubject(earlier[0].memory)?.value === subject.value,
             )
           : replaced.length
-            ? await this.supersede(req, fact, replaced[0], vector, false)
+            ? await this.supersede(req, fact, replaced[0], false)
             : undefined;
       if (offline) return { superseded: offline, earlier, subject };
     }
@@ -71,35 +82,35 @@ export class MemorySuperseding {
    */
   private async supersede(
     req: Pick<AddMemoryRequest, 'created_at'>,
-    fact: string,
+    fact: NewFact,
     earlier: MemoryRecord,
-    vector: Float32Array,
     sameValue: boolean,
     metadata?: Record<string, unknown>,
   ): Promise<MemoryAddResult | undefined> {
     if (sameValue) return { id: earlier.id, memory: earlier.memory, event: 'NONE' };
     const at = req.created_at ? new Date(req.created_at).toISOString() : this.deps.now().toISOString();
     if (at < earlier.updated_at) return undefined;
-    const { record, previous } = await this.deps.edits.updateText(earlier.id, fact, metadata, {
-      at,
-      vector,
-      supersede: true,
-    });
+    const kept = withEvokedWords(metadata ?? earlier.metadata, fact.evoked.words);
+    const { record, previous } = await this.deps.edits.updateText(
+      earlier.id,
+      fact.text,
+      kept === earlier.metadata ? undefined : kept,
+      { at, vector: fact.vector, supersede: true },
+    );
     return { id: record.id, memory: record.memory, event: 'UPDATE', previous_memory: previous };
   }
 
   /** A fact whose attribute the model named, against the current memory stating the same one, if any. */
   private async supersedeStated(
     req: Pick<AddMemoryRequest, 'created_at'>,
-    fact: string,
+    fact: NewFact,
     stated: StatedSubject,
     scope: MemoryFilter,
     neighbours: VectorHit[],
-    vector: Float32Array,
   ): Promise<MemoryAddResult | undefined> {
     const [earlier] = await sameStatedSubject(this.deps.store, scope, stated, neighbours);
     if (!earlier) return undefined;
     const same = statedValue(statedSubjectOf(earlier)!) === statedValue(stated);
-    return this.supersede(req, fact, earlier, vector, same, withStatedSubject(earlier.metadata, stated));
+    return this.supersede(req, fact, earlier, same, withStatedSubject(earlier.metadata, stated));
   }
 }

@@ -1,4 +1,5 @@
 /** What the memory service needs from a sentence-embedding model. */
+import type { RelatedWords } from './word-table';
 
 /** What a text is to the model: a search's question, or something to be found. */
 export type EmbedAs = 'query' | 'passage';
@@ -30,4 +31,11 @@ export interface Embedder {
    * the default) or a search's question (`query`); some models embed the two differently (a prefix).
    */
   embed(texts: string[], as?: EmbedAs): Promise<Float32Array[]>;
+  /**
+   * The `k` words of the model's word table nearest each vector (embedding/word-table.ts), nearest
+   * first: what a statement evokes. Absent, or an empty list per vector, when the model has no table.
+   */
+  nearestWords?(vectors: Float32Array[], k: number): Promise<string[][]>;
+  /** Which words of the model's word table are near which; undefined when the model has no table. */
+  relatedWords?(): RelatedWords | undefined;
 }

@@ -9,6 +9,10 @@
  * workerData: `{ requireFrom, modelsDir, model, pooling, dtype, threads }`. Messages in: `{ id, texts }`;
  * out: `{ id, data: Float32Array, dims }` (pooled as `pooling` says: mean or cls; normalized, `dims` = [texts, dimensions]) or
  * `{ id, error, fatal }` (`fatal`: the model could not be loaded; the worker should be replaced).
+ * Also in: `{ id, nearest: { graph, table, words, vectors, k } }` (nearest-words-graph.ts's bytes;
+ * word-table.ts: the table's vectors file, its word count; the query vectors one after the other);
+ * out: `{ id, data: Int32Array, dims }`, the indices of each vector's `k` nearest words, nearest
+ * first (`dims` = [vectors, k]).
  */
 export const EMBEDDING_WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
@@ -27,9 +31,43 @@ async function load() {
   });
 }
 
+// The word table's vectors as one [dimensions, words] tensor, read once; the scoring graph's session.
+const tables = new Map();
+let scoring;
+async function nearestWords({ graph, table, words, vectors, k }) {
+  // The onnxruntime transformers.js runs on: one binding per thread.
+  const ort = createRequire(createRequire(requireFrom).resolve('@huggingface/transformers'))('onnxruntime-node');
+  scoring ??= ort.InferenceSession.create(graph, { intraOpNumThreads: 1, interOpNumThreads: 1 });
+  const session = await scoring;
+  let matrix = tables.get(table);
+  if (!matrix) {
+    const bytes = require('node:fs').readFileSync(table);
+    const data = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+    matrix = new ort.Tensor('float32', data, [data.length / words, words]);
+    tables.set(table, matrix);
+  }
+  const dimensions = matrix.dims[0];
+  const rows = vectors.length / dimensions;
+  const { indices } = await session.run({
+    q: new ort.Tensor('float32', vectors, [rows, dimensions]),
+    m: matrix,
+    k: new ort.Tensor('int64', BigInt64Array.from([BigInt(k)]), [1]),
+  });
+  return { data: Int32Array.from(indices.data, Number), dims: [rows, indices.dims[1]] };
+}
+
 let tail = Promise.resolve();
-parentPort.on('message', ({ id, texts }) => {
+parentPort.on('message', ({ id, texts, nearest }) => {
   tail = tail.then(async () => {
+    if (nearest) {
+      try {
+        const { data, dims } = await nearestWords(nearest);
+        parentPort.postMessage({ id, data, dims }, [data.buffer]);
+      } catch (e) {
+        parentPort.postMessage({ id, error: String(e && e.message ? e.message : e), fatal: false });
+      }
+      return;
+    }
     let pipe;
     try {
       extractor ??= load();

@@ -16,6 +16,14 @@ import {
   type EmbeddingModelSpec,
 } from '../../../shared/embedding-models';
 import { EMBEDDING_WORKER_SOURCE } from './embedding-worker-source';
+import { nearestWordsGraph } from './nearest-words-graph';
+import {
+  readRelatedWords,
+  readWordTable,
+  type RelatedWords,
+  WORD_TABLE_VECTORS,
+  wordTableDir,
+} from './word-table';
 
 /** all-MiniLM-L6-v2's name, which is also its directory under the models directory. */
 export const MINILM_MODEL = EMBEDDING_MODELS['all-MiniLM-L6-v2'].name;
@@ -67,7 +75,7 @@ class ModelWorker {
   private readonly worker: Worker;
   private readonly pending = new Map<
     number,
-    { resolve: (r: { data: Float32Array; dims: number[] }) => void; reject: (e: Error) => void }
+    { resolve: (r: { data: Float32Array | Int32Array; dims: number[] }) => void; reject: (e: Error) => void }
   >();
   private nextId = 0;
   private dead: Error | undefined;
@@ -87,12 +95,29 @@ class ModelWorker {
   }
 
   run(texts: string[]): Promise<{ data: Float32Array; dims: number[] }> {
+    return this.request({ texts }) as Promise<{ data: Float32Array; dims: number[] }>;
+  }
+
+  /** The indices of each vector's `k` nearest words in the word table at `table` (word-table.ts). */
+  nearest(
+    table: string,
+    words: number,
+    vectors: Float32Array,
+    k: number,
+  ): Promise<{ data: Int32Array; dims: number[] }> {
+    return this.request({ nearest: { graph: NEAREST_WORDS_GRAPH, table, words, vectors, k } }) as Promise<{
+      data: Int32Array;
+      dims: number[];
+    }>;
+  }
+
+  private request(message: object): Promise<{ data: Float32Array | Int32Array; dims: number[] }> {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, texts });
+      this.worker.postMessage({ id, ...message });
     });
   }
 
@@ -120,9 +145,11 @@ class ModelWorker {
 }
 
 type WorkerReply =
-  { id: number; data: Float32Array; dims: number[] } | { id: number; error: string; fatal: boolean };
+  | { id: number; data: Float32Array | Int32Array; dims: number[] }
+  | { id: number; error: string; fatal: boolean };
 
 const workers = new Map<string, ModelWorker>();
+const NEAREST_WORDS_GRAPH = nearestWordsGraph();
 
 const hashes = new Map<string, string>();
 /** sha256 of a file, hashed once per process while its size and mtime stay the same. */
@@ -209,6 +236,36 @@ export class LocalOnnxEmbedder implements Embedder {
       }),
     );
     return out;
+  }
+
+  /**
+   * The `k` words of the model's word table (word-table.ts) nearest each vector, nearest first; an
+   * empty list for each when the table is not provisioned.
+   */
+  async nearestWords(vectors: Float32Array[], k: number): Promise<string[][]> {
+    const table = readWordTable(wordTableDir(this.modelsDir, this.model.name), this.dimensions);
+    if (!table) return vectors.map(() => []);
+    return (await this.nearestIndices(vectors, k)).map((row) => row.map((i) => table.words[i]));
+  }
+
+  relatedWords(): RelatedWords | undefined {
+    return readRelatedWords(wordTableDir(this.modelsDir, this.model.name), this.dimensions);
+  }
+
+  /** As {@link nearestWords}, the words' places in the table. */
+  async nearestIndices(vectors: Float32Array[], k: number): Promise<number[][]> {
+    const dir = wordTableDir(this.modelsDir, this.model.name);
+    const table = readWordTable(dir, this.dimensions);
+    if (!table || vectors.length === 0) return vectors.map(() => []);
+    const joined = new Float32Array(vectors.length * this.dimensions);
+    vectors.forEach((v, i) => joined.set(v, i * this.dimensions));
+    const { data, dims } = await this.worker().nearest(
+      path.join(dir, WORD_TABLE_VECTORS),
+      table.words.length,
+      joined,
+      k,
+    );
+    return vectors.map((_, row) => [...data.subarray(row * dims[1], (row + 1) * dims[1])]);
   }
 
   /** The process's worker for this model, started on first use (concurrent first calls share it). */

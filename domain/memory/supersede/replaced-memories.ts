@@ -3,15 +3,22 @@
  * (docs/memory-supersede.md#by-evidence), for statements the subject reader finds no earlier
  * statement of the same subject for: among the fact's vector neighbours and the memories sharing its
  * names, its words or its attribute's cue words, those the statement replaces (statement-evidence.ts),
- * most recently valid first.
+ * most recently valid first; when no word shows one, the one that evokes the most of the same words
+ * (evoked-words.ts).
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { attributeCueTerms } from '../search/attribute-cues';
 import { queryTerms } from '../search/text-terms';
 import type { MemoryFilter, MemoryStore, VectorHit } from '../store/memory-store';
-import { replacementEvidence, type AttributeStatement } from './statement-evidence';
+import {
+  aboutWordList,
+  mayReplace,
+  replacementEvidence,
+  type AttributeStatement,
+} from './statement-evidence';
+import { evokedWordsOf, mostEvokedAlike, NOTHING_EVOKED, type Evocation } from './evoked-words';
 import { candidateRecords } from './candidate-records';
-import { slotRootsOf } from './slot-words';
+import { slotRootsOf, slotWordsOf } from './slot-words';
 import { statementOf } from './statement-of';
 
 /** Lexical candidates read per new statement. */
@@ -22,18 +29,35 @@ export async function replacedMemories(
   scope: MemoryFilter,
   fact: string,
   neighbours: VectorHit[],
+  evoked: Evocation = NOTHING_EVOKED,
 ): Promise<MemoryRecord[]> {
   const statement = statementOf(fact);
   if (!statement) return [];
   // Its words and its attribute's cue words, as the lexical index keeps them.
   const terms = [...new Set([...queryTerms(fact), ...attributeCueTerms(fact)])];
-  const replaced = (await candidateRecords(store, scope, terms, neighbours, WORD_CANDIDATES)).filter(
+  const candidates = (await candidateRecords(store, scope, terms, neighbours, WORD_CANDIDATES)).flatMap(
     (record) => {
       const earlier = withWhatItWasAbout(statementOf(record.memory), record);
-      return earlier !== undefined && replacementEvidence(statement, earlier) !== undefined;
+      return earlier && mayReplace(statement, earlier) ? [{ record, earlier }] : [];
     },
   );
-  return replaced.sort((a, b) => b.valid_from.localeCompare(a.valid_from));
+  const replaced = candidates
+    .filter(({ earlier }) => replacementEvidence(statement, earlier) !== undefined)
+    .map(({ record }) => record);
+  if (replaced.length) return replaced.sort((a, b) => b.valid_from.localeCompare(a.valid_from));
+  // No word in common: what the two evoke (evoked-words.ts).
+  const alike = mostEvokedAlike(
+    { about: aboutWordList(fact), evoked: evoked.words },
+    candidates.map(({ record }) => ({
+      record,
+      earlier: {
+        about: [...new Set([...aboutWordList(record.memory), ...slotWordsOf(record)])],
+        evoked: evokedWordsOf(record),
+      },
+    })),
+    evoked.related,
+  );
+  return alike ? [alike] : [];
 }
 
 /**

@@ -9,6 +9,7 @@ import { queryTerms } from '../search/text-terms';
 import type { MemoryFilter, MemoryStore, VectorHit } from '../store/memory-store';
 import { candidateRecords } from './candidate-records';
 import { ABOUT_METADATA_KEY } from './slot-words';
+import { EVOKED_METADATA_KEY } from './evoked-words';
 
 /** The metadata key a memory's stated attribute is kept under. */
 export const SUBJECT_METADATA_KEY = 'plat_subject';
@@ -26,8 +27,12 @@ export function statedSubjectOf(record: Pick<MemoryRecord, 'metadata'>): StatedS
     : undefined;
 }
 
-/** Metadata keys only the memory service writes: a model's reading, and what a memory has been about. */
-const RESERVED_KEYS: ReadonlySet<string> = new Set([SUBJECT_METADATA_KEY, ABOUT_METADATA_KEY]);
+/** Metadata keys only the memory service writes: a model's reading, what a memory has been about and what it evokes. */
+const RESERVED_KEYS: ReadonlySet<string> = new Set([
+  SUBJECT_METADATA_KEY,
+  ABOUT_METADATA_KEY,
+  EVOKED_METADATA_KEY,
+]);
 
 /**
  * A caller's metadata without the reserved keys: only the service sets them, so no caller can make

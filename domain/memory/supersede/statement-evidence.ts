@@ -26,7 +26,9 @@ const NOT_ABOUT = new Set([
   ...(
     'us one ones new old current currently latest previous former since ago today yesterday tomorrow ' +
     'week weeks month months year years day days season time times last next recently lately finally ' +
-    'already still anymore soon instead first second'
+    'already still anymore soon instead first second spring summer autumn fall winter january february ' +
+    'march april may june july august september october november december monday tuesday wednesday ' +
+    'thursday friday saturday sunday weekend morning evening night'
   ).split(' '),
 ]);
 
@@ -263,6 +265,19 @@ export function contentWords(text: string, values: string[]): Set<string> {
   return new Set((rest.match(/[\p{L}]+/gu) ?? []).filter((w) => w.length > 2 && !NOT_ABOUT.has(w)).map(root));
 }
 
+/**
+ * Whether `newer` could replace what `older` asserted, whatever it is about: it gives a value the
+ * older did not, and not of another person ("Ben's school" never replaces "Ana's school").
+ */
+export function mayReplace(newer: AttributeStatement, older: AttributeStatement): boolean {
+  if (!newer.values.some((v) => !older.values.includes(v))) return false;
+  return !(
+    newer.possessors?.length &&
+    older.possessors?.length &&
+    !newer.possessors.some((p) => older.possessors!.includes(p))
+  );
+}
+
 /** Why a newer statement replaces an older one's value, or undefined when nothing shows it does. */
 export type ReplacementEvidence = 'names the old value' | 'same attribute word' | 'a cue of its attribute';
 
@@ -276,15 +291,7 @@ export function replacementEvidence(
   newer: AttributeStatement,
   older: AttributeStatement,
 ): ReplacementEvidence | undefined {
-  const fresh = newer.values.some((v) => !older.values.includes(v));
-  if (!fresh) return undefined;
-  // Two people's attributes never replace each other ("Ben's school" after "Ana's school").
-  if (
-    newer.possessors?.length &&
-    older.possessors?.length &&
-    !newer.possessors.some((p) => older.possessors!.includes(p))
-  )
-    return undefined;
+  if (!mayReplace(newer, older)) return undefined;
   // Naming the old value counts unless the old value is what the statement tells of ("Ajax won
   // against PSV" says nothing of the club one supports).
   const oldIsSubject = newer.opensWith !== undefined && older.values.includes(newer.opensWith);

@@ -222,6 +222,7 @@ describe('attributes Claude names (subject, attribute, value)', () => {
     const id = first.results[0].id;
     expect((await service.get(id)).metadata).toEqual({
       plat_subject: { holder: 'Ana', attribute: 'bank', value: 'Monzo' },
+      plat_evokes: expect.arrayContaining(['bank']),
     });
 
     const calls = fake.requests.length;

@@ -1,12 +1,22 @@
 /**
  * The memory service's embedder, on the provisioned default model (no model hub): its vectors put
  * paraphrases near and unrelated sentences far, are unit length and stable, and a batch of 100 keeps
- * each text's own vector. Prints load time, throughput and latency (not asserted).
+ * each text's own vector; its word table names what a statement evokes. Prints load time,
+ * throughput and latency (not asserted).
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { defaultEmbedder, embeddingModelDir } from '../../../domain/memory/embedding/default-embedder';
 import type { Embedder } from '../../../domain/memory/embedding/embedder';
 import { LocalOnnxEmbedder } from '../../../domain/memory/embedding/local-onnx-embedder';
+import {
+  readWordTable,
+  WORD_TABLE_VECTORS,
+  WORD_TABLE_WORDS,
+  wordTableDir,
+} from '../../../domain/memory/embedding/word-table';
 import { DEFAULT_EMBEDDING_MODEL, EMBEDDING_MODELS } from '../../../shared/embedding-models';
 import { loadConfig } from '../../../shared/config';
 
@@ -184,5 +194,53 @@ describe(`local ONNX embedder (${DEFAULT_EMBEDDING_MODEL}, q8)`, () => {
         `single-sentence latency p50 ${latencies[25].toFixed(2)} ms, p95 ${latencies[47].toFixed(2)} ms`,
     );
     expect(batched).toBeGreaterThan(0);
+  });
+});
+
+describe("the model's word table (provisioned beside it)", () => {
+  const local = () => embedder as LocalOnnxEmbedder;
+
+  it('names what a statement is about among the words nearest it, though the statement never says them', async () => {
+    const [haircut, renting] = await embedder.embed(['I get my hair cut at Kutz.', 'We rent from Foxtons.']);
+    const [nearHaircut, nearRenting] = await local().nearestWords([haircut, renting], 10);
+    expect(nearHaircut).toContain('barber');
+    expect(nearRenting).toContain('landlord');
+  });
+
+  it('holds neither the words any change evokes nor offensive words, and knows which words are near which', () => {
+    const dir = wordTableDir(modelsDir, model.name);
+    const { words } = readWordTable(dir, model.dimensions)!;
+    expect(words.length).toBeGreaterThan(10_000);
+    expect(words).toContain('landlord');
+    for (const change of ['previously', 'recently', 'changed', 'newer']) expect(words).not.toContain(change);
+    const offensive = JSON.parse(
+      fs.readFileSync(require.resolve('naughty-words/en.json'), 'utf8'),
+    ) as string[];
+    expect(words.filter((w) => offensive.includes(w))).toEqual([]);
+    const related = local().relatedWords()!;
+    expect(related.related('car', 'vehicle')).toBe(true);
+    expect(related.related('vehicle', 'car')).toBe(true);
+    expect(related.related('car', 'landlord')).toBe(false);
+  });
+
+  it('evokes nothing where the model has no table, and ignores a table that does not fit', async () => {
+    const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-models-'));
+    try {
+      const noTable = new LocalOnnxEmbedder({ modelsDir: bare });
+      const [vector] = await embedder.embed(['We rent from Foxtons.']);
+      expect(await noTable.nearestWords([vector], 10)).toEqual([[]]);
+      expect(noTable.relatedWords()).toBeUndefined();
+      // A vectors file of another size than its words say: a table half written, or another model's.
+      const table = wordTableDir(bare, `${model.name}-cut`);
+      fs.mkdirSync(table, { recursive: true });
+      fs.writeFileSync(
+        path.join(table, WORD_TABLE_WORDS),
+        JSON.stringify({ template: '', dimensions: model.dimensions, words: ['landlord', 'barber'] }),
+      );
+      fs.writeFileSync(path.join(table, WORD_TABLE_VECTORS), Buffer.alloc(model.dimensions * 4));
+      expect(readWordTable(table, model.dimensions)).toBeUndefined();
+    } finally {
+      fs.rmSync(bare, { recursive: true, force: true });
+    }
   });
 });

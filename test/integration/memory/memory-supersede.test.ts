@@ -310,10 +310,37 @@ describe('memory updates that supersede', () => {
       await call('POST', '/memory/add', {
         user_id: 'olu',
         text: 'My laptop is a ThinkPad X1.',
-        metadata: { plat_about: ['employer'], note: 'kept' },
+        metadata: { plat_about: ['employer'], plat_evokes: ['employer'], note: 'kept' },
       })
     ).body.results as Added[];
-    expect((await call('GET', `/memory/${claimed.id}`)).body.metadata).toEqual({ note: 'kept' });
+    // What it evokes is the service's reading of its text, not the caller's.
+    expect((await call('GET', `/memory/${claimed.id}`)).body.metadata).toEqual({
+      note: 'kept',
+      plat_evokes: expect.arrayContaining(['laptop']),
+    });
+    expect((await call('GET', `/memory/${claimed.id}`)).body).not.toMatchObject({
+      metadata: { plat_evokes: expect.arrayContaining(['employer']) },
+    });
+  });
+
+  it('supersedes by what two statements evoke when they share no word, not across attributes said alike', async () => {
+    // "hair cut" and "barber" share no word, but both evoke "barber", "salon" and "hair".
+    const [cut] = await said('ines', 'I get my hair cut at Kutz.', 120);
+    expect(await said('ines', 'My barber is Tony Rossi now.', 60)).toEqual([
+      updated(cut.id, 'I get my hair cut at Kutz.', 'My barber is Tony Rossi now.'),
+    ]);
+    expect((await call('GET', `/memory/${cut.id}`)).body).toMatchObject({
+      metadata: { plat_evokes: expect.arrayContaining(['barber']) },
+    });
+    const [rent] = await said('ines', 'We rent from Foxtons.', 110);
+    expect(await said('ines', 'Our landlord is Mr Patel now.', 50)).toEqual([
+      updated(rent.id, 'We rent from Foxtons.', 'Our landlord is Mr Patel now.'),
+    ]);
+    // Said alike of two attributes: "changed … in spring" makes both evoke "spring", which is about neither.
+    await said('jude', 'Our insurer changed to AXA in spring.', 40);
+    expect(events(await said('jude', 'Our mobile provider changed to Three in spring.', 30))).toEqual([
+      ['ADD', 'Our mobile provider changed to Three in spring.'],
+    ]);
   });
 
   it('deleting a memory deletes what it said before too; a bad as_of is refused', async () => {

@@ -1,0 +1,115 @@
+/**
+ * What a statement evokes (docs/memory-supersede.md#by-the-words-a-statement-evokes): the words of
+ * the model's word table nearest its vector (embedding/word-table.ts), once the words of its own
+ * names are gone. Two statements that share no word can evoke the same ones: "Our cat sees Dr Lee at
+ * Paws Clinic" and "Milo's check-ups are with Dr Kim now" both evoke "vet" and "doctor", "Got my hair
+ * cut at Kutz" and "My barber is Tony now" both "barber" and "salon". A memory keeps its words in its
+ * metadata under `plat_evokes`.
+ */
+import type { MemoryRecord } from '../../../shared/memory-model';
+import type { Embedder } from '../embedding/embedder';
+import type { AttributeStatement } from './statement-evidence';
+import { root } from '../vocabulary/word-roots';
+
+/** The metadata key a memory's evoked words are kept under. */
+export const EVOKED_METADATA_KEY = 'plat_evokes';
+
+/** Words asked of the table per statement. */
+const NEAREST = 10;
+
+/** Words two statements must evoke alike (as roots: "doctor" and "doctors" are one) to be of one attribute. */
+const MIN_SHARED = 1;
+
+/** What a statement evokes, and which words the table holds near which. */
+export interface Evocation {
+  words: string[];
+  /** Whether two words are near in the table (embedding/word-table.ts), or the same. */
+  related(a: string, b: string): boolean;
+}
+
+/** What a statement evokes when it sets no attribute, or the model has no word table. */
+export const NOTHING_EVOKED: Evocation = { words: [], related: (a, b) => a === b };
+
+/**
+ * What a statement setting an attribute evokes: its vector's nearest words, without those of its own
+ * names ("tony" for "My barber is Tony now"), which say which value, not which attribute.
+ */
+export async function evokedWords(
+  embedder: Pick<Embedder, 'nearestWords' | 'relatedWords'>,
+  statement: Pick<AttributeStatement, 'values' | 'possessors'>,
+  vector: Float32Array,
+): Promise<Evocation> {
+  const table = embedder.relatedWords?.();
+  if (!embedder.nearestWords || !table) return NOTHING_EVOKED;
+  const [nearest = []] = await embedder.nearestWords([vector], NEAREST);
+  const named = [...statement.values, ...(statement.possessors ?? [])].flatMap(
+    (v) => v.match(/[\p{L}\p{N}]+/gu) ?? [],
+  );
+  // A piece of a name ("mon" for "Monzo") says which value, not which attribute; a whole word of one
+  // may say the attribute too ("vets" in "Greenfield Vets").
+  const piece = (w: string) =>
+    named.some((n) => n.length > w.length && n.startsWith(w) && root(n) !== root(w));
+  const words = nearest.filter((w) => !piece(w));
+  return { words, related: (a, b) => table.related(a, b) };
+}
+
+/** The words a memory keeps as evoked. */
+export function evokedWordsOf(record: Pick<MemoryRecord, 'metadata'>): string[] {
+  const words = record.metadata[EVOKED_METADATA_KEY];
+  return Array.isArray(words) ? words.filter((w): w is string => typeof w === 'string') : [];
+}
+
+/**
+ * `metadata` with `evoked` as what the memory evokes: its latest statement's words alone, since
+ * words kept from the statements it replaced would make it look like more attributes than one.
+ */
+export function withEvokedWords(
+  metadata: Record<string, unknown>,
+  evoked: string[],
+): Record<string, unknown> {
+  return evoked.length ? { ...metadata, [EVOKED_METADATA_KEY]: evoked } : metadata;
+}
+
+/** A statement as the evidence of what it evokes reads it: the words it is about (as written) and those it evokes. */
+export interface EvokingStatement {
+  about: string[];
+  evoked: string[];
+}
+
+/**
+ * Whether a word both statements evoke is about what each says it is about: the same as, or near, a
+ * word it is about (any word, for a statement that names none). "salon", evoked by "Got my hair cut
+ * at Kutz" and by "My barber is Tony now", is near "hair" and "barber"; "browser", evoked by "My
+ * laptop is a ThinkPad" and by "Went with Giffgaff as my mobile provider", is near "laptop" but
+ * neither "mobile" nor "provider", and "spring" in "… changed to AXA in spring" is near no attribute.
+ */
+function anchored(word: string, about: string[], related: Evocation['related']): boolean {
+  return about.length === 0 || about.some((a) => root(a) === root(word) || related(a, word));
+}
+
+/**
+ * Of `candidates`, the one that shares the most evoked words with `newer` that are about what both
+ * say they are about, when one shares more than every other (a tie says the statement is as near two
+ * attributes: nothing is replaced).
+ */
+export function mostEvokedAlike<T>(
+  newer: EvokingStatement,
+  candidates: { record: T; earlier: EvokingStatement }[],
+  related: Evocation['related'],
+): T | undefined {
+  const wanted = new Map(newer.evoked.map((w) => [root(w), w]));
+  let best: T | undefined;
+  let bestShared = MIN_SHARED - 1;
+  let tied = false;
+  for (const { record, earlier } of candidates) {
+    const shared = new Set(
+      earlier.evoked
+        .filter((w) => wanted.has(root(w)))
+        .filter((w) => anchored(w, newer.about, related) && anchored(w, earlier.about, related))
+        .map(root),
+    ).size;
+    if (shared > bestShared) [best, bestShared, tied] = [record, shared, false];
+    else if (shared === bestShared && best !== undefined) tied = true;
+  }
+  return tied ? undefined : best;
+}
