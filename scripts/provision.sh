@@ -133,7 +133,12 @@ fi
 if $check_only; then
   bash "$repo/scripts/provision-embedding-model.sh" --check || missing=1
 else
-  in_background bash "$repo/scripts/provision-embedding-model.sh"
+  # The word table is written with the npm packages: with --no-npm, by the caller's next run.
+  if $want_npm; then
+    in_background bash "$repo/scripts/provision-embedding-model.sh"
+  else
+    in_background bash "$repo/scripts/provision-embedding-model.sh" --no-word-tables
+  fi
 fi
 
 # --- MariaDB (Debian), for the test suite's and the demo's private source database ---------
