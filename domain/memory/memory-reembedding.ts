@@ -48,9 +48,13 @@ export class MemoryReembedding {
     return this.staleLeft !== 0;
   }
 
-  /** Loads the embedding model (the first embed is slow) and counts the memories another model embedded. */
+  /**
+   * Loads the embedding model (the first embed is slow) and its word table (supersede/evoked-words.ts),
+   * and counts the memories another model embedded.
+   */
   async warmUp(): Promise<void> {
-    await this.deps.embedder.embed(['warm up']);
+    const [vector] = await this.deps.embedder.embed(['warm up']);
+    await this.deps.embedder.nearestWords?.([vector], 1);
     this.staleLeft = await this.deps.store.countStale(this.deps.embedder.id);
   }
 
