@@ -135,9 +135,18 @@ export function namedValues(text: string): string[] {
   return [...new Set(values.filter((v) => v && !/^[\d.,:/\s-]+$/.test(v)))];
 }
 
+/**
+ * A name set against another ("… goes to Barlow Garage, not Mike Motors"): the "not" denies the
+ * other name, not the statement, which asserts the first.
+ */
+const CONTRASTED = /,\s*not\s+(?=[\p{Lu}\p{N}])/gu;
+
 /** Whether a statement speaks of a value without asserting it holds (talk, sight, memory, doubt). */
-export const mentionsOnly = (text: string): boolean =>
-  MENTION.test(text.normalize('NFKC').replace(/[’]/g, "'"));
+export function mentionsOnly(text: string): boolean {
+  const normalized = text.normalize('NFKC').replace(/[’]/g, "'");
+  const asserted = namedValues(normalized).length > 1 ? normalized.replace(CONTRASTED, ', ') : normalized;
+  return MENTION.test(asserted);
+}
 
 /** The words of what a statement is about, as written: once names, function words and common verbs are gone. */
 export function aboutWordList(text: string, values = namedValues(text)): string[] {

@@ -49,6 +49,20 @@ describe('what a statement gives and is about', () => {
       expect([s, mentionsOnly(s)]).toEqual([s, false]);
   });
 
+  it('reads a name set against another as asserted, a denied name alone as no assertion', () => {
+    for (const s of [
+      'The car goes to Barlow Garage, not Mike Motors.',
+      'We shop at Lidl, not Tesco, these days.',
+    ])
+      expect([s, mentionsOnly(s)]).toEqual([s, false]);
+    for (const s of [
+      "It's not Monzo anymore.",
+      'I am not with Monzo, not since May.',
+      'We do not go to Lidl, Tesco either.',
+    ])
+      expect([s, mentionsOnly(s)]).toEqual([s, true]);
+  });
+
   it('keeps the words of what it is about, without names, function words or common verbs', () => {
     expect([...aboutWords('New gym: Crunch.')]).toEqual(['gym']);
     expect([...aboutWords('I switched my bank to HSBC.')]).toEqual(['bank']);
