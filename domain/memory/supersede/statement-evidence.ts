@@ -199,7 +199,11 @@ const STATE_BEFORE = /^(?:am|is|are|be|been|being|get|gets|i'm|we're|you're|they
  * Primary sent me a survey", "There was a Mubi stand at the fair") and holds no verb of change.
  */
 export function tellsOfAnEvent(text: string): boolean {
-  const clause = text.normalize('NFKC').replace(/[’]/g, "'").toLowerCase().replace(SUBORDINATE, '');
+  const normalized = text.normalize('NFKC').replace(/[’]/g, "'");
+  // A clause in the present naming the value says what holds, whatever the other clause did
+  // ("Finally sorted the bike thing, it's Trek from now on").
+  if (PRESENT_NAMING.test(normalized)) return false;
+  const clause = normalized.toLowerCase().replace(SUBORDINATE, '');
   const words = clause.match(/[\p{L}']+/gu) ?? [];
   let past = false;
   for (const [i, w] of words.entries()) {
@@ -210,6 +214,9 @@ export function tellsOfAnEvent(text: string): boolean {
   }
   return past;
 }
+
+/** A clause of its own, in the present, that names a value: ", it's Trek", "; that is Lidl". */
+const PRESENT_NAMING = /[,;:]\s*(?:it|that|this|mine|ours)(?:'s| is)\s+(?:now\s+)?[\p{Lu}\p{N}]/u;
 
 /** A sentence whose subject is a thing: it opens with a determiner. */
 const THING_FIRST = /^(?:the|a|an|this|that|these|those|each|every|some|its|his|her|their)\b/i;

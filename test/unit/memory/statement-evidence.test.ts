@@ -77,6 +77,7 @@ describe('what a statement gives and is about', () => {
       'There was a Mubi stand at the fair.',
       'Ajax beat PSV on Sunday.',
       'I drove a Golf back then.',
+      'Octopus sent me a survey, it is annoying.',
     ])
       expect([s, tellsOfAnEvent(s), attributeStatement(s)]).toEqual([s, true, undefined]);
     for (const s of [
@@ -87,6 +88,9 @@ describe('what a statement gives and is about', () => {
       'Our insurer changed to AXA in spring.',
       'I support Ajax.',
       'I work out at Crunch since the move.',
+      // A clause of its own in the present names what holds.
+      "Finally sorted the bike thing, it's Trek from now on.",
+      'Looked around for ages; that is Lidl for us now.',
     ])
       expect([s, tellsOfAnEvent(s)]).toEqual([s, false]);
     // Two events of one shape replace nothing.
