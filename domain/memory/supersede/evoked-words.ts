@@ -78,11 +78,17 @@ export interface EvokingStatement {
 
 /**
  * Whether a word both statements evoke is about what each says it is about: the same as, or near, a
- * word it is about (any word, for a statement that names none). "salon", evoked by "Got my hair cut
+ * word it is about and the other is not (any word, for a statement that names none of its own). "salon", evoked by "Got my hair cut
  * at Kutz" and by "My barber is Tony now", is near "hair" and "barber"; "browser", evoked by "My
  * laptop is a ThinkPad" and by "Went with Giffgaff as my mobile provider", is near "laptop" but
  * neither "mobile" nor "provider", and "spring" in "… changed to AXA in spring" is near no attribute.
  */
+/** The words of `about` that `other` is not about too (as roots). */
+function ownWords(about: string[], other: string[]): string[] {
+  const others = new Set(other.map(root));
+  return about.filter((w) => !others.has(root(w)));
+}
+
 function anchored(word: string, about: string[], related: Evocation['related']): boolean {
   return about.length === 0 || about.some((a) => root(a) === root(word) || related(a, word));
 }
@@ -102,10 +108,16 @@ export function mostEvokedAlike<T>(
   let bestShared = MIN_SHARED - 1;
   let tied = false;
   for (const { record, earlier } of candidates) {
+    // Words both say they are about are the frame they share ("Turns out … works better as my …"),
+    // not what tells their attributes apart: each is anchored by its own.
+    const [newerOwn, earlierOwn] = [
+      ownWords(newer.about, earlier.about),
+      ownWords(earlier.about, newer.about),
+    ];
     const shared = new Set(
       earlier.evoked
         .filter((w) => wanted.has(root(w)))
-        .filter((w) => anchored(w, newer.about, related) && anchored(w, earlier.about, related))
+        .filter((w) => anchored(w, newerOwn, related) && anchored(w, earlierOwn, related))
         .map(root),
     ).size;
     if (shared > bestShared) [best, bestShared, tied] = [record, shared, false];

@@ -320,10 +320,12 @@ export function replacementEvidence(
   // One is a known attribute's statement and the other holds one of its cue words ("My employer is
   // Umbrella Labs now" after "Initech is where I work"). When the reader read both, their keys decide.
   if (newer.readBySubject && older.readBySubject) return undefined;
+  // A word both hold is the frame they share ("Turns out … works better as my …"), not a cue.
   for (const [known, other] of [
     [newer, older],
     [older, newer],
   ])
-    if (known.cues && [...other.words].some((w) => known.cues!.has(w))) return 'a cue of its attribute';
+    if (known.cues && [...other.words].some((w) => known.cues!.has(w) && !known.words.has(w)))
+      return 'a cue of its attribute';
   return undefined;
 }

@@ -34,6 +34,18 @@ describe('which earlier statement a new one replaces by what both evoke', () => 
     expect(mostEvokedAlike(barber, [insurer], related)).toBeUndefined();
   });
 
+  it('anchors a shared word by what each is about and the other is not: words both are about are their frame', () => {
+    // "Turns out … works better as my …": "better" is about both, so it anchors neither.
+    const mechanic = { about: ['turns', 'better', 'mechanic'], evoked: ['better', 'improvement'] };
+    const bike = {
+      record: 'bike',
+      earlier: { about: ['turns', 'better', 'bike'], evoked: ['better', 'bikes'] },
+    };
+    expect(mostEvokedAlike(mechanic, [bike], related)).toBeUndefined();
+    const hair = { record: 'hair', earlier: { about: ['better', 'hair'], evoked: ['salon'] } };
+    expect(mostEvokedAlike({ about: ['better', 'barber'], evoked: ['salon'] }, [hair], related)).toBe('hair');
+  });
+
   it('counts any shared word of a statement that names nothing it is about', () => {
     const unnamed = { record: 'unnamed', earlier: { about: [], evoked: ['salon'] } };
     expect(mostEvokedAlike(barber, [unnamed], related)).toBe('unnamed');

@@ -155,6 +155,15 @@ describe('when a newer statement replaces an older one', () => {
     expect(known('I work at Acme Corp.', 'I work as a Nurse.')).toBeUndefined();
   });
 
+  it('reads no cue in a word both statements hold: it is the frame they share', () => {
+    const known = (newer: string, older: string) =>
+      replacementEvidence(statementOf(newer)!, statementOf(older)!);
+    // "turn" is a cue of one's age ("I turned 40"), and both say "Turns out".
+    expect(
+      known('Turns out Kwik Fit works better as my mechanic.', 'Turns out Trek FX works better as my bike.'),
+    ).toBeUndefined();
+  });
+
   it('reads a statement holding a made-up 100,000-letter word, the word its own root', () => {
     // The stemmer's time grows with the square of a word's length: minutes for this one.
     const word = 'zz'.repeat(50_000);
