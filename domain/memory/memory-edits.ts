@@ -7,6 +7,7 @@ import type { MemoryRecord } from '../../shared/memory-model';
 import type { MemoryServiceDeps } from './memory-service-deps';
 import { textHash } from './memory-text';
 import { withSlotWords } from './supersede/slot-words';
+import { withEvokedWords } from './supersede/evoked-words';
 import { keepEarlierVersion } from './validity/earlier-versions';
 
 /** A memory that does not exist (404). */
@@ -55,7 +56,10 @@ export class MemoryEdits {
         updated_at: at,
         embedder: this.deps.embedder.id,
         // What a superseded memory said stays known as what it has been about (supersede/slot-words.ts).
-        metadata: opts.supersede ? withSlotWords(metadata ?? before.metadata, before) : metadata,
+        // A correction's text evokes what no word list of it says yet: the old text's words go.
+        metadata: opts.supersede
+          ? withSlotWords(metadata ?? before.metadata, before)
+          : withEvokedWords(metadata ?? before.metadata, []),
         ...(kept ? { valid_from: at } : {}),
       },
       vector,

@@ -90,11 +90,10 @@ export class MemorySuperseding {
     if (sameValue) return { id: earlier.id, memory: earlier.memory, event: 'NONE' };
     const at = req.created_at ? new Date(req.created_at).toISOString() : this.deps.now().toISOString();
     if (at < earlier.updated_at) return undefined;
-    const kept = withEvokedWords(metadata ?? earlier.metadata, fact.evoked.words);
     const { record, previous } = await this.deps.edits.updateText(
       earlier.id,
       fact.text,
-      kept === earlier.metadata ? undefined : kept,
+      withEvokedWords(metadata ?? earlier.metadata, fact.evoked.words),
       { at, vector: fact.vector, supersede: true },
     );
     return { id: record.id, memory: record.memory, event: 'UPDATE', previous_memory: previous };

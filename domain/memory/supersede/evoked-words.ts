@@ -61,13 +61,17 @@ export function evokedWordsOf(record: Pick<MemoryRecord, 'metadata'>): string[] 
 
 /**
  * `metadata` with `evoked` as what the memory evokes: its latest statement's words alone, since
- * words kept from the statements it replaced would make it look like more attributes than one.
+ * words kept from the statements it replaced would make it look like more attributes than one
+ * (none, when its new text evokes nothing).
  */
 export function withEvokedWords(
   metadata: Record<string, unknown>,
   evoked: string[],
 ): Record<string, unknown> {
-  return evoked.length ? { ...metadata, [EVOKED_METADATA_KEY]: evoked } : metadata;
+  if (evoked.length) return { ...metadata, [EVOKED_METADATA_KEY]: evoked };
+  if (!(EVOKED_METADATA_KEY in metadata)) return metadata;
+  // A new text that evokes nothing: what the old one evoked no longer holds.
+  return Object.fromEntries(Object.entries(metadata).filter(([key]) => key !== EVOKED_METADATA_KEY));
 }
 
 /** A statement as the evidence of what it evokes reads it: the words it is about (as written) and those it evokes. */

@@ -332,6 +332,12 @@ describe('memory updates that supersede', () => {
     expect((await call('GET', `/memory/${cut.id}`)).body).toMatchObject({
       metadata: { plat_evokes: expect.arrayContaining(['barber']) },
     });
+    // A correction's new text has evoked nothing yet: the old text's words go.
+    expect(
+      (await call('PUT', '/memory/update', { memory_id: cut.id, text: 'My barber is Tony Russo now.' }))
+        .status,
+    ).toBe(200);
+    expect((await call('GET', `/memory/${cut.id}`)).body.metadata).not.toHaveProperty('plat_evokes');
     const [rent] = await said('ines', 'We rent from Foxtons.', 110);
     expect(await said('ines', 'Our landlord is Mr Patel now.', 50)).toEqual([
       updated(rent.id, 'We rent from Foxtons.', 'Our landlord is Mr Patel now.'),

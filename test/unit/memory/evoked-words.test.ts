@@ -75,9 +75,10 @@ describe('what a memory keeps of what it evokes', () => {
     expect(withEvokedWords(first, ['barber'])).toEqual({ note: 'kept', [EVOKED_METADATA_KEY]: ['barber'] });
   });
 
-  it('leaves the metadata as it is when nothing was evoked', () => {
+  it('leaves the metadata as it is when nothing was evoked, but for what an older text evoked', () => {
     const metadata = { note: 'kept' };
     expect(withEvokedWords(metadata, [])).toBe(metadata);
+    expect(withEvokedWords({ note: 'kept', [EVOKED_METADATA_KEY]: ['salon'] }, [])).toEqual({ note: 'kept' });
   });
 
   it('reads only words back, whatever the metadata holds', () => {
