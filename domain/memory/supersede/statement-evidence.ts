@@ -218,6 +218,13 @@ export function tellsOfAnEvent(text: string): boolean {
 /** A clause of its own, in the present, that names a value: ", it's Trek", "; that is Lidl". */
 const PRESENT_NAMING = /[,;:]\s*(?:it|that|this|mine|ours)(?:'s| is)\s+(?:now\s+)?[\p{Lu}\p{N}]/u;
 
+/**
+ * A time at which something happens: a day, a clock time, a date ("on Monday", "tomorrow at 3pm",
+ * "on 4 May", "next week").
+ */
+const WHEN =
+  /\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tonight|tomorrow|yesterday|(?:next|last|this) (?:week|month|year|weekend)|\d{1,2}(?::\d{2})? ?(?:am|pm)|\d{1,2}:\d{2}|\d{1,2}(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2}(?:st|nd|rd|th)?)\b/i;
+
 /** A sentence whose subject is a thing: it opens with a determiner. */
 const THING_FIRST = /^(?:the|a|an|this|that|these|those|each|every|some|its|his|her|their)\b/i;
 /** The speaker, in any person of the first: I, me, my, we, our… */
@@ -247,9 +254,10 @@ export function attributeStatement(text: string): AttributeStatement | undefined
   const trimmed = text.trim();
   if (!trimmed || /\?\s*$/.test(trimmed) || tokens(trimmed).length > MAX_STATEMENT_WORDS) return undefined;
   if (mentionsOnly(trimmed) || tellsOfAnEvent(trimmed)) return undefined;
-  // "The meeting with Acme is on Monday": a statement about a thing, not one of the speaker's own
-  // attributes, unless the speaker is in it ("The flat I rent is …").
-  if (THING_FIRST.test(trimmed) && !FIRST_PERSON.test(trimmed)) return undefined;
+  // "The meeting with Acme is on Monday": when a thing happens, not one of the speaker's own
+  // attributes, unless the speaker is in it ("The flat I rent is …"). A thing with no time of its
+  // own is the speaker's ("The cat is registered at Paws Clinic now").
+  if (THING_FIRST.test(trimmed) && !FIRST_PERSON.test(trimmed) && WHEN.test(trimmed)) return undefined;
   const values = namedValues(trimmed);
   if (!values.length) return undefined;
   const opening = trimmed.normalize('NFKC').toLowerCase();

@@ -170,10 +170,14 @@ describe('when a newer statement replaces an older one', () => {
     expect(attributeStatement(`My gym is Iron Temple, ${word}.`)?.about).toEqual(new Set(['gym', word]));
   });
 
-  it('reads no attribute of the speaker in a statement about a thing, nor a number as a name', () => {
+  it("reads no attribute of the speaker in a thing's time, nor a number as a name", () => {
     expect(attributeStatement('The meeting with Acme is on Monday.')).toBeUndefined();
     expect(attributeStatement('The release train 2 leaves on Thursday.')).toBeUndefined();
+    expect(attributeStatement('The Acme demo is tomorrow at 3pm.')).toBeUndefined();
     expect(attributeStatement('The flat I rent belongs to Canal Homes.')).toBeDefined();
+    // A thing of the speaker's, with no time of its own: "the cat" is ours.
+    expect(attributeStatement('The cat is registered at Paws Clinic now.')?.values).toEqual(['paws clinic']);
+    expect(attributeStatement('The car goes to Halfords Autocentre for repairs.')).toBeDefined();
     expect(namedValues('We meet in room 12 at 9:30.')).toEqual([]);
     expect(namedValues('My phone is a Pixel 8.')).toEqual(['pixel 8']);
   });
