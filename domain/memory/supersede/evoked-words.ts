@@ -1,9 +1,9 @@
 /**
  * What a statement evokes (docs/memory-supersede.md#by-the-words-a-statement-evokes): the words of
- * the model's word table nearest its vector (embedding/word-table.ts), once the words of its own
- * names are gone. Two statements that share no word can evoke the same ones: "Our cat sees Dr Lee at
- * Paws Clinic" and "Milo's check-ups are with Dr Kim now" both evoke "vet" and "doctor", "Got my hair
- * cut at Kutz" and "My barber is Tony now" both "barber" and "salon". A memory keeps its words in its
+ * the model's word table nearest its vector (embedding/word-table.ts), less the pieces of its own
+ * names. Two statements that share no word can evoke the same ones: "I get my hair cut at Kutz" and
+ * "My barber is Tony Rossi now" both evoke "barber", "salon" and "hair"; "We rent from Foxtons" and
+ * "Our landlord is Mr Patel now" both "landlord" and "tenant". A memory keeps its words in its
  * metadata under `plat_evokes`.
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
@@ -30,10 +30,7 @@ export interface Evocation {
 /** What a statement evokes when it sets no attribute, or the model has no word table. */
 export const NOTHING_EVOKED: Evocation = { words: [], related: (a, b) => a === b };
 
-/**
- * What a statement setting an attribute evokes: its vector's nearest words, without those of its own
- * names ("tony" for "My barber is Tony now"), which say which value, not which attribute.
- */
+/** What a statement setting an attribute evokes: its vector's nearest words, less the pieces of its names. */
 export async function evokedWords(
   embedder: Pick<Embedder, 'nearestWords' | 'relatedWords'>,
   statement: Pick<AttributeStatement, 'values' | 'possessors'>,
