@@ -17,6 +17,7 @@
 export const EMBEDDING_WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
 const { createRequire } = require('node:module');
+const { readFileSync } = require('node:fs');
 const { requireFrom, modelsDir, model, pooling, dtype, threads } = workerData;
 
 let extractor;
@@ -31,17 +32,18 @@ async function load() {
   });
 }
 
-// The word table's vectors as one [dimensions, words] tensor, read once; the scoring graph's session.
+// The word table's vectors as one [dimensions, words] tensor, read once; the scoring graph's session;
+// the onnxruntime transformers.js runs on (one binding per thread), resolved once.
 const tables = new Map();
 let scoring;
+let ort;
 async function nearestWords({ graph, table, words, vectors, k }) {
-  // The onnxruntime transformers.js runs on: one binding per thread.
-  const ort = createRequire(createRequire(requireFrom).resolve('@huggingface/transformers'))('onnxruntime-node');
+  ort ??= createRequire(createRequire(requireFrom).resolve('@huggingface/transformers'))('onnxruntime-node');
   scoring ??= ort.InferenceSession.create(graph, { intraOpNumThreads: 1, interOpNumThreads: 1 });
   const session = await scoring;
   let matrix = tables.get(table);
   if (!matrix) {
-    const bytes = require('node:fs').readFileSync(table);
+    const bytes = readFileSync(table);
     const data = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
     matrix = new ort.Tensor('float32', data, [data.length / words, words]);
     tables.set(table, matrix);

@@ -77,19 +77,19 @@ export interface EvokingStatement {
   evoked: string[];
 }
 
-/**
- * Whether a word both statements evoke is about what each says it is about: the same as, or near, a
- * word it is about and the other is not (any word, for a statement that names none of its own). "salon", evoked by "Got my hair cut
- * at Kutz" and by "My barber is Tony now", is near "hair" and "barber"; "browser", evoked by "My
- * laptop is a ThinkPad" and by "Went with Giffgaff as my mobile provider", is near "laptop" but
- * neither "mobile" nor "provider", and "spring" in "… changed to AXA in spring" is near no attribute.
- */
 /** The words of `about` that `other` is not about too (as roots). */
 function ownWords(about: string[], other: string[]): string[] {
   const others = new Set(other.map(root));
   return about.filter((w) => !others.has(root(w)));
 }
 
+/**
+ * Whether a word both statements evoke is about what one of them says it is about: the same as, or
+ * near, a word of `about` (any word, when it names none). "salon", evoked by "Got my hair cut at
+ * Kutz" and by "My barber is Tony now", is near "hair" and "barber"; "browser", evoked by "My laptop
+ * is a ThinkPad" and by "Went with Giffgaff as my mobile provider", is near "laptop" but neither
+ * "mobile" nor "provider", and "spring" in "… changed to AXA in spring" is near no attribute.
+ */
 function anchored(word: string, about: string[], related: Evocation['related']): boolean {
   return about.length === 0 || about.some((a) => root(a) === root(word) || related(a, word));
 }
@@ -104,7 +104,7 @@ export function mostEvokedAlike<T>(
   candidates: { record: T; earlier: EvokingStatement }[],
   related: Evocation['related'],
 ): T | undefined {
-  const wanted = new Map(newer.evoked.map((w) => [root(w), w]));
+  const wanted = new Set(newer.evoked.map(root));
   let best: T | undefined;
   let bestShared = MIN_SHARED - 1;
   let tied = false;

@@ -139,12 +139,14 @@ export function namedValues(text: string): string[] {
  * A name set against another ("… goes to Barlow Garage, not Mike Motors"): the "not" denies the
  * other name, not the statement, which asserts the first.
  */
-const CONTRASTED = /,\s*not\s+(?=[\p{Lu}\p{N}])/gu;
+const CONTRASTED = /,\s*not\s+(?=[\p{Lu}\p{N}])/u;
 
 /** Whether a statement speaks of a value without asserting it holds (talk, sight, memory, doubt). */
 export function mentionsOnly(text: string): boolean {
   const normalized = text.normalize('NFKC').replace(/[’]/g, "'");
-  const asserted = namedValues(normalized).length > 1 ? normalized.replace(CONTRASTED, ', ') : normalized;
+  // Names are read only where a "not" stands before one: every search reads its candidates this way.
+  const contrasted = CONTRASTED.test(normalized) && namedValues(normalized).length > 1;
+  const asserted = contrasted ? normalized.replace(new RegExp(CONTRASTED.source, 'gu'), ', ') : normalized;
   return MENTION.test(asserted);
 }
 
