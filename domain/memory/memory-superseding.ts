@@ -13,9 +13,10 @@ import { sameSubjectMemories } from './same-subject';
 import type { MemoryFilter, VectorHit } from './store/memory-store';
 import { withEvokedWords, type Evocation } from './supersede/evoked-words';
 import { replacedMemories } from './supersede/replaced-memories';
+import { likenessApart } from './supersede/alike-statements';
 import { sameStatedSubject, statedSubjectOf, withStatedSubject } from './supersede/stated-subjects';
 
-type SupersedingDeps = Pick<MemoryServiceDeps, 'store' | 'extractor'> & {
+type SupersedingDeps = Pick<MemoryServiceDeps, 'store' | 'extractor' | 'embedder'> & {
   edits: MemoryEdits;
   now: () => Date;
 };
@@ -29,6 +30,11 @@ export interface NewFact {
   stated?: StatedSubject;
   /** What it evokes (supersede/evoked-words.ts): nothing unless it sets an attribute. */
   evoked: Evocation;
+  /**
+   * The memories most alike it (supersede/alike-statements.ts), most alike first: none unless it sets
+   * an attribute and the model compares statements.
+   */
+  alike?: () => Promise<VectorHit[]>;
 }
 
 export class MemorySuperseding {
@@ -57,7 +63,11 @@ export class MemorySuperseding {
     // found, its key is precise.
     const replaced = earlier.length
       ? []
-      : await replacedMemories(store, scope, fact.text, neighbours, fact.evoked);
+      : await replacedMemories(store, scope, fact.text, neighbours, fact.evoked, {
+          hits: fact.alike ?? (async () => []),
+          threshold: this.deps.embedder.alikeStatements,
+          apart: (newer, older) => likenessApart(this.deps.embedder, newer, older),
+        });
     if (extractor.kind !== 'claude') {
       const offline =
         subject && earlier.length

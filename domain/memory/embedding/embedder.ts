@@ -21,6 +21,11 @@ export interface Embedder {
    * duplicate of it; default 0.5 and 0.95 (all-MiniLM-L6-v2's).
    */
   readonly similarity?: { related: number; duplicate: number };
+  /**
+   * The cosine of a statement's likeness vector (supersede/alike-statements.ts) to a stored memory
+   * from which the two set the same attribute; absent, statements are not compared by likeness.
+   */
+  readonly alikeStatements?: number;
   /** A search's semantic relevance is `(cosine - floor) / (1 - floor)` (default 0: the cosine). */
   readonly relevanceFloor?: number;
   /** Length of every vector {@link embed} returns. */

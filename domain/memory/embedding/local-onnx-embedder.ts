@@ -177,6 +177,7 @@ export class LocalOnnxEmbedder implements Embedder {
   readonly model: EmbeddingModelSpec;
   readonly similarity: EmbeddingModelSpec['similarity'];
   readonly relevanceFloor: number;
+  readonly alikeStatements?: number;
   private readonly modelsDir: string;
   private readonly dtype: keyof typeof ONNX_FILES;
   private readonly batchSize: number;
@@ -189,6 +190,7 @@ export class LocalOnnxEmbedder implements Embedder {
     this.dimensions = this.model.dimensions;
     this.similarity = this.model.similarity;
     this.relevanceFloor = this.model.relevanceFloor;
+    this.alikeStatements = this.model.alikeStatements;
     this.dtype = options.dtype ?? 'q8';
     this.batchSize = options.batchSize ?? 32;
     this.threads = options.threads ?? 1;

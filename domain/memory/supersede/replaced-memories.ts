@@ -20,6 +20,7 @@ import { evokedWordsOf, mostEvokedAlike, NOTHING_EVOKED, type Evocation } from '
 import { candidateRecords } from './candidate-records';
 import { slotRootsOf, slotWordsOf } from './slot-words';
 import { statementOf } from './statement-of';
+import { shareTheirFrame } from './alike-statements';
 
 /** Lexical candidates read per new statement. */
 const WORD_CANDIDATES = 30;
@@ -30,6 +31,7 @@ export async function replacedMemories(
   fact: string,
   neighbours: VectorHit[],
   evoked: Evocation = NOTHING_EVOKED,
+  alike: AlikeMemories = NO_ALIKE,
 ): Promise<MemoryRecord[]> {
   const statement = statementOf(fact);
   if (!statement) return [];
@@ -45,8 +47,14 @@ export async function replacedMemories(
     .filter(({ earlier }) => replacementEvidence(statement, earlier) !== undefined)
     .map(({ record }) => record);
   if (replaced.length) return replaced.sort((a, b) => b.valid_from.localeCompare(a.valid_from));
+  // No word in common: the memory most alike it in the model's reading (alike-statements.ts).
+  const mostAlike =
+    alike.threshold === undefined || !candidates.length
+      ? undefined
+      : await alikeReplaced(fact, statement, { ...alike, threshold: alike.threshold });
+  if (mostAlike) return [mostAlike];
   // No word in common: what the two evoke (evoked-words.ts).
-  const alike = mostEvokedAlike(
+  const evokedAlike = mostEvokedAlike(
     { about: aboutWordList(fact), evoked: evoked.words },
     candidates.map(({ record }) => ({
       record,
@@ -57,7 +65,38 @@ export async function replacedMemories(
     })),
     evoked.related,
   );
-  return alike ? [alike] : [];
+  return evokedAlike ? [evokedAlike] : [];
+}
+
+/** The memories most alike a statement (alike-statements.ts), and the cosine from which they count. */
+export interface AlikeMemories {
+  /** Found on demand: finding them costs an inference. */
+  hits: () => Promise<VectorHit[]>;
+  threshold: number | undefined;
+  /** The likeness of two statements on the words they do not share (alike-statements.ts). */
+  apart: (newer: string, older: string) => Promise<number>;
+}
+
+const NO_ALIKE: AlikeMemories = { hits: async () => [], threshold: undefined, apart: async () => 0 };
+
+/**
+ * The most alike memory over the threshold whose statement the new one may replace; one that shares
+ * the new one's frame must be as alike on the words the two do not share.
+ */
+async function alikeReplaced(
+  fact: string,
+  statement: AttributeStatement,
+  alike: AlikeMemories & { threshold: number },
+): Promise<MemoryRecord | undefined> {
+  for (const { record, similarity } of await alike.hits()) {
+    if (similarity < alike.threshold) return undefined;
+    const earlier = withWhatItWasAbout(statementOf(record.memory), record);
+    if (!earlier || !mayReplace(statement, earlier)) continue;
+    const values = [...statement.values, ...earlier.values];
+    if (!shareTheirFrame(fact, record.memory, values)) return record;
+    return (await alike.apart(fact, record.memory)) >= alike.threshold ? record : undefined;
+  }
+  return undefined;
 }
 
 /**
