@@ -26,6 +26,7 @@ import { MemoryAdds, type AddResponse } from './memory-adds';
 import { MemoryEdits, MemoryNotFoundError } from './memory-edits';
 import { MemoryReembedding, type ReembedOptions, type ReembedProgress } from './memory-reembedding';
 import type { MemoryServiceDeps } from './memory-service-deps';
+import { supersedeEvidenceOf, type SupersedeEvidence } from './memory-superseding';
 import { MemorySearch } from './search/memory-search';
 import { CurrentVectorsStore } from './store/current-vectors';
 import { inProcessUserWrites } from './store/user-writes';
@@ -102,6 +103,15 @@ export class MemoryService {
   /** Where the re-embedding after a model change stands (GET /health, the metrics). */
   reembedProgress(): ReembedProgress {
     return this.reembedding.reembedProgress();
+  }
+
+  /**
+   * Which evidence the supersede step reads beyond the words on this instance
+   * (memory-superseding.ts). Two instances of a fleet that differ decide differently, so /health
+   * shows it.
+   */
+  supersedeEvidence(): SupersedeEvidence {
+    return supersedeEvidenceOf(this.deps.embedder);
   }
 
   /** Stops a running re-embedding once the texts in the model's hands are done. */

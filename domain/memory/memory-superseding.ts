@@ -7,6 +7,7 @@ import type { MemoryAddResult, MemoryRecord } from '../../shared/memory-model';
 import type { AddMemoryRequest } from '../../shared/memory-requests';
 import { statedValue, type StatedSubject } from './extraction/fact-extractor';
 import { readSubject, type FactSubject } from './extraction/fact-subject';
+import type { Embedder } from './embedding/embedder';
 import type { MemoryEdits } from './memory-edits';
 import type { MemoryServiceDeps } from './memory-service-deps';
 import { sameSubjectMemories } from './same-subject';
@@ -20,6 +21,24 @@ type SupersedingDeps = Pick<MemoryServiceDeps, 'store' | 'extractor' | 'embedder
   edits: MemoryEdits;
   now: () => Date;
 };
+
+/** The evidence beyond the words the supersede step reads with a model (docs/memory-supersede.md). */
+export interface SupersedeEvidence {
+  /** What statements evoke: the model's word table is provisioned. */
+  evoked_words: boolean;
+  /** Their likeness: the model has a likeness threshold. */
+  likeness: boolean;
+}
+
+/** Which evidence beyond the words `embedder` lets the supersede step read. */
+export function supersedeEvidenceOf(
+  embedder: Pick<Embedder, 'nearestWords' | 'relatedWords' | 'alikeStatements'>,
+): SupersedeEvidence {
+  return {
+    evoked_words: Boolean(embedder.nearestWords && embedder.relatedWords?.()),
+    likeness: embedder.alikeStatements !== undefined,
+  };
+}
 
 /** A fact being added, as the supersede step reads it. */
 export interface NewFact {

@@ -167,4 +167,10 @@ export const healthResponseSchema = z.object({
     /** Another instance of the fleet is re-embedding; this one serves and tries again later. */
     elsewhere: z.boolean(),
   }),
+  /**
+   * The evidence the supersede step reads beyond the words (docs/memory-supersede.md): what statements
+   * evoke (false when the model's word table is not provisioned) and their likeness. Instances of a
+   * fleet that differ here decide differently.
+   */
+  supersede: z.object({ evoked_words: z.boolean(), likeness: z.boolean() }),
 });

@@ -95,7 +95,13 @@ function serviceRoutes(service: MemoryService): ApiRoute[] {
       responses: { 200: { description: 'the service is up', schema: healthResponseSchema } },
       handle: () => {
         const { embedder, ...reembedding } = service.reembedProgress();
-        return { status: 'ok', service: 'memory', embedder, reembedding };
+        return {
+          status: 'ok',
+          service: 'memory',
+          embedder,
+          reembedding,
+          supersede: service.supersedeEvidence(),
+        };
       },
     }),
     apiRoute({

@@ -223,6 +223,10 @@ export interface operations {
               percent: number;
               elsewhere: boolean;
             };
+            supersede: {
+              evoked_words: boolean;
+              likeness: boolean;
+            };
           };
         };
       };

@@ -68,6 +68,7 @@ describe('memory service process', () => {
         service: 'memory',
         embedder: expect.stringMatching(/^Xenova\/.+:q8:[0-9a-f]{12}$/),
         reembedding: { running: false, pending: 0, done: 0, total: 0, percent: 100, elsewhere: false },
+        supersede: { evoked_words: true, likeness: true },
       });
       const metrics = await fetch(`http://127.0.0.1:${port}/metrics`);
       expect(metrics.status).toBe(200);

@@ -2,9 +2,16 @@
  * A statement's likeness vector on the provisioned default model (docs/memory-supersede.md#by-likeness):
  * its question vector less the everyday background finds the earlier statement of the same attribute
  * among statements of others, and two statements alike by their frame are read again on the words
- * they do not share.
+ * they do not share; an instance says which of the model's evidence it reads.
  */
-import { defaultEmbedder } from '../../../domain/memory/embedding/default-embedder';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { defaultEmbedder, embeddingModelDir } from '../../../domain/memory/embedding/default-embedder';
+import { LocalOnnxEmbedder } from '../../../domain/memory/embedding/local-onnx-embedder';
+import { WORD_TABLE_DIR } from '../../../domain/memory/embedding/word-table';
+import { supersedeEvidenceOf } from '../../../domain/memory/memory-superseding';
+import { DEFAULT_EMBEDDING_MODEL, EMBEDDING_MODELS } from '../../../shared/embedding-models';
 import type { Embedder } from '../../../domain/memory/embedding/embedder';
 import {
   likenessApart,
@@ -74,5 +81,25 @@ describe('two statements alike by their frame', () => {
     ]);
     expect(dot(likeness!, older)).toBeGreaterThanOrEqual(embedder.alikeStatements!);
     expect(await likenessApart(embedder, provider, insurer)).toBeLessThan(embedder.alikeStatements!);
+  });
+});
+
+describe('the evidence an instance reads', () => {
+  it('names the word table missing, so two instances of a fleet that would decide apart show it', () => {
+    expect(supersedeEvidenceOf(embedder)).toEqual({ evoked_words: true, likeness: true });
+    // The same model without its word table: a copy of its files less the table.
+    const model = EMBEDDING_MODELS[DEFAULT_EMBEDDING_MODEL];
+    const source = path.join(embeddingModelDir(loadConfig(process.env)), model.name);
+    const modelsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-no-word-table-'));
+    try {
+      fs.cpSync(source, path.join(modelsDir, model.name), {
+        recursive: true,
+        filter: (from) => path.basename(from) !== WORD_TABLE_DIR,
+      });
+      const withoutTable = new LocalOnnxEmbedder({ modelsDir, model });
+      expect(supersedeEvidenceOf(withoutTable)).toEqual({ evoked_words: false, likeness: true });
+    } finally {
+      fs.rmSync(modelsDir, { recursive: true, force: true });
+    }
   });
 });
