@@ -3,8 +3,8 @@
  * (docs/memory-supersede.md#by-evidence), for statements the subject reader finds no earlier
  * statement of the same subject for: among the fact's vector neighbours and the memories sharing its
  * names, its words or its attribute's cue words, those the statement replaces (statement-evidence.ts),
- * most recently valid first; when no word shows one, the one that evokes the most of the same words
- * (evoked-words.ts).
+ * most recently valid first; when no word shows one, the memory most alike it in the model's reading
+ * (alike-statements.ts), else the one that evokes the most of the same words (evoked-words.ts).
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { attributeCueTerms } from '../search/attribute-cues';
@@ -47,13 +47,13 @@ export async function replacedMemories(
     .filter(({ earlier }) => replacementEvidence(statement, earlier) !== undefined)
     .map(({ record }) => record);
   if (replaced.length) return replaced.sort((a, b) => b.valid_from.localeCompare(a.valid_from));
-  // No word in common: the memory most alike it in the model's reading (alike-statements.ts).
+  // No word shows one: the memory most alike it in the model's reading (alike-statements.ts).
   const mostAlike =
     alike.threshold === undefined || !candidates.length
       ? undefined
       : await alikeReplaced(fact, statement, { ...alike, threshold: alike.threshold });
   if (mostAlike) return [mostAlike];
-  // No word in common: what the two evoke (evoked-words.ts).
+  // Nor is one alike enough: what the two evoke (evoked-words.ts).
   const evokedAlike = mostEvokedAlike(
     { about: aboutWordList(fact), evoked: evoked.words },
     candidates.map(({ record }) => ({
