@@ -349,6 +349,23 @@ describe('memory updates that supersede', () => {
     ]);
   });
 
+  it('supersedes by likeness when no word links the two, and keeps statements of other things', async () => {
+    // "plumber" against "pipes and boiler": no word in common; the model reads them alike once the
+    // everyday background is taken away (docs/memory-supersede.md#by-likeness).
+    const [sofa] = await said('pia', 'We bought a new sofa from Ikea.', 200);
+    const [plumber] = await said('pia', 'Our plumber is Fixit Bros.', 150);
+    const [coach] = await said('pia', 'My tennis coach is Ivan Petrov.', 140);
+    expect(await said('pia', 'These days Drainmasters look after our pipes and boiler.', 20)).toEqual([
+      updated(
+        plumber.id,
+        'Our plumber is Fixit Bros.',
+        'These days Drainmasters look after our pipes and boiler.',
+      ),
+    ]);
+    for (const kept of [sofa, coach])
+      expect((await call('GET', `/memory/${kept.id}`)).body.memory).toBe(kept.memory);
+  });
+
   it('deleting a memory deletes what it said before too; a bad as_of is refused', async () => {
     const [first] = await said('noor', 'I live in Oslo.', 90);
     await said('noor', 'I moved to Bergen.', 40);
