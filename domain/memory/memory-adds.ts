@@ -29,6 +29,7 @@ import { callerMetadata, withStatedSubject } from './supersede/stated-subjects';
 import { evokedWords, NOTHING_EVOKED, withEvokedWords } from './supersede/evoked-words';
 import { statementOf } from './supersede/statement-of';
 import { likenessVector } from './supersede/alike-statements';
+import { assertionScore, withAsserted } from './supersede/asserted-statements';
 import { namedValues } from './supersede/statement-evidence';
 
 /** A new fact this close to an existing memory is the same memory said again. */
@@ -168,22 +169,28 @@ export class MemoryAdds {
     // Earlier memories setting the same single-valued attribute (docs/memory-supersede.md).
     let earlier: MemoryRecord[] = [];
     let evoked = NOTHING_EVOKED;
+    let asserted = false;
     if (req.infer) {
+      // The likeness vector costs an inference: made once, when first asked for.
+      let likeness: Promise<Float32Array | undefined> | undefined;
+      const likenessOfFact = () => (likeness ??= likenessVector(embedder, fact));
+      // A statement the words take for a mention or an event may still assert, in the model's reading.
+      asserted = !statementOf(fact) && (await this.assertedByModel(fact, likenessOfFact));
+      const statement = statementOf(fact, asserted);
       // What it evokes is scored on the embedding worker's thread while this one searches.
-      const statement = statementOf(fact);
       [neighbours, evoked] = await Promise.all([
         this.deps.vectorsNow.search(vector, scope, 5),
         statement ? evokedWords(embedder, statement, vector) : NOTHING_EVOKED,
       ]);
       // Asked only when no word links the statement to a memory it may replace (an inference more).
       const alike = async () => {
-        const likeness = await likenessVector(embedder, fact);
-        return likeness ? this.deps.vectorsNow.search(likeness, scope, ALIKE_CANDIDATES) : [];
+        const vector = await likenessOfFact();
+        return vector ? this.deps.vectorsNow.search(vector, scope, ALIKE_CANDIDATES) : [];
       };
       const found = await this.superseding.supersedeOffline(
         req,
         scope,
-        { text: fact, vector, stated, evoked, alike },
+        { text: fact, vector, stated, evoked, alike, asserted },
         neighbours,
       );
       if (found.superseded) return { result: found.superseded };
@@ -216,9 +223,12 @@ export class MemoryAdds {
     const { record, added } = await this.insert(
       {
         ...req,
-        metadata: withEvokedWords(
-          stated ? withStatedSubject(callerMetadata(req.metadata), stated) : callerMetadata(req.metadata),
-          evoked.words,
+        metadata: withAsserted(
+          withEvokedWords(
+            stated ? withStatedSubject(callerMetadata(req.metadata), stated) : callerMetadata(req.metadata),
+            evoked.words,
+          ),
+          asserted,
         ),
       },
       scope,
@@ -229,6 +239,20 @@ export class MemoryAdds {
     if (!added) return { result: { id: record.id, memory: record.memory, event: 'NONE' }, usage };
     if (this.deps.autoshare && mayShare) await this.share(record, vector);
     return { result: { id: record.id, memory: record.memory, event: 'ADD' }, usage };
+  }
+
+  /**
+   * Whether a fact the word reader does not read as setting a value, yet shaped like one that could
+   * (a name, short, no question), asserts one in the model's reading (supersede/asserted-statements.ts).
+   */
+  private async assertedByModel(
+    fact: string,
+    likeness: () => Promise<Float32Array | undefined>,
+  ): Promise<boolean> {
+    const from = this.deps.embedder.assertedFrom;
+    if (from === undefined || !statementOf(fact, true)) return false;
+    const vector = await likeness();
+    return vector !== undefined && (await assertionScore(this.deps.embedder, vector)) >= from;
   }
 
   /**

@@ -8,6 +8,7 @@ import type { MemoryServiceDeps } from './memory-service-deps';
 import { textHash } from './memory-text';
 import { withSlotWords } from './supersede/slot-words';
 import { withEvokedWords } from './supersede/evoked-words';
+import { withAsserted } from './supersede/asserted-statements';
 import { keepEarlierVersion } from './validity/earlier-versions';
 
 /** A memory that does not exist (404). */
@@ -59,7 +60,7 @@ export class MemoryEdits {
         // A correction's text evokes what no word list of it says yet: the old text's words go.
         metadata: opts.supersede
           ? withSlotWords(metadata ?? before.metadata, before)
-          : withEvokedWords(metadata ?? before.metadata, []),
+          : withAsserted(withEvokedWords(metadata ?? before.metadata, []), false),
         ...(kept ? { valid_from: at } : {}),
       },
       vector,

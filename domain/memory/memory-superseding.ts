@@ -15,6 +15,7 @@ import type { MemoryFilter, VectorHit } from './store/memory-store';
 import { withEvokedWords, type Evocation } from './supersede/evoked-words';
 import { replacedMemories } from './supersede/replaced-memories';
 import { likenessApart } from './supersede/alike-statements';
+import { withAsserted } from './supersede/asserted-statements';
 import { sameStatedSubject, statedSubjectOf, withStatedSubject } from './supersede/stated-subjects';
 
 type SupersedingDeps = Pick<MemoryServiceDeps, 'store' | 'extractor' | 'embedder'> & {
@@ -54,6 +55,8 @@ export interface NewFact {
    * an attribute and the model compares statements.
    */
   alike?: () => Promise<VectorHit[]>;
+  /** The model read it as asserting a value where its words did not (supersede/asserted-statements.ts). */
+  asserted?: boolean;
 }
 
 export class MemorySuperseding {
@@ -86,6 +89,7 @@ export class MemorySuperseding {
           hits: fact.alike ?? (async () => []),
           threshold: this.deps.embedder.alikeStatements,
           apart: (newer, older) => likenessApart(this.deps.embedder, newer, older),
+          asserted: fact.asserted,
         });
     if (extractor.kind !== 'claude') {
       const offline =
@@ -122,7 +126,7 @@ export class MemorySuperseding {
     const { record, previous } = await this.deps.edits.updateText(
       earlier.id,
       fact.text,
-      withEvokedWords(metadata ?? earlier.metadata, fact.evoked.words),
+      withAsserted(withEvokedWords(metadata ?? earlier.metadata, fact.evoked.words), fact.asserted ?? false),
       { at, vector: fact.vector, supersede: true },
     );
     return { id: record.id, memory: record.memory, event: 'UPDATE', previous_memory: previous };

@@ -26,6 +26,11 @@ export interface Embedder {
    * from which the two set the same attribute; absent, statements are not compared by likeness.
    */
   readonly alikeStatements?: number;
+  /**
+   * How much nearer sentences that say what holds than ones that mention a statement's likeness
+   * vector must lie for it to assert a value its words do not (supersede/asserted-statements.ts).
+   */
+  readonly assertedFrom?: number;
   /** A search's semantic relevance is `(cosine - floor) / (1 - floor)` (default 0: the cosine). */
   readonly relevanceFloor?: number;
   /** Length of every vector {@link embed} returns. */

@@ -178,6 +178,7 @@ export class LocalOnnxEmbedder implements Embedder {
   readonly similarity: EmbeddingModelSpec['similarity'];
   readonly relevanceFloor: number;
   readonly alikeStatements?: number;
+  readonly assertedFrom?: number;
   private readonly modelsDir: string;
   private readonly dtype: keyof typeof ONNX_FILES;
   private readonly batchSize: number;
@@ -191,6 +192,7 @@ export class LocalOnnxEmbedder implements Embedder {
     this.similarity = this.model.similarity;
     this.relevanceFloor = this.model.relevanceFloor;
     this.alikeStatements = this.model.alikeStatements;
+    this.assertedFrom = this.model.assertedFrom;
     this.dtype = options.dtype ?? 'q8';
     this.batchSize = options.batchSize ?? 32;
     this.threads = options.threads ?? 1;

@@ -21,6 +21,7 @@ import { candidateRecords } from './candidate-records';
 import { slotRootsOf, slotWordsOf } from './slot-words';
 import { statementOf } from './statement-of';
 import { shareTheirFrame } from './alike-statements';
+import { assertedOf } from './asserted-statements';
 
 /** Lexical candidates read per new statement. */
 const WORD_CANDIDATES = 30;
@@ -33,13 +34,13 @@ export async function replacedMemories(
   evoked: Evocation = NOTHING_EVOKED,
   alike: AlikeMemories = NO_ALIKE,
 ): Promise<MemoryRecord[]> {
-  const statement = statementOf(fact);
+  const statement = statementOf(fact, alike.asserted);
   if (!statement) return [];
   // Its words and its attribute's cue words, as the lexical index keeps them.
   const terms = [...new Set([...queryTerms(fact), ...attributeCueTerms(fact)])];
   const candidates = (await candidateRecords(store, scope, terms, neighbours, WORD_CANDIDATES)).flatMap(
     (record) => {
-      const earlier = withWhatItWasAbout(statementOf(record.memory), record);
+      const earlier = withWhatItWasAbout(statementOf(record.memory, assertedOf(record)), record);
       return earlier && mayReplace(statement, earlier) ? [{ record, earlier }] : [];
     },
   );
@@ -75,6 +76,8 @@ export interface AlikeMemories {
   threshold: number | undefined;
   /** The likeness of two statements on the words they do not share (alike-statements.ts). */
   apart: (newer: string, older: string) => Promise<number>;
+  /** The model read the new statement as asserting a value (asserted-statements.ts). */
+  asserted?: boolean;
 }
 
 const NO_ALIKE: AlikeMemories = { hits: async () => [], threshold: undefined, apart: async () => 0 };
@@ -90,7 +93,7 @@ async function alikeReplaced(
 ): Promise<MemoryRecord | undefined> {
   for (const { record, similarity } of await alike.hits()) {
     if (similarity < alike.threshold) return undefined;
-    const earlier = withWhatItWasAbout(statementOf(record.memory), record);
+    const earlier = withWhatItWasAbout(statementOf(record.memory, assertedOf(record)), record);
     if (!earlier || !mayReplace(statement, earlier)) continue;
     const values = [...statement.values, ...earlier.values];
     if (!shareTheirFrame(fact, record.memory, values)) return record;

@@ -10,6 +10,7 @@ import type { MemoryFilter, MemoryStore, VectorHit } from '../store/memory-store
 import { candidateRecords } from './candidate-records';
 import { ABOUT_METADATA_KEY } from './slot-words';
 import { EVOKED_METADATA_KEY } from './evoked-words';
+import { ASSERTED_METADATA_KEY } from './asserted-statements';
 
 /** The metadata key a memory's stated attribute is kept under. */
 export const SUBJECT_METADATA_KEY = 'plat_subject';
@@ -32,6 +33,7 @@ const RESERVED_KEYS: ReadonlySet<string> = new Set([
   SUBJECT_METADATA_KEY,
   ABOUT_METADATA_KEY,
   EVOKED_METADATA_KEY,
+  ASSERTED_METADATA_KEY,
 ]);
 
 /**

@@ -252,10 +252,11 @@ export interface AttributeStatement {
 }
 
 /** The statement as one that sets an attribute, or undefined (long, a question, a mention, no name). */
-export function attributeStatement(text: string): AttributeStatement | undefined {
+export function attributeStatement(text: string, asserted = false): AttributeStatement | undefined {
   const trimmed = text.trim();
   if (!trimmed || /\?\s*$/.test(trimmed) || tokens(trimmed).length > MAX_STATEMENT_WORDS) return undefined;
-  if (mentionsOnly(trimmed) || tellsOfAnEvent(trimmed)) return undefined;
+  // Read as an assertion by the model (asserted-statements.ts): its words are not asked again.
+  if (!asserted && (mentionsOnly(trimmed) || tellsOfAnEvent(trimmed))) return undefined;
   // "The meeting with Acme is on Monday": when a thing happens, not one of the speaker's own
   // attributes, unless the speaker is in it ("The flat I rent is …"). A thing with no time of its
   // own is the speaker's ("The cat is registered at Paws Clinic now").

@@ -11,8 +11,8 @@ import { attributeStatement, type AttributeStatement } from './statement-evidenc
  * A statement read for its attribute, with the cue words of the attribute the subject reader reads
  * in it, or else of the attribute a word of what it is about is a cue of ("my employer").
  */
-export function statementOf(text: string): AttributeStatement | undefined {
-  const statement = attributeStatement(text);
+export function statementOf(text: string, asserted = false): AttributeStatement | undefined {
+  const statement = attributeStatement(text, asserted);
   if (!statement) return undefined;
   const read = readSubject(text)?.cues;
   const cues = read ? cueRoots(read) : cueRootsOf(statement.about);
