@@ -366,6 +366,33 @@ describe('memory updates that supersede', () => {
       expect((await call('GET', `/memory/${kept.id}`)).body.memory).toBe(kept.memory);
   });
 
+  it('reads a statement its words take for an event as asserting in the model’s reading, and keeps the reading', async () => {
+    const [dentist] = await said('ravi', 'My dentist is Dr Patel.', 150);
+    // A mention stays one: the model reads it as such too.
+    expect(events(await said('ravi', 'Saw an ad for Smile Studio on the bus.', 100))).toEqual([
+      ['ADD', 'Saw an ad for Smile Studio on the bus.'],
+    ]);
+    // "looked after" is in the past: the words read an event; the model, what holds.
+    expect(await said('ravi', 'Dr Amari has looked after my teeth since June.', 30)).toEqual([
+      updated(dentist.id, 'My dentist is Dr Patel.', 'Dr Amari has looked after my teeth since June.'),
+    ]);
+    expect((await call('GET', `/memory/${dentist.id}`)).body.metadata).toMatchObject({ plat_asserts: true });
+    // The reading stays with the memory, so a later statement replaces it in turn.
+    expect(await said('ravi', 'Dr Okafor is my dentist now.', 10)).toEqual([
+      updated(dentist.id, 'Dr Amari has looked after my teeth since June.', 'Dr Okafor is my dentist now.'),
+    ]);
+    expect((await call('GET', `/memory/${dentist.id}`)).body.metadata).not.toHaveProperty('plat_asserts');
+    // Only the service writes it.
+    const [claimed] = (
+      await call('POST', '/memory/add', {
+        user_id: 'ravi',
+        text: 'Read a review of Smile Studio.',
+        metadata: { plat_asserts: true, note: 'kept' },
+      })
+    ).body.results as Added[];
+    expect((await call('GET', `/memory/${claimed.id}`)).body.metadata).toEqual({ note: 'kept' });
+  });
+
   it('deleting a memory deletes what it said before too; a bad as_of is refused', async () => {
     const [first] = await said('noor', 'I live in Oslo.', 90);
     await said('noor', 'I moved to Bergen.', 40);
