@@ -26,7 +26,7 @@ import type { CurrentVectorsStore } from './store/current-vectors';
 import type { MemoryFilter, VectorHit } from './store/memory-store';
 import type { UserWrites } from './store/user-writes';
 import { callerMetadata, withStatedSubject } from './supersede/stated-subjects';
-import { evokedWords, NOTHING_EVOKED, withEvokedWords } from './supersede/evoked-words';
+import { evokedWords, NOTHING_EVOKED, withEvokedWords, type Evocation } from './supersede/evoked-words';
 import { statementOf } from './supersede/statement-of';
 import { likenessVector } from './supersede/alike-statements';
 import { assertionScore, withAsserted } from './supersede/asserted-statements';
@@ -171,26 +171,12 @@ export class MemoryAdds {
     let evoked = NOTHING_EVOKED;
     let asserted = false;
     if (req.infer) {
-      // The likeness vector costs an inference: made once, when first asked for.
-      let likeness: Promise<Float32Array | undefined> | undefined;
-      const likenessOfFact = () => (likeness ??= likenessVector(embedder, fact));
-      // A statement the words take for a mention or an event may still assert, in the model's reading.
-      asserted = !statementOf(fact) && (await this.assertedByModel(fact, likenessOfFact));
-      const statement = statementOf(fact, asserted);
-      // What it evokes is scored on the embedding worker's thread while this one searches.
-      [neighbours, evoked] = await Promise.all([
-        this.deps.vectorsNow.search(vector, scope, 5),
-        statement ? evokedWords(embedder, statement, vector) : NOTHING_EVOKED,
-      ]);
-      // Asked only when no word links the statement to a memory it may replace (an inference more).
-      const alike = async () => {
-        const vector = await likenessOfFact();
-        return vector ? this.deps.vectorsNow.search(vector, scope, ALIKE_CANDIDATES) : [];
-      };
+      const read = await this.readFact(fact, vector, scope);
+      ({ neighbours, evoked, asserted } = read);
       const found = await this.superseding.supersedeOffline(
         req,
         scope,
-        { text: fact, vector, stated, evoked, alike, asserted },
+        { text: fact, vector, stated, evoked, alike: read.alike, asserted },
         neighbours,
       );
       if (found.superseded) return { result: found.superseded };
@@ -239,6 +225,41 @@ export class MemoryAdds {
     if (!added) return { result: { id: record.id, memory: record.memory, event: 'NONE' }, usage };
     if (this.deps.autoshare && mayShare) await this.share(record, vector);
     return { result: { id: record.id, memory: record.memory, event: 'ADD' }, usage };
+  }
+
+  /**
+   * What the supersede step reads of a fact besides its text: its vector neighbours, what it evokes,
+   * whether the model reads it as asserting where the words do not, and (on demand) the memories most
+   * alike it (docs/memory-supersede.md).
+   */
+  private async readFact(
+    fact: string,
+    vector: Float32Array,
+    scope: MemoryFilter,
+  ): Promise<{
+    neighbours: VectorHit[];
+    evoked: Evocation;
+    asserted: boolean;
+    alike: () => Promise<VectorHit[]>;
+  }> {
+    const { embedder, vectorsNow } = this.deps;
+    // The likeness vector costs an inference: made once, when first asked for.
+    let likeness: Promise<Float32Array | undefined> | undefined;
+    const likenessOfFact = () => (likeness ??= likenessVector(embedder, fact));
+    // A statement the words take for a mention or an event may still assert, in the model's reading.
+    const asserted = !statementOf(fact) && (await this.assertedByModel(fact, likenessOfFact));
+    const statement = statementOf(fact, asserted);
+    // What it evokes is scored on the embedding worker's thread while this one searches.
+    const [neighbours, evoked] = await Promise.all([
+      vectorsNow.search(vector, scope, 5),
+      statement ? evokedWords(embedder, statement, vector) : NOTHING_EVOKED,
+    ]);
+    // Asked only when no word links the statement to a memory it may replace (an inference more).
+    const alike = async () => {
+      const likeVector = await likenessOfFact();
+      return likeVector ? vectorsNow.search(likeVector, scope, ALIKE_CANDIDATES) : [];
+    };
+    return { neighbours, evoked, asserted, alike };
   }
 
   /**
