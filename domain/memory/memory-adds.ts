@@ -247,8 +247,9 @@ export class MemoryAdds {
     let likeness: Promise<Float32Array | undefined> | undefined;
     const likenessOfFact = () => (likeness ??= likenessVector(embedder, fact));
     // A statement the words take for a mention or an event may still assert, in the model's reading.
-    const asserted = !statementOf(fact) && (await this.assertedByModel(fact, likenessOfFact));
-    const statement = statementOf(fact, asserted);
+    const read = statementOf(fact);
+    const asserted = !read && (await this.assertedByModel(fact, likenessOfFact));
+    const statement = asserted ? statementOf(fact, true) : read;
     // What it evokes is scored on the embedding worker's thread while this one searches.
     const [neighbours, evoked] = await Promise.all([
       vectorsNow.search(vector, scope, 5),

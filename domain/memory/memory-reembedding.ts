@@ -6,6 +6,8 @@
 import type { MemoryServiceDeps } from './memory-service-deps';
 import { soleReembedLease } from './reembed-lease';
 import type { UserWrites } from './store/user-writes';
+import { everydayBackground } from './embedding/everyday-background';
+import { assertionPrototypes } from './supersede/asserted-statements';
 
 /** Texts embedded at a time when re-embedding: what a search's question may wait behind. */
 const REEMBED_CHUNK = 4;
@@ -49,13 +51,18 @@ export class MemoryReembedding {
   }
 
   /**
-   * Loads the embedding model (the first embed is slow) and its word table (supersede/evoked-words.ts),
-   * and counts the memories another model embedded.
+   * Loads the embedding model (the first embed is slow), its word table (supersede/evoked-words.ts)
+   * and, for a model that reads statements by likeness, the sentences it compares them with
+   * (supersede/asserted-statements.ts: two dozen inferences, not on the first add), and counts the
+   * memories another model embedded.
    */
   async warmUp(): Promise<void> {
-    const [vector] = await this.deps.embedder.embed(['warm up']);
-    await this.deps.embedder.nearestWords?.([vector], 1);
-    this.staleLeft = await this.deps.store.countStale(this.deps.embedder.id);
+    const { embedder } = this.deps;
+    const [vector] = await embedder.embed(['warm up']);
+    await embedder.nearestWords?.([vector], 1);
+    if (embedder.assertedFrom !== undefined) await assertionPrototypes(embedder);
+    else if (embedder.alikeStatements !== undefined) await everydayBackground(embedder);
+    this.staleLeft = await this.deps.store.countStale(embedder.id);
   }
 
   /**

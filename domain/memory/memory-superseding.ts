@@ -85,12 +85,19 @@ export class MemorySuperseding {
     // found, its key is precise.
     const replaced = earlier.length
       ? []
-      : await replacedMemories(store, scope, fact.text, neighbours, fact.evoked, {
-          hits: fact.alike ?? (async () => []),
-          threshold: this.deps.embedder.alikeStatements,
-          apart: (newer, older) => likenessApart(this.deps.embedder, newer, older),
-          asserted: fact.asserted,
-        });
+      : await replacedMemories(
+          store,
+          scope,
+          fact.text,
+          neighbours,
+          fact.evoked,
+          {
+            hits: fact.alike ?? (async () => []),
+            threshold: this.deps.embedder.alikeStatements,
+            apart: (newer, older) => likenessApart(this.deps.embedder, newer, older),
+          },
+          fact.asserted,
+        );
     if (extractor.kind !== 'claude') {
       const offline =
         subject && earlier.length

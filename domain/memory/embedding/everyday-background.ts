@@ -4,6 +4,7 @@
  * statement, what is left is what it is about, not that it is a first-person sentence of daily life.
  */
 import type { Embedder } from './embedder';
+import { dot } from './vector-math';
 
 /** Sentences about nothing in particular. */
 export const BACKGROUND_SENTENCES = [
@@ -21,29 +22,39 @@ export const BACKGROUND_SENTENCES = [
   'We ordered pizza from the place around the corner.',
 ];
 
+/**
+ * `make(embedder)`, once per embedder and process: what is derived from fixed sentences is the same
+ * on every host, so each works it out itself. A failed one is tried again on the next use.
+ */
+export function oncePerEmbedder<T>(
+  cache: WeakMap<Embedder, Promise<T>>,
+  embedder: Embedder,
+  make: (embedder: Embedder) => Promise<T>,
+): Promise<T> {
+  let made = cache.get(embedder);
+  if (!made) {
+    made = make(embedder);
+    made.catch(() => cache.delete(embedder));
+    cache.set(embedder, made);
+  }
+  return made;
+}
+
 const backgrounds = new WeakMap<Embedder, Promise<Float32Array>>();
 
 /** The mean of the background sentences' question vectors (not unit length), once per embedder. */
 export function everydayBackground(embedder: Embedder): Promise<Float32Array> {
-  let background = backgrounds.get(embedder);
-  if (!background) {
-    background = embedder.embed(BACKGROUND_SENTENCES, 'query').then((vectors) => {
-      const mean = new Float32Array(embedder.dimensions);
-      for (const v of vectors) for (let i = 0; i < mean.length; i++) mean[i] += v[i] / vectors.length;
-      return mean;
-    });
-    // A failed load is tried again on the next use, not remembered.
-    background.catch(() => backgrounds.delete(embedder));
-    backgrounds.set(embedder, background);
-  }
-  return background;
+  return oncePerEmbedder(backgrounds, embedder, async () => {
+    const vectors = await embedder.embed(BACKGROUND_SENTENCES, 'query');
+    const mean = new Float32Array(embedder.dimensions);
+    for (const v of vectors) for (let i = 0; i < mean.length; i++) mean[i] += v[i] / vectors.length;
+    return mean;
+  });
 }
 
 /** `vector` less the background, unit length (`vector` itself if nothing is left). */
 export function lessBackground(vector: Float32Array, background: Float32Array): Float32Array {
   const rest = vector.map((x, i) => x - background[i]);
-  let length = 0;
-  for (const x of rest) length += x * x;
-  length = Math.sqrt(length);
+  const length = Math.sqrt(dot(rest, rest));
   return length > 0 ? rest.map((x) => x / length) : vector;
 }

@@ -10,7 +10,9 @@
  */
 import type { Embedder } from '../embedding/embedder';
 import { everydayBackground, lessBackground } from '../embedding/everyday-background';
+import { dot } from '../embedding/vector-math';
 import { root } from '../vocabulary/word-roots';
+import { tokens } from './statement-evidence';
 
 /**
  * The vector a statement is compared to stored memories by: its question vector less the
@@ -25,9 +27,7 @@ export async function likenessVector(embedder: Embedder, text: string): Promise<
   return lessBackground(question, background);
 }
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu;
-const wordsOf = (text: string): string[] => text.normalize('NFKC').match(WORD) ?? [];
-const rootsOf = (text: string): Set<string> => new Set(wordsOf(text).map((w) => root(w.toLowerCase())));
+const rootsOf = (text: string): Set<string> => new Set(tokens(text).map((w) => root(w.toLowerCase())));
 
 /**
  * Whether two statements share most of their wording (at least half the words of the shorter, names
@@ -35,7 +35,7 @@ const rootsOf = (text: string): Set<string> => new Set(wordsOf(text).map((w) => 
  * are alike by their frame, which says nothing of their attribute.
  */
 export function shareTheirFrame(a: string, b: string, values: string[]): boolean {
-  const named = new Set(values.flatMap((v) => wordsOf(v)).map((w) => root(w.toLowerCase())));
+  const named = new Set(values.flatMap((v) => tokens(v)).map((w) => root(w.toLowerCase())));
   const own = (text: string) => [...rootsOf(text)].filter((w) => !named.has(w));
   const [wordsA, wordsB] = [own(a), own(b)];
   const shared = wordsA.filter((w) => wordsB.includes(w)).length;
@@ -49,7 +49,7 @@ export function shareTheirFrame(a: string, b: string, values: string[]): boolean
 export async function likenessApart(embedder: Embedder, newer: string, older: string): Promise<number> {
   const apart = (text: string, other: string) => {
     const theirs = rootsOf(other);
-    return wordsOf(text)
+    return tokens(text)
       .filter((w) => !theirs.has(root(w.toLowerCase())))
       .join(' ');
   };
@@ -57,8 +57,5 @@ export async function likenessApart(embedder: Embedder, newer: string, older: st
     likenessVector(embedder, apart(newer, older)),
     embedder.embed([apart(older, newer)]),
   ]);
-  if (!likeness) return 0;
-  let sum = 0;
-  for (let i = 0; i < likeness.length; i++) sum += likeness[i] * stored[i];
-  return sum;
+  return likeness ? dot(likeness, stored) : 0;
 }

@@ -6,7 +6,9 @@
  * assertion when it is clearly nearer the first.
  */
 import type { Embedder } from '../embedding/embedder';
-import { everydayBackground, lessBackground } from '../embedding/everyday-background';
+import { everydayBackground, lessBackground, oncePerEmbedder } from '../embedding/everyday-background';
+import { dot } from '../embedding/vector-math';
+import { withServiceKey } from './service-metadata';
 
 /** Sentences that say what holds now, with nothing of any attribute. */
 export const ASSERTING_SENTENCES = [
@@ -33,32 +35,26 @@ const prototypes = new WeakMap<
   Promise<{ asserting: Float32Array[]; mentioning: Float32Array[] }>
 >();
 
-function prototypesOf(embedder: Embedder) {
-  let found = prototypes.get(embedder);
-  if (!found) {
-    found = Promise.all([
+/** The two sets of sentences as likeness vectors, once per embedder (warmed at start: memory-reembedding.ts). */
+export function assertionPrototypes(
+  embedder: Embedder,
+): Promise<{ asserting: Float32Array[]; mentioning: Float32Array[] }> {
+  return oncePerEmbedder(prototypes, embedder, async () => {
+    const [asserting, mentioning, background] = await Promise.all([
       embedder.embed(ASSERTING_SENTENCES, 'query'),
       embedder.embed(MENTIONING_SENTENCES, 'query'),
       everydayBackground(embedder),
-    ]).then(([asserting, mentioning, background]) => ({
+    ]);
+    return {
       asserting: asserting.map((v) => lessBackground(v, background)),
       mentioning: mentioning.map((v) => lessBackground(v, background)),
-    }));
-    found.catch(() => prototypes.delete(embedder));
-    prototypes.set(embedder, found);
-  }
-  return found;
+    };
+  });
 }
-
-const dot = (a: Float32Array, b: Float32Array): number => {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
-  return sum;
-};
 
 /** How much nearer the asserting sentences than the mentioning ones a likeness vector lies. */
 export async function assertionScore(embedder: Embedder, likeness: Float32Array): Promise<number> {
-  const { asserting, mentioning } = await prototypesOf(embedder);
+  const { asserting, mentioning } = await assertionPrototypes(embedder);
   return (
     Math.max(...asserting.map((p) => dot(p, likeness))) - Math.max(...mentioning.map((p) => dot(p, likeness)))
   );
@@ -75,8 +71,5 @@ export const assertedOf = (record: { metadata: Record<string, unknown> }): boole
   record.metadata[ASSERTED_METADATA_KEY] === true;
 
 /** `metadata` saying whether the memory's latest statement was read as asserting by the model. */
-export function withAsserted(metadata: Record<string, unknown>, asserted: boolean): Record<string, unknown> {
-  if (asserted) return { ...metadata, [ASSERTED_METADATA_KEY]: true };
-  if (!(ASSERTED_METADATA_KEY in metadata)) return metadata;
-  return Object.fromEntries(Object.entries(metadata).filter(([key]) => key !== ASSERTED_METADATA_KEY));
-}
+export const withAsserted = (metadata: Record<string, unknown>, asserted: boolean): Record<string, unknown> =>
+  withServiceKey(metadata, ASSERTED_METADATA_KEY, asserted ? true : undefined);

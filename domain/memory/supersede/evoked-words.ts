@@ -10,6 +10,7 @@ import type { MemoryRecord } from '../../../shared/memory-model';
 import type { Embedder } from '../embedding/embedder';
 import type { AttributeStatement } from './statement-evidence';
 import { root } from '../vocabulary/word-roots';
+import { withServiceKey } from './service-metadata';
 
 /** The metadata key a memory's evoked words are kept under. */
 export const EVOKED_METADATA_KEY = 'plat_evokes';
@@ -65,10 +66,8 @@ export function withEvokedWords(
   metadata: Record<string, unknown>,
   evoked: string[],
 ): Record<string, unknown> {
-  if (evoked.length) return { ...metadata, [EVOKED_METADATA_KEY]: evoked };
-  if (!(EVOKED_METADATA_KEY in metadata)) return metadata;
   // A new text that evokes nothing: what the old one evoked no longer holds.
-  return Object.fromEntries(Object.entries(metadata).filter(([key]) => key !== EVOKED_METADATA_KEY));
+  return withServiceKey(metadata, EVOKED_METADATA_KEY, evoked.length ? evoked : undefined);
 }
 
 /** A statement as the evidence of what it evokes reads it: the words it is about (as written) and those it evokes. */

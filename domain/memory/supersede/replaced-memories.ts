@@ -33,8 +33,10 @@ export async function replacedMemories(
   neighbours: VectorHit[],
   evoked: Evocation = NOTHING_EVOKED,
   alike: AlikeMemories = NO_ALIKE,
+  /** The model read it as asserting a value where its words did not (asserted-statements.ts). */
+  asserted = false,
 ): Promise<MemoryRecord[]> {
-  const statement = statementOf(fact, alike.asserted);
+  const statement = statementOf(fact, asserted);
   if (!statement) return [];
   // Its words and its attribute's cue words, as the lexical index keeps them.
   const terms = [...new Set([...queryTerms(fact), ...attributeCueTerms(fact)])];
@@ -52,7 +54,7 @@ export async function replacedMemories(
   const mostAlike =
     alike.threshold === undefined || !candidates.length
       ? undefined
-      : await alikeReplaced(fact, statement, { ...alike, threshold: alike.threshold });
+      : await alikeReplaced(fact, statement, alike, alike.threshold);
   if (mostAlike) return [mostAlike];
   // Nor is one alike enough: what the two evoke (evoked-words.ts).
   const evokedAlike = mostEvokedAlike(
@@ -76,8 +78,6 @@ export interface AlikeMemories {
   threshold: number | undefined;
   /** The likeness of two statements on the words they do not share (alike-statements.ts). */
   apart: (newer: string, older: string) => Promise<number>;
-  /** The model read the new statement as asserting a value (asserted-statements.ts). */
-  asserted?: boolean;
 }
 
 const NO_ALIKE: AlikeMemories = { hits: async () => [], threshold: undefined, apart: async () => 0 };
@@ -89,15 +89,16 @@ const NO_ALIKE: AlikeMemories = { hits: async () => [], threshold: undefined, ap
 async function alikeReplaced(
   fact: string,
   statement: AttributeStatement,
-  alike: AlikeMemories & { threshold: number },
+  alike: AlikeMemories,
+  threshold: number,
 ): Promise<MemoryRecord | undefined> {
   for (const { record, similarity } of await alike.hits()) {
-    if (similarity < alike.threshold) return undefined;
+    if (similarity < threshold) return undefined;
     const earlier = withWhatItWasAbout(statementOf(record.memory, assertedOf(record)), record);
     if (!earlier || !mayReplace(statement, earlier)) continue;
     const values = [...statement.values, ...earlier.values];
     if (!shareTheirFrame(fact, record.memory, values)) return record;
-    return (await alike.apart(fact, record.memory)) >= alike.threshold ? record : undefined;
+    return (await alike.apart(fact, record.memory)) >= threshold ? record : undefined;
   }
   return undefined;
 }

@@ -88,8 +88,8 @@ const withoutPossessors = (text: string): string => text.normalize('NFKC').repla
 export const possessorsOf = (text: string): string[] =>
   [...text.normalize('NFKC').matchAll(POSSESSOR)].map((m) => m[0].slice(0, -2).toLowerCase());
 
-/** Word tokens. */
-function tokens(text: string): string[] {
+/** Word tokens ("Dr", "Ana's", "9:30"), as written. */
+export function tokens(text: string): string[] {
   return text.normalize('NFKC').match(WORD) ?? [];
 }
 
