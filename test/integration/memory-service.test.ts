@@ -1,6 +1,6 @@
 /** The memory service process as `npm start` runs it: health, and its bind/auth policy. */
 import { spawn } from 'node:child_process';
-import * as path from 'node:path';
+import { compiledNodeArgs } from '../../scripts/lib/compiled-runtime.cjs';
 import { openEmbeddedMemoryStore } from '../../domain/memory/store/embedded-memory-store';
 import { otherModelMemory } from '../fixtures/other-model-memory';
 import { freePort } from '../../shared/free-port';
@@ -8,15 +8,12 @@ import { repoRoot } from '../../shared/paths';
 import { newTestDataDir } from '../harness/platform-gateway';
 
 function startMemory(env: NodeJS.ProcessEnv) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'gateway', 'memory', 'memory-main.ts')],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, LOG_LEVEL: 'info', PLAT_DATA_DIR: newTestDataDir(), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  // From the compiled copy of the sources, as `npm start` and `npm run memory` run it.
+  const child = spawn(process.execPath, compiledNodeArgs('gateway/memory/memory-main.ts'), {
+    cwd: repoRoot,
+    env: { ...process.env, LOG_LEVEL: 'info', PLAT_DATA_DIR: newTestDataDir(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
