@@ -14,7 +14,7 @@
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { slotRootsOf } from '../supersede/slot-words';
 import { aboutWords, contentWords } from '../supersede/statement-evidence';
-import { readMemory, type MemoryReading } from './memory-reading';
+import { readRecord, type MemoryReading } from './memory-reading';
 import type { Candidate } from './hybrid-retrieval';
 import { cueRootsOf } from './attribute-cues';
 import { asksForOneValue, asksForOneValueThen, periodAskedAbout, questionTime } from './question-time';
@@ -119,7 +119,7 @@ export function answerWeights(
     // Validity tells what held then only where the memories recorded a change (a version, or a
     // value that replaced one): otherwise it says no more than when each was said, and no text is read.
     const heldRead = heldThen && candidates.some(isVersioned) ? heldThen : undefined;
-    const readings = time === 'now' || heldRead ? candidates.map((c) => readMemory(c.record.memory)) : [];
+    const readings = time === 'now' || heldRead ? candidates.map((c) => readRecord(c.record)) : [];
     const held = heldRead ? candidates.map((c, i) => heldRead(c, readings[i])) : undefined;
     const weights = candidates.map((c, i): number | 'same' | 'other' => {
       if (held) {

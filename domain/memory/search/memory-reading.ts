@@ -13,6 +13,7 @@ import {
 } from '../supersede/statement-evidence';
 import { readSubject } from '../extraction/fact-subject';
 import { statementOf } from '../supersede/statement-of';
+import { assertedOf } from '../supersede/asserted-statements';
 
 /** What a memory's text says of itself. */
 export interface MemoryReading {
@@ -50,6 +51,37 @@ export function readMemory(text: string): MemoryReading {
   if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value!);
   readings.set(text, reading);
   return reading;
+}
+
+/**
+ * A stored memory's reading: its text's, unless the model read its statement as asserting a value
+ * when it was stored (`plat_asserts`, docs/memory-supersede.md#by-likeness), where the words took it
+ * for a mention or an event. Search then reads it as supersede did.
+ */
+export function readRecord(record: { memory: string; metadata: Record<string, unknown> }): MemoryReading {
+  const reading = readMemory(record.memory);
+  return assertedOf(record) ? readAsAsserted(reading) : reading;
+}
+
+/** `reading`, but asserting its value: no mention. */
+function readAsAsserted(reading: MemoryReading): MemoryReading {
+  return {
+    mention: false,
+    asserts: true,
+    named: reading.named,
+    get aboutAnyWord() {
+      return reading.aboutAnyWord;
+    },
+    get about() {
+      return reading.about;
+    },
+    get content() {
+      return reading.content;
+    },
+    get knownCues() {
+      return reading.knownCues;
+    },
+  };
 }
 
 /** A reading whose parts are read when first asked for: most questions need only the first two. */

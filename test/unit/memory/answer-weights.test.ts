@@ -11,6 +11,7 @@ import {
   NOT_HELD_THEN,
   REPLACED_IT_THEN,
 } from '../../../domain/memory/search/answer-weights';
+import { readRecord } from '../../../domain/memory/search/memory-reading';
 import { timeRangeOf } from '../../../domain/memory/search/time-expressions';
 import type { Candidate } from '../../../domain/memory/search/hybrid-retrieval';
 import type { MemoryRecord } from '../../../shared/memory-model';
@@ -97,6 +98,29 @@ describe('answer weights', () => {
     expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
       ['I am vegetarian.', 1],
       ['I live in Lisbon.', +((0.5 * ABOUT_ANOTHER_THING) / 0.2).toFixed(3)],
+    ]);
+  });
+
+  it('reads a statement the model read as asserting (plat_asserts) as an assertion, as supersede did', () => {
+    const trained = 'I trained at Crunch gym all through the spring.';
+    const passedBy = candidate('Walked past Iron Temple gym on the way home.', 0.6);
+    const rank = (metadata: Record<string, unknown>) =>
+      answerWeights('Which gym do I go to?')([
+        { ...candidate(trained, 0.5), record: { ...candidate(trained, 0.5).record, metadata } },
+        passedBy,
+      ]).map((c) => [c.record.memory, +c.relevance.toFixed(3)]);
+    // The words take it for something that happened: nothing is held back for it.
+    expect(readRecord({ memory: trained, metadata: {} }).asserts).toBe(false);
+    expect(rank({})).toEqual([
+      [trained, 1],
+      [passedBy.record.memory, +((0.6 * NOT_AN_ANSWER_NOW) / 0.5).toFixed(3)],
+    ]);
+    // Read as asserting when it was stored: the mention passes no more than half of it.
+    const asserted = readRecord({ memory: trained, metadata: { plat_asserts: true } });
+    expect([asserted.asserts, asserted.mention]).toEqual([true, false]);
+    expect(rank({ plat_asserts: true })).toEqual([
+      [trained, 1],
+      [passedBy.record.memory, ANSWER_FIRST],
     ]);
   });
 
