@@ -48,13 +48,6 @@ export function childrenOf(parent: number, marker: string): number[] {
   return found;
 }
 
-/** CPU time a process has used so far, in clock ticks (user and system; 0 once it is gone). */
-export function cpuTicks(pid: number): number {
-  const fields = statFields(pid);
-  // utime and stime: fields 14 and 15 of stat, counted from the state (field 3) here.
-  return fields ? Number(fields[11]) + Number(fields[12]) : 0;
-}
-
 /** Whether `pid` is a live process (not a zombie). */
 export function isAlive(pid: number): boolean {
   const state = statFields(pid)?.[0];
