@@ -248,8 +248,10 @@ export class MemoryAdds {
     const likenessOfFact = () => (likeness ??= likenessVector(embedder, fact));
     // A statement the words take for a mention or an event may still assert, in the model's reading.
     const read = statementOf(fact);
-    const asserted = !read && (await this.assertedByModel(fact, likenessOfFact));
-    const statement = asserted ? statementOf(fact, true) : read;
+    // Shaped like one that sets a value (a name, short, no question), were it not a mention or an event.
+    const shaped = read ? undefined : statementOf(fact, true);
+    const asserted = shaped !== undefined && (await this.assertedByModel(likenessOfFact));
+    const statement = asserted ? shaped : read;
     // What it evokes is scored on the embedding worker's thread while this one searches.
     const [neighbours, evoked] = await Promise.all([
       vectorsNow.search(vector, scope, 5),
@@ -264,15 +266,12 @@ export class MemoryAdds {
   }
 
   /**
-   * Whether a fact the word reader does not read as setting a value, yet shaped like one that could
-   * (a name, short, no question), asserts one in the model's reading (supersede/asserted-statements.ts).
+   * Whether a fact the word reader does not read as setting a value, yet shaped like one that could,
+   * asserts one in the model's reading (supersede/asserted-statements.ts).
    */
-  private async assertedByModel(
-    fact: string,
-    likeness: () => Promise<Float32Array | undefined>,
-  ): Promise<boolean> {
+  private async assertedByModel(likeness: () => Promise<Float32Array | undefined>): Promise<boolean> {
     const from = this.deps.embedder.assertedFrom;
-    if (from === undefined || !statementOf(fact, true)) return false;
+    if (from === undefined) return false;
     const vector = await likeness();
     return vector !== undefined && (await assertionScore(this.deps.embedder, vector)) >= from;
   }

@@ -16,9 +16,9 @@ import { timeRangeOf } from '../../../domain/memory/search/time-expressions';
 import type { Candidate } from '../../../domain/memory/search/hybrid-retrieval';
 import type { MemoryRecord } from '../../../shared/memory-model';
 
-const candidate = (memory: string, relevance: number): Candidate =>
+const candidate = (memory: string, relevance: number, metadata: Record<string, unknown> = {}): Candidate =>
   ({
-    record: { id: memory, memory, metadata: {} } as unknown as MemoryRecord,
+    record: { id: memory, memory, metadata } as unknown as MemoryRecord,
     relevance,
     signals: {},
     features: { fused: relevance, gap: 0, logRank: 0 },
@@ -105,10 +105,10 @@ describe('answer weights', () => {
     const trained = 'I trained at Crunch gym all through the spring.';
     const passedBy = candidate('Walked past Iron Temple gym on the way home.', 0.6);
     const rank = (metadata: Record<string, unknown>) =>
-      answerWeights('Which gym do I go to?')([
-        { ...candidate(trained, 0.5), record: { ...candidate(trained, 0.5).record, metadata } },
-        passedBy,
-      ]).map((c) => [c.record.memory, +c.relevance.toFixed(3)]);
+      answerWeights('Which gym do I go to?')([candidate(trained, 0.5, metadata), passedBy]).map((c) => [
+        c.record.memory,
+        +c.relevance.toFixed(3),
+      ]);
     // The words take it for something that happened: nothing is held back for it.
     expect(readRecord({ memory: trained, metadata: {} }).asserts).toBe(false);
     expect(rank({})).toEqual([
