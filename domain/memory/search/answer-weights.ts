@@ -13,7 +13,9 @@
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { slotRootsOf } from '../supersede/slot-words';
-import { aboutWords, contentWords } from '../supersede/statement-evidence';
+import { evokedWordsOf } from '../supersede/evoked-words';
+import { aboutWordList, aboutWords, contentWords } from '../supersede/statement-evidence';
+import { root } from '../vocabulary/word-roots';
 import { readRecord, type MemoryReading } from './memory-reading';
 import type { Candidate } from './hybrid-retrieval';
 import { cueRootsOf } from './attribute-cues';
@@ -39,28 +41,53 @@ function answersNow(memory: MemoryReading, asked: Set<string>): boolean {
  */
 export const ABOUT_ANOTHER_THING = 0.1;
 
+/** What a question asks about, as answer weighting reads it. */
+interface AskedAbout {
+  /** Roots of its words of what it asks about ("gym", "bank"). */
+  asked: Set<string>;
+  /** The same words as written, lower case: the word table holds whole words. */
+  askedWords: string[];
+  /** Its word roots, common verbs kept ("Where do I work?"). */
+  questionRoots: Set<string>;
+  /** Cue roots of the known attributes it asks about. */
+  cues: Set<string>;
+  /** Whether two words are near in the model's word table (none: only the same word is). */
+  related?: (a: string, b: string) => boolean;
+}
+
 /**
  * How a memory that answers now relates to what the question asks about: the same thing when it
- * shares a word of it or holds a cue of the attribute it asks about; another when the attribute it
- * sets is a known one the question does not ask about ("I work at Initech" for "Which city am I
- * based in?"), or when its words of what it is about are none of the question's.
+ * shares a word of it, holds a cue of the attribute it asks about, or evokes a word of it or one
+ * near it in the model's word table ("This year Ledger Partners filed my taxes" evokes "tax", near
+ * "accountant": docs/memory-search.md#now-and-then); another when the attribute it sets is a known
+ * one the question does not ask about ("I work at Initech" for "Which city am I based in?"), or when
+ * its words of what it is about are none of the question's.
  */
 function aboutTheQuestion(
   record: MemoryRecord,
   memory: MemoryReading,
-  asked: Set<string>,
-  questionRoots: Set<string>,
-  cues: Set<string>,
+  q: AskedAbout,
 ): 'same' | 'other' | 'unknown' {
   // What its earlier statements were about counts too (supersede/slot-words.ts).
   const before = slotRootsOf(record);
-  for (const w of [...memory.about, ...before]) if (asked.has(w)) return 'same';
-  if (cues.size) for (const r of [...memory.content, ...before]) if (cues.has(r)) return 'same';
+  for (const w of [...memory.about, ...before]) if (q.asked.has(w)) return 'same';
+  if (q.cues.size) for (const r of [...memory.content, ...before]) if (q.cues.has(r)) return 'same';
+  if (q.related && evokesAsked(record, q.askedWords, q.related)) return 'same';
   if (memory.knownCues) {
-    for (const r of memory.knownCues) if (questionRoots.has(r) || cues.has(r)) return 'same';
+    for (const r of memory.knownCues) if (q.questionRoots.has(r) || q.cues.has(r)) return 'same';
     return 'other';
   }
   return memory.about.size || before.length ? 'other' : 'unknown';
+}
+
+/** Whether a memory evokes (`plat_evokes`) a word the question asks about, or one near it. */
+function evokesAsked(
+  record: MemoryRecord,
+  askedWords: string[],
+  related: (a: string, b: string) => boolean,
+): boolean {
+  const evoked = evokedWordsOf(record);
+  return evoked.some((w) => askedWords.some((a) => root(a) === root(w) || related(a, w)));
 }
 
 /**
@@ -102,6 +129,7 @@ function heldIn(range: TimeRange): (c: Candidate, memory: MemoryReading) => bool
 export function answerWeights(
   question: string,
   range?: TimeRange,
+  related?: (a: string, b: string) => boolean,
 ): <C extends Candidate>(candidates: C[]) => C[] {
   const time = questionTime(question);
   if (time === 'either') return (c) => c;
@@ -112,9 +140,14 @@ export function answerWeights(
   // What it asks about is read without the words that say when ("in March 2025").
   const what = range ? question.replace(range.text, ' ') : question;
   const asked = aboutWords(what, []);
-  // The question's word roots, common verbs kept ("Where do I work?"), and its attributes' cues.
   const questionRoots = contentWords(what, []);
-  const cues = cueRootsOf(questionRoots) ?? new Set<string>();
+  const about: AskedAbout = {
+    asked,
+    askedWords: aboutWordList(what, []).map((w) => w.toLowerCase()),
+    questionRoots,
+    cues: cueRootsOf(questionRoots) ?? new Set<string>(),
+    related,
+  };
   return <C extends Candidate>(candidates: C[]): C[] => {
     // Validity tells what held then only where the memories recorded a change (a version, or a
     // value that replaced one): otherwise it says no more than when each was said, and no text is read.
@@ -128,8 +161,8 @@ export function answerWeights(
       if (!answersNow(readings[i], asked)) return NOT_AN_ANSWER_NOW;
       // What an answer is about is read for a question for one value that holds now.
       if (!oneValue) return 1;
-      const about = aboutTheQuestion(c.record, readings[i], asked, questionRoots, cues);
-      return about === 'unknown' ? 1 : about;
+      const relation = aboutTheQuestion(c.record, readings[i], about);
+      return relation === 'unknown' ? 1 : relation;
     });
     // Answers about another thing yield only when some answer is about what the question asks.
     const sameFound = weights.includes('same');

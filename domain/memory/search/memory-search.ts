@@ -119,7 +119,10 @@ export class MemorySearch {
       list
         .filter((c) => c.relevance >= opts.min_score)
         .map((c) => ({ ...c, isShared, signals: { ...c.signals, relevance: c.relevance } }));
-    const weighed = answerWeights(opts.query, range)([...kept(own, false), ...kept(shared, true)]);
+    // The model's word table tells which words are near what the question asks about.
+    const table = this.embedder.relatedWords?.();
+    const related = table ? (a: string, b: string) => table.related(a, b) : undefined;
+    const weighed = answerWeights(opts.query, range, related)([...kept(own, false), ...kept(shared, true)]);
     const items = weighed.map((c) => this.item(c, c.isShared, now, opts.time_decay));
     return mergeResults([items], opts.top_k);
   }

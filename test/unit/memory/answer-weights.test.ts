@@ -124,6 +124,38 @@ describe('answer weights', () => {
     ]);
   });
 
+  it('reads an answer that evokes a word the question asks about, or one near it in the word table, as about the same', () => {
+    // "accountant" shares no word with either statement; the taxes one evokes "tax", which the
+    // table holds near "accountant", the card one only words of cards and banks.
+    const near: Record<string, string[]> = { accountant: ['accounting', 'tax', 'bookkeeping'] };
+    const related = (a: string, b: string) =>
+      a === b || (near[a] ?? []).includes(b) || (near[b] ?? []).includes(a);
+    const taxes = candidate('This year Ledger Partners filed my taxes.', 0.2, {
+      plat_asserts: true,
+      plat_evokes: ['taxes', 'tax', 'irs', 'filing'],
+    });
+    const card = candidate("Finally sorted the credit card thing, it's Barclaycard from now on.", 0.4, {
+      plat_evokes: ['card', 'credit', 'wallet', 'bank'],
+    });
+    const question = 'Remind me, which accountant am I using?';
+    // Without the table nothing tells what either is about: they stay as they came.
+    expect(answerWeights(question)([card, taxes]).map((c) => c.record.memory)).toEqual([
+      card.record.memory,
+      taxes.record.memory,
+    ]);
+    const ranked = answerWeights(question, undefined, related)([card, taxes]);
+    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+      [taxes.record.memory, 1],
+      [card.record.memory, +((0.4 * ABOUT_ANOTHER_THING) / 0.2).toFixed(3)],
+    ]);
+    // A memory's own name pieces are not evoked (supersede/evoked-words.ts); a word of the question
+    // evoked as such counts without the table.
+    const asWritten = candidate('Ledger Partners since June.', 0.1, { plat_evokes: ['accountants'] });
+    expect(answerWeights(question, undefined, (a, b) => a === b)([card, asWritten])[0].record.memory).toBe(
+      asWritten.record.memory,
+    );
+  });
+
   it('keeps answers about other things as they came when none is about what the question asks', () => {
     const ranked = answerWeights('Which dentist do I see?')([
       candidate('I see Dr Eriksen for my teeth.', 0.3),
