@@ -50,7 +50,8 @@ const COMMON_VERBS = new Set(
     'spend spent grow grew open opened walk walked win won offer remember love loved consider appear buy ' +
     'buys bought wait waited serve die send sent expect build built stay stayed fall fell cut reach kill ' +
     'remain suggest raise pass sell sells sold require report decide pull switch switched join joined ' +
-    'like liked finish finished help helped turn turned hold held bring say says said do does did done'
+    'like liked finish finished help helped turn turned hold held bring say says said do does did done ' +
+    'end ends ended opt opted'
   ).split(' '),
 );
 
@@ -176,11 +177,18 @@ const CHANGE_VERBS = new Set(
     'switch change move relocate replace swap drop cancel quit leave left join start began begin become ' +
     'became get got buy bought sell sold upgrade downgrade port renew sign transfer went go open close ' +
     'hire fire chose choose pick settle adopt enrol enroll register subscribe unsubscribe took take trade ' +
-    'exchange convert retire graduate marry married divorce rent lease gave give stop ditch dump'
+    'exchange convert retire graduate marry married divorce rent lease gave give stop ditch dump opt'
   )
     .split(' ')
     .map(root),
 );
+
+/**
+ * Phrasal verbs of becoming, whose verb alone says nothing of a change ("ended the call", "wound the
+ * clock"): "Ended up with Outlook for my email", "Wound up at Lidl for the weekly shop" tell of a
+ * value one came to have, as "became" does.
+ */
+const BECOMING = /\b(?:end|ends|ended|ending|wind|winds|wound|winding)\s+up\b/;
 
 /** Irregular past forms (regular ones end in -ed). */
 const IRREGULAR_PAST = new Set(
@@ -206,6 +214,7 @@ export function tellsOfAnEvent(text: string): boolean {
   // ("Finally sorted the bike thing, it's Trek from now on").
   if (PRESENT_NAMING.test(normalized)) return false;
   const clause = normalized.toLowerCase().replace(SUBORDINATE, '');
+  if (BECOMING.test(clause)) return false;
   const words = clause.match(/[\p{L}']+/gu) ?? [];
   let past = false;
   for (const [i, w] of words.entries()) {

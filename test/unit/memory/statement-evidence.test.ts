@@ -78,6 +78,8 @@ describe('what a statement gives and is about', () => {
       'Ajax beat PSV on Sunday.',
       'I drove a Golf back then.',
       'Octopus sent me a survey, it is annoying.',
+      // "end" alone is no verb of change.
+      'Ended the call with Vodafone early.',
     ])
       expect([s, tellsOfAnEvent(s), attributeStatement(s)]).toEqual([s, true, undefined]);
     for (const s of [
@@ -91,8 +93,20 @@ describe('what a statement gives and is about', () => {
       // A clause of its own in the present names what holds.
       "Finally sorted the bike thing, it's Trek from now on.",
       'Looked around for ages; that is Lidl for us now.',
+      // Phrasal verbs of becoming, and of choice, tell of a value one came to have.
+      'Ended up with Outlook for the email provider.',
+      'Wound up at Lidl for the weekly shop.',
+      'Opted for Aviva when the renewal came.',
     ])
       expect([s, tellsOfAnEvent(s)]).toEqual([s, false]);
+    // The verb of becoming is the frame two such statements share, not what they are about.
+    expect(
+      replaces('Ended up with Kwik Fit for the mechanic.', 'Ended up with Outlook for the email provider.'),
+    ).toBeUndefined();
+    expect(replaces('Ended up with Tesco.', 'Ended up with Outlook for the email provider.')).toBeUndefined();
+    expect(replaces('Ended up with Outlook for the email provider.', 'I read my email in Gmail.')).toBe(
+      'same attribute word',
+    );
     // Two events of one shape replace nothing.
     expect(
       replaces('Read a review of Zurich in the paper.', 'Read a review of Allianz in the paper.'),
