@@ -151,10 +151,22 @@ export function mentionsOnly(text: string): boolean {
   return MENTION.test(asserted);
 }
 
+/**
+ * `text` (lower case) without its names (lower case), each taken out only as whole words: a short
+ * name is no piece of another word ("Co" of "Hart and Co" leaves "accountant" whole).
+ */
+function withoutNames(text: string, values: string[]): string {
+  let rest = text;
+  for (const v of values) {
+    const escaped = v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    rest = rest.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu'), ' ');
+  }
+  return rest;
+}
+
 /** The words of what a statement is about, as written: once names, function words and common verbs are gone. */
 export function aboutWordList(text: string, values = namedValues(text)): string[] {
-  let rest = withoutPossessors(text).toLowerCase();
-  for (const v of values) rest = rest.split(v).join(' ');
+  const rest = withoutNames(withoutPossessors(text).toLowerCase(), values);
   const words = (rest.match(/[\p{L}]+/gu) ?? []).filter(
     (w) => w.length > 2 && !NOT_ABOUT.has(w) && !COMMON_VERBS.has(w),
   );
@@ -291,9 +303,7 @@ const PARTICLE = /\b(\p{L}+) (out|up|off|over|down|away|back)\b/gu;
  * kept, phrasal verbs whole.
  */
 export function contentWords(text: string, values: string[]): Set<string> {
-  let rest = withoutPossessors(text).toLowerCase();
-  for (const v of values) rest = rest.split(v).join(' ');
-  rest = rest
+  const rest = withoutNames(withoutPossessors(text).toLowerCase(), values)
     .replace(SUBORDINATE, '')
     .replace(PARTICLE, (phrase, verb: string, particle: string) =>
       isVerbForm(verb) ? `${verb}${particle}` : phrase,

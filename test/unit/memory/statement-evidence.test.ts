@@ -5,6 +5,7 @@
  */
 import {
   aboutWords,
+  contentWords,
   attributeStatement,
   mentionsOnly,
   namedValues,
@@ -67,6 +68,13 @@ describe('what a statement gives and is about', () => {
     expect([...aboutWords('New gym: Crunch.')]).toEqual(['gym']);
     expect([...aboutWords('I switched my bank to HSBC.')]).toEqual(['bank']);
     expect([...aboutWords('Bought a birthday present for Alex.')]).toEqual(['birthday', 'present']);
+    // A short name is taken out as a word, not as a piece of others ("Co" in "accountant").
+    expect([...aboutWords('Turns out Hart and Co works better as my accountant.')]).toEqual([
+      'turn',
+      'better',
+      'account',
+    ]);
+    expect([...contentWords('EE is my mobile network.', ['ee'])]).toEqual(['mobil', 'network']);
   });
 
   it('tells an event in the past from a value that holds or a change to a new one', () => {
