@@ -1,6 +1,7 @@
 /**
  * The offline fact extractor (no model): splits text or a conversation into self-contained
- * statements. Sentences are kept whole; greetings, fillers and questions are dropped; a message's
+ * statements. Sentences are kept whole (a topic the speaker asks and answers, "My bank? ING now.",
+ * with its answer); greetings, fillers and questions are dropped; a message's
  * speaker is kept when it is not the user ("assistant: ..."), so a statement says who said it.
  */
 import type { ChatMessage } from './fact-extractor';
@@ -18,6 +19,34 @@ export function sentences(text: string): string[] {
     .filter(Boolean);
 }
 
+/** How a question opens in English: an auxiliary or a wh-word ("Do I…?", "Which gym…?"). */
+const QUESTION_OPENER =
+  /^(?:do|does|did|is|are|am|was|were|can|could|will|would|shall|should|may|might|must|have|has|had|who|whom|whose|what|which|where|when|why|how)\b/i;
+/** The longest topic a speaker asks themselves before answering it ("My bank? ING now."). */
+const TOPIC_WORDS = 4;
+
+/**
+ * Sentences with a topic the speaker asks and answers at once joined to its answer: "My piano
+ * teacher? Mrs Okafor, since the spring." is one statement, whose first part says what the second
+ * is about. A topic is a short question that opens as no question does (no auxiliary, no wh-word).
+ */
+function withTopicsJoined(list: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i];
+    const next = list[i + 1];
+    const topic =
+      /\?$/.test(s) &&
+      s.split(/\s+/).length <= TOPIC_WORDS &&
+      !QUESTION_OPENER.test(s.replace(/^[^\p{L}]+/u, ''));
+    if (topic && next !== undefined && !/\?$/.test(next)) {
+      joined.push(`${s} ${next}`);
+      i++;
+    } else joined.push(s);
+  }
+  return joined;
+}
+
 function keep(sentence: string): boolean {
   if (FILLER.test(sentence)) return false;
   if (/\?$/.test(sentence)) return false;
@@ -26,11 +55,11 @@ function keep(sentence: string): boolean {
 
 export function extractFactsOffline(input: { text?: string; messages?: ChatMessage[] }): string[] {
   const facts: string[] = [];
-  if (input.text) facts.push(...sentences(input.text).filter(keep));
+  if (input.text) facts.push(...withTopicsJoined(sentences(input.text)).filter(keep));
   for (const m of input.messages ?? []) {
     const prefix = m.role === 'user' ? '' : `${m.role}: `;
     facts.push(
-      ...sentences(m.content)
+      ...withTopicsJoined(sentences(m.content))
         .filter(keep)
         .map((s) => prefix + s),
     );

@@ -57,7 +57,7 @@ const COMMON_VERBS = new Set(
 
 /** Words a name may start with that are sentence openers, not names ("My", "The", "New"). */
 const OPENERS = new Set(
-  'i my we our the a an it this that he she they you me his her their your new so well oh ok okay yes no just also then'.split(
+  'i my we our the a an it this that he she they you me his her their your new so well oh ok okay yes no not just also then'.split(
     ' ',
   ),
 );
@@ -142,9 +142,32 @@ export function namedValues(text: string): string[] {
  */
 const CONTRASTED = /,\s*not\s+(?=[\p{Lu}\p{N}])/u;
 
+/**
+ * A sentence whose subject is anybody but the speaker, by an indefinite pronoun ("Someone at work
+ * swears Ryanair is overrated", "Everyone says Lidl is cheaper"), and in which the speaker says
+ * nothing of their own: what others say or like.
+ */
+const OTHERS_SAY = /^(?:someone|somebody|everyone|everybody|anyone|anybody|nobody|no one|people)\b/i;
+
+/**
+ * A denial of a name in a clause of its own, before a colon or semicolon: it does not reach the
+ * clause after it, which asserts as the first name of ", not …" does ("Not Ryanair any more:
+ * Lufthansa is my airline", as "Lufthansa is my airline, not Ryanair").
+ */
+const DENIED_FIRST = /^(?:not|no more|no longer)\s+[^:;]*[:;]\s+(?=\S)/i;
+
 /** Whether a statement speaks of a value without asserting it holds (talk, sight, memory, doubt). */
 export function mentionsOnly(text: string): boolean {
   const normalized = text.normalize('NFKC').replace(/[’]/g, "'");
+  const trimmed = normalized.trim();
+  // Unless the speaker speaks in it too ("Someone nicked the Brompton, so I got a Trek FX").
+  if (OTHERS_SAY.test(trimmed) && !FIRST_PERSON.test(trimmed)) return true;
+  const denied = DENIED_FIRST.exec(trimmed);
+  return mentionedIn(denied ? trimmed.slice(denied[0].length) : normalized);
+}
+
+/** Whether one clause speaks of a value without asserting it. */
+function mentionedIn(normalized: string): boolean {
   // Names are read only where a "not" stands before one: every search reads its candidates this way.
   const contrasted = CONTRASTED.test(normalized) && namedValues(normalized).length > 1;
   const asserted = contrasted ? normalized.replace(new RegExp(CONTRASTED.source, 'gu'), ', ') : normalized;

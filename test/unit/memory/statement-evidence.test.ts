@@ -48,6 +48,10 @@ describe('what a statement gives and is about', () => {
       expect([s, mentionsOnly(s)]).toEqual([s, true]);
     for (const s of ['I support Ajax.', 'We moved to Porto in May.'])
       expect([s, mentionsOnly(s)]).toEqual([s, false]);
+    // What anybody but the speaker says or likes, unless the speaker speaks in it too.
+    for (const s of ['Someone at work swears Ryanair is overrated.', 'Everyone says Lidl is cheaper.'])
+      expect([s, mentionsOnly(s)]).toEqual([s, true]);
+    expect(mentionsOnly('Someone nicked the Brompton, so I got a Trek FX.')).toBe(false);
   });
 
   it('reads a name set against another as asserted, a denied name alone as no assertion', () => {
@@ -60,8 +64,18 @@ describe('what a statement gives and is about', () => {
       "It's not Monzo anymore.",
       'I am not with Monzo, not since May.',
       'We do not go to Lidl, Tesco either.',
+      // A denial before a colon reaches no further, and the clause after it may mention only.
+      'No Netflix for me; I never liked it.',
+      'I might move to Porto: Lisbon is too hot.',
     ])
       expect([s, mentionsOnly(s)]).toEqual([s, true]);
+    // A name denied in a clause of its own before the one that asserts ("Not X any more: Y is …").
+    const denied = 'Not Ryanair any more: Lufthansa is my airline.';
+    expect([mentionsOnly(denied), attributeStatement(denied)?.values]).toEqual([
+      false,
+      ['ryanair', 'lufthansa'],
+    ]);
+    expect(replaces(denied, 'I always fly Ryanair for work trips.')).toBe('names the old value');
   });
 
   it('keeps the words of what it is about, without names, function words or common verbs', () => {
