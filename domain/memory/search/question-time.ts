@@ -9,8 +9,11 @@ import type { TimeRange } from './time-expressions';
 /** What a question asks about in time. */
 export type QuestionTime = 'now' | 'then' | 'either';
 
-/** Words asking for a value: which thing, what, who, where. */
-const ASKS_FOR_VALUE = /\b(?:what|which|who|whom|whose|where)\b/i;
+/**
+ * Words asking for a value: which thing, what, who, where; or a request for one ("Tell me my
+ * current bank", "Remind me of my dentist", "Give me my gym's name").
+ */
+const ASKS_FOR_VALUE = /\b(?:what|which|who|whom|whose|where|(?:tell|remind|give|show) me)\b/i;
 /** Words of the past: past auxiliaries, "used to", "before", a year, "ago", "last year". */
 const PAST =
   /\b(?:did|was|were|had|used to|before|previously|formerly|earlier|back then|at the time|once|ago|last (?:year|month|week|summer|winter|spring|autumn|fall)|(?:in|during) (?:19|20)\d\d|old|former|prior)\b/i;

@@ -251,6 +251,10 @@ describe('a question in time', () => {
     ['Who was my landlord?', 'then'],
     ['Tell me about my week', 'either'],
     ['When did Melanie paint a sunrise?', 'either'],
+    // A request for a value asks for it as a question does.
+    ['Tell me my current coffee shop.', 'now'],
+    ['Show me my bank these days', 'now'],
+    ['Remind me which gym I went to before', 'then'],
   ])('%s reads as %s', (q, time) => expect(questionTime(q)).toBe(time));
 
   it.each([
