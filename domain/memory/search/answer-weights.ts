@@ -13,8 +13,8 @@
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { slotRootsOf } from '../supersede/slot-words';
-import { evokedWordsOf } from '../supersede/evoked-words';
-import { aboutWordList, aboutWords, contentWords } from '../supersede/statement-evidence';
+import { evokedWordsOf, nearAnyOf } from '../supersede/evoked-words';
+import { aboutWordList, contentWords } from '../supersede/statement-evidence';
 import { root } from '../vocabulary/word-roots';
 import { readRecord, type MemoryReading } from './memory-reading';
 import type { Candidate } from './hybrid-retrieval';
@@ -86,8 +86,7 @@ function evokesAsked(
   askedWords: string[],
   related: (a: string, b: string) => boolean,
 ): boolean {
-  const evoked = evokedWordsOf(record);
-  return evoked.some((w) => askedWords.some((a) => root(a) === root(w) || related(a, w)));
+  return evokedWordsOf(record).some((w) => nearAnyOf(w, askedWords, related));
 }
 
 /**
@@ -139,11 +138,13 @@ export function answerWeights(
   const oneValue = heldThen ? asksForOneValueThen(question) : asksForOneValue(question);
   // What it asks about is read without the words that say when ("in March 2025").
   const what = range ? question.replace(range.text, ' ') : question;
-  const asked = aboutWords(what, []);
+  // Read once: as written (the word table holds whole words, lower case) and as roots.
+  const askedWords = aboutWordList(what, []);
+  const asked = new Set(askedWords.map(root));
   const questionRoots = contentWords(what, []);
   const about: AskedAbout = {
     asked,
-    askedWords: aboutWordList(what, []).map((w) => w.toLowerCase()),
+    askedWords,
     questionRoots,
     cues: cueRootsOf(questionRoots) ?? new Set<string>(),
     related,

@@ -90,7 +90,12 @@ function ownWords(about: string[], other: string[]): string[] {
  * "mobile" nor "provider", and "spring" in "… changed to AXA in spring" is near no attribute.
  */
 function anchored(word: string, about: string[], related: Evocation['related']): boolean {
-  return about.length === 0 || about.some((a) => root(a) === root(word) || related(a, word));
+  return about.length === 0 || nearAnyOf(word, about, related);
+}
+
+/** Whether `word` is one of `words` (as roots) or near one of them in the word table. */
+export function nearAnyOf(word: string, words: string[], related: Evocation['related']): boolean {
+  return words.some((a) => root(a) === root(word) || related(a, word));
 }
 
 /**

@@ -163,7 +163,7 @@ export function mentionsOnly(text: string): boolean {
   // Unless the speaker speaks in it too ("Someone nicked the Brompton, so I got a Trek FX").
   if (OTHERS_SAY.test(trimmed) && !FIRST_PERSON.test(trimmed)) return true;
   const denied = DENIED_FIRST.exec(trimmed);
-  return mentionedIn(denied ? trimmed.slice(denied[0].length) : normalized);
+  return mentionedIn(denied ? trimmed.slice(denied[0].length) : trimmed);
 }
 
 /** Whether one clause speaks of a value without asserting it. */
