@@ -61,6 +61,8 @@ export interface WordTableHeader {
  */
 export interface RelatedWords {
   related(a: string, b: string): boolean;
+  /** Whether the table holds `word`. */
+  has(word: string): boolean;
 }
 
 const relatedTables = new Map<string, RelatedWords | null>();
@@ -84,6 +86,7 @@ export function readRelatedWords(dir: string, dimensions: number): RelatedWords 
             const [i, j] = [index.get(a), index.get(b)];
             return i !== undefined && j !== undefined && (near(i, j) || near(j, i));
           },
+          has: (word: string) => index.has(word),
         };
       }
     } catch {

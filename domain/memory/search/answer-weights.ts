@@ -14,7 +14,7 @@
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { slotRootsOf } from '../supersede/slot-words';
 import { evokedWordsOf, nearAnyOf } from '../supersede/evoked-words';
-import { aboutWordList, contentWords } from '../supersede/statement-evidence';
+import { aboutWordList, contentWords, peopleNamedIn } from '../supersede/statement-evidence';
 import { root } from '../vocabulary/word-roots';
 import { readRecord, type MemoryReading } from './memory-reading';
 import type { Candidate } from './hybrid-retrieval';
@@ -25,9 +25,15 @@ import type { TimeRange } from './time-expressions';
 /** The share of its relevance a memory that cannot answer a question about now keeps. */
 export const NOT_AN_ANSWER_NOW = 0.5;
 
-/** Whether a memory can answer a question for a value now, whose words of what it asks about are `asked`. */
-function answersNow(memory: MemoryReading, asked: Set<string>): boolean {
+/**
+ * Whether a memory can answer a question for a value now, whose words of what it asks about are
+ * `asked` and which names the people around the speaker in `people`.
+ */
+function answersNow(memory: MemoryReading, asked: Set<string>, people: Set<string>): boolean {
   if (memory.mention) return false;
+  // Another person's attribute answers only a question about that person ("My neighbour signed up
+  // with Halifax" is no answer to "Who is our mortgage with?").
+  if (memory.otherPerson !== undefined && !people.has(memory.otherPerson)) return false;
   // It names a value, or gives a known attribute's ("I am vegetarian").
   if (memory.named || memory.asserts) return true;
   for (const w of memory.aboutAnyWord) if (asked.has(w)) return true;
@@ -120,6 +126,18 @@ function heldIn(range: TimeRange): (c: Candidate, memory: MemoryReading) => bool
   };
 }
 
+/** What a question asks about is read without the words that say when ("in March 2025"). */
+const withoutItsTime = (question: string, range?: TimeRange): string =>
+  range ? question.replace(range.text, ' ') : question;
+
+/**
+ * The words of what a question asks about, as written, lower case ("babysitter"): the words whose
+ * near words answer weighting asks for (`related`), none when it weighs nothing.
+ */
+export function wordsAskedAbout(question: string, range?: TimeRange): string[] {
+  return questionTime(question) === 'either' ? [] : aboutWordList(withoutItsTime(question, range), []);
+}
+
 /**
  * The question's weighting of candidates. About now: non-answers lose relevance, and relevances
  * are taken relative to the best answer. About the past: a memory whose value replaced an earlier
@@ -136,12 +154,12 @@ export function answerWeights(
   const period = periodAskedAbout(question, range);
   const heldThen = period ? heldIn(period) : undefined;
   const oneValue = heldThen ? asksForOneValueThen(question) : asksForOneValue(question);
-  // What it asks about is read without the words that say when ("in March 2025").
-  const what = range ? question.replace(range.text, ' ') : question;
+  const what = withoutItsTime(question, range);
   // Read once: as written (the word table holds whole words, lower case) and as roots.
   const askedWords = aboutWordList(what, []);
   const asked = new Set(askedWords.map(root));
   const questionRoots = contentWords(what, []);
+  const people = new Set(peopleNamedIn(what));
   const about: AskedAbout = {
     asked,
     askedWords,
@@ -159,7 +177,7 @@ export function answerWeights(
       if (held) {
         if (!held[i]) return NOT_HELD_THEN;
       } else if (time === 'then') return replacedAnEarlierValue(c) ? REPLACED_IT_THEN : 1;
-      if (!answersNow(readings[i], asked)) return NOT_AN_ANSWER_NOW;
+      if (!answersNow(readings[i], asked, people)) return NOT_AN_ANSWER_NOW;
       // What an answer is about is read for a question for one value that holds now.
       if (!oneValue) return 1;
       const relation = aboutTheQuestion(c.record, readings[i], about);

@@ -9,6 +9,7 @@ import {
   contentWords,
   mentionsOnly,
   namedValues,
+  otherPersonOf,
   tellsOfAnEvent,
 } from '../supersede/statement-evidence';
 import { readSubject } from '../extraction/fact-subject';
@@ -21,6 +22,8 @@ export interface MemoryReading {
   mention: boolean;
   /** It names a value. */
   named: boolean;
+  /** The person around the speaker whose attribute it gives ("My neighbour signed up with …"), as a root. */
+  otherPerson?: string;
   /** Roots of its words of what it is about, its names' words included. */
   aboutAnyWord: Set<string>;
   /** Roots of its words of what it is about, names left out. */
@@ -69,6 +72,7 @@ function readAsAsserted(reading: MemoryReading): MemoryReading {
     mention: false,
     asserts: true,
     named: reading.named,
+    otherPerson: reading.otherPerson,
     get aboutAnyWord() {
       return reading.aboutAnyWord;
     },
@@ -88,6 +92,7 @@ function readAsAsserted(reading: MemoryReading): MemoryReading {
 class TextReading implements MemoryReading {
   readonly mention: boolean;
   readonly named: boolean;
+  readonly otherPerson?: string;
   private readonly values: string[];
   private cached: Partial<Omit<MemoryReading, 'mention' | 'named'>> & { known?: { cues?: Set<string> } } = {};
 
@@ -101,6 +106,7 @@ class TextReading implements MemoryReading {
     this.values = namedValues(text);
     this.mention = mentionsOnly(text);
     this.named = this.values.length > 0;
+    this.otherPerson = otherPersonOf(text);
   }
 
   get aboutAnyWord(): Set<string> {

@@ -16,7 +16,8 @@ import { queryPlan, retrieve, type Candidate, type QueryPlan } from './hybrid-re
 import { mergeResults } from './result-merge';
 import { searchStages } from './search-stages';
 import { decayedScore } from './time-decay';
-import { answerWeights } from './answer-weights';
+import { answerWeights, wordsAskedAbout } from './answer-weights';
+import { wordsNear, type WordsNear } from '../embedding/words-beyond-table';
 import { questionTime } from './question-time';
 import type { TimeRange } from './time-expressions';
 
@@ -43,11 +44,12 @@ export class MemorySearch {
     };
     const pool = this.pool(req);
     // The shared space is cross-agent and long-term: no agent or day filter.
-    const [[own], [shared]] = await Promise.all([
+    const [[own], [shared], near] = await Promise.all([
       retrieve(this.store, plan, [filter], pool),
       this.sharedCandidates(plan, req.user_id, pool, validAt),
+      this.wordsNearAsked(req.query, plan.range),
     ]);
-    return { results: this.rankCandidates(own, shared, req, validAt, plan.range) };
+    return { results: this.rankCandidates(own, shared, req, near, validAt, plan.range) };
   }
 
   async searchCombined(req: SearchCombinedRequest): Promise<{ results: MemorySearchItem[] }> {
@@ -59,12 +61,16 @@ export class MemorySearch {
     const shortTerm: MemoryFilter = { user_id: req.user_id, agent_id: req.agent_id, run_id_from: firstDay };
     const pool = this.pool(req);
     // Both lists from one pass over the user's indexes; the shared space is long-term.
-    const [[own, recent], [shared]] = await Promise.all([
+    const [[own, recent], [shared], near] = await Promise.all([
       retrieve(this.store, plan, [longTerm, shortTerm], pool),
       this.sharedCandidates(plan, req.user_id, pool),
+      this.wordsNearAsked(req.query, plan.range),
     ]);
     return {
-      results: mergeResults([this.rankCandidates(own, shared, req), this.rankCandidates(recent, [], req)]),
+      results: mergeResults([
+        this.rankCandidates(own, shared, req, near),
+        this.rankCandidates(recent, [], req, near),
+      ]),
     };
   }
 
@@ -97,6 +103,14 @@ export class MemorySearch {
    * Candidates per signal. Fusion needs depth (a memory second in both lists beats one first in
    * one), and decay can lift an older-but-close memory above a newer one: both widen it past top_k.
    */
+  /**
+   * Which words are near what the question asks about, by the model's word table and, for a word the
+   * table lacks, by the table's words nearest it (embedding/words-beyond-table.ts).
+   */
+  private wordsNearAsked(query: string, range?: TimeRange): Promise<WordsNear | undefined> {
+    return wordsNear(this.embedder, wordsAskedAbout(query, range));
+  }
+
   private pool(opts: { top_k: number; time_decay: boolean; search_mode: SearchMode }): number {
     return opts.time_decay || opts.search_mode === 'hybrid' ? Math.max(opts.top_k * 4, 40) : opts.top_k;
   }
@@ -110,6 +124,7 @@ export class MemorySearch {
     own: Candidate[],
     shared: Candidate[],
     opts: { query: string; top_k: number; min_score: number; time_decay: boolean },
+    near: WordsNear | undefined,
     validAt?: string,
     range?: TimeRange,
   ): MemorySearchItem[] {
@@ -119,10 +134,7 @@ export class MemorySearch {
       list
         .filter((c) => c.relevance >= opts.min_score)
         .map((c) => ({ ...c, isShared, signals: { ...c.signals, relevance: c.relevance } }));
-    // The model's word table tells which words are near what the question asks about.
-    const table = this.embedder.relatedWords?.();
-    const related = table ? (a: string, b: string) => table.related(a, b) : undefined;
-    const weighed = answerWeights(opts.query, range, related)([...kept(own, false), ...kept(shared, true)]);
+    const weighed = answerWeights(opts.query, range, near)([...kept(own, false), ...kept(shared, true)]);
     const items = weighed.map((c) => this.item(c, c.isShared, now, opts.time_decay));
     return mergeResults([items], opts.top_k);
   }

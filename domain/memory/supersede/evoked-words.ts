@@ -11,6 +11,7 @@ import type { Embedder } from '../embedding/embedder';
 import type { AttributeStatement } from './statement-evidence';
 import { root } from '../vocabulary/word-roots';
 import { withServiceKey } from './service-metadata';
+import { wordsNear } from '../embedding/words-beyond-table';
 
 /** The metadata key a memory's evoked words are kept under. */
 export const EVOKED_METADATA_KEY = 'plat_evokes';
@@ -26,14 +27,25 @@ export interface Evocation {
   words: string[];
   /** Whether two words are near in the table (embedding/word-table.ts), or the same. */
   related(a: string, b: string): boolean;
+  /**
+   * `related`, with each of `words` the table lacks near the table's words nearest it
+   * (embedding/words-beyond-table.ts): "optician", of "Specsavers is my optician", near "glasses".
+   */
+  relatedAround(words: string[]): Promise<(a: string, b: string) => boolean>;
 }
 
+const sameWord = (a: string, b: string) => a === b;
+
 /** What a statement evokes when it sets no attribute, or the model has no word table. */
-export const NOTHING_EVOKED: Evocation = { words: [], related: (a, b) => a === b };
+export const NOTHING_EVOKED: Evocation = {
+  words: [],
+  related: sameWord,
+  relatedAround: async () => sameWord,
+};
 
 /** What a statement setting an attribute evokes: its vector's nearest words, less the pieces of its names. */
 export async function evokedWords(
-  embedder: Pick<Embedder, 'nearestWords' | 'relatedWords'>,
+  embedder: Pick<Embedder, 'id' | 'embed' | 'nearestWords' | 'relatedWords'>,
   statement: Pick<AttributeStatement, 'values' | 'possessors'>,
   vector: Float32Array,
 ): Promise<Evocation> {
@@ -48,7 +60,12 @@ export async function evokedWords(
   const piece = (w: string) =>
     named.some((n) => n.length > w.length && n.startsWith(w) && root(n) !== root(w));
   const words = nearest.filter((w) => !piece(w));
-  return { words, related: (a, b) => table.related(a, b) };
+  const related = (a: string, b: string) => table.related(a, b);
+  return {
+    words,
+    related,
+    relatedAround: async (around) => (await wordsNear(embedder, around)) ?? related,
+  };
 }
 
 /** The words a memory keeps as evoked. */

@@ -57,17 +57,16 @@ export async function replacedMemories(
       : await alikeReplaced(fact, statement, alike, alike.threshold);
   if (mostAlike) return [mostAlike];
   // Nor is one alike enough: what the two evoke (evoked-words.ts).
-  const evokedAlike = mostEvokedAlike(
-    { about: aboutWordList(fact), evoked: evoked.words },
-    candidates.map(({ record }) => ({
-      record,
-      earlier: {
-        about: [...new Set([...aboutWordList(record.memory), ...slotWordsOf(record)])],
-        evoked: evokedWordsOf(record),
-      },
-    })),
-    evoked.related,
-  );
+  const newer = { about: aboutWordList(fact), evoked: evoked.words };
+  const earlier = candidates.map(({ record }) => ({
+    record,
+    earlier: {
+      about: [...new Set([...aboutWordList(record.memory), ...slotWordsOf(record)])],
+      evoked: evokedWordsOf(record),
+    },
+  }));
+  const related = await evoked.relatedAround([...newer.about, ...earlier.flatMap((c) => c.earlier.about)]);
+  const evokedAlike = mostEvokedAlike(newer, earlier, related);
   return evokedAlike ? [evokedAlike] : [];
 }
 

@@ -6,6 +6,7 @@
  */
 import { STOP_WORDS } from '../search/text-terms';
 import { root } from '../vocabulary/word-roots';
+import { isCommonWord } from '../vocabulary/common-words';
 
 /** Statements longer than this are accounts, not the statement of one attribute. */
 export const MAX_STATEMENT_WORDS = 25;
@@ -24,11 +25,12 @@ const SUBORDINATE = /\b(?:since|because|after|before|when|while|until|although|t
 const NOT_ABOUT = new Set([
   ...STOP_WORDS,
   ...(
-    'us one ones new old current currently latest previous former since ago today yesterday tomorrow ' +
+    'us one ones new fresh old current currently latest previous former since ago today yesterday tomorrow ' +
     'week weeks month months year years day days season time times last next recently lately finally ' +
     'already still anymore soon instead first second spring summer autumn fall winter january february ' +
     'march april may june july august september october november december monday tuesday wednesday ' +
-    'thursday friday saturday sunday weekend morning evening night'
+    'thursday friday saturday sunday weekend morning evening night nowadays presently ' +
+    'hello hi hey goodbye bye farewell welcome thanks every each other another along'
   ).split(' '),
 ]);
 
@@ -63,6 +65,8 @@ const OPENERS = new Set(
 );
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu;
+/** The speaker's "I", alone or in a contraction ("I'm", "I’ve"): a capital, not a name. */
+const isI = (word: string): boolean => /^I(?:['’](?:m|ve|d|ll))?$/.test(word);
 const NAMED = /^(?:[\p{Lu}\p{Lt}]|\p{N})|[\p{Lu}\p{N}]/u;
 
 /**
@@ -72,7 +76,7 @@ const NAMED = /^(?:[\p{Lu}\p{Lt}]|\p{N})|[\p{Lu}\p{N}]/u;
 function namesItself(word: string, next: string | undefined, rest: string[]): boolean {
   const lower = word.toLowerCase();
   if (NOT_ABOUT.has(lower) || COMMON_VERBS.has(lower) || /(?:ed|ing|ly)$/.test(lower)) return false;
-  return /^(?:is|are|was|were|has|have)$/i.test(next ?? '') && !rest.some((w) => NAMED.test(w) && w !== 'I');
+  return /^(?:is|are|was|were|has|have)$/i.test(next ?? '') && !rest.some((w) => NAMED.test(w) && !isI(w));
 }
 
 /** A common verb, or a word in a verb's past or -ing form ("cancelled", "joining"). */
@@ -88,6 +92,48 @@ const withoutPossessors = (text: string): string => text.normalize('NFKC').repla
 /** The names a statement says an attribute is of ("Mia's school"), lower-cased. */
 export const possessorsOf = (text: string): string[] =>
   [...text.normalize('NFKC').matchAll(POSSESSOR)].map((m) => m[0].slice(0, -2).toLowerCase());
+
+/**
+ * Nouns for the people around a speaker outside their household (parents, siblings, the wider
+ * family, friends, neighbours, colleagues): a closed class of English, like its pronouns. A
+ * statement that opens with one of them ("My neighbour signed up with Nationwide", "My sister still
+ * banks with HSBC") gives that person's attribute, not the speaker's. A household's (children,
+ * partners, flatmates) are often the speaker's own to keep ("My daughter's school is Oak Lane now",
+ * "Our flatmate set up the broadband with Plusnet"), so they are not among them.
+ */
+const PEOPLE_AROUND = new Set(
+  (
+    'mum mom mother dad father parent sister brother sibling grandma grandmother granny gran grandpa ' +
+    'grandfather grandad granddad grandparent aunt auntie uncle cousin niece nephew in-laws friend mate ' +
+    'pal buddy neighbour neighbor colleague coworker co-worker boss classmate teammate'
+  )
+    .split(' ')
+    .map(root),
+);
+
+/** The people around the speaker a text names, as roots ("my sister", "the kids"), in the order written. */
+export function peopleNamedIn(text: string): string[] {
+  const words =
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}-]+/gu) ?? [];
+  return [...new Set(words.map(root).filter((w) => PEOPLE_AROUND.has(w)))];
+}
+
+/**
+ * Whose attribute a statement gives when it is one of the people around the speaker: the one its
+ * subject names ("My neighbour signed up with Nationwide last week", "My sister's bank is …"), none
+ * when the subject is the speaker's own ("My babysitter is Zoe") or takes the speaker in ("My sister
+ * and I …").
+ */
+export function otherPersonOf(text: string): string | undefined {
+  const subject = /^(?:my|our)\s+([\p{L}-]+)(?:['’]s?)?(?!\s+(?:and|&)\s+(?:i|me|we)\b)/iu.exec(
+    text.normalize('NFKC').trim(),
+  );
+  const person = subject && root(subject[1].toLowerCase());
+  return person && PEOPLE_AROUND.has(person) ? person : undefined;
+}
 
 /** Word tokens ("Dr", "Ana's", "9:30"), as written. */
 export function tokens(text: string): string[] {
@@ -107,6 +153,7 @@ export function namedValues(text: string): string[] {
   const apart = found.map(
     (m, i) => i > 0 && /[^\s]/u.test(normalized.slice(found[i - 1].index! + found[i - 1][0].length, m.index)),
   );
+  const speakerIn = FIRST_PERSON.test(normalized);
   const values: string[] = [];
   let run: string[] = [];
   const close = () => {
@@ -123,10 +170,15 @@ export function namedValues(text: string): string[] {
     // A sentence opening with a verb ("Cancelled Iron Temple …") starts with no name.
     const opensWithVerb = i === 0 && isVerbForm(w.toLowerCase());
     const named =
-      NAMED.test(w) && w !== 'I' && !opensWithVerb && !(run.length === 0 && OPENERS.has(w.toLowerCase()));
-    // A capital first word is a name when more of one follows, or when the sentence says what it is.
+      NAMED.test(w) && !isI(w) && !opensWithVerb && !(run.length === 0 && OPENERS.has(w.toLowerCase()));
+    // A capital first word is a name when more of one follows, when it is no ordinary word in a
+    // statement of the speaker's ("Priya took over as our babysitter"; "Ana lives in Berlin" tells
+    // whose attribute it is, not its value), or when the sentence says what it is.
     const firstAlone =
-      i === 0 && !(words[1] && NAMED.test(words[1])) && !namesItself(w, words[1], words.slice(2));
+      i === 0 &&
+      !(words[1] && NAMED.test(words[1])) &&
+      !(speakerIn && !isCommonWord(w)) &&
+      !namesItself(w, words[1], words.slice(2));
     if (apart[i]) close();
     if (named && !firstAlone) run.push(w);
     else close();
@@ -202,8 +254,8 @@ export function aboutWords(text: string, values = namedValues(text)): Set<string
 }
 
 /**
- * Verbs of a change of what one has, uses or belongs to, as roots (vocabulary/word-roots.ts): a
- * statement in the past holding one tells of a new value ("Switched banks to HSBC", "Dropped AXA,
+ * Verbs of a change of what one has, uses or belongs to, and the words of leaving ("Said goodbye to
+ * Halifax"), as roots (vocabulary/word-roots.ts): a statement in the past holding one tells of a new value ("Switched banks to HSBC", "Dropped AXA,
  * Zurich were cheaper"), one without tells of an event ("Read a review of Octopus", "Jo recommended
  * Aviva to a friend").
  */
@@ -212,7 +264,8 @@ const CHANGE_VERBS = new Set(
     'switch change move relocate replace swap drop cancel quit leave left join start began begin become ' +
     'became get got buy bought sell sold upgrade downgrade port renew sign transfer went go open close ' +
     'hire fire chose choose pick settle adopt enrol enroll register subscribe unsubscribe took take trade ' +
-    'exchange convert retire graduate marry married divorce rent lease gave give stop ditch dump opt'
+    'exchange convert retire graduate marry married divorce rent lease gave give stop ditch dump opt ' +
+    'goodbye farewell'
   )
     .split(' ')
     .map(root),
@@ -284,6 +337,8 @@ export interface AttributeStatement {
   words: Set<string>;
   /** The names it says the attribute is of ("Mia's school"). */
   possessors?: string[];
+  /** The person around the speaker whose attribute it gives ("My neighbour signed up with …"), as a root. */
+  otherPerson?: string;
   /** The name the statement opens with, when it opens with one ("Ajax won …"): what it tells of. */
   opensWith?: string;
   /**
@@ -315,8 +370,11 @@ export function attributeStatement(text: string, asserted = false): AttributeSta
     words: contentWords(trimmed, values),
     possessors: possessorsOf(trimmed),
     ...(opensWith ? { opensWith } : {}),
+    ...withOtherPerson(otherPersonOf(trimmed)),
   };
 }
+
+const withOtherPerson = (person: string | undefined) => (person ? { otherPerson: person } : {});
 
 /** Particles that make a verb another one ("work out" is not "work"). */
 const PARTICLE = /\b(\p{L}+) (out|up|off|over|down|away|back)\b/gu;
@@ -336,10 +394,13 @@ export function contentWords(text: string, values: string[]): Set<string> {
 
 /**
  * Whether `newer` could replace what `older` asserted, whatever it is about: it gives a value the
- * older did not, and not of another person ("Ben's school" never replaces "Ana's school").
+ * older did not, and not of another person ("Ben's school" never replaces "Ana's school", nor "My
+ * neighbour signed up with Halifax" the speaker's "Our mortgage is with Skipton").
  */
 export function mayReplace(newer: AttributeStatement, older: AttributeStatement): boolean {
   if (!newer.values.some((v) => !older.values.includes(v))) return false;
+  // A neighbour's choice is not the speaker's, nor the speaker's the neighbour's.
+  if (newer.otherPerson !== older.otherPerson) return false;
   return !(
     newer.possessors?.length &&
     older.possessors?.length &&

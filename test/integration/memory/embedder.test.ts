@@ -4,6 +4,7 @@
  * each text's own vector; its word table names what a statement evokes. Prints load time,
  * throughput and latency (not asserted).
  */
+import { wordsNear } from '../../../domain/memory/embedding/words-beyond-table';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -221,6 +222,15 @@ describe("the model's word table (provisioned beside it)", () => {
     expect(related.related('car', 'vehicle')).toBe(true);
     expect(related.related('vehicle', 'car')).toBe(true);
     expect(related.related('car', 'landlord')).toBe(false);
+  });
+
+  it('relates a word the table lacks to the table words nearest it', async () => {
+    expect(local().relatedWords()!.has('babysitter')).toBe(false);
+    const near = (await wordsNear(local(), ['babysitter', 'car']))!;
+    expect(['baby', 'kid', 'child', 'nanny'].filter((w) => near('babysitter', w)).length).toBeGreaterThan(1);
+    expect(near('kid', 'babysitter')).toBe(true);
+    expect(near('babysitter', 'landlord')).toBe(false);
+    expect(near('car', 'vehicle')).toBe(true);
   });
 
   it('evokes nothing where the model has no table, and ignores a table that does not fit', async () => {

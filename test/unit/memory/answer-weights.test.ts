@@ -62,6 +62,15 @@ describe('answer weights', () => {
     ]);
   });
 
+  it("takes another person's attribute for an answer only to a question about that person", () => {
+    const neighbours = candidate('My neighbour moved her mortgage to Nationwide.', 0.9);
+    const own = candidate('We pay the mortgage to Halifax every month.', 0.5);
+    const mine = answerWeights('Who is our mortgage with?')([neighbours, own]);
+    expect(mine.map((c) => c.record.memory)).toEqual([own.record.memory, neighbours.record.memory]);
+    const theirs = answerWeights('Who is my neighbour with now?')([neighbours, own]);
+    expect(theirs[0].record.memory).toBe(neighbours.record.memory);
+  });
+
   it('lets an answer about another thing yield to one about what the question asks, by its words or its cues', () => {
     const ranked = answerWeights('Which city am I based in?')([
       candidate('I see Dr Eriksen for my teeth.', 0.126),

@@ -9,6 +9,8 @@ import {
   attributeStatement,
   mentionsOnly,
   namedValues,
+  otherPersonOf,
+  peopleNamedIn,
   replacementEvidence,
   tellsOfAnEvent,
 } from '../../../domain/memory/supersede/statement-evidence';
@@ -41,6 +43,14 @@ describe('what a statement gives and is about', () => {
     expect(namedValues('Cancelled Iron Temple and joined PureGym.')).toEqual(['iron temple', 'puregym']);
     expect(namedValues('Red Bull is what I drink.')).toEqual(['red bull']);
     expect(namedValues('Dropped AXA, Zurich were cheaper.')).toEqual(['axa', 'zurich']);
+    // A first word alone is a name when it is no ordinary word; the speaker's "I'm" is no name.
+    expect(namedValues('Priya took over as our babysitter.')).toEqual(['priya']);
+    expect(namedValues('Halifax holds our mortgage now.')).toEqual(['halifax']);
+    // Without the speaker in it, the first word says whose attribute it is.
+    expect(namedValues('Ana lives in Berlin.')).toEqual(['berlin']);
+    expect(namedValues('Finally moved the mortgage to Skipton.')).toEqual(['skipton']);
+    expect(namedValues("I'm insured with Aviva.")).toEqual(['aviva']);
+    expect(namedValues('I’ve been with Marta for a few weeks.')).toEqual(['marta']);
   });
 
   it('tells a mention from an assertion', () => {
@@ -181,6 +191,32 @@ describe('when a newer statement replaces an older one', () => {
       replaces("Moved my daughter's school over to St Marys.", "Mia's school is Hillside Primary."),
     ).toBe('same attribute word');
     expect(replaces("Ben's school is Oak Lane.", "Ana's school is Hillside Primary.")).toBeUndefined();
+  });
+
+  it("reads a person around the speaker as the subject: their attribute never replaces the speaker's, nor the other way", () => {
+    expect(otherPersonOf('My neighbour signed up with Nationwide last week.')).toBe('neighbour');
+    expect(otherPersonOf("My sister's school is Oak Lane.")).toBe('sister');
+    // A household's attributes are often the speaker's own to keep.
+    expect(otherPersonOf("My daughter's school is Oak Lane now.")).toBeUndefined();
+    expect(otherPersonOf('My babysitter is Zoe.')).toBeUndefined();
+    expect(otherPersonOf('My sister and I bank with HSBC.')).toBeUndefined();
+    expect(
+      replaces('My neighbour signed up with Nationwide for the mortgage.', 'Our mortgage is with Halifax.'),
+    ).toBeUndefined();
+    expect(
+      replaces('Our mortgage is with Skipton now.', 'My sister has her mortgage with Halifax.'),
+    ).toBeUndefined();
+    expect(replaces('My sister banks with Monzo now.', 'My sister banks with HSBC.')).toBe(
+      'same attribute word',
+    );
+    expect(peopleNamedIn('Which bank does my sister use?')).toEqual(['sister']);
+  });
+
+  it('reads greetings, farewells and words of time as nothing a statement is about; a farewell as a change', () => {
+    expect([...aboutWords('The cleaning is done by Mrs Kowalska nowadays.')]).toEqual(['clean']);
+    expect(aboutWords('Said goodbye to Specsavers; hello Leightons!').size).toBe(0);
+    expect(tellsOfAnEvent('Said goodbye to Specsavers; hello Leightons!')).toBe(false);
+    expect(tellsOfAnEvent('Said hello to Jo at the station.')).toBe(true);
   });
 
   it('reads no cue in a phrasal verb or a clause of when, and lets the keys decide two read attributes', () => {
