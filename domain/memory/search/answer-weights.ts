@@ -16,6 +16,7 @@ import { slotRootsOf } from '../supersede/slot-words';
 import { evokedWordsOf, nearAnyOf } from '../supersede/evoked-words';
 import { aboutWordList, contentWords, peopleNamedIn } from '../supersede/statement-evidence';
 import { root } from '../vocabulary/word-roots';
+import type { WordsNear } from '../embedding/words-beyond-table';
 import { readRecord, type MemoryReading } from './memory-reading';
 import type { Candidate } from './hybrid-retrieval';
 import { cueRootsOf } from './attribute-cues';
@@ -58,7 +59,7 @@ interface AskedAbout {
   /** Cue roots of the known attributes it asks about. */
   cues: Set<string>;
   /** Whether two words are near in the model's word table (none: only the same word is). */
-  related?: (a: string, b: string) => boolean;
+  related?: WordsNear;
 }
 
 /**
@@ -87,11 +88,7 @@ function aboutTheQuestion(
 }
 
 /** Whether a memory evokes (`plat_evokes`) a word the question asks about, or one near it. */
-function evokesAsked(
-  record: MemoryRecord,
-  askedWords: string[],
-  related: (a: string, b: string) => boolean,
-): boolean {
+function evokesAsked(record: MemoryRecord, askedWords: string[], related: WordsNear): boolean {
   return evokedWordsOf(record).some((w) => nearAnyOf(w, askedWords, related));
 }
 
@@ -146,7 +143,7 @@ export function wordsAskedAbout(question: string, range?: TimeRange): string[] {
 export function answerWeights(
   question: string,
   range?: TimeRange,
-  related?: (a: string, b: string) => boolean,
+  related?: WordsNear,
 ): <C extends Candidate>(candidates: C[]) => C[] {
   const time = questionTime(question);
   if (time === 'either') return (c) => c;

@@ -11,7 +11,7 @@ import type { Embedder } from '../embedding/embedder';
 import type { AttributeStatement } from './statement-evidence';
 import { root } from '../vocabulary/word-roots';
 import { withServiceKey } from './service-metadata';
-import { wordsNear } from '../embedding/words-beyond-table';
+import { wordsNear, type WordsNear } from '../embedding/words-beyond-table';
 
 /** The metadata key a memory's evoked words are kept under. */
 export const EVOKED_METADATA_KEY = 'plat_evokes';
@@ -25,23 +25,18 @@ const MIN_SHARED = 1;
 /** What a statement evokes, and which words the table holds near which. */
 export interface Evocation {
   words: string[];
-  /** Whether two words are near in the table (embedding/word-table.ts), or the same. */
-  related(a: string, b: string): boolean;
   /**
-   * `related`, with each of `words` the table lacks near the table's words nearest it
-   * (embedding/words-beyond-table.ts): "optician", of "Specsavers is my optician", near "glasses".
+   * Which words are near which in the table (embedding/word-table.ts), each of `words` the table
+   * lacks near the table's words nearest it (embedding/words-beyond-table.ts): "optician", of
+   * "Specsavers is my optician", near "glasses".
    */
-  relatedAround(words: string[]): Promise<(a: string, b: string) => boolean>;
+  relatedAround(words: string[]): Promise<WordsNear>;
 }
 
-const sameWord = (a: string, b: string) => a === b;
+const sameWord: WordsNear = (a, b) => a === b;
 
 /** What a statement evokes when it sets no attribute, or the model has no word table. */
-export const NOTHING_EVOKED: Evocation = {
-  words: [],
-  related: sameWord,
-  relatedAround: async () => sameWord,
-};
+export const NOTHING_EVOKED: Evocation = { words: [], relatedAround: async () => sameWord };
 
 /** What a statement setting an attribute evokes: its vector's nearest words, less the pieces of its names. */
 export async function evokedWords(
@@ -60,12 +55,8 @@ export async function evokedWords(
   const piece = (w: string) =>
     named.some((n) => n.length > w.length && n.startsWith(w) && root(n) !== root(w));
   const words = nearest.filter((w) => !piece(w));
-  const related = (a: string, b: string) => table.related(a, b);
-  return {
-    words,
-    related,
-    relatedAround: async (around) => (await wordsNear(embedder, around)) ?? related,
-  };
+  // The table is there (read above): `wordsNear` finds it too.
+  return { words, relatedAround: async (around) => (await wordsNear(embedder, around)) ?? sameWord };
 }
 
 /** The words a memory keeps as evoked. */
@@ -106,12 +97,12 @@ function ownWords(about: string[], other: string[]): string[] {
  * is a ThinkPad" and by "Went with Giffgaff as my mobile provider", is near "laptop" but neither
  * "mobile" nor "provider", and "spring" in "… changed to AXA in spring" is near no attribute.
  */
-function anchored(word: string, about: string[], related: Evocation['related']): boolean {
+function anchored(word: string, about: string[], related: WordsNear): boolean {
   return about.length === 0 || nearAnyOf(word, about, related);
 }
 
 /** Whether `word` is one of `words` (as roots) or near one of them in the word table. */
-export function nearAnyOf(word: string, words: string[], related: Evocation['related']): boolean {
+export function nearAnyOf(word: string, words: string[], related: WordsNear): boolean {
   return words.some((a) => root(a) === root(word) || related(a, word));
 }
 
@@ -123,7 +114,7 @@ export function nearAnyOf(word: string, words: string[], related: Evocation['rel
 export function mostEvokedAlike<T>(
   newer: EvokingStatement,
   candidates: { record: T; earlier: EvokingStatement }[],
-  related: Evocation['related'],
+  related: WordsNear,
 ): T | undefined {
   const wanted = new Set(newer.evoked.map(root));
   let best: T | undefined;

@@ -128,7 +128,7 @@ export function peopleNamedIn(text: string): string[] {
  * and I …").
  */
 export function otherPersonOf(text: string): string | undefined {
-  const subject = /^(?:my|our)\s+([\p{L}-]+)(?:['’]s?)?(?!\s+(?:and|&)\s+(?:i|me|we)\b)/iu.exec(
+  const subject = /^(?:my|our)\s+([\p{L}-]+)(?![\p{L}-])(?:['’]s?)?(?!\s+(?:and|&)\s+(?:i|me|we)\b)/iu.exec(
     text.normalize('NFKC').trim(),
   );
   const person = subject && root(subject[1].toLowerCase());

@@ -233,6 +233,27 @@ describe("the model's word table (provisioned beside it)", () => {
     expect(near('car', 'vehicle')).toBe(true);
   });
 
+  it('looks up at most 8 words the table lacks per call, whatever a text holds', async () => {
+    const real = local();
+    const asked: string[] = [];
+    const counting = {
+      id: real.id,
+      embed: (texts: string[], as?: 'query' | 'passage') => {
+        asked.push(...texts);
+        return real.embed(texts, as);
+      },
+      nearestWords: (vectors: Float32Array[], k: number) => real.nearestWords(vectors, k),
+      relatedWords: () => real.relatedWords(),
+    };
+    const madeUp = Array.from({ length: 100 }, (_, i) =>
+      `zqx${String.fromCharCode(97 + (i % 26))}${i}`.replace(/\d/g, 'q'),
+    );
+    const signs = ['x'.repeat(5_000), 'Babysitter', 'nanny123', '../etc'];
+    await wordsNear(counting, [...madeUp, ...signs]);
+    expect(asked.length).toBeLessThanOrEqual(8);
+    expect(asked.every((t) => /^What is my [a-z]{3,30}\?$/.test(t))).toBe(true);
+  });
+
   it('evokes nothing where the model has no table, and ignores a table that does not fit', async () => {
     const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-models-'));
     try {
