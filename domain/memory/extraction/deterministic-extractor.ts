@@ -26,9 +26,19 @@ const QUESTION_OPENER =
 const TOPIC_WORDS = 4;
 
 /**
+ * A short sentence telling only what the speaker left, by a verb of leaving and a name with no
+ * destination ("Switched over from Nest.", "Cancelled Gousto.", "Left Aviva!"): the sentence after it
+ * says what came instead.
+ */
+const LEFT_ONLY =
+  /^(?:[Ss]witched|[Mm]oved|[Cc]hanged|[Ll]eft|[Qq]uit|[Dd]ropped|[Cc]ancell?ed|[Dd]itched|[Dd]umped|[Ss]topped using)(?:\s+(?:over|away|across|out))?(?:\s+(?:from|of))?\s+[\p{Lu}\p{N}][^\s.!?,;:]*(?:\s+[\p{Lu}\p{N}&][^\s.!?,;:]*){0,3}[.!]?$/u;
+
+/**
  * Sentences with a topic the speaker asks and answers at once joined to its answer: "My piano
  * teacher? Mrs Okafor, since the spring." is one statement, whose first part says what the second
  * is about. A topic is a short question that opens as no question does (no auxiliary, no wh-word).
+ * So is a sentence telling only what was left joined to the next ("Switched over from Nest. Aviva is
+ * our pension provider."): the one change.
  */
 function withTopicsJoined(list: string[]): string[] {
   const joined: string[] = [];
@@ -36,9 +46,10 @@ function withTopicsJoined(list: string[]): string[] {
     const s = list[i];
     const next = list[i + 1];
     const topic =
-      /\?$/.test(s) &&
-      s.split(/\s+/).length <= TOPIC_WORDS &&
-      !QUESTION_OPENER.test(s.replace(/^[^\p{L}]+/u, ''));
+      (/\?$/.test(s) &&
+        s.split(/\s+/).length <= TOPIC_WORDS &&
+        !QUESTION_OPENER.test(s.replace(/^[^\p{L}]+/u, ''))) ||
+      LEFT_ONLY.test(s);
     if (topic && next !== undefined && !/\?$/.test(next)) {
       joined.push(`${s} ${next}`);
       i++;

@@ -68,7 +68,7 @@ interface AskedAbout {
  * near it in the model's word table ("This year Ledger Partners filed my taxes" evokes "tax", near
  * "accountant": docs/memory-search.md#now-and-then); another when the attribute it sets is a known
  * one the question does not ask about ("I work at Initech" for "Which city am I based in?"), or when
- * its words of what it is about are none of the question's.
+ * its words of what it is about, or else the words it evokes, are none of the question's.
  */
 function aboutTheQuestion(
   record: MemoryRecord,
@@ -84,7 +84,10 @@ function aboutTheQuestion(
     for (const r of memory.knownCues) if (q.questionRoots.has(r) || q.cues.has(r)) return 'same';
     return 'other';
   }
-  return memory.about.size || before.length ? 'other' : 'unknown';
+  if (memory.about.size || before.length) return 'other';
+  // No word of it says what it is about ("Upgraded from the Fairphone 5 to a Galaxy S23"): what it
+  // evokes does, and none of that is near what the question asks.
+  return q.related && evokedWordsOf(record).length ? 'other' : 'unknown';
 }
 
 /** Whether a memory evokes (`plat_evokes`) a word the question asks about, or one near it. */

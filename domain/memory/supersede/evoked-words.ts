@@ -8,7 +8,7 @@
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
 import type { Embedder } from '../embedding/embedder';
-import type { AttributeStatement } from './statement-evidence';
+import { saysNothingOfAnAttribute, type AttributeStatement } from './statement-evidence';
 import { root } from '../vocabulary/word-roots';
 import { withServiceKey } from './service-metadata';
 import { wordsNear, type WordsNear } from '../embedding/words-beyond-table';
@@ -116,7 +116,8 @@ export function mostEvokedAlike<T>(
   candidates: { record: T; earlier: EvokingStatement }[],
   related: WordsNear,
 ): T | undefined {
-  const wanted = new Set(newer.evoked.map(root));
+  // A word of time or change says nothing of an attribute, evoked or written ("tuesday", "weekdays").
+  const wanted = new Set(newer.evoked.filter((w) => !saysNothingOfAnAttribute(w)).map(root));
   let best: T | undefined;
   let bestShared = MIN_SHARED - 1;
   let tied = false;

@@ -15,6 +15,7 @@ import {
   mayReplace,
   replacementEvidence,
   type AttributeStatement,
+  type ReplacementEvidence,
 } from './statement-evidence';
 import { evokedWordsOf, mostEvokedAlike, NOTHING_EVOKED, type Evocation } from './evoked-words';
 import { candidateRecords } from './candidate-records';
@@ -22,6 +23,13 @@ import { slotRootsOf, slotWordsOf } from './slot-words';
 import { statementOf } from './statement-of';
 import { shareTheirFrame } from './alike-statements';
 import { assertedOf } from './asserted-statements';
+
+/** Evidence that a statement replaces another, strongest first. */
+const EVIDENCE_STRENGTH: ReplacementEvidence[] = [
+  'names the old value',
+  'same attribute word',
+  'a cue of its attribute',
+];
 
 /** Lexical candidates read per new statement. */
 const WORD_CANDIDATES = 30;
@@ -46,10 +54,17 @@ export async function replacedMemories(
       return earlier && mayReplace(statement, earlier) ? [{ record, earlier }] : [];
     },
   );
+  // The strongest evidence first (the old value named beats a word in common), then the most recent.
   const replaced = candidates
-    .filter(({ earlier }) => replacementEvidence(statement, earlier) !== undefined)
+    .map(({ record, earlier }) => ({ record, evidence: replacementEvidence(statement, earlier) }))
+    .filter(({ evidence }) => evidence !== undefined)
+    .sort(
+      (a, b) =>
+        EVIDENCE_STRENGTH.indexOf(a.evidence!) - EVIDENCE_STRENGTH.indexOf(b.evidence!) ||
+        b.record.valid_from.localeCompare(a.record.valid_from),
+    )
     .map(({ record }) => record);
-  if (replaced.length) return replaced.sort((a, b) => b.valid_from.localeCompare(a.valid_from));
+  if (replaced.length) return replaced;
   // No word shows one: the memory most alike it in the model's reading (alike-statements.ts).
   const mostAlike =
     alike.threshold === undefined || !candidates.length

@@ -16,7 +16,7 @@ export const MAX_STATEMENT_WORDS = 25;
  * past. "Talked about Ajax with Jo", "I used to love Ajax", "I might move to Porto".
  */
 const MENTION =
-  /\b(?:used to|talk(?:ed|ing|s)? (?:about|of|with)|chat(?:ted|ting)? about|saw|seen|walk(?:ed|ing)? (?:past|by)|pass(?:ed|ing)? by|advert|ad for|heard|hear about|read about|remember(?:ed)?|remind(?:ed|s)?|miss(?:ed|ing)?|wish(?:ed)?|hope|might|maybe|perhaps|could|would|should|thinking (?:of|about)|think(?:ing)? about|consider(?:ed|ing)?|wonder(?:ed|ing)?|dream(?:ed|t)? (?:of|about)|if|unless|never|not|no longer|don't|doesn't|didn't|isn't|wasn't|won't)\b/i;
+  /\b(?:used to|talk(?:ed|ing|s)? (?:about|of|with)|chat(?:ted|ting)? about|saw|seen|walk(?:ed|ing)? (?:past|by)|pass(?:ed|ing)? by|advert|ad for|heard|hear about|read about|remember(?:ed)?|remind(?:ed|s)?|miss(?:ed|ing)?|wish(?:ed)?|hope|might|maybe|perhaps|could|would|should|thinking (?:of|about)|think(?:ing)? about|consider(?:ed|ing)?|wonder(?:ed|ing)?|dream(?:ed|t)? (?:of|about)|if|whether|unless|never|not|no longer|don't|doesn't|didn't|isn't|wasn't|won't)\b/i;
 
 /** Words that open a clause saying when or why, not what ("… since the move", "… because of work"). */
 const SUBORDINATE = /\b(?:since|because|after|before|when|while|until|although|though|as soon as)\b.*$/u;
@@ -29,10 +29,21 @@ const NOT_ABOUT = new Set([
     'week weeks month months year years day days season time times last next recently lately finally ' +
     'already still anymore soon instead first second spring summer autumn fall winter january february ' +
     'march april may june july august september october november december monday tuesday wednesday ' +
-    'thursday friday saturday sunday weekend morning evening night nowadays presently ' +
-    'hello hi hey goodbye bye farewell welcome thanks every each other another along'
+    'thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays ' +
+    'weekday weekdays weekend weekends morning mornings evening evenings night nights ' +
+    'nowadays presently ' +
+    'hello hi hey goodbye bye farewell welcome thanks every each other another along ' +
+    'never always often sometimes usually rarely'
   ).split(' '),
 ]);
+
+/**
+ * How many or how often ("three days a week", "twice a month"): nothing a statement is about, though
+ * a name may be one of them ("Three is my mobile network").
+ */
+const COUNTS = new Set(
+  'two three four five six seven eight nine ten eleven twelve twice dozen half several couple'.split(' '),
+);
 
 /**
  * The most common English verbs (and their usual forms): shared by statements about anything, so a
@@ -56,6 +67,8 @@ const COMMON_VERBS = new Set(
     'end ends ended opt opted'
   ).split(' '),
 );
+
+const WEEKDAY = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$/;
 
 /** Words a name may start with that are sentence openers, not names ("My", "The", "New"). */
 const OPENERS = new Set(
@@ -184,8 +197,9 @@ export function namedValues(text: string): string[] {
     else close();
   });
   close();
-  // A number alone is a quantity or a label of the thing spoken of ("release train 2"), not a name.
-  return [...new Set(values.filter((v) => v && !/^[\d.,:/\s-]+$/.test(v)))];
+  // A number alone is a quantity or a label of the thing spoken of ("release train 2"), not a name;
+  // a day of the week says when ("on Wednesdays").
+  return [...new Set(values.filter((v) => v && !/^[\d.,:/\s-]+$/.test(v) && !WEEKDAY.test(v)))];
 }
 
 /**
@@ -215,8 +229,18 @@ export function mentionsOnly(text: string): boolean {
   // Unless the speaker speaks in it too ("Someone nicked the Brompton, so I got a Trek FX").
   if (OTHERS_SAY.test(trimmed) && !FIRST_PERSON.test(trimmed)) return true;
   const denied = DENIED_FIRST.exec(trimmed);
-  return mentionedIn(denied ? trimmed.slice(denied[0].length) : trimmed);
+  if (denied) return mentionedIn(trimmed.slice(denied[0].length));
+  // A first clause that asserts a name is not undone by what a later one mentions or denies
+  // ("Pipe Dreams sorts out our leaks now; Aqua Pro never called back").
+  const first = FIRST_CLAUSE.exec(trimmed)?.[1];
+  if (first && !DENIAL_OPENS.test(first) && !mentionedIn(first) && namedValues(first).length) return false;
+  return mentionedIn(trimmed);
 }
+
+/** The first of clauses a semicolon sets apart. */
+const FIRST_CLAUSE = /^([^;]+);\s*\S/;
+/** A clause opening with a denial ("No Netflix for me; …"). */
+const DENIAL_OPENS = /^(?:no|not|never|nor)\b/i;
 
 /** Whether one clause speaks of a value without asserting it. */
 function mentionedIn(normalized: string): boolean {
@@ -239,13 +263,60 @@ function withoutNames(text: string, values: string[]): string {
   return rest;
 }
 
-/** The words of what a statement is about, as written: once names, function words and common verbs are gone. */
+/**
+ * A short preface before a colon ("Quick one:", "Heads up:"): when the words after it say what the
+ * statement is about, the preface says nothing of it ("New gym: Crunch" is about the gym).
+ */
+const PREFACE = /^\s*(?:[^\s:;]+\s+){0,2}[^\s:;]+:\s+/u;
+
+/** The words of what a statement is about, as written: once names, function words, common verbs and a preface are gone. */
 export function aboutWordList(text: string, values = namedValues(text)): string[] {
-  const rest = withoutNames(withoutPossessors(text).toLowerCase(), values);
-  const words = (rest.match(/[\p{L}]+/gu) ?? []).filter(
-    (w) => w.length > 2 && !NOT_ABOUT.has(w) && !COMMON_VERBS.has(w),
-  );
+  const preface = PREFACE.exec(text);
+  if (preface && !values.some((v) => preface[0].toLowerCase().includes(v))) {
+    const afterIt = aboutWordsIn(text.slice(preface[0].length), values);
+    if (afterIt.length) return afterIt;
+  }
+  return aboutWordsIn(text, values);
+}
+
+function aboutWordsIn(text: string, values: string[]): string[] {
+  const rest = withoutNames(withoutPossessors(text).toLowerCase(), values).replace(PARTICLE, asCompoundNoun);
+  const words = (rest.match(/[\p{L}]+/gu) ?? []).filter((w) => w.length > 2 && !saysNothingOfAnAttribute(w));
   return [...new Set(words)];
+}
+
+/**
+ * A verb and its particle as the noun English makes of them, when it makes one ("backed up" /
+ * "backup", "checked in" / "checkin"), so the two forms meet. Common verbs and verbs of change keep
+ * their own meaning ("turns out", "switched over").
+ */
+function asCompoundNoun(phrase: string, verb: string, particle: string): string {
+  const verbRoot = root(verb);
+  if (COMMON_VERBS.has(verb) || commonVerbRoots().has(verbRoot) || CHANGE_VERBS.has(verbRoot)) return phrase;
+  const compound = `${verbRoot}${particle}`;
+  return isCommonWord(compound) ? compound : phrase;
+}
+
+/** Verbs of change that are also nouns of what one has ("the rent goes to …", "a car lease"). */
+const NOUNS_TOO = new Set(['rent', 'lease', 'trade'].map(root));
+
+let commonRoots: Set<string> | undefined;
+
+/**
+ * Whether a word (lower case) is a function word, a word of time, or in any form a common verb or a
+ * verb of change: those say nothing of what a statement is about ("helps", "mornings", "Dropped").
+ */
+export function saysNothingOfAnAttribute(word: string): boolean {
+  if (NOT_ABOUT.has(word) || COUNTS.has(word) || COMMON_VERBS.has(word)) return true;
+  const wordRoot = root(word);
+  if (CHANGE_VERBS.has(wordRoot) && !NOUNS_TOO.has(wordRoot)) return true;
+  // A common verb's -ing form is often a noun of its own ("running club", "meeting").
+  return !/ing$/.test(word) && commonVerbRoots().has(wordRoot);
+}
+
+/** Common verbs, as roots; function and time words count as written ("presently" is not "present"). */
+function commonVerbRoots(): Set<string> {
+  return (commonRoots ??= new Set([...COMMON_VERBS].map(root)));
 }
 
 /** What a statement is about: its words once names, function words and common verbs are gone, as roots (vocabulary/word-roots.ts). */
@@ -284,7 +355,8 @@ const IRREGULAR_PAST = new Set(
     'was were had did made came saw said told sent wrote met ate drank ran sat stood spoke thought felt ' +
     'heard found lost won beat paid held kept meant put rode rang sang slept spent taught threw woke wore ' +
     'flew drove fell fought forgot grew hid hit knew led lent lit shut built caught drew fed froze hung ' +
-    'shook shot sank stole stuck struck swam swore swept tore brought'
+    'shook shot sank stole stuck struck swam swore swept tore brought went took gave got left began ' +
+    'became chose'
   ).split(' '),
 );
 
@@ -301,18 +373,37 @@ export function tellsOfAnEvent(text: string): boolean {
   // A clause in the present naming the value says what holds, whatever the other clause did
   // ("Finally sorted the bike thing, it's Trek from now on").
   if (PRESENT_NAMING.test(normalized)) return false;
+  // A first clause in the present naming a value says what holds, whatever the next one did ("Work
+  // trips are booked on Ryanair now, easyJet kept cancelling").
+  const first = /^[^,;]+(?=[,;])/.exec(normalized)?.[0];
+  if (first && PRESENT.test(first) && namedValues(first).length) return false;
   const clause = normalized.toLowerCase().replace(SUBORDINATE, '');
   if (BECOMING.test(clause)) return false;
-  const words = clause.match(/[\p{L}']+/gu) ?? [];
+  const names = namedValues(normalized);
+  const found = [...clause.matchAll(/[\p{L}']+/gu)];
+  const words = found.map((m) => m[0]);
+  // A word of change tells of a new value when a name follows it ("Dropped AXA", "The mortgage
+  // moved to Halifax") or is its subject ("Halifax became our lender"); not when a thing named in
+  // passing went elsewhere ("An email from Octopus went to spam"), nor as a noun ("Compared prices
+  // with Aviva, no change").
+  const subject = clause.replace(/^(?:the|a|an)\s+/, '');
+  const opensWithName = names.some((n) => subject.startsWith(n));
+  const nameAfter = (i: number) => {
+    const after = clause.slice(found[i].index! + found[i][0].length);
+    return !names.length || opensWithName || names.some((n) => after.includes(n));
+  };
   let past = false;
   for (const [i, w] of words.entries()) {
-    if (CHANGE_VERBS.has(root(w))) return false;
+    if (CHANGE_VERBS.has(root(w)) && nameAfter(i)) return false;
     const participle = w.length >= 5 && /ed$/.test(w) && !STATE_BEFORE.test(words[i - 1] ?? '');
     // A diary's sentence opening with a verb tells what one did ("Read a review of …").
     if (IRREGULAR_PAST.has(w) || participle || (i === 0 && w === 'read')) past = true;
   }
   return past;
 }
+
+/** Words of a clause in the present. */
+const PRESENT = /\b(?:am|is|are|now|nowadays|these days)\b/i;
 
 /** A clause of its own, in the present, that names a value: ", it's Trek", "; that is Lidl". */
 const PRESENT_NAMING = /[,;:]\s*(?:it|that|this|mine|ours)(?:'s| is)\s+(?:now\s+)?[\p{Lu}\p{N}]/u;
@@ -322,7 +413,7 @@ const PRESENT_NAMING = /[,;:]\s*(?:it|that|this|mine|ours)(?:'s| is)\s+(?:now\s+
  * "on 4 May", "next week").
  */
 const WHEN =
-  /\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tonight|tomorrow|yesterday|(?:next|last|this) (?:week|month|year|weekend)|\d{1,2}(?::\d{2})? ?(?:am|pm)|\d{1,2}:\d{2}|\d{1,2}(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2}(?:st|nd|rd|th)?)\b/i;
+  /(?<!\bevery\s)\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tonight|tomorrow|yesterday|(?:next|last|this) (?:week|month|year|weekend)|\d{1,2}(?::\d{2})? ?(?:am|pm)|\d{1,2}:\d{2}|\d{1,2}(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2}(?:st|nd|rd|th)?)\b/i;
 
 /** A sentence whose subject is a thing: it opens with a determiner. */
 const THING_FIRST = /^(?:the|a|an|this|that|these|those|each|every|some|its|his|her|their)\b/i;
@@ -364,17 +455,54 @@ export function attributeStatement(text: string, asserted = false): AttributeSta
   if (!values.length) return undefined;
   const opening = trimmed.normalize('NFKC').toLowerCase();
   const opensWith = values.find((v) => opening.startsWith(v));
+  const person = personOpening(trimmed, values);
+  const names = person ? [...values, person] : values;
   return {
     values,
-    about: aboutWords(trimmed, values),
-    words: contentWords(trimmed, values),
-    possessors: possessorsOf(trimmed),
+    about: aboutWords(trimmed, names),
+    words: contentWords(trimmed, names),
+    possessors: [...possessorsOf(trimmed), ...(person ? [person] : [])],
     ...(opensWith ? { opensWith } : {}),
     ...withOtherPerson(otherPersonOf(trimmed)),
   };
 }
 
 const withOtherPerson = (person: string | undefined) => (person ? { otherPerson: person } : {});
+
+/**
+ * The person a statement without the speaker opens with, by a name that is no ordinary word and no
+ * value of it ("Mia does maths with Anna Kowalczyk now", "Leo started at Tiny Steps"): whose
+ * attribute it gives, as "Mia's" would say, lower-cased.
+ */
+function personOpening(text: string, values: string[]): string | undefined {
+  const [first] = tokens(text);
+  if (!first || !NAMED.test(first) || isI(first) || /['’]s$/u.test(first)) return undefined;
+  const lower = first.toLowerCase();
+  if (OPENERS.has(lower) || saysNothingOfAnAttribute(lower) || isVerbForm(lower)) return undefined;
+  if (values.some((v) => v === lower || v.startsWith(`${lower} `))) return undefined;
+  return isCommonWord(first) ? undefined : lower;
+}
+
+/**
+ * Two statements with a person one of them gives as whose attribute it is ("Leo started at Tiny
+ * Steps") read so in the other too, where the same name stood among its values ("We drop Leo at
+ * Bright Horizons"): a person is not a value either replaces.
+ */
+function withPeopleApart(
+  newer: AttributeStatement,
+  older: AttributeStatement,
+): [AttributeStatement, AttributeStatement] {
+  const apart = (statement: AttributeStatement, people: string[] | undefined): AttributeStatement => {
+    const moved = statement.values.filter((v) => people?.includes(v));
+    if (!moved.length) return statement;
+    return {
+      ...statement,
+      values: statement.values.filter((v) => !moved.includes(v)),
+      possessors: [...new Set([...(statement.possessors ?? []), ...moved])],
+    };
+  };
+  return [apart(newer, older.possessors), apart(older, newer.possessors)];
+}
 
 /** Particles that make a verb another one ("work out" is not "work"). */
 const PARTICLE = /\b(\p{L}+) (out|up|off|over|down|away|back)\b/gu;
@@ -397,7 +525,8 @@ export function contentWords(text: string, values: string[]): Set<string> {
  * older did not, and not of another person ("Ben's school" never replaces "Ana's school", nor "My
  * neighbour signed up with Halifax" the speaker's "Our mortgage is with Skipton").
  */
-export function mayReplace(newer: AttributeStatement, older: AttributeStatement): boolean {
+export function mayReplace(newerRead: AttributeStatement, olderRead: AttributeStatement): boolean {
+  const [newer, older] = withPeopleApart(newerRead, olderRead);
   if (!newer.values.some((v) => !older.values.includes(v))) return false;
   // A neighbour's choice is not the speaker's, nor the speaker's the neighbour's.
   if (newer.otherPerson !== older.otherPerson) return false;
@@ -406,6 +535,14 @@ export function mayReplace(newer: AttributeStatement, older: AttributeStatement)
     older.possessors?.length &&
     !newer.possessors.some((p) => older.possessors!.includes(p))
   );
+}
+
+/** Whether the words of two statements say they are about other things: each has some, none in common. */
+export function aboutOtherThings(
+  a: Pick<AttributeStatement, 'about'>,
+  b: Pick<AttributeStatement, 'about'>,
+): boolean {
+  return a.about.size > 0 && b.about.size > 0 && ![...a.about].some((w) => b.about.has(w));
 }
 
 /** Why a newer statement replaces an older one's value, or undefined when nothing shows it does. */
@@ -418,14 +555,20 @@ export type ReplacementEvidence = 'names the old value' | 'same attribute word' 
  * Crunch" after "My gym is Iron Temple").
  */
 export function replacementEvidence(
-  newer: AttributeStatement,
-  older: AttributeStatement,
+  newerRead: AttributeStatement,
+  olderRead: AttributeStatement,
 ): ReplacementEvidence | undefined {
+  const [newer, older] = withPeopleApart(newerRead, olderRead);
   if (!mayReplace(newer, older)) return undefined;
   // Naming the old value counts unless the old value is what the statement tells of ("Ajax won
   // against PSV" says nothing of the club one supports).
   const oldIsSubject = newer.opensWith !== undefined && older.values.includes(newer.opensWith);
   if (!oldIsSubject && older.values.every((v) => newer.values.includes(v))) return 'names the old value';
+  // Naming one of its values counts too, unless the two say they are about other things ("Work gave
+  // me a Framework 13 to replace the MacBook Air" after "Replaced the Dell XPS 13 with a MacBook
+  // Air"; not "My doctor is Dr Lee at Smile Clinic" after "My dentist is Dr Chen at Smile Clinic").
+  if (!oldIsSubject && !aboutOtherThings(newer, older) && older.values.some((v) => newer.values.includes(v)))
+    return 'names the old value';
   // What one is about, the other is about too ("gym" / "gym"; "home" / "home city"), not only a
   // word in common ("dog's name" / "cat's name").
   const [fewer, more] =

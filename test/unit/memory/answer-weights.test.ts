@@ -165,6 +165,22 @@ describe('answer weights', () => {
     );
   });
 
+  it('reads an answer whose words say nothing of what it is about by what it evokes', () => {
+    const near: Record<string, string[]> = { team: ['club', 'football', 'league'] };
+    const related = (a: string, b: string) =>
+      a === b || (near[a] ?? []).includes(b) || (near[b] ?? []).includes(a);
+    // "Upgraded" is the change, not what it is about; the phone words it evokes say that.
+    const phone = candidate('Upgraded from the Fairphone 5 to a Galaxy S23.', 0.5, {
+      plat_evokes: ['phone', 'smartphone', 'samsung'],
+    });
+    const team = candidate('Switched from Ajax to Arsenal.', 0.3, { plat_evokes: ['football', 'club'] });
+    const ranked = answerWeights('What team do I follow now?', undefined, related)([phone, team]);
+    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+      [team.record.memory, 1],
+      [phone.record.memory, +((0.5 * ABOUT_ANOTHER_THING) / 0.3).toFixed(3)],
+    ]);
+  });
+
   it('keeps answers about other things as they came when none is about what the question asks', () => {
     const ranked = answerWeights('Which dentist do I see?')([
       candidate('I see Dr Eriksen for my teeth.', 0.3),

@@ -94,7 +94,6 @@ describe('what a statement gives and is about', () => {
     expect([...aboutWords('Bought a birthday present for Alex.')]).toEqual(['birthday', 'present']);
     // A short name is taken out as a word, not as a piece of others ("Co" in "accountant").
     expect([...aboutWords('Turns out Hart and Co works better as my accountant.')]).toEqual([
-      'turn',
       'better',
       'account',
     ]);
@@ -234,6 +233,117 @@ describe('when a newer statement replaces an older one', () => {
     expect(
       known('Turns out Kwik Fit works better as my mechanic.', 'Turns out Trek FX works better as my bike.'),
     ).toBeUndefined();
+  });
+
+  it('reads a verb of change as what happened, not what a statement is about; the old value named wins', () => {
+    // "Dropped" is no attribute two changes share.
+    expect(aboutWords('Dropped Gousto and went with HelloFresh instead.').size).toBe(0);
+    expect(
+      replaces(
+        'Dropped Bright Horizons and went with Little Acorns instead.',
+        'Dropped Gousto and went with HelloFresh instead.',
+      ),
+    ).toBeUndefined();
+    expect(
+      replaces(
+        'Dropped Bright Horizons and went with Little Acorns instead.',
+        'Our nursery is Bright Horizons.',
+      ),
+    ).toBe('names the old value');
+    // Common verbs in any form ("helps"), counts and days say nothing of it either.
+    expect([...aboutWords('Tutor Doctor helps Mia with maths on Wednesdays.')]).toEqual(['math']);
+    expect(attributeStatement('Leo goes to Little Acorns three days a week.')?.about.size).toBe(0);
+    expect(namedValues('I see Ruth on Wednesdays.')).toEqual(['ruth']);
+  });
+
+  it('reads a short preface before a colon as nothing a statement is about, unless nothing follows it', () => {
+    expect([...aboutWords('Quick one: plumber is Dave Corrigan now')]).toEqual(['plumber']);
+    expect([...aboutWords('New gym: Crunch.')]).toEqual(['gym']);
+    expect(replaces('Quick one: plumber is Dave Corrigan now', 'Our plumber is Pipe Dreams.')).toBe(
+      'same attribute word',
+    );
+  });
+
+  it('reads a verb and its particle as the noun English makes of them, so the two forms meet', () => {
+    expect([...aboutWords('My photos are backed up to Dropbox.')]).toEqual(['photo', 'backup']);
+    expect(replaces('My backups go to pCloud now.', 'My photos are backed up to Dropbox.')).toBe(
+      'same attribute word',
+    );
+    // Not a common verb's idiom, nor a verb of change.
+    expect(aboutWords('Turns out Trek works better.').has('turnout')).toBe(false);
+    expect(aboutWords('Switched over to Trek.').size).toBe(0);
+  });
+
+  it('reads a person a statement opens with as whose attribute it is, in the other statement too', () => {
+    const mia = attributeStatement('Mia does maths with Anna Kowalczyk now.')!;
+    expect([mia.values, mia.possessors, [...mia.about]]).toEqual([['anna kowalczyk'], ['mia'], ['math']]);
+    expect(
+      replaces('Mia does maths with Anna Kowalczyk now.', 'Tutor Doctor helps Mia with maths on Wednesdays.'),
+    ).toBe('same attribute word');
+    // Mia is no value the older statement gave, so naming her names no old value.
+    expect(
+      replaces('Mia does maths with Anna Kowalczyk now.', 'Mia swims with Otters Club.'),
+    ).toBeUndefined();
+    expect(
+      replaces("Ben's maths tutor is Mr Patel.", 'Mia does maths with Anna Kowalczyk now.'),
+    ).toBeUndefined();
+  });
+
+  it('reads a mention in passing: a question put, a thing that went elsewhere, a change as a noun', () => {
+    for (const s of [
+      'Dad keeps asking whether we still use pCloud.',
+      'An email from Dropbox went straight to spam.',
+      'Compared prices with Aqua Pro again, no change.',
+    ])
+      expect([s, attributeStatement(s)]).toEqual([s, undefined]);
+    // The name is the subject that changed, or a name follows the change.
+    for (const s of [
+      'Halifax became our lender.',
+      'Priya took over as our babysitter.',
+      'The mortgage moved to Halifax.',
+    ])
+      expect([s, tellsOfAnEvent(s)]).toEqual([s, false]);
+    // A thing arriving every week is a habit, not a time of its own.
+    expect(attributeStatement('A Gousto box arrives every Thursday.')?.values).toEqual(['gousto']);
+  });
+
+  it('reads a first clause that asserts as the statement, whatever a later clause mentions or did', () => {
+    const s = 'Pipe Dreams sorts out our leaks now; Aqua Pro never called back.';
+    expect([mentionsOnly(s), tellsOfAnEvent(s)]).toEqual([false, false]);
+    expect(replaces(s, 'We call Aqua Pro when a pipe leaks.')).toBe('names the old value');
+    // A first clause that denies is no assertion.
+    expect(mentionsOnly('No Netflix for me; I never liked it.')).toBe(true);
+  });
+
+  it('reads a value named by the newer statement as the old one unless the two are about other things', () => {
+    expect(
+      replaces(
+        'Work gave me a Framework 13 to replace the MacBook Air.',
+        'Replaced the Dell XPS 13 with a MacBook Air.',
+      ),
+    ).toBe('names the old value');
+    expect(
+      replaces('My doctor is Dr Lee at Smile Clinic.', 'My dentist is Dr Chen at Smile Clinic.'),
+    ).toBeUndefined();
+  });
+
+  it("keeps a common verb's -ing noun, and a count that names itself, as what a statement gives", () => {
+    expect([...aboutWords('Ended up with Canal Joggers for the running club.')]).toEqual(['run', 'club']);
+    expect(namedValues('Three is my mobile network now.')).toEqual(['three']);
+    // A verb of change stays a change in any form.
+    expect(aboutWords('Work trips are booked on Ryanair now, easyJet kept cancelling.').has('cancel')).toBe(
+      false,
+    );
+  });
+
+  it('reads a first clause in the present naming a value as what holds, whatever the next one did', () => {
+    for (const s of [
+      'Work trips are booked on Ryanair now, easyJet kept cancelling.',
+      'Marcus runs my sessions now, Kasia went part-time.',
+      'The Page Turners took over as my book club.',
+    ])
+      expect([s, tellsOfAnEvent(s)]).toEqual([s, false]);
+    expect(tellsOfAnEvent('Octopus sent me a survey, it is annoying.')).toBe(true);
   });
 
   it('reads a statement holding a made-up 100,000-letter word, the word its own root', () => {
