@@ -30,7 +30,7 @@ import { evokedWords, NOTHING_EVOKED, withEvokedWords, type Evocation } from './
 import { statementOf } from './supersede/statement-of';
 import { likenessVector } from './supersede/alike-statements';
 import { assertionScore, withAsserted } from './supersede/asserted-statements';
-import { namedValues } from './supersede/statement-evidence';
+import { namedValues } from './supersede/statement-names';
 
 /** A new fact this close to an existing memory is the same memory said again. */
 export const DUPLICATE_SIMILARITY = 0.95;

@@ -14,7 +14,8 @@
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { slotRootsOf } from '../supersede/slot-words';
 import { evokedWordsOf, nearAnyOf } from '../supersede/evoked-words';
-import { aboutWordList, contentWords, peopleNamedIn } from '../supersede/statement-evidence';
+import { aboutWordList, contentWords } from '../supersede/statement-about';
+import { peopleNamedIn } from '../supersede/statement-names';
 import { root } from '../vocabulary/word-roots';
 import type { WordsNear } from '../embedding/words-beyond-table';
 import { readRecord, type MemoryReading } from './memory-reading';

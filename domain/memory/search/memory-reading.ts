@@ -3,15 +3,10 @@
  * candidates and the same memories come back search after search, so each text's reading is kept
  * (at most READINGS_KEPT of them, the oldest dropped first).
  */
-import {
-  aboutWords,
-  attributeStatement,
-  contentWords,
-  mentionsOnly,
-  namedValues,
-  otherPersonOf,
-  tellsOfAnEvent,
-} from '../supersede/statement-evidence';
+import { aboutWords, contentWords } from '../supersede/statement-about';
+import { attributeStatement } from '../supersede/statement-evidence';
+import { mentionsOnly, tellsOfAnEvent } from '../supersede/statement-kind';
+import { namedValues, otherPersonOf } from '../supersede/statement-names';
 import { readSubject } from '../extraction/fact-subject';
 import { statementOf } from '../supersede/statement-of';
 import { assertedOf } from '../supersede/asserted-statements';

@@ -12,7 +12,7 @@ import type { Embedder } from '../embedding/embedder';
 import { everydayBackground, lessBackground } from '../embedding/everyday-background';
 import { dot } from '../embedding/vector-math';
 import { root } from '../vocabulary/word-roots';
-import { tokens } from './statement-evidence';
+import { tokens } from './statement-names';
 
 /**
  * The vector a statement is compared to stored memories by: its question vector less the

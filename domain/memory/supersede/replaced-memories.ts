@@ -10,8 +10,8 @@ import type { MemoryRecord } from '../../../shared/memory-model';
 import { attributeCueTerms } from '../search/attribute-cues';
 import { queryTerms } from '../search/text-terms';
 import type { MemoryFilter, MemoryStore, VectorHit } from '../store/memory-store';
+import { aboutWordList } from './statement-about';
 import {
-  aboutWordList,
   mayReplace,
   replacementEvidence,
   type AttributeStatement,

@@ -7,7 +7,7 @@
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
 import { root } from '../vocabulary/word-roots';
-import { aboutWordList } from './statement-evidence';
+import { aboutWordList } from './statement-about';
 
 /** The metadata key the words are kept under. */
 export const ABOUT_METADATA_KEY = 'plat_about';

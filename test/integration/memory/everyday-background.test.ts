@@ -18,7 +18,7 @@ import {
   likenessVector,
   shareTheirFrame,
 } from '../../../domain/memory/supersede/alike-statements';
-import { namedValues } from '../../../domain/memory/supersede/statement-evidence';
+import { namedValues } from '../../../domain/memory/supersede/statement-names';
 import { loadConfig } from '../../../shared/config';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i], 0);

@@ -3,17 +3,10 @@
  * it asserts or only mentions them, what it is about, and when a newer statement replaces an older
  * one's value; and how a question reads in time (docs/memory-search.md#now-and-then).
  */
-import {
-  aboutWords,
-  contentWords,
-  attributeStatement,
-  mentionsOnly,
-  namedValues,
-  otherPersonOf,
-  peopleNamedIn,
-  replacementEvidence,
-  tellsOfAnEvent,
-} from '../../../domain/memory/supersede/statement-evidence';
+import { aboutWords, contentWords } from '../../../domain/memory/supersede/statement-about';
+import { attributeStatement, replacementEvidence } from '../../../domain/memory/supersede/statement-evidence';
+import { mentionsOnly, tellsOfAnEvent } from '../../../domain/memory/supersede/statement-kind';
+import { namedValues, otherPersonOf, peopleNamedIn } from '../../../domain/memory/supersede/statement-names';
 import {
   asksForOneValue,
   asksForOneValueThen,

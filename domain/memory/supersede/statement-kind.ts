@@ -1,0 +1,129 @@
+/**
+ * Whether a short statement asserts the values it names or only mentions them (talk, sight, doubt,
+ * what others say), and whether it tells of an event rather than of a value that holds
+ * (docs/memory-supersede.md#by-evidence). Pure, for exact unit tests.
+ */
+import { root } from '../vocabulary/word-roots';
+import { CHANGE_VERBS, SUBORDINATE } from '../vocabulary/word-classes';
+import { FIRST_PERSON, namedValues } from './statement-names';
+
+/**
+ * Words that speak of a value without asserting it holds: talk, sight, memory, wishes, doubt, the
+ * past. "Talked about Ajax with Jo", "I used to love Ajax", "I might move to Porto".
+ */
+const MENTION =
+  /\b(?:used to|talk(?:ed|ing|s)? (?:about|of|with)|chat(?:ted|ting)? about|saw|seen|walk(?:ed|ing)? (?:past|by)|pass(?:ed|ing)? by|advert|ad for|heard|hear about|read about|remember(?:ed)?|remind(?:ed|s)?|miss(?:ed|ing)?|wish(?:ed)?|hope|might|maybe|perhaps|could|would|should|thinking (?:of|about)|think(?:ing)? about|consider(?:ed|ing)?|wonder(?:ed|ing)?|dream(?:ed|t)? (?:of|about)|if|whether|unless|never|not|no longer|don't|doesn't|didn't|isn't|wasn't|won't)\b/i;
+
+/**
+ * A name set against another ("… goes to Barlow Garage, not Mike Motors"): the "not" denies the
+ * other name, not the statement, which asserts the first.
+ */
+const CONTRASTED = /,\s*not\s+(?=[\p{Lu}\p{N}])/u;
+
+/**
+ * A sentence whose subject is anybody but the speaker, by an indefinite pronoun ("Someone at work
+ * swears Ryanair is overrated", "Everyone says Lidl is cheaper"), and in which the speaker says
+ * nothing of their own: what others say or like.
+ */
+const OTHERS_SAY = /^(?:someone|somebody|everyone|everybody|anyone|anybody|nobody|no one|people)\b/i;
+
+/**
+ * A denial of a name in a clause of its own, before a colon or semicolon: it does not reach the
+ * clause after it, which asserts as the first name of ", not …" does ("Not Ryanair any more:
+ * Lufthansa is my airline", as "Lufthansa is my airline, not Ryanair").
+ */
+const DENIED_FIRST = /^(?:not|no more|no longer)\s+[^:;]*[:;]\s+(?=\S)/i;
+
+/** Whether a statement speaks of a value without asserting it holds (talk, sight, memory, doubt). */
+export function mentionsOnly(text: string): boolean {
+  const normalized = text.normalize('NFKC').replace(/[’]/g, "'");
+  const trimmed = normalized.trim();
+  // Unless the speaker speaks in it too ("Someone nicked the Brompton, so I got a Trek FX").
+  if (OTHERS_SAY.test(trimmed) && !FIRST_PERSON.test(trimmed)) return true;
+  const denied = DENIED_FIRST.exec(trimmed);
+  if (denied) return mentionedIn(trimmed.slice(denied[0].length));
+  // A first clause that asserts a name is not undone by what a later one mentions or denies
+  // ("Pipe Dreams sorts out our leaks now; Aqua Pro never called back").
+  const first = FIRST_CLAUSE.exec(trimmed)?.[1];
+  if (first && !DENIAL_OPENS.test(first) && !mentionedIn(first) && namedValues(first).length) return false;
+  return mentionedIn(trimmed);
+}
+
+/** The first of clauses a semicolon sets apart. */
+const FIRST_CLAUSE = /^([^;]+);\s*\S/;
+/** A clause opening with a denial ("No Netflix for me; …"). */
+const DENIAL_OPENS = /^(?:no|not|never|nor)\b/i;
+
+/** Whether one clause speaks of a value without asserting it. */
+function mentionedIn(normalized: string): boolean {
+  // Names are read only where a "not" stands before one: every search reads its candidates this way.
+  const contrasted = CONTRASTED.test(normalized) && namedValues(normalized).length > 1;
+  const asserted = contrasted ? normalized.replace(new RegExp(CONTRASTED.source, 'gu'), ', ') : normalized;
+  return MENTION.test(asserted);
+}
+
+/**
+ * Phrasal verbs of becoming, whose verb alone says nothing of a change ("ended the call", "wound the
+ * clock"): "Ended up with Outlook for my email", "Wound up at Lidl for the weekly shop" tell of a
+ * value one came to have, as "became" does.
+ */
+const BECOMING = /\b(?:end|ends|ended|ending|wind|winds|wound|winding)\s+up\b/;
+
+/** Irregular past forms (regular ones end in -ed). */
+const IRREGULAR_PAST = new Set(
+  (
+    'was were had did made came saw said told sent wrote met ate drank ran sat stood spoke thought felt ' +
+    'heard found lost won beat paid held kept meant put rode rang sang slept spent taught threw woke wore ' +
+    'flew drove fell fought forgot grew hid hit knew led lent lit shut built caught drew fed froze hung ' +
+    'shook shot sank stole stuck struck swam swore swept tore brought went took gave got left began ' +
+    'became chose'
+  ).split(' '),
+);
+
+/** Forms of "be" and "get" before a participle that says a state ("I'm insured with", "is registered at"). */
+const STATE_BEFORE = /^(?:am|is|are|be|been|being|get|gets|i'm|we're|you're|they're|it's|he's|she's)$/;
+
+/**
+ * Whether a statement tells of an event rather than of a value that holds: its main clause is in
+ * the past ("Read a review of Octopus in the paper", "Jo recommended Aviva to a friend", "Hillside
+ * Primary sent me a survey", "There was a Mubi stand at the fair") and holds no verb of change.
+ */
+export function tellsOfAnEvent(text: string): boolean {
+  const normalized = text.normalize('NFKC').replace(/[’]/g, "'");
+  // A clause in the present naming the value says what holds, whatever the other clause did
+  // ("Finally sorted the bike thing, it's Trek from now on").
+  if (PRESENT_NAMING.test(normalized)) return false;
+  // A first clause in the present naming a value says what holds, whatever the next one did ("Work
+  // trips are booked on Ryanair now, easyJet kept cancelling").
+  const first = /^[^,;]+(?=[,;])/.exec(normalized)?.[0];
+  if (first && PRESENT.test(first) && namedValues(first).length) return false;
+  const clause = normalized.toLowerCase().replace(SUBORDINATE, '');
+  if (BECOMING.test(clause)) return false;
+  const names = namedValues(normalized);
+  const found = [...clause.matchAll(/[\p{L}']+/gu)];
+  const words = found.map((m) => m[0]);
+  // A word of change tells of a new value when a name follows it ("Dropped AXA", "The mortgage
+  // moved to Halifax") or is its subject ("Halifax became our lender"); not when a thing named in
+  // passing went elsewhere ("An email from Octopus went to spam"), nor as a noun ("Compared prices
+  // with Aviva, no change").
+  const subject = clause.replace(/^(?:the|a|an)\s+/, '');
+  const opensWithName = names.some((n) => subject.startsWith(n));
+  const nameAfter = (i: number) => {
+    const after = clause.slice(found[i].index! + found[i][0].length);
+    return !names.length || opensWithName || names.some((n) => after.includes(n));
+  };
+  let past = false;
+  for (const [i, w] of words.entries()) {
+    if (CHANGE_VERBS.has(root(w)) && nameAfter(i)) return false;
+    const participle = w.length >= 5 && /ed$/.test(w) && !STATE_BEFORE.test(words[i - 1] ?? '');
+    // A diary's sentence opening with a verb tells what one did ("Read a review of …").
+    if (IRREGULAR_PAST.has(w) || participle || (i === 0 && w === 'read')) past = true;
+  }
+  return past;
+}
+
+/** Words of a clause in the present. */
+const PRESENT = /\b(?:am|is|are|now|nowadays|these days)\b/i;
+
+/** A clause of its own, in the present, that names a value: ", it's Trek", "; that is Lidl". */
+const PRESENT_NAMING = /[,;:]\s*(?:it|that|this|mine|ours)(?:'s| is)\s+(?:now\s+)?[\p{Lu}\p{N}]/u;

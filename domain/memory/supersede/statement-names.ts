@@ -1,0 +1,154 @@
+/**
+ * The names a short statement gives (its values), whose attribute it says it is (a possessive name,
+ * a person around the speaker) and the speaker in it (docs/memory-supersede.md#by-evidence). Pure,
+ * for exact unit tests.
+ */
+import { root } from '../vocabulary/word-roots';
+import { isCommonWord } from '../vocabulary/common-words';
+import { COMMON_VERBS, isVerbForm, NOT_ABOUT } from '../vocabulary/word-classes';
+
+const WEEKDAY = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$/;
+
+/** Words a name may start with that are sentence openers, not names ("My", "The", "New"). */
+export const OPENERS = new Set(
+  'i my we our the a an it this that he she they you me his her their your new so well oh ok okay yes no not just also then'.split(
+    ' ',
+  ),
+);
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu;
+/** The speaker's "I", alone or in a contraction ("I'm", "I’ve"): a capital, not a name. */
+export const isI = (word: string): boolean => /^I(?:['’](?:m|ve|d|ll))?$/.test(word);
+export const NAMED = /^(?:[\p{Lu}\p{Lt}]|\p{N})|[\p{Lu}\p{N}]/u;
+
+/**
+ * Whether a lone first word names something: "Initech is where I work", not "Booked …", "Rent goes
+ * …", nor "Home is Toronto for me", where the name comes after and the first word says what it is.
+ */
+function namesItself(word: string, next: string | undefined, rest: string[]): boolean {
+  const lower = word.toLowerCase();
+  if (NOT_ABOUT.has(lower) || COMMON_VERBS.has(lower) || /(?:ed|ing|ly)$/.test(lower)) return false;
+  return /^(?:is|are|was|were|has|have)$/i.test(next ?? '') && !rest.some((w) => NAMED.test(w) && !isI(w));
+}
+
+/** A name in the possessive ("Mia's", "Ana’s"): whose attribute it is, not what it is about. */
+const POSSESSOR = /(?<![\p{L}\p{N}])\p{Lu}[\p{L}-]*['’]s(?![\p{L}\p{N}])/gu;
+
+/** The text without its possessors' names. */
+export const withoutPossessors = (text: string): string => text.normalize('NFKC').replace(POSSESSOR, ' ');
+
+/** The names a statement says an attribute is of ("Mia's school"), lower-cased. */
+export const possessorsOf = (text: string): string[] =>
+  [...text.normalize('NFKC').matchAll(POSSESSOR)].map((m) => m[0].slice(0, -2).toLowerCase());
+
+/**
+ * Nouns for the people around a speaker outside their household (parents, siblings, the wider
+ * family, friends, neighbours, colleagues): a closed class of English, like its pronouns. A
+ * statement that opens with one of them ("My neighbour signed up with Nationwide", "My sister still
+ * banks with HSBC") gives that person's attribute, not the speaker's. A household's (children,
+ * partners, flatmates) are often the speaker's own to keep ("My daughter's school is Oak Lane now",
+ * "Our flatmate set up the broadband with Plusnet"), so they are not among them.
+ */
+const PEOPLE_AROUND = new Set(
+  (
+    'mum mom mother dad father parent sister brother sibling grandma grandmother granny gran grandpa ' +
+    'grandfather grandad granddad grandparent aunt auntie uncle cousin niece nephew in-laws friend mate ' +
+    'pal buddy neighbour neighbor colleague coworker co-worker boss classmate teammate'
+  )
+    .split(' ')
+    .map(root),
+);
+
+/** The people around the speaker a text names, as roots ("my sister", "the kids"), in the order written. */
+export function peopleNamedIn(text: string): string[] {
+  const words =
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}-]+/gu) ?? [];
+  return [...new Set(words.map(root).filter((w) => PEOPLE_AROUND.has(w)))];
+}
+
+/**
+ * Whose attribute a statement gives when it is one of the people around the speaker: the one its
+ * subject names ("My neighbour signed up with Nationwide last week", "My sister's bank is …"), none
+ * when the subject is the speaker's own ("My babysitter is Zoe") or takes the speaker in ("My sister
+ * and I …").
+ */
+export function otherPersonOf(text: string): string | undefined {
+  const subject = /^(?:my|our)\s+([\p{L}-]+)(?![\p{L}-])(?:['’]s?)?(?!\s+(?:and|&)\s+(?:i|me|we)\b)/iu.exec(
+    text.normalize('NFKC').trim(),
+  );
+  const person = subject && root(subject[1].toLowerCase());
+  return person && PEOPLE_AROUND.has(person) ? person : undefined;
+}
+
+/** Word tokens ("Dr", "Ana's", "9:30"), as written. */
+export function tokens(text: string): string[] {
+  return text.normalize('NFKC').match(WORD) ?? [];
+}
+
+/**
+ * The names a statement gives: runs of words holding a capital or a digit ("Umbrella Labs", "iPhone
+ * 15", "Dr Chen"), lower-cased. The first word counts only as part of a longer run, since every
+ * sentence starts with a capital; a lone "I" and openers never count.
+ */
+export function namedValues(text: string): string[] {
+  const normalized = text.normalize('NFKC');
+  const found = [...normalized.matchAll(WORD)];
+  const words = found.map((m) => m[0]);
+  // Punctuation between two words ends a name ("Dropped AXA, Zurich were cheaper": two names).
+  const apart = found.map(
+    (m, i) => i > 0 && /[^\s]/u.test(normalized.slice(found[i - 1].index! + found[i - 1][0].length, m.index)),
+  );
+  const speakerIn = FIRST_PERSON.test(normalized);
+  const values: string[] = [];
+  let run: string[] = [];
+  const close = () => {
+    if (run.length)
+      values.push(
+        run
+          .join(' ')
+          .toLowerCase()
+          .replace(/[.'’]+$/u, ''),
+      );
+    run = [];
+  };
+  words.forEach((w, i) => {
+    // A sentence opening with a verb ("Cancelled Iron Temple …") starts with no name.
+    const opensWithVerb = i === 0 && isVerbForm(w.toLowerCase());
+    const named =
+      NAMED.test(w) && !isI(w) && !opensWithVerb && !(run.length === 0 && OPENERS.has(w.toLowerCase()));
+    // A capital first word is a name when more of one follows, when it is no ordinary word in a
+    // statement of the speaker's ("Priya took over as our babysitter"; "Ana lives in Berlin" tells
+    // whose attribute it is, not its value), or when the sentence says what it is.
+    const firstAlone =
+      i === 0 &&
+      !(words[1] && NAMED.test(words[1])) &&
+      !(speakerIn && !isCommonWord(w)) &&
+      !namesItself(w, words[1], words.slice(2));
+    if (apart[i]) close();
+    if (named && !firstAlone) run.push(w);
+    else close();
+  });
+  close();
+  // A number alone is a quantity or a label of the thing spoken of ("release train 2"), not a name;
+  // a day of the week says when ("on Wednesdays").
+  return [...new Set(values.filter((v) => v && !/^[\d.,:/\s-]+$/.test(v) && !WEEKDAY.test(v)))];
+}
+
+/**
+ * `text` (lower case) without its names (lower case), each taken out only as whole words: a short
+ * name is no piece of another word ("Co" of "Hart and Co" leaves "accountant" whole).
+ */
+export function withoutNames(text: string, values: string[]): string {
+  let rest = text;
+  for (const v of values) {
+    const escaped = v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    rest = rest.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu'), ' ');
+  }
+  return rest;
+}
+
+/** The speaker, in any person of the first: I, me, my, we, our… */
+export const FIRST_PERSON = /\b(?:i|me|my|mine|myself|we|us|our|ours)\b/i;
