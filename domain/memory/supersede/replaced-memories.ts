@@ -23,6 +23,7 @@ import { slotRootsOf, slotWordsOf } from './slot-words';
 import { statementOf } from './statement-of';
 import { shareTheirFrame } from './alike-statements';
 import { assertedOf } from './asserted-statements';
+import { tellsOfAChange } from './statement-kind';
 
 /** Evidence that a statement replaces another, strongest first. */
 const EVIDENCE_STRENGTH: ReplacementEvidence[] = [
@@ -54,10 +55,13 @@ export async function replacedMemories(
       return earlier && mayReplace(statement, earlier) ? [{ record, earlier }] : [];
     },
   );
+  // Evidence short of the words (a cue, likeness, what the two evoke) counts only for a statement
+  // that says its value came after another: a plain one may as well be an attribute's first.
+  const changeSaid = tellsOfAChange(fact);
   // The strongest evidence first (the old value named beats a word in common), then the most recent.
   const replaced = candidates
     .map(({ record, earlier }) => ({ record, evidence: replacementEvidence(statement, earlier) }))
-    .filter(({ evidence }) => evidence !== undefined)
+    .filter(({ evidence }) => evidence !== undefined && (changeSaid || evidence !== 'a cue of its attribute'))
     .sort(
       (a, b) =>
         EVIDENCE_STRENGTH.indexOf(a.evidence!) - EVIDENCE_STRENGTH.indexOf(b.evidence!) ||
@@ -65,6 +69,7 @@ export async function replacedMemories(
     )
     .map(({ record }) => record);
   if (replaced.length) return replaced;
+  if (!changeSaid) return [];
   // No word shows one: the memory most alike it in the model's reading (alike-statements.ts).
   const mostAlike =
     alike.threshold === undefined || !candidates.length

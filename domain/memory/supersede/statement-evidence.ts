@@ -70,13 +70,17 @@ export function attributeStatement(text: string, asserted = false): AttributeSta
   const opensWith = values.find((v) => opening.startsWith(v));
   const person = personOpening(trimmed, values);
   const names = person ? [...values, person] : values;
+  const otherPerson = otherPersonOf(trimmed);
+  const about = aboutWords(trimmed, names);
+  // Whose attribute it is ("My neighbour signed up with …") is not what it is about.
+  if (otherPerson) about.delete(otherPerson);
   return {
     values,
-    about: aboutWords(trimmed, names),
+    about,
     words: contentWords(trimmed, names),
     possessors: [...possessorsOf(trimmed), ...(person ? [person] : [])],
     ...(opensWith ? { opensWith } : {}),
-    ...withOtherPerson(otherPersonOf(trimmed)),
+    ...withOtherPerson(otherPerson),
   };
 }
 

@@ -76,7 +76,7 @@ const IRREGULAR_PAST = new Set(
     'heard found lost won beat paid held kept meant put rode rang sang slept spent taught threw woke wore ' +
     'flew drove fell fought forgot grew hid hit knew led lent lit shut built caught drew fed froze hung ' +
     'shook shot sank stole stuck struck swam swore swept tore brought went took gave got left began ' +
-    'became chose'
+    'became chose bought sold'
   ).split(' '),
 );
 
@@ -112,14 +112,44 @@ export function tellsOfAnEvent(text: string): boolean {
     const after = clause.slice(found[i].index! + found[i][0].length);
     return !names.length || opensWithName || names.some((n) => after.includes(n));
   };
+  // A one-off thing got, bought or sent from or for someone is an event, not a value one has now.
+  const oneOff = new Set([...normalized.matchAll(ONE_OFF)].map((m) => m[1].toLowerCase()));
   let past = false;
   for (const [i, w] of words.entries()) {
-    if (CHANGE_VERBS.has(root(w)) && nameAfter(i)) return false;
+    if (CHANGE_VERBS.has(root(w)) && nameAfter(i) && !oneOff.has(w)) return false;
     const participle = w.length >= 5 && /ed$/.test(w) && !STATE_BEFORE.test(words[i - 1] ?? '');
     // A diary's sentence opening with a verb tells what one did ("Read a review of …").
     if (IRREGULAR_PAST.has(w) || participle || (i === 0 && w === 'read')) past = true;
   }
   return past;
+}
+
+/**
+ * A verb with a thing of no name, from or for a name: "Got a leaflet from Octopus", "Bought a
+ * birthday present for Alex", not "Bought a VW Golf" nor "Opened an account with Monzo".
+ */
+const ONE_OFF = /\b(\p{L}+)\s+(?:a|an)\s+(?:[\p{Ll}-]+\s+){0,2}[\p{Ll}-]+\s+(?:from|for)\s+[\p{Lu}\p{N}]/gu;
+
+/**
+ * Words that say a value came after another: of the present against the past, of what replaced
+ * what, of a later choice ("now", "these days", "instead", "new", "since", "as of", "from now on",
+ * "any more", "this time", "better"), of a recent start ("for a few weeks").
+ */
+const CHANGE_SAID =
+  /\b(?:now|nowadays|currently|these days|at the moment|at present|any ?more|no longer|instead|new|newly|this (?:time|year|month|week|season)|lately|recently|since|as of|from now on|better|for (?:a|a few|a couple of|the past|the last|two|three|several|some) (?:days|weeks|months))\b/i;
+
+/**
+ * Whether a statement says its value came after another: by a word of change or of the present
+ * against the past, or a verb of change in the past ("Dropped Aviva", "Halifax became our lender").
+ * "I bank with ING" and "I get my hair coloured at Kutz" say no such thing: they may be the first
+ * statement of an attribute as well as a change.
+ */
+export function tellsOfAChange(text: string): boolean {
+  const lower = text.normalize('NFKC').replace(/[’]/g, "'").toLowerCase();
+  if (CHANGE_SAID.test(lower) || BECOMING.test(lower)) return true;
+  return (lower.match(/[\p{L}']+/gu) ?? []).some(
+    (w) => CHANGE_VERBS.has(root(w)) && (IRREGULAR_PAST.has(w) || /ed$/.test(w) || w === 'quit'),
+  );
 }
 
 /** Words of a clause in the present. */

@@ -364,6 +364,11 @@ describe('memory updates that supersede', () => {
     ]);
     for (const kept of [sofa, coach])
       expect((await call('GET', `/memory/${kept.id}`)).body.memory).toBe(kept.memory);
+    // A plain statement that says nothing of a change may be an attribute's first: likeness alone
+    // replaces nothing with it (docs/memory-supersede.md#by-likeness).
+    const [gym] = await said('pia', 'I train at Anytime Fitness.', 130);
+    expect(events(await said('pia', 'I bank with ING.', 10))).toEqual([['ADD', 'I bank with ING.']]);
+    expect((await call('GET', `/memory/${gym.id}`)).body.memory).toBe(gym.memory);
   });
 
   it('reads a statement its words take for an event as asserting in the model’s reading, and keeps the reading', async () => {

@@ -5,7 +5,11 @@
  */
 import { aboutWords, contentWords } from '../../../domain/memory/supersede/statement-about';
 import { attributeStatement, replacementEvidence } from '../../../domain/memory/supersede/statement-evidence';
-import { mentionsOnly, tellsOfAnEvent } from '../../../domain/memory/supersede/statement-kind';
+import {
+  mentionsOnly,
+  tellsOfAChange,
+  tellsOfAnEvent,
+} from '../../../domain/memory/supersede/statement-kind';
 import { namedValues, otherPersonOf, peopleNamedIn } from '../../../domain/memory/supersede/statement-names';
 import {
   asksForOneValue,
@@ -44,6 +48,12 @@ describe('what a statement gives and is about', () => {
     expect(namedValues('Finally moved the mortgage to Skipton.')).toEqual(['skipton']);
     expect(namedValues("I'm insured with Aviva.")).toEqual(['aviva']);
     expect(namedValues('I’ve been with Marta for a few weeks.')).toEqual(['marta']);
+    // A full stop ends a name, unless it ends a short abbreviation.
+    expect(namedValues('Switched over from Mindful Chef. Gousto is our meal kit.')).toEqual([
+      'mindful chef',
+      'gousto',
+    ]);
+    expect(namedValues('Dr. Chen is my dentist.')).toEqual(['dr. chen']);
   });
 
   it('tells a mention from an assertion', () => {
@@ -298,6 +308,46 @@ describe('when a newer statement replaces an older one', () => {
       expect([s, tellsOfAnEvent(s)]).toEqual([s, false]);
     // A thing arriving every week is a habit, not a time of its own.
     expect(attributeStatement('A Gousto box arrives every Thursday.')?.values).toEqual(['gousto']);
+  });
+
+  it('reads a one-off thing got or bought from or for a name as an event, not a value one has', () => {
+    for (const s of [
+      'Got a leaflet from Vision Express through the door.',
+      'Bought a birthday present for Alex.',
+    ])
+      expect([s, attributeStatement(s)]).toEqual([s, undefined]);
+    for (const s of ['Bought a VW Golf.', 'Opened an account with Monzo.', 'Got my glasses from Specsavers.'])
+      expect([s, tellsOfAnEvent(s)]).toEqual([s, false]);
+  });
+
+  it('reads the person around the speaker whose attribute a statement gives as no word of what it is about', () => {
+    expect([...attributeStatement('My neighbour signed up with Nationwide last week.')!.about]).toEqual([]);
+    expect(
+      replaces(
+        'My neighbour signed up with Scrivens last week.',
+        'My neighbour signed up with Hannah last week.',
+      ),
+    ).toBeUndefined();
+  });
+
+  it('tells a statement that says its value came after another from a plain one', () => {
+    for (const s of [
+      'My gym is Crunch now.',
+      'Dropped Aviva and went with Zurich instead.',
+      'Halifax became our lender.',
+      'As of this month our plumber is Aqua Pro.',
+      'Ended up with Outlook for the email provider.',
+      'Turns out Kwik Fit works better as my mechanic.',
+      "I've been with Scrivens for my optician for a few weeks.",
+    ])
+      expect([s, tellsOfAChange(s)]).toEqual([s, true]);
+    // A habit in the present may be an attribute's first statement.
+    for (const s of [
+      'I bank with ING.',
+      'I get my hair coloured at Kutz.',
+      'Leo goes to Tiny Steps three days a week.',
+    ])
+      expect([s, tellsOfAChange(s)]).toEqual([s, false]);
   });
 
   it('reads a first clause that asserts as the statement, whatever a later clause mentions or did', () => {
