@@ -10,8 +10,9 @@
  *
  * Parts split by attribute and by phrasing: `dev` (bench/lib/memory-updates/dev.ts), `dev-2`
  * (dev-2.ts, written once `dev` had been tuned against), `dev-3` (dev-3.ts, written once both
- * had), `dev-4` (dev-4.ts, written once dev-3 had), `dev-5` (dev-5.ts, once dev-4 had) and `dev-6`
- * (dev-6.ts, once dev-5 had), to develop on, and `held aside` (held-aside.ts), written before any ranking change and only measured.
+ * had), `dev-4` (dev-4.ts, written once dev-3 had), `dev-5` (dev-5.ts, once dev-4 had), `dev-6`
+ * (dev-6.ts, once dev-5 had) and `dev-7` (dev-7.ts, once dev-6 had), to develop on, and `held aside`
+ * (held-aside.ts), written before any ranking change and only measured.
  * Printed per part: current@1 (the first result names the current value) and current@3, the share
  * whose first result names an earlier value, and old@3 (an attribute stated once is in the top 3);
  * beside BM25 over the same texts (baseline in the same run: k1 1.2, b 0.75); current@1 with
@@ -34,6 +35,7 @@ import { DEV_3_ATTRIBUTES, DEV_3_PHRASINGS } from './lib/memory-updates/dev-3';
 import { DEV_4_ATTRIBUTES, DEV_4_PHRASINGS } from './lib/memory-updates/dev-4';
 import { DEV_5_ATTRIBUTES, DEV_5_PHRASINGS } from './lib/memory-updates/dev-5';
 import { DEV_6_ATTRIBUTES, DEV_6_PHRASINGS } from './lib/memory-updates/dev-6';
+import { DEV_7_ATTRIBUTES, DEV_7_PHRASINGS } from './lib/memory-updates/dev-7';
 import { generateUsers, YEAR_DAYS, type PartSpec } from './lib/memory-updates/generate';
 import { HELD_ASIDE_ATTRIBUTES, HELD_ASIDE_PHRASINGS } from './lib/memory-updates/held-aside';
 import type { GeneratedUser, NowQuestion } from './lib/memory-updates/model';
@@ -54,6 +56,7 @@ const PARTS: PartSpec[] = [
   { name: 'dev-4', attributes: DEV_4_ATTRIBUTES, phrasings: DEV_4_PHRASINGS, users: USERS, seed: 5224 },
   { name: 'dev-5', attributes: DEV_5_ATTRIBUTES, phrasings: DEV_5_PHRASINGS, users: USERS, seed: 5225 },
   { name: 'dev-6', attributes: DEV_6_ATTRIBUTES, phrasings: DEV_6_PHRASINGS, users: USERS, seed: 5226 },
+  { name: 'dev-7', attributes: DEV_7_ATTRIBUTES, phrasings: DEV_7_PHRASINGS, users: USERS, seed: 5227 },
   {
     name: 'held-aside',
     attributes: HELD_ASIDE_ATTRIBUTES,

@@ -114,8 +114,16 @@ export function tellsOfAnEvent(text: string): boolean {
   };
   // A one-off thing got, bought or sent from or for someone is an event, not a value one has now.
   const oneOff = new Set([...normalized.matchAll(ONE_OFF)].map((m) => m[1].toLowerCase()));
+  // A word of a name is no verb ("Bought By Many", "Went Digital").
+  const inName = (i: number) =>
+    names.some((n) => {
+      for (let at = clause.indexOf(n); at >= 0; at = clause.indexOf(n, at + 1))
+        if (found[i].index! >= at && found[i].index! < at + n.length) return true;
+      return false;
+    });
   let past = false;
   for (const [i, w] of words.entries()) {
+    if (inName(i)) continue;
     if (CHANGE_VERBS.has(root(w)) && nameAfter(i) && !oneOff.has(w)) return false;
     const participle = w.length >= 5 && /ed$/.test(w) && !STATE_BEFORE.test(words[i - 1] ?? '');
     // A diary's sentence opening with a verb tells what one did ("Read a review of …").
