@@ -114,20 +114,25 @@ export function tellsOfAnEvent(text: string): boolean {
   };
   // A one-off thing got, bought or sent from or for someone is an event, not a value one has now.
   const oneOff = new Set([...normalized.matchAll(ONE_OFF)].map((m) => m[1].toLowerCase()));
-  // A word of a name is no verb ("Bought By Many", "Went Digital").
+  // A word of a name is no verb ("Bought By Many", "Went Digital"): where names stand is read once,
+  // when a word that may be a verb asks.
+  let nameSpans: [number, number][] | undefined;
   const inName = (i: number) =>
-    names.some((n) => {
+    (nameSpans ??= names.flatMap((n) => {
+      const spans: [number, number][] = [];
       for (let at = clause.indexOf(n); at >= 0; at = clause.indexOf(n, at + 1))
-        if (found[i].index! >= at && found[i].index! < at + n.length) return true;
-      return false;
-    });
+        spans.push([at, at + n.length]);
+      return spans;
+    })).some(([from, to]) => found[i].index! >= from && found[i].index! < to);
   let past = false;
   for (const [i, w] of words.entries()) {
-    if (inName(i)) continue;
-    if (CHANGE_VERBS.has(root(w)) && nameAfter(i) && !oneOff.has(w)) return false;
+    const change = CHANGE_VERBS.has(root(w));
     const participle = w.length >= 5 && /ed$/.test(w) && !STATE_BEFORE.test(words[i - 1] ?? '');
     // A diary's sentence opening with a verb tells what one did ("Read a review of …").
-    if (IRREGULAR_PAST.has(w) || participle || (i === 0 && w === 'read')) past = true;
+    const pastForm = IRREGULAR_PAST.has(w) || participle || (i === 0 && w === 'read');
+    if ((!change && !pastForm) || inName(i)) continue;
+    if (change && nameAfter(i) && !oneOff.has(w)) return false;
+    if (pastForm) past = true;
   }
   return past;
 }

@@ -132,7 +132,7 @@ export function namedValues(text: string): string[] {
     else close();
     // A full stop ends a sentence, and the name in it, unless it ends a short abbreviation ("Dr.",
     // "St."): "Switched over from Mindful Chef. Gousto is our meal kit" gives two names.
-    if (/\p{L}{4,}\.$/u.test(w)) close();
+    if (w.endsWith('.') && /^\p{L}{4}$/u.test(w.slice(-5, -1))) close();
   });
   close();
   // A number alone is a quantity or a label of the thing spoken of ("release train 2"), not a name;

@@ -395,6 +395,17 @@ describe('when a newer statement replaces an older one', () => {
     expect(tellsOfAnEvent('Octopus sent me a survey, it is annoying.')).toBe(true);
   });
 
+  it('reads a made-up 300,000-letter word with no full stop in time that grows with its length', () => {
+    // A check for a full stop after four letters, run at every letter, took minutes for this one.
+    const word = 'z'.repeat(300_000);
+    expect(namedValues(`My gym is Iron Temple ${word}`)).toEqual(['iron temple']);
+    expect([tellsOfAnEvent(`Bought Iron Temple ${word}`), mentionsOnly(`Iron Temple ${word}`)]).toEqual([
+      false,
+      false,
+    ]);
+    expect(tellsOfAChange(word)).toBe(false);
+  });
+
   it('reads a statement holding a made-up 100,000-letter word, the word its own root', () => {
     // The stemmer's time grows with the square of a word's length: minutes for this one.
     const word = 'zz'.repeat(50_000);
