@@ -80,6 +80,10 @@ export async function startMemoryServer(
   await service.warmUp();
   const app = createMemoryApp({ apiKeys: [], log: createLogger('memory-bench', 'silent'), service });
   const server = app.listen(0, '127.0.0.1');
+  // A bench may spend seconds in-process between two requests (a second store's first search loads
+  // 110,000 vectors): the kept-alive connection must not close meanwhile, or the next request races
+  // the close and fails with ECONNRESET (Node's default is 5 s).
+  server.keepAliveTimeout = 120_000;
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const client = jsonClient(base);
