@@ -146,11 +146,38 @@ export function namedValues(text: string): string[] {
  */
 export function withoutNames(text: string, values: string[]): string {
   let rest = text;
+  // By position, not a regular expression built per name: a search reads every candidate's names.
   for (const v of values) {
-    const escaped = v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    rest = rest.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu'), ' ');
+    if (!v) continue;
+    let kept = '';
+    let from = 0;
+    for (let at = rest.indexOf(v); at >= 0; at = rest.indexOf(v, at + 1)) {
+      if (
+        at < from ||
+        isWordCharacter(codePointBefore(rest, at)) ||
+        isWordCharacter(rest.codePointAt(at + v.length))
+      )
+        continue;
+      kept += `${rest.slice(from, at)} `;
+      from = at + v.length;
+    }
+    rest = kept + rest.slice(from);
   }
   return rest;
+}
+
+const isWordCharacter = (codePoint: number | undefined): boolean =>
+  codePoint !== undefined && /[\p{L}\p{N}]/u.test(String.fromCodePoint(codePoint));
+
+/** The code point that ends just before `at` (a surrogate pair read whole). */
+function codePointBefore(text: string, at: number): number | undefined {
+  if (at <= 0) return undefined;
+  const low = text.charCodeAt(at - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && at >= 2) {
+    const pair = text.codePointAt(at - 2);
+    if (pair !== undefined && pair > 0xffff) return pair;
+  }
+  return low;
 }
 
 /** The speaker, in any person of the first: I, me, my, we, our… */
