@@ -10,7 +10,12 @@ import {
   tellsOfAChange,
   tellsOfAnEvent,
 } from '../../../domain/memory/supersede/statement-kind';
-import { namedValues, otherPersonOf, peopleNamedIn } from '../../../domain/memory/supersede/statement-names';
+import {
+  namedValues,
+  otherPersonOf,
+  peopleNamedIn,
+  withoutNames,
+} from '../../../domain/memory/supersede/statement-names';
 import {
   asksForOneValue,
   asksForOneValueThen,
@@ -393,6 +398,32 @@ describe('when a newer statement replaces an older one', () => {
     ])
       expect([s, tellsOfAnEvent(s)]).toEqual([s, false]);
     expect(tellsOfAnEvent('Octopus sent me a survey, it is annoying.')).toBe(true);
+  });
+
+  it('takes names out of a text as whole words only, as the lookaround expression says, on random texts', () => {
+    // The specification: each name, escaped, with no letter or digit either side.
+    const byExpression = (text: string, values: string[]) =>
+      values.reduce(
+        (rest, v) =>
+          rest.replace(
+            new RegExp(
+              `(?<![\\p{L}\\p{N}])${v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`,
+              'gu',
+            ),
+            ' ',
+          ),
+        text,
+      );
+    const pieces = ['co', 'hart', ' ', 'and', 'x', 'é', '𝔘', '1', '.', "'", 'coco', 'a', '-', 'ß', '日本'];
+    let seed = 7;
+    const pick = () => pieces[(seed = (seed * 1103515245 + 12345) & 0x7fffffff) % pieces.length];
+    const differing: unknown[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const text = Array.from({ length: i % 12 }, pick).join('');
+      const values = Array.from({ length: 1 + (i % 3) }, () => `${pick()}${pick()}`.trim()).filter(Boolean);
+      if (withoutNames(text, values) !== byExpression(text, values)) differing.push({ text, values });
+    }
+    expect(differing).toEqual([]);
   });
 
   it('reads a made-up 300,000-letter word with no full stop in time that grows with its length', () => {
