@@ -100,10 +100,6 @@ export class MemorySearch {
   }
 
   /**
-   * Candidates per signal. Fusion needs depth (a memory second in both lists beats one first in
-   * one), and decay can lift an older-but-close memory above a newer one: both widen it past top_k.
-   */
-  /**
    * Which words are near what the question asks about, by the model's word table and, for a word the
    * table lacks, by the table's words nearest it (embedding/words-beyond-table.ts).
    */
@@ -111,6 +107,10 @@ export class MemorySearch {
     return wordsNear(this.embedder, wordsAskedAbout(query, range));
   }
 
+  /**
+   * Candidates per signal. Fusion needs depth (a memory second in both lists beats one first in
+   * one), and decay can lift an older-but-close memory above a newer one: both widen it past top_k.
+   */
   private pool(opts: { top_k: number; time_decay: boolean; search_mode: SearchMode }): number {
     return opts.time_decay || opts.search_mode === 'hybrid' ? Math.max(opts.top_k * 4, 40) : opts.top_k;
   }

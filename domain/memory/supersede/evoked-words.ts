@@ -9,7 +9,7 @@
 import type { MemoryRecord } from '../../../shared/memory-model';
 import type { Embedder } from '../embedding/embedder';
 import { saysNothingOfAnAttribute } from '../vocabulary/word-classes';
-import { type AttributeStatement } from './statement-evidence';
+import type { AttributeStatement } from './statement-evidence';
 import { root } from '../vocabulary/word-roots';
 import { withServiceKey } from './service-metadata';
 import { wordsNear, type WordsNear } from '../embedding/words-beyond-table';

@@ -7,7 +7,6 @@ import { root } from '../vocabulary/word-roots';
 import { isCommonWord } from '../vocabulary/common-words';
 import {
   CHANGE_VERBS,
-  COMMON_VERBS,
   commonVerbRoots,
   isVerbForm,
   NOT_ABOUT,
@@ -45,7 +44,7 @@ function aboutWordsIn(text: string, values: string[]): string[] {
  */
 function asCompoundNoun(phrase: string, verb: string, particle: string): string {
   const verbRoot = root(verb);
-  if (COMMON_VERBS.has(verb) || commonVerbRoots().has(verbRoot) || CHANGE_VERBS.has(verbRoot)) return phrase;
+  if (commonVerbRoots().has(verbRoot) || CHANGE_VERBS.has(verbRoot)) return phrase;
   const compound = `${verbRoot}${particle}`;
   return isCommonWord(compound) ? compound : phrase;
 }

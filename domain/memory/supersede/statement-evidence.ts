@@ -126,8 +126,12 @@ function withPeopleApart(
  * older did not, and not of another person ("Ben's school" never replaces "Ana's school", nor "My
  * neighbour signed up with Halifax" the speaker's "Our mortgage is with Skipton").
  */
-export function mayReplace(newerRead: AttributeStatement, olderRead: AttributeStatement): boolean {
-  const [newer, older] = withPeopleApart(newerRead, olderRead);
+export function mayReplace(newer: AttributeStatement, older: AttributeStatement): boolean {
+  return mayReplaceApart(...withPeopleApart(newer, older));
+}
+
+/** `mayReplace` for two statements whose people are read apart already. */
+function mayReplaceApart(newer: AttributeStatement, older: AttributeStatement): boolean {
   if (!newer.values.some((v) => !older.values.includes(v))) return false;
   // A neighbour's choice is not the speaker's, nor the speaker's the neighbour's.
   if (newer.otherPerson !== older.otherPerson) return false;
@@ -160,7 +164,7 @@ export function replacementEvidence(
   olderRead: AttributeStatement,
 ): ReplacementEvidence | undefined {
   const [newer, older] = withPeopleApart(newerRead, olderRead);
-  if (!mayReplace(newer, older)) return undefined;
+  if (!mayReplaceApart(newer, older)) return undefined;
   // Naming the old value counts unless the old value is what the statement tells of ("Ajax won
   // against PSV" says nothing of the club one supports).
   const oldIsSubject = newer.opensWith !== undefined && older.values.includes(newer.opensWith);
