@@ -12,8 +12,8 @@ import { WORD_TABLE_RELATED, WORD_TABLE_TEMPLATE } from './word-table';
 export type WordsNear = (a: string, b: string) => boolean;
 
 /**
- * Words looked up per call at most: a tenant's text may hold any number of made-up words, and each
- * costs a share of an inference the first time.
+ * Words the table lacks considered per call at most (the first ones, in the order given): a tenant's
+ * text may hold any number of made-up words, and each costs a share of an inference the first time.
  */
 const LOOKED_UP_PER_CALL = 8;
 /** Words kept with their nearest table words, per process (the oldest dropped first). */
@@ -34,9 +34,20 @@ export async function wordsNear(
   const table = embedder.relatedWords?.();
   if (!table || !embedder.nearestWords) return undefined;
   const key = (w: string) => `${embedder.id}\0${w}`;
-  const missing = [...new Set(words)]
-    .filter((w) => LOOKS_LIKE_A_WORD.test(w) && !table.has(w) && !nearestOf.has(key(w)))
-    .slice(0, LOOKED_UP_PER_CALL);
+  // The words considered are chosen before the cache is read: which words are near which then
+  // depends on the words and the model alone, not on what this process looked up before (two
+  // instances, or one before and after a restart, relate a statement's words alike).
+  const considered = new Set(
+    [...new Set(words)]
+      .filter((w) => LOOKS_LIKE_A_WORD.test(w) && !table.has(w))
+      .slice(0, LOOKED_UP_PER_CALL),
+  );
+  const nearestHere = new Map<string, string[]>();
+  for (const w of considered) {
+    const kept = nearestOf.get(key(w));
+    if (kept) nearestHere.set(w, kept);
+  }
+  const missing = [...considered].filter((w) => !nearestHere.has(w));
   if (missing.length) {
     const vectors = await embedder.embed(
       missing.map((w) => WORD_TABLE_TEMPLATE.replace('{word}', w)),
@@ -46,8 +57,9 @@ export async function wordsNear(
     missing.forEach((w, i) => {
       if (nearestOf.size >= KEPT) nearestOf.delete(nearestOf.keys().next().value!);
       nearestOf.set(key(w), nearest[i] ?? []);
+      nearestHere.set(w, nearest[i] ?? []);
     });
   }
-  const beyond = (a: string, b: string) => nearestOf.get(key(a))?.includes(b) ?? false;
+  const beyond = (a: string, b: string) => nearestHere.get(a)?.includes(b) ?? false;
   return (a, b) => table.related(a, b) || beyond(a, b) || beyond(b, a);
 }

@@ -254,6 +254,19 @@ describe("the model's word table (provisioned beside it)", () => {
     expect(asked.every((t) => /^What is my [a-z]{3,30}\?$/.test(t))).toBe(true);
   });
 
+  it('relates the same words alike whatever the process looked up before', async () => {
+    // Eight words the table lacks come first: "babysitter" is the ninth, past the words considered.
+    const first = ['zqxa', 'zqxb', 'zqxc', 'zqxd', 'zqxe', 'zqxf', 'zqxg', 'zqxh', 'babysitter'];
+    const related = (near: (a: string, b: string) => boolean) =>
+      ['baby', 'kid', 'child', 'nanny'].filter((w) => near('babysitter', w));
+    const before = related((await wordsNear(local(), first))!);
+    // Looked up alone, "babysitter" is near its words, and kept in the process's cache...
+    expect(related((await wordsNear(local(), ['babysitter']))!).length).toBeGreaterThan(1);
+    // ...which changes nothing for the same words asked again.
+    expect(related((await wordsNear(local(), first))!)).toEqual(before);
+    expect(before).toEqual([]);
+  });
+
   it('evokes nothing where the model has no table, and ignores a table that does not fit', async () => {
     const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-models-'));
     try {
