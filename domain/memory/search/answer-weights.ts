@@ -21,7 +21,13 @@ import type { WordsNear } from '../embedding/words-beyond-table';
 import { readRecord, type MemoryReading } from './memory-reading';
 import type { Candidate } from './hybrid-retrieval';
 import { cueRootsOf } from './attribute-cues';
-import { asksForOneValue, asksForOneValueThen, periodAskedAbout, questionTime } from './question-time';
+import {
+  asksForOneValue,
+  asksForOneValueThen,
+  periodAskedAbout,
+  questionTime,
+  questionWithoutWordsOfTime,
+} from './question-time';
 import type { TimeRange } from './time-expressions';
 
 /** The share of its relevance a memory that cannot answer a question about now keeps. */
@@ -127,9 +133,9 @@ function heldIn(range: TimeRange): (c: Candidate, memory: MemoryReading) => bool
   };
 }
 
-/** What a question asks about is read without the words that say when ("in March 2025"). */
+/** What a question asks about is read without the words that say when ("in March 2025", "back then"). */
 const withoutItsTime = (question: string, range?: TimeRange): string =>
-  range ? question.replace(range.text, ' ') : question;
+  questionWithoutWordsOfTime(range ? question.replace(range.text, ' ') : question);
 
 /**
  * The words of what a question asks about, as written, lower case ("babysitter"): the words whose

@@ -27,7 +27,7 @@ import { rerankStage, type Fused, type FusedList } from './rerank-stage';
 import { ALL_STAGES, type SearchStages } from './search-stages';
 import { attributeCueTerms } from './attribute-cues';
 import { entityTerms, queryTerms, termWords } from './text-terms';
-import { questionWithoutNow } from './question-time';
+import { questionWithoutWordsOfTime } from './question-time';
 import { timeRangeOf } from './time-expressions';
 import type { MatchSignals, QueryPlan } from './query-plan';
 
@@ -59,7 +59,7 @@ export function queryPlan(
   return {
     mode,
     vector: mode === 'lexical' ? undefined : vector,
-    terms: mode === 'semantic' ? [] : queryTerms(questionWithoutNow(question)),
+    terms: mode === 'semantic' ? [] : queryTerms(questionWithoutWordsOfTime(question)),
     entities: hybrid ? entityTerms(question) : [],
     cues: hybrid ? attributeCueTerms(question) : [],
     range: hybrid ? timeRangeOf(question, now, { timeline: stages.dates }) : undefined,

@@ -41,9 +41,19 @@ export function questionTime(question: string): QuestionTime {
 const WORDS_OF_NOW =
   /\b(?:these days|nowadays|at the moment|at present|right now|currently|current|presently|now)\b/giu;
 
-/** The question without its words of now, when it asks about now. */
-export function questionWithoutNow(question: string): string {
-  return questionTime(question) === 'now' ? question.replace(WORDS_OF_NOW, ' ') : question;
+/**
+ * Words that say only that a question asks about the past ("**back** in April", "**back then**", "at
+ * the time", "previously"): not what the answer says either ("My back is treated by Core Clinic" is
+ * no answer to "Which newsagent did I have back in April?"). "My back in March" keeps its noun.
+ */
+const WORDS_OF_THEN =
+  /\b(?:(?<!\b(?:my|your|his|her|our|their|the|a|its)\s+)back(?=\s+(?:in|then|during|when|around|at|before)\b)|at the time|in the past|previously|formerly)\b/giu;
+
+/** The question without its words of now or of the past, as it asks about either. */
+export function questionWithoutWordsOfTime(question: string): string {
+  const time = questionTime(question);
+  if (time === 'now') return question.replace(WORDS_OF_NOW, ' ');
+  return time === 'then' ? question.replace(WORDS_OF_THEN, ' ') : question;
 }
 
 /**

@@ -10,8 +10,9 @@ import {
   commonVerbRoots,
   isVerbForm,
   NOT_ABOUT,
+  mainClause,
   saysNothingOfAnAttribute,
-  SUBORDINATE,
+  withoutFrontedClause,
 } from '../vocabulary/word-classes';
 import { namedValues, withoutNames, withoutPossessors } from './statement-names';
 
@@ -32,7 +33,12 @@ export function aboutWordList(text: string, values = namedValues(text)): string[
 }
 
 function aboutWordsIn(text: string, values: string[]): string[] {
-  const rest = withoutNames(withoutPossessors(text).toLowerCase(), values).replace(PARTICLE, asCompoundNoun);
+  // A clause opening the sentence tells why or when ("Since Aviva put their prices up, …"), of the
+  // old value more often than of the attribute.
+  const rest = withoutFrontedClause(withoutNames(withoutPossessors(text).toLowerCase(), values)).replace(
+    PARTICLE,
+    asCompoundNoun,
+  );
   const words = (rest.match(/[\p{L}]+/gu) ?? []).filter((w) => w.length > 2 && !saysNothingOfAnAttribute(w));
   return [...new Set(words)];
 }
@@ -62,10 +68,9 @@ const PARTICLE = /\b(\p{L}+) (out|up|off|over|down|away|back)\b/gu;
  * kept, phrasal verbs whole.
  */
 export function contentWords(text: string, values: string[]): Set<string> {
-  const rest = withoutNames(withoutPossessors(text).toLowerCase(), values)
-    .replace(SUBORDINATE, '')
-    .replace(PARTICLE, (phrase, verb: string, particle: string) =>
-      isVerbForm(verb) ? `${verb}${particle}` : phrase,
-    );
+  const rest = mainClause(withoutNames(withoutPossessors(text).toLowerCase(), values)).replace(
+    PARTICLE,
+    (phrase, verb: string, particle: string) => (isVerbForm(verb) ? `${verb}${particle}` : phrase),
+  );
   return new Set((rest.match(/[\p{L}]+/gu) ?? []).filter((w) => w.length > 2 && !NOT_ABOUT.has(w)).map(root));
 }

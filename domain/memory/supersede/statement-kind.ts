@@ -4,7 +4,7 @@
  * (docs/memory-supersede.md#by-evidence). Pure, for exact unit tests.
  */
 import { root } from '../vocabulary/word-roots';
-import { CHANGE_VERBS, SUBORDINATE } from '../vocabulary/word-classes';
+import { CHANGE_VERBS, mainClause } from '../vocabulary/word-classes';
 import { FIRST_PERSON, namedValues } from './statement-names';
 
 /**
@@ -82,6 +82,13 @@ const IRREGULAR_PAST = new Set(
 
 /** Forms of "be" and "get" before a participle that says a state ("I'm insured with", "is registered at"). */
 const STATE_BEFORE = /^(?:am|is|are|be|been|being|get|gets|i'm|we're|you're|they're|it's|he's|she's)$/;
+/** Adverbs that may stand between the two ("is now run by", "are usually made by"). */
+const BETWEEN_STATE = /^(?:now|still|also|all|always|usually|normally|mostly|currently|regularly|properly)$/;
+
+/** Whether the word at `i` follows a form of "be" or "get", an adverb between them or not. */
+const afterState = (words: string[], i: number): boolean =>
+  STATE_BEFORE.test(words[i - 1] ?? '') ||
+  (BETWEEN_STATE.test(words[i - 1] ?? '') && STATE_BEFORE.test(words[i - 2] ?? ''));
 
 /**
  * Whether a statement tells of an event rather than of a value that holds: its main clause is in
@@ -97,7 +104,7 @@ export function tellsOfAnEvent(text: string): boolean {
   // trips are booked on Ryanair now, easyJet kept cancelling").
   const first = /^[^,;]+(?=[,;])/.exec(normalized)?.[0];
   if (first && PRESENT.test(first) && namedValues(first).length) return false;
-  const clause = normalized.toLowerCase().replace(SUBORDINATE, '');
+  const clause = mainClause(normalized.toLowerCase());
   if (BECOMING.test(clause)) return false;
   const names = namedValues(normalized);
   const found = [...clause.matchAll(/[\p{L}']+/gu)];
@@ -127,9 +134,12 @@ export function tellsOfAnEvent(text: string): boolean {
   let past = false;
   for (const [i, w] of words.entries()) {
     const change = CHANGE_VERBS.has(root(w));
-    const participle = w.length >= 5 && /ed$/.test(w) && !STATE_BEFORE.test(words[i - 1] ?? '');
+    // A participle after a form of "be" or "get" says a state, regular or not ("is registered at",
+    // "are made by", "is now run by").
+    const state = afterState(words, i);
+    const participle = w.length >= 5 && /ed$/.test(w) && !state;
     // A diary's sentence opening with a verb tells what one did ("Read a review of …").
-    const pastForm = IRREGULAR_PAST.has(w) || participle || (i === 0 && w === 'read');
+    const pastForm = (IRREGULAR_PAST.has(w) && !state) || participle || (i === 0 && w === 'read');
     if ((!change && !pastForm) || inName(i)) continue;
     if (change && nameAfter(i) && !oneOff.has(w)) return false;
     if (pastForm) past = true;

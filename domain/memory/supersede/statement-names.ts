@@ -11,9 +11,11 @@ const WEEKDAY = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$/;
 
 /** Words a name may start with that are sentence openers, not names ("My", "The", "New"). */
 export const OPENERS = new Set(
-  'i my we our the a an it this that he she they you me his her their your new so well oh ok okay yes no not just also then'.split(
-    ' ',
-  ),
+  (
+    'i my we our the a an it this that he she they you me his her their your new so well oh ok okay yes no not ' +
+    // Clause openers of when and why ("Since Aviva put their prices up, …").
+    'just also then since because after before when while until although though once if unless'
+  ).split(' '),
 );
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu;

@@ -8,7 +8,20 @@ import { root } from './word-roots';
 
 /** Words that open a clause saying when or why, not what ("… since the move", "… because of work"). */
 export const SUBORDINATE =
-  /\b(?:since|because|after|before|when|while|until|although|though|as soon as)\b.*$/u;
+  /\b(?:since|because|after|before|when|while|until|although|though|as soon as|now that)\b.*$/u;
+
+/**
+ * Such a clause opening a sentence, up to the comma that ends it: "Since Aviva put their prices up,
+ * the insurer is Direct Line" tells why, and its main clause what.
+ */
+const FRONTED_SUBORDINATE =
+  /^\s*(?:since|because|after|before|when|while|until|although|though|once|as soon as|now that)\b[^,;:]*[,;:]\s*/u;
+
+/** A lower-case sentence without a clause of when or why that opens it, up to its comma. */
+export const withoutFrontedClause = (text: string): string => text.replace(FRONTED_SUBORDINATE, '');
+
+/** The main clause of a lower-case sentence: without its clauses of when or why, before or after it. */
+export const mainClause = (text: string): string => withoutFrontedClause(text).replace(SUBORDINATE, '');
 
 /** Function words and words of time or change: what a statement is about is none of them. */
 export const NOT_ABOUT = new Set([

@@ -21,7 +21,7 @@ import {
   asksForOneValueThen,
   periodAskedAbout,
   questionTime,
-  questionWithoutNow,
+  questionWithoutWordsOfTime,
 } from '../../../domain/memory/search/question-time';
 import { timeRangeOf } from '../../../domain/memory/search/time-expressions';
 import { queryTerms } from '../../../domain/memory/search/text-terms';
@@ -400,6 +400,41 @@ describe('when a newer statement replaces an older one', () => {
     expect(tellsOfAnEvent('Octopus sent me a survey, it is annoying.')).toBe(true);
   });
 
+  it('reads a participle after a form of "be" as a state, an irregular one too, an adverb between or not', () => {
+    expect(tellsOfAnEvent('Our photo books are made by Printique.')).toBe(false);
+    expect(tellsOfAnEvent('The kids are taught by Mrs Okafor.')).toBe(false);
+    expect(tellsOfAnEvent('The shop is now run by Tesco.')).toBe(false);
+    expect(attributeStatement('Our photo books are made by Printique.')?.values).toEqual(['printique']);
+    // In the past, it is what happened.
+    expect(tellsOfAnEvent('I was sent a leaflet by Octopus.')).toBe(true);
+    expect(tellsOfAnEvent('Hillside Primary made us a cake.')).toBe(true);
+  });
+
+  it('reads a clause of why or when opening a statement as neither its names nor what it is about', () => {
+    // The opener is no word of a name.
+    expect(namedValues('Since Aviva put their prices up, the insurer is Direct Line.')).toEqual([
+      'aviva',
+      'direct line',
+    ]);
+    expect(namedValues('Because Tesco closed, we shop at Lidl.')).toEqual(['tesco', 'lidl']);
+    // Two reasons alike are no attribute in common; the old value named is.
+    const vpn = 'Since ProtonVPN put their prices up, the VPN has been Mullvad.';
+    expect(
+      replaces(vpn, 'Since Kings Hall put their prices up, the swimming pool has been Tooting Lido.'),
+    ).toBe(undefined);
+    expect(replaces(vpn, "We'd been with Surfshark for years, but the VPN is ProtonVPN now.")).toBe(
+      'names the old value',
+    );
+    expect(
+      aboutWords('Since Kings Hall put their prices up, the swimming pool has been Tooting Lido.'),
+    ).toEqual(new Set(['swim', 'pool']));
+    expect(contentWords('since kings hall put their prices up, the pool has been tooting lido.', [])).toEqual(
+      new Set(['pool', 'toot', 'lido']),
+    );
+    // Without its comma, a clause opening with "since" is read whole, as before.
+    expect(aboutWords('Since March my gym is Crunch.')).toEqual(new Set(['gym']));
+  });
+
   it('takes names out of a text as whole words only, as the lookaround expression says, on random texts', () => {
     // The specification: each name, escaped, with no letter or digit either side.
     const byExpression = (text: string, values: string[]) =>
@@ -527,10 +562,20 @@ describe('a question in time', () => {
   });
 
   it('searches a question about now without the words that only say when', () => {
-    const terms = (q: string) => queryTerms(questionWithoutNow(q));
+    const terms = (q: string) => queryTerms(questionWithoutWordsOfTime(q));
     expect(terms('What is my current gym?')).toEqual(['gym']);
     expect(terms('Which computer am I on these days?')).toEqual(['computer']);
     expect(terms("What's my insurer at the moment?")).toEqual(['insurer']);
     expect(terms('Which current account did I open?')).toEqual(['current', 'account', 'open']);
+  });
+
+  it('searches a question about the past without the words that only say it is the past', () => {
+    const terms = (q: string) => queryTerms(questionWithoutWordsOfTime(q));
+    expect(terms('What newsagent did I have back in April 2025?')).not.toContain('back');
+    expect(terms('Which bank was I with back then?')).toEqual(['bank']);
+    expect(terms('Who was my dentist at the time?')).toEqual(['dentist']);
+    // The noun stays.
+    expect(terms('Who treated my back in March?')).toContain('back');
+    expect(terms('Who treats my back?')).toContain('back');
   });
 });
