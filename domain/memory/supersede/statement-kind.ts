@@ -156,10 +156,11 @@ const ONE_OFF = /\b(\p{L}+)\s+(?:a|an)\s+(?:[\p{Ll}-]+\s+){0,2}[\p{Ll}-]+\s+(?:f
 /**
  * Words that say a value came after another: of the present against the past, of what replaced
  * what, of a later choice ("now", "these days", "instead", "new", "since", "as of", "from now on",
- * "any more", "this time", "better"), of a recent start ("for a few weeks").
+ * "from today", "any more", "this time", "better"), of a search that ended ("finally"), of a recent
+ * start ("for a few weeks").
  */
 const CHANGE_SAID =
-  /\b(?:now|nowadays|currently|these days|at the moment|at present|any ?more|no longer|instead|new|newly|this (?:time|year|month|week|season)|lately|recently|since|as of|from now on|better|for (?:a|a few|a couple of|the past|the last|two|three|several|some) (?:days|weeks|months))\b/i;
+  /\b(?:now|nowadays|currently|these days|at the moment|at present|any ?more|no longer|instead|new|newly|this (?:time|year|month|week|season)|lately|recently|since|as of|from now on|(?:from|starting|beginning) (?:today|tomorrow|this|next)|finally|better|for (?:a|a few|a couple of|the past|the last|two|three|several|some) (?:days|weeks|months))\b/i;
 
 /**
  * Whether a statement says its value came after another: by a word of change or of the present

@@ -22,6 +22,8 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu;
 /** The speaker's "I", alone or in a contraction ("I'm", "I’ve"): a capital, not a name. */
 export const isI = (word: string): boolean => /^I(?:['’](?:m|ve|d|ll))?$/.test(word);
 export const NAMED = /^(?:[\p{Lu}\p{Lt}]|\p{N})|[\p{Lu}\p{N}]/u;
+/** A capital after a word's first letter: no ordinary word has one ("ShineBright", "eBay", "AXA"). */
+const INNER_CAPITAL = /^.[\p{L}\p{N}'’.-]*\p{Lu}/u;
 
 /**
  * Whether a lone first word names something: "Initech is where I work", not "Booked …", "Rent goes
@@ -124,8 +126,10 @@ export function namedValues(text: string): string[] {
     // A capital first word is a name when more of one follows, when it is no ordinary word in a
     // statement of the speaker's ("Priya took over as our babysitter"; "Ana lives in Berlin" tells
     // whose attribute it is, not its value), or when the sentence says what it is.
+    // A capital inside a word is a name's ("ShineBright does the windows now", "NordVPN is …").
     const firstAlone =
       i === 0 &&
+      !INNER_CAPITAL.test(w) &&
       !(words[1] && NAMED.test(words[1])) &&
       !(speakerIn && !isCommonWord(w)) &&
       !namesItself(w, words[1], words.slice(2));

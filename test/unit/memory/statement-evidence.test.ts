@@ -410,6 +410,18 @@ describe('when a newer statement replaces an older one', () => {
     expect(tellsOfAnEvent('Hillside Primary made us a cake.')).toBe(true);
   });
 
+  it('reads a first word with a capital inside as a name, and a change from today or a search ended as a change', () => {
+    expect(namedValues('ShineBright does the windows now.')).toEqual(['shinebright']);
+    expect(namedValues('AXA insures the house.')).toEqual(['axa']);
+    expect(namedValues('OK, the gym is Crunch.')).toEqual(['crunch']);
+    expect(namedValues("I'm with Tesco.")).toEqual(['tesco']);
+    expect(tellsOfAChange('From today our osteopath is Align Osteopathy.')).toBe(true);
+    expect(tellsOfAChange('Starting this week the cleaner is Mike Dunn.')).toBe(true);
+    expect(tellsOfAChange('Finally sorted the window cleaner: it is ShineBright.')).toBe(true);
+    expect(tellsOfAChange('Our osteopath is Align Osteopathy.')).toBe(false);
+    expect(tellsOfAChange('I heard from Tom today.')).toBe(false);
+  });
+
   it('reads a clause of why or when opening a statement as neither its names nor what it is about', () => {
     // The opener is no word of a name.
     expect(namedValues('Since Aviva put their prices up, the insurer is Direct Line.')).toEqual([
