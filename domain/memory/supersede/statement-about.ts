@@ -39,9 +39,18 @@ function aboutWordsIn(text: string, values: string[]): string[] {
     PARTICLE,
     asCompoundNoun,
   );
-  const words = (rest.match(/[\p{L}]+/gu) ?? []).filter((w) => w.length > 2 && !saysNothingOfAnAttribute(w));
+  const words = (rest.replace(VERB_BEFORE_ITS_OBJECT, ' ').match(/[\p{L}]+/gu) ?? []).filter(
+    (w) => w.length > 2 && !saysNothingOfAnAttribute(w),
+  );
   return [...new Set(words)];
 }
+
+/**
+ * A verb in the past before its object ("Finally **sorted** the window cleaner", "**Booked** my back
+ * treatment with …"): what was done, while the object says what the statement is about.
+ */
+const VERB_BEFORE_ITS_OBJECT =
+  /(?<![\p{L}])\p{L}{3,}ed(?=\s+(?:the|a|an|my|our|your|his|her|their|this|that|these|those|its)\b)/gu;
 
 /**
  * A verb and its particle as the noun English makes of them, when it makes one ("backed up" /

@@ -422,6 +422,24 @@ describe('when a newer statement replaces an older one', () => {
     expect(tellsOfAChange('I heard from Tom today.')).toBe(false);
   });
 
+  it('reads a verb in the past before its object as what was done, not what a statement is about', () => {
+    expect(aboutWords('Finally sorted the window cleaner: it is Pane Perfect.')).toEqual(
+      new Set(['window', 'cleaner']),
+    );
+    expect(aboutWords('Booked my back treatment with Align Osteopathy.')).toEqual(
+      new Set(['back', 'treatment']),
+    );
+    // So it shares what the older statement of the attribute is about.
+    expect(
+      replaces(
+        'Finally sorted the window cleaner: it is Pane Perfect.',
+        "We'd been with Crystal Clear for years, but the window cleaner is Mike Dunn now.",
+      ),
+    ).toBe('same attribute word');
+    // A word in -ed that is no verb before an object stays ("red" is too short to be one).
+    expect(aboutWords('My bed is from Dreams.')).toEqual(new Set(['bed']));
+  });
+
   it('reads a clause of why or when opening a statement as neither its names nor what it is about', () => {
     // The opener is no word of a name.
     expect(namedValues('Since Aviva put their prices up, the insurer is Direct Line.')).toEqual([
