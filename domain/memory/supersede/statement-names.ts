@@ -101,10 +101,13 @@ export function namedValues(text: string): string[] {
   const normalized = text.normalize('NFKC');
   const found = [...normalized.matchAll(WORD)];
   const words = found.map((m) => m[0]);
-  // Punctuation between two words ends a name ("Dropped AXA, Zurich were cheaper": two names).
-  const apart = found.map(
-    (m, i) => i > 0 && /[^\s]/u.test(normalized.slice(found[i - 1].index! + found[i - 1][0].length, m.index)),
+  // Punctuation between two words ends a name ("Dropped AXA, Zurich were cheaper": two names), but
+  // an ampersand joins one ("Abel & Cole", "Marks & Spencer").
+  const between = found.map((m, i) =>
+    i === 0 ? '' : normalized.slice(found[i - 1].index! + found[i - 1][0].length, m.index),
   );
+  const ampersand = between.map((b) => /^\s*&\s*$/u.test(b));
+  const apart = between.map((b, i) => /[^\s]/u.test(b) && !ampersand[i]);
   const speakerIn = FIRST_PERSON.test(normalized);
   const values: string[] = [];
   let run: string[] = [];
@@ -112,7 +115,7 @@ export function namedValues(text: string): string[] {
     if (run.length)
       values.push(
         run
-          .join(' ')
+          .join('')
           .toLowerCase()
           .replace(/[.'’]+$/u, ''),
       );
@@ -134,7 +137,9 @@ export function namedValues(text: string): string[] {
       !(speakerIn && !isCommonWord(w)) &&
       !namesItself(w, words[1], words.slice(2));
     if (apart[i]) close();
-    if (named && !firstAlone) run.push(w);
+    // As written around an ampersand ("Abel & Cole", "M&S"), so the text still holds the name.
+    if (named && !firstAlone)
+      run.push(run.length ? `${ampersand[i] ? between[i].replace(/\s+/gu, ' ') : ' '}${w}` : w);
     else close();
     // A full stop ends a sentence, and the name in it, unless it ends a short abbreviation ("Dr.",
     // "St."): "Switched over from Mindful Chef. Gousto is our meal kit" gives two names.

@@ -440,6 +440,24 @@ describe('when a newer statement replaces an older one', () => {
     expect(aboutWords('My bed is from Dreams.')).toEqual(new Set(['bed']));
   });
 
+  it('reads an ampersand as joining a name, as written, and other punctuation as ending one', () => {
+    expect(namedValues('Swapped Abel & Cole for Growing Communities for our vegetables.')).toEqual([
+      'abel & cole',
+      'growing communities',
+    ]);
+    expect(namedValues('We shop at M&S now.')).toEqual(['m&s']);
+    expect(namedValues('Dropped AXA, Zurich were cheaper.')).toEqual(['axa', 'zurich']);
+    expect(namedValues('Tom & I went to Lidl.')).toEqual(['tom', 'lidl']);
+    // The name is taken out of the text whole: its words are not what the statement is about.
+    expect(aboutWords('Crumbs & Co bakes our bread.')).toEqual(new Set(['bake', 'bread']));
+    expect(
+      replaces(
+        'Swapped Abel & Cole for Growing Communities for our veg box.',
+        'Since Riverford put their prices up, the veg box has been Abel & Cole.',
+      ),
+    ).toBe('names the old value');
+  });
+
   it('reads a clause of why or when opening a statement as neither its names nor what it is about', () => {
     // The opener is no word of a name.
     expect(namedValues('Since Aviva put their prices up, the insurer is Direct Line.')).toEqual([
