@@ -62,6 +62,17 @@ describe('answer weights', () => {
     ]);
   });
 
+  it('reads an answer naming the word a question asks about, even within a name, as about the same', () => {
+    const ranked = answerWeights('Which VPN are we with right now?')([
+      candidate('My back is treated by Jo Whitfield.', 0.6),
+      candidate('My laptop runs Mullvad for a VPN.', 0.4),
+    ]);
+    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+      ['My laptop runs Mullvad for a VPN.', 1],
+      ['My back is treated by Jo Whitfield.', +((0.6 * ABOUT_ANOTHER_THING) / 0.4).toFixed(3)],
+    ]);
+  });
+
   it("takes another person's attribute for an answer only to a question about that person", () => {
     const neighbours = candidate('My neighbour moved her mortgage to Nationwide.', 0.9);
     const own = candidate('We pay the mortgage to Halifax every month.', 0.5);
