@@ -84,7 +84,10 @@ function aboutTheQuestion(
 ): 'same' | 'other' | 'unknown' {
   // What its earlier statements were about counts too (supersede/slot-words.ts).
   const before = slotRootsOf(record);
-  for (const w of [...memory.about, ...memory.aboutAnyWord, ...before]) if (q.asked.has(w)) return 'same';
+  for (const w of [...memory.about, ...before]) if (q.asked.has(w)) return 'same';
+  // A word of one of its names counts too ("My laptop runs Mullvad for a VPN" for "Which VPN …?"),
+  // read only when the rest did not answer.
+  for (const w of memory.aboutAnyWord) if (q.asked.has(w)) return 'same';
   if (q.cues.size) for (const r of [...memory.content, ...before]) if (q.cues.has(r)) return 'same';
   if (q.related && evokesAsked(record, q.askedWords, q.related)) return 'same';
   if (memory.knownCues) {

@@ -5,18 +5,19 @@
  */
 import { root } from '../vocabulary/word-roots';
 import { isCommonWord } from '../vocabulary/common-words';
-import { COMMON_VERBS, isVerbForm, NOT_ABOUT } from '../vocabulary/word-classes';
+import { CLAUSE_OPENERS, COMMON_VERBS, isVerbForm, NOT_ABOUT } from '../vocabulary/word-classes';
 
 const WEEKDAY = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$/;
 
 /** Words a name may start with that are sentence openers, not names ("My", "The", "New"). */
-export const OPENERS = new Set(
-  (
-    'i my we our the a an it this that he she they you me his her their your new so well oh ok okay yes no not ' +
-    // Clause openers of when and why ("Since Aviva put their prices up, …").
-    'just also then since because after before when while until although though once if unless'
-  ).split(' '),
-);
+export const OPENERS = new Set([
+  ...'i my we our the a an it this that he she they you me his her their your new so well oh ok okay yes no not just also then'.split(
+    ' ',
+  ),
+  // Clause openers of when, why and whether ("Since Aviva put their prices up, …").
+  ...CLAUSE_OPENERS,
+  ...['once', 'if', 'unless'],
+]);
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu;
 /** The speaker's "I", alone or in a contraction ("I'm", "I’ve"): a capital, not a name. */

@@ -6,16 +6,36 @@
 import { STOP_WORDS } from '../search/text-terms';
 import { root } from './word-roots';
 
-/** Words that open a clause saying when or why, not what ("… since the move", "… because of work"). */
-export const SUBORDINATE =
-  /\b(?:since|because|after|before|when|while|until|although|though|as soon as|now that)\b.*$/u;
+/** The one-word openers of a clause saying when or why, not what ("… since the move", "… because of work"). */
+export const CLAUSE_OPENERS = [
+  'since',
+  'because',
+  'after',
+  'before',
+  'when',
+  'while',
+  'until',
+  'although',
+  'though',
+] as const;
+/** Openers of more than one word. */
+const PHRASE_OPENERS = ['as soon as', 'now that'];
+
+/** A clause of when or why to the end of a sentence. */
+export const SUBORDINATE = new RegExp(
+  `\\b(?:${[...CLAUSE_OPENERS, ...PHRASE_OPENERS].join('|')})\\b.*$`,
+  'u',
+);
 
 /**
  * Such a clause opening a sentence, up to the comma that ends it: "Since Aviva put their prices up,
- * the insurer is Direct Line" tells why, and its main clause what.
+ * the insurer is Direct Line" tells why, and its main clause what. "Once" opens one only there ("once
+ * a month" after a verb says how often).
  */
-const FRONTED_SUBORDINATE =
-  /^\s*(?:since|because|after|before|when|while|until|although|though|once|as soon as|now that)\b[^,;:]*[,;:]\s*/u;
+const FRONTED_SUBORDINATE = new RegExp(
+  `^\\s*(?:${[...CLAUSE_OPENERS, 'once', ...PHRASE_OPENERS].join('|')})\\b[^,;:]*[,;:]\\s*`,
+  'u',
+);
 
 /** A lower-case sentence without a clause of when or why that opens it, up to its comma. */
 export const withoutFrontedClause = (text: string): string => text.replace(FRONTED_SUBORDINATE, '');
