@@ -231,7 +231,7 @@ describe('two hosts sharing one PostgreSQL (real processes)', () => {
     });
     const texts = (found.body.results as Message[]).map((r) => r.memory as string);
     expect(texts.filter((t) => t.includes('beta-7 '))).toHaveLength(1);
-  }, 180_000);
+  });
 
   it('the embedded memory store refuses a second instance on the same data directory', async () => {
     const dataDir = newTestDataDir();
@@ -245,5 +245,5 @@ describe('two hosts sharing one PostgreSQL (real processes)', () => {
     expect(second.output()).toMatch(
       /another memory service \(pid \d+\) serves .*single-instance.*PLAT_METADATA_URL/s,
     );
-  }, 120_000);
+  });
 });

@@ -453,7 +453,7 @@ describe('project events over WebSocket', () => {
     const live = connect(token);
     await live.opened;
     live.ws.send(JSON.stringify({ action: 'subscribe', project_id }));
-    const hitl = await live.waitFor((m) => m.event_type === 'hitl_required');
+    const hitl = await live.waitFor((m) => m.event_type === 'hitl_required', 120_000);
     expect(hitl).toMatchObject({ project_id, phase: 'prd', status: 'waiting_approval' });
     for (const m of live.messages.filter((x) => x.type === 'event')) {
       expect(m).toEqual(
@@ -481,7 +481,8 @@ describe('project events over WebSocket', () => {
     const again = connect(token);
     await again.opened;
     again.ws.send(JSON.stringify({ action: 'subscribe', project_id, since: hitl.event_id }));
-    const completed = await again.waitFor((m) => m.event_type === 'project_completed');
+    // The whole build runs meanwhile: minutes on a loaded 2-core machine.
+    const completed = await again.waitFor((m) => m.event_type === 'project_completed', 240_000);
     expect(completed.status).toBe('completed');
     const replayed = again.messages.filter((m) => m.type === 'event');
     // A phase that finished says when it started and when it ended.

@@ -14,5 +14,5 @@ describe('generated API types', () => {
       encoding: 'utf8',
     });
     expect([run.status, run.stderr.trim()]).toEqual([0, '']);
-  }, 60_000);
+  });
 });

@@ -35,5 +35,5 @@ describe('workflow histories replay against the current workflow code', () => {
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
     expect(failures).toEqual([]);
     expect(files.length).toBeGreaterThanOrEqual(RECORDED_SCENARIOS.length);
-  }, 120_000);
+  });
 });

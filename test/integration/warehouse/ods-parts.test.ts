@@ -187,7 +187,7 @@ describe('the one-snapshot rule on a server with a binary log', () => {
       binaryLog: true,
     });
     await createSource(db, 30_000);
-  }, 120_000);
+  });
   afterAll(async () => {
     await db?.service.stop();
   });
