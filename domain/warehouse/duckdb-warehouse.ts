@@ -159,15 +159,23 @@ export class DuckDbWarehouse implements WarehouseEngine {
       undefined,
       async (conn) => {
         let current: LayerName | undefined;
-        return work(async (sql, maxRows, defaultLayer, timeoutMs = DEFAULT_QUERY_TIMEOUT_MS) => {
-          if (defaultLayer !== current) {
-            await this.useLayer(conn, projectId, defaultLayer);
-            current = defaultLayer;
-          }
-          // Metric checks and quality rules: a metric's SQL is a tenant's.
-          const statement = sql.trim().replace(/;\s*$/, '');
-          await assertTenantSql(statement);
-          return selectInSandbox(conn, statement, maxRows, timeoutMs, MAX_SESSION_ANSWER_BYTES);
+        // One statement at a time: two at once on one connection can answer each other's rows
+        // (a SUM read as NULL was seen), and the default layer is the connection's.
+        let previous: Promise<unknown> = Promise.resolve();
+        return work((sql, maxRows, defaultLayer, timeoutMs = DEFAULT_QUERY_TIMEOUT_MS) => {
+          const run = async () => {
+            if (defaultLayer !== current) {
+              await this.useLayer(conn, projectId, defaultLayer);
+              current = defaultLayer;
+            }
+            // Metric checks and quality rules: a metric's SQL is a tenant's.
+            const statement = sql.trim().replace(/;\s*$/, '');
+            await assertTenantSql(statement);
+            return selectInSandbox(conn, statement, maxRows, timeoutMs, MAX_SESSION_ANSWER_BYTES);
+          };
+          const answer = previous.then(run, run);
+          previous = answer.catch(() => undefined);
+          return answer;
         });
       },
       { sandboxed: true },

@@ -123,6 +123,21 @@ describe('warehouse query sandbox (DuckDB engine)', () => {
     });
   });
 
+  it('answers statements sent at once in one session each with its own rows, on its own layer', async () => {
+    const answers = await engine.withQuerySession(PROJECT, (query) =>
+      Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          i % 2
+            ? query(`SELECT SUM(t) + ${i} AS v FROM tens`, 1, 'dwd')
+            : query(`SELECT SUM(n) + ${i} AS v FROM numbers`, 1, 'ods'),
+        ),
+      ),
+    );
+    expect(answers.map((a) => a.rows[0].v)).toEqual(
+      Array.from({ length: 12 }, (_, i) => String((i % 2 ? 450 : 4950) + i)),
+    );
+  });
+
   it('stops a query that runs past its time limit', async () => {
     const slow =
       'SELECT COUNT(*) FROM range(10000000) a, range(10000000) b WHERE (a.range + b.range) % 7 = 3';

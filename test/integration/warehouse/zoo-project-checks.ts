@@ -13,6 +13,7 @@ import { exploreSource } from '../../../domain/sources/source-explorer';
 import { evaluateQualityRules } from '../../../domain/governance/quality-checks';
 import { buildDataProfile } from '../../../domain/advisor/data-profile';
 import { DuckDbWarehouse } from '../../../domain/warehouse/duckdb-warehouse';
+import type { ProjectQuery } from '../../../domain/warehouse/warehouse-engine';
 import { validateMetrics, type MetricValidationReport } from '../../../domain/warehouse/metric-validation';
 import { layerSelects, MODELED_LAYERS } from '../../../domain/warehouse/model-sql';
 import { ingestOds, readSourceSchema } from '../../../domain/warehouse/ods-ingestion';
@@ -89,6 +90,16 @@ export async function reconcileChecks(
   truth: SchemaTruth,
   mysql: Connection,
 ): Promise<Check[]> {
+  // One sandboxed session for all the checks' queries: opening one per query cost seconds a project.
+  return built.engine.withQuerySession(built.projectId, (query) => reconcileIn(built, truth, mysql, query));
+}
+
+async function reconcileIn(
+  built: BuiltProject,
+  truth: SchemaTruth,
+  mysql: Connection,
+  query: ProjectQuery,
+): Promise<Check[]> {
   const { prd, engine, projectId } = built;
   const checks: Check[] = [];
   const check = (name: string, problems: string[]) =>
@@ -97,7 +108,7 @@ export async function reconcileChecks(
     'PRD checks',
     prdProblems(prd, built.snapshot).map((p) => `checks: ${p}`),
   );
-  const ads = async (sql: string) => (await engine.query(projectId, sql, 10, 'ads')).rows[0] ?? {};
+  const ads = async (sql: string) => (await query(sql, 10, 'ads')).rows[0] ?? {};
   const lower = (s: string | null | undefined) => (s ?? '').toLowerCase();
   const anyOf = (v: string | string[] | null) => (v === null ? [] : Array.isArray(v) ? v : [v]);
 
@@ -155,12 +166,7 @@ export async function reconcileChecks(
     );
     if (entry.event_time && chosen?.coverage !== undefined && dwd) {
       const counted = (
-        await engine.query(
-          projectId,
-          `SELECT COUNT(event_date) AS dated, COUNT(*) AS n FROM ${dwd.name}`,
-          10,
-          'dwd',
-        )
+        await query(`SELECT COUNT(event_date) AS dated, COUNT(*) AS n FROM ${dwd.name}`, 10, 'dwd')
       ).rows[0];
       const share = Number(counted?.n) ? Number(counted?.dated) / Number(counted?.n) : 1;
       if (Math.abs(share - chosen.coverage) > 0.02)
@@ -172,12 +178,7 @@ export async function reconcileChecks(
     if (fact.rows_sql && dwd) {
       const want = Number((await sourceRow(mysql, fact.rows_sql)).n);
       const got = (
-        await engine.query(
-          projectId,
-          `SELECT COUNT(*) AS n, COUNT(event_date) AS dated FROM ${dwd.name}`,
-          10,
-          'dwd',
-        )
+        await query(`SELECT COUNT(*) AS n, COUNT(event_date) AS dated FROM ${dwd.name}`, 10, 'dwd')
       ).rows[0];
       if (Number(got?.n) !== want || Number(got?.dated) !== want)
         timeProblems.push(
