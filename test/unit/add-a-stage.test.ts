@@ -171,6 +171,16 @@ function bundleOf(dir: string): Promise<WorkflowBundleWithSourceMap> {
 
 const bundleWith = (overlay: Record<string, string>) => bundleOf(copyWith(overlay));
 
+let example: { dir: string; bundle: Promise<WorkflowBundleWithSourceMap> } | undefined;
+/** The whole example's copy and its bundle, made once for the run and replay tests (a bundle costs seconds). */
+function exampleCopy(): { dir: string; bundle: Promise<WorkflowBundleWithSourceMap> } {
+  if (!example) {
+    const dir = copyWith(wholeExample);
+    example = { dir, bundle: bundleOf(dir) };
+  }
+  return example;
+}
+
 /** The recorded analysis projects each replayed against `workflowBundle`: the ones that fail, and why. */
 async function replayFailures(workflowBundle: WorkflowBundleWithSourceMap): Promise<string[]> {
   const histories = recordedHistoryFiles()
@@ -192,14 +202,14 @@ describe('adding a stage (docs/architecture.md#adding-a-stage)', () => {
         expect.stringMatching(/^workers\/platform-activities\.ts: .*"checkFreshness"/),
       ]),
     );
-  }, 120_000);
+  });
 
   it('compiles once the activity is registered, its outcome written and its result has a key on the view', () => {
     expect(compileErrors(wholeExample)).toEqual([]);
-  }, 120_000);
+  });
 
   it('runs in a project after the stages before it, its result on the view and its report stored', async () => {
-    const dir = copyWith(wholeExample);
+    const { dir, bundle } = exampleCopy();
     // The example's activity as written, on a real metadata store; the other stages are stand-ins.
     const { checkFreshness } = (await import(
       path.join(dir, 'activities/analysis/warehouse/check-freshness.ts')
@@ -222,7 +232,7 @@ describe('adding a stage (docs/architecture.md#adding-a-stage)', () => {
             return checkFreshness({ store } as WarehouseActivityDeps, request);
           },
         },
-        { workflowBundle: await bundleOf(dir) },
+        { workflowBundle: await bundle },
       );
       expect(ran.slice(-2)).toEqual(['generatePipeline', 'checkFreshness']);
       expect(view).toMatchObject({
@@ -236,10 +246,10 @@ describe('adding a stage (docs/architecture.md#adding-a-stage)', () => {
       await env.teardown();
       await db.close();
     }
-  }, 120_000);
+  });
 
   it('replays every recorded project behind its patch; without it, a completed project breaks', async () => {
-    expect(await replayFailures(await bundleWith(wholeExample))).toEqual([]);
+    expect(await replayFailures(await exampleCopy().bundle)).toEqual([]);
     const unpatched = tableEntry.replace("    since: 'data-freshness-stage',\n", '');
     expect(unpatched).not.toBe(tableEntry);
     const failures = await replayFailures(
@@ -248,5 +258,5 @@ describe('adding a stage (docs/architecture.md#adding-a-stage)', () => {
     expect(failures).toEqual(
       expect.arrayContaining([expect.stringMatching(/^analysis-project-completed\..*[Nn]ondeterminism/)]),
     );
-  }, 120_000);
+  });
 });
