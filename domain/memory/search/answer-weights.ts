@@ -27,6 +27,7 @@ import {
   periodAskedAbout,
   questionTime,
   questionWithoutWordsOfTime,
+  withoutWordsOfAsking,
 } from './question-time';
 import type { TimeRange } from './time-expressions';
 
@@ -136,9 +137,12 @@ function heldIn(range: TimeRange): (c: Candidate, memory: MemoryReading) => bool
   };
 }
 
-/** What a question asks about is read without the words that say when ("in March 2025", "back then"). */
+/**
+ * What a question asks about is read without the words that say when ("in March 2025", "back
+ * then") and without a request leading it ("Remind me, …").
+ */
 const withoutItsTime = (question: string, range?: TimeRange): string =>
-  questionWithoutWordsOfTime(range ? question.replace(range.text, ' ') : question);
+  withoutWordsOfAsking(questionWithoutWordsOfTime(range ? question.replace(range.text, ' ') : question));
 
 /**
  * The words of what a question asks about, as written, lower case ("babysitter"): the words whose

@@ -10,10 +10,12 @@ import type { TimeRange } from './time-expressions';
 export type QuestionTime = 'now' | 'then' | 'either';
 
 /**
- * Words asking for a value: which thing, what, who, where; or a request for one ("Tell me my
- * current bank", "Remind me of my dentist", "Give me my gym's name").
+ * Words asking for a value: which thing, what, who, where; a request for one ("Tell me my current
+ * bank", "Remind me of my dentist", "Give me my gym's name"); or how one does a thing of one's own
+ * ("How do I book a cab?": by the firm one uses).
  */
-const ASKS_FOR_VALUE = /\b(?:what|which|who|whom|whose|where|(?:tell|remind|give|show) me)\b/i;
+const ASKS_FOR_VALUE =
+  /\b(?:what|which|who|whom|whose|where|(?:tell|remind|give|show) me|how (?:do|does|can) (?:i|we))\b/i;
 /** Words of the past: past auxiliaries, "used to", "before", a year, "ago", "last year". */
 const PAST =
   /\b(?:did|was|were|had|used to|before|previously|formerly|earlier|back then|at the time|once|ago|last (?:year|month|week|summer|winter|spring|autumn|fall)|(?:in|during) (?:19|20)\d\d|old|former|prior)\b/i;
@@ -48,6 +50,24 @@ const WORDS_OF_NOW =
  */
 const WORDS_OF_THEN =
   /\b(?:(?<!\b(?:my|your|his|her|our|their|the|a|its)\s+)back(?=\s+(?:in|then|during|when|around|at|before)\b)|at the time|in the past|previously|formerly)\b/giu;
+
+/**
+ * A request leading a question in a clause of its own ("Remind me, who …", "Tell me: which …",
+ * "Do you know, where …"): it says nothing of what the question asks about.
+ */
+const LEADING_REQUEST =
+  /^\s*(?:(?:please\s+)?(?:remind|tell|show|give)\s+me(?:\s+again)?|do you (?:know|remember)|quick question)\s*[,:;]\s*/i;
+
+/** "How do I book …", "How can we pay …": the verb says how, the words after it what is asked about. */
+const HOW_ONE_DOES = /\bhow (?:do|does|can) (?:i|we) [\p{L}'-]+/iu;
+
+/**
+ * The question without a request leading it in a clause of its own, nor the verb of a question how
+ * one does a thing ("How do I book a cab?" asks about a cab).
+ */
+export function withoutWordsOfAsking(question: string): string {
+  return question.replace(LEADING_REQUEST, '').replace(HOW_ONE_DOES, ' ');
+}
 
 /** The question without its words of now or of the past, as it asks about either. */
 export function questionWithoutWordsOfTime(question: string): string {

@@ -4,7 +4,7 @@
  * (docs/memory-supersede.md#by-evidence). Pure, for exact unit tests.
  */
 import { root } from '../vocabulary/word-roots';
-import { CHANGE_VERBS, mainClause } from '../vocabulary/word-classes';
+import { CHANGE_VERBS, COMMON_VERBS, mainClause } from '../vocabulary/word-classes';
 import { FIRST_PERSON, namedValues } from './statement-names';
 
 /**
@@ -80,6 +80,17 @@ const IRREGULAR_PAST = new Set(
   ).split(' '),
 );
 
+/**
+ * Irregular past participles of verbs of change ("has taken over as our butcher", "have chosen
+ * Aviva"), whose stems are not their verbs' roots: they tell of a change as the past forms do.
+ */
+const CHANGE_PARTICIPLES = new Set('taken given chosen gone begun gotten'.split(' '));
+
+/** Whether a word (lower case) is a verb of change in the past, or its participle. */
+const changedForm = (w: string): boolean =>
+  CHANGE_PARTICIPLES.has(w) ||
+  (CHANGE_VERBS.has(root(w)) && (IRREGULAR_PAST.has(w) || /ed$/.test(w) || w === 'quit'));
+
 /** Forms of "be" and "get" before a participle that says a state ("I'm insured with", "is registered at"). */
 const STATE_BEFORE = /^(?:am|is|are|be|been|being|get|gets|i'm|we're|you're|they're|it's|he's|she's)$/;
 /** Adverbs that may stand between the two ("is now run by", "are usually made by"). */
@@ -104,6 +115,10 @@ export function tellsOfAnEvent(text: string): boolean {
   // trips are booked on Ryanair now, easyJet kept cancelling").
   const first = /^[^,;]+(?=[,;])/.exec(normalized)?.[0];
   if (first && PRESENT.test(first) && namedValues(first).length) return false;
+  // A name chosen over another says what holds ("Booked Rex into Canine Lodge rather than Happy Paws").
+  if (CHOSEN_OVER.test(normalized)) return false;
+  // So does a later clause in the present naming one ("Deleted Addison Lee and use Bolt for taxis").
+  if (laterClausesOf(normalized).some((c) => inThePresent(c) && namedValues(c).length)) return false;
   const clause = mainClause(normalized.toLowerCase());
   if (BECOMING.test(clause)) return false;
   const names = namedValues(normalized);
@@ -133,7 +148,7 @@ export function tellsOfAnEvent(text: string): boolean {
     })).some(([from, to]) => found[i].index! >= from && found[i].index! < to);
   let past = false;
   for (const [i, w] of words.entries()) {
-    const change = CHANGE_VERBS.has(root(w));
+    const change = CHANGE_VERBS.has(root(w)) || CHANGE_PARTICIPLES.has(w);
     // A participle after a form of "be" or "get" says a state, regular or not ("is registered at",
     // "are made by", "is now run by").
     const state = afterState(words, i);
@@ -147,20 +162,37 @@ export function tellsOfAnEvent(text: string): boolean {
   return past;
 }
 
+/** A name set against the one chosen: "rather than Happy Paws", "instead of Aviva". */
+const CHOSEN_OVER = /\b(?:rather than|instead of|in place of)\s+(?:the\s+)?[\p{Lu}\p{N}]/u;
+
+/** The clauses after the first, as "and", "but", "so", a comma or a semicolon set them apart. */
+const laterClausesOf = (text: string): string[] => text.split(/\s+(?:and|but|so)\s+|[,;]\s+/).slice(1);
+
+/**
+ * Whether a clause opens, after its subject pronoun or none, with a verb in the present ("use Bolt
+ * for taxis", "we go to Kings Hall"): a common verb in no past form.
+ */
+function inThePresent(clause: string): boolean {
+  const [verb = ''] = clause.replace(/^(?:i|we|they|you)\s+/i, '').split(/\s+/);
+  const w = verb.toLowerCase();
+  return COMMON_VERBS.has(w) && !IRREGULAR_PAST.has(w) && !/(?:ed|en|wn)$/.test(w);
+}
+
 /**
  * A verb with a thing of no name, from or for a name: "Got a leaflet from Octopus", "Bought a
- * birthday present for Alex", not "Bought a VW Golf" nor "Opened an account with Monzo".
+ * birthday present for Alex", "Got a Christmas card from Oakwood" (a name may qualify the thing), not
+ * "Bought a VW Golf" nor "Opened an account with Monzo".
  */
-const ONE_OFF = /\b(\p{L}+)\s+(?:a|an)\s+(?:[\p{Ll}-]+\s+){0,2}[\p{Ll}-]+\s+(?:from|for)\s+[\p{Lu}\p{N}]/gu;
+const ONE_OFF = /\b(\p{L}+)\s+(?:a|an)\s+(?:[\p{L}-]+\s+){0,2}[\p{Ll}-]+\s+(?:from|for)\s+[\p{Lu}\p{N}]/gu;
 
 /**
  * Words that say a value came after another: of the present against the past, of what replaced
- * what, of a later choice ("now", "these days", "instead", "new", "since", "as of", "from now on",
+ * what, of a later choice ("now", "these days", "instead", "rather than", "no more", "new", "since", "as of", "from now on",
  * "from today", "any more", "this time", "better"), of a search that ended ("finally"), of a recent
  * start ("for a few weeks").
  */
 const CHANGE_SAID =
-  /\b(?:now|nowadays|currently|these days|at the moment|at present|any ?more|no longer|instead|new|newly|this (?:time|year|month|week|season)|lately|recently|since|as of|from now on|(?:from|starting|beginning) (?:today|tomorrow|this|next)|finally|better|for (?:a|a few|a couple of|the past|the last|two|three|several|some) (?:days|weeks|months))\b/i;
+  /\b(?:now|nowadays|currently|these days|at the moment|at present|any ?more|no longer|no more|instead|rather than|new|newly|this (?:time|year|month|week|season)|lately|recently|since|as of|from now on|(?:from|starting|beginning) (?:today|tomorrow|this|next)|finally|better|for (?:a|a few|a couple of|the past|the last|two|three|several|some) (?:days|weeks|months))\b/i;
 
 /**
  * Whether a statement says its value came after another: by a word of change or of the present
@@ -171,9 +203,9 @@ const CHANGE_SAID =
 export function tellsOfAChange(text: string): boolean {
   const lower = text.normalize('NFKC').replace(/[’]/g, "'").toLowerCase();
   if (CHANGE_SAID.test(lower) || BECOMING.test(lower)) return true;
-  return (lower.match(/[\p{L}']+/gu) ?? []).some(
-    (w) => CHANGE_VERBS.has(root(w)) && (IRREGULAR_PAST.has(w) || /ed$/.test(w) || w === 'quit'),
-  );
+  // A thing got or bought from someone is no change ("Got a Christmas card from Oakwood Kennels").
+  const oneOff = new Set([...text.normalize('NFKC').matchAll(ONE_OFF)].map((m) => m[1].toLowerCase()));
+  return (lower.match(/[\p{L}']+/gu) ?? []).some((w) => changedForm(w) && !oneOff.has(w));
 }
 
 /** Words of a clause in the present. */

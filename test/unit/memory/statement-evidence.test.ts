@@ -22,7 +22,9 @@ import {
   periodAskedAbout,
   questionTime,
   questionWithoutWordsOfTime,
+  withoutWordsOfAsking,
 } from '../../../domain/memory/search/question-time';
+import { wordsAskedAbout } from '../../../domain/memory/search/answer-weights';
 import { timeRangeOf } from '../../../domain/memory/search/time-expressions';
 import { queryTerms } from '../../../domain/memory/search/text-terms';
 import { statementOf } from '../../../domain/memory/supersede/statement-of';
@@ -422,6 +424,28 @@ describe('when a newer statement replaces an older one', () => {
     expect(tellsOfAChange('I heard from Tom today.')).toBe(false);
   });
 
+  it('reads a name chosen over another, a later clause in the present and a participle of change as what holds; a thing got from a name as an event', () => {
+    // A name set against the chosen one, whatever the verb.
+    expect(tellsOfAnEvent('Booked the car in at Kwik Fit instead of Halfords.')).toBe(false);
+    expect(tellsOfAnEvent('Printed the invitations at Moonpig rather than Papier.')).toBe(false);
+    expect(tellsOfAChange('Printed the invitations at Moonpig rather than Papier.')).toBe(true);
+    expect(tellsOfAnEvent('Printed the invitations at Moonpig.')).toBe(true);
+    // A later clause in the present naming a value says what holds after a past one.
+    expect(tellsOfAnEvent('Printed the tickets at home and use Trainline for rail fares.')).toBe(false);
+    expect(tellsOfAnEvent('Printed the tickets at Ryman and met Alex.')).toBe(true);
+    // An irregular participle of a verb of change tells of one as its past form does.
+    expect(tellsOfAChange('Halifax has taken over the mortgage.')).toBe(true);
+    expect(tellsOfAChange('We have chosen Aviva for the car.')).toBe(true);
+    expect(tellsOfAnEvent('Halifax has taken over the mortgage.')).toBe(false);
+    // "No more" ends a value as "no longer" does.
+    expect(tellsOfAChange('No more Ryanair: easyJet for work trips.')).toBe(true);
+    // A thing got from a name, the thing qualified by a name or not, is an event and no change.
+    for (const s of ['Got a Valentine card from Monzo.', 'Got a leaflet from Octopus.']) {
+      expect([s, tellsOfAnEvent(s), tellsOfAChange(s)]).toEqual([s, true, false]);
+    }
+    expect(tellsOfAChange('Got a Trek FX for commuting.')).toBe(true);
+  });
+
   it('reads a verb in the past before its object as what was done, not what a statement is about', () => {
     expect(aboutWords('Finally sorted the window cleaner: it is Pane Perfect.')).toEqual(
       new Set(['window', 'cleaner']),
@@ -575,7 +599,18 @@ describe('a question in time', () => {
     ['Tell me my current coffee shop.', 'now'],
     ['Show me my bank these days', 'now'],
     ['Remind me which gym I went to before', 'then'],
+    // How one does a thing of one's own is by the value one has.
+    ['How do we pay for parking?', 'now'],
+    ['How does Caroline feel about it?', 'either'],
   ])('%s reads as %s', (q, time) => expect(questionTime(q)).toBe(time));
+
+  it('reads what a question asks about without a request leading it in a clause of its own, nor the verb of how one does a thing', () => {
+    expect(wordsAskedAbout('Tell me, which dentist do I see?')).toEqual(['dentist']);
+    expect(wordsAskedAbout('Remind me: who is the plumber?')).toEqual(['plumber']);
+    expect(withoutWordsOfAsking('Remind me of my dentist')).toBe('Remind me of my dentist');
+    // The verb of a question how one does a thing says how, not what it asks about.
+    expect(wordsAskedAbout('How do we pay for parking?')).toEqual(['parking']);
+  });
 
   it.each([
     ['Which gym do I go to?', true],
