@@ -30,6 +30,9 @@ export const MAX_STATEMENT_WORDS = 25;
 const WHEN =
   /(?<!\bevery\s)\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tonight|tomorrow|yesterday|(?:next|last|this) (?:week|month|year|weekend)|\d{1,2}(?::\d{2})? ?(?:am|pm)|\d{1,2}:\d{2}|\d{1,2}(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2}(?:st|nd|rd|th)?)\b/i;
 
+/** A day's name right after the opening determiner: which kind of thing ("the Sunday paper"). */
+const KIND_OF_DAY = /^(\p{L}+)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/iu;
+
 /** A sentence whose subject is a thing: it opens with a determiner. */
 const THING_FIRST = /^(?:the|a|an|this|that|these|those|each|every|some|its|his|her|their)\b/i;
 
@@ -62,8 +65,14 @@ export function attributeStatement(text: string, asserted = false): AttributeSta
   if (!asserted && (mentionsOnly(trimmed) || tellsOfAnEvent(trimmed))) return undefined;
   // "The meeting with Acme is on Monday": when a thing happens, not one of the speaker's own
   // attributes, unless the speaker is in it ("The flat I rent is …"). A thing with no time of its
-  // own is the speaker's ("The cat is registered at Paws Clinic now").
-  if (THING_FIRST.test(trimmed) && !FIRST_PERSON.test(trimmed) && WHEN.test(trimmed)) return undefined;
+  // own is the speaker's ("The cat is registered at Paws Clinic now"), and so is a day that says
+  // which kind of thing ("The Sunday roast comes from Field to Fork").
+  if (
+    THING_FIRST.test(trimmed) &&
+    !FIRST_PERSON.test(trimmed) &&
+    WHEN.test(trimmed.replace(KIND_OF_DAY, '$1'))
+  )
+    return undefined;
   const values = namedValues(trimmed);
   if (!values.length) return undefined;
   const opening = trimmed.normalize('NFKC').toLowerCase();

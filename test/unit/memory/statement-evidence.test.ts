@@ -558,6 +558,9 @@ describe('when a newer statement replaces an older one', () => {
     // A thing of the speaker's, with no time of its own: "the cat" is ours.
     expect(attributeStatement('The cat is registered at Paws Clinic now.')?.values).toEqual(['paws clinic']);
     expect(attributeStatement('The car goes to Halfords Autocentre for repairs.')).toBeDefined();
+    // A day naming which kind of thing is no time it happens at.
+    expect(attributeStatement('The Saturday paper comes from Press Stop.')?.values).toEqual(['press stop']);
+    expect(attributeStatement('The paper comes from Press Stop on Saturday.')).toBeUndefined();
     expect(namedValues('We meet in room 12 at 9:30.')).toEqual([]);
     expect(namedValues('My phone is a Pixel 8.')).toEqual(['pixel 8']);
   });
