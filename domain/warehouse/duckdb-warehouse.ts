@@ -7,6 +7,7 @@
 import { MAX_ANSWER_BYTES, MAX_SESSION_ANSWER_BYTES } from './answer-size';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDuckDb, duckdb } from './duckdb-module';
+import { oneAtATime } from './one-at-a-time';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { layerNames, type LayerName } from '../../shared/prd-schema';
@@ -159,11 +160,9 @@ export class DuckDbWarehouse implements WarehouseEngine {
       undefined,
       async (conn) => {
         let current: LayerName | undefined;
-        // One statement at a time: two at once on one connection can answer each other's rows
-        // (a SUM read as NULL was seen), and the default layer is the connection's.
-        let previous: Promise<unknown> = Promise.resolve();
-        return work((sql, maxRows, defaultLayer, timeoutMs = DEFAULT_QUERY_TIMEOUT_MS) => {
-          const run = async () => {
+        const inTurn = oneAtATime();
+        return work((sql, maxRows, defaultLayer, timeoutMs = DEFAULT_QUERY_TIMEOUT_MS) =>
+          inTurn(async () => {
             if (defaultLayer !== current) {
               await this.useLayer(conn, projectId, defaultLayer);
               current = defaultLayer;
@@ -172,11 +171,8 @@ export class DuckDbWarehouse implements WarehouseEngine {
             const statement = sql.trim().replace(/;\s*$/, '');
             await assertTenantSql(statement);
             return selectInSandbox(conn, statement, maxRows, timeoutMs, MAX_SESSION_ANSWER_BYTES);
-          };
-          const answer = previous.then(run, run);
-          previous = answer.catch(() => undefined);
-          return answer;
-        });
+          }),
+        );
       },
       { sandboxed: true },
     );
@@ -216,11 +212,14 @@ export class DuckDbWarehouse implements WarehouseEngine {
     // sample) runs on a second, one-thread session of the same layer, opened when first needed.
     let extra: Promise<Session> | undefined;
     const oneThread = () => (main.threads === '1' ? Promise.resolve(main) : (extra ??= open('1')));
+    const inTurn = oneAtATime();
     return {
-      async query(sql, { singleThreaded = false } = {}) {
-        const statement = sql.trim().replace(/;\s*$/, '');
-        const session = singleThreaded ? await oneThread() : main;
-        return selectInSandbox(session.conn, statement, maxRows, timeoutMs, MAX_SESSION_ANSWER_BYTES);
+      query(sql, { singleThreaded = false } = {}) {
+        return inTurn(async () => {
+          const statement = sql.trim().replace(/;\s*$/, '');
+          const session = singleThreaded ? await oneThread() : main;
+          return selectInSandbox(session.conn, statement, maxRows, timeoutMs, MAX_SESSION_ANSWER_BYTES);
+        });
       },
       close() {
         main.close();

@@ -135,7 +135,7 @@ export function tellsOfAnEvent(text: string): boolean {
     return !names.length || opensWithName || names.some((n) => after.includes(n));
   };
   // A one-off thing got, bought or sent from or for someone is an event, not a value one has now.
-  const oneOff = new Set([...normalized.matchAll(ONE_OFF)].map((m) => m[1].toLowerCase()));
+  const oneOff = oneOffVerbs(normalized);
   // A word of a name is no verb ("Bought By Many", "Went Digital"): where names stand is read once,
   // when a word that may be a verb asks.
   let nameSpans: [number, number][] | undefined;
@@ -165,8 +165,16 @@ export function tellsOfAnEvent(text: string): boolean {
 /** A name set against the one chosen: "rather than Happy Paws", "instead of Aviva". */
 const CHOSEN_OVER = /\b(?:rather than|instead of|in place of)\s+(?:the\s+)?[\p{Lu}\p{N}]/u;
 
-/** The clauses after the first, as "and", "but", "so", a comma or a semicolon set them apart. */
-const laterClausesOf = (text: string): string[] => text.split(/\s+(?:and|but|so)\s+|[,;]\s+/).slice(1);
+/**
+ * The clauses after the first, as "and", "but", "so", a comma or a semicolon set them apart. One
+ * space is matched and the rest trimmed: `\s+` on both sides took time growing with the square of a
+ * run of spaces (seconds for a tenant's text of 100,000).
+ */
+const laterClausesOf = (text: string): string[] =>
+  text
+    .split(/\s(?:and|but|so)\s|[,;]\s/)
+    .slice(1)
+    .map((clause) => clause.trim());
 
 /**
  * Whether a clause opens, after its subject pronoun or none, with a verb in the present ("use Bolt
@@ -184,6 +192,10 @@ function inThePresent(clause: string): boolean {
  * "Bought a VW Golf" nor "Opened an account with Monzo".
  */
 const ONE_OFF = /\b(\p{L}+)\s+(?:a|an)\s+(?:[\p{L}-]+\s+){0,2}[\p{Ll}-]+\s+(?:from|for)\s+[\p{Lu}\p{N}]/gu;
+
+/** The verbs (lower case) of the one-off things a text tells of (`ONE_OFF`). */
+const oneOffVerbs = (normalized: string): Set<string> =>
+  new Set([...normalized.matchAll(ONE_OFF)].map((m) => m[1].toLowerCase()));
 
 /**
  * Words that say a value came after another: of the present against the past, of what replaced
@@ -204,7 +216,7 @@ export function tellsOfAChange(text: string): boolean {
   const lower = text.normalize('NFKC').replace(/[’]/g, "'").toLowerCase();
   if (CHANGE_SAID.test(lower) || BECOMING.test(lower)) return true;
   // A thing got or bought from someone is no change ("Got a Christmas card from Oakwood Kennels").
-  const oneOff = new Set([...text.normalize('NFKC').matchAll(ONE_OFF)].map((m) => m[1].toLowerCase()));
+  const oneOff = oneOffVerbs(text.normalize('NFKC'));
   return (lower.match(/[\p{L}']+/gu) ?? []).some((w) => changedForm(w) && !oneOff.has(w));
 }
 

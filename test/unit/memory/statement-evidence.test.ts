@@ -548,6 +548,10 @@ describe('when a newer statement replaces an older one', () => {
     // The stemmer's time grows with the square of a word's length: minutes for this one.
     const word = 'zz'.repeat(50_000);
     expect(attributeStatement(`My gym is Iron Temple, ${word}.`)?.about).toEqual(new Set(['gym', word]));
+    // A run of a million spaces inside a clause: its clauses are found in one pass (matching the
+    // rest of the run again at every space took time growing with its square: hours for this one).
+    const spaced = `Deleted Addison Lee and use Bolt for taxis${' '.repeat(1_000_000)}now.`;
+    expect(tellsOfAnEvent(spaced)).toBe(false);
   });
 
   it("reads no attribute of the speaker in a thing's time, nor a number as a name", () => {
