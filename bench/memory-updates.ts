@@ -12,7 +12,7 @@
  * (dev-2.ts, written once `dev` had been tuned against), `dev-3` (dev-3.ts, written once both
  * had), `dev-4` (dev-4.ts, written once dev-3 had), `dev-5` (dev-5.ts, once dev-4 had), `dev-6`
  * (dev-6.ts, once dev-5 had), `dev-7` (dev-7.ts, once dev-6 had), `dev-8` (dev-8.ts, once dev-7
- * had) and `dev-9` (dev-9.ts, once dev-8 had), to develop on, and `held aside`
+ * had), `dev-9` (dev-9.ts, once dev-8 had) and `dev-10` (dev-10.ts, once dev-9 had), to develop on, and `held aside`
  * (held-aside.ts), written before any ranking change and only measured.
  * Printed per part: current@1 (the first result names the current value) and current@3, the share
  * whose first result names an earlier value, and old@3 (an attribute stated once is in the top 3);
@@ -39,6 +39,7 @@ import { DEV_6_ATTRIBUTES, DEV_6_PHRASINGS } from './lib/memory-updates/dev-6';
 import { DEV_7_ATTRIBUTES, DEV_7_PHRASINGS } from './lib/memory-updates/dev-7';
 import { DEV_8_ATTRIBUTES, DEV_8_PHRASINGS } from './lib/memory-updates/dev-8';
 import { DEV_9_ATTRIBUTES, DEV_9_PHRASINGS } from './lib/memory-updates/dev-9';
+import { DEV_10_ATTRIBUTES, DEV_10_PHRASINGS } from './lib/memory-updates/dev-10';
 import { generateUsers, YEAR_DAYS, type PartSpec } from './lib/memory-updates/generate';
 import { HELD_ASIDE_ATTRIBUTES, HELD_ASIDE_PHRASINGS } from './lib/memory-updates/held-aside';
 import type { GeneratedUser, NowQuestion } from './lib/memory-updates/model';
@@ -62,6 +63,7 @@ const PARTS: PartSpec[] = [
   { name: 'dev-7', attributes: DEV_7_ATTRIBUTES, phrasings: DEV_7_PHRASINGS, users: USERS, seed: 5227 },
   { name: 'dev-8', attributes: DEV_8_ATTRIBUTES, phrasings: DEV_8_PHRASINGS, users: USERS, seed: 5228 },
   { name: 'dev-9', attributes: DEV_9_ATTRIBUTES, phrasings: DEV_9_PHRASINGS, users: USERS, seed: 5229 },
+  { name: 'dev-10', attributes: DEV_10_ATTRIBUTES, phrasings: DEV_10_PHRASINGS, users: USERS, seed: 52210 },
   {
     name: 'held-aside',
     attributes: HELD_ASIDE_ATTRIBUTES,
