@@ -12,7 +12,7 @@
  * held at no time of that period yields to those that did.
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
-import { slotRootsOf } from '../supersede/slot-words';
+import { slotRootsOf, slotWordsOf } from '../supersede/slot-words';
 import { evokedWordsOf, nearAnyOf } from '../supersede/evoked-words';
 import { aboutWordList, contentWords } from '../supersede/statement-about';
 import { peopleNamedIn } from '../supersede/statement-names';
@@ -90,7 +90,16 @@ function aboutTheQuestion(
   // read only when the rest did not answer.
   for (const w of memory.aboutAnyWord) if (q.asked.has(w)) return 'same';
   if (q.cues.size) for (const r of [...memory.content, ...before]) if (q.cues.has(r)) return 'same';
-  if (q.related && evokesAsked(record, q.askedWords, q.related)) return 'same';
+  // Of a statement of a value, a word it is or was about near one the question asks about, in the
+  // model's word table ("I boulder at The Arch" for "Which climbing wall do I go to?"; not "…sent me
+  // a survey by email" for "What's my laptop …?", which states nothing), or a word it evokes.
+  if (
+    q.related &&
+    memory.asserts &&
+    nearAsked([...memory.aboutWritten, ...slotWordsOf(record)], q.askedWords, q.related)
+  )
+    return 'same';
+  if (q.related && nearAsked(evokedWordsOf(record), q.askedWords, q.related)) return 'same';
   if (memory.knownCues) {
     for (const r of memory.knownCues) if (q.questionRoots.has(r) || q.cues.has(r)) return 'same';
     return 'other';
@@ -101,9 +110,9 @@ function aboutTheQuestion(
   return q.related && evokedWordsOf(record).length ? 'other' : 'unknown';
 }
 
-/** Whether a memory evokes (`plat_evokes`) a word the question asks about, or one near it. */
-function evokesAsked(record: MemoryRecord, askedWords: string[], related: WordsNear): boolean {
-  return evokedWordsOf(record).some((w) => nearAnyOf(w, askedWords, related));
+/** Whether one of `words` is one the question asks about, or near one of them. */
+function nearAsked(words: string[], askedWords: string[], related: WordsNear): boolean {
+  return words.some((w) => nearAnyOf(w, askedWords, related));
 }
 
 /**

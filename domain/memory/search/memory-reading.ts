@@ -3,7 +3,8 @@
  * candidates and the same memories come back search after search, so each text's reading is kept
  * (at most READINGS_KEPT of them, the oldest dropped first).
  */
-import { aboutWords, contentWords } from '../supersede/statement-about';
+import { aboutWordList, aboutWords, contentWords } from '../supersede/statement-about';
+import { root } from '../vocabulary/word-roots';
 import { attributeStatement } from '../supersede/statement-evidence';
 import { mentionsOnly, tellsOfAnEvent } from '../supersede/statement-kind';
 import { namedValues, otherPersonOf } from '../supersede/statement-names';
@@ -23,6 +24,8 @@ export interface MemoryReading {
   aboutAnyWord: Set<string>;
   /** Roots of its words of what it is about, names left out. */
   about: Set<string>;
+  /** The same words as written, lower case: the word table holds whole words. */
+  aboutWritten: string[];
   /** Roots of every word of its main clause but names and function words. */
   content: Set<string>;
   /** Cue roots of the known attribute it sets, if any. */
@@ -74,6 +77,9 @@ function readAsAsserted(reading: MemoryReading): MemoryReading {
     get about() {
       return reading.about;
     },
+    get aboutWritten() {
+      return reading.aboutWritten;
+    },
     get content() {
       return reading.content;
     },
@@ -109,7 +115,11 @@ class TextReading implements MemoryReading {
   }
 
   get about(): Set<string> {
-    return (this.cached.about ??= aboutWords(this.text, this.values));
+    return (this.cached.about ??= new Set(this.aboutWritten.map(root)));
+  }
+
+  get aboutWritten(): string[] {
+    return (this.cached.aboutWritten ??= aboutWordList(this.text, this.values));
   }
 
   get content(): Set<string> {

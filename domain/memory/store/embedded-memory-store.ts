@@ -19,6 +19,7 @@ import type {
 } from './memory-store';
 import { indexedNeighbours, searchIndexedTerms, searchIndexedVectors } from './indexed-search';
 import { toMemoryRecord } from './memory-row';
+import { RecordCache } from './record-cache';
 
 const toRecord = toMemoryRecord;
 
@@ -47,6 +48,8 @@ export class EmbeddedMemoryStore implements MemoryStore {
 
   private readonly q: MemoryQueries;
   private readonly run: SyncStatements;
+  /** This process is the file's only writer (instance-lock.ts): each write forgets its row here. */
+  private readonly cache = new RecordCache();
 
   constructor({ file, db }: MemoryDb, dims: number) {
     this.q = memoryQueries(db);
@@ -73,6 +76,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
   }
 
   private insertRow(p: Partition, record: MemoryRecord, vector: Float32Array): void {
+    this.cache.forget(record.id);
     this.run.run(this.q.insert(record, vector));
     this.indexes.index(p, record, vector);
   }
@@ -84,6 +88,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
     const metadata = change.metadata ?? before.metadata;
     const category = categoryOf(metadata);
     const valid_from = change.valid_from ?? before.valid_from;
+    this.cache.forget(id);
     this.run.run(this.q.update(id, { ...change, metadata, category, valid_from }, vector));
     const after = { ...before, ...change, metadata, category, valid_from };
     this.indexes.index(p, after, vector, before);
@@ -94,6 +99,7 @@ export class EmbeddedMemoryStore implements MemoryStore {
     const before = await this.get(id);
     if (!before) return undefined;
     const p = await this.indexes.forWrite(before.user_id);
+    this.cache.forget(id);
     this.run.run(this.q.delete(id));
     this.indexes.unindex(p, id, before.memory);
     return before;
@@ -128,11 +134,9 @@ export class EmbeddedMemoryStore implements MemoryStore {
     return searchIndexedTerms(this.indexes, async (ids) => this.records(ids), terms, filters, limit);
   }
 
-  /** The rows of these ids, by id (one query). */
+  /** The rows of these ids, by id (those not kept read in one query). */
   private records(ids: string[]): Map<string, MemoryRecord> {
-    const distinct = [...new Set(ids)];
-    if (!distinct.length) return new Map();
-    return new Map(this.run.all(this.q.byIds(distinct)).map((r) => [r.id, toRecord(r)]));
+    return this.cache.get(ids, (missing) => this.run.all(this.q.byIds(missing)).map(toRecord));
   }
 
   async staleRecords(embedder: string, limit: number): Promise<MemoryRecord[]> {

@@ -291,6 +291,8 @@ export function memoryStoreContract(
           updated_at: '2025-04-01T09:00:00.000Z',
           embedder: 'test-embedder-2',
         };
+        // Read by a search first: a store that keeps rows it read must not answer this one stale.
+        expect((await store.search(topic1, { user_id: 'alice' }, 1))[0].record).toEqual(original);
         const updated = await store.update(original.id, change, vectorAt(topic3, 0.95, 402));
         const expected = { ...original, ...change };
         expect(updated).toEqual(expected);
@@ -298,7 +300,7 @@ export function memoryStoreContract(
         expect(await store.list({ user_id: 'alice' }, 10)).toContainEqual(expected);
 
         const byNewMeaning = await store.search(topic3, { user_id: 'alice' }, 1);
-        expect(hitIds(byNewMeaning)).toEqual([original.id]);
+        expect(byNewMeaning.map((h) => h.record)).toEqual([expected]);
         expect(byNewMeaning[0].similarity).toBeCloseTo(0.95, CLOSE);
         // The old vector is gone: the old meaning no longer finds it.
         const byOldMeaning = await store.search(topic1, { user_id: 'alice' }, 2);
@@ -336,6 +338,7 @@ export function memoryStoreContract(
           [kept, vectorAt(vector, 0.5, 600)],
         ]);
 
+        expect(hitIds(await store.search(vector, { user_id: 'alice' }, 10))).toContain(doomed.id);
         expect(await store.delete(doomed.id)).toEqual(doomed);
         expect(await store.get(doomed.id)).toBeUndefined();
         expect(await store.list({ user_id: 'alice' })).toEqual([kept]);

@@ -192,6 +192,45 @@ describe('answer weights', () => {
     ]);
   });
 
+  it('reads a statement whose words, or those of the statement it replaced, are near what the question asks as about the same', () => {
+    const near: Record<string, string[]> = {
+      climbing: ['climb', 'boulder', 'ascent'],
+      laptop: ['computer', 'email'],
+    };
+    const related = (a: string, b: string) =>
+      a === b || (near[a] ?? []).includes(b) || (near[b] ?? []).includes(a);
+    // The frame of the question ("Our new …? …") brings another attribute's statement closer.
+    const notes = candidate('Our new notes app? Obsidian.', 0.7, { plat_evokes: ['notes', 'app'] });
+    const boulder = candidate('I boulder at The Arch twice a week.', 0.2);
+    const question = 'Tell me our current climbing wall.';
+    expect(answerWeights(question, undefined, related)([notes, boulder]).map((c) => c.record.memory)).toEqual(
+      [boulder.record.memory, notes.record.memory],
+    );
+    // Its words say nothing of climbing, the statement it replaced did (plat_about).
+    const pass = candidate('Bought a pass at Vertical Chill; The Arch was always packed.', 0.2, {
+      plat_about: ['boulder'],
+    });
+    expect(answerWeights(question, undefined, related)([notes, pass])[0].record.memory).toBe(
+      pass.record.memory,
+    );
+    // A text that states nothing is not read so ("email" is near "laptop"): the statements keep their order.
+    const survey = candidate('Hillside Primary sent me a survey by email.', 0.7);
+    const energy = candidate("These days it's Octopus for my energy supplier.", 0.6, {
+      plat_evokes: ['energy'],
+    });
+    const framework = candidate('I code on a Framework 13.', 0.3, { plat_evokes: ['coding'] });
+    const ranked = answerWeights(
+      "What's my laptop at the moment?",
+      undefined,
+      related,
+    )([survey, energy, framework]);
+    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+      [survey.record.memory, 1],
+      [energy.record.memory, +(0.6 / 0.7).toFixed(3)],
+      [framework.record.memory, +(0.3 / 0.7).toFixed(3)],
+    ]);
+  });
+
   it('keeps answers about other things as they came when none is about what the question asks', () => {
     const ranked = answerWeights('Which dentist do I see?')([
       candidate('I see Dr Eriksen for my teeth.', 0.3),
