@@ -71,6 +71,13 @@ interface AskedAbout {
 }
 
 /**
+ * How a memory relates to what a question asks about: the same thing by its words, only by the words
+ * it evokes (the model's association, weaker evidence than what the memory says), another thing, or
+ * nothing tells.
+ */
+type Relation = 'same' | 'evoked' | 'other' | 'unknown';
+
+/**
  * How a memory that answers now relates to what the question asks about: the same thing when it
  * shares a word of it, holds a cue of the attribute it asks about, or evokes a word of it or one
  * near it in the model's word table ("This year Ledger Partners filed my taxes" evokes "tax", near
@@ -78,11 +85,7 @@ interface AskedAbout {
  * one the question does not ask about ("I work at Initech" for "Which city am I based in?"), or when
  * its words of what it is about, or else the words it evokes, are none of the question's.
  */
-function aboutTheQuestion(
-  record: MemoryRecord,
-  memory: MemoryReading,
-  q: AskedAbout,
-): 'same' | 'other' | 'unknown' {
+function aboutTheQuestion(record: MemoryRecord, memory: MemoryReading, q: AskedAbout): Relation {
   // What its earlier statements were about counts too (supersede/slot-words.ts).
   const before = slotRootsOf(record);
   for (const w of [...memory.about, ...before]) if (q.asked.has(w)) return 'same';
@@ -99,7 +102,7 @@ function aboutTheQuestion(
     nearAsked([...memory.aboutWritten, ...slotWordsOf(record)], q.askedWords, q.related)
   )
     return 'same';
-  if (q.related && nearAsked(evokedWordsOf(record), q.askedWords, q.related)) return 'same';
+  if (q.related && nearAsked(evokedWordsOf(record), q.askedWords, q.related)) return 'evoked';
   if (memory.knownCues) {
     for (const r of memory.knownCues) if (q.questionRoots.has(r) || q.cues.has(r)) return 'same';
     return 'other';
@@ -196,7 +199,7 @@ export function answerWeights(
     const heldRead = heldThen && candidates.some(isVersioned) ? heldThen : undefined;
     const readings = time === 'now' || heldRead ? candidates.map((c) => readRecord(c.record)) : [];
     const held = heldRead ? candidates.map((c, i) => heldRead(c, readings[i])) : undefined;
-    const weights = candidates.map((c, i): number | 'same' | 'other' => {
+    const weights = candidates.map((c, i): number | Relation => {
       if (held) {
         if (!held[i]) return NOT_HELD_THEN;
       } else if (time === 'then') return replacedAnEarlierValue(c) ? REPLACED_IT_THEN : 1;
@@ -207,16 +210,22 @@ export function answerWeights(
       return relation === 'unknown' ? 1 : relation;
     });
     // Answers about another thing yield only when some answer is about what the question asks.
-    const sameFound = weights.includes('same');
+    const sameFound = weights.includes('same') || weights.includes('evoked');
+    // An assertion whose words say it is about what the question asks ("Got a Christmas card from
+    // Mow & Grow" names the lawn, and states nothing).
+    const wordsSay = weights.some((w, i) => w === 'same' && readings[i].asserts);
     const weighed = candidates.map((c, i) => {
       const tier = weights[i];
-      const w = tier === 'same' ? 1 : tier === 'other' ? (sameFound ? ABOUT_ANOTHER_THING : 1) : tier;
+      const w = typeof tier === 'number' ? tier : tier === 'other' && sameFound ? ABOUT_ANOTHER_THING : 1;
       return w === 1 ? c : { ...c, relevance: c.relevance * w };
     });
     // An assertion of a value of what the question asks comes first: nothing else (a mention, a
     // note, an answer of another thing or of unknown subject) passes half its relevance, however
     // close in words or recent (time decay adds at most 0.3 to a relevance weighed 0.7).
-    let isAsserted = weighed.map((_, i) => weights[i] === 'same' && readings[i].asserts);
+    // About now, an answer whose words say so comes before one only its evoked words tie to the
+    // question; of a named period, what held then tells them apart already.
+    const first = (r: number | Relation) => r === 'same' || (r === 'evoked' && (held || !wordsSay));
+    let isAsserted = weighed.map((_, i) => first(weights[i]) && readings[i].asserts);
     // Of a named period in the past, with none of the same thing: any value that held then comes
     // before one that held at no time of it.
     if (held && !isAsserted.includes(true))

@@ -231,6 +231,28 @@ describe('answer weights', () => {
     ]);
   });
 
+  it('puts an assertion its words tie to the question before one only its evoked words tie to it', () => {
+    const near: Record<string, string[]> = { team: ['club', 'colleagues'], mows: ['lawn'] };
+    const related = (a: string, b: string) =>
+      a === b || (near[a] ?? []).includes(b) || (near[b] ?? []).includes(a);
+    // "colleagues" is near "team", and evoked: weaker evidence than "club", which the statement says.
+    const employer = candidate('My employer is Umbrella Labs now.', 0.6, {
+      plat_evokes: ['employer', 'colleagues'],
+    });
+    const club = candidate('I switched my football club to Napoli.', 0.4, { plat_evokes: ['football'] });
+    const ranked = answerWeights('What team do I follow now?', undefined, related)([employer, club]);
+    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+      [club.record.memory, 1],
+      [employer.record.memory, +((0.6 * ((ANSWER_FIRST * 0.4) / 0.6)) / 0.4).toFixed(3)],
+    ]);
+    // A text naming the lawn that states nothing does not push back the assertion its evoked words tie.
+    const card = candidate('Got a Christmas card from Mow & Grow.', 0.7);
+    const garden = candidate('Green Thumb looks after our garden.', 0.3, { plat_evokes: ['lawn', 'garden'] });
+    expect(answerWeights('Who mows the lawn?', undefined, related)([card, garden])[0].record.memory).toBe(
+      garden.record.memory,
+    );
+  });
+
   it('keeps answers about other things as they came when none is about what the question asks', () => {
     const ranked = answerWeights('Which dentist do I see?')([
       candidate('I see Dr Eriksen for my teeth.', 0.3),
