@@ -12,7 +12,7 @@
  * held at no time of that period yields to those that did.
  */
 import type { MemoryRecord } from '../../../shared/memory-model';
-import { slotRootsOf, slotWordsOf } from '../supersede/slot-words';
+import { slotWordsOf } from '../supersede/slot-words';
 import { evokedWordsOf, nearAnyOf } from '../supersede/evoked-words';
 import { aboutWordList, contentWords } from '../supersede/statement-about';
 import { peopleNamedIn } from '../supersede/statement-names';
@@ -87,7 +87,8 @@ type Relation = 'same' | 'evoked' | 'other' | 'unknown';
  */
 function aboutTheQuestion(record: MemoryRecord, memory: MemoryReading, q: AskedAbout): Relation {
   // What its earlier statements were about counts too (supersede/slot-words.ts).
-  const before = slotRootsOf(record);
+  const beforeWritten = slotWordsOf(record);
+  const before = beforeWritten.map(root);
   for (const w of [...memory.about, ...before]) if (q.asked.has(w)) return 'same';
   // A word of one of its names counts too ("My laptop runs Mullvad for a VPN" for "Which VPN …?"),
   // read only when the rest did not answer.
@@ -99,7 +100,7 @@ function aboutTheQuestion(record: MemoryRecord, memory: MemoryReading, q: AskedA
   if (
     q.related &&
     memory.asserts &&
-    nearAsked([...memory.aboutWritten, ...slotWordsOf(record)], q.askedWords, q.related)
+    nearAsked([...memory.aboutWritten, ...beforeWritten], q.askedWords, q.related)
   )
     return 'same';
   if (q.related && nearAsked(evokedWordsOf(record), q.askedWords, q.related)) return 'evoked';
@@ -224,7 +225,8 @@ export function answerWeights(
     // close in words or recent (time decay adds at most 0.3 to a relevance weighed 0.7).
     // About now, an answer whose words say so comes before one only its evoked words tie to the
     // question; of a named period, what held then tells them apart already.
-    const first = (r: number | Relation) => r === 'same' || (r === 'evoked' && (held || !wordsSay));
+    const first = (r: number | Relation) =>
+      r === 'same' || (r === 'evoked' && (held !== undefined || !wordsSay));
     let isAsserted = weighed.map((_, i) => first(weights[i]) && readings[i].asserts);
     // Of a named period in the past, with none of the same thing: any value that held then comes
     // before one that held at no time of it.

@@ -136,7 +136,11 @@ export class EmbeddedMemoryStore implements MemoryStore {
 
   /** The rows of these ids, by id (those not kept read in one query). */
   private records(ids: string[]): Map<string, MemoryRecord> {
-    return this.cache.get(ids, (missing) => this.run.all(this.q.byIds(missing)).map(toRecord));
+    return this.cache.get(ids, (missing) =>
+      this.run
+        .all(this.q.byIds(missing))
+        .map((r) => ({ record: toRecord(r), chars: r.memory.length + r.metadata_json.length })),
+    );
   }
 
   async staleRecords(embedder: string, limit: number): Promise<MemoryRecord[]> {
