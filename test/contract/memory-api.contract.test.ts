@@ -26,7 +26,7 @@ describe('memory API contract (schemathesis)', () => {
       headers: { Authorization: 'Bearer contract-test-key' },
       maxExamples: 25,
     });
-    if (run.exitCode !== 0) throw new Error(run.output);
+    if (run.exitCode !== 0) throw new Error(run.report);
     expect(run.summary).toMatch(/^(\d+) generated, \1 passed/);
   }, 300_000);
 
@@ -38,7 +38,7 @@ describe('memory API contract (schemathesis)', () => {
       phases: ['fuzzing', 'stateful'],
       maxExamples: 10,
     });
-    if (run.exitCode !== 0) throw new Error(run.output);
+    if (run.exitCode !== 0) throw new Error(run.report);
     expect(run.summary).toMatch(/^(\d+) generated, \1 passed/);
   }, 300_000);
 });

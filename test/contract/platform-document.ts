@@ -75,7 +75,7 @@ export async function runPlatformContract(opts: {
     // per operation on top keep the run to minutes on a 2-core machine.
     maxExamples: 15,
   });
-  if (run.exitCode !== 0) throw new Error(run.output);
+  if (run.exitCode !== 0) throw new Error(run.report);
   expect(run.summary).toMatch(/^(\d+) generated, \1 passed/);
   expect(run.selected).toEqual({
     operations: onCluster ? operations.onCluster : operations.all - operations.onCluster,

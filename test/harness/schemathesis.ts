@@ -25,6 +25,11 @@ export function schemathesisPath(): string {
 export interface SchemathesisRun {
   exitCode: number | null;
   output: string;
+  /**
+   * The output with its FAILURES section first: a CI log that keeps only a run's head and tail
+   * still shows what failed and the curl that reproduces it.
+   */
+  report: string;
   /** The run's count line: "N generated, N passed" or how many failures it found. */
   summary: string;
   /** How many operations the run selected, of how many the document has. */
@@ -98,9 +103,20 @@ export function runSchemathesis(
       resolve({
         exitCode,
         output,
+        report: failuresFirst(output),
         summary: (counts.at(-1) ?? '').trim(),
         selected: selected ? { operations: Number(selected[1]), of: Number(selected[2]) } : undefined,
       });
     });
   });
+}
+
+/** `output` with the section between its FAILURES and WARNINGS (or SUMMARY) banners moved first. */
+function failuresFirst(output: string): string {
+  const lines = output.split('\n');
+  const start = lines.findIndex((l) => /^=+ FAILURES =+$/.test(l.trim()));
+  if (start < 0) return output;
+  const after = lines.slice(start + 1).findIndex((l) => /^=+ (WARNINGS|SUMMARY) =+$/.test(l.trim()));
+  const end = after < 0 ? lines.length : start + 1 + after;
+  return [...lines.slice(start, end), '', '(the whole run follows)', output].join('\n');
 }
