@@ -43,8 +43,16 @@ export async function closeMemoryDb(dataDir: string): Promise<void> {
   await (await db).db.destroy();
 }
 
+/**
+ * Bytes of the file read through a memory map rather than read calls: a search reads a hundred
+ * rows or so at random, and each read call costs more than the row (80 rows by id: 2.4 ms read,
+ * 1.4 ms mapped, at 100,000 memories). Address space only; the OS keeps what is used.
+ */
+const MAPPED_BYTES = 1 << 30;
+
 async function open(location: string): Promise<MemoryDb> {
   const file = openSqliteFile(location);
+  file.pragma(`mmap_size = ${MAPPED_BYTES}`);
   const db = new Kysely<MemoryTables>({ dialect: new SqliteDialect({ database: file }) });
   await migrateSqlite(db, 'memory', memoryMigrations('sqlite'));
   return { file, db };

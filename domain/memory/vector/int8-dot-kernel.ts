@@ -3,7 +3,7 @@
  * with wabt and checks these bytes). Each instance has its own memory: one per vector partition.
  */
 export const INT8_DOT_WASM_BASE64 =
-  'AGFzbQEAAAABCQFgBX9/f39/AAMCAQAFAwEAAQcRAgZtZW1vcnkCAARzY2FuAAAKuAIBtQICBH8FeyAAIQcCQANAIAUgAk8NAf0MAAAAAAAAAAAAAAAAAAAAACEK/QwAAAAAAAAAAAAAAAAAAAAAIQv9DAAAAAAAAAAAAAAAAAAAAAAhDP0MAAAAAAAAAAAAAAAAAAAAACENQQAhBgNAIAEgBkEBdGohCCAHIAZq/QAEACEJIAogCf2HASAI/QAEAP26Af2uASEKIAsgCf2IASAI/QAEEP26Af2uASELIAcgBmr9AAQQIQkgDCAJ/YcBIAj9AAQg/boB/a4BIQwgDSAJ/YgBIAj9AAQw/boB/a4BIQ0gBkEgaiEGIAYgA0kNAAsgCiAL/a4BIAwgDf2uAf2uASEKIAQgBUECdGogCv0bACAK/RsBaiAK/RsCIAr9GwNqajYCACAHIANqIQcgBUEBaiEFDAALCws=';
+  'AGFzbQEAAAABIARgBX9/f39/AGAGf39/f39/AGADf39/AGAEf39/fwF/AwYFAAEAAgMFAwEAAQc8BgZtZW1vcnkCAARzY2FuAAAJc2Nhbl9yb3dzAAEHaGFtbWluZwACCWhpc3RvZ3JhbQADBnNlbGVjdAAECtYFBbUCAgR/BXsgACEHAkADQCAFIAJPDQH9DAAAAAAAAAAAAAAAAAAAAAAhCv0MAAAAAAAAAAAAAAAAAAAAACEL/QwAAAAAAAAAAAAAAAAAAAAAIQz9DAAAAAAAAAAAAAAAAAAAAAAhDUEAIQYDQCABIAZBAXRqIQggByAGav0ABAAhCSAKIAn9hwEgCP0ABAD9ugH9rgEhCiALIAn9iAEgCP0ABBD9ugH9rgEhCyAHIAZq/QAEECEJIAwgCf2HASAI/QAEIP26Af2uASEMIA0gCf2IASAI/QAEMP26Af2uASENIAZBIGohBiAGIANJDQALIAogC/2uASAMIA39rgH9rgEhCiAEIAVBAnRqIAr9GwAgCv0bAWogCv0bAiAK/RsDamo2AgAgByADaiEHIAVBAWohBQwACwsLOwEBfwJAA0AgBiADTw0BIAAgAiAGQQJ0aigCACAEbGogAUEBIAQgBSAGQQJ0ahAAIAZBAWohBgwACwsL4wECBX8BeyADQXxxIQkgACEHAkADQCAFIAJPDQH9DAAAAAAAAAAAAAAAAAAAAAAhCkEAIQYCQANAIAYgCU8NASAKIAcgBkECdGr9AAQAIAEgBkECdGr9AAQA/VH9Yv19/Y4BIQogBkEEaiEGDAALCyAK/X8hCiAK/RsAIAr9GwFqIAr9GwIgCv0bA2pqIQgCQANAIAYgA08NASAIIAcgBkECdGooAgAgASAGQQJ0aigCAHNpaiEIIAZBAWohBgwACwsgBCAFQQJ0aiAINgIAIAcgA0ECdGohByAFQQFqIQUMAAsLCzoBAn8CQANAIAMgAU8NASACIAAgA0ECdGooAgBBAnRqIQQgBCAEKAIAQQFqNgIAIANBAWohAwwACwsLQQECfwJAA0AgBCABTw0BIAAgBEECdGooAgAgAk0EQCADIAVBAnRqIAQ2AgAgBUEBaiEFCyAEQQFqIQQMAAsLIAUL';
 
 /** The parts of a WebAssembly memory the index uses. */
 export interface KernelMemory {
@@ -16,6 +16,14 @@ export interface Int8DotKernel {
   memory: KernelMemory;
   /** out[i] = dot(vec[i], query) for i in [0, n): int8 rows, int16 query (byte offsets into memory). */
   scan(vec: number, query: number, n: number, dims: number, out: number): void;
+  /** out[k] = dot(vec[idx[k]], query) for k in [0, m): the int8 scan of the listed rows (idx: int32 row numbers). */
+  scan_rows(vec: number, query: number, idx: number, m: number, dims: number, out: number): void;
+  /** out[i] = the bits code i and the query's code differ in, for i in [0, n); codes of `words` int32 words. */
+  hamming(codes: number, query: number, n: number, words: number, out: number): void;
+  /** hist[dist[i]] += 1 for i in [0, n) (int32 distances and counts). */
+  histogram(dist: number, n: number, hist: number): void;
+  /** The i in [0, n) with dist[i] <= cut, ascending, into out; answers how many. */
+  select(dist: number, n: number, cut: number, out: number): number;
 }
 
 /** The WebAssembly API as far as used here (the global exists in Node; its types come with the DOM lib). */

@@ -74,7 +74,10 @@ export class SignCodes {
   /** The code of one slot's int16 unit vector (after `build`; before it, nothing is kept). */
   write(slot: number, row: Int16Array): void {
     if (!this.mean) return;
-    this.encode(row, new Uint32Array(this.kernel.memory.buffer, this.codesOffset + slot * this.words * 4, this.words));
+    this.encode(
+      row,
+      new Uint32Array(this.kernel.memory.buffer, this.codesOffset + slot * this.words * 4, this.words),
+    );
   }
 
   /**
@@ -102,7 +105,7 @@ export class SignCodes {
     const { dist, within, histogram } = this.regions();
     const counts = new Int32Array(buffer, histogram, this.dims + 1);
     let cut = 0;
-    for (let held = counts[0]; held < count && cut < this.dims; ) held += counts[++cut];
+    for (let held = counts[0]; held < count && cut < this.dims;) held += counts[++cut];
     return new Int32Array(buffer, within, this.kernel.select(dist, this.measured, cut, within));
   }
 

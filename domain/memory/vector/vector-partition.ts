@@ -1,5 +1,5 @@
 /**
- * An exact nearest-neighbour index over one user's vectors, in two stages:
+ * A nearest-neighbour index over one user's vectors, in two stages:
  *
  * 1. a scan of every row quantized to int8 (one byte per dimension, scaled per row) by the SIMD
  *    kernel in a WebAssembly memory: an estimate of each cosine within about 0.002, reading half
@@ -7,9 +7,14 @@
  * 2. the best `limit + RESCORED_EXTRA` estimates per filter rescored exactly from int16 copies of
  *    the unit vectors (cosine within 0.0001), so the answer is the exact top `limit`.
  *
+ * From `SHORTLIST_FROM` rows, stage 1 reads only a shortlist: the rows whose sign codes
+ * (sign-codes.ts) are nearest the query's, a twenty-fifth of the partition or more, scanned as int8
+ * rows; a true nearest row outside it is missed (measured in docs/memory-search.md#speed-and-size).
+ *
  * Deleted slots are zeroed, skipped, and reused.
  */
 import { newInt8DotKernel, type Int8DotKernel } from './int8-dot-kernel';
+import { nearestFirst, SignCodes } from './sign-codes';
 
 const INT16_SCALE = 32767;
 const INT8_SCALE = 127;
@@ -20,6 +25,15 @@ const QUERY_OFFSET = 0;
  */
 const RESCORED_EXTRA = 32;
 const CHUNK_ROWS = 1024;
+/**
+ * Live rows from which a search scans a shortlist by sign codes: below it the full int8 scan costs
+ * a few milliseconds at most, and every answer stays exact.
+ */
+export const SHORTLIST_FROM = 20_000;
+/** The shortlist per filter is at least this share of the partition's slots. */
+const SHORTLIST_SHARE = 1 / 25;
+/** ... and at least this many times the rows the exact stage rescores. */
+const SHORTLIST_PER_WANTED = 16;
 
 /** What a slot holds besides its vector, for filtering. */
 export interface SlotInfo {
@@ -46,6 +60,8 @@ export class VectorPartition {
    * so growing never copies what is stored (a copy of a large partition would stall an add).
    */
   private readonly exact: Int16Array[] = [];
+  /** Sign codes of every slot, built once the partition reaches SHORTLIST_FROM live rows. */
+  private readonly codes: SignCodes;
 
   /** `expectedRows`: rows about to be loaded, so memory is sized once instead of grown. */
   constructor(
@@ -55,6 +71,7 @@ export class VectorPartition {
     if (dims % 32 !== 0) throw new Error(`vector dimensions must be a multiple of 32 (got ${dims})`);
     // The int16 query sits first, padded to 64 bytes; int8 rows follow; scores go after the last row.
     this.vectorsOffset = Math.ceil((dims * 2) / 64) * 64;
+    this.codes = new SignCodes(dims);
     // Room for an eighth more: the first adds after a load then allocate nothing (across many
     // users, a regrowth per first add adds up to garbage-collection pressure).
     if (expectedRows > 0) this.ensureCapacity(expectedRows + (expectedRows >> 3) + 16, 1);
@@ -76,6 +93,13 @@ export class VectorPartition {
     this.slots[slot] = info;
     this.ensureCapacity(this.slots.length);
     this.write(slot, vector);
+    // Codes are built at SHORTLIST_FROM rows and again each time the rows double, around their
+    // mean then: a partition that grew from a few rows is not coded around its first ones.
+    const live = this.slotById.size;
+    if (live >= SHORTLIST_FROM && live >= 2 * this.codes.rowsWhenBuilt)
+      this.codes.build(this.slots.length, this.capacity(), (s) =>
+        this.slots[s] ? this.exactRow(s) : undefined,
+      );
     return slot;
   }
 
@@ -123,17 +147,48 @@ export class VectorPartition {
     const n = this.slots.length;
     if (n === 0 || limit <= 0) return accepts.map(() => []);
     if (query.length !== this.dims) throw new Error(`expected a ${this.dims}-d vector, got ${query.length}`);
-    const scoresOffset = this.vectorsOffset + this.capacity() * this.dims;
+    if (!this.writeQuery(query)) return accepts.map(() => []);
+    const wanted = limit + RESCORED_EXTRA;
+    const shortlist = shortlistSize(n, wanted);
+    // The shortlists (a quarter of the slots at most) and their estimates fit where a full scan's
+    // scores go; a row's filters are bits of a byte.
+    const best =
+      this.codes.built &&
+      this.size >= SHORTLIST_FROM &&
+      accepts.length <= 8 &&
+      4 * accepts.length * shortlist <= n
+        ? this.shortlistEstimates(query, shortlist, wanted, accepts)
+        : this.allEstimates(wanted, accepts);
+    return this.exactTop(query, limit, best);
+  }
+
+  /**
+   * The int16 query in the kernel's memory, scaled so its largest component is 32767 (or less
+   * where many dimensions could overflow int32); false for a zero vector.
+   */
+  private writeQuery(query: Float32Array): boolean {
     const maxAbs = query.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
-    if (maxAbs === 0) return accepts.map(() => []);
+    if (maxAbs === 0) return false;
     const q16 = new Int16Array(this.kernel.memory.buffer, QUERY_OFFSET, this.dims);
-    // Largest query component at 32767, or less where many dimensions could overflow int32.
     const qScale = Math.min(INT16_SCALE, Math.floor((2 ** 31 - 1) / (INT8_SCALE * this.dims)));
     for (let i = 0; i < this.dims; i++) q16[i] = Math.round((query[i] * qScale) / maxAbs);
+    return true;
+  }
+
+  private scoresOffset(): number {
+    return this.vectorsOffset + this.capacity() * this.dims;
+  }
+
+  /** Stage 1 over every row: the best `wanted` estimates per filter. */
+  private allEstimates(
+    wanted: number,
+    accepts: ((info: SlotInfo) => boolean)[],
+  ): { slot: number; score: number }[][] {
+    const n = this.slots.length;
+    const scoresOffset = this.scoresOffset();
     this.kernel.scan(this.vectorsOffset, QUERY_OFFSET, n, this.dims, scoresOffset);
     const scores = new Int32Array(this.kernel.memory.buffer, scoresOffset, n);
-    // Stage 1: the best estimates per filter, by insertion into short sorted lists.
-    const wanted = limit + RESCORED_EXTRA;
+    // The best estimates per filter, by insertion into short sorted lists.
     const best = accepts.map(() => [] as { slot: number; score: number }[]);
     for (let slot = 0; slot < n; slot++) {
       const score = scores[slot] * this.estimateScale[slot];
@@ -142,14 +197,108 @@ export class VectorPartition {
       for (let f = 0; f < accepts.length; f++) {
         const list = best[f];
         if (list.length === wanted && score <= list[wanted - 1].score) continue;
-        if (!accepts[f](info)) continue;
-        let at = list.length;
-        while (at > 0 && list[at - 1].score < score) at--;
-        list.splice(at, 0, { slot, score });
-        if (list.length > wanted) list.pop();
+        if (accepts[f](info)) keepBest(list, wanted, slot, score);
       }
     }
-    // Stage 2: exact cosines of the candidates (a slot shared by lists is computed once).
+    return best;
+  }
+
+  /**
+   * Stage 1 over a shortlist: per filter, the `shortlist` rows it accepts whose sign codes are
+   * nearest the query's (sign-codes.ts), estimated by the int8 scan of those rows alone (in the
+   * order they are stored: memory is read forwards); the best `wanted` of each.
+   */
+  private shortlistEstimates(
+    query: Float32Array,
+    shortlist: number,
+    wanted: number,
+    accepts: ((info: SlotInfo) => boolean)[],
+  ): { slot: number; score: number }[][] {
+    const n = this.slots.length;
+    const dist = this.codes.measure(this.unitInt16(query), n);
+    // Per slot, a bit for each filter whose shortlist holds it.
+    const bitsOf = new Uint8Array(n);
+    this.shortlists(accepts, dist, shortlist, wanted, bitsOf);
+    // The listed rows, ascending, and then their estimates where a full scan's scores go.
+    const rowsAt = this.scoresOffset();
+    const listed = new Int32Array(this.kernel.memory.buffer, rowsAt, this.capacity() >> 1);
+    let m = 0;
+    for (let slot = 0; slot < n; slot++) if (bitsOf[slot]) listed[m++] = slot;
+    const outAt = rowsAt + m * 4;
+    this.kernel.scan_rows(this.vectorsOffset, QUERY_OFFSET, rowsAt, m, this.dims, outAt);
+    const dots = new Int32Array(this.kernel.memory.buffer, outAt, m);
+    const best = accepts.map(() => [] as { slot: number; score: number }[]);
+    for (let k = 0; k < m; k++) {
+      const slot = listed[k];
+      const score = dots[k] * this.estimateScale[slot];
+      for (let f = 0; f < accepts.length; f++)
+        if (bitsOf[slot] & (1 << f)) keepBest(best[f], wanted, slot, score);
+    }
+    return best;
+  }
+
+  /**
+   * Marks in `bitsOf` each filter's shortlist: the rows it accepts among the nearest by code, read
+   * further out while it keeps too few of them (as far as a filter keeping a fifth of the rows
+   * needs, at the rate it kept them); a filter that keeps fewer (recent short-term memories, one
+   * agent's) by a pass over its own rows.
+   */
+  private shortlists(
+    accepts: ((info: SlotInfo) => boolean)[],
+    dist: Int32Array,
+    shortlist: number,
+    wanted: number,
+    bitsOf: Uint8Array,
+  ): void {
+    let pending = accepts.map((accept, f) => ({ accept, bit: 1 << f }));
+    let count = shortlist;
+    while (pending.length && 4 * count <= bitsOf.length) {
+      const within = this.codes.within(count);
+      // Rows tied at one distance can make it hold far more (identical vectors).
+      if (4 * within.length > bitsOf.length) break;
+      let mostKept = 0;
+      const kept = new Int32Array(within.length);
+      pending = pending.filter(({ accept, bit }) => {
+        let m = 0;
+        for (let k = 0; k < within.length; k++) {
+          const info = this.slots[within[k]];
+          if (info && accept(info)) kept[m++] = within[k];
+        }
+        if (m < shortlist) mostKept = Math.max(mostKept, m / Math.max(1, within.length));
+        else
+          for (const slot of nearestFirst(kept.subarray(0, m), dist, this.dims).subarray(0, shortlist))
+            bitsOf[slot] |= bit;
+        return m < shortlist;
+      });
+      // Far enough out for the pending filter that keeps the most, at its rate, with a margin.
+      count = Math.max(count + 1, Math.ceil((1.25 * shortlist) / Math.max(mostKept, 1 / 64)));
+    }
+    for (const { accept, bit } of pending)
+      for (const slot of this.nearestOf(accept, dist, wanted)) bitsOf[slot] |= bit;
+  }
+
+  /**
+   * The rows `accept` keeps whose codes are nearest the query's: a shortlist in proportion to how
+   * many it keeps, as the partition's is to all (all of them, if few).
+   */
+  private nearestOf(accept: (info: SlotInfo) => boolean, dist: Int32Array, wanted: number): Int32Array {
+    const kept = new Int32Array(this.slots.length);
+    let m = 0;
+    for (let slot = 0; slot < this.slots.length; slot++) {
+      const info = this.slots[slot];
+      if (info && accept(info)) kept[m++] = slot;
+    }
+    const count = shortlistSize(m, wanted);
+    if (m <= count) return kept.subarray(0, m);
+    return nearestFirst(kept.subarray(0, m), dist, this.dims).subarray(0, count);
+  }
+
+  /** Stage 2: exact cosines of each filter's candidates (a slot shared by lists is computed once). */
+  private exactTop(
+    query: Float32Array,
+    limit: number,
+    best: { slot: number; score: number }[][],
+  ): { id: string; cosine: number }[][] {
     const unitQuery = this.unitInt16(query);
     const cosines = new Map<number, number>();
     const cosineOf = (slot: number) => {
@@ -203,7 +352,7 @@ export class VectorPartition {
     // dot(int8 row, int16 query) · this / (query scale · |query|) estimates the cosine; the query's
     // factor is the same for every row, so the ranking needs only this one.
     this.estimateScale[slot] = maxAbs > 0 ? 1 / (k8 * norm) : 0;
-    this.unitInt16(vector, this.exactRow(slot));
+    this.codes.write(slot, this.unitInt16(vector, this.exactRow(slot)));
   }
 
   private capacity(): number {
@@ -232,5 +381,28 @@ export class VectorPartition {
     const bytes = this.vectorsOffset + want * this.dims + want * 4;
     const memory = this.kernel.memory;
     if (bytes > memory.buffer.byteLength) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
+    if (this.codes.built) this.codes.ensureCapacity(want);
   }
+}
+
+/**
+ * Rows a shortlist of `rows` holds when `wanted` are rescored: a twenty-fifth of them, or sixteen
+ * times `wanted` if that is more (all of them, when that is all).
+ */
+function shortlistSize(rows: number, wanted: number): number {
+  return Math.min(rows, Math.max(wanted * SHORTLIST_PER_WANTED, Math.ceil(rows * SHORTLIST_SHARE)));
+}
+
+/** Keeps `list` the best `wanted` estimates, highest first, by insertion. */
+function keepBest(
+  list: { slot: number; score: number }[],
+  wanted: number,
+  slot: number,
+  score: number,
+): void {
+  if (list.length === wanted && score <= list[wanted - 1].score) return;
+  let at = list.length;
+  while (at > 0 && list[at - 1].score < score) at--;
+  list.splice(at, 0, { slot, score });
+  if (list.length > wanted) list.pop();
 }
