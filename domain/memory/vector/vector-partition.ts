@@ -62,6 +62,12 @@ export class VectorPartition {
   private readonly exact: Int16Array[] = [];
   /** Sign codes of every slot, built once the partition reaches SHORTLIST_FROM live rows. */
   private readonly codes: SignCodes;
+  /**
+   * A shortlist search's working arrays, one entry a slot, kept between searches (a large user's
+   * search would otherwise allocate half a megabyte): per slot its filters' bits (left zero after
+   * each search), and the rows a filter keeps.
+   */
+  private scratch = { bitsOf: new Uint8Array(0), kept: new Int32Array(0) };
 
   /** `expectedRows`: rows about to be loaded, so memory is sized once instead of grown. */
   constructor(
@@ -217,7 +223,7 @@ export class VectorPartition {
     const n = this.slots.length;
     const dist = this.codes.measure(this.unitInt16(query), n);
     // Per slot, a bit for each filter whose shortlist holds it.
-    const bitsOf = new Uint8Array(n);
+    const { bitsOf } = this.scratchFor(n);
     this.shortlists(accepts, dist, shortlist, wanted, bitsOf);
     // The listed rows, ascending, and then their estimates where a full scan's scores go.
     const rowsAt = this.scoresOffset();
@@ -233,6 +239,7 @@ export class VectorPartition {
       const score = dots[k] * this.estimateScale[slot];
       for (let f = 0; f < accepts.length; f++)
         if (bitsOf[slot] & (1 << f)) keepBest(best[f], wanted, slot, score);
+      bitsOf[slot] = 0;
     }
     return best;
   }
@@ -257,7 +264,7 @@ export class VectorPartition {
       // Rows tied at one distance can make it hold far more (identical vectors).
       if (4 * within.length > bitsOf.length) break;
       let mostKept = 0;
-      const kept = new Int32Array(within.length);
+      const { kept } = this.scratch;
       pending = pending.filter(({ accept, bit }) => {
         let m = 0;
         for (let k = 0; k < within.length; k++) {
@@ -282,7 +289,7 @@ export class VectorPartition {
    * many it keeps, as the partition's is to all (all of them, if few).
    */
   private nearestOf(accept: (info: SlotInfo) => boolean, dist: Int32Array, wanted: number): Int32Array {
-    const kept = new Int32Array(this.slots.length);
+    const { kept } = this.scratch;
     let m = 0;
     for (let slot = 0; slot < this.slots.length; slot++) {
       const info = this.slots[slot];
@@ -291,6 +298,15 @@ export class VectorPartition {
     const count = shortlistSize(m, wanted);
     if (m <= count) return kept.subarray(0, m);
     return nearestFirst(kept.subarray(0, m), dist, this.dims).subarray(0, count);
+  }
+
+  /** The working arrays, with room for `slots` slots. */
+  private scratchFor(slots: number): { bitsOf: Uint8Array; kept: Int32Array } {
+    if (this.scratch.bitsOf.length < slots) {
+      const room = Math.max(slots, this.capacity());
+      this.scratch = { bitsOf: new Uint8Array(room), kept: new Int32Array(room) };
+    }
+    return this.scratch;
   }
 
   /** Stage 2: exact cosines of each filter's candidates (a slot shared by lists is computed once). */
