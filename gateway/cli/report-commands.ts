@@ -18,6 +18,47 @@ type QueryLayer = NonNullable<
 >['content']['application/json']['layer'];
 type Rows = Record<string, unknown>[];
 
+/** A report's kind: a stage's report (the stage table), or `dbt`. */
+export type ReportKind = ReportPath | 'dbt';
+/** How a report reads in a terminal; `outDir` is `--out`, where the file reports write their files. */
+type ReportView = (data: Report, outDir?: string) => string;
+
+const rows = (data: Report, key: string) => (data[key] ?? []) as Rows;
+
+/**
+ * The reports that have a terminal view. A report the stage table gains shows as its JSON until it
+ * gets one here (docs/architecture.md#adding-a-stage).
+ */
+const REPORT_VIEWS: Partial<Record<ReportKind, ReportView>> = {
+  quality: (data) =>
+    `${String(data.rules_passed)}/${String(data.rules_total)} rules passed, ${String(data.rules_failed)} failed, ${String(data.rules_errored)} could not run\n\n` +
+    table(rows(data, 'results'), ['severity', 'status', 'name', 'violations', 'message']),
+  metrics: (data) => table(rows(data, 'results'), ['name', 'valid', 'reason']),
+  scripts: (data) =>
+    rows(data, 'layers')
+      .map((l) => String(l.script))
+      .join('\n'),
+  catalog: (data) =>
+    table(
+      rows(data, 'tables').map((t) => ({ ...t, upstream: (t.upstream as string[]).join(', ') })),
+      ['database', 'table', 'row_count', 'partition_by', 'upstream'],
+    ),
+  profile: (data) => String(data.markdown ?? reportJson(data)),
+  dashboards: (data) =>
+    `${String(data.url)}\n\n` +
+    table(
+      rows(data, 'dashboards').map((d) => ({
+        ...d,
+        charts: (d.charts as { metric: string }[]).map((c) => c.metric).join(', '),
+      })),
+      ['title', 'charts'],
+    ),
+  pipeline: (data, outDir) => fileListing(data, outDir),
+  dbt: (data, outDir) => fileListing(data, outDir),
+};
+
+const reportJson = (data: Report) => JSON.stringify(data, null, 2);
+
 /** Renders one report as text; `outDir` writes the pipeline templates (or the dbt project) to disk. */
 export async function report(
   api: PlatformClient,
@@ -34,66 +75,30 @@ export async function report(
     data.files = ((data.files ?? []) as { path: string; content: string }[])
       .filter((f) => f.path.startsWith('dbt/'))
       .map((f) => ({ ...f, path: f.path.slice('dbt/'.length) }));
-  const rows = (key: string) => (data[key] ?? []) as Rows;
-  switch (kind) {
-    case 'quality':
-      return {
-        data,
-        text:
-          `${String(data.rules_passed)}/${String(data.rules_total)} rules passed, ${String(data.rules_failed)} failed, ${String(data.rules_errored)} could not run\n\n` +
-          table(rows('results'), ['severity', 'status', 'name', 'violations', 'message']),
-      };
-    case 'metrics':
-      return { data, text: table(rows('results'), ['name', 'valid', 'reason']) };
-    case 'scripts':
-      return {
-        data,
-        text: rows('layers')
-          .map((l) => String(l.script))
-          .join('\n'),
-      };
-    case 'catalog':
-      return {
-        data,
-        text: table(
-          rows('tables').map((t) => ({ ...t, upstream: (t.upstream as string[]).join(', ') })),
-          ['database', 'table', 'row_count', 'partition_by', 'upstream'],
-        ),
-      };
-    case 'profile':
-      return { data, text: String(data.markdown ?? JSON.stringify(data, null, 2)) };
-    case 'dashboards':
-      return {
-        data,
-        text:
-          `${String(data.url)}\n\n` +
-          table(
-            rows('dashboards').map((d) => ({
-              ...d,
-              charts: (d.charts as { metric: string }[]).map((c) => c.metric).join(', '),
-            })),
-            ['title', 'charts'],
-          ),
-      };
-    default: {
-      const files = rows('files') as { path: string; content: string }[];
-      if (outDir) {
-        // Every path is checked before anything is written: a bad one writes nothing.
-        const targets = files.map((f) => outputFile(outDir, f.path));
-        files.forEach((f, i) => {
-          fs.mkdirSync(path.dirname(targets[i]), { recursive: true });
-          fs.writeFileSync(targets[i], f.content);
-        });
-      }
-      const listing = files.map((f) => `  ${f.path}`).join('\n');
-      return {
-        data,
-        text: outDir
-          ? `wrote ${files.length} files to ${outDir}:\n${listing}\n\nnext: read ${path.join(outDir, 'README.md')}`
-          : `${files.length} files (write them with --out DIR):\n${listing}`,
-      };
-    }
+  return { data, text: reportText(kind as ReportKind, data, outDir) };
+}
+
+/** The report as its view reads it, or as JSON where it has no view. */
+export function reportText(kind: ReportKind, data: Report, outDir?: string): string {
+  const view = REPORT_VIEWS[kind];
+  return view ? view(data, outDir) : reportJson(data);
+}
+
+/** A file report's listing; with `outDir`, its files written there first. */
+function fileListing(data: Report, outDir?: string): string {
+  const files = rows(data, 'files') as { path: string; content: string }[];
+  if (outDir) {
+    // Every path is checked before anything is written: a bad one writes nothing.
+    const targets = files.map((f) => outputFile(outDir, f.path));
+    files.forEach((f, i) => {
+      fs.mkdirSync(path.dirname(targets[i]), { recursive: true });
+      fs.writeFileSync(targets[i], f.content);
+    });
   }
+  const listing = files.map((f) => `  ${f.path}`).join('\n');
+  return outDir
+    ? `wrote ${files.length} files to ${outDir}:\n${listing}\n\nnext: read ${path.join(outDir, 'README.md')}`
+    : `${files.length} files (write them with --out DIR):\n${listing}`;
 }
 
 /** A segment of a generated file's path: plat encodes names into these (no separator, control or quote). */
