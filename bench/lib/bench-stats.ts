@@ -1,6 +1,7 @@
 /** Small helpers shared by the benchmarks: percentiles, timing, formatting and the machine's load. */
 import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { SeededRandom } from '../../scripts/demo-data/random';
 
 /** Nearest-rank percentile (p in 0..100) of unsorted samples. */
 export function percentile(samples: number[], p: number): number {
@@ -59,16 +60,10 @@ export function table(header: string[], rows: string[][]): string {
     .join('\n');
 }
 
-/** Seeded PRNG (mulberry32): the same seed gives the same sequence in every run. */
+/** Seeded PRNG (the demo data's mulberry32): the same seed gives the same sequence in every run. */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new SeededRandom(seed);
+  return () => rng.next();
 }
 
 export function envInt(name: string, fallback: number): number {

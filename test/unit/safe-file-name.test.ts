@@ -12,17 +12,12 @@ import {
   isFileNameFor,
   pathInside,
 } from '../../shared/safe-file-name';
+import { SeededRandom } from '../../scripts/demo-data/random';
 
-/** Mulberry32: a small seeded generator, so a failing name can be found again from the seed. */
+/** A seeded generator, so a failing name can be found again from the seed. */
 function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new SeededRandom(seed);
+  return () => rng.next();
 }
 
 /** Pieces hostile names are made of: separators, dots, controls, quotes, globs, unicode, surrogates. */

@@ -8,21 +8,16 @@ import { createHash, randomUUID } from 'node:crypto';
 import { queryTerms } from '../../../domain/memory/search/text-terms';
 import type { MemoryFilter, MemoryStore, VectorHit } from '../../../domain/memory/store/memory-store';
 import type { MemoryRecord } from '../../../shared/memory-model';
+import { SeededRandom } from '../../../scripts/demo-data/random';
 
 const DIMS = 384;
 /** toBeCloseTo precision: |difference| < 0.005. */
 const CLOSE = 2;
 
-/** A seeded PRNG (mulberry32), so every run uses the same vectors. */
+/** A seeded PRNG, so every run uses the same vectors. */
 function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new SeededRandom(seed);
+  return () => rng.next();
 }
 
 function normalize(v: Float64Array): Float32Array {

@@ -7,16 +7,12 @@ import {
   type SlotInfo,
 } from '../../../domain/memory/vector/vector-partition';
 import loadWabt from 'wabt';
+import { SeededRandom } from '../../../scripts/demo-data/random';
 
 /** Deterministic unit vectors (mulberry32). */
 function vectors(n: number, dims: number, seed = 7): Float32Array[] {
-  let s = seed;
-  const rand = () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+  const rng = new SeededRandom(seed);
+  const rand = () => rng.next() - 0.5;
   return Array.from({ length: n }, () => {
     const v = Float32Array.from({ length: dims }, rand);
     const norm = Math.hypot(...v);
