@@ -6,7 +6,6 @@ import { DAY_MS, addYears, utcMidnight } from './calendar';
 import { generateCatalog } from './demo-store/catalog';
 import { createDemoStoreTables } from './demo-store/demo-store-tables';
 import { DEMO_STORE_TRUTH } from './demo-store/demo-store-truth';
-import { RETURN_REASONS } from './demo-store/reference-data';
 import { generateSales } from './demo-store/sales';
 import { generateStaff } from './demo-store/staff';
 import type { GeneratedDatabase } from './generated-database';
@@ -51,8 +50,6 @@ export function generateDemoDatabase(options: DemoDatabaseOptions = {}): Generat
   const tables = createDemoStoreTables();
   const staff = generateStaff(rng.fork('staff'), tables, windowStart, cutoff);
   const products = generateCatalog(rng.fork('catalog'), tables, windowStart, cutoff);
-  for (const reason of RETURN_REASONS)
-    tables.returnReasons.add({ reason_code: reason.code, label: reason.label });
   generateSales({ rng: rng.fork('sales'), tables, staff, products, windowStart, cutoff, scale });
 
   return {

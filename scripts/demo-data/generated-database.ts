@@ -103,6 +103,27 @@ export interface FactTruth {
   breakdown_columns?: string[];
 }
 
+/**
+ * One query over every table of a family: `select` with `{t}` standing for each table in turn,
+ * joined by UNION ALL.
+ */
+export function unionAll(tables: readonly string[], select: string): string {
+  return tables.map((t) => select.replaceAll('{t}', t)).join(' UNION ALL ');
+}
+
+/**
+ * A fact dated by a column of its own, `table.column`: its day is the column itself when it holds
+ * a day (a DATE), else the DATE() of the instant it holds (a DATETIME or TIMESTAMP).
+ */
+export function datedFact(table: string, column: string, holds: 'day' | 'instant'): FactTruth {
+  const day = holds === 'day' ? column : `DATE(${column})`;
+  return {
+    table,
+    event_date_sql: `SELECT ${day} AS d FROM ${table}`,
+    event_time_column: `${table}.${column}`,
+  };
+}
+
 /** `table.column` names for several columns of one table (keeps truth lists short). */
 export function columnsOf(table: string, ...columns: string[]): string[] {
   return columns.map((column) => `${table}.${column}`);

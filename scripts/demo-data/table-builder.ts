@@ -59,6 +59,30 @@ export class GeneratedTable<C extends ColumnDefinitions = ColumnDefinitions> {
 }
 
 /**
+ * A table of fixed reference data (codes and their labels, a short list of stores), keyed by its
+ * first column and filled at once. Its rows come from constant lists, never from the random
+ * stream, so filling it before the other tables shifts no generated value.
+ */
+export function referenceTable<C extends ColumnDefinitions>(
+  name: string,
+  columns: C,
+  rows: readonly { [K in keyof C]: SqlValue }[],
+  constraints: string[] = [],
+): GeneratedTable<C> {
+  const table = new GeneratedTable(name, columns, [
+    `PRIMARY KEY (${Object.keys(columns)[0]})`,
+    ...constraints,
+  ]);
+  for (const row of rows) table.add(row);
+  return table;
+}
+
+/** `CONSTRAINT fk_<table>_<column> FOREIGN KEY …`, onto the parent's column of the same name by default. */
+export function foreignKey(table: string, column: string, parent: string, parentColumn = column): string {
+  return `CONSTRAINT fk_${table}_${column} FOREIGN KEY (${column}) REFERENCES ${parent} (${parentColumn})`;
+}
+
+/**
  * Every table's DDL, then every table's rows, in the order given (parents before children, so
  * declared foreign keys hold at every insert).
  */

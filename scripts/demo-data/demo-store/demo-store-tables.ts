@@ -2,11 +2,12 @@
  * The demo retailer's schema: snake_case, declared foreign keys, a `last_update` audit TIMESTAMP on
  * most tables (maintained by the database on change; never the business date).
  */
-import { GeneratedTable } from '../table-builder';
+import { GeneratedTable, referenceTable } from '../table-builder';
+import { RETURN_REASONS } from './reference-data';
 
 const AUDIT = 'TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP';
 
-/** Creates the empty tables, parents before children. */
+/** Creates the tables, parents before children: empty, but for the fixed list of return reasons. */
 export function createDemoStoreTables() {
   const countries = new GeneratedTable(
     'countries',
@@ -210,10 +211,10 @@ export function createDemoStoreTables() {
       'CONSTRAINT fk_shipments_order FOREIGN KEY (order_id) REFERENCES orders (order_id)',
     ],
   );
-  const returnReasons = new GeneratedTable(
+  const returnReasons = referenceTable(
     'return_reasons',
     { reason_code: 'VARCHAR(20) NOT NULL', label: 'VARCHAR(60) NOT NULL' },
-    ['PRIMARY KEY (reason_code)'],
+    RETURN_REASONS.map((reason) => ({ reason_code: reason.code, label: reason.label })),
   );
   const returns = new GeneratedTable(
     'returns',

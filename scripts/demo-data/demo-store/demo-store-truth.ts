@@ -1,14 +1,10 @@
 /** What is true of the demo retailer's database, for tests of the analyst and the warehouse. */
-import { columnsOf, type SchemaTruth } from '../generated-database';
+import { columnsOf, datedFact, type SchemaTruth } from '../generated-database';
 
 export const DEMO_STORE_TRUTH: SchemaTruth = {
   industry: 'retail',
   facts: [
-    {
-      table: 'orders',
-      event_date_sql: 'SELECT DATE(order_date) AS d FROM orders',
-      event_time_column: 'orders.order_date',
-    },
+    datedFact('orders', 'order_date', 'instant'),
     {
       table: 'order_items',
       event_date_sql:
@@ -17,21 +13,11 @@ export const DEMO_STORE_TRUTH: SchemaTruth = {
       revenue_sql: 'SELECT SUM(quantity * unit_price * (1 - discount)) AS revenue FROM order_items',
     },
     {
-      table: 'payments',
-      event_date_sql: 'SELECT DATE(paid_at) AS d FROM payments',
-      event_time_column: 'payments.paid_at',
+      ...datedFact('payments', 'paid_at', 'instant'),
       revenue_sql: 'SELECT SUM(amount) AS revenue FROM payments',
     },
-    {
-      table: 'shipments',
-      event_date_sql: 'SELECT DATE(shipped_at) AS d FROM shipments',
-      event_time_column: 'shipments.shipped_at',
-    },
-    {
-      table: 'returns',
-      event_date_sql: 'SELECT DATE(returned_at) AS d FROM returns',
-      event_time_column: 'returns.returned_at',
-    },
+    datedFact('shipments', 'shipped_at', 'instant'),
+    datedFact('returns', 'returned_at', 'instant'),
   ],
   never_aggregate: [
     ...columnsOf('countries', 'country_id'),

@@ -6,11 +6,11 @@
  */
 import { DAY_MS, formatDate, formatDateTime, utcDate } from '../calendar';
 import { spreadEvents, weekendFactor } from '../event-times';
-import { columnsOf, type GeneratedDatabase } from '../generated-database';
+import { columnsOf, datedFact, type GeneratedDatabase } from '../generated-database';
 import { companyName } from '../names';
 import { SeededRandom } from '../random';
 import { decimal, money, roundHalfUp } from '../sql-literals';
-import { GeneratedTable, databaseStatements } from '../table-builder';
+import { GeneratedTable, databaseStatements, referenceTable } from '../table-builder';
 import type { ZooOptions, ZooSchema } from './zoo-schema';
 
 const NAME = 'zoo_abbreviated_ledger';
@@ -35,10 +35,10 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     },
     ['PRIMARY KEY (cust_no)'],
   );
-  const grp = new GeneratedTable(
+  const grp = referenceTable(
     'prod_grp',
     { grp_cd: 'CHAR(3) NOT NULL', grp_desc: 'VARCHAR(30) NOT NULL' },
-    ['PRIMARY KEY (grp_cd)'],
+    GROUPS.map(([grp_cd, grp_desc]) => ({ grp_cd, grp_desc })),
   );
   const prod = new GeneratedTable(
     'prod',
@@ -84,7 +84,6 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       city_nm: rng.pick(cities),
       reg_dt: formatDate(utcDate(2019, 1, 1) + rng.int(0, 1500) * DAY_MS),
     });
-  for (const [grp_cd, grp_desc] of GROUPS) grp.add({ grp_cd, grp_desc });
   const prices = new Map<string, number>();
   for (let i = 1; i <= 50; i++) {
     const code = `P${String(i * 7).padStart(7, '0')}`;
@@ -142,9 +141,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       industry: 'wholesale',
       facts: [
         {
-          table: 'inv_hdr',
-          event_date_sql: 'SELECT DATE(inv_dt) AS d FROM inv_hdr',
-          event_time_column: 'inv_hdr.inv_dt',
+          ...datedFact('inv_hdr', 'inv_dt', 'instant'),
           revenue_sql: 'SELECT SUM(tot_amt) AS revenue FROM inv_hdr',
         },
         {

@@ -6,13 +6,13 @@
  * a one-row table. Numbers that are not quantities: phone and zip codes as integers, model_year,
  * a founding YEAR, flags.
  */
-import { DAY_MS, formatDate, formatDateTime, utcDate } from '../calendar';
+import { DAY_MS, formatDate, formatDateTime, utcDate, utcMidnight } from '../calendar';
 import { spreadEvents, weekendFactor, yearlyCycle } from '../event-times';
-import { columnsOf, type GeneratedDatabase } from '../generated-database';
+import { columnsOf, datedFact, type GeneratedDatabase } from '../generated-database';
 import { emailAddress, personName, words } from '../names';
 import { SeededRandom } from '../random';
 import { decimal, money } from '../sql-literals';
-import { GeneratedTable, databaseStatements } from '../table-builder';
+import { GeneratedTable, databaseStatements, foreignKey, referenceTable } from '../table-builder';
 import type { ZooOptions, ZooSchema } from './zoo-schema';
 
 const NAME = 'zoo_bike_shops';
@@ -98,18 +98,17 @@ const STATUSES = [
 
 function generate(options: ZooOptions = {}): GeneratedDatabase {
   const rng = new SeededRandom(options.seed ?? 1);
-  const fk = (child: string, column: string, parent: string, parentColumn = column) =>
-    `CONSTRAINT fk_${child}_${column} FOREIGN KEY (${column}) REFERENCES ${parent} (${parentColumn})`;
   const t = {
-    countries: new GeneratedTable(
+    countries: referenceTable(
       'countries',
       { country_id: 'TINYINT NOT NULL', country_name: 'VARCHAR(60) NOT NULL' },
-      ['PRIMARY KEY (country_id)'],
+      COUNTRIES.map((name, i) => ({ country_id: i + 1, country_name: name })),
     ),
-    cities: new GeneratedTable(
+    cities: referenceTable(
       'cities',
       { city_id: 'SMALLINT NOT NULL', city_name: 'VARCHAR(60) NOT NULL', country_id: 'TINYINT NOT NULL' },
-      ['PRIMARY KEY (city_id)', fk('cities', 'country_id', 'countries')],
+      CITIES.map(([name, country], i) => ({ city_id: i + 1, city_name: name, country_id: country + 1 })),
+      [foreignKey('cities', 'country_id', 'countries')],
     ),
     customers: new GeneratedTable(
       'customers',
@@ -124,15 +123,17 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
         zip_code: 'INT NULL',
         created_at: 'TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP',
       },
-      ['PRIMARY KEY (customer_id)', fk('customers', 'city_id', 'cities')],
+      ['PRIMARY KEY (customer_id)', foreignKey('customers', 'city_id', 'cities')],
     ),
-    brands: new GeneratedTable('brands', { brand_id: 'INT NOT NULL', brand_name: 'VARCHAR(60) NOT NULL' }, [
-      'PRIMARY KEY (brand_id)',
-    ]),
-    categories: new GeneratedTable(
+    brands: referenceTable(
+      'brands',
+      { brand_id: 'INT NOT NULL', brand_name: 'VARCHAR(60) NOT NULL' },
+      BRANDS.map((name, i) => ({ brand_id: i + 1, brand_name: name })),
+    ),
+    categories: referenceTable(
       'categories',
       { category_id: 'INT NOT NULL', category_name: 'VARCHAR(60) NOT NULL' },
-      ['PRIMARY KEY (category_id)'],
+      CATEGORIES.map(([name], c) => ({ category_id: c + 1, category_name: name })),
     ),
     subcategories: new GeneratedTable(
       'subcategories',
@@ -141,7 +142,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
         category_id: 'INT NOT NULL',
         subcategory_name: 'VARCHAR(60) NOT NULL',
       },
-      ['PRIMARY KEY (subcategory_id)', fk('subcategories', 'category_id', 'categories')],
+      ['PRIMARY KEY (subcategory_id)', foreignKey('subcategories', 'category_id', 'categories')],
     ),
     products: new GeneratedTable(
       'products',
@@ -156,17 +157,19 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       },
       [
         'PRIMARY KEY (product_id)',
-        fk('products', 'brand_id', 'brands'),
-        fk('products', 'subcategory_id', 'subcategories'),
+        foreignKey('products', 'brand_id', 'brands'),
+        foreignKey('products', 'subcategory_id', 'subcategories'),
       ],
     ),
-    tags: new GeneratedTable('tags', { tag_id: 'INT NOT NULL', tag_name: 'VARCHAR(30) NOT NULL' }, [
-      'PRIMARY KEY (tag_id)',
-    ]),
+    tags: referenceTable(
+      'tags',
+      { tag_id: 'INT NOT NULL', tag_name: 'VARCHAR(30) NOT NULL' },
+      TAGS.map((name, i) => ({ tag_id: i + 1, tag_name: name })),
+    ),
     productTags: new GeneratedTable('product_tags', { product_id: 'INT NOT NULL', tag_id: 'INT NOT NULL' }, [
       'PRIMARY KEY (product_id, tag_id)',
-      fk('product_tags', 'product_id', 'products'),
-      fk('product_tags', 'tag_id', 'tags'),
+      foreignKey('product_tags', 'product_id', 'products'),
+      foreignKey('product_tags', 'tag_id', 'tags'),
     ]),
     stores: new GeneratedTable(
       'stores',
@@ -178,7 +181,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
         city_id: 'SMALLINT NOT NULL',
         zip_code: 'INT NULL',
       },
-      ['PRIMARY KEY (store_id)', fk('stores', 'city_id', 'cities')],
+      ['PRIMARY KEY (store_id)', foreignKey('stores', 'city_id', 'cities')],
     ),
     staffs: new GeneratedTable(
       'staffs',
@@ -194,14 +197,14 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       },
       [
         'PRIMARY KEY (staff_id)',
-        fk('staffs', 'store_id', 'stores'),
-        fk('staffs', 'manager_id', 'staffs', 'staff_id'),
+        foreignKey('staffs', 'store_id', 'stores'),
+        foreignKey('staffs', 'manager_id', 'staffs', 'staff_id'),
       ],
     ),
-    orderStatus: new GeneratedTable(
+    orderStatus: referenceTable(
       'order_status',
       { code: 'TINYINT NOT NULL', label: 'VARCHAR(20) NOT NULL' },
-      ['PRIMARY KEY (code)'],
+      STATUSES.map(([code, label]) => ({ code, label })),
     ),
     orders: new GeneratedTable(
       'orders',
@@ -217,10 +220,10 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       },
       [
         'PRIMARY KEY (order_id)',
-        fk('orders', 'customer_id', 'customers'),
-        fk('orders', 'order_status', 'order_status', 'code'),
-        fk('orders', 'store_id', 'stores'),
-        fk('orders', 'staff_id', 'staffs'),
+        foreignKey('orders', 'customer_id', 'customers'),
+        foreignKey('orders', 'order_status', 'order_status', 'code'),
+        foreignKey('orders', 'store_id', 'stores'),
+        foreignKey('orders', 'staff_id', 'staffs'),
       ],
     ),
     orderItems: new GeneratedTable(
@@ -235,8 +238,8 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       },
       [
         'PRIMARY KEY (order_id, item_id)',
-        fk('order_items', 'order_id', 'orders'),
-        fk('order_items', 'product_id', 'products'),
+        foreignKey('order_items', 'order_id', 'orders'),
+        foreignKey('order_items', 'product_id', 'products'),
       ],
     ),
     itemReturns: new GeneratedTable(
@@ -259,8 +262,8 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       { store_id: 'INT NOT NULL', product_id: 'INT NOT NULL', quantity: 'INT NULL' },
       [
         'PRIMARY KEY (store_id, product_id)',
-        fk('stocks', 'store_id', 'stores'),
-        fk('stocks', 'product_id', 'products'),
+        foreignKey('stocks', 'store_id', 'stores'),
+        foreignKey('stocks', 'product_id', 'products'),
       ],
     ),
     companyProfile: new GeneratedTable(
@@ -276,10 +279,6 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     ),
   };
 
-  COUNTRIES.forEach((name, i) => t.countries.add({ country_id: i + 1, country_name: name }));
-  CITIES.forEach(([name, country], i) =>
-    t.cities.add({ city_id: i + 1, city_name: name, country_id: country + 1 }),
-  );
   const phoneIn = (cityIndex: number) => CITIES[cityIndex][3] * 10_000_000 + 5_550_100 + rng.int(0, 99);
   const zipIn = (cityIndex: number) => (CITIES[cityIndex][2] ? CITIES[cityIndex][2] + rng.int(0, 30) : null);
 
@@ -307,12 +306,9 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     });
   });
 
-  BRANDS.forEach((name, i) => t.brands.add({ brand_id: i + 1, brand_name: name }));
-  TAGS.forEach((name, i) => t.tags.add({ tag_id: i + 1, tag_name: name }));
   const products: { id: number; cents: number; year: number; weight: number }[] = [];
   let subcategoryId = 0;
-  CATEGORIES.forEach(([category, subcategories], c) => {
-    t.categories.add({ category_id: c + 1, category_name: category });
+  CATEGORIES.forEach(([, subcategories], c) => {
     for (const [subcategory, min, max, models] of subcategories) {
       t.subcategories.add({
         subcategory_id: ++subcategoryId,
@@ -373,7 +369,6 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     }
     staffIds.push(ids);
   });
-  for (const [code, label] of STATUSES) t.orderStatus.add({ code, label });
 
   // Cycling peaks in late spring; weekends are busier.
   const orderDays = spreadEvents(rng, {
@@ -381,7 +376,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     to: TO,
     count: ORDERS,
     weight: (day) => yearlyCycle(day, 150, 0.5) * weekendFactor(day, 1.6),
-  }).map((at) => Math.floor(at / DAY_MS) * DAY_MS);
+  }).map(utcMidnight);
   let returnId = 0;
   orderDays.forEach((day, i) => {
     const orderId = i + 1;
@@ -451,11 +446,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     truth: {
       industry: 'retail',
       facts: [
-        {
-          table: 'orders',
-          event_date_sql: 'SELECT order_date AS d FROM orders',
-          event_time_column: 'orders.order_date',
-        },
+        datedFact('orders', 'order_date', 'day'),
         {
           table: 'order_items',
           event_date_sql:
@@ -463,11 +454,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
           event_time_column: 'orders.order_date',
           revenue_sql: 'SELECT SUM(quantity * list_price * (1 - discount)) AS revenue FROM order_items',
         },
-        {
-          table: 'item_returns',
-          event_date_sql: 'SELECT returned_on AS d FROM item_returns',
-          event_time_column: 'item_returns.returned_on',
-        },
+        datedFact('item_returns', 'returned_on', 'day'),
         { table: 'stocks', event_date_sql: null, event_time_column: null },
       ],
       never_aggregate: [

@@ -5,13 +5,13 @@
  * diagnoses, DATE columns that are not events (birth_date, hired_on), and numbers that are not
  * quantities (license_number, postal_code, phone_number).
  */
-import { DAY_MS, HOUR_MS, MINUTE_MS, formatDate, formatDateTime, utcDate } from '../calendar';
+import { DAY_MS, HOUR_MS, MINUTE_MS, formatDate, formatDateTime, utcDate, utcMidnight } from '../calendar';
 import { growth, spreadEvents, weekendFactor, yearlyCycle } from '../event-times';
-import { columnsOf, type GeneratedDatabase } from '../generated-database';
+import { columnsOf, datedFact, type GeneratedDatabase } from '../generated-database';
 import { personName } from '../names';
 import { SeededRandom } from '../random';
 import { decimal, money } from '../sql-literals';
-import { GeneratedTable, databaseStatements } from '../table-builder';
+import { GeneratedTable, databaseStatements, referenceTable } from '../table-builder';
 import type { ZooOptions, ZooSchema } from './zoo-schema';
 
 const NAME = 'zoo_clinic';
@@ -65,15 +65,15 @@ const NO_SHOW_FEE_CENTS = 2500;
 
 function generate(options: ZooOptions = {}): GeneratedDatabase {
   const rng = new SeededRandom(options.seed ?? 1);
-  const departments = new GeneratedTable(
+  const departments = referenceTable(
     'departments',
     { department_id: 'SMALLINT NOT NULL', name: 'VARCHAR(60) NOT NULL' },
-    ['PRIMARY KEY (department_id)'],
+    DEPARTMENTS.map(([name], i) => ({ department_id: i + 1, name })),
   );
-  const insurers = new GeneratedTable(
+  const insurers = referenceTable(
     'insurers',
     { insurer_id: 'SMALLINT NOT NULL', name: 'VARCHAR(60) NOT NULL' },
-    ['PRIMARY KEY (insurer_id)'],
+    INSURERS.map((name, i) => ({ insurer_id: i + 1, name })),
   );
   const doctors = new GeneratedTable(
     'doctors',
@@ -110,10 +110,10 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       'CONSTRAINT fk_patients_insurer FOREIGN KEY (insurer_id) REFERENCES insurers (insurer_id)',
     ],
   );
-  const diagnoses = new GeneratedTable(
+  const diagnoses = referenceTable(
     'diagnoses',
     { code: 'VARCHAR(8) NOT NULL', label: 'VARCHAR(80) NOT NULL' },
-    ['PRIMARY KEY (code)'],
+    DIAGNOSES.map(([code, label]) => ({ code, label })),
   );
   const appointments = new GeneratedTable(
     'appointments',
@@ -163,10 +163,6 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     ],
   );
 
-  DEPARTMENTS.forEach(([name], i) => departments.add({ department_id: i + 1, name }));
-  INSURERS.forEach((name, i) => insurers.add({ insurer_id: i + 1, name }));
-  for (const [code, label] of DIAGNOSES) diagnoses.add({ code, label });
-
   const doctorDepartments: number[] = [];
   for (let d = 1; d <= 18; d++) {
     const department = d <= 6 ? d : rng.weighted([1, 2, 3, 4, 5, 6], [5, 2, 2, 3, 2, 1]);
@@ -197,7 +193,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       patient_id: i + 1,
       first_name: name.first,
       last_name: name.last,
-      birth_date: formatDate(Math.floor(born / DAY_MS) * DAY_MS),
+      birth_date: formatDate(utcMidnight(born)),
       sex: rng.weighted(['F', 'M', 'X'], [51, 48, 1]),
       postal_code: rng.chance(0.95) ? 10000 + rng.int(1, 380) : null,
       phone_number: rng.chance(0.9) ? 2_125_550_100 + rng.int(0, 99) : null,
@@ -286,16 +282,10 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       industry: 'health',
       facts: [
         {
-          table: 'appointments',
-          event_date_sql: 'SELECT DATE(scheduled_at) AS d FROM appointments',
-          event_time_column: 'appointments.scheduled_at',
+          ...datedFact('appointments', 'scheduled_at', 'instant'),
           revenue_sql: 'SELECT SUM(fee) AS revenue FROM appointments',
         },
-        {
-          table: 'lab_results',
-          event_date_sql: 'SELECT DATE(measured_at) AS d FROM lab_results',
-          event_time_column: 'lab_results.measured_at',
-        },
+        datedFact('lab_results', 'measured_at', 'instant'),
       ],
       never_aggregate: [
         ...columnsOf('departments', 'department_id'),

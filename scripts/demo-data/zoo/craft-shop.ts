@@ -7,11 +7,12 @@
  */
 import { DAY_MS, formatDateTime, utcDate } from '../calendar';
 import { spreadEvents, weekendFactor } from '../event-times';
-import { columnsOf, type GeneratedDatabase } from '../generated-database';
+import { columnsOf, datedFact, type GeneratedDatabase } from '../generated-database';
 import { emailAddress, personName } from '../names';
 import { SeededRandom } from '../random';
 import { money } from '../sql-literals';
-import { GeneratedTable, databaseStatements } from '../table-builder';
+import { GeneratedTable, databaseStatements, foreignKey, referenceTable } from '../table-builder';
+import { groupedAmount } from './text-amounts';
 import type { ZooOptions, ZooSchema } from './zoo-schema';
 
 const NAME = 'zoo_craft_shop';
@@ -20,14 +21,8 @@ const TO = utcDate(2025, 9, 1);
 const CATEGORIES = ['Yarn', 'Paper', 'Paint', 'Clay', 'Fabric'];
 const UNPARSABLE = ['N/A', 'pending', '#VALUE!', 'see invoice'];
 
-const fk = (table: string, column: string, parent: string) =>
-  `CONSTRAINT fk_${table}_${column} FOREIGN KEY (${column}) REFERENCES ${parent} (${column})`;
-
 /** `$1,234.50` from cents, as the shop's spreadsheet wrote its amounts. */
-function dollars(cents: number): string {
-  const whole = Math.floor(cents / 100).toLocaleString('en-US');
-  return `$${whole}.${String(cents % 100).padStart(2, '0')}`;
-}
+const dollars = (cents: number) => `$${groupedAmount(cents)}`;
 
 function generate(options: ZooOptions = {}): GeneratedDatabase {
   const rng = new SeededRandom(options.seed ?? 1);
@@ -41,10 +36,10 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     },
     ['PRIMARY KEY (customer_id)'],
   );
-  const categories = new GeneratedTable(
+  const categories = referenceTable(
     'categories',
     { category_id: 'INT NOT NULL', category_name: 'VARCHAR(30) NOT NULL' },
-    ['PRIMARY KEY (category_id)'],
+    CATEGORIES.map((category_name, i) => ({ category_id: i + 1, category_name })),
   );
   const products = new GeneratedTable(
     'products',
@@ -55,7 +50,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       list_price: 'DECIMAL(10,2) NOT NULL',
       unit_cost: 'DECIMAL(10,2) NOT NULL',
     },
-    ['PRIMARY KEY (product_id)', fk('products', 'category_id', 'categories')],
+    ['PRIMARY KEY (product_id)', foreignKey('products', 'category_id', 'categories')],
   );
   const orders = new GeneratedTable(
     'orders',
@@ -65,7 +60,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       ordered_at: 'DATETIME NOT NULL',
       status: "ENUM('paid','shipped','cancelled') NOT NULL",
     },
-    ['PRIMARY KEY (order_id)', fk('orders', 'customer_id', 'customers')],
+    ['PRIMARY KEY (order_id)', foreignKey('orders', 'customer_id', 'customers')],
   );
   const lines = new GeneratedTable(
     'order_lines',
@@ -77,8 +72,8 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     },
     [
       'PRIMARY KEY (order_id, line_no)',
-      fk('order_lines', 'order_id', 'orders'),
-      fk('order_lines', 'product_id', 'products'),
+      foreignKey('order_lines', 'order_id', 'orders'),
+      foreignKey('order_lines', 'product_id', 'products'),
     ],
   );
   const workshops = new GeneratedTable(
@@ -98,8 +93,8 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     },
     [
       'PRIMARY KEY (ticket_id)',
-      fk('workshop_tickets', 'workshop_id', 'workshops'),
-      fk('workshop_tickets', 'customer_id', 'customers'),
+      foreignKey('workshop_tickets', 'workshop_id', 'workshops'),
+      foreignKey('workshop_tickets', 'customer_id', 'customers'),
     ],
   );
   const payments = new GeneratedTable(
@@ -111,7 +106,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       method: 'VARCHAR(12) NOT NULL',
       amount: 'VARCHAR(20) NOT NULL',
     },
-    ['PRIMARY KEY (payment_id)', fk('payments', 'order_id', 'orders')],
+    ['PRIMARY KEY (payment_id)', foreignKey('payments', 'order_id', 'orders')],
   );
 
   for (let i = 1; i <= 120; i++) {
@@ -123,7 +118,6 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       email: emailAddress(name, i),
     });
   }
-  CATEGORIES.forEach((category_name, i) => categories.add({ category_id: i + 1, category_name }));
   const prices = new Map<number, number>();
   for (let i = 1; i <= 40; i++) {
     const cents = rng.int(150, 12_000);
@@ -197,11 +191,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     truth: {
       industry: 'retail',
       facts: [
-        {
-          table: 'orders',
-          event_date_sql: 'SELECT DATE(ordered_at) AS d FROM orders',
-          event_time_column: 'orders.ordered_at',
-        },
+        datedFact('orders', 'ordered_at', 'instant'),
         {
           table: 'order_lines',
           event_date_sql:
@@ -212,16 +202,12 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
             'SELECT SUM(l.quantity * p.list_price) AS revenue FROM order_lines l JOIN products p ON p.product_id = l.product_id',
         },
         {
-          table: 'workshop_tickets',
-          event_date_sql: 'SELECT DATE(sold_at) AS d FROM workshop_tickets',
-          event_time_column: 'workshop_tickets.sold_at',
+          ...datedFact('workshop_tickets', 'sold_at', 'instant'),
           // One row per ticket: each ticket is one unit at its price.
           revenue_sql: 'SELECT SUM(price) AS revenue FROM workshop_tickets',
         },
         {
-          table: 'payments',
-          event_date_sql: 'SELECT DATE(paid_at) AS d FROM payments',
-          event_time_column: 'payments.paid_at',
+          ...datedFact('payments', 'paid_at', 'instant'),
           // Every amount the shop wrote is `$d,ddd.cc`; what is not is no amount.
           revenue_sql:
             "SELECT SUM(CAST(REPLACE(REPLACE(amount, '$', ''), ',', '') AS DECIMAL(14,2))) AS revenue FROM payments WHERE amount LIKE '$%'",

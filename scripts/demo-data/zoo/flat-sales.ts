@@ -8,10 +8,11 @@
  */
 import { DAY_MS, formatDateTime, utcDate } from '../calendar';
 import { spreadEvents, weekendFactor } from '../event-times';
-import { columnsOf, type GeneratedDatabase } from '../generated-database';
+import { columnsOf, datedFact, type GeneratedDatabase } from '../generated-database';
 import { SeededRandom } from '../random';
 import { money } from '../sql-literals';
-import { GeneratedTable, databaseStatements } from '../table-builder';
+import { GeneratedTable, databaseStatements, foreignKey, referenceTable } from '../table-builder';
+import { groupedAmount } from './text-amounts';
 import type { ZooOptions, ZooSchema } from './zoo-schema';
 
 const NAME = 'zoo_flat_sales';
@@ -21,21 +22,12 @@ const CITIES = ['Leeds', 'York', 'Hull', 'Bradford', 'Wakefield', 'Harrogate'];
 const GOODS = ['Kettle', 'Toaster', 'Lamp', 'Blender', 'Fan', 'Heater', 'Radio', 'Clock'];
 const UNPARSABLE = ['N/A', 'void', 'pending', '#REF!'];
 
-const fk = (table: string, column: string, parent: string, parentColumn = column) =>
-  `CONSTRAINT fk_${table}_${column} FOREIGN KEY (${column}) REFERENCES ${parent} (${parentColumn})`;
-
-/** `1,234.50` from cents. */
-function grouped(cents: number): string {
-  const whole = Math.floor(cents / 100).toLocaleString('en-US');
-  return `${whole}.${String(cents % 100).padStart(2, '0')}`;
-}
-
 function generate(options: ZooOptions = {}): GeneratedDatabase {
   const rng = new SeededRandom(options.seed ?? 1);
-  const stores = new GeneratedTable(
+  const stores = referenceTable(
     'stores',
     { store_id: 'INT NOT NULL', store_name: 'VARCHAR(40) NOT NULL', city: 'VARCHAR(30) NOT NULL' },
-    ['PRIMARY KEY (store_id)'],
+    CITIES.map((city, i) => ({ store_id: i + 1, store_name: `${city} store`, city })),
   );
   const products = new GeneratedTable(
     'products',
@@ -56,7 +48,11 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       store_id: 'INT NOT NULL',
       quantity: 'INT NOT NULL',
     },
-    ['PRIMARY KEY (sale_id)', fk('sales', 'product_id', 'products'), fk('sales', 'store_id', 'stores')],
+    [
+      'PRIMARY KEY (sale_id)',
+      foreignKey('sales', 'product_id', 'products'),
+      foreignKey('sales', 'store_id', 'stores'),
+    ],
   );
   const moves = new GeneratedTable(
     'stock_moves',
@@ -70,9 +66,9 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     },
     [
       'PRIMARY KEY (move_id)',
-      fk('stock_moves', 'product_id', 'products'),
-      fk('stock_moves', 'from_store_id', 'stores', 'store_id'),
-      fk('stock_moves', 'to_store_id', 'stores', 'store_id'),
+      foreignKey('stock_moves', 'product_id', 'products'),
+      foreignKey('stock_moves', 'from_store_id', 'stores', 'store_id'),
+      foreignKey('stock_moves', 'to_store_id', 'stores', 'store_id'),
     ],
   );
   const ledger = new GeneratedTable(
@@ -84,10 +80,9 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       kind: "ENUM('payment','refund') NOT NULL",
       amount: 'VARCHAR(20) NOT NULL',
     },
-    ['PRIMARY KEY (entry_id)', fk('ledger', 'store_id', 'stores')],
+    ['PRIMARY KEY (entry_id)', foreignKey('ledger', 'store_id', 'stores')],
   );
 
-  CITIES.forEach((city, i) => stores.add({ store_id: i + 1, store_name: `${city} store`, city }));
   for (let i = 1; i <= 30; i++) {
     const cents = rng.int(899, 24_999);
     products.add({
@@ -127,10 +122,10 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       i >= 5 && rng.chance(0.02)
         ? rng.pick(UNPARSABLE)
         : !refund
-          ? `$${grouped(cents)}`
+          ? `$${groupedAmount(cents)}`
           : rng.chance(0.8)
-            ? `(${grouped(cents)})`
-            : `${grouped(cents)}-`;
+            ? `(${groupedAmount(cents)})`
+            : `${groupedAmount(cents)}-`;
     ledger.add({
       entry_id: 1 + i,
       posted_at: formatDateTime(at),
@@ -154,24 +149,18 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       industry: 'retail',
       facts: [
         {
-          table: 'sales',
-          event_date_sql: 'SELECT DATE(sold_at) AS d FROM sales',
-          event_time_column: 'sales.sold_at',
+          ...datedFact('sales', 'sold_at', 'instant'),
           // List-price revenue: each sale's quantity at its product's price, rounded per sale.
           revenue_sql:
             'SELECT SUM(s.quantity * p.list_price) AS revenue FROM sales s JOIN products p ON p.product_id = s.product_id',
           revenue_column: 'revenue',
         },
         {
-          table: 'stock_moves',
-          event_date_sql: 'SELECT DATE(moved_at) AS d FROM stock_moves',
-          event_time_column: 'stock_moves.moved_at',
+          ...datedFact('stock_moves', 'moved_at', 'instant'),
           unpriced: true,
         },
         {
-          table: 'ledger',
-          event_date_sql: 'SELECT DATE(posted_at) AS d FROM ledger',
-          event_time_column: 'ledger.posted_at',
+          ...datedFact('ledger', 'posted_at', 'instant'),
           // Payments in, refunds out: the sum of every entry that is an amount.
           revenue_sql: `SELECT SUM(CASE WHEN ${isRefund} THEN -${digits} ELSE ${digits} END) AS revenue FROM ledger WHERE ${isPayment} OR ${isRefund}`,
         },

@@ -7,10 +7,10 @@
  */
 import { DAY_MS, formatDateTime, utcDate } from '../calendar';
 import { spreadEvents, weekendFactor } from '../event-times';
-import { columnsOf, type GeneratedDatabase } from '../generated-database';
+import { columnsOf, datedFact, type GeneratedDatabase } from '../generated-database';
 import { SeededRandom } from '../random';
 import { decimal } from '../sql-literals';
-import { GeneratedTable, databaseStatements } from '../table-builder';
+import { GeneratedTable, databaseStatements, referenceTable } from '../table-builder';
 import type { ZooOptions, ZooSchema } from './zoo-schema';
 
 const NAME = 'zoo_generic_records';
@@ -42,10 +42,10 @@ function recordColumns() {
 
 function generate(options: ZooOptions = {}): GeneratedDatabase {
   const rng = new SeededRandom(options.seed ?? 1);
-  const kinds = new GeneratedTable(
+  const kinds = referenceTable(
     'kinds',
     { kind_code: 'CHAR(3) NOT NULL', label: 'VARCHAR(40) NOT NULL' },
-    ['PRIMARY KEY (kind_code)'],
+    KINDS.map(([kind_code, label]) => ({ kind_code, label })),
   );
   const entities = new GeneratedTable(
     'entities',
@@ -101,7 +101,6 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     ['PRIMARY KEY (setting_id)'],
   );
 
-  for (const [kind_code, label] of KINDS) kinds.add({ kind_code, label });
   const entityCount = 200;
   const created = spreadEvents(rng, {
     from: utcDate(2023, 1, 1),
@@ -169,13 +168,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     statements: databaseStatements([kinds, entities, items, records, archivedRecords, entityLinks, settings]),
     truth: {
       industry: 'general',
-      facts: [
-        {
-          table: 'records',
-          event_date_sql: 'SELECT DATE(recorded_at) AS d FROM records',
-          event_time_column: 'records.recorded_at',
-        },
-      ],
+      facts: [datedFact('records', 'recorded_at', 'instant')],
       never_aggregate: [
         ...columnsOf('entities', 'entity_id', 'parent_entity_id'),
         ...columnsOf('items', 'item_id'),

@@ -7,7 +7,7 @@
  */
 import { DAY_MS, formatDate, formatDateTime, utcDate } from '../calendar';
 import { spreadEvents } from '../event-times';
-import { columnsOf, type GeneratedDatabase } from '../generated-database';
+import { columnsOf, datedFact, type GeneratedDatabase } from '../generated-database';
 import { SeededRandom } from '../random';
 import { money } from '../sql-literals';
 import { GeneratedTable, databaseStatements } from '../table-builder';
@@ -155,9 +155,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
           revenue_column: 'revenue',
         },
         {
-          table: 'Zahlungen',
-          event_date_sql: 'SELECT DATE(Zahlungsdatum) AS d FROM Zahlungen',
-          event_time_column: 'Zahlungen.Zahlungsdatum',
+          ...datedFact('Zahlungen', 'Zahlungsdatum', 'instant'),
           revenue_sql: 'SELECT SUM(Betrag) AS revenue FROM Zahlungen',
         },
       ],

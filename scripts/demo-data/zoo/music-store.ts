@@ -7,11 +7,11 @@
  */
 import { formatDateTime, utcDate } from '../calendar';
 import { growth, spreadEvents, weekendFactor } from '../event-times';
-import { columnsOf, type GeneratedDatabase } from '../generated-database';
+import { columnsOf, datedFact, type GeneratedDatabase } from '../generated-database';
 import { FIRST_NAMES, personName, words } from '../names';
 import { SeededRandom } from '../random';
 import { money } from '../sql-literals';
-import { GeneratedTable, databaseStatements } from '../table-builder';
+import { GeneratedTable, databaseStatements, referenceTable } from '../table-builder';
 import type { ZooOptions, ZooSchema } from './zoo-schema';
 
 const NAME = 'zoo_music_store';
@@ -51,12 +51,16 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     'PRIMARY KEY (AlbumId)',
     'KEY IFK_AlbumArtistId (ArtistId)',
   ]);
-  const Genre = new GeneratedTable('Genre', { GenreId: id, Name: 'VARCHAR(120) NULL' }, [
-    'PRIMARY KEY (GenreId)',
-  ]);
-  const MediaType = new GeneratedTable('MediaType', { MediaTypeId: id, Name: 'VARCHAR(120) NULL' }, [
-    'PRIMARY KEY (MediaTypeId)',
-  ]);
+  const Genre = referenceTable(
+    'Genre',
+    { GenreId: id, Name: 'VARCHAR(120) NULL' },
+    GENRES.map((name, i) => ({ GenreId: i + 1, Name: name === 'HipHop' ? 'Hip Hop' : name })),
+  );
+  const MediaType = referenceTable(
+    'MediaType',
+    { MediaTypeId: id, Name: 'VARCHAR(120) NULL' },
+    MEDIA_TYPES.map((name, i) => ({ MediaTypeId: i + 1, Name: name })),
+  );
   const Track = new GeneratedTable(
     'Track',
     {
@@ -72,9 +76,11 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     },
     ['PRIMARY KEY (TrackId)', 'KEY IFK_TrackAlbumId (AlbumId)', 'KEY IFK_TrackGenreId (GenreId)'],
   );
-  const Playlist = new GeneratedTable('Playlist', { PlaylistId: id, Name: 'VARCHAR(120) NULL' }, [
-    'PRIMARY KEY (PlaylistId)',
-  ]);
+  const Playlist = referenceTable(
+    'Playlist',
+    { PlaylistId: id, Name: 'VARCHAR(120) NULL' },
+    PLAYLISTS.map((name, i) => ({ PlaylistId: i + 1, Name: name })),
+  );
   const PlaylistTrack = new GeneratedTable('PlaylistTrack', { PlaylistId: id, TrackId: id }, [
     'PRIMARY KEY (PlaylistId, TrackId)',
     'KEY IFK_PlaylistTrackTrackId (TrackId)',
@@ -135,9 +141,6 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     ],
   );
 
-  GENRES.forEach((name, i) => Genre.add({ GenreId: i + 1, Name: name === 'HipHop' ? 'Hip Hop' : name }));
-  MEDIA_TYPES.forEach((name, i) => MediaType.add({ MediaTypeId: i + 1, Name: name }));
-
   const artistNames = new Set<string>();
   while (artistNames.size < 60) {
     artistNames.add(
@@ -182,7 +185,6 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
   });
 
   PLAYLISTS.forEach((name, i) => {
-    Playlist.add({ PlaylistId: i + 1, Name: name });
     // The last playlist was emptied: a parent without children.
     const size = name === 'Archive' ? 0 : rng.int(40, 380);
     for (const track of rng.sample(tracks, size).sort((x, y) => x.id - y.id)) {
@@ -300,9 +302,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       industry: 'music',
       facts: [
         {
-          table: 'Invoice',
-          event_date_sql: 'SELECT DATE(InvoiceDate) AS d FROM Invoice',
-          event_time_column: 'Invoice.InvoiceDate',
+          ...datedFact('Invoice', 'InvoiceDate', 'instant'),
           revenue_sql: 'SELECT SUM(Total) AS revenue FROM Invoice',
         },
         {

@@ -8,7 +8,7 @@
  */
 import { DAY_MS, formatDate, formatDateTime, utcDate } from '../calendar';
 import { spreadEvents } from '../event-times';
-import { columnsOf, type GeneratedDatabase } from '../generated-database';
+import { columnsOf, datedFact, type GeneratedDatabase } from '../generated-database';
 import { companyName } from '../names';
 import { SeededRandom } from '../random';
 import { decimal, money, roundHalfUp } from '../sql-literals';
@@ -148,9 +148,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       industry: 'retail',
       facts: [
         {
-          table: 'salesorder',
-          event_date_sql: 'SELECT DATE(o_orderdate) AS d FROM salesorder',
-          event_time_column: 'salesorder.o_orderdate',
+          ...datedFact('salesorder', 'o_orderdate', 'instant'),
           revenue_sql: 'SELECT SUM(o_netamount) AS revenue FROM salesorder',
         },
         {

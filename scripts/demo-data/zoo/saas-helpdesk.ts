@@ -8,11 +8,11 @@
  */
 import { DAY_MS, HOUR_MS, MINUTE_MS, addMonths, formatDate, formatDateTime, utcDate } from '../calendar';
 import { growth, spreadEvents, weekendFactor } from '../event-times';
-import { columnsOf, type GeneratedDatabase } from '../generated-database';
+import { columnsOf, datedFact, type GeneratedDatabase } from '../generated-database';
 import { companyName, emailAddress, personName } from '../names';
 import { SeededRandom } from '../random';
 import { decimal, roundHalfUp } from '../sql-literals';
-import { GeneratedTable, databaseStatements } from '../table-builder';
+import { GeneratedTable, databaseStatements, referenceTable } from '../table-builder';
 import type { ZooOptions, ZooSchema } from './zoo-schema';
 
 const NAME = 'zoo_saas_helpdesk';
@@ -60,15 +60,15 @@ const ADD_ONS = [
 
 function generate(options: ZooOptions = {}): GeneratedDatabase {
   const rng = new SeededRandom(options.seed ?? 1);
-  const plans = new GeneratedTable(
+  const plans = referenceTable(
     'plans',
     { plan_code: 'VARCHAR(12) NOT NULL', label: 'VARCHAR(40) NOT NULL', monthly_price_cents: 'INT NOT NULL' },
-    ['PRIMARY KEY (plan_code)'],
+    PLANS.map((p) => ({ plan_code: p.code, label: p.label, monthly_price_cents: p.cents })),
   );
-  const ticketPriorities = new GeneratedTable(
+  const ticketPriorities = referenceTable(
     'ticket_priorities',
     { code: 'CHAR(1) NOT NULL', label: 'VARCHAR(20) NOT NULL' },
-    ['PRIMARY KEY (code)'],
+    PRIORITIES.map((p) => ({ code: p.code, label: p.label })),
   );
   const customers = new GeneratedTable(
     'customers',
@@ -162,9 +162,6 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     },
     ['PRIMARY KEY (invoice_id, line_number)'],
   );
-
-  for (const p of PLANS) plans.add({ plan_code: p.code, label: p.label, monthly_price_cents: p.cents });
-  for (const p of PRIORITIES) ticketPriorities.add({ code: p.code, label: p.label });
 
   interface Account {
     id: number;
@@ -350,20 +347,10 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     truth: {
       industry: 'saas',
       facts: [
+        datedFact('page_views', 'viewed_at', 'instant'),
+        datedFact('support_tickets', 'opened_at', 'instant'),
         {
-          table: 'page_views',
-          event_date_sql: 'SELECT DATE(viewed_at) AS d FROM page_views',
-          event_time_column: 'page_views.viewed_at',
-        },
-        {
-          table: 'support_tickets',
-          event_date_sql: 'SELECT DATE(opened_at) AS d FROM support_tickets',
-          event_time_column: 'support_tickets.opened_at',
-        },
-        {
-          table: 'invoices',
-          event_date_sql: 'SELECT issued_on AS d FROM invoices',
-          event_time_column: 'invoices.issued_on',
+          ...datedFact('invoices', 'issued_on', 'day'),
           revenue_sql: 'SELECT ROUND(SUM(amount_cents) / 100, 2) AS revenue FROM invoices',
         },
         {

@@ -7,7 +7,7 @@
  */
 import { DAY_MS, formatDate, formatDateTime, utcDate } from '../calendar';
 import { spreadEvents } from '../event-times';
-import { columnsOf, type GeneratedDatabase } from '../generated-database';
+import { columnsOf, datedFact, type GeneratedDatabase } from '../generated-database';
 import { emailAddress, personName } from '../names';
 import { SeededRandom } from '../random';
 import { money } from '../sql-literals';
@@ -158,11 +158,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     truth: {
       industry: 'retail',
       facts: [
-        {
-          table: 'orders',
-          event_date_sql: 'SELECT DATE(order_date) AS d FROM orders',
-          event_time_column: 'orders.order_date',
-        },
+        datedFact('orders', 'order_date', 'instant'),
         {
           table: 'order_lines',
           event_date_sql:
@@ -170,11 +166,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
           event_time_column: 'orders.order_date',
           revenue_sql: 'SELECT SUM(quantity * unit_price) AS revenue FROM order_lines',
         },
-        {
-          table: 'shipments',
-          event_date_sql: 'SELECT shipped_date AS d FROM shipments',
-          event_time_column: 'shipments.shipped_date',
-        },
+        datedFact('shipments', 'shipped_date', 'day'),
       ],
       never_aggregate: [
         ...columnsOf('customers', 'customer_id'),

@@ -13,7 +13,8 @@ import { spreadEvents, weekendFactor } from '../event-times';
 import { columnsOf, type GeneratedDatabase } from '../generated-database';
 import { SeededRandom } from '../random';
 import { money, roundHalfUp } from '../sql-literals';
-import { GeneratedTable, databaseStatements } from '../table-builder';
+import { GeneratedTable, databaseStatements, foreignKey, referenceTable } from '../table-builder';
+import { addSale, type SalesSums } from './sales-sums';
 import type { ZooOptions, ZooSchema } from './zoo-schema';
 
 const NAME = 'zoo_star_calendar';
@@ -26,14 +27,13 @@ const MONTHS = 'January February March April May June July August September Octo
 );
 const DAYS = 'Sunday Monday Tuesday Wednesday Thursday Friday Saturday'.split(' ');
 const CATEGORIES = ['Tea', 'Coffee', 'Cocoa', 'Infusions'];
+const CITIES = ['Porto', 'Lisbon', 'Braga', 'Coimbra', 'Faro', 'Aveiro'];
 
 /** `20240131` for 31 January 2024. */
 const yyyymmdd = (ms: number) => Number(formatDate(ms).replace(/-/g, ''));
 
 function generate(options: ZooOptions = {}): GeneratedDatabase {
   const rng = new SeededRandom(options.seed ?? 1);
-  const fk = (child: string, column: string, parent: string) =>
-    `CONSTRAINT fk_${child}_${column} FOREIGN KEY (${column}) REFERENCES ${parent} (${column})`;
   const dimDate = new GeneratedTable(
     'dim_date',
     {
@@ -50,10 +50,10 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     },
     ['PRIMARY KEY (date_key)'],
   );
-  const dimStore = new GeneratedTable(
+  const dimStore = referenceTable(
     'store',
     { store_key: 'INT NOT NULL', store_name: 'VARCHAR(40) NOT NULL', city: 'VARCHAR(40) NOT NULL' },
-    ['PRIMARY KEY (store_key)'],
+    CITIES.map((city, i) => ({ store_key: i + 1, store_name: `Leaf & Bean ${city}`, city })),
   );
   const dimProduct = new GeneratedTable(
     'product',
@@ -76,9 +76,9 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     },
     [
       'PRIMARY KEY (sales_key)',
-      fk('fact_sales', 'date_key', 'dim_date'),
-      fk('fact_sales', 'store_key', 'store'),
-      fk('fact_sales', 'product_key', 'product'),
+      foreignKey('fact_sales', 'date_key', 'dim_date'),
+      foreignKey('fact_sales', 'store_key', 'store'),
+      foreignKey('fact_sales', 'product_key', 'product'),
     ],
   );
   // The earlier warehouse's monthly roll-up of the sales by store: a summary, not another fact.
@@ -92,7 +92,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       total_quantity: 'INT NOT NULL',
       total_sales_amount: 'DECIMAL(14,2) NOT NULL',
     },
-    ['PRIMARY KEY (year, month, store_key)', fk('agg_sales_month', 'store_key', 'store')],
+    ['PRIMARY KEY (year, month, store_key)', foreignKey('agg_sales_month', 'store_key', 'store')],
   );
   const refunds = new GeneratedTable(
     'refunds',
@@ -103,7 +103,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       refund_amount: 'DECIMAL(10,2) NOT NULL',
       reason: 'VARCHAR(40) NOT NULL',
     },
-    ['PRIMARY KEY (refund_id)', fk('refunds', 'store_key', 'store')],
+    ['PRIMARY KEY (refund_id)', foreignKey('refunds', 'store_key', 'store')],
   );
 
   for (let day = CALENDAR_FROM; day <= CALENDAR_TO; day += DAY_MS) {
@@ -122,9 +122,6 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       is_weekend: dow === 0 || dow === 6 ? 1 : 0,
     });
   }
-  const cities = ['Porto', 'Lisbon', 'Braga', 'Coimbra', 'Faro', 'Aveiro'];
-  for (let i = 1; i <= 6; i++)
-    dimStore.add({ store_key: i, store_name: `Leaf & Bean ${cities[i - 1]}`, city: cities[i - 1] });
   const prices = new Map<number, number>();
   for (let i = 1; i <= 30; i++) {
     prices.set(i, rng.int(250, 4_500));
@@ -134,10 +131,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       category: CATEGORIES[i % CATEGORIES.length],
     });
   }
-  const rollup = new Map<
-    string,
-    { year: number; month: number; store: number; count: number; quantity: number; cents: number }
-  >();
+  const rollup: SalesSums = new Map();
   spreadEvents(rng, {
     from: SALES_FROM,
     to: SALES_TO,
@@ -157,30 +151,19 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       quantity,
       sales_amount: money(cents),
     });
-    const { month } = monthAndDay(at);
-    const key = `${new Date(at).getUTCFullYear()}-${month}-${store}`;
-    const row = rollup.get(key) ?? {
-      year: new Date(at).getUTCFullYear(),
-      month,
-      store,
-      count: 0,
-      quantity: 0,
-      cents: 0,
-    };
-    row.count += 1;
-    row.quantity += quantity;
-    row.cents += cents;
-    rollup.set(key, row);
+    addSale(rollup, `${new Date(at).getUTCFullYear()}-${monthAndDay(at).month}-${store}`, quantity, cents);
   });
-  for (const r of rollup.values())
+  for (const [key, sum] of rollup) {
+    const [year, month, store] = key.split('-').map(Number);
     monthly.add({
-      year: r.year,
-      month: r.month,
-      store_key: r.store,
-      sales_count: r.count,
-      total_quantity: r.quantity,
-      total_sales_amount: money(r.cents),
+      year,
+      month,
+      store_key: store,
+      sales_count: sum.count,
+      total_quantity: sum.quantity,
+      total_sales_amount: money(sum.cents),
     });
+  }
   spreadEvents(rng, {
     from: utcDate(2023, 3, 1),
     to: utcDate(2024, 12, 15),

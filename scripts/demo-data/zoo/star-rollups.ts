@@ -7,12 +7,13 @@
  * monthly targets per store (a year and a month, an amount per store) whose numbers are plans, not
  * sums of sales.
  */
-import { DAY_MS, formatDate, utcDate } from '../calendar';
+import { formatDate, utcDate, utcMidnight } from '../calendar';
 import { spreadEvents, weekendFactor, yearlyCycle } from '../event-times';
-import { columnsOf, type GeneratedDatabase } from '../generated-database';
+import { columnsOf, datedFact, type GeneratedDatabase } from '../generated-database';
 import { SeededRandom } from '../random';
 import { money } from '../sql-literals';
-import { GeneratedTable, databaseStatements } from '../table-builder';
+import { GeneratedTable, databaseStatements, foreignKey, referenceTable } from '../table-builder';
+import { addSale, type SalesSums } from './sales-sums';
 import type { ZooOptions, ZooSchema } from './zoo-schema';
 
 const NAME = 'zoo_star_rollups';
@@ -57,13 +58,11 @@ const LINES: [string, [string, number][]][] = [
 
 function generate(options: ZooOptions = {}): GeneratedDatabase {
   const rng = new SeededRandom(options.seed ?? 1);
-  const fk = (child: string, column: string, parent: string) =>
-    `CONSTRAINT fk_${child}_${column} FOREIGN KEY (${column}) REFERENCES ${parent} (${column})`;
   const t = {
-    stores: new GeneratedTable(
+    stores: referenceTable(
       'stores',
       { store_id: 'INT NOT NULL', store_name: 'VARCHAR(60) NOT NULL', opened_year: 'YEAR NOT NULL' },
-      ['PRIMARY KEY (store_id)'],
+      STORES.map((name, i) => ({ store_id: i + 1, store_name: name, opened_year: 2015 + 3 * i })),
     ),
     products: new GeneratedTable(
       'products',
@@ -88,8 +87,8 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       },
       [
         'PRIMARY KEY (sale_id)',
-        fk('fact_sales', 'store_id', 'stores'),
-        fk('fact_sales', 'product_id', 'products'),
+        foreignKey('fact_sales', 'store_id', 'stores'),
+        foreignKey('fact_sales', 'product_id', 'products'),
       ],
     ),
     monthly: new GeneratedTable(
@@ -101,7 +100,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
         total_quantity: 'INT NOT NULL',
         total_amount: 'DECIMAL(12,2) NOT NULL',
       },
-      ['PRIMARY KEY (store_id, sales_month)', fk('agg_store_month', 'store_id', 'stores')],
+      ['PRIMARY KEY (store_id, sales_month)', foreignKey('agg_store_month', 'store_id', 'stores')],
     ),
     byLine: new GeneratedTable(
       'sales_by_product_line',
@@ -121,11 +120,13 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
         target_month: 'TINYINT NOT NULL',
         target_amount: 'DECIMAL(12,2) NOT NULL',
       },
-      ['PRIMARY KEY (store_id, target_year, target_month)', fk('store_targets', 'store_id', 'stores')],
+      [
+        'PRIMARY KEY (store_id, target_year, target_month)',
+        foreignKey('store_targets', 'store_id', 'stores'),
+      ],
     ),
   };
 
-  STORES.forEach((name, i) => t.stores.add({ store_id: i + 1, store_name: name, opened_year: 2015 + 3 * i }));
   const products: { id: number; line: string; cents: number }[] = [];
   for (const [line, items] of LINES)
     for (const [name, cents] of items) {
@@ -138,19 +139,15 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       });
     }
 
-  // What the roll-ups hold: sums of the fact's rows, kept in integer cents so they reconcile exactly.
-  const byStoreMonth = new Map<string, { count: number; quantity: number; cents: number }>();
-  const byLine = new Map<string, { count: number; quantity: number; cents: number }>();
-  const add = (map: typeof byLine, key: string, quantity: number, cents: number) => {
-    const sum = map.get(key) ?? { count: 0, quantity: 0, cents: 0 };
-    map.set(key, { count: sum.count + 1, quantity: sum.quantity + quantity, cents: sum.cents + cents });
-  };
+  // What the roll-ups hold: sums of the fact's rows.
+  const byStoreMonth: SalesSums = new Map();
+  const byLine: SalesSums = new Map();
   const days = spreadEvents(rng, {
     from: FROM,
     to: TO,
     count: SALES,
     weight: (day) => yearlyCycle(day, 330, 0.3) * weekendFactor(day, 1.4),
-  }).map((at) => Math.floor(at / DAY_MS) * DAY_MS);
+  }).map(utcMidnight);
   days.forEach((day, i) => {
     const store = rng.weighted([1, 2, 3], [5, 3, 2]);
     const product = rng.pick(products);
@@ -165,8 +162,8 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       unit_price: money(product.cents),
       amount: money(cents),
     });
-    add(byStoreMonth, `${store}|${formatDate(day).slice(0, 7)}-01`, quantity, cents);
-    add(byLine, product.line, quantity, cents);
+    addSale(byStoreMonth, `${store}|${formatDate(day).slice(0, 7)}-01`, quantity, cents);
+    addSale(byLine, product.line, quantity, cents);
   });
   for (const [key, sum] of [...byStoreMonth].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const [store, month] = key.split('|');
@@ -207,9 +204,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       industry: 'retail',
       facts: [
         {
-          table: 'fact_sales',
-          event_date_sql: 'SELECT sale_date AS d FROM fact_sales',
-          event_time_column: 'fact_sales.sale_date',
+          ...datedFact('fact_sales', 'sale_date', 'day'),
           revenue_sql: 'SELECT SUM(amount) AS revenue FROM fact_sales',
         },
       ],

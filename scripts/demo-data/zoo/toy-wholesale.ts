@@ -7,11 +7,11 @@
  */
 import { DAY_MS, formatDate, utcDate } from '../calendar';
 import { growth, spreadEvents, yearlyCycle } from '../event-times';
-import { columnsOf, type GeneratedDatabase } from '../generated-database';
+import { columnsOf, datedFact, type GeneratedDatabase } from '../generated-database';
 import { companyName, personName } from '../names';
 import { SeededRandom } from '../random';
 import { money } from '../sql-literals';
-import { GeneratedTable, databaseStatements } from '../table-builder';
+import { GeneratedTable, databaseStatements, referenceTable } from '../table-builder';
 import type { ZooOptions, ZooSchema } from './zoo-schema';
 
 const FROM = utcDate(2023, 1, 1);
@@ -93,10 +93,10 @@ const CUSTOMER_CITIES: Record<string, string[]> = {
 function generate(options: ZooOptions = {}): GeneratedDatabase {
   const rng = new SeededRandom(options.seed ?? 1);
 
-  const productlines = new GeneratedTable(
+  const productlines = referenceTable(
     'productlines',
     { productLine: 'VARCHAR(50) NOT NULL', textDescription: 'VARCHAR(200) NULL' },
-    ['PRIMARY KEY (productLine)'],
+    PRODUCT_LINES.map(([line, description]) => ({ productLine: line, textDescription: description })),
   );
   const products = new GeneratedTable(
     'products',
@@ -112,7 +112,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     },
     ['PRIMARY KEY (productCode)', 'KEY productLine (productLine)'],
   );
-  const offices = new GeneratedTable(
+  const offices = referenceTable(
     'offices',
     {
       officeCode: 'VARCHAR(10) NOT NULL',
@@ -122,7 +122,14 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       postalCode: 'VARCHAR(15) NOT NULL',
       territory: 'VARCHAR(10) NOT NULL',
     },
-    ['PRIMARY KEY (officeCode)'],
+    OFFICES.map((o) => ({
+      officeCode: o.code,
+      city: o.city,
+      phone: o.phone,
+      country: o.country,
+      postalCode: o.postal,
+      territory: o.territory,
+    })),
   );
   const employees = new GeneratedTable(
     'employees',
@@ -190,8 +197,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
   );
 
   const catalog: { code: string; msrpCents: number }[] = [];
-  PRODUCT_LINES.forEach(([line, description, names], lineIndex) => {
-    productlines.add({ productLine: line, textDescription: description });
+  PRODUCT_LINES.forEach(([line, , names], lineIndex) => {
     names.forEach((name, i) => {
       for (const edition of rng.chance(0.4) ? ['', ' Deluxe'] : ['']) {
         const code = `S${lineIndex + 1}${edition ? 'D' : ''}_${String(100 + i * 17 + rng.int(0, 9))}`;
@@ -210,17 +216,6 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       }
     });
   });
-
-  OFFICES.forEach((o) =>
-    offices.add({
-      officeCode: o.code,
-      city: o.city,
-      phone: o.phone,
-      country: o.country,
-      postalCode: o.postal,
-      territory: o.territory,
-    }),
-  );
 
   // The president, one sales manager per territory, then sales reps.
   const reps: { number: number; country: string }[] = [];
@@ -357,11 +352,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     truth: {
       industry: 'wholesale',
       facts: [
-        {
-          table: 'orders',
-          event_date_sql: 'SELECT orderDate AS d FROM orders',
-          event_time_column: 'orders.orderDate',
-        },
+        datedFact('orders', 'orderDate', 'day'),
         {
           table: 'orderdetails',
           event_date_sql:
@@ -370,9 +361,7 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
           revenue_sql: 'SELECT SUM(quantityOrdered * priceEach) AS revenue FROM orderdetails',
         },
         {
-          table: 'payments',
-          event_date_sql: 'SELECT paymentDate AS d FROM payments',
-          event_time_column: 'payments.paymentDate',
+          ...datedFact('payments', 'paymentDate', 'day'),
           revenue_sql: 'SELECT SUM(amount) AS revenue FROM payments',
         },
       ],

@@ -8,56 +8,28 @@
  */
 import { formatDateTime, utcDate } from '../calendar';
 import { spreadEvents } from '../event-times';
-import { columnsOf, type GeneratedDatabase } from '../generated-database';
-import { companyName } from '../names';
+import { columnsOf, unionAll, type GeneratedDatabase } from '../generated-database';
 import { SeededRandom } from '../random';
 import { money } from '../sql-literals';
 import { GeneratedTable, databaseStatements } from '../table-builder';
+import { tradeDimensions } from './trade-dimensions';
 import type { ZooOptions, ZooSchema } from './zoo-schema';
 
 const NAME = 'zoo_yearly_orders';
 const YEARS = [2019, 2020, 2021];
 const CATEGORIES = ['Bedding', 'Cookware', 'Lamps', 'Rugs', 'Storage'];
 
-const union = (tables: string[], select: string) =>
-  tables.map((t) => select.replaceAll('{t}', t)).join(' UNION ALL ');
-
 function generate(options: ZooOptions = {}): GeneratedDatabase {
   const rng = new SeededRandom(options.seed ?? 1);
-  const customer = new GeneratedTable(
-    'customer',
-    {
-      customer_id: 'INT NOT NULL',
-      company_name: 'VARCHAR(60) NOT NULL',
-      country: 'CHAR(2) NOT NULL',
-    },
-    ['PRIMARY KEY (customer_id)'],
-  );
-  const product = new GeneratedTable(
-    'product',
-    {
-      product_id: 'INT NOT NULL',
-      product_name: 'VARCHAR(60) NOT NULL',
-      category: 'VARCHAR(30) NOT NULL',
-    },
-    ['PRIMARY KEY (product_id)'],
-  );
   const customers = 60;
-  for (let i = 1; i <= customers; i++)
-    customer.add({
-      customer_id: i,
-      company_name: `${companyName(rng)} ${i}`,
-      country: rng.pick(['DE', 'FR', 'US', 'GB', 'NL']),
-    });
-  const prices: number[] = [];
-  for (let i = 1; i <= 40; i++) {
-    prices.push(rng.int(250, 24_000));
-    product.add({
-      product_id: i,
-      product_name: `Article ${String(i).padStart(3, '0')}`,
-      category: CATEGORIES[i % CATEGORIES.length],
-    });
-  }
+  const { customer, product, prices } = tradeDimensions(rng, {
+    customers,
+    countries: ['DE', 'FR', 'US', 'GB', 'NL'],
+    products: 40,
+    priceCents: [250, 24_000],
+    productWord: 'Article',
+    categories: CATEGORIES,
+  });
 
   // One header table and one line table per year; order ids restart at 1 in every year's tables.
   const years = YEARS.map((year) => {
@@ -126,6 +98,8 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
     (y) =>
       `SELECT DATE(o.order_date) AS d FROM order_lines_${y} l JOIN orders_${y} o ON o.order_id = l.order_id`,
   ).join(' UNION ALL ');
+  const rowCount = (tables: string[]) =>
+    `SELECT SUM(n) AS n FROM (${unionAll(tables, 'SELECT COUNT(*) AS n FROM {t}')}) AS c`;
   return {
     name: NAME,
     description: 'Home goods retail store orders and their order lines, archived in one table per year',
@@ -135,19 +109,19 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       facts: [
         {
           table: 'orders_2019',
-          event_date_sql: union(orderTables, 'SELECT DATE(order_date) AS d FROM {t}'),
+          event_date_sql: unionAll(orderTables, 'SELECT DATE(order_date) AS d FROM {t}'),
           event_time_column: 'orders_2019.order_date',
           union: orderTables,
-          rows_sql: `SELECT SUM(n) AS n FROM (${union(orderTables, 'SELECT COUNT(*) AS n FROM {t}')}) AS c`,
+          rows_sql: rowCount(orderTables),
         },
         {
           table: 'order_lines_2019',
           event_date_sql: lineDates,
           event_time_column: 'orders_2019.order_date',
-          revenue_sql: `SELECT SUM(quantity * unit_price) AS revenue FROM (${union(lineTables, 'SELECT quantity, unit_price FROM {t}')}) AS l`,
+          revenue_sql: `SELECT SUM(quantity * unit_price) AS revenue FROM (${unionAll(lineTables, 'SELECT quantity, unit_price FROM {t}')}) AS l`,
           union: lineTables,
           joined_union: orderTables,
-          rows_sql: `SELECT SUM(n) AS n FROM (${union(lineTables, 'SELECT COUNT(*) AS n FROM {t}')}) AS c`,
+          rows_sql: rowCount(lineTables),
         },
       ],
       never_aggregate: [

@@ -7,11 +7,11 @@
  */
 import { formatDate, formatDateTime, utcDate } from '../calendar';
 import { spreadEvents } from '../event-times';
-import { columnsOf, type GeneratedDatabase } from '../generated-database';
-import { companyName } from '../names';
+import { columnsOf, unionAll, type GeneratedDatabase } from '../generated-database';
 import { SeededRandom } from '../random';
 import { money } from '../sql-literals';
 import { GeneratedTable, databaseStatements } from '../table-builder';
+import { tradeDimensions } from './trade-dimensions';
 import type { ZooOptions, ZooSchema } from './zoo-schema';
 
 const NAME = 'zoo_yearly_sales';
@@ -19,45 +19,17 @@ const YEARS = [2019, 2020, 2021];
 const REGIONS = ['eu', 'us'];
 const CATEGORIES = ['Garden', 'Kitchen', 'Lighting', 'Storage'];
 
-const union = (tables: string[], select: string) =>
-  tables.map((t) => select.replace('{t}', t)).join(' UNION ALL ');
-
 function generate(options: ZooOptions = {}): GeneratedDatabase {
   const rng = new SeededRandom(options.seed ?? 1);
-  const customer = new GeneratedTable(
-    'customer',
-    {
-      customer_id: 'INT NOT NULL',
-      company_name: 'VARCHAR(60) NOT NULL',
-      country: 'CHAR(2) NOT NULL',
-    },
-    ['PRIMARY KEY (customer_id)'],
-  );
-  const product = new GeneratedTable(
-    'product',
-    {
-      product_id: 'INT NOT NULL',
-      product_name: 'VARCHAR(60) NOT NULL',
-      category: 'VARCHAR(30) NOT NULL',
-    },
-    ['PRIMARY KEY (product_id)'],
-  );
   const customers = 50;
-  for (let i = 1; i <= customers; i++)
-    customer.add({
-      customer_id: i,
-      company_name: `${companyName(rng)} ${i}`,
-      country: rng.pick(['DE', 'FR', 'US', 'CA', 'NL']),
-    });
-  const prices: number[] = [];
-  for (let i = 1; i <= 30; i++) {
-    prices.push(rng.int(300, 18_000));
-    product.add({
-      product_id: i,
-      product_name: `Item ${String(i).padStart(3, '0')}`,
-      category: CATEGORIES[i % CATEGORIES.length],
-    });
-  }
+  const { customer, product, prices } = tradeDimensions(rng, {
+    customers,
+    countries: ['DE', 'FR', 'US', 'CA', 'NL'],
+    products: 30,
+    priceCents: [300, 18_000],
+    productWord: 'Item',
+    categories: CATEGORIES,
+  });
 
   // One table per year, the same columns and keys; sale ids run on across the years.
   let saleId = 0;
@@ -142,16 +114,16 @@ function generate(options: ZooOptions = {}): GeneratedDatabase {
       facts: [
         {
           table: 'sales_2019',
-          event_date_sql: union(saleTables, 'SELECT DATE(sale_date) AS d FROM {t}'),
+          event_date_sql: unionAll(saleTables, 'SELECT DATE(sale_date) AS d FROM {t}'),
           event_time_column: 'sales_2019.sale_date',
-          revenue_sql: `SELECT SUM(amount) AS revenue FROM (${union(saleTables, 'SELECT amount FROM {t}')}) AS s`,
+          revenue_sql: `SELECT SUM(amount) AS revenue FROM (${unionAll(saleTables, 'SELECT amount FROM {t}')}) AS s`,
           union: saleTables,
         },
         {
           table: 'payments_eu',
-          event_date_sql: union(paymentTables, 'SELECT payment_date AS d FROM {t}'),
+          event_date_sql: unionAll(paymentTables, 'SELECT payment_date AS d FROM {t}'),
           event_time_column: 'payments_eu.payment_date',
-          revenue_sql: `SELECT SUM(amount) AS revenue FROM (${union(paymentTables, 'SELECT amount FROM {t}')}) AS p`,
+          revenue_sql: `SELECT SUM(amount) AS revenue FROM (${unionAll(paymentTables, 'SELECT amount FROM {t}')}) AS p`,
           union: paymentTables,
         },
       ],
