@@ -73,6 +73,12 @@ export const platformClient = (baseUrl: string, token?: string) =>
   new ApiClient<PlatformPaths>(baseUrl, token);
 export type PlatformClient = ApiClient<PlatformPaths>;
 
+/** The gateway's client at `url` (see `gatewayUrl`), signed in with the token `plat login` kept for it. */
+export function signedInClient(url?: string): PlatformClient {
+  const baseUrl = gatewayUrl(url);
+  return platformClient(baseUrl, loadToken(baseUrl));
+}
+
 /** The memory service's client (the key is PLAT_MEMORY_API_KEY, when the service has keys). */
 export const memoryClient = (baseUrl: string, key?: string) => new ApiClient<MemoryPaths>(baseUrl, key);
 export type MemoryClient = ApiClient<MemoryPaths>;

@@ -57,6 +57,14 @@ export function required<T>(value: T | undefined, what: string, help = 'plat --h
   return value;
 }
 
+/** What was piped on stdin, one final newline dropped; undefined when stdin is a terminal. */
+export async function pipedText(): Promise<string | undefined> {
+  if (process.stdin.isTTY) return undefined;
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  return text.replace(/\r?\n$/, '');
+}
+
 /**
  * A command's action: runs `run` with the command's operands and flags, prints its answer (the raw
  * JSON with `--json`) and sets the exit code. Errors go to the program's handler (main.ts).

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import type { Command } from 'commander';
 import type { operations } from '../../shared/generated/platform-api';
-import { ApiError, gatewayUrl, loadToken, ok, platformClient, type PlatformClient } from './api-client';
+import { ApiError, ok, signedInClient, type PlatformClient } from './api-client';
 import {
   addFlags,
   answering,
@@ -113,8 +113,7 @@ export function registerIndexCommands(program: Command): void {
       .argument('[REST...]')
       .action(
         answering(async ([a, b, ...rest], flags) => {
-          const baseUrl = gatewayUrl(flags.url as string | undefined);
-          const { http } = platformClient(baseUrl, loadToken(baseUrl));
+          const { http } = signedInClient(flags.url as string | undefined);
           return action({ a, b, rest, values: flags as IndexFlags, http });
         }),
       );

@@ -33,7 +33,7 @@ import {
   type FlagSpec,
   type FlagValues,
 } from './command-kit';
-import { required as requiredFlag, usageError } from './command-kit';
+import { pipedText, required as requiredFlag, usageError } from './command-kit';
 
 export const MEMORY_USAGE = `  memory add --user U [--agent A] [--run-id YYYY-MM-DD] [--category C] [--metadata JSON]
              [--no-infer] [--prompt TEXT] (TEXT... | --file F | stdin)
@@ -363,9 +363,7 @@ async function readText(words: string[], file: string | undefined): Promise<stri
       throw usage(`cannot read --file ${file}: ${(err as Error).message}`);
     }
   }
-  if (process.stdin.isTTY) throw usage('missing the text (TEXT..., --file F, or pipe it on stdin)');
-  let text = '';
-  for await (const chunk of process.stdin) text += chunk;
-  if (!text.trim()) throw usage('missing the text (TEXT..., --file F, or pipe it on stdin)');
-  return text.replace(/\r?\n$/, '');
+  const text = await pipedText();
+  if (!text?.trim()) throw usage('missing the text (TEXT..., --file F, or pipe it on stdin)');
+  return text;
 }

@@ -13,6 +13,7 @@ import {
   ok,
   platformClient,
   saveToken,
+  signedInClient,
   type PlatformClient,
 } from './api-client';
 import {
@@ -20,6 +21,7 @@ import {
   answering,
   flagsOf,
   groupWithoutSubcommand,
+  pipedText,
   required,
   type CommandResult,
   type Flags,
@@ -83,10 +85,7 @@ export function registerProjectCommands(program: Command): void {
 
 /** A command's action with a client of the gateway, signed in with the saved token. */
 const withApi = (run: (api: PlatformClient, operands: string[], flags: Flags) => Promise<CommandResult>) =>
-  answering(async (operands, flags) => {
-    const baseUrl = gatewayUrl(flags.url as string | undefined);
-    return run(platformClient(baseUrl, loadToken(baseUrl)), operands, flags);
-  });
+  answering((operands, flags) => run(signedInClient(flags.url as string | undefined), operands, flags));
 const str = (v: Flags[string]) => (typeof v === 'string' ? v : undefined);
 const needId = (id: string | undefined) => required(id, 'a project id');
 
@@ -138,12 +137,7 @@ function registerShowAndWatch(projects: Command): void {
     .argument('[ID]')
     .action(async (id: string | undefined, _options: unknown, cmd: Command) => {
       const flags = flagsOf(cmd);
-      const baseUrl = gatewayUrl(str(flags.url));
-      process.exitCode = await watch(
-        platformClient(baseUrl, loadToken(baseUrl)),
-        needId(id),
-        flags.json === true,
-      );
+      process.exitCode = await watch(signedInClient(str(flags.url)), needId(id), flags.json === true);
     });
 }
 
@@ -312,11 +306,10 @@ function upgradeError(text: string): { code?: string; message?: string } {
 }
 
 async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY)
+  const text = await pipedText();
+  if (text === undefined)
     throw new ApiError(2, 'usage', 'missing --password (or PLAT_PASSWORD, or pipe it on stdin)');
-  let text = '';
-  for await (const chunk of process.stdin) text += chunk;
-  return text.replace(/\r?\n$/, '');
+  return text;
 }
 
 function print(text: string): void {

@@ -4,7 +4,7 @@
  * carries the change; tokens it already holds keep their roles until they expire.
  */
 import type { Command } from 'commander';
-import { ApiError, gatewayUrl, loadToken, ok, platformClient } from './api-client';
+import { ApiError, ok, signedInClient } from './api-client';
 import { answering, groupWithoutSubcommand } from './command-kit';
 
 export const USERS_USAGE = `  users grant USERNAME                    make an account an operator (operators only; it signs in again)
@@ -25,8 +25,7 @@ export function registerUsersCommands(program: Command): void {
 
 async function changeRole(sub: 'grant' | 'revoke', username: string | undefined, url?: string) {
   if (!username) throw new ApiError(2, 'usage', `usage:\n${USERS_USAGE}`);
-  const baseUrl = gatewayUrl(url);
-  const { http } = platformClient(baseUrl, loadToken(baseUrl));
+  const { http } = signedInClient(url);
   const params = { path: { username, role: 'operator' as const } };
   const account = await ok(
     sub === 'grant'

@@ -139,6 +139,22 @@ export async function waitUntil(
   throw new Error(`${what}: ${why}${cause}${tail}`);
 }
 
+/**
+ * `ready()` (a new service's wait until it answers, and any setup after it); if it throws, the
+ * services are stopped before the error goes on, so a failed start leaves no process behind.
+ */
+export async function stopOnFailure<T>(
+  services: Pick<ChildService, 'stop'>,
+  ready: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await ready();
+  } catch (err) {
+    await services.stop();
+    throw err;
+  }
+}
+
 /** The last `lines` lines of a log file, for error messages. */
 export function logTail(file: string, lines = 20): string {
   try {

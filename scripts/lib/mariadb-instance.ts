@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { spawnService, waitUntil, type ChildService } from './child-service';
+import { spawnService, stopOnFailure, waitUntil, type ChildService } from './child-service';
 import { mariadbProgram } from './tool-paths';
 
 const run = promisify(execFile);
@@ -75,7 +75,7 @@ export async function startPrivateMariaDb(opts: MariaDbOptions): Promise<MariaDb
     if (database) args.push(database);
     return pipeInto(mariadbProgram('mariadb'), args, script);
   };
-  try {
+  await stopOnFailure(service, async () => {
     await waitUntil(`MariaDB on port ${opts.port}`, async () => (await sql('SELECT 1')).trim() === '1', {
       timeoutMs: opts.readyTimeoutMs ?? 60_000,
       intervalMs: 300,
@@ -85,10 +85,7 @@ export async function startPrivateMariaDb(opts: MariaDbOptions): Promise<MariaDb
       `CREATE USER IF NOT EXISTS '${PRIVATE_DB_USER}'@'%' IDENTIFIED BY '${PRIVATE_DB_PASSWORD}';\n` +
         `GRANT ALL PRIVILEGES ON *.* TO '${PRIVATE_DB_USER}'@'%';`,
     );
-  } catch (err) {
-    await service.stop();
-    throw err;
-  }
+  });
   return {
     service,
     host: '127.0.0.1',

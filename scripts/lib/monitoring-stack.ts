@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { durationSeconds, periodsForHour, renderAlertRules } from '../../domain/monitoring/alert-rules';
-import { spawnService, waitUntil, type ChildService } from './child-service';
+import { spawnService, stopOnFailure, waitUntil, type ChildService } from './child-service';
 import { alertmanagerConfig, prometheusConfig, type AlertmanagerSettings } from './monitoring-config';
 import { monitoringProgram } from './tool-paths';
 
@@ -104,8 +104,8 @@ export async function startMonitoring(opts: MonitoringOptions): Promise<Monitori
   };
   const prometheusUrl = `http://127.0.0.1:${opts.prometheusPort}`;
   const alertmanagerUrl = `http://${amAddress}`;
-  try {
-    await Promise.all([
+  await stopOnFailure({ stop }, () =>
+    Promise.all([
       waitUntil('Alertmanager', () => ready(`${alertmanagerUrl}/-/ready`), {
         timeoutMs: 60_000,
         service: alertmanager,
@@ -114,11 +114,8 @@ export async function startMonitoring(opts: MonitoringOptions): Promise<Monitori
         timeoutMs: 60_000,
         service: prometheus,
       }),
-    ]);
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+    ]),
+  );
   return { prometheus, alertmanager, prometheusUrl, alertmanagerUrl, stop };
 }
 

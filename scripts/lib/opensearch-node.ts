@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { repoRoot } from '../../shared/paths';
-import { spawnService, waitUntil, type ChildService } from './child-service';
+import { spawnService, stopOnFailure, waitUntil, type ChildService } from './child-service';
 
 const run = promisify(execFile);
 
@@ -43,8 +43,8 @@ export async function startOpenSearch(opts: {
       : {},
   );
   const url = `http://127.0.0.1:${opts.port}`;
-  try {
-    await waitUntil(
+  await stopOnFailure(service, () =>
+    waitUntil(
       `OpenSearch on ${url}`,
       async () => {
         const res = await fetch(`${url}/_cluster/health`, { signal: AbortSignal.timeout(5000) });
@@ -52,11 +52,8 @@ export async function startOpenSearch(opts: {
         return res.ok && (body.status === 'green' || body.status === 'yellow');
       },
       { timeoutMs: opts.readyTimeoutMs ?? 180_000, intervalMs: 1000, service },
-    );
-  } catch (err) {
-    await service.stop();
-    throw err;
-  }
+    ),
+  );
   const catPlugins = await fetch(`${url}/_cat/plugins?format=json`).then(
     (r) => r.json() as Promise<{ component: string }[]>,
   );

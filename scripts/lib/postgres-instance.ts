@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { spawnService, waitUntil, type ChildService } from './child-service';
+import { spawnService, stopOnFailure, waitUntil, type ChildService } from './child-service';
 import { postgresProgram } from './tool-paths';
 
 const run = promisify(execFile);
@@ -75,20 +75,13 @@ export async function startPrivatePostgres(opts: PostgresOptions): Promise<Postg
       await client.end();
     }
   };
-  try {
-    await waitUntil(
+  await stopOnFailure(service, () =>
+    waitUntil(
       `PostgreSQL on port ${opts.port}`,
       () => admin(async (c) => (await c.query('SELECT 1')).rowCount === 1),
-      {
-        timeoutMs: opts.readyTimeoutMs ?? 60_000,
-        intervalMs: 200,
-        service,
-      },
-    );
-  } catch (err) {
-    await service.stop();
-    throw err;
-  }
+      { timeoutMs: opts.readyTimeoutMs ?? 60_000, intervalMs: 200, service },
+    ),
+  );
   return {
     service,
     host: '127.0.0.1',

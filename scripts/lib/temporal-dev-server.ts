@@ -4,7 +4,7 @@
  */
 import { Connection } from '@temporalio/client';
 import { PLAT_SEARCH_ATTRIBUTES } from '../../shared/search-attributes';
-import { spawnService, waitUntil, type ChildService } from './child-service';
+import { spawnService, stopOnFailure, waitUntil, type ChildService } from './child-service';
 import { temporalCliPath } from './tool-paths';
 
 export interface DevServerOptions {
@@ -33,15 +33,12 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<De
   if (opts.dbFile) args.push('--db-filename', opts.dbFile, '--sqlite-pragma', 'journal_mode=WAL');
   const service = spawnService('temporal', temporalCliPath(), args, opts.logFile);
   const address = `127.0.0.1:${opts.port}`;
-  try {
-    await waitUntil(`Temporal dev server on ${address}`, () => temporalServing(address), {
+  await stopOnFailure(service, () =>
+    waitUntil(`Temporal dev server on ${address}`, () => temporalServing(address), {
       timeoutMs: opts.readyTimeoutMs ?? 60_000,
       service,
-    });
-  } catch (err) {
-    await service.stop();
-    throw err;
-  }
+    }),
+  );
   return { service, address, uiUrl: opts.uiPort ? `http://127.0.0.1:${opts.uiPort}` : undefined };
 }
 

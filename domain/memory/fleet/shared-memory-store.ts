@@ -18,7 +18,7 @@ import type {
 import { indexedNeighbours, searchIndexedTerms, searchIndexedVectors } from '../store/indexed-search';
 import { MEMORY_COLUMNS, toMemoryRecord } from '../store/memory-row';
 import { memoryQueries, type MemoryQueries } from '../store/memory-queries';
-import { UserIndexes, type IndexRowSource, loadRowOf } from '../store/user-indexes';
+import { UserIndexes, type IndexRowSource, readInPages } from '../store/user-indexes';
 import { appendChange, MemoryChangeFeed } from './memory-change-feed';
 import type { MemoryTables } from '../store/memory-schema';
 import { lockUserWrites } from './user-write-lock';
@@ -65,16 +65,9 @@ export class SharedMemoryStore implements MemoryStore {
           .setIsolationLevel('repeatable read')
           .execute(async (tx) => {
             const seq = await this.feed.newestSeq(tx);
-            let after: [string, string] = ['', ''];
-            for (;;) {
-              const rows = await memoryQueries(tx)
-                .loadPage(userId, after, Math.min(pageSize, 1_000_000_000))
-                .execute();
-              const page = rows.map(loadRowOf);
-              if (!(await onPage(page)) || rows.length < pageSize) return seq;
-              const last = rows[rows.length - 1];
-              after = [last.created_at, last.id];
-            }
+            const q = memoryQueries(tx);
+            await readInPages((after, limit) => q.loadPage(userId, after, limit).execute(), pageSize, onPage);
+            return seq;
           }),
     };
   }

@@ -8,7 +8,7 @@ import { categoryOf, type MemoryRecord } from '../../../shared/memory-model';
 import { openMemoryDb, type MemoryDb } from './memory-db';
 import { memoryQueries, type MemoryQueries } from './memory-queries';
 import { SyncStatements } from './sync-statements';
-import { UserIndexes, type IndexRowSource, loadRowOf, type Partition } from './user-indexes';
+import { UserIndexes, type IndexRowSource, readInPages, type Partition } from './user-indexes';
 import type {
   MemoryFilter,
   MemoryStore,
@@ -30,14 +30,8 @@ function fileRows(q: MemoryQueries, run: SyncStatements): IndexRowSource {
       return run.all(q.users()).map((r) => [r.user_id, Number(r.n)] as [string, number]);
     },
     async read(userId, pageSize, onPage) {
-      let after: [string, string] = ['', ''];
-      for (;;) {
-        const rows = run.all(q.loadPage(userId, after, Math.min(pageSize, 1_000_000_000)));
-        const page = rows.map(loadRowOf);
-        if (!(await onPage(page)) || rows.length < pageSize) return 0;
-        const last = rows[rows.length - 1];
-        after = [last.created_at, last.id];
-      }
+      await readInPages((after, limit) => run.all(q.loadPage(userId, after, limit)), pageSize, onPage);
+      return 0;
     },
   };
 }

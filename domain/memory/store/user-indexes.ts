@@ -41,17 +41,36 @@ export type LoadRow = [
   valid_to: string | null,
 ];
 
-/** A row as `loadPage` (memory-queries.ts) selects it, as the indexes read it. */
-export const loadRowOf = (r: {
-  id: string;
-  agent_id: string | null;
-  run_id: string | null;
-  created_at: string;
-  memory: string;
-  vector: ArrayBuffer | Uint8Array;
-  valid_from: string | null;
-  valid_to: string | null;
-}): LoadRow => [r.id, r.agent_id, r.run_id, r.created_at, r.memory, r.vector, r.valid_from, r.valid_to];
+/** A row as `loadPage` (memory-queries.ts) selects it. */
+type PageRow = IndexedFields & { vector: ArrayBuffer | Uint8Array };
+
+/**
+ * The keyset walk of every store's `read`: pages of `pageSize` rows from `loadPage`, each after the
+ * last (created_at, id) of the one before, until `onPage` answers false or a page comes back short.
+ */
+export async function readInPages(
+  loadPage: (after: [string, string], limit: number) => PageRow[] | Promise<PageRow[]>,
+  pageSize: number,
+  onPage: (rows: LoadRow[]) => Promise<boolean>,
+): Promise<void> {
+  let after: [string, string] = ['', ''];
+  for (;;) {
+    const rows = await loadPage(after, Math.min(pageSize, 1_000_000_000));
+    const page = rows.map((r): LoadRow => [
+      r.id,
+      r.agent_id,
+      r.run_id,
+      r.created_at,
+      r.memory,
+      r.vector,
+      r.valid_from,
+      r.valid_to,
+    ]);
+    if (!(await onPage(page)) || rows.length < pageSize) return;
+    const last = rows[rows.length - 1];
+    after = [last.created_at, last.id];
+  }
+}
 
 /** Where a store's rows are read from to build the indexes. */
 export interface IndexRowSource {

@@ -49,28 +49,13 @@ export class PlatLifecycleManager implements LifecycleManager {
   async addPolicy(pattern: string, policyId: string): Promise<ManagedIndicesUpdate> {
     const policy = await this.store.getPolicy(policyId);
     if (!policy) throw new LifecycleRequestError(404, `Could not find policy [${policyId}]`);
-    const [indices, { managed, removed }] = await Promise.all([this.indices(pattern), this.records()]);
-    const update = emptyUpdate();
-    const writes: ManagedWrite[] = [];
-    for (const row of indices) {
-      const m = managed.get(row.index);
-      if (m)
-        update.failed_indices.push({
-          index_name: row.index,
-          index_uuid: row.uuid,
-          reason: 'This index already has a policy, use the update policy API to update index policies',
-        });
-      else {
-        const record = attachedRecord(row, policy, 0);
-        const marker = removed.get(row.index);
-        writes.push(
-          marker
-            ? { op: 'update', record, seq_no: marker.seq_no, primary_term: marker.primary_term }
-            : { op: 'create', record },
-        );
-      }
-    }
-    return this.apply(writes, update);
+    return this.eachIndex(pattern, (row, m, marker) => {
+      if (m) return 'This index already has a policy, use the update policy API to update index policies';
+      const record = attachedRecord(row, policy, 0);
+      return marker
+        ? { op: 'update', record, seq_no: marker.seq_no, primary_term: marker.primary_term }
+        : { op: 'create', record };
+    });
   }
 
   /**
@@ -91,43 +76,18 @@ export class PlatLifecycleManager implements LifecycleManager {
   }
 
   async removePolicy(pattern: string): Promise<ManagedIndicesUpdate> {
-    const [indices, { managed }] = await Promise.all([this.indices(pattern), this.records()]);
-    const update = emptyUpdate();
-    const writes: ManagedWrite[] = [];
-    for (const row of indices) {
-      const m = managed.get(row.index);
-      if (!m)
-        update.failed_indices.push({
-          index_name: row.index,
-          index_uuid: row.uuid,
-          reason: 'This index does not have a policy to remove',
-        });
+    return this.eachIndex(pattern, (_row, m) => {
+      if (!m) return 'This index does not have a policy to remove';
       // Kept as a marker, so the policy's ism_template does not claim the index again.
-      else
-        writes.push({
-          op: 'update',
-          record: { ...m.record, auto_manage: false, enabled: false },
-          seq_no: m.seq_no,
-          primary_term: m.primary_term,
-        });
-    }
-    return this.apply(writes, update);
+      const record = { ...m.record, auto_manage: false as const, enabled: false };
+      return { op: 'update', record, seq_no: m.seq_no, primary_term: m.primary_term };
+    });
   }
 
   async retry(pattern: string): Promise<ManagedIndicesUpdate> {
-    const [indices, { managed }] = await Promise.all([this.indices(pattern), this.records()]);
-    const update = emptyUpdate();
-    const writes: ManagedWrite[] = [];
-    for (const row of indices) {
-      const m = managed.get(row.index);
-      if (!m?.record.action?.failed) {
-        update.failed_indices.push({
-          index_name: row.index,
-          index_uuid: row.uuid,
-          reason: m ? 'This index is not in failed state.' : 'This index is not being managed.',
-        });
-        continue;
-      }
+    return this.eachIndex(pattern, (_row, m) => {
+      if (!m?.record.action?.failed)
+        return m ? 'This index is not in failed state.' : 'This index is not being managed.';
       const record = structuredClone(m.record);
       record.action = { ...record.action!, failed: false, consumed_retries: 0, last_retry_time: 0 };
       record.step = {
@@ -136,9 +96,8 @@ export class PlatLifecycleManager implements LifecycleManager {
         step_status: 'starting',
       };
       record.info = { message: 'Pending retry of failed managed index' };
-      writes.push({ op: 'update', record, seq_no: m.seq_no, primary_term: m.primary_term });
-    }
-    return this.apply(writes, update);
+      return { op: 'update', record, seq_no: m.seq_no, primary_term: m.primary_term };
+    });
   }
 
   async explain(pattern: string): Promise<Record<string, unknown>> {
@@ -172,6 +131,30 @@ export class PlatLifecycleManager implements LifecycleManager {
       managed: byIndex(all.filter((m) => m.record.auto_manage !== false)),
       removed: byIndex(all.filter((m) => m.record.auto_manage === false)),
     };
+  }
+
+  /**
+   * What add, remove and retry share: for each open index the pattern names, the write `writeFor`
+   * decides on, or the reason it refuses that index (ISM's failed_indices); then the writes applied.
+   */
+  private async eachIndex(
+    pattern: string,
+    writeFor: (
+      row: IndexIdentity,
+      managed: StoredManagedIndex | undefined,
+      removedMarker: StoredManagedIndex | undefined,
+    ) => ManagedWrite | string,
+  ): Promise<ManagedIndicesUpdate> {
+    const [indices, { managed, removed }] = await Promise.all([this.indices(pattern), this.records()]);
+    const update = emptyUpdate();
+    const writes: ManagedWrite[] = [];
+    for (const row of indices) {
+      const write = writeFor(row, managed.get(row.index), removed.get(row.index));
+      if (typeof write === 'string')
+        update.failed_indices.push({ index_name: row.index, index_uuid: row.uuid, reason: write });
+      else writes.push(write);
+    }
+    return this.apply(writes, update);
   }
 
   private async apply(writes: ManagedWrite[], update: ManagedIndicesUpdate): Promise<ManagedIndicesUpdate> {
