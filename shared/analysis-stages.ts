@@ -238,8 +238,6 @@ export const ANALYSIS_STAGES = [
 
 type Stage = (typeof ANALYSIS_STAGES)[number];
 export type PhaseName = Stage['phase'];
-/** Every activity type that runs a stage. */
-export type StageActivity = Stage['activities'][number];
 
 /** The phases in the order they run. */
 export const PHASES = ANALYSIS_STAGES.map((s) => s.phase) as unknown as readonly [PhaseName, ...PhaseName[]];

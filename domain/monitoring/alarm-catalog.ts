@@ -94,5 +94,3 @@ export const ALARMS: readonly AlarmDefinition[] = [
     hint: 'projects are failing because the agent runner fails: check the worker first',
   },
 ];
-
-export const ALARM_NAMES = ALARMS.map((a) => a.name);

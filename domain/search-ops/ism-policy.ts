@@ -179,7 +179,6 @@ export function ismPolicyJsonSchema(): Record<string, unknown> {
   delete json.$schema;
   return json;
 }
-export type IsmState = IsmPolicy['states'][number];
 
 /** Where the policy will run: a self-managed cluster refuses managed-domain-only actions. */
 export interface PolicyTarget {

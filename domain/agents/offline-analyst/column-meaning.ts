@@ -400,8 +400,5 @@ export const ADDITIVE_MEANINGS: ReadonlySet<ColumnMeaning> = new Set([
   'flow',
 ]);
 
-/** Meanings one may average but not sum. */
-export const AVERAGED_MEANINGS: ReadonlySet<ColumnMeaning> = new Set(['unit_price', 'discount_rate', 'rate']);
-
 /** Meanings no metric may sum or average: identifiers and labels stored as numbers. */
 export const NEVER_AGGREGATED: ReadonlySet<ColumnMeaning> = new Set(['key', 'code', 'calendar', 'flag']);

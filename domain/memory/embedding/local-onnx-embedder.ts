@@ -25,8 +25,6 @@ import {
   wordTableDir,
 } from './word-table';
 
-/** all-MiniLM-L6-v2's name, which is also its directory under the models directory. */
-export const MINILM_MODEL = EMBEDDING_MODELS['all-MiniLM-L6-v2'].name;
 const ONNX_FILES = { q8: 'onnx/model_quantized.onnx', fp32: 'onnx/model.onnx' } as const;
 
 export interface LocalOnnxEmbedderOptions {

@@ -112,4 +112,3 @@ export const simulationRequestSchema = simulationSettingsSchema
   .meta({ oneOf: [{ required: ['policy_id'] }, { required: ['policy'] }] });
 
 export type SimulationRequest = z.output<typeof simulationRequestSchema>;
-export type SimulationSettings = z.output<typeof simulationSettingsSchema>;

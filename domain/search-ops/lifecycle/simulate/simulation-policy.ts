@@ -26,9 +26,6 @@ const BUILTINS: Record<string, (alias: string) => IsmPolicy> = {
   'self-managed-tiered': (alias) => selfManagedTieredPolicy(alias),
 };
 
-/** The names `policy_id` accepts without a cluster. */
-export const BUILTIN_POLICY_NAMES = Object.keys(BUILTINS);
-
 export const isBuiltinPolicy = (id: string): boolean => Object.hasOwn(BUILTINS, id);
 
 /** The alias a simulation uses when none is given. */
