@@ -4,6 +4,7 @@ import { NativeConnection } from '@temporalio/worker';
 import * as path from 'node:path';
 import { platformSchedules } from '../schedules/platform-schedules';
 import { registerSchedules } from '../schedules/register-schedules';
+import { closeHostWarehousePools } from '../domain/warehouse/process-pool/host-warehouse-pool';
 import { loadConfigOrExit } from '../shared/load-config-or-exit';
 import { createLogger } from '../shared/logger';
 import { dataDir } from '../shared/paths';
@@ -90,6 +91,8 @@ async function main(): Promise<void> {
   // run() returns after SIGINT/SIGTERM: polling stops, running activities get the grace time to
   // finish, then are cancelled (a copy checkpoints and its retry resumes; docs/fleet.md#drain).
   await worker.run();
+  // The warehouse children end with this process anyway; stopped here, they end before it does.
+  closeHostWarehousePools();
   await activityDeps.agentLogs?.close();
   await connection.close();
   metricsServer.close();
