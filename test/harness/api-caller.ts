@@ -26,3 +26,8 @@ export function apiCaller(base: string | (() => string)): ApiCall {
     return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
   };
 }
+
+/** Signs `username` up through `call`'s gateway and answers the ID token it issues. */
+export async function signUp(call: ApiCall, username: string, password: string): Promise<string> {
+  return (await call('POST', '/auth/signup', { username, password })).body.id_token as string;
+}

@@ -18,6 +18,12 @@ export function sakilaConnection(): Promise<mysql.Connection> {
   return mysql.createConnection({ host, port, user, password, database: 'sakila' });
 }
 
+/** The body of `POST /v1/projects` for `database` on the harness's MariaDB, as the harness's user. */
+export function harnessProjectRequest(database = 'sakila') {
+  const { host, port, user, password } = harness().mariadb;
+  return { jdbc_url: `jdbc:mysql://${host}:${port}/${database}`, username: user, password };
+}
+
 /** A source connector to `database` on the harness's MariaDB, as the harness's user unless given. */
 export function harnessSource(database = 'sakila', user?: string, password?: string): SourceConnector {
   const h = harness().mariadb;

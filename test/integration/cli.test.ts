@@ -4,25 +4,20 @@ import * as os from 'node:os';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dataDirDeps } from '../../workers/platform-activities';
 import { metadataDbPath, openMetadataDb } from '../../domain/metadata-store/metadata-db';
 import { PHASES } from '../../shared/project-model';
 import { insertLegacyProject, legacyProjectRecord } from '../fixtures/legacy-project-view';
 import { harness } from '../harness/harness-state';
-import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
-import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
+import { platformStackPerSuite } from '../harness/platform-stack';
 
 const TASK_QUEUE = 'cli-test';
 
 describe('plat CLI', () => {
-  let stack: DevServerWithWorker;
-  let gateway: TestGateway;
+  const platform = platformStackPerSuite(TASK_QUEUE);
   let env: NodeJS.ProcessEnv;
 
-  beforeAll(async () => {
-    const dataDir = newTestDataDir();
-    stack = await devServerWithPlatformWorker(TASK_QUEUE, await dataDirDeps(dataDir));
-    gateway = await startTestGateway({ client: stack.env.client, taskQueue: TASK_QUEUE, dataDir });
+  beforeAll(() => {
+    const { gateway, dataDir } = platform.current;
     env = {
       ...process.env,
       PLAT_URL: gateway.base,
@@ -30,10 +25,6 @@ describe('plat CLI', () => {
       PLAT_TOKEN: '',
     };
     delete env.PLAT_TOKEN;
-  });
-  afterAll(async () => {
-    await gateway?.stop();
-    await stack?.stop();
   });
 
   /** Runs the CLI without blocking this process, which also serves the gateway it talks to. */
@@ -161,7 +152,7 @@ describe('plat CLI', () => {
     ).owner_id;
     const legacyId = `proj-20261120-legacy${Date.now().toString(36)}`;
     await insertLegacyProject(
-      await openMetadataDb(metadataDbPath(gateway.dataDir)),
+      await openMetadataDb(metadataDbPath(platform.current.dataDir)),
       legacyProjectRecord(legacyId, ownerId),
     );
     const shown = await plat('projects', 'show', legacyId);

@@ -3,11 +3,10 @@
  * project can be cancelled through the API.
  */
 import { IdTokens, keyDirectory } from '../../gateway/auth/id-tokens';
-import { dataDirDeps } from '../../workers/platform-activities';
-import { apiCaller } from '../harness/api-caller';
-import { harness } from '../harness/harness-state';
-import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
-import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
+import { signUp } from '../harness/api-caller';
+import { newTestDataDir } from '../harness/platform-gateway';
+import { platformStackPerSuite } from '../harness/platform-stack';
+import { harnessProjectRequest } from '../harness/sakila';
 import { startOidcIssuer, type OidcIssuer } from './auth-fixtures';
 import * as path from 'node:path';
 
@@ -34,32 +33,11 @@ describe('external OIDC issuer', () => {
 });
 
 describe('cancelling a project through the API', () => {
-  let stack: DevServerWithWorker;
-  let gateway: TestGateway;
-
-  beforeAll(async () => {
-    const dataDir = newTestDataDir();
-    stack = await devServerWithPlatformWorker('cancel-test', await dataDirDeps(dataDir));
-    gateway = await startTestGateway({ client: stack.env.client, taskQueue: 'cancel-test', dataDir });
-  });
-  afterAll(async () => {
-    await gateway?.stop();
-    await stack?.stop();
-  });
+  const { call } = platformStackPerSuite('cancel-test');
 
   it('cancels a project waiting for approval, then refuses to cancel it again', async () => {
-    const call = apiCaller(gateway.base);
-    const token = (await call('POST', '/auth/signup', { username: 'hugo', password: 'hugo-password' })).body
-      .id_token as string;
-    const { port, user, password } = harness().mariadb;
-    const id = (
-      await call(
-        'POST',
-        '/v1/projects',
-        { jdbc_url: `jdbc:mysql://127.0.0.1:${port}/sakila`, username: user, password },
-        token,
-      )
-    ).body.project_id as string;
+    const token = await signUp(call, 'hugo', 'hugo-password');
+    const id = (await call('POST', '/v1/projects', harnessProjectRequest(), token)).body.project_id as string;
     const status = async () => (await call('GET', `/v1/projects/${id}`, undefined, token)).body.status;
     for (let i = 0; i < 300 && (await status()) !== 'waiting_approval'; i++)
       await new Promise((r) => setTimeout(r, 100));

@@ -5,7 +5,6 @@ import { platformDocument } from '../../gateway/api-documents';
 import mysql from 'mysql2/promise';
 import { execFileSync } from 'node:child_process';
 import { temporalCliPath } from '../../scripts/lib/tool-paths';
-import { dataDirDeps } from '../../workers/platform-activities';
 import { metadataDbPath, openMetadataDb } from '../../domain/metadata-store/metadata-db';
 import { PHASES } from '../../shared/project-model';
 import {
@@ -13,42 +12,26 @@ import {
   insertLegacyProject,
   legacyProjectRecord,
 } from '../fixtures/legacy-project-view';
-import { apiCaller } from '../harness/api-caller';
+import { signUp } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
-import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
-import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
+import type { TestGateway } from '../harness/platform-gateway';
+import { platformStackPerSuite } from '../harness/platform-stack';
 import { connectWs } from '../harness/ws-client';
 
 const TASK_QUEUE = 'projects-api-test';
 
 describe('projects API', () => {
-  let stack: DevServerWithWorker;
-  let gateway: TestGateway;
+  const platform = platformStackPerSuite(TASK_QUEUE, { apiStage: 'prod' });
+  const call = platform.call;
   let token: string;
   let otherToken: string;
   const sakilaUrl = () =>
     `jdbc:mysql://${harness().mariadb.host}:${harness().mariadb.port}/sakila?useSSL=false`;
 
   beforeAll(async () => {
-    const dataDir = newTestDataDir();
-    stack = await devServerWithPlatformWorker(TASK_QUEUE, await dataDirDeps(dataDir));
-    gateway = await startTestGateway({
-      client: stack.env.client,
-      taskQueue: TASK_QUEUE,
-      dataDir,
-      apiStage: 'prod',
-    });
-    token = (await call('POST', '/auth/signup', { username: 'ana', password: 'correct horse' })).body
-      .id_token as string;
-    otherToken = (await call('POST', '/auth/signup', { username: 'bob', password: 'battery staple' })).body
-      .id_token as string;
+    token = await signUp(call, 'ana', 'correct horse');
+    otherToken = await signUp(call, 'bob', 'battery staple');
   });
-  afterAll(async () => {
-    await gateway?.stop();
-    await stack?.stop();
-  });
-
-  const call = apiCaller(() => gateway.base);
 
   async function create(): Promise<string> {
     const { user, password } = harness().mariadb;
@@ -337,7 +320,7 @@ describe('projects API', () => {
       .sub;
     const legacyId = `proj-20261120-legacy${Date.now().toString(36)}`;
     await insertLegacyProject(
-      await openMetadataDb(metadataDbPath(gateway.dataDir)),
+      await openMetadataDb(metadataDbPath(platform.current.dataDir)),
       legacyProjectRecord(legacyId, owner),
     );
     const res = await call('GET', `/v1/projects/${legacyId}`, undefined, token);
@@ -411,24 +394,18 @@ describe('projects API', () => {
 });
 
 describe('project events over WebSocket', () => {
-  let stack: DevServerWithWorker;
+  const platform = platformStackPerSuite(`${TASK_QUEUE}-ws`);
   let gateway: TestGateway;
   let token: string;
 
   beforeAll(async () => {
-    const dataDir = newTestDataDir();
-    stack = await devServerWithPlatformWorker(`${TASK_QUEUE}-ws`, await dataDirDeps(dataDir));
-    gateway = await startTestGateway({ client: stack.env.client, taskQueue: `${TASK_QUEUE}-ws`, dataDir });
+    gateway = platform.current.gateway;
     const res = await fetch(`${gateway.base}/auth/signup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'carla', password: 'wss-password' }),
     });
     token = ((await res.json()) as { id_token: string }).id_token;
-  });
-  afterAll(async () => {
-    await gateway?.stop();
-    await stack?.stop();
   });
 
   const connect = (tokenValue: string) => connectWs(gateway.base, tokenValue);

@@ -9,8 +9,8 @@ import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import { WebSocket } from 'ws';
 import { WS_CLOSE, WS_MAX_PAYLOAD, WS_MAX_PENDING } from '../../gateway/ws/event-hub';
-import { initialProjectView } from '../../shared/initial-project-view';
-import { apiCaller } from '../harness/api-caller';
+import { startedProjectView } from '../fixtures/stored-project';
+import { apiCaller, signUp } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
 import { startTestGateway, type TestGateway } from '../harness/platform-gateway';
 import { connectWs } from '../harness/ws-client';
@@ -67,23 +67,14 @@ describe('the WebSocket upgrade', () => {
       env: { PLAT_WS_CONNECTIONS_PER_USER: String(CAP) },
     });
     const call = apiCaller(gateway.base);
-    una = (await call('POST', '/auth/signup', { username: 'una', password: 'una-password' })).body
-      .id_token as string;
-    vic = (await call('POST', '/auth/signup', { username: 'vic', password: 'vic-password' })).body
-      .id_token as string;
+    una = await signUp(call, 'una', 'una-password');
+    vic = await signUp(call, 'vic', 'vic-password');
     // Una's project, as the worker would have stored it, with one event.
-    const view = initialProjectView({
+    const view = startedProjectView({
       project_id: projectId,
       owner_id: subjectOf(una),
       created_at: new Date().toISOString(),
       description: 'ws test',
-      reuse_ods: false,
-      source: {
-        jdbc_url: 'jdbc:mysql://db.example:3306/shop',
-        username: 'reader',
-        password_ref: 'local:projects/x/db-password',
-        target: { host: 'db.example', port: 3306, database: 'shop', options: {} },
-      },
     });
     await gateway.deps.store.saveProgress(view, [
       {

@@ -6,34 +6,22 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dataDirDeps } from '../../workers/platform-activities';
-import { apiCaller } from '../harness/api-caller';
-import { harness } from '../harness/harness-state';
+import { signUp } from '../harness/api-caller';
 import { ALL_TABLES, FACT, LINES, connectHostile, createHostileSource } from '../harness/hostile-source';
-import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
-import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
+import { platformStackPerSuite } from '../harness/platform-stack';
+import { harnessProjectRequest } from '../harness/sakila';
 
 const TASK_QUEUE = 'security-hostile-source';
 const DB = 'hostile_api_source';
 
 describe('a source whose names are paths and SQL, through the API', () => {
-  let stack: DevServerWithWorker;
-  let gateway: TestGateway;
-  let dataDir: string;
+  const platform = platformStackPerSuite(TASK_QUEUE);
+  const call = platform.call;
   let token: string;
-  const call = apiCaller(() => gateway.base);
 
   beforeAll(async () => {
     await createHostileSource(DB);
-    dataDir = newTestDataDir();
-    stack = await devServerWithPlatformWorker(TASK_QUEUE, await dataDirDeps(dataDir));
-    gateway = await startTestGateway({ client: stack.env.client, taskQueue: TASK_QUEUE, dataDir });
-    token = (await call('POST', '/auth/signup', { username: 'odd-names', password: 'correct horse' })).body
-      .id_token as string;
-  });
-  afterAll(async () => {
-    await gateway?.stop();
-    await stack?.stop();
+    token = await signUp(call, 'odd-names', 'correct horse');
   });
 
   async function until(id: string, status: string) {
@@ -50,13 +38,7 @@ describe('a source whose names are paths and SQL, through the API', () => {
   }
 
   it('completes, copies every row, and writes nothing outside its directory', async () => {
-    const { host, port, user, password } = harness().mariadb;
-    const created = await call(
-      'POST',
-      '/v1/projects',
-      { jdbc_url: `jdbc:mysql://${host}:${port}/${DB}`, username: user, password },
-      token,
-    );
+    const created = await call('POST', '/v1/projects', harnessProjectRequest(DB), token);
     expect(created.status).toBe(201);
     const id = created.body.project_id as string;
     const waiting = await until(id, 'waiting_approval');
@@ -76,6 +58,7 @@ describe('a source whose names are paths and SQL, through the API', () => {
     expect(counted.body).toMatchObject({ rows: [{ n: String(LINES) }] });
 
     // Inside the warehouse, only this project's directory (and the sessions' emptied spill root).
+    const { dataDir } = platform.current;
     const warehouse = path.join(dataDir, 'warehouse');
     expect(fs.readdirSync(warehouse).sort()).toEqual(['.spill', id].sort());
     expect(fs.readdirSync(path.join(warehouse, '.spill'))).toEqual([]);

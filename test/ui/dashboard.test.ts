@@ -5,36 +5,27 @@
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { horizontalOverflow, screenshots, seriousA11yViolations, waitInPage } from '../harness/ui-session';
-import { dataDirDeps } from '../../workers/platform-activities';
-import { apiCaller } from '../harness/api-caller';
+import { signUp } from '../harness/api-caller';
 import { chromiumPath } from '../harness/browser';
-import { harness } from '../harness/harness-state';
-import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
-import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
+import { platformStackPerSuite } from '../harness/platform-stack';
+import { harnessProjectRequest } from '../harness/sakila';
 
 const TASK_QUEUE = 'dashboard-ui-test';
 
 describe('dashboard page', () => {
-  let stack: DevServerWithWorker;
-  let gateway: TestGateway;
   let browser: Browser;
   let page: Page;
   let projectId: string;
-  const call = apiCaller(() => gateway.base);
+  // Declared first so the browser closes while the gateway it talks to is still up.
+  afterAll(async () => {
+    await browser?.close();
+  });
+  const platform = platformStackPerSuite(TASK_QUEUE);
+  const call = platform.call;
 
   beforeAll(async () => {
-    const dataDir = newTestDataDir();
-    stack = await devServerWithPlatformWorker(TASK_QUEUE, await dataDirDeps(dataDir));
-    gateway = await startTestGateway({ client: stack.env.client, taskQueue: TASK_QUEUE, dataDir });
-    const token = (await call('POST', '/auth/signup', { username: 'dana', password: 'dashboards!' })).body
-      .id_token as string;
-    const { host, port, user, password } = harness().mariadb;
-    const created = await call(
-      'POST',
-      '/v1/projects',
-      { jdbc_url: `jdbc:mysql://${host}:${port}/sakila`, username: user, password },
-      token,
-    );
+    const token = await signUp(call, 'dana', 'dashboards!');
+    const created = await call('POST', '/v1/projects', harnessProjectRequest(), token);
     projectId = created.body.project_id as string;
     for (let i = 0; i < 600; i++) {
       const view = await call('GET', `/v1/projects/${projectId}`, undefined, token);
@@ -47,11 +38,6 @@ describe('dashboard page', () => {
     }
     browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
     page = await browser.newPage();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await gateway?.stop();
-    await stack?.stop();
   });
 
   /** Each card as drawn: its ECharts option's series and the axis labels on screen. */
@@ -86,7 +72,7 @@ describe('dashboard page', () => {
     );
 
   it('asks for sign-in, then draws every dashboard chart from the ADS layer', async () => {
-    await page.goto(`${gateway.base}/ui/projects/${projectId}/dashboard`);
+    await page.goto(`${platform.current.gateway.base}/ui/projects/${projectId}/dashboard`);
     await page.fill('#plat-login input[name=username]', 'dana');
     await page.fill('#plat-login input[name=password]', 'dashboards!');
     await page.click('#plat-login button');
@@ -220,7 +206,7 @@ describe('dashboard page', () => {
   });
 
   it('shows the data-profile report: score, six dimensions, tables and relations', async () => {
-    await page.goto(`${gateway.base}/ui/projects/${projectId}/profile`);
+    await page.goto(`${platform.current.gateway.base}/ui/projects/${projectId}/profile`);
     await waitInPage(page, () => /relational integrity/i.test(document.body.innerText));
     const text = await page.innerText('body');
     expect(text).toMatch(/ods_rental/);

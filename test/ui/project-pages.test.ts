@@ -9,12 +9,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { dataDirDeps } from '../../workers/platform-activities';
-import { apiCaller } from '../harness/api-caller';
 import { harness } from '../harness/harness-state';
 import { loadZooDatabase } from '../harness/zoo';
-import { newTestDataDir, startTestGateway, type TestGateway } from '../harness/platform-gateway';
-import { devServerWithPlatformWorker, type DevServerWithWorker } from '../harness/temporal-envs';
+import { startTestGateway, type TestGateway } from '../harness/platform-gateway';
+import { platformStackPerSuite } from '../harness/platform-stack';
+import { harnessProjectRequest } from '../harness/sakila';
 import {
   horizontalOverflow,
   launchChromium,
@@ -33,19 +32,19 @@ const NEWCOMER = { username: 'pat', password: 'projects-in-a-browser' };
 const USER = { username: 'ana', password: 'decisions-in-a-browser' };
 
 describe('project pages', () => {
-  let stack: DevServerWithWorker;
   let gateway: TestGateway;
   let browser: Browser;
   let token: string;
-  const call = apiCaller(() => gateway.base);
-  const sakila = () => {
-    const { host, port, user, password } = harness().mariadb;
-    return { jdbc_url: `jdbc:mysql://${host}:${port}/sakila`, username: user, password };
-  };
+  // Declared first so the browser closes while the gateway it talks to is still up.
+  afterAll(async () => {
+    await browser?.close();
+  });
+  const platform = platformStackPerSuite(TASK_QUEUE);
+  const call = platform.call;
 
   /** A project created through the API, waiting for its PRD decision. */
   async function waitingProject(description: string): Promise<string> {
-    const created = await call('POST', '/v1/projects', { ...sakila(), description }, token);
+    const created = await call('POST', '/v1/projects', { ...harnessProjectRequest(), description }, token);
     expect(created.status).toBe(201);
     const id = created.body.project_id as string;
     await until(id, (s) => s === 'waiting_approval');
@@ -66,20 +65,13 @@ describe('project pages', () => {
     page.$$eval('#log li', (els) => els.map((e) => Number((e as HTMLElement).dataset.eventId)));
 
   beforeAll(async () => {
-    const dataDir = newTestDataDir();
-    stack = await devServerWithPlatformWorker(TASK_QUEUE, await dataDirDeps(dataDir));
-    gateway = await startTestGateway({ client: stack.env.client, taskQueue: TASK_QUEUE, dataDir });
+    gateway = platform.current.gateway;
     browser = await launchChromium();
     token = (await call('POST', '/auth/signup', USER)).body.id_token as string;
   });
   // Each test's pages go with it, rather than keeping their renderer and live socket to the end.
   afterEach(async () => {
     await Promise.all(browser.contexts().map((c) => c.close()));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await gateway?.stop();
-    await stack?.stop();
   });
 
   it('takes a new user from sign-up through a whole project to its results', async () => {
@@ -108,7 +100,7 @@ describe('project pages', () => {
     await screenshots(page, 'project-list-create-error');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
-    await page.fill('input[name=jdbc_url]', sakila().jdbc_url);
+    await page.fill('input[name=jdbc_url]', harnessProjectRequest().jdbc_url);
     await page.fill('input[name=password]', password);
     await page.fill('textarea[name=description]', 'DVD rental stores');
     await Promise.all([page.waitForURL(/\/ui\/projects\/proj-/), page.click('#create-submit')]);
@@ -436,7 +428,7 @@ describe('project pages', () => {
 
   it('offers sign-up only when self-registration is on', async () => {
     const closed = await startTestGateway({
-      client: stack.env.client,
+      client: platform.current.stack.env.client,
       taskQueue: TASK_QUEUE,
       selfSignup: false,
     });

@@ -13,6 +13,7 @@ import {
   DEMO_MEMORY_API_KEY,
   DEMO_SECRET_KEY,
 } from '../../shared/well-known-secrets';
+import { thrownBy } from '../harness/thrown';
 
 /** The problems loadConfig reports for `env`, by variable ({} when it accepts it). */
 function problems(env: NodeJS.ProcessEnv): Record<string, string> {
@@ -57,12 +58,7 @@ describe('the well-known try-out secrets', () => {
   };
 
   it('are refused, each naming its variable and never repeating the value', () => {
-    let error: unknown;
-    try {
-      loadConfig(wellKnown);
-    } catch (err) {
-      error = err;
-    }
+    const error = thrownBy(() => loadConfig(wellKnown));
     expect(error).toBeInstanceOf(ConfigError);
     const refused = (error as ConfigError).problems;
     expect(refused.map((p) => p.variable).sort()).toEqual(Object.keys(wellKnown).sort());

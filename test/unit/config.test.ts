@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { ConfigError, loadConfig, settings } from '../../shared/config';
 import { repoRoot } from '../../shared/paths';
 import { startHelp } from '../../scripts/lib/start-options';
+import { thrownBy } from '../harness/thrown';
 
 describe('configuration', () => {
   it('has the documented defaults when nothing is set', () => {
@@ -35,17 +36,14 @@ describe('configuration', () => {
   });
 
   it('names every bad variable and the form it expects', () => {
-    let error: unknown;
-    try {
+    const error = thrownBy(() =>
       loadConfig({
         PLAT_GATEWAY_PORT: '80a',
         TEMPORAL_ADDRESS: 'no-port',
         LOG_LEVEL: 'loud',
         OPENSEARCH_URL: 'ftp://x',
-      });
-    } catch (err) {
-      error = err;
-    }
+      }),
+    );
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as Error).message;
     expect(message).toContain('PLAT_GATEWAY_PORT="80a": expected a TCP port, 1-65535');

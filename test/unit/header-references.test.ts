@@ -1,4 +1,4 @@
-import { sourceTable } from '../fixtures/source-tables';
+import { column, foreignKey, sourceTable } from '../fixtures/source-tables';
 import { ownEventTime } from '../../domain/agents/offline-analyst/event-time';
 import { inheritedThrough, referenceShare } from '../../domain/agents/offline-analyst/header-references';
 import { relationshipsOf } from '../../domain/agents/offline-analyst/implied-keys';
@@ -6,13 +6,7 @@ import { buildOfflinePrd } from '../../domain/agents/offline-analyst/prd-builder
 import { analyseTables } from '../../domain/agents/offline-analyst/table-roles';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../shared/source-schema';
 
-const col = (name: string, type: string, nullable = false): SourceColumn => ({
-  name,
-  type,
-  data_type: type.replace(/\(.*$/, ''),
-  nullable,
-  key: '',
-});
+const col = (name: string, type: string, nullable = false) => column(name, type, '', nullable);
 const dated = (rows: number, first = '2023-01-01', last = '2024-12-31') => ({
   non_null: rows,
   first,
@@ -23,55 +17,43 @@ const dated = (rows: number, first = '2023-01-01', last = '2024-12-31') => ({
 /** 200 orders with a ship-to name, lines by a declared key, a shipment key set on `shipped` lines. */
 function shop(opts: { shipped?: number; declaredOrder?: boolean; counted?: boolean } = {}): SourceSnapshot {
   const { shipped = 150, declaredOrder = true, counted = true } = opts;
-  const customers: SourceTable = {
-    name: 'customers',
-    row_count: 2000,
-    columns: [col('customer_id', 'int'), col('first_name', 'varchar(40)'), col('last_name', 'varchar(40)')],
-    primary_key: ['customer_id'],
-    foreign_keys: [],
-    sample_rows: [],
-  };
-  const products: SourceTable = {
-    name: 'products',
-    row_count: 1000,
-    columns: [
-      col('product_id', 'int'),
-      col('product_name', 'varchar(80)'),
-      col('list_price', 'decimal(10,2)'),
-    ],
-    primary_key: ['product_id'],
-    foreign_keys: [],
-    sample_rows: [],
-  };
-  const orders: SourceTable = {
-    name: 'orders',
-    row_count: 200,
-    columns: [
+  const customers = sourceTable(
+    'customers',
+    2000,
+    [col('customer_id', 'int'), col('first_name', 'varchar(40)'), col('last_name', 'varchar(40)')],
+    { primary_key: ['customer_id'] },
+  );
+  const products = sourceTable(
+    'products',
+    1000,
+    [col('product_id', 'int'), col('product_name', 'varchar(80)'), col('list_price', 'decimal(10,2)')],
+    { primary_key: ['product_id'] },
+  );
+  const orders = sourceTable(
+    'orders',
+    200,
+    [
       col('order_id', 'int'),
       col('customer_id', 'int'),
       col('order_date', 'datetime'),
       col('recipient_name', 'varchar(80)'),
     ],
-    primary_key: ['order_id'],
-    foreign_keys: [
-      { columns: ['customer_id'], references_table: 'customers', references_columns: ['customer_id'] },
-    ],
-    sample_rows: [],
-    date_stats: { order_date: dated(200) },
-  };
-  const shipments: SourceTable = {
-    name: 'shipments',
-    row_count: 55,
-    columns: [col('shipment_id', 'int'), col('shipped_date', 'date'), col('freight', 'decimal(8,2)')],
-    primary_key: ['shipment_id'],
-    foreign_keys: [],
-    sample_rows: [],
-    date_stats: { shipped_date: dated(55, '2023-01-07', '2024-11-14') },
-  };
-  const lines: SourceTable = {
-    name: 'order_lines',
-    row_count: 600,
-    columns: [
+    {
+      primary_key: ['order_id'],
+      foreign_keys: [foreignKey('customer_id', 'customers')],
+      date_stats: { order_date: dated(200) },
+    },
+  );
+  const shipments = sourceTable(
+    'shipments',
+    55,
+    [col('shipment_id', 'int'), col('shipped_date', 'date'), col('freight', 'decimal(8,2)')],
+    { primary_key: ['shipment_id'], date_stats: { shipped_date: dated(55, '2023-01-07', '2024-11-14') } },
+  );
+  const lines = sourceTable(
+    'order_lines',
+    600,
+    [
       col('order_line_id', 'int'),
       col('order_id', 'int'),
       col('product_id', 'int'),
@@ -79,16 +61,15 @@ function shop(opts: { shipped?: number; declaredOrder?: boolean; counted?: boole
       col('quantity', 'int'),
       col('unit_price', 'decimal(10,2)'),
     ],
-    primary_key: ['order_line_id'],
-    foreign_keys: [
-      ...(declaredOrder
-        ? [{ columns: ['order_id'], references_table: 'orders', references_columns: ['order_id'] }]
-        : []),
-      { columns: ['product_id'], references_table: 'products', references_columns: ['product_id'] },
-    ],
-    sample_rows: [],
-    ...(counted ? { non_null: { shipment_id: shipped } } : {}),
-  };
+    {
+      primary_key: ['order_line_id'],
+      foreign_keys: [
+        ...(declaredOrder ? [foreignKey('order_id', 'orders')] : []),
+        foreignKey('product_id', 'products'),
+      ],
+      ...(counted ? { non_null: { shipment_id: shipped } } : {}),
+    },
+  );
   return {
     database: 'shop',
     server_version: '11',
@@ -146,11 +127,6 @@ describe('headers and references by evidence', () => {
   it('dates a line through declared keys before a key only implied by names', () => {
     const t = (name: string, columns: SourceColumn[], extra: Partial<SourceTable> = {}) =>
       sourceTable(name, 500, columns, { primary_key: [columns[0].name], ...extra });
-    const fk = (column: string, table: string) => ({
-      columns: [column],
-      references_table: table,
-      references_columns: [column],
-    });
     const snapshot: SourceSnapshot = {
       database: 'billing',
       server_version: '11',
@@ -171,7 +147,7 @@ describe('headers and references by evidence', () => {
           },
         ),
         t('batches', [col('batch_id', 'int'), col('invoice_id', 'int'), col('batch_code', 'varchar(12)')], {
-          foreign_keys: [fk('invoice_id', 'invoices')],
+          foreign_keys: [foreignKey('invoice_id', 'invoices')],
         }),
         // The implied promotion key is listed first and set on every row; the declared way to the
         // invoice goes through a batch.
@@ -183,7 +159,7 @@ describe('headers and references by evidence', () => {
             col('batch_id', 'int'),
             col('amount', 'decimal(10,2)'),
           ],
-          { foreign_keys: [fk('batch_id', 'batches')] },
+          { foreign_keys: [foreignKey('batch_id', 'batches')] },
         ),
       ],
     };

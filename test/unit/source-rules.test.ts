@@ -11,6 +11,7 @@ import {
   ruleMatchesHost,
   type SourceRule,
 } from '../../shared/source-rules';
+import { thrownBy } from '../harness/thrown';
 
 const rule = (text: string): SourceRule => {
   const [only] = parseSourceRules(text);
@@ -137,12 +138,7 @@ describe('source rules', () => {
     [`${'a'.repeat(64)}.example.com`, 'neither a CIDR nor a host name'],
   ])('refuses %j in a setting, saying why', (entry, why) => {
     for (const variable of ['PLAT_SOURCE_ALLOW', 'PLAT_SOURCE_DENY']) {
-      let error: unknown;
-      try {
-        loadConfig({ [variable]: `10.0.0.0/8,${entry}` });
-      } catch (err) {
-        error = err;
-      }
+      const error = thrownBy(() => loadConfig({ [variable]: `10.0.0.0/8,${entry}` }));
       expect(error).toBeInstanceOf(ConfigError);
       const [problem] = (error as ConfigError).problems;
       expect(problem.variable).toBe(variable);

@@ -1,20 +1,8 @@
-import { sourceTable } from '../fixtures/source-tables';
+import { column as col, foreignKey as fk, sourceTable } from '../fixtures/source-tables';
 import { buildOfflinePrd } from '../../domain/agents/offline-analyst/prd-builder';
 import { prdSchema } from '../../shared/prd-schema';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../shared/source-schema';
 
-const col = (name: string, type: string, key: SourceColumn['key'] = ''): SourceColumn => ({
-  name,
-  type,
-  data_type: type.replace(/\(.*$/, ''),
-  nullable: false,
-  key,
-});
-const fk = (column: string, table: string, references = column) => ({
-  columns: [column],
-  references_table: table,
-  references_columns: [references],
-});
 const table = sourceTable;
 
 const stores = table('stores', 3, [col('store_id', 'int', 'PRI'), col('store_name', 'varchar(60)')], {

@@ -6,23 +6,16 @@ import { UserExists, UserStore } from '../../../gateway/auth/user-store';
 import { PipelineState } from '../../../activities/memory-pipelines/pipeline-state';
 import { AlarmStore } from '../../../domain/monitoring/alarm-store';
 import { ProjectStore } from '../../../domain/metadata-store/project-store';
-import { initialProjectView } from '../../../shared/initial-project-view';
 import type { ProjectEvent, ProjectStatus, ProjectView } from '../../../shared/project-model';
+import { startedProjectView } from '../../fixtures/stored-project';
 import { BACKENDS, storeOpener } from './backends';
 
 function view(id: string, owner: string, createdAt: string, status: ProjectStatus = 'running'): ProjectView {
-  const v = initialProjectView({
+  const v = startedProjectView({
     project_id: id,
     owner_id: owner,
     created_at: createdAt,
     description: `project ${id}`,
-    reuse_ods: false,
-    source: {
-      jdbc_url: 'jdbc:mysql://db.example:3306/shop',
-      username: 'reader',
-      password_ref: 'local:projects/x/db-password',
-      target: { host: 'db.example', port: 3306, database: 'shop', options: {} },
-    },
   });
   return { ...v, status };
 }

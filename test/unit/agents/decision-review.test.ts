@@ -5,26 +5,23 @@
  */
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import { prdSchema } from '../../../shared/prd-schema';
-import type { DateColumnStats, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
-import { column } from './source-columns';
+import type { DateColumnStats, SourceSnapshot } from '../../../shared/source-schema';
+import { column, sourceTable } from '../../fixtures/source-tables';
 
 /** A flat export: one wide table, no keys, its day kept as text in `stats`' reading. */
 function flatExport(stats: DateColumnStats | undefined): SourceSnapshot {
-  const table: SourceTable = {
-    name: 'sales export',
-    row_count: 1000,
-    columns: [
+  const table = sourceTable(
+    'sales export',
+    1000,
+    [
       column('Order Date', 'varchar(10)'),
       column('Customer Name', 'varchar(60)'),
       column('Region', 'varchar(20)'),
       column('Quantity', 'int'),
       column('Sales', 'decimal(12,2)'),
     ],
-    primary_key: [],
-    foreign_keys: [],
-    sample_rows: [],
-    ...(stats ? { date_stats: { 'Order Date': stats } } : {}),
-  };
+    stats ? { date_stats: { 'Order Date': stats } } : {},
+  );
   return { database: 'exports', server_version: '10.11', tables: [table], views: [] };
 }
 

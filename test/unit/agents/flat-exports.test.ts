@@ -5,7 +5,7 @@
  */
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import type { SourceSnapshot } from '../../../shared/source-schema';
-import { column } from './source-columns';
+import { column } from '../../fixtures/source-tables';
 
 function exportOf(distinct: Record<string, number>): SourceSnapshot {
   return {

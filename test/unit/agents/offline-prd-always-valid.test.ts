@@ -9,6 +9,7 @@ import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-buil
 import { prdSchema } from '../../../shared/prd-schema';
 import { validOfflinePrd } from '../../../domain/agents/offline-analyst/prd-repair';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
+import { foreignKey, sourceTable } from '../../fixtures/source-tables';
 
 const column = (name: string, type: string, key: SourceColumn['key'] = ''): SourceColumn => ({
   name,
@@ -79,34 +80,32 @@ const headerLineFamily = fc
       const headerName = header + part;
       const target = header + parts[keyedTo[i] < 0 ? i : keyedTo[i] % parts.length];
       return [
-        {
-          name: headerName,
-          row_count: rows[i],
-          columns: [
+        sourceTable(
+          headerName,
+          rows[i],
+          [
             column('id', 'int', 'PRI'),
             { ...column('order_date', 'date'), nullable: false },
             column('status', 'varchar(10)'),
           ],
-          primary_key: ['id'],
-          foreign_keys: [],
-          sample_rows: [],
-          date_stats: {
-            order_date: { non_null: rows[i], first: '2020-01-01', last: '2021-12-31', future: 0 },
+          {
+            primary_key: ['id'],
+            date_stats: {
+              order_date: { non_null: rows[i], first: '2020-01-01', last: '2021-12-31', future: 0 },
+            },
           },
-        },
-        {
-          name: line + part,
-          row_count: rows[(i + 1) % rows.length],
-          columns: [
+        ),
+        sourceTable(
+          line + part,
+          rows[(i + 1) % rows.length],
+          [
             column('id', 'int', 'PRI'),
             { ...column('header_id', 'int', 'MUL'), nullable: false },
             column('quantity', 'int'),
             column('unit_price', 'decimal(8,2)'),
           ],
-          primary_key: ['id'],
-          foreign_keys: [{ columns: ['header_id'], references_table: target, references_columns: ['id'] }],
-          sample_rows: [],
-        },
+          { primary_key: ['id'], foreign_keys: [foreignKey('header_id', target, 'id')] },
+        ),
       ];
     }),
   );
@@ -245,30 +244,24 @@ describe('the offline analyst mends its own PRD', () => {
     server_version: '10.11',
     views: [],
     tables: [
-      {
-        name: 'customers',
-        row_count: 50,
-        columns: [column('id', 'int', 'PRI'), column('name', 'varchar(30)')],
+      sourceTable('customers', 50, [column('id', 'int', 'PRI'), column('name', 'varchar(30)')], {
         primary_key: ['id'],
-        foreign_keys: [],
-        sample_rows: [],
-      },
-      {
-        name: 'sales',
-        row_count: 5_000,
-        columns: [
+      }),
+      sourceTable(
+        'sales',
+        5_000,
+        [
           column('id', 'int', 'PRI'),
           column('customers_id', 'int', 'MUL'),
           column('sold_at', 'datetime'),
           column('amount', 'decimal(10,2)'),
         ],
-        primary_key: ['id'],
-        foreign_keys: [
-          { columns: ['customers_id'], references_table: 'customers', references_columns: ['id'] },
-        ],
-        sample_rows: [],
-        date_stats: { sold_at: { non_null: 5_000, first: '2024-01-01', last: '2024-12-31', future: 0 } },
-      },
+        {
+          primary_key: ['id'],
+          foreign_keys: [foreignKey('customers_id', 'customers', 'id')],
+          date_stats: { sold_at: { non_null: 5_000, first: '2024-01-01', last: '2024-12-31', future: 0 } },
+        },
+      ),
     ],
   };
 
@@ -318,29 +311,29 @@ describe('the offline analyst mends its own PRD', () => {
 });
 
 describe('names derived from two source names never meet', () => {
-  const dated = (name: string, extra: SourceColumn[] = []): SourceTable => ({
-    name,
-    row_count: 1_000,
-    columns: [
-      column('id', 'int', 'PRI'),
-      column('store_id', 'int', 'MUL'),
-      { ...column('sold_at', 'datetime'), nullable: false },
-      column('amount', 'decimal(10,2)'),
-      ...extra,
-    ],
-    primary_key: ['id'],
-    foreign_keys: [{ columns: ['store_id'], references_table: 'stores', references_columns: ['id'] }],
-    sample_rows: [],
-    date_stats: { sold_at: { non_null: 1_000, first: '2024-01-01', last: '2024-12-31', future: 0 } },
-  });
-  const stores: SourceTable = {
-    name: 'stores',
-    row_count: 20,
-    columns: [column('id', 'int', 'PRI'), column('city', 'varchar(30)'), column('region', 'varchar(30)')],
-    primary_key: ['id'],
-    foreign_keys: [],
-    sample_rows: [],
-  };
+  const dated = (name: string, extra: SourceColumn[] = []): SourceTable =>
+    sourceTable(
+      name,
+      1_000,
+      [
+        column('id', 'int', 'PRI'),
+        column('store_id', 'int', 'MUL'),
+        { ...column('sold_at', 'datetime'), nullable: false },
+        column('amount', 'decimal(10,2)'),
+        ...extra,
+      ],
+      {
+        primary_key: ['id'],
+        foreign_keys: [foreignKey('store_id', 'stores', 'id')],
+        date_stats: { sold_at: { non_null: 1_000, first: '2024-01-01', last: '2024-12-31', future: 0 } },
+      },
+    );
+  const stores = sourceTable(
+    'stores',
+    20,
+    [column('id', 'int', 'PRI'), column('city', 'varchar(30)'), column('region', 'varchar(30)')],
+    { primary_key: ['id'] },
+  );
 
   it('gives `sales` and `sales_breakdown` tables of their own, each read by its own layers', () => {
     const prd = buildOfflinePrd({

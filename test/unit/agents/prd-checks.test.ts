@@ -5,14 +5,11 @@
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import { prdProblems } from '../../../domain/agents/prd-checks';
 import type { SourceColumn, SourceSnapshot } from '../../../shared/source-schema';
+import { column as sourceColumn } from '../../fixtures/source-tables';
 
-const column = (name: string, type: string, key: SourceColumn['key'] = ''): SourceColumn => ({
-  name,
-  type,
-  data_type: type.replace(/\(.*$/, ''),
-  nullable: key !== 'PRI',
-  key,
-});
+/** Nullable unless it is the primary key. */
+const column = (name: string, type: string, key: SourceColumn['key'] = '') =>
+  sourceColumn(name, type, key, key !== 'PRI');
 
 const snapshot: SourceSnapshot = {
   database: 'shop',

@@ -7,36 +7,30 @@
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import type { Prd } from '../../../shared/prd-schema';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
-import { column } from './source-columns';
+import { column, foreignKey, sourceTable } from '../../fixtures/source-tables';
 
-const productKey = {
-  columns: ['product_id'],
-  references_table: 'products',
-  references_columns: ['product_id'],
-};
-const storeKey = { columns: ['store_id'], references_table: 'stores', references_columns: ['store_id'] };
+const productKey = foreignKey('product_id', 'products');
+const storeKey = foreignKey('store_id', 'stores');
 
-const products: SourceTable = {
-  name: 'products',
-  row_count: 40,
-  columns: [
+const products = sourceTable(
+  'products',
+  40,
+  [
     column('product_id', 'int', 'PRI'),
     column('product_name', 'varchar(80)'),
     column('unit_cost', 'decimal(10,2)'),
     column('list_price', 'decimal(10,2)'),
   ],
-  primary_key: ['product_id'],
-  foreign_keys: [],
-  sample_rows: [],
-};
-const stores: SourceTable = {
-  name: 'stores',
-  row_count: 5,
-  columns: [column('store_id', 'int', 'PRI'), column('store_name', 'varchar(40)')],
-  primary_key: ['store_id'],
-  foreign_keys: [],
-  sample_rows: [],
-};
+  { primary_key: ['product_id'] },
+);
+const stores = sourceTable(
+  'stores',
+  5,
+  [column('store_id', 'int', 'PRI'), column('store_name', 'varchar(40)')],
+  {
+    primary_key: ['store_id'],
+  },
+);
 
 /** A dated fact referencing products and stores (declared keys unless told otherwise). */
 function dated(
@@ -46,10 +40,10 @@ function dated(
   opts: { declared?: boolean; extraKeys?: SourceTable['foreign_keys']; extra?: SourceColumn[] } = {},
 ): SourceTable {
   const { declared = true, extraKeys = [], extra = [] } = opts;
-  return {
+  return sourceTable(
     name,
-    row_count: 500,
-    columns: [
+    500,
+    [
       column(`${name.replace(/s$/, '')}_id`, 'int', 'PRI'),
       column(date, 'datetime'),
       column('product_id', 'int', declared ? 'MUL' : ''),
@@ -57,11 +51,12 @@ function dated(
       ...extra,
       ...measures,
     ],
-    primary_key: [`${name.replace(/s$/, '')}_id`],
-    foreign_keys: [...(declared ? [productKey] : []), storeKey, ...extraKeys],
-    sample_rows: [],
-    date_stats: { [date]: { non_null: 500, first: '2023-01-01', last: '2024-12-31', future: 0 } },
-  };
+    {
+      primary_key: [`${name.replace(/s$/, '')}_id`],
+      foreign_keys: [...(declared ? [productKey] : []), storeKey, ...extraKeys],
+      date_stats: { [date]: { non_null: 500, first: '2023-01-01', last: '2024-12-31', future: 0 } },
+    },
+  );
 }
 
 const prdOf = (...tables: SourceTable[]): Prd =>
@@ -118,14 +113,12 @@ describe('a flat sale priced through its product', () => {
   });
 
   it('prices no stock level (a snapshot)', () => {
-    const stocks: SourceTable = {
-      name: 'stocks',
-      row_count: 200,
-      columns: [column('store_id', 'int', 'PRI'), column('product_id', 'int', 'PRI'), quantity],
-      primary_key: ['store_id', 'product_id'],
-      foreign_keys: [productKey, storeKey],
-      sample_rows: [],
-    };
+    const stocks = sourceTable(
+      'stocks',
+      200,
+      [column('store_id', 'int', 'PRI'), column('product_id', 'int', 'PRI'), quantity],
+      { primary_key: ['store_id', 'product_id'], foreign_keys: [productKey, storeKey] },
+    );
     const prd = prdOf(stocks);
     expect(prd.table_roles.find((r) => r.table === 'stocks')?.role).toBe('snapshot');
     expect(revenueOf(prd, 'stocks')).toBeUndefined();
@@ -133,8 +126,8 @@ describe('a flat sale priced through its product', () => {
 
   it('prices no transfer from one store to another', () => {
     const keys = [
-      { columns: ['from_store_id'], references_table: 'stores', references_columns: ['store_id'] },
-      { columns: ['to_store_id'], references_table: 'stores', references_columns: ['store_id'] },
+      foreignKey('from_store_id', 'stores', 'store_id'),
+      foreignKey('to_store_id', 'stores', 'store_id'),
     ];
     const extra = [column('from_store_id', 'int', 'MUL'), column('to_store_id', 'int', 'MUL')];
     const prd = prdOf(dated('shipments', 'shipped_at', [quantity], { extraKeys: keys, extra }));

@@ -6,16 +6,16 @@
  */
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
-import { column } from './source-columns';
+import { column, foreignKey, sourceTable } from '../../fixtures/source-tables';
 
-const customer: SourceTable = {
-  name: 'customer',
-  row_count: 20,
-  columns: [column('customer_id', 'int', 'PRI'), column('name', 'varchar(40)')],
-  primary_key: ['customer_id'],
-  foreign_keys: [],
-  sample_rows: [],
-};
+const customer = sourceTable(
+  'customer',
+  20,
+  [column('customer_id', 'int', 'PRI'), column('name', 'varchar(40)')],
+  {
+    primary_key: ['customer_id'],
+  },
+);
 
 /** A fact table of sales: its own date, an amount and a declared key to customer. */
 function facts(
@@ -25,23 +25,22 @@ function facts(
   last = '2020-12-28',
   extra: SourceColumn[] = [],
 ) {
-  return {
+  return sourceTable(
     name,
-    row_count: rows,
-    columns: [
+    rows,
+    [
       column('sale_id', 'int', 'PRI'),
       column('customer_id', 'int', 'MUL'),
       column('sale_date', 'date'),
       column('amount', 'decimal(10,2)'),
       ...extra,
     ],
-    primary_key: ['sale_id'],
-    foreign_keys: [
-      { columns: ['customer_id'], references_table: 'customer', references_columns: ['customer_id'] },
-    ],
-    sample_rows: [],
-    date_stats: { sale_date: { non_null: rows, first, last, future: 0 } },
-  } satisfies SourceTable;
+    {
+      primary_key: ['sale_id'],
+      foreign_keys: [foreignKey('customer_id', 'customer')],
+      date_stats: { sale_date: { non_null: rows, first, last, future: 0 } },
+    },
+  );
 }
 
 const prdOf = (...tables: SourceTable[]) =>
@@ -127,54 +126,47 @@ describe('table families', () => {
   });
 });
 
-const product: SourceTable = {
-  name: 'product',
-  row_count: 20,
-  columns: [column('product_id', 'int', 'PRI'), column('product_name', 'varchar(40)')],
-  primary_key: ['product_id'],
-  foreign_keys: [],
-  sample_rows: [],
-};
+const product = sourceTable(
+  'product',
+  20,
+  [column('product_id', 'int', 'PRI'), column('product_name', 'varchar(40)')],
+  {
+    primary_key: ['product_id'],
+  },
+);
 
 /** Order headers of one part (`orders_2019`, `orders_eu`): their own date and a customer. */
 function headers(part: string, first = '2020-01-02', last = '2020-12-30', rows = 100): SourceTable {
-  return {
-    name: `orders_${part}`,
-    row_count: rows,
-    columns: [
-      column('order_id', 'int', 'PRI'),
-      column('customer_id', 'int', 'MUL'),
-      column('order_date', 'date'),
-    ],
-    primary_key: ['order_id'],
-    foreign_keys: [
-      { columns: ['customer_id'], references_table: 'customer', references_columns: ['customer_id'] },
-    ],
-    sample_rows: [],
-    date_stats: { order_date: { non_null: rows, first, last, future: 0 } },
-  };
+  return sourceTable(
+    `orders_${part}`,
+    rows,
+    [column('order_id', 'int', 'PRI'), column('customer_id', 'int', 'MUL'), column('order_date', 'date')],
+    {
+      primary_key: ['order_id'],
+      foreign_keys: [foreignKey('customer_id', 'customer')],
+      date_stats: { order_date: { non_null: rows, first, last, future: 0 } },
+    },
+  );
 }
 const yearly = (year: number) => headers(String(year), `${year}-01-02`, `${year}-12-30`);
 
 /** Order lines of one part, no date, a declared key into the header table `header`. */
 function lines(part: string, header = `orders_${part}`, rows = 250): SourceTable {
-  return {
-    name: `order_lines_${part}`,
-    row_count: rows,
-    columns: [
+  return sourceTable(
+    `order_lines_${part}`,
+    rows,
+    [
       column('order_id', 'int', 'PRI'),
       column('line_no', 'smallint', 'PRI'),
       column('product_id', 'int', 'MUL'),
       column('quantity', 'int'),
       column('unit_price', 'decimal(10,2)'),
     ],
-    primary_key: ['order_id', 'line_no'],
-    foreign_keys: [
-      { columns: ['order_id'], references_table: header, references_columns: ['order_id'] },
-      { columns: ['product_id'], references_table: 'product', references_columns: ['product_id'] },
-    ],
-    sample_rows: [],
-  };
+    {
+      primary_key: ['order_id', 'line_no'],
+      foreign_keys: [foreignKey('order_id', header), foreignKey('product_id', 'product')],
+    },
+  );
 }
 
 describe('families of headers and their lines', () => {

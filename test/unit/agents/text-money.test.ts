@@ -3,7 +3,6 @@
  * are written, through the PRD grammar and on DuckDB, and flags every text that is no amount
  * (docs/offline-analyst.md#money-as-text).
  */
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { parseExpression } from '../../../shared/prd-sql/expression';
 import { expressionSql } from '../../../shared/prd-sql/expression-sql';
 import { MAX_EXPRESSION_LENGTH } from '../../../shared/prd-sql/expression-tokens';
@@ -15,6 +14,7 @@ import {
   unparsedExpression,
 } from '../../../domain/agents/offline-analyst/text-money';
 import type { SourceColumn, SourceTable } from '../../../shared/source-schema';
+import { memoryDuckDbPerSuite } from '../../harness/memory-duckdb';
 
 const AMOUNTS: [string, string][] = [
   ['$1,234.50', '1234.50'],
@@ -66,26 +66,18 @@ const NOT_AMOUNTS = [
 ];
 
 describe('money kept as text', () => {
-  let db: DuckDBInstance;
-  let conn: DuckDBConnection;
-  beforeAll(async () => {
-    db = await DuckDBInstance.create(':memory:');
-    conn = await db.connect();
+  const duck = memoryDuckDbPerSuite(async (conn) => {
     await conn.run('CREATE TABLE "pay ments"("amount $" VARCHAR)');
     for (const text of [...AMOUNTS.map(([t]) => t), ...NOT_AMOUNTS, '', '   '])
       await conn.run(`INSERT INTO "pay ments" VALUES ('${text.replace(/'/g, "''")}')`);
     await conn.run('INSERT INTO "pay ments" VALUES (NULL)');
-  });
-  afterAll(() => {
-    conn.closeSync();
-    db.closeSync();
   });
 
   // Written as the PRD holds it, parsed by the PRD grammar and written back as the build runs it.
   const built = (expression: string) => expressionSql(parseExpression(expression));
   const read = async () =>
     (
-      await conn.runAndReadAll(
+      await duck.conn.runAndReadAll(
         `SELECT "amount $" AS text, CAST(${built(textMoneyExpression('pay ments', 'amount $', 2))} AS VARCHAR) AS value, ${built(unparsedExpression('pay ments', 'amount $', 2))} AS unparsed FROM "pay ments"`,
       )
     ).getRowObjects() as { text: string | null; value: string | null; unparsed: number }[];

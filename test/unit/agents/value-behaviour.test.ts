@@ -10,7 +10,7 @@ import {
   measuresReadByValues,
 } from '../../../domain/agents/offline-analyst/column-meaning';
 import type { DateColumnStats, SourceColumn, SourceTable } from '../../../shared/source-schema';
-import { column } from './source-columns';
+import { column, sourceTable } from '../../fixtures/source-tables';
 
 /** A fixed stream of numbers in [0, 1): the same "noise" every run. */
 function noise(seed: number): () => number {
@@ -145,19 +145,13 @@ describe('numbers that are no measure', () => {
 });
 
 describe('what the analyst makes of them', () => {
-  const table = (
-    behaviour: SourceTable['number_behaviour'],
-    extra: Partial<SourceTable> = {},
-  ): SourceTable => ({
-    name: 'readings',
-    row_count: 1000,
-    columns: Object.keys(behaviour ?? {}).map((c) => column(c, 'double')),
-    primary_key: [],
-    foreign_keys: [],
-    sample_rows: [],
-    number_behaviour: behaviour,
-    ...extra,
-  });
+  const table = (behaviour: SourceTable['number_behaviour'], extra: Partial<SourceTable> = {}): SourceTable =>
+    sourceTable(
+      'readings',
+      1000,
+      Object.keys(behaviour ?? {}).map((c) => column(c, 'double')),
+      { number_behaviour: behaviour, ...extra },
+    );
   const base = { rows: 200, distinct: 150, integers: false, min: 1, max: 900, zeros: 0, negatives: 0 };
   const meaningOf = (t: SourceTable, name: string) =>
     columnMeaning(

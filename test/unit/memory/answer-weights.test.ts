@@ -24,6 +24,13 @@ const candidate = (memory: string, relevance: number, metadata: Record<string, u
     features: { fused: relevance, gap: 0, logRank: 0 },
   }) as Candidate;
 
+/** Each candidate's memory and relevance to three places, in the order ranked. */
+const relevances = (ranked: Candidate[]) => ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)]);
+
+/** A word table's relation: a word is near itself and the words `near` lists for it either way. */
+const relatedBy = (near: Record<string, string[]>) => (a: string, b: string) =>
+  a === b || (near[a] ?? []).includes(b) || (near[b] ?? []).includes(a);
+
 describe('answer weights', () => {
   const found = [
     candidate('Walked past Iron Temple on the way home.', 0.5),
@@ -35,7 +42,7 @@ describe('answer weights', () => {
   it('ranks what can answer a question about now above mentions and notes, relative to the best', () => {
     const crunch = candidate('New gym: Crunch.', 0.9);
     const ranked = answerWeights('Which gym do I go to?')([found[0], found[1], crunch, found[3]]);
-    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+    expect(relevances(ranked)).toEqual([
       ['New gym: Crunch.', 1],
       ['The gym near work closes at ten.', +(0.3 / 0.9).toFixed(3)],
       ['Walked past Iron Temple on the way home.', +((0.5 * NOT_AN_ANSWER_NOW) / 0.9).toFixed(3)],
@@ -48,7 +55,7 @@ describe('answer weights', () => {
     const ranked = answerWeights('Which gym do I go to?')(found);
     // The rest scaled to stay below half of it, in their order: 0.3, 0.25, 0.225 → 0.2 at most.
     const scale = (0.4 * ANSWER_FIRST) / 0.3;
-    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+    expect(relevances(ranked)).toEqual([
       ['New gym: Crunch.', 1],
       ['The gym near work closes at ten.', ANSWER_FIRST],
       ['Walked past Iron Temple on the way home.', +((0.5 * NOT_AN_ANSWER_NOW * scale) / 0.4).toFixed(3)],
@@ -56,7 +63,7 @@ describe('answer weights', () => {
     ]);
     // With no assertion of a value of what it asks, nothing is held back but answers of another thing.
     const none = answerWeights('Which gym do I go to?')([found[3], candidate('My bank is ING.', 0.2)]);
-    expect(none.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+    expect(relevances(none)).toEqual([
       ['The gym near work closes at ten.', 1],
       ['My bank is ING.', +((0.2 * ABOUT_ANOTHER_THING) / 0.3).toFixed(3)],
     ]);
@@ -67,7 +74,7 @@ describe('answer weights', () => {
       candidate('My back is treated by Jo Whitfield.', 0.6),
       candidate('My laptop runs Mullvad for a VPN.', 0.4),
     ]);
-    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+    expect(relevances(ranked)).toEqual([
       ['My laptop runs Mullvad for a VPN.', 1],
       ['My back is treated by Jo Whitfield.', +((0.6 * ABOUT_ANOTHER_THING) / 0.4).toFixed(3)],
     ]);
@@ -89,7 +96,7 @@ describe('answer weights', () => {
       candidate('We relocated to Vienna last month.', 0.019),
     ]);
     // The move asserts a value of what is asked: first, the others scaled to half its relevance at most.
-    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+    expect(relevances(ranked)).toEqual([
       ['We relocated to Vienna last month.', 1],
       ['I work out at Crunch.', ANSWER_FIRST],
       ['I see Dr Eriksen for my teeth.', +(((0.126 * ABOUT_ANOTHER_THING) / 0.05) * ANSWER_FIRST).toFixed(3)],
@@ -115,7 +122,7 @@ describe('answer weights', () => {
       candidate('I live in Lisbon.', 0.5),
       candidate('I am vegetarian.', 0.2),
     ]);
-    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+    expect(relevances(ranked)).toEqual([
       ['I am vegetarian.', 1],
       ['I live in Lisbon.', +((0.5 * ABOUT_ANOTHER_THING) / 0.2).toFixed(3)],
     ]);
@@ -125,10 +132,7 @@ describe('answer weights', () => {
     const trained = 'I trained at Crunch gym all through the spring.';
     const passedBy = candidate('Walked past Iron Temple gym on the way home.', 0.6);
     const rank = (metadata: Record<string, unknown>) =>
-      answerWeights('Which gym do I go to?')([candidate(trained, 0.5, metadata), passedBy]).map((c) => [
-        c.record.memory,
-        +c.relevance.toFixed(3),
-      ]);
+      relevances(answerWeights('Which gym do I go to?')([candidate(trained, 0.5, metadata), passedBy]));
     // The words take it for something that happened: nothing is held back for it.
     expect(readRecord({ memory: trained, metadata: {} }).asserts).toBe(false);
     expect(rank({})).toEqual([
@@ -148,8 +152,7 @@ describe('answer weights', () => {
     // "accountant" shares no word with either statement; the taxes one evokes "tax", which the
     // table holds near "accountant", the card one only words of cards and banks.
     const near: Record<string, string[]> = { accountant: ['accounting', 'tax', 'bookkeeping'] };
-    const related = (a: string, b: string) =>
-      a === b || (near[a] ?? []).includes(b) || (near[b] ?? []).includes(a);
+    const related = relatedBy(near);
     const taxes = candidate('This year Ledger Partners filed my taxes.', 0.2, {
       plat_asserts: true,
       plat_evokes: ['taxes', 'tax', 'irs', 'filing'],
@@ -164,7 +167,7 @@ describe('answer weights', () => {
       taxes.record.memory,
     ]);
     const ranked = answerWeights(question, undefined, related)([card, taxes]);
-    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+    expect(relevances(ranked)).toEqual([
       [taxes.record.memory, 1],
       [card.record.memory, +((0.4 * ABOUT_ANOTHER_THING) / 0.2).toFixed(3)],
     ]);
@@ -178,15 +181,14 @@ describe('answer weights', () => {
 
   it('reads an answer whose words say nothing of what it is about by what it evokes', () => {
     const near: Record<string, string[]> = { team: ['club', 'football', 'league'] };
-    const related = (a: string, b: string) =>
-      a === b || (near[a] ?? []).includes(b) || (near[b] ?? []).includes(a);
+    const related = relatedBy(near);
     // "Upgraded" is the change, not what it is about; the phone words it evokes say that.
     const phone = candidate('Upgraded from the Fairphone 5 to a Galaxy S23.', 0.5, {
       plat_evokes: ['phone', 'smartphone', 'samsung'],
     });
     const team = candidate('Switched from Ajax to Arsenal.', 0.3, { plat_evokes: ['football', 'club'] });
     const ranked = answerWeights('What team do I follow now?', undefined, related)([phone, team]);
-    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+    expect(relevances(ranked)).toEqual([
       [team.record.memory, 1],
       [phone.record.memory, +((0.5 * ABOUT_ANOTHER_THING) / 0.3).toFixed(3)],
     ]);
@@ -197,8 +199,7 @@ describe('answer weights', () => {
       climbing: ['climb', 'boulder', 'ascent'],
       laptop: ['computer', 'email'],
     };
-    const related = (a: string, b: string) =>
-      a === b || (near[a] ?? []).includes(b) || (near[b] ?? []).includes(a);
+    const related = relatedBy(near);
     // The frame of the question ("Our new …? …") brings another attribute's statement closer.
     const notes = candidate('Our new notes app? Obsidian.', 0.7, { plat_evokes: ['notes', 'app'] });
     const boulder = candidate('I boulder at The Arch twice a week.', 0.2);
@@ -224,7 +225,7 @@ describe('answer weights', () => {
       undefined,
       related,
     )([survey, energy, framework]);
-    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+    expect(relevances(ranked)).toEqual([
       [survey.record.memory, 1],
       [energy.record.memory, +(0.6 / 0.7).toFixed(3)],
       [framework.record.memory, +(0.3 / 0.7).toFixed(3)],
@@ -233,15 +234,14 @@ describe('answer weights', () => {
 
   it('puts an assertion its words tie to the question before one only its evoked words tie to it', () => {
     const near: Record<string, string[]> = { team: ['club', 'colleagues'], mows: ['lawn'] };
-    const related = (a: string, b: string) =>
-      a === b || (near[a] ?? []).includes(b) || (near[b] ?? []).includes(a);
+    const related = relatedBy(near);
     // "colleagues" is near "team", and evoked: weaker evidence than "club", which the statement says.
     const employer = candidate('My employer is Umbrella Labs now.', 0.6, {
       plat_evokes: ['employer', 'colleagues'],
     });
     const club = candidate('I switched my football club to Napoli.', 0.4, { plat_evokes: ['football'] });
     const ranked = answerWeights('What team do I follow now?', undefined, related)([employer, club]);
-    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+    expect(relevances(ranked)).toEqual([
       [club.record.memory, 1],
       [employer.record.memory, +((0.6 * ((ANSWER_FIRST * 0.4) / 0.6)) / 0.4).toFixed(3)],
     ]);
@@ -258,7 +258,7 @@ describe('answer weights', () => {
       candidate('I see Dr Eriksen for my teeth.', 0.3),
       candidate('My gym is PureGym.', 0.2),
     ]);
-    expect(ranked.map((c) => [c.record.memory, +c.relevance.toFixed(3)])).toEqual([
+    expect(relevances(ranked)).toEqual([
       ['I see Dr Eriksen for my teeth.', 1],
       ['My gym is PureGym.', +(0.2 / 0.3).toFixed(3)],
     ]);

@@ -32,18 +32,23 @@ const hits: VectorHit[] = [
   { record: record('e', 'new'), similarity: 0.2 },
 ];
 
+/** The store over `inner` with 'new' the current model, re-embedding or not, and the ids a search of 2 finds. */
+function currentOf(inner: MemoryStore, reembedding: boolean) {
+  const store = new CurrentVectorsStore(
+    inner,
+    () => 'new',
+    () => reembedding,
+  );
+  const idsFound = async () =>
+    (await store.search(new Float32Array(2), { user_id: 'u' }, 2)).map((h) => h.record.id);
+  return { store, idsFound };
+}
+
 describe('CurrentVectorsStore', () => {
   it('while re-embedding, answers only the current model’s vectors, asking for twice the hits', async () => {
     const inner = fakeStore(hits);
-    const store = new CurrentVectorsStore(
-      inner,
-      () => 'new',
-      () => true,
-    );
-    expect((await store.search(new Float32Array(2), { user_id: 'u' }, 2)).map((h) => h.record.id)).toEqual([
-      'b',
-      'd',
-    ]);
+    const { store, idsFound } = currentOf(inner, true);
+    expect(await idsFound()).toEqual(['b', 'd']);
     const [many] = await store.searchMany!(new Float32Array(2), [{ user_id: 'u' }], 2);
     expect(many.map((h) => h.record.id)).toEqual(['b', 'd']);
     expect(inner.limits).toEqual([4, 4]);
@@ -51,15 +56,7 @@ describe('CurrentVectorsStore', () => {
 
   it('once every memory is current, passes searches through unchanged', async () => {
     const inner = fakeStore(hits);
-    const store = new CurrentVectorsStore(
-      inner,
-      () => 'new',
-      () => false,
-    );
-    expect((await store.search(new Float32Array(2), { user_id: 'u' }, 2)).map((h) => h.record.id)).toEqual([
-      'a',
-      'b',
-    ]);
+    expect(await currentOf(inner, false).idsFound()).toEqual(['a', 'b']);
     expect(inner.limits).toEqual([2]);
   });
 

@@ -2,13 +2,16 @@ import { TimeOrder } from '../../../domain/memory/store/time-order';
 
 const all = () => true;
 
+/** A TimeOrder holding each [slot, time] upserted in turn. */
+function upserted(...pairs: [number, number][]): TimeOrder {
+  const t = new TimeOrder();
+  for (const [slot, time] of pairs) t.upsert(slot, time);
+  return t;
+}
+
 describe('TimeOrder', () => {
   it('keeps slots in creation order, whatever order they are added in', () => {
-    const t = new TimeOrder();
-    t.upsert(0, 300);
-    t.upsert(1, 100);
-    t.upsert(2, 200);
-    t.upsert(3, 200);
+    const t = upserted([0, 300], [1, 100], [2, 200], [3, 200]);
     expect(t.slots()).toEqual([1, 2, 3, 0]);
     expect(t.size).toBe(4);
   });
@@ -30,11 +33,7 @@ describe('TimeOrder', () => {
   });
 
   it('moves a slot whose time changes and forgets a removed one', () => {
-    const t = new TimeOrder();
-    t.upsert(0, 10);
-    t.upsert(1, 20);
-    t.upsert(2, 30);
-    t.upsert(0, 40);
+    const t = upserted([0, 10], [1, 20], [2, 30], [0, 40]);
     expect(t.slots()).toEqual([1, 2, 0]);
     t.remove(2);
     t.remove(2);

@@ -4,10 +4,11 @@
  * any name a source may have survives quoting, as DuckDB's own parser reads it.
  */
 import fc from 'fast-check';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { checkSqlType } from '../../../shared/prd-sql/sql-type';
 import { columnsOf, ExpressionError, parseExpression } from '../../../shared/prd-sql/expression';
 import { columnReference, expressionSql, isAggregate } from '../../../shared/prd-sql/expression-sql';
+import { memoryDuckDbPerSuite } from '../../harness/memory-duckdb';
+import { thrownBy } from '../../harness/thrown';
 
 const sqlOf = (text: string) => expressionSql(parseExpression(text));
 
@@ -105,12 +106,7 @@ describe('the expression grammar', () => {
         : text === 'long'
           ? 'x' + ' + x'.repeat(2_000)
           : text;
-    let error: unknown;
-    try {
-      parseExpression(text);
-    } catch (err) {
-      error = err;
-    }
+    const error = thrownBy(() => parseExpression(text));
     expect(error).toBeInstanceOf(ExpressionError);
     expect((error as Error).message).toMatch(reason);
   });
@@ -157,16 +153,7 @@ describe('the expression grammar', () => {
 });
 
 describe('source names in expressions', () => {
-  let db: DuckDBInstance;
-  let conn: DuckDBConnection;
-  beforeAll(async () => {
-    db = await DuckDBInstance.create(':memory:');
-    conn = await db.connect();
-  });
-  afterAll(() => {
-    conn.closeSync();
-    db.closeSync();
-  });
+  const duck = memoryDuckDbPerSuite();
 
   // Any name MySQL allows (any character but NUL), with the ones that look like paths and SQL.
   const sourceName = fc.oneof(
@@ -190,7 +177,7 @@ describe('source names in expressions', () => {
       expect(columnsOf(parseExpression(text))).toEqual([{ table, column }]);
       // DuckDB's parser sees one statement naming exactly that column.
       const sql = `SELECT ${expressionSql(parseExpression(text))}`;
-      const reader = await conn.runAndReadAll(
+      const reader = await duck.conn.runAndReadAll(
         `SELECT json_serialize_sql(${"'" + sql.replace(/'/g, "''") + "'"}) AS tree`,
       );
       const tree = JSON.parse(String(reader.getRowObjectsJS()[0].tree)) as {

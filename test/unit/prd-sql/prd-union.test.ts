@@ -4,10 +4,11 @@
  * with its part as data (a part or a table name made of quotes and statements stays a value), and runs
  * as DuckDB parses it.
  */
-import { DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { tableSelect } from '../../../domain/warehouse/model-sql';
 import { prdSchema, type Prd } from '../../../shared/prd-schema';
 import type { SourceSnapshot, SourceTable } from '../../../shared/source-schema';
+import { withMemoryDuckDb } from '../../harness/memory-duckdb';
 
 const HOSTILE_PART = "x'); DROP TABLE victim; --";
 const A = 'sales 2019';
@@ -32,79 +33,97 @@ const snapshot: SourceSnapshot = {
   views: [],
 };
 
-const odsTable = (name: string, source: string) => ({
+const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** An ODS table copying `columns` ([name, type]) of the source table `source`. */
+const odsOf = (name: string, source: string, columns: [string, string][]) => ({
   name,
   description: '',
   source_tables: [source],
   grain: '',
-  fields: [
-    { name: 'sale_id', type: 'INTEGER', source: `"${source.replace(/"/g, '""')}".sale_id`, description: '' },
-    {
-      name: 'amount',
-      type: 'DECIMAL(10,2)',
-      source: `"${source.replace(/"/g, '""')}".amount`,
-      description: '',
-    },
-  ],
+  fields: columns.map(([c, type]) => ({ name: c, type, source: `${quoted(source)}.${c}`, description: '' })),
   partition_by: [],
 });
+const saleColumns: [string, string][] = [
+  ['sale_id', 'INTEGER'],
+  ['amount', 'DECIMAL(10,2)'],
+];
 
-function unionPrd(): Prd {
+/** A valid PRD over `source`'s tables whose one DWD table is `dwd`, the first of `ods` its fact. */
+function familyPrd(
+  source: { table_count: number; total_rows: number },
+  ods: ReturnType<typeof odsOf>[],
+  dwd: Record<string, unknown>,
+): Prd {
   return prdSchema.parse({
     version: 1,
     title: 't',
     summary: 's',
     analyst: { kind: 'offline_schema_analyst', model: 'test' },
-    source: { database: 'src', table_count: 2, total_rows: 4 },
+    source: { database: 'src', ...source },
     industry: { name: 'General business', confidence: 0 },
-    fact_tables: [A],
+    fact_tables: ods[0].source_tables,
     dimension_tables: [],
-    layers: {
-      ods: [odsTable('ods_a', A), odsTable('ods_b', B)],
-      dwd: [
-        {
-          name: 'dwd_sales_detail',
-          source_tables: [A, B],
-          fields: [
-            { name: 'sale_id', type: 'INTEGER', source: '"sales 2019".sale_id' },
-            { name: 'amount', type: 'DECIMAL(10,2)', source: '"sales 2019".amount' },
-            { name: 'source_year', type: 'VARCHAR', source: '"sales 2019".source_year' },
-          ],
-          union: {
-            part_columns: ['source_year'],
-            members: [
-              { table: A, parts: [HOSTILE_PART] },
-              { table: B, parts: ['2020'] },
-            ],
-          },
-        },
-      ],
-      dws: [],
-      ads: [],
-    },
+    layers: { ods, dwd: [dwd], dws: [], ads: [] },
     quality_rules: [],
     metrics: [],
     dashboards: [],
   });
 }
 
-/** The PRD's rule messages after `edit`, or [] when it is valid. */
-function problemsAfter(edit: (prd: Prd) => void): string[] {
-  const prd = structuredClone(unionPrd());
+/** The rule messages of the PRD `base` builds after `edit`, or [] when it is valid. */
+function problemsAfter(edit: (prd: Prd) => void, base: () => Prd = unionPrd): string[] {
+  const prd = structuredClone(base());
   edit(prd);
   const checked = prdSchema.safeParse(prd);
   return checked.success ? [] : checked.error.issues.map((i) => i.message);
+}
+const joinedProblemsAfter = (edit: (prd: Prd) => void) => problemsAfter(edit, joinedPrd);
+
+const rowsOf = async (conn: DuckDBConnection, sql: string) =>
+  (await conn.runAndReadAll(sql)).getRowObjectsJson();
+
+/**
+ * Runs `body` on a DuckDB holding the project's ODS schema and a `victim` table, and checks after it
+ * that no statement smuggled in a hostile part or name dropped or filled that table.
+ */
+async function inProjectDuckDb(body: (conn: DuckDBConnection) => Promise<void>): Promise<void> {
+  await withMemoryDuckDb(async (conn) => {
+    await conn.run("ATTACH ':memory:' AS plat_p1_ods");
+    await conn.run('CREATE TABLE victim (x INTEGER)');
+    await body(conn);
+    expect(await rowsOf(conn, 'SELECT COUNT(*) AS n FROM victim')).toEqual([{ n: '0' }]);
+  });
+}
+
+function unionPrd(): Prd {
+  return familyPrd(
+    { table_count: 2, total_rows: 4 },
+    [odsOf('ods_a', A, saleColumns), odsOf('ods_b', B, saleColumns)],
+    {
+      name: 'dwd_sales_detail',
+      source_tables: [A, B],
+      fields: [
+        { name: 'sale_id', type: 'INTEGER', source: '"sales 2019".sale_id' },
+        { name: 'amount', type: 'DECIMAL(10,2)', source: '"sales 2019".amount' },
+        { name: 'source_year', type: 'VARCHAR', source: '"sales 2019".source_year' },
+      ],
+      union: {
+        part_columns: ['source_year'],
+        members: [
+          { table: A, parts: [HOSTILE_PART] },
+          { table: B, parts: ['2020'] },
+        ],
+      },
+    },
+  );
 }
 
 describe('a DWD table over a family of tables', () => {
   it('reads every member once, each row tagged with its part as a value, as DuckDB runs it', async () => {
     const prd = unionPrd();
     const sql = tableSelect(prd, 'dwd', prd.layers.dwd[0], 'p1', snapshot);
-    const instance = await DuckDBInstance.create(':memory:');
-    const conn = await instance.connect();
-    try {
-      await conn.run("ATTACH ':memory:' AS plat_p1_ods");
-      await conn.run('CREATE TABLE victim (x INTEGER)');
+    await inProjectDuckDb(async (conn) => {
       await conn.run(
         'CREATE TABLE plat_p1_ods.ods_a AS SELECT * FROM (VALUES (1, 10.50), (2, 4.25)) t(sale_id, amount)',
       );
@@ -112,19 +131,13 @@ describe('a DWD table over a family of tables', () => {
       await conn.run(
         'CREATE TABLE plat_p1_ods.ods_b AS SELECT * FROM (VALUES (3, 7.00)) t(sale_id, "AMOUNT")',
       );
-      const rows = (await conn.runAndReadAll(`SELECT * FROM (${sql}) ORDER BY sale_id`)).getRowObjectsJson();
+      const rows = await rowsOf(conn, `SELECT * FROM (${sql}) ORDER BY sale_id`);
       expect(rows).toEqual([
         { sale_id: 1, amount: '10.50', source_year: HOSTILE_PART },
         { sale_id: 2, amount: '4.25', source_year: HOSTILE_PART },
         { sale_id: 3, amount: '7.00', source_year: '2020' },
       ]);
-      expect((await conn.runAndReadAll('SELECT COUNT(*) AS n FROM victim')).getRowObjectsJson()).toEqual([
-        { n: '0' },
-      ]);
-    } finally {
-      conn.closeSync();
-      instance.closeSync();
-    }
+    });
   });
 
   it('is refused when a member has no such column', () => {
@@ -165,7 +178,6 @@ const L1 = 'lines 2019';
 const L2 = 'lines"2020';
 const H1 = 'orders 2019';
 const H2 = "orders'2020";
-const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 const lineTable = (name: string, header: string): SourceTable => ({
   name,
@@ -197,15 +209,6 @@ const joinedSnapshot: SourceSnapshot = {
   views: [],
 };
 
-const odsOf = (name: string, source: string, columns: [string, string][]) => ({
-  name,
-  description: '',
-  source_tables: [source],
-  grain: '',
-  fields: columns.map(([c, type]) => ({ name: c, type, source: `${quoted(source)}.${c}`, description: '' })),
-  partition_by: [],
-});
-
 function joinedPrd(): Prd {
   const lineColumns: [string, string][] = [
     ['order_id', 'INTEGER'],
@@ -216,76 +219,49 @@ function joinedPrd(): Prd {
     ['order_id', 'INTEGER'],
     ['order_date', 'DATE'],
   ];
-  return prdSchema.parse({
-    version: 1,
-    title: 't',
-    summary: 's',
-    analyst: { kind: 'offline_schema_analyst', model: 'test' },
-    source: { database: 'src', table_count: 4, total_rows: 8 },
-    industry: { name: 'General business', confidence: 0 },
-    fact_tables: [L1],
-    dimension_tables: [],
-    layers: {
-      ods: [
-        odsOf('ods_l1', L1, lineColumns),
-        odsOf('ods_l2', L2, lineColumns),
-        odsOf('ods_h1', H1, headerColumns),
-        odsOf('ods_h2', H2, headerColumns),
+  return familyPrd(
+    { table_count: 4, total_rows: 8 },
+    [
+      odsOf('ods_l1', L1, lineColumns),
+      odsOf('ods_l2', L2, lineColumns),
+      odsOf('ods_h1', H1, headerColumns),
+      odsOf('ods_h2', H2, headerColumns),
+    ],
+    {
+      name: 'dwd_lines_detail',
+      source_tables: [L1, L2, H1, H2],
+      fields: [
+        { name: 'order_id', type: 'INTEGER', source: `${quoted(L1)}.order_id` },
+        { name: 'line_no', type: 'INTEGER', source: `${quoted(L1)}.line_no` },
+        { name: 'event_date', type: 'DATE', source: `CAST(${quoted(H1)}.order_date AS DATE)` },
+        { name: 'source_year', type: 'VARCHAR', source: `${quoted(L1)}.source_year` },
+        { name: 'header_year', type: 'VARCHAR', source: `${quoted(H1)}.source_year` },
       ],
-      dwd: [
+      union: {
+        part_columns: ['source_year'],
+        members: [
+          { table: L1, parts: [HOSTILE_PART] },
+          { table: L2, parts: ['2020'] },
+        ],
+      },
+      joined_unions: [
         {
-          name: 'dwd_lines_detail',
-          source_tables: [L1, L2, H1, H2],
-          fields: [
-            { name: 'order_id', type: 'INTEGER', source: `${quoted(L1)}.order_id` },
-            { name: 'line_no', type: 'INTEGER', source: `${quoted(L1)}.line_no` },
-            { name: 'event_date', type: 'DATE', source: `CAST(${quoted(H1)}.order_date AS DATE)` },
-            { name: 'source_year', type: 'VARCHAR', source: `${quoted(L1)}.source_year` },
-            { name: 'header_year', type: 'VARCHAR', source: `${quoted(H1)}.source_year` },
-          ],
-          union: {
-            part_columns: ['source_year'],
-            members: [
-              { table: L1, parts: [HOSTILE_PART] },
-              { table: L2, parts: ['2020'] },
-            ],
-          },
-          joined_unions: [
-            {
-              part_columns: ['source_year'],
-              members: [
-                { table: H1, parts: [HOSTILE_PART] },
-                { table: H2, parts: ['2020'] },
-              ],
-            },
+          part_columns: ['source_year'],
+          members: [
+            { table: H1, parts: [HOSTILE_PART] },
+            { table: H2, parts: ['2020'] },
           ],
         },
       ],
-      dws: [],
-      ads: [],
     },
-    quality_rules: [],
-    metrics: [],
-    dashboards: [],
-  });
-}
-
-function joinedProblemsAfter(edit: (prd: Prd) => void): string[] {
-  const prd = structuredClone(joinedPrd());
-  edit(prd);
-  const checked = prdSchema.safeParse(prd);
-  return checked.success ? [] : checked.error.issues.map((i) => i.message);
+  );
 }
 
 describe('a DWD union of lines joined to the union of their headers', () => {
   it('matches each line to the header of its own part, whatever the parts and names hold', async () => {
     const prd = joinedPrd();
     const sql = tableSelect(prd, 'dwd', prd.layers.dwd[0], 'p1', joinedSnapshot);
-    const instance = await DuckDBInstance.create(':memory:');
-    const conn = await instance.connect();
-    try {
-      await conn.run("ATTACH ':memory:' AS plat_p1_ods");
-      await conn.run('CREATE TABLE victim (x INTEGER)');
+    await inProjectDuckDb(async (conn) => {
       // Order 1 exists in both years: a join on the id alone would give each line two dates.
       const lines = 'SELECT * FROM (VALUES (1, 1, 5), (1, 2, 6)) t(order_id, line_no, quantity)';
       await conn.run(`CREATE TABLE plat_p1_ods.ods_l1 AS ${lines}`);
@@ -307,13 +283,7 @@ describe('a DWD union of lines joined to the union of their headers', () => {
         { line_no: 1, d: '2020-07-09', source_year: '2020', header_year: '2020' },
         { line_no: 2, d: '2020-07-09', source_year: '2020', header_year: '2020' },
       ]);
-      expect((await conn.runAndReadAll('SELECT COUNT(*) AS n FROM victim')).getRowObjectsJson()).toEqual([
-        { n: '0' },
-      ]);
-    } finally {
-      conn.closeSync();
-      instance.closeSync();
-    }
+    });
   });
 
   it('is refused when the joined union is reached from a table that carries no parts', () => {
