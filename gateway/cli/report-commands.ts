@@ -59,6 +59,9 @@ const REPORT_VIEWS: Partial<Record<ReportKind, ReportView>> = {
 
 const reportJson = (data: Report) => JSON.stringify(data, null, 2);
 
+/** The reports made of files, which `--out` writes. */
+const FILE_REPORTS: readonly ReportKind[] = ['pipeline', 'dbt'];
+
 /** Renders one report as text; `outDir` writes the pipeline templates (or the dbt project) to disk. */
 export async function report(
   api: PlatformClient,
@@ -68,6 +71,13 @@ export async function report(
 ): Promise<{ data: Report; text: string }> {
   if (!REPORT_KINDS.includes(kind))
     throw new ApiError(2, 'usage', `report kind must be one of ${REPORT_KINDS.join(', ')}`);
+  // Refused before anything is asked: a --out that writes nothing would look like success.
+  if (outDir !== undefined && !FILE_REPORTS.includes(kind as ReportKind))
+    throw new ApiError(
+      2,
+      'usage',
+      `--out writes a report's files: only ${FILE_REPORTS.join(' and ')} have them`,
+    );
   // The dbt project is the `dbt/` folder of the pipeline templates (docs/dbt-export.md).
   const route = `/v1/projects/{project_id}/${kind === 'dbt' ? 'pipeline' : (kind as ReportPath)}` as const;
   const data: Report = await ok(api.http.GET(route, { params: { path: { project_id: id } } }));

@@ -79,6 +79,19 @@ describe('report --out', () => {
     expect(written(root)).toEqual([]);
   });
 
+  it('refuses --out for a report that has no files, and asks the server nothing', async () => {
+    let asked = 0;
+    const count = () => asked++;
+    server.on('request', count);
+    await expect(report(api, 'proj-20261201-paths', 'quality', out)).rejects.toMatchObject({
+      code: 'usage',
+      message: expect.stringContaining('only pipeline and dbt'),
+    });
+    server.off('request', count);
+    expect(asked).toBe(0);
+    expect(written(root)).toEqual([]);
+  });
+
   it('refuses a path through a symbolic link that leads out of the directory', () => {
     fs.mkdirSync(out);
     fs.mkdirSync(path.join(root, 'elsewhere'));
