@@ -1,7 +1,6 @@
 /** Small helpers shared by the benchmarks: percentiles, timing, formatting and the machine's load. */
 import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { SeededRandom } from '../../scripts/demo-data/random';
 
 /** Nearest-rank percentile (p in 0..100) of unsorted samples. */
 export function percentile(samples: number[], p: number): number {
@@ -60,11 +59,8 @@ export function table(header: string[], rows: string[][]): string {
     .join('\n');
 }
 
-/** Seeded PRNG (the demo data's mulberry32): the same seed gives the same sequence in every run. */
-export function seededRandom(seed: number): () => number {
-  const rng = new SeededRandom(seed);
-  return () => rng.next();
-}
+/** Seeded PRNG: the demo data's, so benches and generated databases draw alike. */
+export { seededRandom } from '../../scripts/demo-data/random';
 
 export function envInt(name: string, fallback: number): number {
   const raw = process.env[name];

@@ -24,6 +24,8 @@ export type ReportKind = ReportPath | 'dbt';
 type ReportView = (data: Report, outDir?: string) => string;
 
 const rows = (data: Report, key: string) => (data[key] ?? []) as Rows;
+/** The reports made of files: `--out` writes them, and they read as a listing of their files. */
+const FILE_REPORTS: readonly ReportKind[] = ['pipeline', 'dbt'];
 
 /**
  * The reports that have a terminal view. A report the stage table gains shows as its JSON until it
@@ -53,14 +55,10 @@ const REPORT_VIEWS: Partial<Record<ReportKind, ReportView>> = {
       })),
       ['title', 'charts'],
     ),
-  pipeline: (data, outDir) => fileListing(data, outDir),
-  dbt: (data, outDir) => fileListing(data, outDir),
+  ...Object.fromEntries(FILE_REPORTS.map((kind) => [kind, fileListing])),
 };
 
 const reportJson = (data: Report) => JSON.stringify(data, null, 2);
-
-/** The reports made of files, which `--out` writes. */
-const FILE_REPORTS: readonly ReportKind[] = ['pipeline', 'dbt'];
 
 /** Renders one report as text; `outDir` writes the pipeline templates (or the dbt project) to disk. */
 export async function report(

@@ -102,3 +102,9 @@ export class SeededRandom {
     return k;
   }
 }
+
+/** `new SeededRandom(seed).next` as a plain function: uniform in [0, 1), the same sequence every run. */
+export function seededRandom(seed: number): () => number {
+  const rng = new SeededRandom(seed);
+  return () => rng.next();
+}

@@ -12,13 +12,7 @@ import {
   isFileNameFor,
   pathInside,
 } from '../../shared/safe-file-name';
-import { SeededRandom } from '../../scripts/demo-data/random';
-
-/** A seeded generator, so a failing name can be found again from the seed. */
-function seeded(seed: number): () => number {
-  const rng = new SeededRandom(seed);
-  return () => rng.next();
-}
+import { seededRandom } from '../../scripts/demo-data/random';
 
 /** Pieces hostile names are made of: separators, dots, controls, quotes, globs, unicode, surrogates. */
 const PIECES = [
@@ -83,7 +77,7 @@ const PIECES = [
 ];
 
 function hostileNames(seed: number, count: number): string[] {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const pick = () => PIECES[Math.floor(random() * PIECES.length)];
   return Array.from({ length: count }, () =>
     Array.from({ length: Math.floor(random() * 12) }, pick).join(''),

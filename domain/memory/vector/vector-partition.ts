@@ -156,6 +156,8 @@ export class VectorPartition {
     if (!this.writeQuery(query)) return accepts.map(() => []);
     const wanted = limit + RESCORED_EXTRA;
     const shortlist = shortlistSize(n, wanted);
+    // The query as the stored rows are kept: read by the codes and by the exact stage.
+    const unitQuery = this.unitInt16(query);
     // The shortlists (a quarter of the slots at most) and their estimates fit where a full scan's
     // scores go; a row's filters are bits of a byte.
     const best =
@@ -163,9 +165,9 @@ export class VectorPartition {
       this.size >= SHORTLIST_FROM &&
       accepts.length <= 8 &&
       4 * accepts.length * shortlist <= n
-        ? this.shortlistEstimates(query, shortlist, wanted, accepts)
+        ? this.shortlistEstimates(unitQuery, shortlist, wanted, accepts)
         : this.allEstimates(wanted, accepts);
-    return this.exactTop(query, limit, best);
+    return this.exactTop(unitQuery, limit, best);
   }
 
   /**
@@ -215,13 +217,13 @@ export class VectorPartition {
    * order they are stored: memory is read forwards); the best `wanted` of each.
    */
   private shortlistEstimates(
-    query: Float32Array,
+    unitQuery: Int16Array,
     shortlist: number,
     wanted: number,
     accepts: ((info: SlotInfo) => boolean)[],
   ): { slot: number; score: number }[][] {
     const n = this.slots.length;
-    const dist = this.codes.measure(this.unitInt16(query), n);
+    const dist = this.codes.measure(unitQuery, n);
     // Per slot, a bit for each filter whose shortlist holds it.
     const { bitsOf } = this.scratchFor(n);
     this.shortlists(accepts, dist, shortlist, wanted, bitsOf);
@@ -311,11 +313,10 @@ export class VectorPartition {
 
   /** Stage 2: exact cosines of each filter's candidates (a slot shared by lists is computed once). */
   private exactTop(
-    query: Float32Array,
+    unitQuery: Int16Array,
     limit: number,
     best: { slot: number; score: number }[][],
   ): { id: string; cosine: number }[][] {
-    const unitQuery = this.unitInt16(query);
     const cosines = new Map<number, number>();
     const cosineOf = (slot: number) => {
       let c = cosines.get(slot);

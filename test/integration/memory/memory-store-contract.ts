@@ -8,17 +8,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { queryTerms } from '../../../domain/memory/search/text-terms';
 import type { MemoryFilter, MemoryStore, VectorHit } from '../../../domain/memory/store/memory-store';
 import type { MemoryRecord } from '../../../shared/memory-model';
-import { SeededRandom } from '../../../scripts/demo-data/random';
+import { seededRandom } from '../../../scripts/demo-data/random';
 
 const DIMS = 384;
 /** toBeCloseTo precision: |difference| < 0.005. */
 const CLOSE = 2;
-
-/** A seeded PRNG, so every run uses the same vectors. */
-function seeded(seed: number): () => number {
-  const rng = new SeededRandom(seed);
-  return () => rng.next();
-}
 
 function normalize(v: Float64Array): Float32Array {
   const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
@@ -27,7 +21,7 @@ function normalize(v: Float64Array): Float32Array {
 
 /** A random direction in 384-d (Gaussian components), the same for the same seed. */
 export function unitVector(seed: number): Float32Array {
-  const rand = seeded(seed);
+  const rand = seededRandom(seed);
   const v = new Float64Array(DIMS);
   for (let i = 0; i < DIMS; i++) {
     // Box-Muller: uniform pairs to a normal sample.

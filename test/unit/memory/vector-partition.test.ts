@@ -7,12 +7,12 @@ import {
   type SlotInfo,
 } from '../../../domain/memory/vector/vector-partition';
 import loadWabt from 'wabt';
-import { SeededRandom } from '../../../scripts/demo-data/random';
+import { seededRandom } from '../../../scripts/demo-data/random';
 
 /** Deterministic unit vectors (mulberry32). */
 function vectors(n: number, dims: number, seed = 7): Float32Array[] {
-  const rng = new SeededRandom(seed);
-  const rand = () => rng.next() - 0.5;
+  const next = seededRandom(seed);
+  const rand = () => next() - 0.5;
   return Array.from({ length: n }, () => {
     const v = Float32Array.from({ length: dims }, rand);
     const norm = Math.hypot(...v);
