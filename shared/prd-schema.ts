@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { fieldProblems, sourceColumnOf } from './prd-sql/prd-field-rules';
 import { readsParsedDay } from './prd-sql/parsed-days';
+import { prdRefreshSchema, refreshProblems } from './prd-refresh';
 import { TEXT_DATE_FORMATS } from './text-dates';
 
 const identifier = z
@@ -281,6 +282,8 @@ export const prdShapeSchema = z
     quality_rules: z.array(prdQualityRuleSchema),
     metrics: z.array(prdMetricSchema),
     dashboards: z.array(prdDashboardSchema),
+    /** How a refresh finds each source table's changes (docs/offline-analyst.md#change-detection). */
+    refresh: z.array(prdRefreshSchema).default([]),
   })
   .strict();
 
@@ -302,6 +305,7 @@ export const prdSchema = prdShapeSchema.superRefine((prd, ctx) => {
   );
   // Types and source expressions are data, never SQL text (docs/security.md#prd-fields-are-data).
   for (const problem of fieldProblems(prd)) ctx.addIssue({ code: 'custom', ...problem });
+  for (const { index, field, message } of refreshProblems(prd)) add(['refresh', index, field], message);
   const metricNames = new Set(prd.metrics.map((m) => m.name));
   prd.dashboards.forEach((d, i) =>
     d.metrics.forEach((m, j) => {

@@ -9,6 +9,12 @@ export interface SourceColumn {
   nullable: boolean;
   key: 'PRI' | 'UNI' | 'MUL' | '';
   comment?: string;
+  /**
+   * What MySQL does to the column by itself (information_schema's EXTRA, lower-cased), when anything:
+   * `auto_increment`, `on update current_timestamp()`... Evidence of how rows change
+   * (docs/offline-analyst.md#change-detection).
+   */
+  extra?: string;
 }
 
 export interface SourceForeignKey {
@@ -92,6 +98,25 @@ export interface SourceTable {
   number_behaviour?: Record<string, NumberBehaviour>;
   /** The series the rows read make: readings of things (`by`) over a date (`along`), one per day each. */
   value_series?: ValueSeries;
+  /**
+   * Whether later keys come later in time: the table's last rows by its integer key, read in key
+   * order along the date that follows it best (docs/offline-analyst.md#change-detection); absent
+   * without a one-column integer key and a date that varies.
+   */
+  key_order?: KeyOrder;
+}
+
+/** How a table's last rows by key move along one of its dates. */
+export interface KeyOrder {
+  /** The one-column integer primary key. */
+  key: string;
+  /** The date or timestamp column read along it. */
+  along: string;
+  /** Rows read (the last ones by key, with the date set). */
+  rows: number;
+  /** Steps from one key to the next where the date goes forward, and where it goes back. */
+  forward: number;
+  backward: number;
 }
 
 /** How a number column's sampled values behave. */

@@ -14,6 +14,7 @@ import { ReadOnlySqlError, runReadOnlySql } from '../sources/read-only-sql';
 import type { ToolCallRecord } from '../sources/source-explorer';
 import type { LlmSettings } from '../llm/llm-settings';
 import { prdProblems } from './prd-checks';
+import { withRefreshPlan } from './offline-analyst/refresh-plan';
 import { messagesClient, type MessagesClient } from '../llm/model-client';
 
 const MAX_TURNS = 24;
@@ -235,7 +236,10 @@ function checkPrd(text: string, model: string, snapshot: SourceSnapshot): { prd?
   if (parsed.success) {
     // Valid JSON is not enough: the PRD must meet the standard the offline analyst meets.
     const problems = prdProblems(parsed.data, snapshot);
-    return problems.length ? { problems: problems.slice(0, 12).join('; ') } : { prd: parsed.data };
+    // The refresh plan is read from the source, not asked of the model (docs/offline-analyst.md#change-detection).
+    return problems.length
+      ? { problems: problems.slice(0, 12).join('; ') }
+      : { prd: withRefreshPlan(parsed.data, snapshot) };
   }
   return {
     problems: parsed.error.issues

@@ -12,6 +12,7 @@ import type {
 } from '../../shared/source-schema';
 import { quoteMysqlIdent } from '../../shared/sql-quoting';
 import { DATE_KEY_MAX, DATE_KEY_MIN, DATE_KEY_TYPES, dateKeyDay } from '../../shared/date-keys';
+import { keyOrder } from './key-order';
 import { isNumberColumn, numberBehaviour } from './value-behaviour';
 import { valueDateAggregates, valueDates, valueDateStats, type ValueDate } from './value-dates';
 import { uniqueColumns, valueReferences, type ColumnSamples } from './value-keys';
@@ -131,7 +132,7 @@ async function readCatalog({ db, timed }: ExploreContext, database: string) {
   );
   const [columnRows] = await db.query<RowDataPacket[]>(
     `SELECT table_name AS tbl, column_name AS name, column_type AS type, data_type AS data_type,
-            is_nullable AS nullable, column_key AS col_key, column_comment AS comment
+            is_nullable AS nullable, column_key AS col_key, column_comment AS comment, extra AS extra
        FROM information_schema.columns WHERE table_schema = ? ORDER BY table_name, ordinal_position`,
     [database],
   );
@@ -169,16 +170,19 @@ async function exploreTable(
   const counted = await countTable(scan, catalog.pkRows, fks);
   const read = await readValues(scan);
   const dateStats = await profileTableDates(scan, counted.rows, read);
+  const primaryKey = catalog.pkRows.filter((p) => p.tbl === name).map((p) => String(p.col));
+  const order = await readKeyOrder(scan, primaryKey, dateStats);
   const table: SourceTable = {
     name,
     row_count: counted.rows,
     columns,
-    primary_key: catalog.pkRows.filter((p) => p.tbl === name).map((p) => String(p.col)),
+    primary_key: primaryKey,
     foreign_keys: [...fks.values()],
     sample_rows: read.rendered,
     ...(dateStats ? { date_stats: dateStats } : {}),
     ...(counted.nonNull ? { non_null: counted.nonNull } : {}),
     ...(counted.sums ? { sums: counted.sums } : {}),
+    ...(order ? { key_order: order } : {}),
   };
   if (read.samples.length) await addValueFindings(scan, table, read, dateStats);
   return { table, values: read.values };
@@ -194,7 +198,27 @@ function tableColumns(columnRows: RowDataPacket[], name: string): SourceColumn[]
       nullable: c.nullable === 'YES',
       key: (String(c.col_key) as SourceColumn['key']) || '',
       ...(c.comment ? { comment: String(c.comment) } : {}),
+      ...(c.extra ? { extra: String(c.extra).toLowerCase() } : {}),
     }));
+}
+
+/** The `key_order` reads of a table with rows (when its values are read at all). */
+async function readKeyOrder(
+  { db, timed, name, columns, sampleRows, countRows: counted }: TableScan,
+  primaryKey: string[],
+  dateStats: Record<string, DateColumnStats> | undefined,
+) {
+  const table = { name, columns, primaryKey, dateStats };
+  if (sampleRows === 0 || !counted || !dateStats) return undefined;
+  return timed(
+    'key_order',
+    { table: name },
+    () => keyOrder(db, table),
+    (o) =>
+      o
+        ? `last ${o.rows} rows by ${o.key} along ${o.along}: ${o.forward} steps forward, ${o.backward} back`
+        : 'no integer key with a date to follow',
+  );
 }
 
 /** The table's foreign keys by constraint name, their columns in order. */

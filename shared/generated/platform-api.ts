@@ -1160,6 +1160,17 @@ export interface components {
           /** @enum {string} */
           chart: 'line' | 'bar' | 'area' | 'table' | 'stat';
         }[];
+        /** @default [] */
+        refresh: {
+          table: string;
+          /** @enum {string} */
+          detect: 'updated_at' | 'key' | 'full';
+          column?: string;
+          /** @enum {string} */
+          deletes: 'key_set' | 'reread' | 'not_seen';
+          /** @default  */
+          evidence: string;
+        }[];
       };
       decision?: {
         /** @enum {string} */
@@ -2269,6 +2280,17 @@ export interface operations {
                 /** @enum {string} */
                 chart: 'line' | 'bar' | 'area' | 'table' | 'stat';
               }[];
+              /** @default [] */
+              refresh: {
+                table: string;
+                /** @enum {string} */
+                detect: 'updated_at' | 'key' | 'full';
+                column?: string;
+                /** @enum {string} */
+                deletes: 'key_set' | 'reread' | 'not_seen';
+                /** @default  */
+                evidence: string;
+              }[];
             };
             decision?: {
               /** @enum {string} */
@@ -2841,6 +2863,17 @@ export interface operations {
             metrics: string[];
             /** @enum {string} */
             chart: 'line' | 'bar' | 'area' | 'table' | 'stat';
+          }[];
+          /** @default [] */
+          refresh?: {
+            table: string;
+            /** @enum {string} */
+            detect: 'updated_at' | 'key' | 'full';
+            column?: string;
+            /** @enum {string} */
+            deletes: 'key_set' | 'reread' | 'not_seen';
+            /** @default  */
+            evidence?: string;
           }[];
         };
       };

@@ -16,6 +16,7 @@ import { warehouseType } from './warehouse-types';
 import { columnReference } from '../../../shared/prd-sql/expression-sql';
 import { distinctStems, shortHash } from './distinct-names';
 import { validOfflinePrd } from './prd-repair';
+import { refreshPlan } from './refresh-plan';
 import { decisionsToReview } from './decision-review';
 import { withoutKeysIntoSummaries } from './summary-tables';
 import { isTextColumn } from './text-money';
@@ -78,6 +79,7 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
   const dimensions = analyses.filter(
     (a) => !FACT_ROLES.has(a.role) && (reached.has(a.table.name) || ['dimension', 'lookup'].includes(a.role)),
   );
+  const ods = odsTables(snapshot, odsTable);
   const prd: Prd = {
     version: 1,
     title: `${industry.name} analytics for ${snapshot.database}`,
@@ -98,7 +100,7 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
     // Filled once the PRD is whole: what the analyst is unsure of (decision-review.ts).
     review: [],
     layers: {
-      ods: odsTables(snapshot, odsTable),
+      ods,
       dwd: [...dimensionTables(dimensions, facts, byName, stemOf), ...designs.map((d) => d.dwd)],
       dws: designs.flatMap((d) => d.dws),
       ads: designs.flatMap((d) => d.ads),
@@ -106,6 +108,10 @@ export function buildOfflinePrd(snapshot: SourceSnapshot, description = ''): Prd
     quality_rules: [...qualityRules(analyses, odsTable), ...designs.flatMap((d) => d.qualityRules)],
     metrics: designs.flatMap((d) => d.metrics),
     dashboards: designs.flatMap((d) => d.dashboards),
+    refresh: refreshPlan(
+      snapshot,
+      ods.flatMap((t) => t.source_tables),
+    ),
   };
   const valid = validOfflinePrd(prd);
   return { ...valid, review: decisionsToReview(valid, snapshot) };
