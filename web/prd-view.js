@@ -322,6 +322,44 @@ const platPrdLib = (function () {
           ),
         ),
       ),
+      refreshSection(prd.refresh || [], fold),
+    );
+  }
+
+  /** How each table's changes are found, in words. */
+  const DETECTED = {
+    updated_at: 'a timestamp the source keeps current',
+    key: 'a key that grows',
+    full: 'reading it whole',
+  };
+  const DELETES = { key_set: 'keys compared', reread: 'with the re-read', not_seen: 'not seen' };
+
+  /**
+   * The refresh plan (docs/offline-analyst.md#change-detection): one row per source table.
+   * @param {NonNullable<ApiPrd['refresh']>} plan
+   * @param {(text: string, ...content: PlatChild[]) => HTMLElement} fold
+   */
+  function refreshSection(plan, fold) {
+    if (!plan.length) return '';
+    return fold(
+      `How a refresh finds changes (${plan.length} tables)`,
+      h(
+        'div',
+        { id: 'prd-refresh' },
+        table(
+          ['Table', 'Changes found by', 'Deleted rows', 'Evidence'],
+          plan.map((r) =>
+            h(
+              'tr',
+              { dataset: { table: r.table, detect: r.detect } },
+              h('td', {}, h('code', {}, r.table)),
+              h('td', {}, DETECTED[r.detect], r.column ? [' ', h('code', {}, r.column)] : ''),
+              h('td', {}, DELETES[r.deletes]),
+              h('td', {}, r.evidence || ''),
+            ),
+          ),
+        ),
+      ),
     );
   }
 

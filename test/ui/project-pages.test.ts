@@ -112,6 +112,12 @@ describe('project pages', () => {
     expect(await page.getAttribute('#phases li[data-phase=prd]', 'data-status')).toBe('waiting_approval');
     expect(await page.textContent('#prd-industry')).toMatch(/rental/i);
     expect(await page.$$eval('#prd details[data-table^="ads."]', (els) => els.length)).toBeGreaterThan(0);
+    // How a refresh would find each table's changes: Sakila keeps last_update current on all but film_text.
+    expect(
+      await page.$$eval('#prd-refresh tbody tr', (rows) =>
+        rows.map((r) => `${(r as HTMLElement).dataset.table} ${(r as HTMLElement).dataset.detect}`),
+      ),
+    ).toEqual(expect.arrayContaining(['rental updated_at', 'film_text full']));
     await screenshots(page, 'project-waiting-approval');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
