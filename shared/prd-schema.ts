@@ -147,7 +147,7 @@ const dayReadingSchema = z
  */
 export const prdReviewItemSchema = z
   .object({
-    decision: z.enum(['industry', 'event_time', 'no_series', 'measure', 'role']),
+    decision: z.enum(['industry', 'event_time', 'no_series', 'measure', 'role', 'refresh']),
     /** The table (or the source database) the decision is about. */
     subject: z.string().min(1),
     confidence: z.number().min(0).max(1),

@@ -959,7 +959,7 @@ export interface components {
         /** @default [] */
         review: {
           /** @enum {string} */
-          decision: 'industry' | 'event_time' | 'no_series' | 'measure' | 'role';
+          decision: 'industry' | 'event_time' | 'no_series' | 'measure' | 'role' | 'refresh';
           subject: string;
           confidence: number;
           /** @default  */
@@ -2079,7 +2079,7 @@ export interface operations {
               /** @default [] */
               review: {
                 /** @enum {string} */
-                decision: 'industry' | 'event_time' | 'no_series' | 'measure' | 'role';
+                decision: 'industry' | 'event_time' | 'no_series' | 'measure' | 'role' | 'refresh';
                 subject: string;
                 confidence: number;
                 /** @default  */
@@ -2663,7 +2663,7 @@ export interface operations {
           /** @default [] */
           review?: {
             /** @enum {string} */
-            decision: 'industry' | 'event_time' | 'no_series' | 'measure' | 'role';
+            decision: 'industry' | 'event_time' | 'no_series' | 'measure' | 'role' | 'refresh';
             subject: string;
             confidence: number;
             /** @default  */

@@ -130,5 +130,28 @@ export function decisionsToReview(prd: Prd, snapshot: SourceSnapshot): ReviewIte
         ],
       });
   }
+  items.push(...keysJudgedByOrder(prd, snapshot));
   return items.sort((a, b) => a.confidence - b.confidence);
+}
+
+/**
+ * Refreshes that read from the last key where the key was judged to grow by the order of its last
+ * rows, not declared: a row given a lower key later would never be read
+ * (docs/offline-analyst.md#change-detection).
+ */
+function keysJudgedByOrder(prd: Prd, snapshot: SourceSnapshot): ReviewItem[] {
+  return prd.refresh.flatMap((entry) => {
+    const table = snapshot.tables.find((t) => t.name === entry.table);
+    const key = table?.columns.find((c) => c.name === entry.column);
+    if (entry.detect !== 'key' || !key || /\bauto_increment\b/.test(key.extra ?? '')) return [];
+    return [
+      {
+        decision: 'refresh' as const,
+        subject: entry.table,
+        confidence: 0.7,
+        evidence: `a refresh reads ${entry.table} from its last ${entry.column}, judged by the data: ${entry.evidence.split('; ')[0]}; a row given a lower key later would be missed`,
+        alternatives: [`read ${entry.table} whole (detect: full)`],
+      },
+    ];
+  });
 }

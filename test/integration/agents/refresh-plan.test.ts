@@ -98,6 +98,20 @@ describe('refresh plan from the source', () => {
     );
   });
 
+  it('lists a key judged by the order of the data for review, and not a declared one', () => {
+    expect(prd.review.filter((r) => r.decision === 'refresh')).toEqual([
+      {
+        decision: 'refresh',
+        subject: 't_b',
+        confidence: 0.7,
+        evidence: expect.stringMatching(
+          /^a refresh reads t_b from its last k, judged by the data: the last 1000 rows/,
+        ),
+        alternatives: ['read t_b whole (detect: full)'],
+      },
+    ]);
+  });
+
   it('uses a key the source hands out, and reads a table with neither whole', () => {
     expect(entry('t_e')).toMatchObject({ detect: 'key', column: 'n', deletes: 'key_set' });
     expect(entry('t_e')!.evidence).toMatch(/^n is AUTO_INCREMENT/);
