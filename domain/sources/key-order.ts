@@ -7,12 +7,12 @@
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { DateColumnStats, KeyOrder, SourceColumn } from '../../shared/source-schema';
 import { quoteMysqlIdent } from '../../shared/sql-quoting';
+import { INTEGER } from './value-keys';
 
 /** Rows read from the end of the key: enough to see the order, cheap through the key's index. */
 export const KEY_ORDER_ROWS = 1000;
 /** Dates tried along the key, at most. */
 const MAX_DATES = 3;
-const INTEGER_TYPES = /^(tinyint|smallint|mediumint|int|integer|bigint)$/;
 
 /** A table's key and dates as the explorer knows them. */
 export interface KeyedTable {
@@ -22,12 +22,20 @@ export interface KeyedTable {
   dateStats?: Record<string, DateColumnStats>;
 }
 
+/** The key and the dates {@link keyOrder} would read; undefined when the table has no such pair. */
+export function keyOrderReads(table: KeyedTable): { key: string; dates: string[] } | undefined {
+  const key = integerKey(table);
+  const dates = key ? varyingDates(table) : [];
+  return key && dates.length ? { key, dates } : undefined;
+}
+
 /** The dates read along the table's integer key, the one it follows best; undefined when it has none. */
 export async function keyOrder(db: Connection, table: KeyedTable): Promise<KeyOrder | undefined> {
-  const key = integerKey(table);
-  if (!key) return undefined;
+  const reads = keyOrderReads(table);
+  if (!reads) return undefined;
+  const { key } = reads;
   let best: KeyOrder | undefined;
-  for (const along of varyingDates(table)) {
+  for (const along of reads.dates) {
     const [rows] = await db.query<RowDataPacket[]>(
       `SELECT ${quoteMysqlIdent(along)} AS d FROM ${quoteMysqlIdent(table.name)}
         WHERE ${quoteMysqlIdent(along)} IS NOT NULL ORDER BY ${quoteMysqlIdent(key)} DESC LIMIT ?`,
@@ -53,7 +61,7 @@ export function backwardShare(order: Pick<KeyOrder, 'forward' | 'backward'>): nu
 function integerKey({ columns, primaryKey }: KeyedTable): string | undefined {
   if (primaryKey.length !== 1) return undefined;
   const column = columns.find((c) => c.name === primaryKey[0]);
-  return column && INTEGER_TYPES.test(column.data_type) ? column.name : undefined;
+  return column && INTEGER.test(column.data_type) ? column.name : undefined;
 }
 
 /** Dates and timestamps (not days read from numbers or text) with more than one value. */

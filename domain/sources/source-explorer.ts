@@ -12,7 +12,7 @@ import type {
 } from '../../shared/source-schema';
 import { quoteMysqlIdent } from '../../shared/sql-quoting';
 import { DATE_KEY_MAX, DATE_KEY_MIN, DATE_KEY_TYPES, dateKeyDay } from '../../shared/date-keys';
-import { keyOrder } from './key-order';
+import { keyOrder, keyOrderReads } from './key-order';
 import { isNumberColumn, numberBehaviour } from './value-behaviour';
 import { valueDateAggregates, valueDates, valueDateStats, type ValueDate } from './value-dates';
 import { uniqueColumns, valueReferences, type ColumnSamples } from './value-keys';
@@ -202,22 +202,26 @@ function tableColumns(columnRows: RowDataPacket[], name: string): SourceColumn[]
     }));
 }
 
-/** The `key_order` reads of a table with rows (when its values are read at all). */
+/**
+ * The `key_order` reads of a table with rows (when its values are read at all), logged only for a
+ * table with an integer key and a date to read along it.
+ */
 async function readKeyOrder(
   { db, timed, name, columns, sampleRows, countRows: counted }: TableScan,
   primaryKey: string[],
   dateStats: Record<string, DateColumnStats> | undefined,
 ) {
   const table = { name, columns, primaryKey, dateStats };
-  if (sampleRows === 0 || !counted || !dateStats) return undefined;
+  const reads = sampleRows > 0 && counted ? keyOrderReads(table) : undefined;
+  if (!reads) return undefined;
   return timed(
     'key_order',
-    { table: name },
+    { table: name, key: reads.key, along: reads.dates },
     () => keyOrder(db, table),
     (o) =>
       o
         ? `last ${o.rows} rows by ${o.key} along ${o.along}: ${o.forward} steps forward, ${o.backward} back`
-        : 'no integer key with a date to follow',
+        : 'no rows to read',
   );
 }
 

@@ -8,7 +8,8 @@ import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { SourceColumn, SourceTable, ValueReference } from '../../shared/source-schema';
 import { quoteMysqlIdent } from '../../shared/sql-quoting';
 
-const INTEGER = /^(tinyint|smallint|mediumint|int|integer|bigint)$/;
+/** MySQL's integer types (`data_type`, without size). */
+export const INTEGER = /^(tinyint|smallint|mediumint|int|integer|bigint)$/;
 const TEXT = /^(char|varchar)$/;
 /** Key columns are integers or short text. */
 const keyType = (c: SourceColumn) =>

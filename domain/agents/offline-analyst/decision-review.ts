@@ -9,6 +9,7 @@ import type { Prd, PrdFact } from '../../../shared/prd-schema';
 import type { SourceSnapshot } from '../../../shared/source-schema';
 import { dayGrain } from '../../../shared/date-keys';
 import { measuresReadByValues } from './column-meaning';
+import { declaredCounter, keyOrderEvidence } from './refresh-plan';
 
 /** One decision the person approving should check. */
 export type ReviewItem = Prd['review'][number];
@@ -143,13 +144,14 @@ function keysJudgedByOrder(prd: Prd, snapshot: SourceSnapshot): ReviewItem[] {
   return prd.refresh.flatMap((entry) => {
     const table = snapshot.tables.find((t) => t.name === entry.table);
     const key = table?.columns.find((c) => c.name === entry.column);
-    if (entry.detect !== 'key' || !key || /\bauto_increment\b/.test(key.extra ?? '')) return [];
+    const order = table?.key_order;
+    if (entry.detect !== 'key' || !key || declaredCounter(key) || order?.key !== key.name) return [];
     return [
       {
         decision: 'refresh' as const,
         subject: entry.table,
         confidence: 0.7,
-        evidence: `a refresh reads ${entry.table} from its last ${entry.column}, judged by the data: ${entry.evidence.split('; ')[0]}; a row given a lower key later would be missed`,
+        evidence: `a refresh reads ${entry.table} from its last ${entry.column}, judged by the data: ${keyOrderEvidence(order)}; a row given a lower key later would be missed`,
         alternatives: [`read ${entry.table} whole (detect: full)`],
       },
     ];

@@ -7,8 +7,8 @@
 import type { PrdRelationship } from '../../../shared/prd-schema';
 import type { SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
 import { columnWords, nameWords, normalizedColumn, normalizedName, singular } from './name-words';
+import { INTEGER } from '../../sources/value-keys';
 
-const INTEGER = /^(tinyint|smallint|mediumint|int|integer|bigint)$/;
 const TEXT = /^(char|varchar)$/;
 
 /** MySQL types that can hold the same key values (INT vs BIGINT yes, INT vs VARCHAR no). */

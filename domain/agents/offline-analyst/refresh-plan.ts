@@ -5,7 +5,7 @@
  */
 import type { PrdRefresh } from '../../../shared/prd-refresh';
 import type { Prd } from '../../../shared/prd-schema';
-import type { SourceSnapshot, SourceTable } from '../../../shared/source-schema';
+import type { KeyOrder, SourceColumn, SourceSnapshot, SourceTable } from '../../../shared/source-schema';
 import { backwardShare } from '../../sources/key-order';
 
 const ON_UPDATE = /\bon update current_timestamp\b/;
@@ -68,11 +68,19 @@ function updateTimestamp(table: SourceTable): Detected | undefined {
   };
 }
 
+/** Whether the source declares the column a counter it hands out itself (AUTO_INCREMENT). */
+export const declaredCounter = (column: SourceColumn): boolean => AUTO_INCREMENT.test(column.extra ?? '');
+
+/** What the order of a key's last rows along a date shows, in words. */
+export const keyOrderEvidence = (order: KeyOrder): string =>
+  `the last ${order.rows} rows by ${order.key} follow ${order.along} in time ` +
+  `(${order.forward} steps forward, ${order.backward} back)`;
+
 /** A one-column integer key that new rows take in increasing order: declared, or shown by the data. */
 function increasingKey(table: SourceTable): Detected | undefined {
   const key =
     table.primary_key.length === 1 ? table.columns.find((c) => c.name === table.primary_key[0]) : undefined;
-  if (key && AUTO_INCREMENT.test(key.extra ?? ''))
+  if (key && declaredCounter(key))
     return {
       detect: 'key',
       column: key.name,
@@ -84,10 +92,7 @@ function increasingKey(table: SourceTable): Detected | undefined {
   return {
     detect: 'key',
     column: order.key,
-    evidence:
-      `the last ${order.rows} rows by ${order.key} follow ${order.along} in time ` +
-      `(${order.forward} steps forward, ${order.backward} back): new rows take higher keys ` +
-      '(changes to rows already copied are not seen)',
+    evidence: `${keyOrderEvidence(order)}: new rows take higher keys (changes to rows already copied are not seen)`,
   };
 }
 
