@@ -224,7 +224,10 @@ export async function estimatedRows(conn: Connection): Promise<Map<string, numbe
  * The source's schema as copied (keys, foreign keys, counted rows): later stages need the relations,
  * which the Parquet files do not carry.
  */
-export function countedSourceSchema(snapshot: SourceSnapshot, copied: TableCopyResult[]): SourceSnapshot {
+export function countedSourceSchema(
+  snapshot: SourceSnapshot,
+  copied: Pick<TableCopyResult, 'table' | 'source_rows'>[],
+): SourceSnapshot {
   const counted = new Map(copied.map((c) => [c.table, c.source_rows]));
   const tables = snapshot.tables
     .filter((t) => counted.has(t.name))
@@ -237,7 +240,7 @@ export function writeSourceSchema(
   warehouseRoot: string,
   projectId: string,
   snapshot: SourceSnapshot,
-  copied: TableCopyResult[],
+  copied: Pick<TableCopyResult, 'table' | 'source_rows'>[],
 ): void {
   const file = sourceSchemaFile(warehouseRoot, projectId);
   fs.writeFileSync(`${file}.tmp`, JSON.stringify(countedSourceSchema(snapshot, copied), null, 1));

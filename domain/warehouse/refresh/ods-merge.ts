@@ -1,0 +1,58 @@
+/**
+ * A table's changed rows merged into its ODS file (docs/refresh.md#merging): every old row whose key
+ * the changes hold is replaced by its new version, every old row whose key the source no longer has
+ * (when its keys were read) is dropped, and the new rows are added. The file is written beside its
+ * name and renamed over it, so readers see the old table or the new one, never half of it.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import { quoteIdent, quoteLiteral } from '../../../shared/sql-quoting';
+import { PARQUET_OPTIONS } from '../ods-table-copy';
+
+export interface MergeFiles {
+  /** The table's ODS file, replaced by the merge. */
+  file: string;
+  /** The changed rows, as read from the source with the table's column plan. */
+  changes: string;
+  /** Every key the source holds (absent: deletes are not looked for). */
+  keys?: string;
+  /** The columns a row is known by. */
+  key: string[];
+  /** The column the next refresh reads from: its greatest value is returned. */
+  column: string;
+}
+
+export interface MergeResult {
+  rows: number;
+  deleted: number;
+  /** The greatest value of `column` after the merge (undefined when every value is NULL). */
+  watermark?: string;
+}
+
+export async function mergeChanges(duck: DuckDBConnection, m: MergeFiles): Promise<MergeResult> {
+  const read = (file: string) => `read_parquet(${quoteLiteral(file)})`;
+  const using = `USING (${m.key.map(quoteIdent).join(', ')})`;
+  const one = async (sql: string) => (await duck.runAndReadAll(sql)).getRowObjectsJS()[0];
+  const deleted = m.keys
+    ? Number(
+        (await one(`SELECT COUNT(*) AS n FROM ${read(m.file)} o ANTI JOIN ${read(m.keys)} k ${using}`)).n,
+      )
+    : 0;
+  // SEMI and ANTI joins keep the left side's columns only; DuckDB wants the sides named.
+  let kept = `SELECT o.* FROM ${read(m.file)} o ANTI JOIN ${read(m.changes)} c ${using}`;
+  if (m.keys) kept = `SELECT o.* FROM (${kept}) o SEMI JOIN ${read(m.keys)} k ${using}`;
+  const tmp = `${m.file}.${randomUUID().slice(0, 8)}.tmp`;
+  try {
+    await duck.run(
+      `COPY (${kept} UNION ALL BY NAME SELECT * FROM ${read(m.changes)}) TO ${quoteLiteral(tmp)} (${PARQUET_OPTIONS})`,
+    );
+    fs.renameSync(tmp, m.file);
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+  const after = await one(
+    `SELECT COUNT(*) AS n, CAST(MAX(${quoteIdent(m.column)}) AS VARCHAR) AS mark FROM ${read(m.file)}`,
+  );
+  return { rows: Number(after.n), deleted, watermark: after.mark === null ? undefined : String(after.mark) };
+}

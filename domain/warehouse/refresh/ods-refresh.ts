@@ -1,0 +1,282 @@
+/**
+ * Refreshes a project's ODS from its source (docs/refresh.md): every table read in one consistent
+ * snapshot, each only as far as its plan allows (refresh-reads.ts): the changed rows merged into its
+ * file by key, the rows deleted in the source dropped where its keys can be compared, or the table
+ * read whole. Each file is replaced whole and at once, so a refresh cut short leaves every table as
+ * it was or as refreshed, and the next attempt reads from what the ODS then holds.
+ */
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import * as fs from 'node:fs';
+import type { Connection } from 'mysql2/promise';
+import type { PrdRefresh } from '../../../shared/prd-refresh';
+import type { SourceSnapshot, SourceTable } from '../../../shared/source-schema';
+import { quoteIdent, quoteLiteral } from '../../../shared/sql-quoting';
+import { pathInside, fileNameFor } from '../../../shared/safe-file-name';
+import type { SourceConnector } from '../../sources/mysql-connection';
+import { confineInstance } from '../duckdb-confinement';
+import { openDuckDb } from '../duckdb-module';
+import { fifoRoot } from '../ods-fifo';
+import { defaultParallelism, maxAllowedPacket, readSourceSchema, writeSourceSchema } from '../ods-ingestion';
+import { rowPacer, type RowPacer } from '../ods-row-pacer';
+import { openSnapshotReaders } from '../ods-snapshot';
+import { copyTableToParquet, ODS_COPY_SETTINGS, type TableCopyResult } from '../ods-table-copy';
+import { layerDir, odsTableFile } from '../warehouse-layout';
+import { mergeChanges } from './ods-merge';
+import { tableRead, type TableRead } from './refresh-reads';
+import type { SnapshotRef } from '../source-position';
+
+export interface OdsRefreshOptions {
+  warehouseRoot: string;
+  projectId: string;
+  source: SourceConnector;
+  /** The PRD's refresh plan; a table it does not name is read whole. */
+  plan: PrdRefresh[];
+  onProgress?: (table: string, rows: number) => void;
+  signal?: AbortSignal;
+  /** The most rows per second the refresh reads, all readers together (0 or unset: no cap). */
+  maxRowsPerSecond?: number;
+  parallel?: number;
+}
+
+/** What a refresh did to one table. */
+export interface TableRefresh {
+  table: string;
+  /** `changes`: only changed rows were read; `whole`: the table was read again. */
+  read: 'changes' | 'whole';
+  /** Why a table was read whole, or from which high-water mark its changes were read. */
+  detail: string;
+  /** Rows read from the source (the changed rows, or the whole table). */
+  rows_read: number;
+  /** Rows the ODS held before and holds after. */
+  rows_before: number;
+  rows_after: number;
+  /** Rows dropped because the source no longer has their keys (key-set comparison). */
+  rows_deleted: number;
+  /** The greatest update time or key the ODS holds afterwards (what the next refresh reads from). */
+  watermark?: string;
+  warnings: string[];
+}
+
+export interface OdsRefreshResult {
+  tables: TableRefresh[];
+  /** The snapshot every table was read in. */
+  snapshot: SnapshotRef;
+  rows_read: number;
+}
+
+/** One read of the source into a file: a table's changed rows, its keys, or all of it. */
+interface SourceRead {
+  table: SourceTable;
+  file: string;
+  predicate: string;
+}
+
+export async function refreshOds(opts: OdsRefreshOptions): Promise<OdsRefreshResult> {
+  const dir = layerDir(opts.warehouseRoot, opts.projectId, 'ods');
+  const schema = readSourceSchema(opts.warehouseRoot, opts.projectId);
+  const work = pathInside(dir, 'refresh');
+  fs.rmSync(work, { recursive: true, force: true });
+  fs.mkdirSync(work, { recursive: true });
+  const instance = await openDuckDb(':memory:', ODS_COPY_SETTINGS);
+  try {
+    // Reads only its pipes and writes only the project's ODS (docs/security.md#the-warehouse-sandbox).
+    await confineInstance(instance, [dir, fifoRoot()]);
+    const duck = await instance.connect();
+    let reads: TableRead[];
+    try {
+      reads = await planReads(duck, dir, schema, opts.plan);
+    } finally {
+      duck.closeSync();
+    }
+    const { copies, snapshot } = await readSource(opts, instance, schema, reads, work);
+    const tables: TableRefresh[] = [];
+    for (const read of reads) {
+      opts.signal?.throwIfAborted();
+      tables.push(await applyRead(instance, dir, read, copies));
+    }
+    writeSourceSchema(
+      opts.warehouseRoot,
+      opts.projectId,
+      schema,
+      tables.map((t) => ({ table: t.table, source_rows: t.rows_after })),
+    );
+    return { tables, snapshot, rows_read: tables.reduce((n, t) => n + t.rows_read, 0) };
+  } finally {
+    instance.closeSync();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Each copied table's read, from the greatest value of its plan's column in its ODS file. */
+async function planReads(
+  duck: DuckDBConnection,
+  dir: string,
+  schema: SourceSnapshot,
+  plan: PrdRefresh[],
+): Promise<TableRead[]> {
+  const reads: TableRead[] = [];
+  for (const table of schema.tables) {
+    const entry = plan.find((p) => p.table === table.name);
+    const file = odsTableFile(dir, table.name);
+    let mark: string | undefined;
+    if (entry?.column && entry.detect !== 'full' && fs.existsSync(file)) {
+      const [row] = (
+        await duck
+          .runAndReadAll(
+            `SELECT CAST(MAX(${quoteIdent(entry.column)}) AS VARCHAR) AS mark FROM read_parquet(${quoteLiteral(file)})`,
+          )
+          .catch(() => undefined)
+      )?.getRowObjectsJS() ?? [{ mark: null }];
+      mark = row.mark === null ? undefined : String(row.mark);
+    }
+    reads.push(
+      fs.existsSync(file)
+        ? tableRead(table, entry, mark)
+        : { table: table.name, kind: 'whole', why: 'its ODS file is missing' },
+    );
+  }
+  return reads;
+}
+
+/** Where each read's rows went, by table: `rows` (changed or whole) and, for a key-set check, `keys`. */
+type Copies = Map<string, { rows: TableCopyResult; keys?: TableCopyResult }>;
+
+/** Every read in one snapshot, side by side on its readers. */
+async function readSource(
+  opts: OdsRefreshOptions,
+  instance: DuckDBInstance,
+  schema: SourceSnapshot,
+  reads: TableRead[],
+  work: string,
+): Promise<{ copies: Copies; snapshot: SnapshotRef }> {
+  const jobs: (SourceRead & { into: (r: TableCopyResult) => void })[] = [];
+  const copies: Copies = new Map();
+  for (const read of reads) {
+    const table = schema.tables.find((t) => t.name === read.table)!;
+    const base = fileNameFor(table.name);
+    jobs.push({
+      table,
+      file: pathInside(work, `${base}.rows.parquet`),
+      predicate: read.kind === 'changes' ? read.predicate : '',
+      into: (rows) => copies.set(table.name, { ...copies.get(table.name), rows }),
+    });
+    if (read.kind === 'changes' && read.keySet)
+      jobs.push({
+        table: { ...table, columns: read.key.map((k) => table.columns.find((c) => c.name === k)!) },
+        file: pathInside(work, `${base}.keys.parquet`),
+        predicate: '',
+        into: (keys) => copies.set(table.name, { ...copies.get(table.name)!, keys }),
+      });
+  }
+  const snapshot = await openSnapshotReaders({
+    connect: () => opts.source.connect(),
+    tables: reads.map((r) => r.table),
+    parallel: Math.min(jobs.length, opts.parallel ?? defaultParallelism(opts.source)),
+  });
+  let failed = true;
+  try {
+    const maxRowBytes = await maxAllowedPacket(snapshot.readers[0]);
+    const pacer = rowPacer(opts.maxRowsPerSecond);
+    const queue = [...jobs];
+    let failure: { error: unknown } | undefined;
+    await Promise.all(
+      snapshot.readers.map(async (reader) => {
+        for (let job = queue.shift(); job && !failure; job = queue.shift()) {
+          opts.signal?.throwIfAborted();
+          await readInto(instance, reader, job, maxRowBytes, pacer, opts)
+            .then(job.into)
+            .catch((error: unknown) => (failure ??= { error }));
+        }
+      }),
+    );
+    if (failure) throw failure.error;
+    failed = false;
+    return { copies, snapshot: { id: snapshot.id, position: snapshot.position } };
+  } catch (err) {
+    opts.signal?.throwIfAborted();
+    throw err;
+  } finally {
+    await snapshot.close(failed);
+  }
+}
+
+async function readInto(
+  instance: DuckDBInstance,
+  reader: Connection,
+  job: SourceRead,
+  maxRowBytes: number,
+  pacer: RowPacer | undefined,
+  opts: OdsRefreshOptions,
+): Promise<TableCopyResult> {
+  const duck = await instance.connect();
+  try {
+    return await copyTableToParquet({
+      duck,
+      table: job.table,
+      outFile: job.file,
+      lanes: [reader],
+      ranges: [job.predicate],
+      maxRowBytes,
+      onProgress: (rows) => opts.onProgress?.(job.table.name, rows),
+      signal: opts.signal,
+      pacer,
+    });
+  } finally {
+    duck.closeSync();
+  }
+}
+
+/** One table's rows read into its ODS file: merged by key, or replacing it. */
+async function applyRead(
+  instance: DuckDBInstance,
+  dir: string,
+  read: TableRead,
+  copies: Copies,
+): Promise<TableRefresh> {
+  const { rows, keys } = copies.get(read.table)!;
+  const file = odsTableFile(dir, read.table);
+  const duck = await instance.connect();
+  try {
+    const before = fs.existsSync(file) ? await countRows(duck, file) : 0;
+    if (read.kind === 'whole') {
+      fs.renameSync(rows.file, file);
+      return {
+        table: read.table,
+        read: 'whole',
+        detail: read.why,
+        rows_read: rows.source_rows,
+        rows_before: before,
+        rows_after: rows.ods_rows,
+        rows_deleted: 0,
+        warnings: rows.warnings,
+      };
+    }
+    const merged = await mergeChanges(duck, {
+      file,
+      changes: rows.file,
+      keys: keys?.file,
+      key: read.key,
+      column: read.column,
+    });
+    return {
+      table: read.table,
+      read: 'changes',
+      detail: `${read.detect === 'key' ? 'keys after' : 'changed since'} ${read.since} (${read.column})`,
+      rows_read: rows.source_rows + (keys?.source_rows ?? 0),
+      rows_before: before,
+      rows_after: merged.rows,
+      rows_deleted: merged.deleted,
+      watermark: merged.watermark,
+      warnings: rows.warnings,
+    };
+  } finally {
+    duck.closeSync();
+  }
+}
+
+async function countRows(duck: DuckDBConnection, file: string): Promise<number> {
+  const [row] = (
+    await duck.runAndReadAll(`SELECT COUNT(*) AS n FROM read_parquet(${quoteLiteral(file)})`)
+  ).getRowObjectsJS();
+  return Number(row.n);
+}
