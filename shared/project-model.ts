@@ -3,6 +3,7 @@ import type { PhaseName } from './analysis-stages';
 import type { AccumulatedUsage, CostRecord } from './cost-ledger';
 import type { ProjectSource } from './mysql-source';
 import type { Prd } from './prd-schema';
+import type { ProjectRefreshState } from './refresh-model';
 import type {
   GovernanceSummary,
   MetricValidationSummary,
@@ -82,6 +83,8 @@ export interface ProjectView {
     profile?: ProfileSummary;
     pipeline?: PipelineSummary;
   };
+  /** The warehouse's refreshes from its source (docs/refresh.md#on-the-project). */
+  refresh?: ProjectRefreshState;
 }
 
 /** Result of data integration: per-table source and ODS row counts, reconciled. */

@@ -11,6 +11,7 @@ import { createAnalysisActivities } from '../activities/analysis/analysis-activi
 import { createOdsPartActivities } from '../activities/analysis/ods-part-activities';
 import { warmAgentRunner } from '../activities/analysis/agent-runner-warmup';
 import { createWarehouseActivities } from '../activities/analysis/warehouse-activities';
+import { createRefreshActivities } from '../activities/analysis/refresh-activities';
 import { warehouseEngine, type WarehouseSettings } from '../domain/warehouse/engine-factory';
 import type { WarehouseEngine } from '../domain/warehouse/warehouse-engine';
 import {
@@ -151,6 +152,7 @@ export function createActivityGroups(deps: ActivityDeps) {
       ...createAnalysisActivities(deps),
       ...createOdsPartActivities(deps),
       ...createWarehouseActivities(deps),
+      ...createRefreshActivities(deps),
       warmAgentRunner,
     },
     'memory-pipelines': createMemoryPipelineActivities(deps.memoryPipelines),
@@ -203,12 +205,17 @@ export function activitiesByQueue(groups: ActivityGroups): Record<WorkerQueue, o
     // (The host queue keeps /query for query workflows started before `queries` existed.)
     host: {
       ...fileBound,
+      refreshProjectOds: runner.refreshProjectOds,
+      rebuildProjectWarehouse: runner.rebuildProjectWarehouse,
       queryProjectWarehouse: groups.fleet.queryProjectWarehouse,
       applyHostRetention: groups.retention.applyHostRetention,
     },
     queries: { queryProjectWarehouse: groups.fleet.queryProjectWarehouse },
     // With Athena the stages after the copy run anywhere (docs/fleet.md#athena-stages-anywhere).
-    warehouse: pick(runner, ...ANYWHERE_WITH_ATHENA),
+    warehouse: {
+      ...pick(runner, ...ANYWHERE_WITH_ATHENA),
+      rebuildProjectWarehouse: runner.rebuildProjectWarehouse,
+    },
   };
 }
 

@@ -7,3 +7,4 @@ export * from './search-ops/search-lifecycle';
 export * from './analysis/agent-runner-warmup';
 export * from './retention/retention';
 export * from './fleet/warehouse-query';
+export * from './analysis/project-refresh';

@@ -5,6 +5,7 @@ import type { MetadataTables } from './metadata-tables';
 import type { ProjectEvent, ProjectStatus, ProjectView } from '../../shared/project-model';
 import { normalizeProjectView } from '../../shared/project-view-compat';
 import type { ArtifactKind } from '../../shared/warehouse-model';
+import type { ProjectRefreshState } from '../../shared/refresh-model';
 
 export interface StoredEvent extends ProjectEvent {
   event_id: number;
@@ -71,6 +72,33 @@ export class ProjectStore {
         )
         .execute();
       return this.insertEvents(tx, events);
+    });
+  }
+
+  /**
+   * Records a refresh run on a project that has ended its build (docs/refresh.md#on-the-project):
+   * the record's `refresh` becomes `change(refresh)`, in one transaction. Answers the record as
+   * saved, or undefined when there is no such project.
+   */
+  async saveRefresh(
+    projectId: string,
+    change: (state: ProjectRefreshState | undefined) => ProjectRefreshState,
+  ): Promise<ProjectView | undefined> {
+    return this.db.transaction().execute(async (tx) => {
+      let read = tx.selectFrom('projects').select('view_json').where('project_id', '=', projectId);
+      // Two refreshes' records never overwrite each other: on PostgreSQL the row is locked until the
+      // write (SQLite's transaction holds the whole file).
+      if (this.metadata.dialect === 'postgres') read = read.forUpdate();
+      const row = await read.executeTakeFirst();
+      if (!row) return undefined;
+      const view = normalizeProjectView(JSON.parse(row.view_json));
+      const saved: ProjectView = { ...view, refresh: change(view.refresh) };
+      await tx
+        .updateTable('projects')
+        .set({ view_json: JSON.stringify(saved) })
+        .where('project_id', '=', projectId)
+        .execute();
+      return saved;
     });
   }
 

@@ -28,6 +28,7 @@ import {
 } from './command-kit';
 import { phaseBoard, table } from './render';
 import { query, report, REPORT_KINDS } from './report-commands';
+import { REFRESH_USAGE, registerRefreshCommands } from './refresh-commands';
 
 export const PROJECTS_USAGE = `  login  --username U [--password P]      sign in (password also from PLAT_PASSWORD or stdin)
   signup --username U [--password P]      create an account (when the server allows sign-up)
@@ -44,7 +45,8 @@ export const PROJECTS_USAGE = `  login  --username U [--password P]      sign in
   projects report ID KIND [--out DIR]     KIND: ${REPORT_KINDS.join(' | ')}
                                           (--out writes the pipeline templates, or the warehouse
                                           as a dbt project, to DIR)
-  projects query ID --sql SQL [--layer L] read-only SQL on plat_<id>_<layer> (ods, dwd, dws, ads; default ads)`;
+  projects query ID --sql SQL [--layer L] read-only SQL on plat_<id>_<layer> (ods, dwd, dws, ads; default ads)
+${REFRESH_USAGE}`;
 
 /** The flags of the account and project commands. */
 const PROJECT_FLAGS = {
@@ -59,6 +61,7 @@ const PROJECT_FLAGS = {
   sql: { type: 'string' },
   layer: { type: 'string' },
   out: { type: 'string' },
+  wait: { type: 'boolean' },
 } as const;
 
 const FINAL_EVENTS = new Set([
@@ -80,6 +83,7 @@ export function registerProjectCommands(program: Command): void {
   registerShowAndWatch(projects);
   registerDecisions(projects);
   registerReads(projects);
+  registerRefreshCommands(projects);
   groupWithoutSubcommand(projects, 'projects', PROJECTS_USAGE);
 }
 

@@ -1,4 +1,6 @@
 /** The platform gateway's HTTP application (REST API, auth, health, metrics, web UI). */
+import { RefreshService } from '../projects/refresh-service';
+import { refreshApi } from '../projects/refresh-api';
 import type { AttemptCounters } from '../../domain/metadata-store/attempt-counters';
 import { sharedRateLimit } from '../shared-rate-limit';
 import { perUserRateLimit } from '../rate-limit';
@@ -102,17 +104,21 @@ export function platformRoutes(deps: PlatformAppDeps) {
     sources: deps.sources,
   });
   const open = [healthRoute(deps), ...authApi(deps), uiConfigRoute(deps), pricingRoute()];
-  const projects = projectApi(
-    service,
-    deps.store,
-    { engine: deps.engine, client: deps.client, taskQueue: deps.taskQueue, hostId: deps.hostId },
-    // Creating a project starts agents: limited per user across every gateway of the fleet.
-    deps.counters
-      ? sharedRateLimit(deps.counters, 'create-project', deps.createsPerMinute ?? 20)
-      : perUserRateLimit(deps.createsPerMinute ?? 20),
-    deps.search,
-    new QuerySlots({ perUser: deps.queriesPerUser, shared: deps.querySlots }),
-  );
+  const refreshes = new RefreshService({ client: deps.client, taskQueue: deps.taskQueue, store: deps.store });
+  const projects = [
+    ...projectApi(
+      service,
+      deps.store,
+      { engine: deps.engine, client: deps.client, taskQueue: deps.taskQueue, hostId: deps.hostId },
+      // Creating a project starts agents: limited per user across every gateway of the fleet.
+      deps.counters
+        ? sharedRateLimit(deps.counters, 'create-project', deps.createsPerMinute ?? 20)
+        : perUserRateLimit(deps.createsPerMinute ?? 20),
+      deps.search,
+      new QuerySlots({ perUser: deps.queriesPerUser, shared: deps.querySlots }),
+    ),
+    ...refreshApi(refreshes),
+  ];
   const search = [
     ...searchApi(deps.search),
     ...lifecycleApi(deps.search),

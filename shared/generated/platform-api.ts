@@ -395,6 +395,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/projects/{project_id}/refresh': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Refresh the project's warehouse from its source now (only what changed is read) */
+    post: operations['refreshProject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/projects/{project_id}/refreshes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** How fresh the warehouse is: as of when, the last refresh with what it did to each table, and earlier runs */
+    get: operations['projectRefreshes'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/search/indices/{name}/bootstrap': {
     parameters: {
       query?: never;
@@ -4177,6 +4211,258 @@ export interface operations {
               message: string;
               /** @description ISO 8601 date-time */
               timestamp: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+          };
+        };
+      };
+      /** @description invalid request: `error.details` names each field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description no such resource */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+    };
+  };
+  refreshProject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description proj-<yyyymmdd>-<suffix> */
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description the refresh, started */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            project_id: string;
+            refresh_id: string;
+            /** @constant */
+            status: 'started';
+          };
+        };
+      };
+      /** @description invalid request: `error.details` names each field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description no such resource */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description the project's warehouse is not built, or a refresh of it is running */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+    };
+  };
+  projectRefreshes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description proj-<yyyymmdd>-<suffix> */
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the project's refreshes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            project_id: string;
+            /** @description the source time the warehouse shows: the last successful refresh, else the first copy */
+            as_of: string | null;
+            last:
+              | ({
+                  refresh_id: string;
+                  /** @enum {string} */
+                  trigger: 'manual' | 'schedule';
+                  /** @enum {string} */
+                  status: 'running' | 'completed' | 'failed';
+                  /** @description ISO 8601 date-time */
+                  started_at: string;
+                  /** @description ISO 8601 date-time */
+                  ended_at?: string;
+                  /** @description when the source's snapshot was taken */
+                  source_as_of?: string;
+                  rows_read?: number;
+                  /** @description what the run did to each table (the last run only) */
+                  tables?: ({
+                    table: string;
+                    /** @enum {string} */
+                    read: 'changes' | 'whole';
+                    detail: string;
+                    rows_read: number;
+                    rows_before: number;
+                    rows_after: number;
+                    rows_deleted: number;
+                    watermark?: string;
+                  } & {
+                    [key: string]: unknown;
+                  })[];
+                  /** @description rows per modeled table, layer.table */
+                  rebuilt?: {
+                    [key: string]: number;
+                  };
+                  error?: string;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            /** @description earlier runs, newest first */
+            history: ({
+              refresh_id: string;
+              /** @enum {string} */
+              trigger: 'manual' | 'schedule';
+              /** @enum {string} */
+              status: 'running' | 'completed' | 'failed';
+              /** @description ISO 8601 date-time */
+              started_at: string;
+              /** @description ISO 8601 date-time */
+              ended_at?: string;
+              /** @description when the source's snapshot was taken */
+              source_as_of?: string;
+              rows_read?: number;
+              /** @description what the run did to each table (the last run only) */
+              tables?: ({
+                table: string;
+                /** @enum {string} */
+                read: 'changes' | 'whole';
+                detail: string;
+                rows_read: number;
+                rows_before: number;
+                rows_after: number;
+                rows_deleted: number;
+                watermark?: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              /** @description rows per modeled table, layer.table */
+              rebuilt?: {
+                [key: string]: number;
+              };
+              error?: string;
             } & {
               [key: string]: unknown;
             })[];

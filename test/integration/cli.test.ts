@@ -119,6 +119,12 @@ describe('plat CLI', () => {
     const unknown = await plat('projects', 'report', projectId, 'weather');
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('report kind must be one of');
+    // Brought up to date with its source: nothing changed, so the rows stay as they were.
+    expect((await plat('projects', 'freshness', projectId)).stdout).toContain('never refreshed');
+    const refreshed = await plat('projects', 'refresh', projectId, '--wait');
+    expect(refreshed.status).toBe(0);
+    expect(refreshed.stdout).toMatch(/last refresh \S+ \(manual\): completed/);
+    expect(refreshed.stdout).toMatch(/rental\s+changes\s+\d+\s+16044\s+16044\s+0/);
   });
 
   it('answers --help for every command and subcommand with exit 0, naming that command', async () => {

@@ -25,6 +25,8 @@ describe('projects API', () => {
   const call = platform.call;
   let token: string;
   let otherToken: string;
+  /** The project the first test builds, which later ones read. */
+  let completedId: string;
   const sakilaUrl = () =>
     `jdbc:mysql://${harness().mariadb.host}:${harness().mariadb.port}/sakila?useSSL=false`;
 
@@ -243,6 +245,53 @@ describe('projects API', () => {
     expect((await call('GET', `/v1/projects/${id}/events?since=`, undefined, token)).status).toBe(400);
     const since = await call('GET', `/v1/projects/${id}/events?since=0003`, undefined, token);
     expect((since.body.events as { event_id: number }[])[0].event_id).toBe(4);
+    completedId = id;
+  });
+
+  it('refreshes a completed project for its owner only, and shows how fresh it is', async () => {
+    const id = completedId;
+    const before = await call('GET', `/v1/projects/${id}/refreshes`, undefined, token);
+    expect(before.body).toMatchObject({ project_id: id, last: null, history: [], as_of: expect.any(String) });
+    expect((await call('POST', `/v1/projects/${id}/refresh`, undefined, otherToken)).status).toBe(404);
+    expect((await call('GET', `/v1/projects/${id}/refreshes`, undefined, otherToken)).status).toBe(404);
+    const started = await call('POST', `/v1/projects/${id}/refresh`, undefined, token);
+    expect(started).toEqual({
+      status: 202,
+      body: {
+        project_id: id,
+        refresh_id: expect.stringMatching(new RegExp(`^${id}-refresh-`)),
+        status: 'started',
+      },
+    });
+    let state: Record<string, unknown> = {};
+    for (let i = 0; i < 600; i++) {
+      state = (await call('GET', `/v1/projects/${id}/refreshes`, undefined, token)).body;
+      if ((state.last as { status?: string } | null)?.status === 'completed') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const last = state.last as {
+      refresh_id: string;
+      tables: { table: string; read: string; rows_after: number }[];
+    };
+    expect(last).toMatchObject({
+      refresh_id: started.body.refresh_id,
+      status: 'completed',
+      trigger: 'manual',
+    });
+    // Sakila keeps a stamp on every change: nothing changed, so nothing but the keys is read.
+    expect(last.tables.find((t) => t.table === 'rental')).toMatchObject({
+      read: 'changes',
+      rows_after: 16044,
+    });
+    expect(state.as_of).toBe((last as unknown as { source_as_of: string }).source_as_of);
+    // The numbers are the same as before the refresh.
+    const ads = await call(
+      'POST',
+      `/v1/projects/${id}/query`,
+      { sql: 'SELECT CAST(SUM(total_amount) AS VARCHAR) AS total FROM ads_payment_kpi_daily', layer: 'ads' },
+      token,
+    );
+    expect(ads.body).toMatchObject({ rows: [{ total: '67406.56' }] });
   });
 
   it("reuse_ods: a new project on the same source reuses the caller's completed ODS, not another user's", async () => {

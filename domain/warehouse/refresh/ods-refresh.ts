@@ -7,6 +7,7 @@
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Connection } from 'mysql2/promise';
 import type { PrdRefresh } from '../../../shared/prd-refresh';
 import type { SourceSnapshot, SourceTable } from '../../../shared/source-schema';
@@ -36,6 +37,8 @@ export interface OdsRefreshOptions {
   /** The most rows per second the refresh reads, all readers together (0 or unset: no cap). */
   maxRowsPerSecond?: number;
   parallel?: number;
+  /** Names the refresh's work folder (default `refresh`): an attempt given up on never shares its retry's. */
+  workName?: string;
 }
 
 /** What a refresh did to one table. */
@@ -74,7 +77,7 @@ interface SourceRead {
 export async function refreshOds(opts: OdsRefreshOptions): Promise<OdsRefreshResult> {
   const dir = layerDir(opts.warehouseRoot, opts.projectId, 'ods');
   const schema = readSourceSchema(opts.warehouseRoot, opts.projectId);
-  const work = pathInside(dir, 'refresh');
+  const work = pathInside(dir, 'refresh', fileNameFor(opts.workName ?? 'run'));
   fs.rmSync(work, { recursive: true, force: true });
   fs.mkdirSync(work, { recursive: true });
   const instance = await openDuckDb(':memory:', ODS_COPY_SETTINGS);
@@ -103,7 +106,7 @@ export async function refreshOds(opts: OdsRefreshOptions): Promise<OdsRefreshRes
     return { tables, snapshot, rows_read: tables.reduce((n, t) => n + t.rows_read, 0) };
   } finally {
     instance.closeSync();
-    fs.rmSync(work, { recursive: true, force: true });
+    fs.rmSync(path.dirname(work), { recursive: true, force: true });
   }
 }
 

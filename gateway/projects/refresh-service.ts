@@ -1,0 +1,69 @@
+/**
+ * Refreshing a project's warehouse on request (docs/refresh.md#refresh-now): the owner, or an
+ * operator, starts a refresh workflow of a completed project; one at a time per project.
+ */
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { ProjectStore } from '../../domain/metadata-store/project-store';
+import type { ProjectView } from '../../shared/project-model';
+import type { RefreshRun } from '../../shared/refresh-model';
+import { projectRefresh } from '../../workflows/analysis/project-refresh';
+import type { TokenSubject } from '../auth/id-tokens';
+import { HttpError } from '../http-errors';
+import { PROJECT_ID_PATTERN } from './project-id';
+
+export interface RefreshStarted {
+  project_id: string;
+  refresh_id: string;
+  status: 'started';
+}
+
+export class RefreshService {
+  constructor(private readonly deps: { client: Client; taskQueue: string; store: ProjectStore }) {}
+
+  /** The project, for its owner or an operator; anyone else is told there is no such project. */
+  async project(user: TokenSubject, projectId: string): Promise<ProjectView> {
+    const view = PROJECT_ID_PATTERN.test(projectId) ? await this.deps.store.getProject(projectId) : undefined;
+    if (!view || (view.owner_id !== user.user_id && !user.roles.includes('operator')))
+      throw new HttpError(404, 'not_found', `no project ${projectId}`);
+    return view;
+  }
+
+  async refreshNow(user: TokenSubject, projectId: string): Promise<RefreshStarted> {
+    const view = await this.project(user, projectId);
+    if (view.status !== 'completed' || !view.warehouse?.modeling)
+      throw new HttpError(
+        409,
+        'not_refreshable',
+        `project ${projectId} is ${view.status}: only a project whose warehouse was built can be refreshed`,
+      );
+    const running = await this.running(view.refresh?.last);
+    if (running)
+      throw new HttpError(409, 'refresh_running', `a refresh of ${projectId} is running (${running})`);
+    const refreshId = `${projectId}-refresh-${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}`;
+    try {
+      await this.deps.client.workflow.start(projectRefresh, {
+        taskQueue: this.deps.taskQueue,
+        workflowId: refreshId,
+        args: [{ project_id: projectId, trigger: 'manual' }],
+        staticSummary: `Refresh of ${projectId}`,
+      });
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError)
+        throw new HttpError(409, 'refresh_running', `a refresh of ${projectId} is running (${refreshId})`);
+      throw err;
+    }
+    return { project_id: projectId, refresh_id: refreshId, status: 'started' };
+  }
+
+  /** The id of the refresh still running, if the last one recorded as running still is. */
+  private async running(last: RefreshRun | undefined): Promise<string | undefined> {
+    if (last?.status !== 'running') return undefined;
+    try {
+      const { status } = await this.deps.client.workflow.getHandle(last.refresh_id).describe();
+      return status.name === 'RUNNING' ? last.refresh_id : undefined;
+    } catch {
+      // Gone from the server (retention): not running.
+      return undefined;
+    }
+  }
+}
