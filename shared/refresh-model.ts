@@ -40,6 +40,23 @@ export interface RefreshRun {
   error?: string;
 }
 
+/**
+ * When a project refreshes by itself (docs/refresh.md#schedules): every so long, or on a calendar
+ * (five-field cron, its minute one number: at most hourly), in a time zone.
+ */
+export interface RefreshSchedule {
+  /** `30m`, `6h`, `1d`: at least 5 minutes. */
+  every?: string;
+  /** `0 6 * * *`: minute hour day-of-month month day-of-week. */
+  cron?: string;
+  /** IANA time zone the calendar is read in (default UTC). */
+  timezone?: string;
+  paused: boolean;
+  /** The Temporal Schedule that starts the refreshes (visible in the Web UI). */
+  schedule_id: string;
+  updated_at: string;
+}
+
 /** The refreshes of one project. */
 export interface ProjectRefreshState {
   /** The latest refresh, running or ended. */
@@ -48,6 +65,8 @@ export interface ProjectRefreshState {
   as_of?: string;
   /** Earlier runs, newest first, without their per-table detail. */
   history: RefreshRun[];
+  /** The project's refresh schedule, when it has one. */
+  schedule?: RefreshSchedule;
 }
 
 /** Runs kept in a project's history. */
@@ -61,6 +80,7 @@ export function withRefreshRun(state: ProjectRefreshState | undefined, run: Refr
     .map(({ tables: _tables, ...r }) => r)
     .slice(0, REFRESH_HISTORY);
   return {
+    ...state,
     last: run,
     as_of: run.status === 'completed' && run.source_as_of ? run.source_as_of : state?.as_of,
     history,

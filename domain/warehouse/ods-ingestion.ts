@@ -256,7 +256,7 @@ export function readSourceSchema(warehouseRoot: string, projectId: string): Sour
 export async function registerViews(
   databaseFile: string,
   prd: Prd,
-  copied: TableCopyResult[],
+  copied: Pick<TableCopyResult, 'table' | 'file'>[],
 ): Promise<void> {
   const tmp = `${databaseFile}.tmp`;
   fs.rmSync(tmp, { force: true });

@@ -28,7 +28,7 @@ import {
 } from './command-kit';
 import { phaseBoard, table } from './render';
 import { query, report, REPORT_KINDS } from './report-commands';
-import { REFRESH_USAGE, registerRefreshCommands } from './refresh-commands';
+import { REFRESH_USAGE, registerRefreshCommands, SCHEDULE_FLAGS } from './refresh-commands';
 
 export const PROJECTS_USAGE = `  login  --username U [--password P]      sign in (password also from PLAT_PASSWORD or stdin)
   signup --username U [--password P]      create an account (when the server allows sign-up)
@@ -62,6 +62,7 @@ const PROJECT_FLAGS = {
   layer: { type: 'string' },
   out: { type: 'string' },
   wait: { type: 'boolean' },
+  ...SCHEDULE_FLAGS,
 } as const;
 
 const FINAL_EVENTS = new Set([

@@ -8,7 +8,20 @@ import { answering, required, type CommandResult, type Flags } from './command-k
 import { table } from './render';
 
 export const REFRESH_USAGE = `  projects refresh ID [--wait]            read what changed in the source, rebuild the warehouse
-  projects freshness ID                   as of when the warehouse shows its source; the last refresh`;
+  projects freshness ID                   as of when the warehouse shows its source; the last refresh
+  projects schedule ID [--every 6h | --cron '0 6 * * *' [--timezone Europe/Oslo]]
+                       [--pause | --resume | --delete]
+                                          refresh on a schedule (no flag: show it)`;
+
+/** The flags of `plat projects schedule`. */
+export const SCHEDULE_FLAGS = {
+  every: { type: 'string' },
+  cron: { type: 'string' },
+  timezone: { type: 'string' },
+  pause: { type: 'boolean' },
+  resume: { type: 'boolean' },
+  delete: { type: 'boolean' },
+} as const;
 
 const withApi = (run: (api: PlatformClient, operands: string[], flags: Flags) => Promise<CommandResult>) =>
   answering((operands, flags) => run(signedInClient(flags.url as string | undefined), operands, flags));
@@ -36,6 +49,10 @@ export function registerRefreshCommands(projects: Command): void {
         };
       }),
     );
+  projects
+    .command('schedule')
+    .argument('[ID]')
+    .action(withApi(async (api, [id], flags) => schedule(api, needId(id), flags)));
   projects
     .command('freshness')
     .argument('[ID]')
@@ -82,4 +99,38 @@ function freshnessText(state: Freshness): string {
       ]),
     );
   return lines.join('\n');
+}
+
+/** `plat projects schedule`: set, pause, resume, delete or show the refresh schedule. */
+async function schedule(api: PlatformClient, projectId: string, flags: Flags): Promise<CommandResult> {
+  const params = { params: { path: { project_id: projectId } } };
+  const str = (v: Flags[string]) => (typeof v === 'string' ? v : undefined);
+  if (flags.delete === true) {
+    const res = await ok(api.http.DELETE('/v1/projects/{project_id}/refresh-schedule', params));
+    return { data: res, text: `${projectId}: refresh schedule deleted` };
+  }
+  const every = str(flags.every);
+  const cron = str(flags.cron);
+  const timezone = str(flags.timezone);
+  let shown;
+  if (every !== undefined || cron !== undefined)
+    shown = await ok(
+      api.http.PUT('/v1/projects/{project_id}/refresh-schedule', {
+        ...params,
+        body: { every, cron, timezone },
+      }),
+    );
+  if (flags.pause === true)
+    shown = await ok(api.http.POST('/v1/projects/{project_id}/refresh-schedule/pause', params));
+  if (flags.resume === true)
+    shown = await ok(api.http.POST('/v1/projects/{project_id}/refresh-schedule/resume', params));
+  shown ??= await ok(api.http.GET('/v1/projects/{project_id}/refresh-schedule', params));
+  const timing = shown.every ? `every ${shown.every}` : `cron '${shown.cron}' (${shown.timezone ?? 'UTC'})`;
+  return {
+    data: shown,
+    text: [
+      `${projectId}: refresh ${timing}${shown.paused ? ', paused' : ''} (Temporal schedule ${shown.schedule_id})`,
+      `next: ${shown.next_runs.join(', ') || '(none while paused)'}`,
+    ].join('\n'),
+  };
 }

@@ -1,6 +1,7 @@
 /** The platform gateway's HTTP application (REST API, auth, health, metrics, web UI). */
 import { RefreshService } from '../projects/refresh-service';
 import { refreshApi } from '../projects/refresh-api';
+import { RefreshScheduleService } from '../projects/refresh-schedule-service';
 import type { AttemptCounters } from '../../domain/metadata-store/attempt-counters';
 import { sharedRateLimit } from '../shared-rate-limit';
 import { perUserRateLimit } from '../rate-limit';
@@ -117,7 +118,15 @@ export function platformRoutes(deps: PlatformAppDeps) {
       deps.search,
       new QuerySlots({ perUser: deps.queriesPerUser, shared: deps.querySlots }),
     ),
-    ...refreshApi(refreshes),
+    ...refreshApi(
+      refreshes,
+      new RefreshScheduleService({
+        client: deps.client,
+        taskQueue: deps.taskQueue,
+        store: deps.store,
+        refreshes,
+      }),
+    ),
   ];
   const search = [
     ...searchApi(deps.search),

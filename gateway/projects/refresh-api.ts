@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { apiRoute, type ApiRoute } from '../api/api-route';
 import type { RefreshService } from './refresh-service';
+import type { RefreshScheduleService } from './refresh-schedule-service';
+import { cronProblem, everyMinutes, knownTimeZone } from '../../shared/refresh-schedule-rules';
 
 const dateTime = z.string().describe('ISO 8601 date-time');
 const projectParams = z
@@ -44,13 +46,60 @@ export const refreshStateSchema = z.object({
   history: z.array(refreshRun).describe('earlier runs, newest first'),
 });
 
+const scheduleBody = z
+  .object({
+    every: z.string().max(16).optional().describe('an interval: 30m, 6h, 1d (at least 5m)'),
+    cron: z
+      .string()
+      .max(100)
+      .optional()
+      .describe(
+        'a calendar: minute hour day-of-month month day-of-week, the minute one number (at most hourly)',
+      ),
+    timezone: z.string().max(64).optional().describe('the IANA time zone a cron is read in (default UTC)'),
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    const problem = (path: string, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [path], message });
+    if ((b.every === undefined) === (b.cron === undefined)) problem('every', 'give every or cron, not both');
+    if (b.every !== undefined) {
+      const minutes = everyMinutes(b.every);
+      if (typeof minutes !== 'number') problem('every', minutes.problem);
+      if (b.timezone !== undefined) problem('timezone', 'a time zone goes with a cron, not an interval');
+    }
+    if (b.cron !== undefined) {
+      const why = cronProblem(b.cron);
+      if (why) problem('cron', why);
+    }
+    if (b.timezone !== undefined && !knownTimeZone(b.timezone))
+      problem('timezone', `unknown time zone ${b.timezone}`);
+  });
+
+const scheduleSchema = z.object({
+  project_id: z.string(),
+  schedule_id: z.string().describe('the Temporal Schedule (visible in the Web UI)'),
+  every: z.string().optional(),
+  cron: z.string().optional(),
+  timezone: z.string().optional(),
+  paused: z.boolean(),
+  updated_at: dateTime,
+  next_runs: z.array(dateTime).describe('the next start times (up to five)'),
+  recent_runs: z.array(z.object({ refresh_id: z.string(), scheduled_at: dateTime })),
+  skipped_overlapping: z.number().int().describe('starts skipped because the previous refresh still ran'),
+});
+
 const refreshStartedSchema = z.object({
   project_id: z.string(),
   refresh_id: z.string(),
   status: z.literal('started'),
 });
 
-export function refreshApi(service: RefreshService): ApiRoute[] {
+export function refreshApi(service: RefreshService, schedules: RefreshScheduleService): ApiRoute[] {
+  return [...refreshRoutes(service), ...scheduleRoutes(schedules)];
+}
+
+function refreshRoutes(service: RefreshService): ApiRoute[] {
   return [
     apiRoute({
       operationId: 'refreshProject',
@@ -84,6 +133,68 @@ export function refreshApi(service: RefreshService): ApiRoute[] {
           history: state?.history ?? [],
         };
       },
+    }),
+  ];
+}
+
+const NO_SCHEDULE = { description: 'the project has no refresh schedule' };
+
+function scheduleRoutes(schedules: RefreshScheduleService): ApiRoute[] {
+  const SCHEDULE = `${ONE}/refresh-schedule`;
+  const pauseRoute = (paused: boolean) =>
+    apiRoute({
+      operationId: paused ? 'pauseRefreshSchedule' : 'resumeRefreshSchedule',
+      method: 'post',
+      path: `${SCHEDULE}/${paused ? 'pause' : 'resume'}`,
+      summary: paused
+        ? 'Pause the refresh schedule (no refresh starts until resumed)'
+        : 'Resume the refresh schedule',
+      params: projectParams,
+      body: z.object({}).strict(),
+      bodyOptional: true,
+      responses: { 200: { description: 'the schedule', schema: scheduleSchema }, 404: NO_SCHEDULE },
+      handle: ({ req, params }) => schedules.pause(req.user!, params.project_id, paused),
+    });
+  return [
+    apiRoute({
+      operationId: 'setRefreshSchedule',
+      method: 'put',
+      path: SCHEDULE,
+      summary:
+        'Refresh the project on a schedule: every so long, or on a cron calendar (replaces any earlier one)',
+      params: projectParams,
+      body: scheduleBody,
+      responses: {
+        200: { description: 'the schedule, with its next start times', schema: scheduleSchema },
+        409: { description: "the project's warehouse is not built" },
+      },
+      handle: ({ req, params, body }) => schedules.set(req.user!, params.project_id, body),
+    }),
+    apiRoute({
+      operationId: 'getRefreshSchedule',
+      method: 'get',
+      path: SCHEDULE,
+      summary: 'The refresh schedule: its timing, whether it is paused, its next and recent starts',
+      params: projectParams,
+      responses: { 200: { description: 'the schedule', schema: scheduleSchema }, 404: NO_SCHEDULE },
+      handle: ({ req, params }) => schedules.get(req.user!, params.project_id),
+    }),
+    pauseRoute(true),
+    pauseRoute(false),
+    apiRoute({
+      operationId: 'deleteRefreshSchedule',
+      method: 'delete',
+      path: SCHEDULE,
+      summary: 'Stop refreshing the project on a schedule (its refreshes so far are kept)',
+      params: projectParams,
+      responses: {
+        200: {
+          description: 'deleted',
+          schema: z.object({ project_id: z.string(), deleted: z.literal(true) }),
+        },
+        404: NO_SCHEDULE,
+      },
+      handle: ({ req, params }) => schedules.remove(req.user!, params.project_id),
     }),
   ];
 }

@@ -28,7 +28,8 @@ export class RefreshService {
     return view;
   }
 
-  async refreshNow(user: TokenSubject, projectId: string): Promise<RefreshStarted> {
+  /** The project, when its warehouse was built (409 otherwise): what a refresh or a schedule needs. */
+  async refreshable(user: TokenSubject, projectId: string): Promise<ProjectView> {
     const view = await this.project(user, projectId);
     if (view.status !== 'completed' || !view.warehouse?.modeling)
       throw new HttpError(
@@ -36,6 +37,11 @@ export class RefreshService {
         'not_refreshable',
         `project ${projectId} is ${view.status}: only a project whose warehouse was built can be refreshed`,
       );
+    return view;
+  }
+
+  async refreshNow(user: TokenSubject, projectId: string): Promise<RefreshStarted> {
+    const view = await this.refreshable(user, projectId);
     const running = await this.running(view.refresh?.last);
     if (running)
       throw new HttpError(409, 'refresh_running', `a refresh of ${projectId} is running (${running})`);

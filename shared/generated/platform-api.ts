@@ -429,6 +429,59 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/projects/{project_id}/refresh-schedule': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The refresh schedule: its timing, whether it is paused, its next and recent starts */
+    get: operations['getRefreshSchedule'];
+    /** Refresh the project on a schedule: every so long, or on a cron calendar (replaces any earlier one) */
+    put: operations['setRefreshSchedule'];
+    post?: never;
+    /** Stop refreshing the project on a schedule (its refreshes so far are kept) */
+    delete: operations['deleteRefreshSchedule'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/projects/{project_id}/refresh-schedule/pause': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Pause the refresh schedule (no refresh starts until resumed) */
+    post: operations['pauseRefreshSchedule'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/projects/{project_id}/refresh-schedule/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Resume the refresh schedule */
+    post: operations['resumeRefreshSchedule'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/search/indices/{name}/bootstrap': {
     parameters: {
       query?: never;
@@ -4501,6 +4554,505 @@ export interface operations {
       };
       /** @description no such resource */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+    };
+  };
+  getRefreshSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description proj-<yyyymmdd>-<suffix> */
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the schedule */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            project_id: string;
+            /** @description the Temporal Schedule (visible in the Web UI) */
+            schedule_id: string;
+            every?: string;
+            cron?: string;
+            timezone?: string;
+            paused: boolean;
+            /** @description ISO 8601 date-time */
+            updated_at: string;
+            /** @description the next start times (up to five) */
+            next_runs: string[];
+            recent_runs: {
+              refresh_id: string;
+              /** @description ISO 8601 date-time */
+              scheduled_at: string;
+            }[];
+            /** @description starts skipped because the previous refresh still ran */
+            skipped_overlapping: number;
+          };
+        };
+      };
+      /** @description invalid request: `error.details` names each field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description the project has no refresh schedule */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+    };
+  };
+  setRefreshSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description proj-<yyyymmdd>-<suffix> */
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description an interval: 30m, 6h, 1d (at least 5m) */
+          every?: string;
+          /** @description a calendar: minute hour day-of-month month day-of-week, the minute one number (at most hourly) */
+          cron?: string;
+          /** @description the IANA time zone a cron is read in (default UTC) */
+          timezone?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description the schedule, with its next start times */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            project_id: string;
+            /** @description the Temporal Schedule (visible in the Web UI) */
+            schedule_id: string;
+            every?: string;
+            cron?: string;
+            timezone?: string;
+            paused: boolean;
+            /** @description ISO 8601 date-time */
+            updated_at: string;
+            /** @description the next start times (up to five) */
+            next_runs: string[];
+            recent_runs: {
+              refresh_id: string;
+              /** @description ISO 8601 date-time */
+              scheduled_at: string;
+            }[];
+            /** @description starts skipped because the previous refresh still ran */
+            skipped_overlapping: number;
+          };
+        };
+      };
+      /** @description invalid request: `error.details` names each field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description no such resource */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description the project's warehouse is not built */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+    };
+  };
+  deleteRefreshSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description proj-<yyyymmdd>-<suffix> */
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description deleted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            project_id: string;
+            /** @constant */
+            deleted: true;
+          };
+        };
+      };
+      /** @description invalid request: `error.details` names each field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description the project has no refresh schedule */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+    };
+  };
+  pauseRefreshSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description proj-<yyyymmdd>-<suffix> */
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description the schedule */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            project_id: string;
+            /** @description the Temporal Schedule (visible in the Web UI) */
+            schedule_id: string;
+            every?: string;
+            cron?: string;
+            timezone?: string;
+            paused: boolean;
+            /** @description ISO 8601 date-time */
+            updated_at: string;
+            /** @description the next start times (up to five) */
+            next_runs: string[];
+            recent_runs: {
+              refresh_id: string;
+              /** @description ISO 8601 date-time */
+              scheduled_at: string;
+            }[];
+            /** @description starts skipped because the previous refresh still ran */
+            skipped_overlapping: number;
+          };
+        };
+      };
+      /** @description invalid request: `error.details` names each field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description the project has no refresh schedule */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+    };
+  };
+  resumeRefreshSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description proj-<yyyymmdd>-<suffix> */
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description the schedule */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            project_id: string;
+            /** @description the Temporal Schedule (visible in the Web UI) */
+            schedule_id: string;
+            every?: string;
+            cron?: string;
+            timezone?: string;
+            paused: boolean;
+            /** @description ISO 8601 date-time */
+            updated_at: string;
+            /** @description the next start times (up to five) */
+            next_runs: string[];
+            recent_runs: {
+              refresh_id: string;
+              /** @description ISO 8601 date-time */
+              scheduled_at: string;
+            }[];
+            /** @description starts skipped because the previous refresh still ran */
+            skipped_overlapping: number;
+          };
+        };
+      };
+      /** @description invalid request: `error.details` names each field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description the project has no refresh schedule */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description request body too large */
+      413: {
         headers: {
           [name: string]: unknown;
         };

@@ -36,7 +36,7 @@ export async function refreshProjectOds(deps: RefreshDeps, req: RefreshRequest):
       warehouseRoot,
       projectId: req.project_id,
       source,
-      plan: view.prd.refresh,
+      prd: view.prd,
       signal: cancellationSignal(),
       maxRowsPerSecond: deps.maxRowsPerSecond,
       workName: req.refresh_id,

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Connection } from 'mysql2/promise';
 import type { PrdRefresh } from '../../../shared/prd-refresh';
+import type { Prd } from '../../../shared/prd-schema';
 import type { SourceSnapshot, SourceTable } from '../../../shared/source-schema';
 import { quoteIdent, quoteLiteral } from '../../../shared/sql-quoting';
 import { pathInside, fileNameFor } from '../../../shared/safe-file-name';
@@ -17,11 +18,17 @@ import type { SourceConnector } from '../../sources/mysql-connection';
 import { confineInstance } from '../duckdb-confinement';
 import { openDuckDb } from '../duckdb-module';
 import { fifoRoot } from '../ods-fifo';
-import { defaultParallelism, maxAllowedPacket, readSourceSchema, writeSourceSchema } from '../ods-ingestion';
+import {
+  defaultParallelism,
+  maxAllowedPacket,
+  readSourceSchema,
+  registerViews,
+  writeSourceSchema,
+} from '../ods-ingestion';
 import { rowPacer, type RowPacer } from '../ods-row-pacer';
 import { openSnapshotReaders } from '../ods-snapshot';
 import { copyTableToParquet, ODS_COPY_SETTINGS, type TableCopyResult } from '../ods-table-copy';
-import { layerDir, odsTableFile } from '../warehouse-layout';
+import { layerDatabaseFile, layerDir, odsTableFile } from '../warehouse-layout';
 import { mergeChanges } from './ods-merge';
 import { tableRead, type TableRead } from './refresh-reads';
 import type { SnapshotRef } from '../source-position';
@@ -30,8 +37,8 @@ export interface OdsRefreshOptions {
   warehouseRoot: string;
   projectId: string;
   source: SourceConnector;
-  /** The PRD's refresh plan; a table it does not name is read whole. */
-  plan: PrdRefresh[];
+  /** The approved PRD: its refresh plan (a table it does not name is read whole) and ODS views. */
+  prd: Prd;
   onProgress?: (table: string, rows: number) => void;
   signal?: AbortSignal;
   /** The most rows per second the refresh reads, all readers together (0 or unset: no cap). */
@@ -87,7 +94,7 @@ export async function refreshOds(opts: OdsRefreshOptions): Promise<OdsRefreshRes
     const duck = await instance.connect();
     let reads: TableRead[];
     try {
-      reads = await planReads(duck, dir, schema, opts.plan);
+      reads = await planReads(duck, dir, schema, opts.prd.refresh);
     } finally {
       duck.closeSync();
     }
@@ -102,6 +109,12 @@ export async function refreshOds(opts: OdsRefreshOptions): Promise<OdsRefreshRes
       opts.projectId,
       schema,
       tables.map((t) => ({ table: t.table, source_rows: t.rows_after })),
+    );
+    // The catalog again: retention may have removed it with the files of an idle ODS.
+    await registerViews(
+      layerDatabaseFile(opts.warehouseRoot, opts.projectId, 'ods'),
+      opts.prd,
+      tables.map((t) => ({ table: t.table, file: odsTableFile(dir, t.table) })),
     );
     return { tables, snapshot, rows_read: tables.reduce((n, t) => n + t.rows_read, 0) };
   } finally {

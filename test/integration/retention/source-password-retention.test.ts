@@ -2,7 +2,8 @@
  * The retention pass deletes projects' source passwords from both parameter stores (the data
  * directory's files beside SQLite, the `secrets` table of a shared PostgreSQL): an ended project's
  * once it has been over for the period, one whose project the metadata store does not have once it
- * is as old; a running project's and plat's own parameters stay. A dry run lists and keeps them, a
+ * is as old, a refreshed one's once its last refresh is; a running project's, one refreshing on a
+ * schedule and plat's own parameters stay. A dry run lists and keeps them, a
  * second pass is a no-op, and the report counts them without holding a value.
  */
 import { MockActivityEnvironment } from '@temporalio/testing';
@@ -79,6 +80,23 @@ describe.each(BACKENDS)('source passwords in the retention pass on $name', (back
     await project('proj-20261101-done02', 'cancelled', 2);
     await project('proj-20261101-run030', 'running', 30);
     await project('proj-20261101-orphan', undefined, 0);
+    // Ended long ago, but refreshing: on a schedule, or refreshed by hand 3 days ago.
+    await project('proj-20261101-sched0', 'completed', 30);
+    await project('proj-20261101-fresh3', 'completed', 30);
+    await projects.saveRefresh('proj-20261101-sched0', () => ({
+      history: [],
+      schedule: {
+        every: '1d',
+        paused: true,
+        schedule_id: 'refresh-x',
+        updated_at: new Date(now).toISOString(),
+      },
+    }));
+    const refreshed = new Date(now - 3 * DAY_MS).toISOString();
+    await projects.saveRefresh('proj-20261101-fresh3', () => ({
+      history: [],
+      last: { refresh_id: 'r1', trigger: 'manual', status: 'completed', started_at: refreshed },
+    }));
     await secrets.put('plat/token-signing-key', 'not a project parameter');
 
     const targets = (r: RetentionReport) =>
@@ -95,7 +113,7 @@ describe.each(BACKENDS)('source passwords in the retention pass on $name', (back
       'secret: projects/proj-20261101-fail10/db-password',
     ]);
     expect(dry.periods_days.source_passwords).toBe(7);
-    expect(await stored()).toHaveLength(6 + (backend.name === 'postgres' ? 1 : 0));
+    expect(await stored()).toHaveLength(8 + (backend.name === 'postgres' ? 1 : 0));
 
     const today = await pass(now, false);
     expect(today.totals.source_passwords).toEqual({ items: 2, bytes: 0 });
@@ -110,11 +128,13 @@ describe.each(BACKENDS)('source passwords in the retention pass on $name', (back
     const text = JSON.stringify(today);
     expect(values.filter((v) => text.includes(v))).toEqual([]);
 
-    // Eight days on: the project cancelled 2 days ago and the orphan go; the running project and
-    // plat's own parameter stay. Another pass then finds nothing.
+    // Eight days on: the project cancelled 2 days ago, the one refreshed 3 days ago and the orphan
+    // go; the running project, the scheduled one and plat's own parameter stay. Another pass then
+    // finds nothing.
     const later = await pass(now + 8 * DAY_MS, false);
     expect(targets(later)).toEqual([
       'secret: projects/proj-20261101-done02/db-password',
+      'secret: projects/proj-20261101-fresh3/db-password',
       'secret: projects/proj-20261101-orphan/db-password',
     ]);
     expect(later.items.find((i) => i.target.includes('orphan'))?.detail).toBe(
@@ -123,6 +143,7 @@ describe.each(BACKENDS)('source passwords in the retention pass on $name', (back
     expect((await stored()).filter((n) => n !== 'plat/secret-key-check')).toEqual([
       'plat/token-signing-key',
       'projects/proj-20261101-run030/db-password',
+      'projects/proj-20261101-sched0/db-password',
     ]);
     expect(targets(await pass(now + 8 * DAY_MS, false))).toEqual([]);
 

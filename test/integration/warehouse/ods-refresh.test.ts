@@ -10,13 +10,15 @@ import { refreshPlan } from '../../../domain/agents/offline-analyst/refresh-plan
 import { exploreSource } from '../../../domain/sources/source-explorer';
 import { copyOdsTables, writeSourceSchema } from '../../../domain/warehouse/ods-ingestion';
 import { refreshOds, type OdsRefreshResult } from '../../../domain/warehouse/refresh/ods-refresh';
-import { layerDir, odsTableFile } from '../../../domain/warehouse/warehouse-layout';
+import { layerDatabaseFile, layerDir, odsTableFile } from '../../../domain/warehouse/warehouse-layout';
 import type { PrdRefresh } from '../../../shared/prd-refresh';
+import type { Prd } from '../../../shared/prd-schema';
+import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
 import type { SourceSnapshot } from '../../../shared/source-schema';
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { harnessSource } from '../../harness/sakila';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { connectMariaDb } from './ods-fixtures';
+import { connectMariaDb, duckRows } from './ods-fixtures';
 
 const DB = 'ods_refresh';
 const ORDERS = 3_000;
@@ -104,7 +106,8 @@ describe('refreshing an ODS from a changed source (harness MariaDB)', () => {
   let schema: SourceSnapshot;
   let plan: PrdRefresh[];
   let ods: { warehouseRoot: string; projectId: string };
-  const refresh = () => refreshOds({ ...ods, source: harnessSource(DB), plan });
+  const prd = (refresh: PrdRefresh[]): Prd => ({ ...buildOfflinePrd(schema), refresh });
+  const refresh = () => refreshOds({ ...ods, source: harnessSource(DB), prd: prd(plan) });
   const byTable = (r: OdsRefreshResult) => Object.fromEntries(r.tables.map((t) => [t.table, t]));
   async function expectEqualToAFreshCopy() {
     const fresh = await copyWhole(schema);
@@ -188,12 +191,32 @@ describe('refreshing an ODS from a changed source (harness MariaDB)', () => {
     const keyless = [
       { table: 'tags', detect: 'key', column: 'weight', deletes: 'not_seen', evidence: '' },
     ] as PrdRefresh[];
-    const result = await refreshOds({ ...ods, source: harnessSource(DB), plan: keyless });
+    const result = await refreshOds({ ...ods, source: harnessSource(DB), prd: prd(keyless) });
     expect(byTable(result).tags).toMatchObject({ read: 'whole', detail: 'no key to merge changed rows by' });
     expect(byTable(result).orders).toMatchObject({
       read: 'whole',
       detail: 'the refresh plan does not name it',
     });
     await expectEqualToAFreshCopy();
+  }, 120_000);
+
+  it('reads every table whole after retention removed the ODS files, and registers the views again', async () => {
+    const dir = layerDir(ods.warehouseRoot, ods.projectId, 'ods');
+    for (const name of fs.readdirSync(dir)) if (name !== 'source-schema.json') fs.rmSync(`${dir}/${name}`);
+    const result = byTable(await refresh());
+    expect(Object.values(result).map((t) => [t.table, t.read, t.detail]).sort()).toEqual([
+      ['customers', 'whole', 'its ODS file is missing'],
+      ['orders', 'whole', 'its ODS file is missing'],
+      ['tags', 'whole', 'its ODS file is missing'],
+      ['visits', 'whole', 'its ODS file is missing'],
+    ]);
+    await expectEqualToAFreshCopy();
+    const views = prd(plan).layers.ods.map((t) => t.name);
+    const catalog = layerDatabaseFile(ods.warehouseRoot, ods.projectId, 'ods');
+    expect(
+      (await duckRows(catalog, 'SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY 1')).map(
+        (r) => r.view_name,
+      ),
+    ).toEqual([...views].sort());
   }, 120_000);
 });

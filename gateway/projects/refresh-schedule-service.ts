@@ -1,0 +1,130 @@
+/**
+ * A project's refresh schedule (docs/refresh.md#schedules): set, read, paused, resumed and deleted
+ * by the owner or an operator. Temporal's Schedule is the truth of when refreshes start; the project
+ * record keeps a copy, so the pages and retention read it without asking Temporal.
+ */
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client } from '@temporalio/client';
+import type { ProjectStore } from '../../domain/metadata-store/project-store';
+import type { ProjectRefreshState, RefreshSchedule } from '../../shared/refresh-model';
+import {
+  refreshScheduleId,
+  refreshScheduleOptions,
+  type RefreshTiming,
+} from '../../schedules/project-refresh-schedule';
+import type { TokenSubject } from '../auth/id-tokens';
+import { HttpError } from '../http-errors';
+import type { RefreshService } from './refresh-service';
+
+/** A schedule as the API answers it: the timing, whether it is paused, and when it runs next. */
+export interface RefreshScheduleView extends RefreshSchedule {
+  project_id: string;
+  /** The next start times (up to five). */
+  next_runs: string[];
+  /** The refreshes it started most recently, newest first. */
+  recent_runs: { refresh_id: string; scheduled_at: string }[];
+  /** Starts skipped because the previous refresh still ran. */
+  skipped_overlapping: number;
+}
+
+export class RefreshScheduleService {
+  constructor(
+    private readonly deps: {
+      client: Client;
+      taskQueue: string;
+      store: ProjectStore;
+      refreshes: RefreshService;
+    },
+  ) {}
+
+  async set(user: TokenSubject, projectId: string, timing: RefreshTiming): Promise<RefreshScheduleView> {
+    const view = await this.deps.refreshes.refreshable(user, projectId);
+    const options = refreshScheduleOptions(projectId, this.deps.taskQueue, timing);
+    let paused = false;
+    try {
+      await this.deps.client.schedule.create(options);
+    } catch (err) {
+      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+      // A new timing keeps a pause: resuming is its own decision.
+      await this.handle(projectId).update((previous) => {
+        paused = previous.state.paused;
+        return { ...previous, spec: options.spec, action: options.action, policies: options.policies };
+      });
+    }
+    await this.record(view.project_id, {
+      ...timing,
+      ...(timing.cron ? { timezone: timing.timezone ?? 'UTC' } : {}),
+      paused,
+      schedule_id: options.scheduleId,
+      updated_at: new Date().toISOString(),
+    });
+    return this.get(user, projectId);
+  }
+
+  async get(user: TokenSubject, projectId: string): Promise<RefreshScheduleView> {
+    const view = await this.deps.refreshes.project(user, projectId);
+    const recorded = view.refresh?.schedule;
+    if (!recorded) throw noSchedule(projectId);
+    let described;
+    try {
+      described = await this.handle(projectId).describe();
+    } catch (err) {
+      if (!(err instanceof ScheduleNotFoundError)) throw err;
+      // Deleted in Temporal (an operator, a reset): the record follows.
+      await this.record(projectId, undefined);
+      throw noSchedule(projectId);
+    }
+    return {
+      project_id: projectId,
+      ...recorded,
+      paused: described.state.paused,
+      next_runs: described.info.nextActionTimes.slice(0, 5).map((d) => d.toISOString()),
+      recent_runs: described.info.recentActions
+        .map((a) => ({ refresh_id: a.action.workflow.workflowId, scheduled_at: a.scheduledAt.toISOString() }))
+        .reverse(),
+      skipped_overlapping: described.info.numActionsSkippedOverlap,
+    };
+  }
+
+  async pause(user: TokenSubject, projectId: string, paused: boolean): Promise<RefreshScheduleView> {
+    const view = await this.deps.refreshes.project(user, projectId);
+    const recorded = view.refresh?.schedule;
+    if (!recorded) throw noSchedule(projectId);
+    const note = `${paused ? 'paused' : 'resumed'} by ${user.username}`;
+    try {
+      if (paused) await this.handle(projectId).pause(note);
+      else await this.handle(projectId).unpause(note);
+    } catch (err) {
+      if (err instanceof ScheduleNotFoundError) throw noSchedule(projectId);
+      throw err;
+    }
+    await this.record(projectId, { ...recorded, paused, updated_at: new Date().toISOString() });
+    return this.get(user, projectId);
+  }
+
+  async remove(user: TokenSubject, projectId: string): Promise<{ project_id: string; deleted: boolean }> {
+    const view = await this.deps.refreshes.project(user, projectId);
+    if (!view.refresh?.schedule) throw noSchedule(projectId);
+    await this.handle(projectId)
+      .delete()
+      .catch((err: unknown) => {
+        if (!(err instanceof ScheduleNotFoundError)) throw err;
+      });
+    await this.record(projectId, undefined);
+    return { project_id: projectId, deleted: true };
+  }
+
+  private handle(projectId: string) {
+    return this.deps.client.schedule.getHandle(refreshScheduleId(projectId));
+  }
+
+  private async record(projectId: string, schedule: RefreshSchedule | undefined): Promise<void> {
+    await this.deps.store.saveRefresh(projectId, (state) => {
+      const next: ProjectRefreshState = { ...(state ?? { history: [] }), schedule };
+      if (!schedule) delete next.schedule;
+      return next;
+    });
+  }
+}
+
+const noSchedule = (projectId: string) =>
+  new HttpError(404, 'no_schedule', `project ${projectId} has no refresh schedule`);

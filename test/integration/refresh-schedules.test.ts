@@ -1,0 +1,206 @@
+/**
+ * Refresh schedules through the real gateway, worker and dev server (the time-skipping test server
+ * has no Schedules): a project built on a small source of the harness's MariaDB gets a schedule; bad
+ * timings are refused naming the field; the Temporal Schedule skips overlaps and starts
+ * `projectRefresh`; a triggered start refreshes the project; pause, resume and delete are the
+ * owner's or an operator's, and another tenant's project does not exist for a tenant.
+ */
+import { signUp } from '../harness/api-caller';
+import { runPlat } from '../harness/plat-cli';
+import { harness } from '../harness/harness-state';
+import { platformStackPerSuite } from '../harness/platform-stack';
+import { connectMariaDb } from './warehouse/ods-fixtures';
+
+const TASK_QUEUE = 'refresh-schedules-test';
+const DB = 'refresh_schedules';
+
+async function createSource(): Promise<void> {
+  const db = await connectMariaDb({ multipleStatements: true });
+  try {
+    await db.query(`DROP DATABASE IF EXISTS ${DB}; CREATE DATABASE ${DB}; USE ${DB};
+      CREATE TABLE stores (store_id INT PRIMARY KEY, city VARCHAR(30) NOT NULL);
+      CREATE TABLE sales (
+        sale_id INT AUTO_INCREMENT PRIMARY KEY, store_id INT NOT NULL, amount DECIMAL(10,2) NOT NULL,
+        sold_at DATETIME NOT NULL,
+        changed_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,
+        FOREIGN KEY (store_id) REFERENCES stores (store_id));
+      INSERT INTO stores SELECT seq, ELT(1 + seq % 3, 'Oslo', 'Bern', 'Riga') FROM seq_1_to_9;
+      INSERT INTO sales (store_id, amount, sold_at, changed_at)
+        SELECT 1 + seq % 9, 3 + (seq * 13 % 900) / 10, TIMESTAMP('2025-03-01') + INTERVAL (seq * 5) HOUR,
+               TIMESTAMP('2025-09-01') + INTERVAL seq HOUR FROM seq_1_to_1500;
+      ANALYZE TABLE stores, sales;`);
+  } finally {
+    await db.end();
+  }
+}
+
+describe('refresh schedules', () => {
+  const platform = platformStackPerSuite(TASK_QUEUE);
+  const call = platform.call;
+  let operator: string;
+  let owner: string;
+  let other: string;
+  let id: string;
+  const schedule = () => `/v1/projects/${id}/refresh-schedule`;
+
+  beforeAll(async () => {
+    await createSource();
+    // The first account is the operator.
+    operator = await signUp(call, 'olga', 'operator secret');
+    owner = await signUp(call, 'cleo', 'owner secret');
+    other = await signUp(call, 'dan', 'other secret');
+    const { host, port, user, password } = harness().mariadb;
+    const created = await call(
+      'POST',
+      '/v1/projects',
+      {
+        jdbc_url: `jdbc:mysql://${host}:${port}/${DB}`,
+        username: user,
+        password,
+        description: 'store sales',
+      },
+      owner,
+    );
+    id = created.body.project_id as string;
+    for (let i = 0; ; i++) {
+      const view = (await call('GET', `/v1/projects/${id}`, undefined, owner)).body;
+      if (view.status === 'waiting_approval') break;
+      if (i > 600) throw new Error(`project ${id} never reached its PRD`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // A schedule needs a built warehouse.
+    expect((await call('PUT', schedule(), { every: '1d' }, owner)).status).toBe(409);
+    await call('POST', `/v1/projects/${id}/hitl/approve`, undefined, owner);
+    for (
+      let i = 0;
+      (await call('GET', `/v1/projects/${id}`, undefined, owner)).body.status !== 'completed';
+      i++
+    ) {
+      if (i > 1200) throw new Error(`project ${id} never completed`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }, 240_000);
+
+  it.each([
+    [{}, 'every', 'give every or cron, not both'],
+    [{ every: '1d', cron: '0 6 * * *' }, 'every', 'give every or cron, not both'],
+    [{ every: '2m' }, 'every', 'at least 5m between refreshes'],
+    [{ every: 'daily' }, 'every', 'an interval is a whole number and a unit: 30m, 6h, 1d'],
+    [{ every: '1d', timezone: 'Europe/Oslo' }, 'timezone', 'a time zone goes with a cron, not an interval'],
+    [{ cron: '*/5 * * * *' }, 'cron', expect.stringMatching(/^the minute is one number/)],
+    [{ cron: '0 6 * *' }, 'cron', expect.stringMatching(/^a cron expression has five fields/)],
+    [{ cron: '0 6 * * *; rm -rf /' }, 'cron', expect.any(String)],
+    [{ cron: '0 6 * * *', timezone: 'Mars/Olympus' }, 'timezone', 'unknown time zone Mars/Olympus'],
+    [{ cron: '0 6 * * *', timezone: '../../etc/passwd' }, 'timezone', 'unknown time zone ../../etc/passwd'],
+  ])('refuses %j naming the field', async (body, field, message) => {
+    const res = await call('PUT', schedule(), body, owner);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ details: expect.arrayContaining([{ field, message }]) });
+  });
+
+  it('sets a calendar in a time zone: the next starts are at 06:00 there, and overlaps are skipped', async () => {
+    expect(
+      (await call('PUT', schedule(), { cron: '0 6 * * *', timezone: 'Europe/Oslo' }, other)).status,
+    ).toBe(404);
+    const set = await call('PUT', schedule(), { cron: '0 6 * * *', timezone: 'Europe/Oslo' }, owner);
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({
+      project_id: id,
+      schedule_id: `refresh-${id}`,
+      cron: '0 6 * * *',
+      timezone: 'Europe/Oslo',
+      paused: false,
+      recent_runs: [],
+    });
+    const next = set.body.next_runs as string[];
+    expect(next).toHaveLength(5);
+    const osloHour = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Oslo',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    expect(new Set(next.map((t) => osloHour.format(new Date(t))))).toEqual(new Set(['06:00']));
+    const described = await platform.current.stack.env.client.schedule.getHandle(`refresh-${id}`).describe();
+    expect(described.policies.overlap).toBe('SKIP');
+    expect(described.action).toMatchObject({
+      type: 'startWorkflow',
+      workflowType: 'projectRefresh',
+      args: [{ project_id: id, trigger: 'schedule' }],
+    });
+    // The project record keeps a copy for the pages and retention.
+    const view = (await call('GET', `/v1/projects/${id}`, undefined, owner)).body;
+    expect(view.refresh).toMatchObject({ schedule: { cron: '0 6 * * *', paused: false } });
+  });
+
+  it('a start of the schedule refreshes the project, recorded as scheduled', async () => {
+    await platform.current.stack.env.client.schedule.getHandle(`refresh-${id}`).trigger();
+    let last: Record<string, unknown> | null = null;
+    for (let i = 0; i < 600; i++) {
+      last = (await call('GET', `/v1/projects/${id}/refreshes`, undefined, owner)).body.last as Record<
+        string,
+        unknown
+      > | null;
+      if (last && last.status !== 'running') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(last).toMatchObject({
+      status: 'completed',
+      trigger: 'schedule',
+      refresh_id: expect.stringMatching(new RegExp(`^${id}-refresh-`)),
+    });
+    const got = await call('GET', schedule(), undefined, owner);
+    expect(got.body.recent_runs).toEqual([
+      { refresh_id: last!.refresh_id, scheduled_at: expect.any(String) },
+    ]);
+  });
+
+  it('pauses and resumes for the owner or an operator; a new timing keeps the pause', async () => {
+    expect((await call('POST', `${schedule()}/pause`, undefined, other)).status).toBe(404);
+    expect((await call('GET', schedule(), undefined, other)).status).toBe(404);
+    const paused = await call('POST', `${schedule()}/pause`, undefined, operator);
+    expect(paused).toMatchObject({ status: 200, body: { paused: true } });
+    const handle = platform.current.stack.env.client.schedule.getHandle(`refresh-${id}`);
+    expect((await handle.describe()).state).toMatchObject({ paused: true, note: 'paused by olga' });
+    const retimed = await call('PUT', schedule(), { every: '6h' }, owner);
+    expect(retimed.body).toMatchObject({ every: '6h', paused: true });
+    expect(retimed.body.cron).toBeUndefined();
+    expect((await handle.describe()).spec.intervals?.[0].every).toBe(6 * 3600 * 1000);
+    const resumed = await call('POST', `${schedule()}/resume`, undefined, owner);
+    expect(resumed).toMatchObject({ status: 200, body: { paused: false } });
+  });
+
+  it('is set, shown, paused and deleted with `plat projects schedule` too', async () => {
+    const plat = (...args: string[]) =>
+      runPlat(['projects', 'schedule', id, ...args], {
+        ...process.env,
+        PLAT_URL: platform.current.gateway.base,
+        PLAT_TOKEN: owner,
+      });
+    const set = await plat('--cron', '30 7 * * 1-5', '--timezone', 'America/Sao_Paulo');
+    expect(set).toMatchObject({ status: 0 });
+    expect(set.stdout).toContain(
+      `${id}: refresh cron '30 7 * * 1-5' (America/Sao_Paulo) (Temporal schedule refresh-${id})`,
+    );
+    expect((await plat('--pause')).stdout).toContain(', paused');
+    const refused = await plat('--every', '1m');
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('at least 5m between refreshes');
+    expect(JSON.parse((await plat('--json')).stdout)).toMatchObject({ cron: '30 7 * * 1-5', paused: true });
+    expect((await plat('--resume')).stdout).not.toContain('paused');
+  });
+
+  it('deletes the schedule: Temporal has it no more, the refreshes so far stay', async () => {
+    expect((await call('DELETE', schedule(), undefined, other)).status).toBe(404);
+    expect(await call('DELETE', schedule(), undefined, owner)).toEqual({
+      status: 200,
+      body: { project_id: id, deleted: true },
+    });
+    expect((await call('GET', schedule(), undefined, owner)).status).toBe(404);
+    expect((await call('DELETE', schedule(), undefined, owner)).status).toBe(404);
+    await expect(
+      platform.current.stack.env.client.schedule.getHandle(`refresh-${id}`).describe(),
+    ).rejects.toThrow(/not found/i);
+    const refreshes = (await call('GET', `/v1/projects/${id}/refreshes`, undefined, owner)).body;
+    expect(refreshes.last).toMatchObject({ trigger: 'schedule', status: 'completed' });
+  });
+});
