@@ -86,3 +86,51 @@ export function withRefreshRun(state: ProjectRefreshState | undefined, run: Refr
     history,
   };
 }
+
+/** How fresh a built warehouse is, as the project list shows it. */
+export interface Freshness {
+  /** The source time the warehouse shows (the last successful refresh, else the first copy). */
+  as_of: string | null;
+  stale: boolean;
+  /** Why it is stale. */
+  why?: string;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The longest a schedule should leave between two refreshes: its interval, or for a cron a day
+ * (an hour when its hour field is `*`, the most often a cron may run).
+ */
+export function scheduleSpacingMs(schedule: Pick<RefreshSchedule, 'every' | 'cron'>): number {
+  const every = schedule.every ? /^(\d+)(m|h|d)$/.exec(schedule.every) : null;
+  if (every)
+    return Number(every[1]) * { m: 60_000, h: HOUR_MS, d: 24 * HOUR_MS }[every[2] as 'm' | 'h' | 'd'];
+  return schedule.cron?.trim().split(/\s+/)[1] === '*' ? HOUR_MS : 24 * HOUR_MS;
+}
+
+/**
+ * A built warehouse's freshness at `now` (docs/refresh.md#freshness): stale when its last refresh
+ * failed, or when a running schedule has let more than two of its spacings pass since the data's
+ * time (plus an hour for the refresh itself). Null for a project whose warehouse is not built.
+ */
+export function freshnessOf(
+  view: {
+    status: string;
+    refresh?: ProjectRefreshState;
+    phase_details: { data_ingestion?: { ended_at?: string } };
+  },
+  now: Date,
+): Freshness | null {
+  if (view.status !== 'completed') return null;
+  const state = view.refresh;
+  const as_of = state?.as_of ?? view.phase_details.data_ingestion?.ended_at ?? null;
+  if (state?.last?.status === 'failed')
+    return { as_of, stale: true, why: `the last refresh failed: ${state.last.error ?? 'no reason given'}` };
+  const schedule = state?.schedule;
+  if (schedule && !schedule.paused && as_of) {
+    const late = now.getTime() - Date.parse(as_of) - 2 * scheduleSpacingMs(schedule) - HOUR_MS;
+    if (late > 0) return { as_of, stale: true, why: `behind its schedule: the data is from ${as_of}` };
+  }
+  return { as_of, stale: false };
+}

@@ -29,7 +29,20 @@ window.plat.page(async () => {
     renderPrd();
     renderAbout();
     $('#cancel').hidden = !['running', 'waiting_approval'].includes(view.status);
+    renderFreshness();
     rendered = true;
+  }
+
+  // A built warehouse can be refreshed from its source: the panel loads once it is.
+  let freshnessShown = false;
+  function renderFreshness() {
+    if (freshnessShown || view.status !== 'completed' || !view.warehouse) return;
+    freshnessShown = true;
+    $('#refresh-section').hidden = false;
+    window.platRefresh.mountRefreshPanel($('#refresh'), id).catch((err) => {
+      if (err instanceof window.plat.PageLeft) throw err;
+      $('#refresh').replaceChildren(h('p', { class: 'bad' }, err.message));
+    });
   }
 
   function renderPhases() {

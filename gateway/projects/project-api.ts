@@ -17,6 +17,7 @@ import { perUserRateLimit } from '../rate-limit';
 import { parseBody } from '../validation';
 import { refuseTenantMetrics } from './prd-metric-sql';
 import { STAGE_REPORTS } from '../../shared/analysis-stages';
+import { freshnessOf } from '../../shared/refresh-model';
 import { createProjectRequestSchema } from './create-project-request';
 import type { ProjectService } from './project-service';
 import {
@@ -353,5 +354,6 @@ function summary(v: ProjectView) {
     cost_usd,
     duration_seconds,
     industry: v.prd?.industry.name ?? null,
+    freshness: freshnessOf(v, new Date()),
   };
 }

@@ -117,6 +117,17 @@ export const projectSummarySchema = z.object({
   cost_usd: z.number(),
   duration_seconds: z.number().int(),
   industry: z.string().nullable(),
+  freshness: z
+    .object({
+      as_of: dateTime.nullable().describe('the source time the warehouse shows'),
+      stale: z.boolean(),
+      why: z
+        .string()
+        .optional()
+        .describe('why it is stale: its last refresh failed, or it is behind its schedule'),
+    })
+    .nullable()
+    .describe('how fresh the built warehouse is (null until it is built)'),
 });
 
 export const projectListSchema = z.object({

@@ -1765,6 +1765,14 @@ export interface operations {
               cost_usd: number;
               duration_seconds: number;
               industry: string | null;
+              /** @description how fresh the built warehouse is (null until it is built) */
+              freshness: {
+                /** @description the source time the warehouse shows */
+                as_of: string | null;
+                stale: boolean;
+                /** @description why it is stale: its last refresh failed, or it is behind its schedule */
+                why?: string;
+              } | null;
             }[];
             total: number;
             limit: number;

@@ -139,6 +139,29 @@ describe('project pages', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(await horizontalOverflow(page)).toEqual([]);
 
+    // Freshness: never refreshed; refreshed on request, table by table; then on a schedule, paused, stopped.
+    await page.waitForSelector('#refresh-as-of');
+    expect(await page.textContent('#refresh-as-of')).toContain('never refreshed');
+    await page.click('#refresh-now');
+    await page.waitForSelector('#refresh-tables tr[data-table=rental][data-read=changes]', {
+      timeout: 120_000,
+    });
+    expect(await page.textContent('#refresh-as-of')).toMatch(/last refresh\s*completed/);
+    await page.fill('#schedule-form [name=every]', '1m');
+    await page.click('#schedule-form button[type=submit]');
+    await page.waitForSelector('#refresh-error:not([hidden])');
+    expect(await page.textContent('#refresh-error')).toContain('at least 5m between refreshes');
+    await page.fill('#schedule-form [name=every]', '6h');
+    await page.click('#schedule-form button[type=submit]');
+    await page.waitForSelector('#refresh-schedule[data-paused=false]');
+    expect(await page.textContent('#refresh-schedule')).toContain('Refreshes every 6h');
+    await screenshots(page, 'project-freshness');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.click('#schedule-pause');
+    await page.waitForSelector('#refresh-schedule[data-paused=true]');
+    await page.click('#schedule-delete');
+    await page.waitForSelector('#refresh-schedule:not([data-paused])');
+
     // Monitor: every node of the agent DAG completed, timers stopped, the workflow one click away.
     await page.click('nav.tabs >> text=Monitor');
     await page.waitForSelector('#stages tbody tr');

@@ -19,6 +19,7 @@ declare global {
     platDownloads: Closed<typeof platDownloadsLib>;
     platPrdEditor: Closed<typeof platPrdEditorLib>;
     platPrd: Closed<typeof platPrdLib>;
+    platRefresh: Closed<typeof platRefreshLib>;
     /** The project page's live stream (for its tests). */
     platProjectStream: unknown;
     /** Apache ECharts, served from its npm package (`/vendor/echarts.min.js`), untyped here. */
