@@ -30,29 +30,15 @@ export function createWorkerMetrics(): WorkerMetrics {
     labelNames: ['status'] as const,
     registers: [registry],
   });
+  const refreshFailures = new Counter({
+    name: 'plat_refresh_failures_total',
+    help: 'Refreshes of a project warehouse that failed (docs/refresh.md)',
+    registers: [registry],
+  });
   const tokens = new Counter({
     name: 'plat_model_tokens_total',
     help: 'Model tokens recorded, by direction',
     labelNames: ['direction'] as const,
-    registers: [registry],
-  });
-  const costLabels = ['project_id'] as const;
-  const projectTokens = new Gauge({
-    name: 'plat_costs_tokens',
-    help: 'Tokens per project (cost reporter)',
-    labelNames: ['project_id', 'kind'] as const,
-    registers: [registry],
-  });
-  const projectCalls = new Gauge({
-    name: 'plat_costs_model_calls',
-    help: 'Model calls per project (cost reporter)',
-    labelNames: costLabels,
-    registers: [registry],
-  });
-  const projectUsd = new Gauge({
-    name: 'plat_costs_estimated_usd',
-    help: 'Estimated USD per project (cost reporter)',
-    labelNames: costLabels,
     registers: [registry],
   });
   const lastTotals = new Map<string, { input: number; output: number }>();
@@ -64,16 +50,11 @@ export function createWorkerMetrics(): WorkerMetrics {
   };
   return {
     registry,
-    setProjectCost(projectId, t) {
-      projectTokens.set({ project_id: projectId, kind: 'input' }, t.input);
-      projectTokens.set({ project_id: projectId, kind: 'output' }, t.output);
-      projectTokens.set({ project_id: projectId, kind: 'total' }, t.total);
-      projectCalls.set({ project_id: projectId }, t.calls);
-      projectUsd.set({ project_id: projectId }, t.usd);
-    },
+    setProjectCost: projectCostGauges(registry),
     observe(events) {
       for (const e of events) {
         if (e.event_type === 'project_failed') failures.inc();
+        if (e.payload?.refresh_status === 'failed') refreshFailures.inc();
         if (ended[e.event_type]) finished.inc({ status: ended[e.event_type] });
         if (e.event_type === 'cost_update') {
           // The update's own tokens: each event is stored, so counted, by one replica only.
@@ -93,6 +74,36 @@ export function createWorkerMetrics(): WorkerMetrics {
         }
       }
     },
+  };
+}
+
+/** The cost reporter's gauges per project (tokens, model calls, USD), and their setter. */
+function projectCostGauges(registry: Registry): CostGauges['setProjectCost'] {
+  const costLabels = ['project_id'] as const;
+  const projectTokens = new Gauge({
+    name: 'plat_costs_tokens',
+    help: 'Tokens per project (cost reporter)',
+    labelNames: ['project_id', 'kind'] as const,
+    registers: [registry],
+  });
+  const projectCalls = new Gauge({
+    name: 'plat_costs_model_calls',
+    help: 'Model calls per project (cost reporter)',
+    labelNames: costLabels,
+    registers: [registry],
+  });
+  const projectUsd = new Gauge({
+    name: 'plat_costs_estimated_usd',
+    help: 'Estimated USD per project (cost reporter)',
+    labelNames: costLabels,
+    registers: [registry],
+  });
+  return (projectId, t) => {
+    projectTokens.set({ project_id: projectId, kind: 'input' }, t.input);
+    projectTokens.set({ project_id: projectId, kind: 'output' }, t.output);
+    projectTokens.set({ project_id: projectId, kind: 'total' }, t.total);
+    projectCalls.set({ project_id: projectId }, t.calls);
+    projectUsd.set({ project_id: projectId }, t.usd);
   };
 }
 

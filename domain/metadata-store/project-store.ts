@@ -102,10 +102,13 @@ export class ProjectStore {
     });
   }
 
-  /** Appends events; one already stored under the same event_key is not stored again. */
-  async addEvents(events: ProjectEvent[]): Promise<void> {
-    if (!events.length) return;
-    await this.db.transaction().execute((tx) => this.insertEvents(tx, events));
+  /**
+   * Appends events; one already stored under the same event_key is not stored again. Answers the
+   * events stored now (not those a retry had stored already).
+   */
+  async addEvents(events: ProjectEvent[]): Promise<ProjectEvent[]> {
+    if (!events.length) return [];
+    return this.db.transaction().execute((tx) => this.insertEvents(tx, events));
   }
 
   /**
@@ -195,6 +198,22 @@ export class ProjectStore {
       .where('project_id', '=', projectId)
       .executeTakeFirst();
     return row ? normalizeProjectView(JSON.parse(row.view_json)) : undefined;
+  }
+
+  /**
+   * Every completed project that refreshes on a schedule (docs/refresh.md#freshness). The record's
+   * JSON is matched as text, the same on SQLite and PostgreSQL; a false match is read and dropped.
+   */
+  async scheduledProjects(): Promise<ProjectView[]> {
+    const rows = await this.db
+      .selectFrom('projects')
+      .select('view_json')
+      .where('status', '=', 'completed')
+      .where('view_json', 'like', '%"schedule":{%')
+      .execute();
+    return rows
+      .map((r) => normalizeProjectView(JSON.parse(r.view_json)))
+      .filter((v) => v.refresh?.schedule !== undefined);
   }
 
   /** The owner's projects, newest first; only those in `statuses` when given. */

@@ -1,6 +1,7 @@
 /**
- * The platform's nine alarms (docs/monitoring.md#alarms): what each watches, its threshold and
- * period; the first eight as the requirements state them, plat-WorkerBacklog for a worker fleet. The Prometheus rules are rendered from this table, and the
+ * The platform's ten alarms (docs/monitoring.md#alarms): what each watches, its threshold and
+ * period; the first eight as the requirements state them, plat-WorkerBacklog for a worker fleet and
+ * plat-RefreshStale for warehouses that refresh from their source. The Prometheus rules are rendered from this table, and the
  * gateway lists it with each alarm's last state.
  */
 
@@ -84,6 +85,15 @@ export const ALARMS: readonly AlarmDefinition[] = [
     period: '10 minutes',
     severity: 'warning',
     hint: 'the queue in the alert needs more workers (npm run worker -- --queues …) or more slots (PLAT_WORKER_SLOTS); docs/fleet.md#task-queues',
+  },
+  {
+    name: 'plat-RefreshStale',
+    metric:
+      'refreshes that failed (plat_refresh_failures_total), or projects refreshing on a schedule that are stale (plat_refresh_stale_projects)',
+    threshold: '> 0',
+    period: '1 hour',
+    severity: 'warning',
+    hint: "the project list marks the stale projects; each one's Freshness panel and events say why (docs/refresh.md)",
   },
   {
     name: 'plat-SystemCritical',

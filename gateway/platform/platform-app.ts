@@ -1,4 +1,5 @@
 /** The platform gateway's HTTP application (REST API, auth, health, metrics, web UI). */
+import { registerRefreshStaleness } from '../projects/refresh-metrics';
 import { RefreshService } from '../projects/refresh-service';
 import { refreshApi } from '../projects/refresh-api';
 import { RefreshScheduleService } from '../projects/refresh-schedule-service';
@@ -143,6 +144,7 @@ export function platformRoutes(deps: PlatformAppDeps) {
 export function createPlatformApp(deps: PlatformAppDeps): Express {
   const app = express();
   const metrics = createProcessMetrics('gateway');
+  registerRefreshStaleness(metrics.registry, deps.store);
   app.disable('x-powered-by');
   // Only named proxies may set the client's address: per-address limits count by it.
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { apiRoute, type ApiRoute } from '../api/api-route';
 import type { RefreshService } from './refresh-service';
 import type { RefreshScheduleService } from './refresh-schedule-service';
-import { cronProblem, everyMinutes, knownTimeZone } from '../../shared/refresh-schedule-rules';
+import { CRON_PATTERN, EVERY_PATTERN, TIME_ZONES } from '../../shared/refresh-schedule-rules';
 
 const dateTime = z.string().describe('ISO 8601 date-time');
 const projectParams = z
@@ -46,35 +46,41 @@ export const refreshStateSchema = z.object({
   history: z.array(refreshRun).describe('earlier runs, newest first'),
 });
 
-const scheduleBody = z
-  .object({
-    every: z.string().max(16).optional().describe('an interval: 30m, 6h, 1d (at least 5m)'),
-    cron: z
-      .string()
-      .max(100)
-      .optional()
-      .describe(
-        'a calendar: minute hour day-of-month month day-of-week, the minute one number (at most hourly)',
-      ),
-    timezone: z.string().max(64).optional().describe('the IANA time zone a cron is read in (default UTC)'),
-  })
-  .strict()
-  .superRefine((b, ctx) => {
-    const problem = (path: string, message: string) =>
-      ctx.addIssue({ code: 'custom', path: [path], message });
-    if ((b.every === undefined) === (b.cron === undefined)) problem('every', 'give every or cron, not both');
-    if (b.every !== undefined) {
-      const minutes = everyMinutes(b.every);
-      if (typeof minutes !== 'number') problem('every', minutes.problem);
-      if (b.timezone !== undefined) problem('timezone', 'a time zone goes with a cron, not an interval');
-    }
-    if (b.cron !== undefined) {
-      const why = cronProblem(b.cron);
-      if (why) problem('cron', why);
-    }
-    if (b.timezone !== undefined && !knownTimeZone(b.timezone))
-      problem('timezone', `unknown time zone ${b.timezone}`);
-  });
+/** An interval, or a calendar in a time zone: the rules are the document's (docs/refresh.md#schedules). */
+const scheduleBody = z.union(
+  [
+    z
+      .object({
+        every: z
+          .string()
+          .regex(EVERY_PATTERN, 'an interval is a whole number and a unit (30m, 6h, 1d), at least 5m apart')
+          .describe('an interval: 30m, 6h, 1d (at least 5m)'),
+      })
+      .strict(),
+    z
+      .object({
+        cron: z
+          .string()
+          .max(100)
+          .regex(
+            CRON_PATTERN,
+            'a cron has five fields (minute hour day-of-month month day-of-week), the minute one number: at most hourly',
+          )
+          .describe(
+            'a calendar: minute hour day-of-month month day-of-week, the minute one number (at most hourly)',
+          ),
+        timezone: z
+          .enum(TIME_ZONES)
+          .optional()
+          .describe('the IANA time zone the cron is read in (default UTC)'),
+      })
+      .strict(),
+  ],
+  {
+    error:
+      'give every (30m, 6h, 1d: at least 5m apart) or cron (five fields, the minute one number: at most hourly) with an optional IANA timezone, not both',
+  },
+);
 
 const scheduleSchema = z.object({
   project_id: z.string(),
@@ -167,6 +173,7 @@ function scheduleRoutes(schedules: RefreshScheduleService): ApiRoute[] {
       responses: {
         200: { description: 'the schedule, with its next start times', schema: scheduleSchema },
         409: { description: "the project's warehouse is not built" },
+        422: { description: 'a cron the scheduler cannot read (a field out of its range: hour 25)' },
       },
       handle: ({ req, params, body }) => schedules.set(req.user!, params.project_id, body),
     }),

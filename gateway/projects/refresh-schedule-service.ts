@@ -41,14 +41,18 @@ export class RefreshScheduleService {
     const options = refreshScheduleOptions(projectId, this.deps.taskQueue, timing);
     let paused = false;
     try {
-      await this.deps.client.schedule.create(options);
+      try {
+        await this.deps.client.schedule.create(options);
+      } catch (err) {
+        if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+        // A new timing keeps a pause: resuming is its own decision.
+        await this.handle(projectId).update((previous) => {
+          paused = previous.state.paused;
+          return { ...previous, spec: options.spec, action: options.action, policies: options.policies };
+        });
+      }
     } catch (err) {
-      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-      // A new timing keeps a pause: resuming is its own decision.
-      await this.handle(projectId).update((previous) => {
-        paused = previous.state.paused;
-        return { ...previous, spec: options.spec, action: options.action, policies: options.policies };
-      });
+      throw unreadableTiming(err) ?? err;
     }
     await this.record(view.project_id, {
       ...timing,
@@ -124,6 +128,17 @@ export class RefreshScheduleService {
       return next;
     });
   }
+}
+
+/**
+ * Temporal's refusal of a timing its parser cannot read (`Hour is not in range [0-23]`): the client
+ * turns the server's INVALID_ARGUMENT into a TypeError. Answered 422, naming the cron.
+ */
+function unreadableTiming(err: unknown): HttpError | undefined {
+  if (!(err instanceof TypeError)) return undefined;
+  return new HttpError(422, 'invalid_schedule', `the scheduler cannot read this timing: ${err.message}`, [
+    { field: 'cron', message: err.message },
+  ]);
 }
 
 const noSchedule = (projectId: string) =>

@@ -3,6 +3,7 @@
  * operator, starts a refresh workflow of a completed project; one at a time per project.
  */
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { randomBytes } from 'node:crypto';
 import type { ProjectStore } from '../../domain/metadata-store/project-store';
 import type { ProjectView } from '../../shared/project-model';
 import type { RefreshRun } from '../../shared/refresh-model';
@@ -45,7 +46,9 @@ export class RefreshService {
     const running = await this.running(view.refresh?.last);
     if (running)
       throw new HttpError(409, 'refresh_running', `a refresh of ${projectId} is running (${running})`);
-    const refreshId = `${projectId}-refresh-${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}`;
+    // The time to the millisecond and a random tail: two refreshes never share an id (a project's
+    // runs are told apart by it).
+    const refreshId = `${projectId}-refresh-${new Date().toISOString().replace(/[-:.]/g, '')}-${randomBytes(2).toString('hex')}`;
     try {
       await this.deps.client.workflow.start(projectRefresh, {
         taskQueue: this.deps.taskQueue,

@@ -82,20 +82,31 @@ describe('refresh schedules', () => {
   }, 240_000);
 
   it.each([
-    [{}, 'every', 'give every or cron, not both'],
-    [{ every: '1d', cron: '0 6 * * *' }, 'every', 'give every or cron, not both'],
-    [{ every: '2m' }, 'every', 'at least 5m between refreshes'],
-    [{ every: 'daily' }, 'every', 'an interval is a whole number and a unit: 30m, 6h, 1d'],
-    [{ every: '1d', timezone: 'Europe/Oslo' }, 'timezone', 'a time zone goes with a cron, not an interval'],
-    [{ cron: '*/5 * * * *' }, 'cron', expect.stringMatching(/^the minute is one number/)],
-    [{ cron: '0 6 * *' }, 'cron', expect.stringMatching(/^a cron expression has five fields/)],
-    [{ cron: '0 6 * * *; rm -rf /' }, 'cron', expect.any(String)],
-    [{ cron: '0 6 * * *', timezone: 'Mars/Olympus' }, 'timezone', 'unknown time zone Mars/Olympus'],
-    [{ cron: '0 6 * * *', timezone: '../../etc/passwd' }, 'timezone', 'unknown time zone ../../etc/passwd'],
-  ])('refuses %j naming the field', async (body, field, message) => {
+    [{}, '(body)', /give every .* or cron/],
+    [{ every: '1d', cron: '0 6 * * *' }, '(body)', /give every .* or cron/],
+    [{ every: '2m' }, 'every', /at least 5m apart/],
+    [{ every: 'daily' }, 'every', /at least 5m apart/],
+    [{ every: '1d', timezone: 'Europe/Oslo' }, 'timezone', /unknown field/],
+    [{ cron: '*/5 * * * *' }, 'cron', /the minute one number: at most hourly/],
+    [{ cron: '0 6 * *' }, 'cron', /five fields/],
+    [{ cron: '0 6 * * *; rm -rf /' }, 'cron', /five fields/],
+    [{ cron: '0 6 * * *', timezone: 'Mars/Olympus' }, '(body)', /an optional IANA timezone/],
+    [{ cron: '0 6 * * *', timezone: '../../etc/passwd' }, '(body)', /an optional IANA timezone/],
+  ])('refuses %j as the document says, naming the field and the rule', async (body, field, rule) => {
     const res = await call('PUT', schedule(), body, owner);
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ details: expect.arrayContaining([{ field, message }]) });
+    expect(res.body.error).toMatchObject({ details: [{ field, message: expect.stringMatching(rule) }] });
+  });
+
+  it('refuses a cron of the right shape that the scheduler cannot read, naming the field', async () => {
+    const res = await call('PUT', schedule(), { cron: '0 25 * * *' }, owner);
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({
+      code: 'invalid_schedule',
+      details: [{ field: 'cron', message: 'Hour is not in range [0-23]' }],
+    });
+    // Nothing was scheduled.
+    expect((await call('GET', schedule(), undefined, owner)).status).toBe(404);
   });
 
   it('sets a calendar in a time zone: the next starts are at 06:00 there, and overlaps are skipped', async () => {
@@ -169,6 +180,60 @@ describe('refresh schedules', () => {
     expect(resumed).toMatchObject({ status: 200, body: { paused: false } });
   });
 
+  it('a refresh that fails marks the scheduled project stale: in the list, the events and /metrics', async () => {
+    const gateway = platform.current.gateway.base;
+    const staleGauge = async () =>
+      /^plat_refresh_stale_projects\{[^}]*\} (\d+)$/m.exec(
+        await (await fetch(`${gateway}/metrics`)).text(),
+      )?.[1];
+    expect(await staleGauge()).toBe('0');
+    const db = await connectMariaDb({ database: DB });
+    await db.query('RENAME TABLE sales TO sales_gone');
+    try {
+      const started = await call('POST', `/v1/projects/${id}/refresh`, undefined, owner);
+      expect(started.status).toBe(202);
+      let last: Record<string, unknown> | null = null;
+      for (let i = 0; i < 600; i++) {
+        last = (await call('GET', `/v1/projects/${id}/refreshes`, undefined, owner)).body.last as Record<
+          string,
+          unknown
+        > | null;
+        if (last?.refresh_id === started.body.refresh_id && last?.status !== 'running') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      // Not retried: a missing table does not come back by itself.
+      expect(last).toMatchObject({
+        status: 'failed',
+        error: expect.stringMatching(/^the source changed shape since the project was built \(.*sales/),
+      });
+    } finally {
+      await db.query('RENAME TABLE sales_gone TO sales');
+      await db.end();
+    }
+    const listed = (await call('GET', '/v1/projects', undefined, owner)).body.projects as {
+      project_id: string;
+      freshness: { stale: boolean; why?: string };
+    }[];
+    expect(listed.find((p) => p.project_id === id)!.freshness).toMatchObject({
+      stale: true,
+      why: expect.stringMatching(/^the last refresh failed: the source changed shape/),
+    });
+    expect(await staleGauge()).toBe('1');
+    const events = (await call('GET', `/v1/projects/${id}/events`, undefined, owner)).body.events as {
+      status: string;
+      message: string;
+    }[];
+    expect(events.at(-1)).toMatchObject({
+      status: 'failed',
+      message: expect.stringMatching(/^refresh \S+ \(manual\) failed: /),
+    });
+    // The next refresh succeeds: fresh again.
+    await call('POST', `/v1/projects/${id}/refresh`, undefined, owner);
+    for (let i = 0; i < 600 && (await staleGauge()) !== '0'; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await staleGauge()).toBe('0');
+  });
+
   it('is set, shown, paused and deleted with `plat projects schedule` too', async () => {
     const plat = (...args: string[]) =>
       runPlat(['projects', 'schedule', id, ...args], {
@@ -184,7 +249,7 @@ describe('refresh schedules', () => {
     expect((await plat('--pause')).stdout).toContain(', paused');
     const refused = await plat('--every', '1m');
     expect(refused.status).not.toBe(0);
-    expect(refused.stderr).toContain('at least 5m between refreshes');
+    expect(refused.stderr).toContain('at least 5m apart');
     expect(JSON.parse((await plat('--json')).stdout)).toMatchObject({ cron: '30 7 * * 1-5', paused: true });
     expect((await plat('--resume')).stdout).not.toContain('paused');
   });
@@ -201,6 +266,14 @@ describe('refresh schedules', () => {
       platform.current.stack.env.client.schedule.getHandle(`refresh-${id}`).describe(),
     ).rejects.toThrow(/not found/i);
     const refreshes = (await call('GET', `/v1/projects/${id}/refreshes`, undefined, owner)).body;
-    expect(refreshes.last).toMatchObject({ trigger: 'schedule', status: 'completed' });
+    const runs = [refreshes.last, ...(refreshes.history as unknown[])] as {
+      trigger: string;
+      status: string;
+    }[];
+    expect(runs.map((r) => `${r.trigger} ${r.status}`)).toEqual([
+      'manual completed',
+      'manual failed',
+      'schedule completed',
+    ]);
   });
 });

@@ -5,6 +5,7 @@
  * every page, a line on the project list, and the alarms page with each alarm's history, for an
  * operator; a tenant is told the page is an operator's.
  */
+import { ALARMS } from '../../domain/monitoring/alarm-catalog';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Browser } from 'playwright-core';
 import { apiCaller } from '../harness/api-caller';
@@ -103,8 +104,8 @@ describe('alarm pages', () => {
 
       await Promise.all([page.waitForURL(/\/ui\/alarms/), page.click('#alarm-pill')]);
       await page.waitForSelector('#alarm-plat-LambdaErrors .badge.s-firing');
-      expect(await page.textContent('#headline')).toBe('1 of 9 alarms firing');
-      expect(await page.$$eval('#alarms tbody tr', (rows) => rows.length)).toBe(9);
+      expect(await page.textContent('#headline')).toBe(`1 of ${ALARMS.length} alarms firing`);
+      expect(await page.$$eval('#alarms tbody tr', (rows) => rows.length)).toBe(ALARMS.length);
       // A shortened alarm hour shows in the conditions: what Prometheus really evaluates.
       expect(await page.textContent('#alarm-plat-ProjectFailureRate')).toContain('> 5 over 1m');
       await page.click('#alarm-plat-LambdaErrors button');
@@ -120,7 +121,7 @@ describe('alarm pages', () => {
       );
       await page.reload();
       await page.waitForSelector('#alarm-plat-LambdaErrors .badge.s-ok');
-      expect(await page.textContent('#headline')).toBe('All 9 alarms ok');
+      expect(await page.textContent('#headline')).toBe(`All ${ALARMS.length} alarms ok`);
       await page.waitForSelector('#history tbody tr:nth-child(2)');
       expect(await page.$$eval('#history tbody tr .badge', (b) => b.map((e) => e.textContent))).toEqual([
         'resolved',

@@ -150,7 +150,7 @@ describe('project pages', () => {
     await page.fill('#schedule-form [name=every]', '1m');
     await page.click('#schedule-form button[type=submit]');
     await page.waitForSelector('#refresh-error:not([hidden])');
-    expect(await page.textContent('#refresh-error')).toContain('at least 5m between refreshes');
+    expect(await page.textContent('#refresh-error')).toContain('at least 5m apart');
     await page.fill('#schedule-form [name=every]', '6h');
     await page.click('#schedule-form button[type=submit]');
     await page.waitForSelector('#refresh-schedule[data-paused=false]');

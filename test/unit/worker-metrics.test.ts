@@ -42,3 +42,20 @@ test('two replicas storing one project’s cost updates in turn count its tokens
     output: 950,
   });
 });
+
+test('a refresh that ended failed is counted; one that completed is not', async () => {
+  const metrics = createWorkerMetrics();
+  const end = (n: number, status: string): ProjectEvent => ({
+    event_key: `r${n}:end`,
+    project_id: 'p1',
+    event_type: 'log_entry',
+    phase: 'data_ingestion',
+    status,
+    message: `refresh r${n} ${status}`,
+    timestamp: new Date().toISOString(),
+    payload: { refresh_id: `r${n}`, refresh_status: status },
+  });
+  metrics.observe([end(1, 'failed'), end(2, 'completed'), end(3, 'failed')]);
+  const { values } = await metrics.registry.getSingleMetric('plat_refresh_failures_total')!.get();
+  expect(values.map((v) => v.value)).toEqual([2]);
+});

@@ -8,6 +8,7 @@ import type { SourcePolicy } from '../../../domain/sources/source-policy';
 import type { WarehouseEngine } from '../../../domain/warehouse/warehouse-engine';
 import type { HostDeps } from '../../fleet/host-activities';
 import type { RefreshRun } from '../../../shared/refresh-model';
+import type { ProjectEvent } from '../../../shared/project-model';
 
 export interface RefreshDeps {
   store: ProjectStore;
@@ -18,6 +19,8 @@ export interface RefreshDeps {
   host: HostDeps;
   /** PLAT_INGEST_MAX_ROWS_PER_SECOND: the most rows per second a refresh reads (0 or unset: no cap). */
   maxRowsPerSecond?: number;
+  /** Counts what newly stored events say happened (the worker's metrics: a failed refresh). */
+  onStoredEvents?: (events: ProjectEvent[]) => void;
 }
 
 /** A step of one refresh of one project. */

@@ -42,13 +42,26 @@ export async function refreshProjectOds(deps: RefreshDeps, req: RefreshRequest):
       workName: req.refresh_id,
     });
   } catch (err) {
-    throw misbehavingSourceFailsForGood(err);
+    throw reshapedSourceFailsForGood(misbehavingSourceFailsForGood(err));
   }
   await store.putArtifact(req.project_id, 'source_schema', readSourceSchema(warehouseRoot, req.project_id));
   await engine.publishOds(req.project_id, view.prd);
   const tables = result.tables.map(({ warnings: _w, ...t }) => t);
   await store.addEvents(tables.map((t) => tableEvent(req, t)));
   return { source_as_of, rows_read: result.rows_read, tables };
+}
+
+/** MySQL's answers for a table or column that is no longer there: no retry brings it back. */
+const SHAPE_ERRORS = new Set(['ER_NO_SUCH_TABLE', 'ER_BAD_FIELD_ERROR']);
+
+/** `err`, or for a source whose tables or columns changed since the build, a failure not retried. */
+function reshapedSourceFailsForGood(err: unknown): unknown {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string' || !SHAPE_ERRORS.has(code)) return err;
+  return ApplicationFailure.nonRetryable(
+    `the source changed shape since the project was built (${(err as Error).message}): create a new project to read its new shape`,
+    'SourceReshaped',
+  );
 }
 
 /**

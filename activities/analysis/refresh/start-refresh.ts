@@ -35,10 +35,30 @@ export async function startRefresh(
   };
 }
 
-/** Records the refresh's end (completed or failed) on the project. */
+/**
+ * Records the refresh's end (completed or failed) on the project, and says it in the project's
+ * events, once: a failed refresh counts towards plat-RefreshStale (docs/monitoring.md#alarms).
+ */
 export async function finishRefresh(
-  { store }: RefreshDeps,
+  { store, onStoredEvents }: RefreshDeps,
   { project_id, run }: RecordRefreshRequest,
 ): Promise<void> {
   await store.saveRefresh(project_id, (state) => withRefreshRun(state, run));
+  const what =
+    run.status === 'completed'
+      ? `completed: ${run.rows_read ?? 0} rows read, data as of ${run.source_as_of}`
+      : `failed: ${run.error ?? 'no reason given'}`;
+  const stored = await store.addEvents([
+    {
+      event_key: `${run.refresh_id}:end`,
+      project_id,
+      event_type: 'log_entry',
+      phase: 'data_ingestion',
+      status: run.status === 'completed' ? 'completed' : 'failed',
+      message: `refresh ${run.refresh_id} (${run.trigger}) ${what}`,
+      timestamp: new Date().toISOString(),
+      payload: { refresh_id: run.refresh_id, refresh_status: run.status },
+    },
+  ]);
+  onStoredEvents?.(stored);
 }

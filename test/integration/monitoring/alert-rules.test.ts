@@ -283,6 +283,33 @@ const CASES: RuleCase[] = [
     firing: {},
   },
   {
+    name: 'a refresh failed within the hour fires plat-RefreshStale',
+    series: [{ series: 'plat_refresh_failures_total{service="worker"}', values: '0x10 1 1x10' }],
+    evalTime: '20m',
+    firing: { 'plat-RefreshStale': 1 },
+  },
+  {
+    name: 'a refresh failed more than an hour ago is quiet',
+    series: [{ series: 'plat_refresh_failures_total{service="worker"}', values: '0 1 1x90' }],
+    evalTime: '80m',
+    firing: {},
+  },
+  {
+    name: 'stale scheduled projects fire plat-RefreshStale once, whatever the number of gateways',
+    series: [
+      { series: 'plat_refresh_stale_projects{service="gateway",instance="g1"}', values: '2x10' },
+      { series: 'plat_refresh_stale_projects{service="gateway",instance="g2"}', values: '2x10' },
+    ],
+    evalTime: '5m',
+    firing: { 'plat-RefreshStale': 2 },
+  },
+  {
+    name: 'no stale scheduled project is quiet',
+    series: [{ series: 'plat_refresh_stale_projects{service="gateway",instance="g1"}', values: '0x10' }],
+    evalTime: '5m',
+    firing: {},
+  },
+  {
     name: 'plat-SystemCritical fires when errors and project failures are both in alarm',
     series: [runnerErrors('generatePrd', '0 11 11x10'), failures('0 6 6x10')],
     evalTime: '10m',
@@ -320,10 +347,10 @@ describe('alerting rules', () => {
     expect(run.status).toBe(0);
   });
 
-  it('passes promtool check rules with all nine alarms', () => {
+  it('passes promtool check rules with all ten alarms', () => {
     const out = execFileSync(promtool, ['check', 'rules', SHIPPED_RULES_FILE], { encoding: 'utf8' });
     expect(out).toContain(`SUCCESS: ${ALARMS.length} rules found`);
-    expect(ALARMS).toHaveLength(9);
+    expect(ALARMS).toHaveLength(10);
   });
 
   it.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, rc) => {
