@@ -9,14 +9,20 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import { quoteIdent, quoteLiteral } from '../../../shared/sql-quoting';
 import { PARQUET_OPTIONS } from '../ods-table-copy';
+import { rangePredicate } from './key-buckets';
 
 export interface MergeFiles {
   /** The table's ODS file, replaced by the merge. */
   file: string;
   /** The changed rows, as read from the source with the table's column plan. */
   changes: string;
-  /** Every key the source holds (absent: deletes are not looked for). */
+  /** Every key the source holds (absent: deletes are not looked for), or only those in `keyRanges`. */
   keys?: string;
+  /**
+   * The key ranges `keys` covers (one integer key): only an old row in them and not among the keys
+   * was deleted. Absent: `keys` holds every key.
+   */
+  keyRanges?: [bigint, bigint][];
   /** The columns a row is known by. */
   key: string[];
   /** The column the next refresh reads from: its greatest value is returned. */
@@ -34,14 +40,21 @@ export async function mergeChanges(duck: DuckDBConnection, m: MergeFiles): Promi
   const read = (file: string) => `read_parquet(${quoteLiteral(file)})`;
   const using = `USING (${m.key.map(quoteIdent).join(', ')})`;
   const one = async (sql: string) => (await duck.runAndReadAll(sql)).getRowObjectsJS()[0];
-  const deleted = m.keys
-    ? Number(
-        (await one(`SELECT COUNT(*) AS n FROM ${read(m.file)} o ANTI JOIN ${read(m.keys)} k ${using}`)).n,
-      )
-    : 0;
   // SEMI and ANTI joins keep the left side's columns only; DuckDB wants the sides named.
   let kept = `SELECT o.* FROM ${read(m.file)} o ANTI JOIN ${read(m.changes)} c ${using}`;
-  if (m.keys) kept = `SELECT o.* FROM (${kept}) o SEMI JOIN ${read(m.keys)} k ${using}`;
+  let deleted = 0;
+  if (m.keys && m.keyRanges) {
+    // Counted buckets: the old rows in the ranges that lost rows whose keys the source no longer has.
+    const k = quoteIdent(m.key[0]);
+    const gone = `SELECT ${k} FROM ${read(m.file)} WHERE ${rangePredicate(m.key[0], m.keyRanges, false)} EXCEPT SELECT ${k} FROM ${read(m.keys)}`;
+    deleted = Number((await one(`SELECT COUNT(*) AS n FROM (${gone})`)).n);
+    kept = `SELECT o.* FROM (${kept}) o ANTI JOIN (${gone}) g ${using}`;
+  } else if (m.keys) {
+    deleted = Number(
+      (await one(`SELECT COUNT(*) AS n FROM ${read(m.file)} o ANTI JOIN ${read(m.keys)} k ${using}`)).n,
+    );
+    kept = `SELECT o.* FROM (${kept}) o SEMI JOIN ${read(m.keys)} k ${using}`;
+  }
   const tmp = `${m.file}.${randomUUID().slice(0, 8)}.tmp`;
   try {
     await duck.run(

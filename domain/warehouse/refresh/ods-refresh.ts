@@ -31,6 +31,14 @@ import { copyTableToParquet, ODS_COPY_SETTINGS, type TableCopyResult } from '../
 import { layerDatabaseFile, layerDir, odsTableFile } from '../warehouse-layout';
 import { mergeChanges } from './ods-merge';
 import { tableRead, type TableRead } from './refresh-reads';
+import {
+  bucketsWithDeletes,
+  keyBuckets,
+  mergedBucketCounts,
+  rangePredicate,
+  sourceBucketCounts,
+} from './key-buckets';
+import { INTEGER } from '../../sources/value-keys';
 import type { SnapshotRef } from '../source-position';
 
 export interface OdsRefreshOptions {
@@ -145,17 +153,34 @@ async function planReads(
       )?.getRowObjectsJS() ?? [{ mark: null }];
       mark = row.mark === null ? undefined : String(row.mark);
     }
-    reads.push(
-      fs.existsSync(file)
-        ? tableRead(table, entry, mark)
-        : { table: table.name, kind: 'whole', why: 'its ODS file is missing' },
-    );
+    const read: TableRead = fs.existsSync(file)
+      ? tableRead(table, entry, mark)
+      : { table: table.name, kind: 'whole', why: 'its ODS file is missing' };
+    if (read.kind === 'changes' && read.keySet)
+      read.buckets = await odsKeyBuckets(duck, file, table, read.key);
+    reads.push(read);
   }
   return reads;
 }
 
-/** Where each read's rows went, by table: `rows` (changed or whole) and, for a key-set check, `keys`. */
-type Copies = Map<string, { rows: TableCopyResult; keys?: TableCopyResult }>;
+/** Buckets of a table with one integer key, over the key span its ODS holds (key-buckets.ts). */
+async function odsKeyBuckets(duck: DuckDBConnection, file: string, table: SourceTable, key: string[]) {
+  const column = table.columns.find((c) => c.name === key[0]);
+  if (key.length !== 1 || !column || !INTEGER.test(column.data_type)) return undefined;
+  const k = quoteIdent(column.name);
+  const [span] = (
+    await duck.runAndReadAll(
+      `SELECT CAST(MIN(${k}) AS VARCHAR) AS lo, CAST(MAX(${k}) AS VARCHAR) AS hi FROM read_parquet(${quoteLiteral(file)})`,
+    )
+  ).getRowObjectsJS();
+  return keyBuckets(column.name, span.lo as string | null, span.hi as string | null);
+}
+
+/**
+ * Where each read's rows went, by table: `rows` (changed or whole) and, for a key-set check, `keys`:
+ * every key, or with buckets only those in `keyRanges`, the ranges where rows were deleted.
+ */
+type Copies = Map<string, { rows: TableCopyResult; keys?: TableCopyResult; keyRanges?: [bigint, bigint][] }>;
 
 /** Every read in one snapshot, side by side on its readers. */
 async function readSource(
@@ -176,7 +201,7 @@ async function readSource(
       predicate: read.kind === 'changes' ? read.predicate : '',
       into: (rows) => copies.set(table.name, { ...copies.get(table.name), rows }),
     });
-    if (read.kind === 'changes' && read.keySet)
+    if (read.kind === 'changes' && read.keySet && !read.buckets)
       jobs.push({
         table: { ...table, columns: read.key.map((k) => table.columns.find((c) => c.name === k)!) },
         file: pathInside(work, `${base}.keys.parquet`),
@@ -206,6 +231,20 @@ async function readSource(
       }),
     );
     if (failure) throw failure.error;
+    // Then, still in the snapshot, deletes found by counting: only the keys of the buckets that lost rows.
+    for (const read of reads)
+      if (read.kind === 'changes' && read.buckets)
+        await readLostKeys({
+          instance,
+          reader: snapshot.readers[0],
+          schema,
+          read,
+          copies,
+          work,
+          maxRowBytes,
+          pacer,
+          opts,
+        });
     failed = false;
     return { copies, snapshot: { id: snapshot.id, position: snapshot.position } };
   } catch (err) {
@@ -214,6 +253,51 @@ async function readSource(
   } finally {
     await snapshot.close(failed);
   }
+}
+
+/** The keys of the buckets where the ODS would hold more rows than the source: rows deleted there. */
+async function readLostKeys(c: {
+  instance: DuckDBInstance;
+  reader: Connection;
+  schema: SourceSnapshot;
+  read: Extract<TableRead, { kind: 'changes' }>;
+  copies: Copies;
+  work: string;
+  maxRowBytes: number;
+  pacer: RowPacer | undefined;
+  opts: OdsRefreshOptions;
+}): Promise<void> {
+  const { read } = c;
+  const buckets = read.buckets!;
+  const table = c.schema.tables.find((t) => t.name === read.table)!;
+  const entry = c.copies.get(table.name)!;
+  const duck = await c.instance.connect();
+  let odsCounts;
+  try {
+    const ods = odsTableFile(path.dirname(path.dirname(c.work)), table.name);
+    odsCounts = await mergedBucketCounts(duck, { ods, changes: entry.rows.file }, read.key, buckets);
+  } finally {
+    duck.closeSync();
+  }
+  const ranges = bucketsWithDeletes(
+    odsCounts,
+    await sourceBucketCounts(c.reader, table.name, buckets),
+    buckets,
+  );
+  entry.keyRanges = ranges;
+  if (!ranges.length) return;
+  entry.keys = await readInto(
+    c.instance,
+    c.reader,
+    {
+      table: { ...table, columns: read.key.map((k) => table.columns.find((col) => col.name === k)!) },
+      file: pathInside(c.work, `${fileNameFor(table.name)}.keys.parquet`),
+      predicate: rangePredicate(buckets.column, ranges, true),
+    },
+    c.maxRowBytes,
+    c.pacer,
+    c.opts,
+  );
 }
 
 async function readInto(
@@ -267,10 +351,12 @@ async function applyRead(
         warnings: rows.warnings,
       };
     }
+    const { keyRanges } = copies.get(read.table)!;
     const merged = await mergeChanges(duck, {
       file,
       changes: rows.file,
       keys: keys?.file,
+      keyRanges,
       key: read.key,
       column: read.column,
     });

@@ -7,6 +7,7 @@
 import type { PrdRefresh } from '../../../shared/prd-refresh';
 import type { SourceTable } from '../../../shared/source-schema';
 import { quoteMysqlIdent } from '../../../shared/sql-quoting';
+import type { KeyBuckets } from './key-buckets';
 
 /**
  * How far before the high-water mark a refresh looks again: a transaction that stamped its rows
@@ -30,6 +31,8 @@ export type TableRead =
       key: string[];
       /** Whether the source's keys are read to drop the rows deleted there. */
       keySet: boolean;
+      /** For one integer key: the buckets deleted rows are found by counting (key-buckets.ts). */
+      buckets?: KeyBuckets;
     }
   | { table: string; kind: 'whole'; why: string };
 
