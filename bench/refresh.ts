@@ -174,15 +174,15 @@ async function main(): Promise<void> {
     const rebuilds: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const changed = await changeSource(db, round);
-      const [refreshMs, odsMs] = await timed(async () => {
-        const [odsMs] = await timed(() =>
+      const [refreshMs, [odsMs, odsResult]] = await timed(async () => {
+        const ods = await timed(() =>
           refreshOds({ warehouseRoot: root, projectId: kept.projectId, source, prd }),
         );
         const counted = JSON.parse(
           fs.readFileSync(path.join(root, kept.projectId, 'ods', 'source-schema.json'), 'utf8'),
         ) as SourceSnapshot;
         await buildLayers(engine, kept.projectId, prd, counted);
-        return odsMs;
+        return ods;
       });
       const [rebuildMs, fresh] = await timed(() => fullBuild(engine, root, ctx, `r${round}`));
       const equal =
@@ -194,6 +194,7 @@ async function main(): Promise<void> {
       rows.push([
         `round ${round}`,
         String(changed),
+        String(odsResult.rows_read),
         ms(odsMs / 1000),
         ms(refreshMs / 1000),
         ms(rebuildMs / 1000),
@@ -203,7 +204,19 @@ async function main(): Promise<void> {
     }
     log('');
     log(
-      table(['', 'rows changed', 'ODS refresh s', 'refresh s', 'full rebuild s', 'ratio', 'ADS equal'], rows),
+      table(
+        [
+          '',
+          'rows changed',
+          'rows read',
+          'ODS refresh s',
+          'refresh s',
+          'full rebuild s',
+          'ratio',
+          'ADS equal',
+        ],
+        rows,
+      ),
     );
     const r = median(refreshes) / median(rebuilds);
     log('');
