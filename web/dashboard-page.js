@@ -225,7 +225,11 @@ window.plat.page(async () => {
   ]);
   document.title = `Dashboard · ${project.prd ? project.prd.title : id} · plat`;
   $('#title').textContent = project.prd ? project.prd.title : id;
-  $('#subtitle').textContent = `${id} · ${project.status} · ${spec.datasets.length} metrics`;
+  // The source time the numbers show: the last successful refresh, else the first copy (docs/refresh.md#freshness).
+  const asOf = project.refresh?.as_of ?? project.phase_details.data_ingestion?.ended_at;
+  $('#subtitle').textContent =
+    `${id} · ${project.status} · ${spec.datasets.length} metrics` +
+    (asOf ? ` · data as of ${window.plat.fmt.time(asOf)}` : '');
   const firsts = spec.datasets
     .map((d) => d.first_date)
     .filter(Boolean)

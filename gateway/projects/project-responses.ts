@@ -98,6 +98,14 @@ export const projectViewSchema = z.looseObject({
   bi_dashboard_url: z.string().nullable(),
   error: z.object({ phase, message: z.string() }).optional(),
   warehouse: warehouseSchema.optional().describe('what each warehouse stage built'),
+  refresh: z
+    .looseObject({
+      as_of: dateTime.optional().describe('the source time of the last successful refresh'),
+      last: z.looseObject({ refresh_id: z.string(), status: z.string() }).optional(),
+      history: z.array(z.looseObject({ refresh_id: z.string() })),
+    })
+    .optional()
+    .describe("the warehouse's refreshes from its source (GET …/refreshes has them in full)"),
 });
 
 export const createdProjectSchema = z.object({

@@ -1341,6 +1341,24 @@ export interface components {
       } & {
         [key: string]: unknown;
       };
+      /** @description the warehouse's refreshes from its source (GET …/refreshes has them in full) */
+      refresh?: {
+        /** @description the source time of the last successful refresh */
+        as_of?: string;
+        last?: {
+          refresh_id: string;
+          status: string;
+        } & {
+          [key: string]: unknown;
+        };
+        history: ({
+          refresh_id: string;
+        } & {
+          [key: string]: unknown;
+        })[];
+      } & {
+        [key: string]: unknown;
+      };
     } & {
       [key: string]: unknown;
     };
@@ -2466,6 +2484,24 @@ export interface operations {
               } & {
                 [key: string]: unknown;
               };
+            } & {
+              [key: string]: unknown;
+            };
+            /** @description the warehouse's refreshes from its source (GET …/refreshes has them in full) */
+            refresh?: {
+              /** @description the source time of the last successful refresh */
+              as_of?: string;
+              last?: {
+                refresh_id: string;
+                status: string;
+              } & {
+                [key: string]: unknown;
+              };
+              history: ({
+                refresh_id: string;
+              } & {
+                [key: string]: unknown;
+              })[];
             } & {
               [key: string]: unknown;
             };

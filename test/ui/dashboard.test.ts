@@ -108,6 +108,8 @@ describe('dashboard page', () => {
     expect(cards.every((c) => gaps(c) >= 4)).toBe(true);
     expect(cards.every((c) => c.zoom === 2)).toBe(true);
     expect(await page.textContent('h1')).toContain('DVD rental');
+    // How fresh the numbers are: the source time of the copy (no refresh yet).
+    expect(await page.textContent('#subtitle')).toMatch(/ · data as of \d/);
     await screenshots(page, 'dashboard');
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(await horizontalOverflow(page)).toEqual([]);
