@@ -51,6 +51,9 @@ export function parseJdbcUrl(url: string): MysqlTarget {
   };
 }
 
+/** The parameter-store name of a project's source password (`projects/<id>/db-password`). */
+export const sourcePasswordName = (projectId: string): string => `projects/${projectId}/db-password`;
+
 /** The source of a project as the workflow carries it. */
 export interface ProjectSource {
   /** As the user gave it, for display. */

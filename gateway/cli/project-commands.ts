@@ -2,6 +2,7 @@
  * `plat login|signup` and `plat projects ...`: accounts and analysis projects through the platform
  * API (docs/requirements.md), signed in as `plat login` left it.
  */
+import { needId, str, withApi } from './signed-in-action';
 import * as fs from 'node:fs';
 import type { Command } from 'commander';
 import { WebSocket } from 'ws';
@@ -87,12 +88,6 @@ export function registerProjectCommands(program: Command): void {
   registerRefreshCommands(projects);
   groupWithoutSubcommand(projects, 'projects', PROJECTS_USAGE);
 }
-
-/** A command's action with a client of the gateway, signed in with the saved token. */
-const withApi = (run: (api: PlatformClient, operands: string[], flags: Flags) => Promise<CommandResult>) =>
-  answering((operands, flags) => run(signedInClient(flags.url as string | undefined), operands, flags));
-const str = (v: Flags[string]) => (typeof v === 'string' ? v : undefined);
-const needId = (id: string | undefined) => required(id, 'a project id');
 
 /** `plat projects create` and `plat projects list`. */
 function registerCreateAndList(projects: Command): void {

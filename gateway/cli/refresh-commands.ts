@@ -2,9 +2,10 @@
  * `plat projects refresh ID [--wait]` and `plat projects freshness ID`: a project's warehouse brought
  * up to date with its source, and how fresh it is (docs/refresh.md#refresh-now).
  */
+import { needId, str, withApi } from './signed-in-action';
 import type { Command } from 'commander';
-import { ok, signedInClient, type PlatformClient } from './api-client';
-import { answering, required, type CommandResult, type Flags } from './command-kit';
+import { ok, type PlatformClient } from './api-client';
+import type { CommandResult, Flags } from './command-kit';
 import { table } from './render';
 import type { paths } from '../../shared/generated/platform-api';
 
@@ -23,10 +24,6 @@ export const SCHEDULE_FLAGS = {
   resume: { type: 'boolean' },
   delete: { type: 'boolean' },
 } as const;
-
-const withApi = (run: (api: PlatformClient, operands: string[], flags: Flags) => Promise<CommandResult>) =>
-  answering((operands, flags) => run(signedInClient(flags.url as string | undefined), operands, flags));
-const needId = (id: string | undefined) => required(id, 'a project id');
 
 type ScheduleBody = NonNullable<
   paths['/v1/projects/{project_id}/refresh-schedule']['put']['requestBody']
@@ -109,7 +106,6 @@ function freshnessText(state: Freshness): string {
 /** `plat projects schedule`: set, pause, resume, delete or show the refresh schedule. */
 async function schedule(api: PlatformClient, projectId: string, flags: Flags): Promise<CommandResult> {
   const params = { params: { path: { project_id: projectId } } };
-  const str = (v: Flags[string]) => (typeof v === 'string' ? v : undefined);
   if (flags.delete === true) {
     const res = await ok(api.http.DELETE('/v1/projects/{project_id}/refresh-schedule', params));
     return { data: res, text: `${projectId}: refresh schedule deleted` };

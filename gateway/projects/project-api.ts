@@ -54,7 +54,8 @@ const listQuery = pageQuery.extend({
 });
 const sinceQuery = z.object({ since: queryInteger({ min: 0, fallback: 0 }) }).strict();
 const rejectBody = z.object({ reason: z.string().max(2000).optional() }).strict();
-const projectParams = z
+/** The `{project_id}` of a project route (refresh-api.ts takes it too). */
+export const projectParams = z
   .object({ project_id: z.string().min(1).max(200).describe('proj-<yyyymmdd>-<suffix>') })
   .strict();
 
@@ -62,7 +63,8 @@ const PROJECTS = '/v1/projects';
 const BROKEN_RULE: ApiResponse = {
   description: 'the PRD breaks a rule between its parts (error.details names each field)',
 };
-const ONE = `${PROJECTS}/{project_id}`;
+/** One project's routes. */
+export const ONE = `${PROJECTS}/{project_id}`;
 
 /** Follow a created project to its record, its events and its decision. */
 const fromCreated = (operationId: string, name: string) => ({

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { prdSchema } from '../../shared/prd-schema';
 import { PHASES, PHASE_STATUSES, PROJECT_STATUSES } from '../../shared/project-model';
 
-const dateTime = z.string().describe('ISO 8601 date-time');
+export const dateTime = z.string().describe('ISO 8601 date-time');
 const phase = z.enum(PHASES);
 const status = z.enum(PROJECT_STATUSES);
 const perPhase = <T extends z.ZodType>(value: T) =>

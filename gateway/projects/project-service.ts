@@ -14,7 +14,7 @@ import {
 import type { SourcePolicy } from '../../domain/sources/source-policy';
 import { emptySourceMessage, readableTableCount } from '../../domain/sources/source-explorer';
 import { SourceMisbehavedError, withBoundedSource } from '../../domain/sources/bounded-source';
-import { describeTarget, sourceTarget } from '../../shared/mysql-source';
+import { describeTarget, sourcePasswordName, sourceTarget } from '../../shared/mysql-source';
 import { initialProjectView } from '../../shared/initial-project-view';
 import { stageAttempts, type StageAttempts } from './stage-attempts';
 import type { AnalysisProjectInput, Decision, ProjectStatus, ProjectView } from '../../shared/project-model';
@@ -44,7 +44,7 @@ export class ProjectService {
     const { target } = req;
     await this.checkSource(req);
     const project_id = newProjectId();
-    const password_ref = await this.deps.secrets.put(`projects/${project_id}/db-password`, req.password);
+    const password_ref = await this.deps.secrets.put(sourcePasswordName(project_id), req.password);
     const input: AnalysisProjectInput = {
       project_id,
       owner_id: user.user_id,

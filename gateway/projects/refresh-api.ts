@@ -4,15 +4,12 @@
  */
 import { z } from 'zod';
 import { apiRoute, type ApiRoute } from '../api/api-route';
+import { ONE, projectParams } from './project-api';
+import { dateTime } from './project-responses';
 import type { RefreshService } from './refresh-service';
 import type { RefreshScheduleService } from './refresh-schedule-service';
 import { CRON_PATTERN, EVERY_PATTERN, TIME_ZONES } from '../../shared/refresh-schedule-rules';
 
-const dateTime = z.string().describe('ISO 8601 date-time');
-const projectParams = z
-  .object({ project_id: z.string().min(1).max(200).describe('proj-<yyyymmdd>-<suffix>') })
-  .strict();
-const ONE = '/v1/projects/{project_id}';
 
 const tableRefresh = z.looseObject({
   table: z.string(),

@@ -8,6 +8,7 @@ import { readSourceSchema } from '../../../domain/warehouse/ods-ingestion';
 import { refreshOds } from '../../../domain/warehouse/refresh/ods-refresh';
 import type { ProjectEvent } from '../../../shared/project-model';
 import type { TableRefreshSummary } from '../../../shared/refresh-model';
+import { sourcePasswordName } from '../../../shared/mysql-source';
 import { connectOrExplain, connectorOf, misbehavingSourceFailsForGood } from '../source-access';
 import type { RefreshDeps, RefreshRequest } from './refresh-deps';
 
@@ -69,7 +70,7 @@ function reshapedSourceFailsForGood(err: unknown): unknown {
  * unless the project refreshes (docs/refresh.md#the-source-password).
  */
 async function passwordRef({ secrets }: RefreshDeps, projectId: string): Promise<string> {
-  const name = `projects/${projectId}/db-password`;
+  const name = sourcePasswordName(projectId);
   const stored = (await secrets.list()).find((p) => p.name === name);
   if (!stored)
     throw ApplicationFailure.nonRetryable(

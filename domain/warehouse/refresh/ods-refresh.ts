@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import type { Connection } from 'mysql2/promise';
 import type { PrdRefresh } from '../../../shared/prd-refresh';
 import type { Prd } from '../../../shared/prd-schema';
+import type { TableRefreshSummary } from '../../../shared/refresh-model';
 import type { SourceSnapshot, SourceTable } from '../../../shared/source-schema';
 import { quoteIdent, quoteLiteral } from '../../../shared/sql-quoting';
 import { pathInside, fileNameFor } from '../../../shared/safe-file-name';
@@ -56,22 +57,8 @@ export interface OdsRefreshOptions {
   workName?: string;
 }
 
-/** What a refresh did to one table. */
-export interface TableRefresh {
-  table: string;
-  /** `changes`: only changed rows were read; `whole`: the table was read again. */
-  read: 'changes' | 'whole';
-  /** Why a table was read whole, or from which high-water mark its changes were read. */
-  detail: string;
-  /** Rows read from the source (the changed rows, or the whole table). */
-  rows_read: number;
-  /** Rows the ODS held before and holds after. */
-  rows_before: number;
-  rows_after: number;
-  /** Rows dropped because the source no longer has their keys (key-set comparison). */
-  rows_deleted: number;
-  /** The greatest update time or key the ODS holds afterwards (what the next refresh reads from). */
-  watermark?: string;
+/** What a refresh did to one table (the project record's shape), with the copy's warnings. */
+export interface TableRefresh extends TableRefreshSummary {
   warnings: string[];
 }
 
