@@ -57,11 +57,7 @@ export async function planSourcePasswords(
  * When a project stopped needing its source: never while it runs or refreshes on a schedule; else
  * since it ended or last refreshed, whichever is later (docs/refresh.md#the-source-password).
  */
-function idleSince(project: {
-  status: string;
-  updated_at: string;
-  view_json: string;
-}): string | undefined {
+function idleSince(project: { status: string; updated_at: string; view_json: string }): string | undefined {
   if (!ENDED_PROJECT_STATUSES.includes(project.status as ProjectStatus)) return undefined;
   const { refresh } = JSON.parse(project.view_json) as Pick<ProjectView, 'refresh'>;
   if (refresh?.schedule) return undefined;

@@ -10,7 +10,6 @@ import type { RefreshService } from './refresh-service';
 import type { RefreshScheduleService } from './refresh-schedule-service';
 import { CRON_PATTERN, EVERY_PATTERN, TIME_ZONES } from '../../shared/refresh-schedule-rules';
 
-
 const tableRefresh = z.looseObject({
   table: z.string(),
   read: z.enum(['changes', 'whole']),
