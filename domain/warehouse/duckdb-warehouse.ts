@@ -19,6 +19,8 @@ import {
   type LocalOds,
   type ProjectQuery,
   type QueryRows,
+  type RefreshedTable,
+  type TableScope,
   type WarehouseEngine,
   WarehouseQueryError,
 } from './warehouse-engine';
@@ -27,6 +29,15 @@ import { layerDatabaseFile, layerDatabaseName, layerDir, sourceSchemaFile } from
 import { fileNameFor, pathInside } from '../../shared/safe-file-name';
 import { quoteIdent as q, quoteLiteral as lit } from '../../shared/sql-quoting';
 import { confineConnection } from './duckdb-confinement';
+import {
+  columnsOf,
+  NEW_CATALOG,
+  tableMeta,
+  viewMeta,
+  writeWholeTable,
+  type TableWrite,
+} from './layer-table-files';
+import { LayerNames, refreshTable } from './refresh/layer-refresh';
 import {
   assertTenantSql,
   selectInSandbox,
@@ -56,6 +67,33 @@ export class DuckDbWarehouse implements WarehouseEngine {
   ) {}
 
   async buildLayer(projectId: string, layer: LayerName, tables: LayerTableSpec[]): Promise<BuiltTable[]> {
+    return this.writeLayer(projectId, layer, tables, writeWholeTable);
+  }
+
+  async refreshLayer(
+    projectId: string,
+    layer: LayerName,
+    tables: LayerTableSpec[],
+    below: Record<string, TableScope>,
+  ): Promise<RefreshedTable[]> {
+    const scopes = new Map<string, TableScope>();
+    const layers = new LayerNames(projectId);
+    const built = await this.writeLayer(projectId, layer, tables, async (w) => {
+      scopes.set(w.spec.name, await refreshTable({ ...w, layer, layers, below }));
+    });
+    return built.map((t) => ({ ...t, scope: scopes.get(t.name)! }));
+  }
+
+  /**
+   * Writes every table of a layer with `write` into a new data folder and catalog, all or nothing:
+   * when one fails the layer is left as it was. Then swaps both in, with a view on each file.
+   */
+  private async writeLayer(
+    projectId: string,
+    layer: LayerName,
+    tables: LayerTableSpec[],
+    write: (w: TableWrite) => Promise<void>,
+  ): Promise<BuiltTable[]> {
     const dir = layerDir(this.warehouseRoot, projectId, layer);
     fs.mkdirSync(dir, { recursive: true });
     const stamp = `${Date.now()}`;
@@ -66,30 +104,32 @@ export class DuckDbWarehouse implements WarehouseEngine {
     const tmp = `${catalog}.tmp`;
     fs.rmSync(tmp, { force: true });
     const built: BuiltTable[] = [];
+    const selects = new Map(tables.map((t) => [t.name, t.select]));
     try {
       await this.withProject(projectId, layer, async (conn) => {
         // The new catalog is written by the same session: a partitioned table's rows go into it
         // straight from the build (docs/architecture.md#the-embedded-warehouse).
         await conn.run(`ATTACH ${lit(tmp)} AS ${NEW_CATALOG}`);
-        for (const t of tables) {
+        for (const spec of tables) {
           // PRD names are identifiers, so encoding leaves them as they are; it guards the paths anyway.
-          const file = t.partition_by.length ? fileNameFor(t.name) : `${fileNameFor(t.name)}.parquet`;
+          const file = spec.partition_by.length
+            ? fileNameFor(spec.name)
+            : `${fileNameFor(spec.name)}.parquet`;
           const out = pathInside(building, file);
           try {
-            await assertOneSelect(conn, t.select);
+            await assertOneSelect(conn, spec.select);
             const table: BuiltTable = {
               layer,
-              name: t.name,
+              name: spec.name,
               location: path.join(dataDir, file),
               row_count: 0,
-              columns: await columnsOf(conn, t.select),
-              partition_by: t.partition_by,
+              columns: await columnsOf(conn, spec.select),
+              partition_by: spec.partition_by,
             };
-            if (t.partition_by.length) await writePartitionedTable(conn, table, t.select, out);
-            else await conn.run(`COPY (${t.select}) TO ${lit(out)} (FORMAT parquet, COMPRESSION zstd)`);
+            await write({ conn, spec, table, out, layerDir: dir });
             built.push(table);
           } catch (err) {
-            throw new LayerBuildError(layer, t.name, t.select, (err as Error).message.split('\n')[0]);
+            throw new LayerBuildError(layer, spec.name, spec.select, (err as Error).message.split('\n')[0]);
           }
         }
         await conn.run(`DETACH ${NEW_CATALOG}`);
@@ -107,7 +147,7 @@ export class DuckDbWarehouse implements WarehouseEngine {
       await confine(conn, this.projectDir(projectId));
       for (const t of built.filter((b) => !b.partition_by.length)) {
         await conn.run(`CREATE VIEW ${q(t.name)} AS SELECT * FROM read_parquet(${lit(t.location)})`);
-        await conn.run(`COMMENT ON VIEW ${q(t.name)} IS ${lit(tableMeta(t))}`);
+        await conn.run(`COMMENT ON VIEW ${q(t.name)} IS ${lit(tableMeta(t, selects.get(t.name)!))}`);
         const counted = await conn.runAndReadAll(`SELECT COUNT(*) AS n FROM ${q(t.name)}`);
         t.row_count = Number(counted.getRowObjectsJS()[0].n);
       }
@@ -258,7 +298,9 @@ export class DuckDbWarehouse implements WarehouseEngine {
         tables.push({
           layer,
           name,
-          ...viewMeta(v.comment, String(v.sql)),
+          ...(({ location, partition_by }) => ({ location, partition_by }))(
+            viewMeta(v.comment, String(v.sql)),
+          ),
           row_count: Number(count.getRowObjectsJS()[0].n),
           columns: cols
             .getRowObjectsJS()
@@ -430,15 +472,6 @@ export const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
 /** Rows a read session's statement may return unless the caller says otherwise. */
 const DEFAULT_SESSION_MAX_ROWS = 100_000;
 
-/** Location and partitioning of a view: from its comment (modeled layers) or its SQL (ODS). */
-function viewMeta(comment: unknown, sql: string): { location: string; partition_by: string[] } {
-  if (typeof comment === 'string' && comment.startsWith('{')) {
-    return JSON.parse(comment) as { location: string; partition_by: string[] };
-  }
-  const location = /read_parquet\('((?:[^']|'')*)'/.exec(sql)?.[1].replace(/''/g, "'") ?? '';
-  return { location, partition_by: [] };
-}
-
 /** Per saved source schema (path, then its version): whether its every table fits one row group. */
 const smallSchemas = new Map<string, { version: string; small: boolean }>();
 
@@ -468,58 +501,4 @@ function fitsOneRowGroup(file: string): boolean {
   if (smallSchemas.size >= 1_000) smallSchemas.clear();
   smallSchemas.set(file, { version, small });
   return small;
-}
-
-/** The attach name of the catalog a build writes (renamed over the layer's when every table is built). */
-const NEW_CATALOG = 'plat_new_catalog';
-
-/** Where a table's data lives and how it is partitioned, kept as the catalog entry's comment. */
-const tableMeta = (t: BuiltTable) => JSON.stringify({ location: t.location, partition_by: t.partition_by });
-
-/** The columns and types of a query's result (binding it only). */
-async function columnsOf(conn: DuckDBConnection, select: string): Promise<BuiltTable['columns']> {
-  const described = await conn.runAndReadAll(`DESCRIBE ${select}`);
-  return described
-    .getRowObjectsJS()
-    .map((r) => ({ name: String(r.column_name), type: String(r.column_type) }));
-}
-
-/**
- * Writes a partitioned table: its rows staged once, written to a Hive-style directory of Parquet at
- * `out`, and copied into the new catalog sorted by the partition columns, typed as read back from
- * those files, so statements read the copy instead of a file a day; sets its `row_count`
- * (docs/architecture.md#the-embedded-warehouse).
- */
-async function writePartitionedTable(
-  conn: DuckDBConnection,
-  t: BuiltTable,
-  select: string,
-  out: string,
-): Promise<void> {
-  const { columns } = t;
-  const by = t.partition_by.map(q).join(', ');
-  await conn.run(`CREATE OR REPLACE TEMP TABLE plat_staged AS ${select}`);
-  try {
-    // Snappy: a day is a file of one or a few rows, where zstd saves no space and costs a third
-    // more CPU a file (measured on 2 cores: 0.45 against 0.31 ms a file).
-    await conn.run(
-      `COPY plat_staged TO ${lit(out)} (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (${by}))`,
-    );
-    const counted = await conn.runAndReadAll('SELECT COUNT(*) AS n FROM plat_staged');
-    t.row_count = Number(counted.getRowObjectsJS()[0].n);
-    // Types as a reader of the files sees them (Parquet has no 128-bit integer, for one); with no
-    // rows there are no files, and the query's own types stand.
-    const types = new Map(columns.map((c) => [c.name, c.type]));
-    if (t.row_count > 0) {
-      const hiveTypes = t.partition_by.map((p) => `${lit(p)}: ${lit(types.get(p) ?? 'VARCHAR')}`).join(', ');
-      const files = `read_parquet(${lit(`${out}/**/*.parquet`)}, hive_partitioning = true, hive_types = {${hiveTypes}})`;
-      for (const c of await columnsOf(conn, `SELECT * FROM ${files}`)) types.set(c.name, c.type);
-    }
-    const cast = columns.map((c) => `CAST(${q(c.name)} AS ${types.get(c.name)}) AS ${q(c.name)}`).join(', ');
-    const table = `${NEW_CATALOG}.main.${q(t.name)}`;
-    await conn.run(`CREATE TABLE ${table} AS SELECT ${cast} FROM plat_staged ORDER BY ${by}`);
-    await conn.run(`COMMENT ON TABLE ${table} IS ${lit(tableMeta(t))}`);
-  } finally {
-    await conn.run('DROP TABLE IF EXISTS plat_staged');
-  }
 }

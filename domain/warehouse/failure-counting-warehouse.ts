@@ -26,6 +26,9 @@ export function countingFailures(
   return {
     kind: engine.kind,
     buildLayer: (...args) => engine.buildLayer(...args).catch((err) => report('build_layer', err)),
+    refreshLayer:
+      engine.refreshLayer &&
+      ((...args) => engine.refreshLayer!(...args).catch((err) => report('build_layer', err))),
     query: (...args) => engine.query(...args).catch((err) => report('query', err)),
     withQuerySession: (projectId, work) =>
       engine.withQuerySession(projectId, (query) =>

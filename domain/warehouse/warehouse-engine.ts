@@ -27,6 +27,21 @@ export interface BuiltTable {
   partition_by: string[];
 }
 
+/**
+ * What a refresh's rebuild did to one modeled table (docs/refresh.md#only-affected-days): nothing
+ * below it changed (`kept`), only the rows of some days were computed again (`days`, by `column`;
+ * `null_day`: the rows where it is NULL too), or it was built whole, and why.
+ */
+export type TableScope =
+  | { kind: 'kept' }
+  | { kind: 'days'; column: string; days: string[]; null_day: boolean }
+  | { kind: 'whole'; reason: string };
+
+/** A table as a refresh's rebuild left it, and how much of it was computed again. */
+export interface RefreshedTable extends BuiltTable {
+  scope: TableScope;
+}
+
 /** A statement of a layer script failed: which table, which statement, and the engine's reason. */
 export class LayerBuildError extends Error {
   constructor(
@@ -89,6 +104,19 @@ export interface WarehouseEngine {
    * it was before (nothing half-built stays registered) and a LayerBuildError names the statement.
    */
   buildLayer(projectId: string, layer: LayerName, tables: LayerTableSpec[]): Promise<BuiltTable[]>;
+  /**
+   * Builds a layer again after a refresh changed the ODS, computing only what changed: a table
+   * whose inputs did not change is kept, one whose rows follow a day of its inputs has those days
+   * computed again, any other is built whole. `below` says what the rebuild did to each table of
+   * the layers under this one (`layer.table`); the ODS's changed rows are those the refresh left
+   * beside it. All or nothing, as `buildLayer`. Absent: the engine rebuilds whole (`buildLayer`).
+   */
+  refreshLayer?(
+    projectId: string,
+    layer: LayerName,
+    tables: LayerTableSpec[],
+    below: Record<string, TableScope>,
+  ): Promise<RefreshedTable[]>;
   /**
    * Runs one read-only SELECT with every built layer of the project visible by its qualified name;
    * unqualified names resolve in `defaultLayer` when given. This is the one query path of the

@@ -22,6 +22,8 @@ export interface MariaDbOptions {
   readyTimeoutMs?: number;
   /** Keep a binary log (as most production servers do); off by default, as the sample needs none. */
   binaryLog?: boolean;
+  /** InnoDB's buffer pool (default 256M, enough for the samples and tests). */
+  bufferPoolSize?: string;
 }
 
 export interface MariaDbInstance {
@@ -63,7 +65,7 @@ export async function startPrivateMariaDb(opts: MariaDbOptions): Promise<MariaDb
       '--bind-address=127.0.0.1',
       `--pid-file=${path.join(dataDir, 'mariadbd.pid')}`,
       ...(opts.binaryLog ? ['--log-bin=mariadb-bin', '--server-id=1'] : ['--skip-log-bin']),
-      '--innodb-buffer-pool-size=256M',
+      `--innodb-buffer-pool-size=${opts.bufferPoolSize ?? '256M'}`,
       '--character-set-server=utf8mb4',
       '--collation-server=utf8mb4_general_ci',
       ...userArgs,

@@ -1,16 +1,20 @@
 /**
  * A refresh's rebuild (docs/refresh.md#rebuilding-the-layers): DWD, DWS and ADS built again from the
- * refreshed ODS by the scripts data modeling stored (with any repair it made), layer by layer, each
- * replaced whole. No model is asked anything: the SQL is the one the project was approved with.
+ * refreshed ODS by the scripts data modeling stored (with any repair it made), layer by layer. No
+ * model is asked anything: the SQL is the one the project was approved with. The embedded engine
+ * computes only the days the changes touch (docs/refresh.md#only-affected-days); the ODS's pending
+ * changes are dropped once every layer took them in.
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ModelScripts } from '../warehouse/warehouse-deps';
 import { logStage } from '../warehouse/stage-log';
 import type { LayerName } from '../../../shared/prd-schema';
 import type { RefreshDeps, RefreshRequest } from './refresh-deps';
+import { clearDeltas } from '../../../domain/warehouse/refresh/ods-delta';
+import type { BuiltTable, RefreshedTable, TableScope } from '../../../domain/warehouse/warehouse-engine';
 
 export async function rebuildProjectWarehouse(
-  { store, engine }: RefreshDeps,
+  { store, engine, warehouseRoot }: RefreshDeps,
   req: RefreshRequest,
 ): Promise<Record<string, number>> {
   const scripts = await store.getArtifact<ModelScripts>(req.project_id, 'model_scripts');
@@ -20,17 +24,32 @@ export async function rebuildProjectWarehouse(
       'NotRefreshable',
     );
   const rows: Record<string, number> = {};
+  const below: Record<string, TableScope> = {};
   for (const { layer, database, tables } of scripts.layers) {
-    const built = await engine.buildLayer(req.project_id, layer as LayerName, tables);
-    for (const t of built) rows[`${layer}.${t.name}`] = t.row_count;
+    const built: (BuiltTable | RefreshedTable)[] = engine.refreshLayer
+      ? await engine.refreshLayer(req.project_id, layer as LayerName, tables, below)
+      : await engine.buildLayer(req.project_id, layer as LayerName, tables);
+    for (const t of built) {
+      rows[`${layer}.${t.name}`] = t.row_count;
+      if ('scope' in t) below[`${layer}.${t.name}`] = t.scope;
+    }
     await logStage(
       store,
       req.project_id,
       'data_modeling',
       `${req.refresh_id}:${layer}`,
-      `refresh: rebuilt ${database}: ${built.map((t) => `${t.name} (${t.row_count} rows)`).join(', ')}`,
+      `refresh: rebuilt ${database}: ${built.map((t) => `${t.name} (${t.row_count} rows${'scope' in t ? `, ${scopeText(t.scope)}` : ''})`).join(', ')}`,
       { refresh_id: req.refresh_id, layer, tables: built.length },
     );
   }
+  if (engine.refreshLayer) clearDeltas(warehouseRoot, req.project_id);
   return rows;
+}
+
+/** What the rebuild computed of a table, for the project's log. */
+function scopeText(scope: TableScope): string {
+  if (scope.kind === 'kept') return 'unchanged';
+  if (scope.kind === 'whole') return `built whole: ${scope.reason}`;
+  const n = scope.days.length + (scope.null_day ? 1 : 0);
+  return `${n} ${n === 1 ? 'day' : 'days'} of ${scope.column} computed again`;
 }

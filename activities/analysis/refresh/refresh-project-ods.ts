@@ -41,6 +41,8 @@ export async function refreshProjectOds(deps: RefreshDeps, req: RefreshRequest):
       signal: cancellationSignal(),
       maxRowsPerSecond: deps.maxRowsPerSecond,
       workName: req.refresh_id,
+      // Only an engine that rebuilds by day reads the changed rows (docs/refresh.md#only-affected-days).
+      keepDeltas: Boolean(engine.refreshLayer),
     });
   } catch (err) {
     throw reshapedSourceFailsForGood(misbehavingSourceFailsForGood(err));

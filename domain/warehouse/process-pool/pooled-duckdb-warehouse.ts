@@ -15,6 +15,8 @@ import {
   type LocalOds,
   type ProjectQuery,
   type QueryRows,
+  type RefreshedTable,
+  type TableScope,
   type WarehouseEngine,
 } from '../warehouse-engine';
 import type { WarehouseChildOp, WarehouseChildOps } from './warehouse-child-protocol';
@@ -148,6 +150,21 @@ export class PooledDuckDbWarehouse implements WarehouseEngine {
       [projectId, layer, tables],
       BUILD_DEADLINE_MS,
     )) as BuiltTable[];
+  }
+
+  async refreshLayer(
+    projectId: string,
+    layer: LayerName,
+    tables: LayerTableSpec[],
+    below: Record<string, TableScope>,
+  ): Promise<RefreshedTable[]> {
+    return (await onLeasedChild(
+      this.pool,
+      this.warehouseRoot,
+      'refreshLayer',
+      [projectId, layer, tables, below],
+      BUILD_DEADLINE_MS,
+    )) as RefreshedTable[];
   }
 
   async query(

@@ -33,6 +33,7 @@ type Handler<K extends WarehouseChildOp> = (root: string, ...args: WarehouseChil
 const handlers: { [K in WarehouseChildOp]: Handler<K> } = {
   query: (root, ...args) => engineOn(root).query(...args),
   buildLayer: (root, ...args) => engineOn(root).buildLayer(...args),
+  refreshLayer: (root, ...args) => engineOn(root).refreshLayer(...args),
   describeLayer: (root, ...args) => engineOn(root).describeLayer(...args),
   async openQuerySession(root, projectId) {
     closeSession();

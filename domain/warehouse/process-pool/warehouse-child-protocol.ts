@@ -10,6 +10,7 @@ import {
   LayerBuildError,
   WarehouseQueryError,
   type LayerTableSpec,
+  type TableScope,
   type WarehouseQueryFailure,
 } from '../warehouse-engine';
 
@@ -22,6 +23,12 @@ export interface WarehouseChildSettings {
 export interface WarehouseChildOps {
   query: [projectId: string, sql: string, maxRows: number, defaultLayer?: LayerName, timeoutMs?: number];
   buildLayer: [projectId: string, layer: LayerName, tables: LayerTableSpec[]];
+  refreshLayer: [
+    projectId: string,
+    layer: LayerName,
+    tables: LayerTableSpec[],
+    below: Record<string, TableScope>,
+  ];
   describeLayer: [projectId: string, layer: LayerName];
   openQuerySession: [projectId: string];
   sessionQuery: [sql: string, maxRows: number, defaultLayer?: LayerName, timeoutMs?: number];

@@ -27,6 +27,8 @@ export interface MergeFiles {
   key: string[];
   /** The column the next refresh reads from: its greatest value is returned. */
   column: string;
+  /** Given the changed rows (old versions replaced or dropped, and the new ones) before the file is replaced. */
+  recordDelta?: (select: string) => Promise<void>;
 }
 
 export interface MergeResult {
@@ -43,18 +45,25 @@ export async function mergeChanges(duck: DuckDBConnection, m: MergeFiles): Promi
   // SEMI and ANTI joins keep the left side's columns only; DuckDB wants the sides named.
   let kept = `SELECT o.* FROM ${read(m.file)} o ANTI JOIN ${read(m.changes)} c ${using}`;
   let deleted = 0;
+  // The old versions of changed rows, and (below) of deleted ones: what the layers above must redo.
+  const replaced = [`SELECT o.* FROM ${read(m.file)} o SEMI JOIN ${read(m.changes)} c ${using}`];
   if (m.keys && m.keyRanges) {
     // Counted buckets: the old rows in the ranges that lost rows whose keys the source no longer has.
     const k = quoteIdent(m.key[0]);
     const gone = `SELECT ${k} FROM ${read(m.file)} WHERE ${rangePredicate(m.key[0], m.keyRanges, false)} EXCEPT SELECT ${k} FROM ${read(m.keys)}`;
     deleted = Number((await one(`SELECT COUNT(*) AS n FROM (${gone})`)).n);
     kept = `SELECT o.* FROM (${kept}) o ANTI JOIN (${gone}) g ${using}`;
+    replaced.push(`SELECT o.* FROM ${read(m.file)} o SEMI JOIN (${gone}) g ${using}`);
   } else if (m.keys) {
     deleted = Number(
       (await one(`SELECT COUNT(*) AS n FROM ${read(m.file)} o ANTI JOIN ${read(m.keys)} k ${using}`)).n,
     );
     kept = `SELECT o.* FROM (${kept}) o SEMI JOIN ${read(m.keys)} k ${using}`;
+    replaced.push(`SELECT o.* FROM ${read(m.file)} o ANTI JOIN ${read(m.keys)} k ${using}`);
   }
+  await m.recordDelta?.(
+    [...replaced, `SELECT * FROM ${read(m.changes)}`].map((r) => `(${r})`).join(' UNION ALL BY NAME '),
+  );
   const tmp = `${m.file}.${randomUUID().slice(0, 8)}.tmp`;
   try {
     await duck.run(

@@ -31,10 +31,19 @@ import { openSnapshotReaders } from '../ods-snapshot';
 import { copyTableToParquet, ODS_COPY_SETTINGS, type TableCopyResult } from '../ods-table-copy';
 import { layerDatabaseFile, layerDir, odsTableFile } from '../warehouse-layout';
 import { mergeChanges } from './ods-merge';
+import {
+  clearDeltas,
+  forgetDelta,
+  openDeltaLog,
+  recordDelta,
+  wholeTableDelta,
+  type DeltaLog,
+} from './ods-delta';
 import { tableRead, type TableRead } from './refresh-reads';
 import {
   bucketsWithDeletes,
   keyBuckets,
+  type KeyBuckets,
   mergedBucketCounts,
   rangePredicate,
   sourceBucketCounts,
@@ -55,6 +64,11 @@ export interface OdsRefreshOptions {
   parallel?: number;
   /** Names the refresh's work folder (default `refresh`): an attempt given up on never shares its retry's. */
   workName?: string;
+  /**
+   * Keep each table's changed rows beside the ODS for the layers' rebuild (ods-delta.ts; default
+   * true). False when the layers are rebuilt elsewhere, whole (Athena).
+   */
+  keepDeltas?: boolean;
 }
 
 /** What a refresh did to one table (the project record's shape), with the copy's warnings. */
@@ -95,9 +109,11 @@ export async function refreshOds(opts: OdsRefreshOptions): Promise<OdsRefreshRes
     }
     const { copies, snapshot } = await readSource(opts, instance, schema, reads, work);
     const tables: TableRefresh[] = [];
+    if (opts.keepDeltas === false) clearDeltas(opts.warehouseRoot, opts.projectId);
+    const deltas = opts.keepDeltas === false ? undefined : openDeltaLog(dir);
     for (const read of reads) {
       opts.signal?.throwIfAborted();
-      tables.push(await applyRead(instance, dir, read, copies));
+      tables.push(await applyRead(instance, dir, read, copies, deltas));
     }
     writeSourceSchema(
       opts.warehouseRoot,
@@ -169,16 +185,12 @@ async function odsKeyBuckets(duck: DuckDBConnection, file: string, table: Source
  */
 type Copies = Map<string, { rows: TableCopyResult; keys?: TableCopyResult; keyRanges?: [bigint, bigint][] }>;
 
-/** Every read in one snapshot, side by side on its readers. */
-async function readSource(
-  opts: OdsRefreshOptions,
-  instance: DuckDBInstance,
-  schema: SourceSnapshot,
-  reads: TableRead[],
-  work: string,
-): Promise<{ copies: Copies; snapshot: SnapshotRef }> {
-  const jobs: (SourceRead & { into: (r: TableCopyResult) => void })[] = [];
-  const copies: Copies = new Map();
+/** A copy to make in the snapshot, and where its result goes. */
+type CopyJob = SourceRead & { into: (r: TableCopyResult) => void };
+
+/** Each read's copies: its rows (changed or whole) and, for a key-set check without buckets, its keys. */
+function copyJobs(schema: SourceSnapshot, reads: TableRead[], work: string, copies: Copies): CopyJob[] {
+  const jobs: CopyJob[] = [];
   for (const read of reads) {
     const table = schema.tables.find((t) => t.name === read.table)!;
     const base = fileNameFor(table.name);
@@ -196,10 +208,29 @@ async function readSource(
         into: (keys) => copies.set(table.name, { ...copies.get(table.name)!, keys }),
       });
   }
+  return jobs;
+}
+
+/** Every read in one snapshot, side by side on its readers. */
+async function readSource(
+  opts: OdsRefreshOptions,
+  instance: DuckDBInstance,
+  schema: SourceSnapshot,
+  reads: TableRead[],
+  work: string,
+): Promise<{ copies: Copies; snapshot: SnapshotRef }> {
+  const copies: Copies = new Map();
+  const jobs = copyJobs(schema, reads, work, copies);
+  // The source's rows per key bucket, counted beside the reads in the same snapshot: the count is
+  // a scan of the table's smallest index, as long as the reads take, and needs nothing from them.
+  const counts = new Map<string, Promise<Map<string, number>>>();
+  const counting: { table: string; buckets: KeyBuckets }[] = [];
+  for (const read of reads)
+    if (read.kind === 'changes' && read.buckets) counting.push({ table: read.table, buckets: read.buckets });
   const snapshot = await openSnapshotReaders({
     connect: () => opts.source.connect(),
     tables: reads.map((r) => r.table),
-    parallel: Math.min(jobs.length, opts.parallel ?? defaultParallelism(opts.source)),
+    parallel: Math.min(jobs.length + counting.length, opts.parallel ?? defaultParallelism(opts.source)),
   });
   let failed = true;
   try {
@@ -208,7 +239,14 @@ async function readSource(
     const queue = [...jobs];
     let failure: { error: unknown } | undefined;
     await Promise.all(
-      snapshot.readers.map(async (reader) => {
+      snapshot.readers.map(async (reader, i) => {
+        // The last readers count first (the first reads the lost keys afterwards).
+        const count = counting[snapshot.readers.length - 1 - i];
+        if (count && snapshot.readers.length > 1) {
+          const counted = sourceBucketCounts(reader, count.table, count.buckets);
+          counts.set(count.table, counted);
+          await counted.catch((error: unknown) => (failure ??= { error }));
+        }
         for (let job = queue.shift(); job && !failure; job = queue.shift()) {
           opts.signal?.throwIfAborted();
           await readInto(instance, reader, job, maxRowBytes, pacer, opts)
@@ -231,6 +269,7 @@ async function readSource(
           maxRowBytes,
           pacer,
           opts,
+          sourceCounts: counts.get(read.table),
         });
     failed = false;
     return { copies, snapshot: { id: snapshot.id, position: snapshot.position } };
@@ -253,6 +292,8 @@ async function readLostKeys(c: {
   maxRowBytes: number;
   pacer: RowPacer | undefined;
   opts: OdsRefreshOptions;
+  /** The source's counts, when taken beside the reads. */
+  sourceCounts?: Promise<Map<string, number>>;
 }): Promise<void> {
   const { read } = c;
   const buckets = read.buckets!;
@@ -268,7 +309,7 @@ async function readLostKeys(c: {
   }
   const ranges = bucketsWithDeletes(
     odsCounts,
-    await sourceBucketCounts(c.reader, table.name, buckets),
+    await (c.sourceCounts ?? sourceBucketCounts(c.reader, table.name, buckets)),
     buckets,
   );
   entry.keyRanges = ranges;
@@ -319,13 +360,17 @@ async function applyRead(
   dir: string,
   read: TableRead,
   copies: Copies,
+  deltas: DeltaLog | undefined,
 ): Promise<TableRefresh> {
   const { rows, keys } = copies.get(read.table)!;
   const file = odsTableFile(dir, read.table);
   const duck = await instance.connect();
   try {
-    const before = fs.existsSync(file) ? await countRows(duck, file) : 0;
+    const had = fs.existsSync(file);
+    const before = had ? await countRows(duck, file) : 0;
     if (read.kind === 'whole') {
+      if (deltas && had) await recordDelta(duck, deltas, file, wholeTableDelta(file, rows.file));
+      else forgetDelta(file);
       fs.renameSync(rows.file, file);
       return {
         table: read.table,
@@ -346,6 +391,7 @@ async function applyRead(
       keyRanges,
       key: read.key,
       column: read.column,
+      recordDelta: deltas ? (select) => recordDelta(duck, deltas, file, select) : undefined,
     });
     return {
       table: read.table,

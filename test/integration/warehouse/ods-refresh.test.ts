@@ -202,7 +202,10 @@ describe('refreshing an ODS from a changed source (harness MariaDB)', () => {
 
   it('reads every table whole after retention removed the ODS files, and registers the views again', async () => {
     const dir = layerDir(ods.warehouseRoot, ods.projectId, 'ods');
-    for (const name of fs.readdirSync(dir)) if (name !== 'source-schema.json') fs.rmSync(`${dir}/${name}`);
+    // As retention does: every file but the saved schema, in sub-folders too (the pending changes).
+    for (const name of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }))
+      if (name !== 'source-schema.json' && fs.statSync(`${dir}/${name}`).isFile())
+        fs.rmSync(`${dir}/${name}`);
     const result = byTable(await refresh());
     expect(
       Object.values(result)

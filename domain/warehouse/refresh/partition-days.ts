@@ -1,0 +1,125 @@
+/**
+ * The days of a modeled table that its inputs' changes touch (docs/refresh.md#only-affected-days),
+ * found by running the table's own day expression (partition-lineage.ts) over what changed: over
+ * the base table's changed rows (old and new versions), over the changed days of a lower table, and
+ * over the rows that join a changed row of a joined table (matched on the joining side's columns,
+ * so a row whose joined row was deleted is found too). The SELECT's own filters are left out: a
+ * change may move a row into them or out of them.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quoteIdent as q, quoteLiteral as lit } from '../../../shared/sql-quoting';
+import { syntaxNodes, type SyntaxNode } from '../sql-syntax-tree';
+import type { PartitionLineage, TableRef } from './partition-lineage';
+
+/** What changed in one input of a table. */
+export type InputChange =
+  | { kind: 'unchanged' }
+  /** Changed in a way not known by day: the table is built whole. */
+  | { kind: 'unknown' }
+  /** An ODS table: its changed rows, old and new versions, in a Parquet file. */
+  | { kind: 'rows'; file: string }
+  /** A lower modeled table: the days of `column` computed again. */
+  | { kind: 'days'; column: string; days: string[]; null_day: boolean };
+
+export interface ChangedDays {
+  /** `YYYY-MM-DD`, sorted. */
+  days: string[];
+  /** Rows whose day is NULL are touched too. */
+  null_day: boolean;
+}
+
+type Scoped = Extract<PartitionLineage, { scoped: true }>;
+
+/** The relation the base's changes are read through, named as the base is in the SELECT. */
+const PROBE_ROWS = 'plat_probe_rows';
+
+export async function partitionDays(
+  conn: DuckDBConnection,
+  lineage: Scoped,
+  changeOf: (ref: TableRef) => InputChange,
+): Promise<ChangedDays | { reason: string }> {
+  const found = new Set<string>();
+  let nullDay = false;
+  const collect = async (sql: string) => {
+    const rows = (
+      await conn.runAndReadAll(`SELECT DISTINCT CAST(plat_day AS VARCHAR) AS d FROM (${sql})`)
+    ).getRowObjectsJS();
+    for (const { d } of rows)
+      if (d === null) nullDay = true;
+      else found.add(String(d));
+  };
+  const day = { ...lineage.expression, alias: 'plat_day' };
+  const base = changeOf(lineage.base);
+  if (base.kind === 'unknown') return { reason: `${lineage.base.table} changed in a way not known by day` };
+  if (base.kind !== 'unchanged') {
+    if (base.kind === 'rows') {
+      await conn.run(
+        `CREATE OR REPLACE TEMP VIEW ${PROBE_ROWS} AS SELECT * FROM read_parquet(${lit(base.file)})`,
+      );
+    } else {
+      const other = [...syntaxNodes(lineage.expression)].find(
+        (n) => n.class === 'COLUMN_REF' && (n.column_names as string[]).at(-1) !== base.column,
+      );
+      if (other)
+        return {
+          reason: `${lineage.column} reads ${(other.column_names as string[]).join('.')}, not the day of ${lineage.base.table}`,
+        };
+      const days = base.days.map((d) => `(DATE ${lit(d)})`);
+      if (base.null_day) days.push('(NULL::DATE)');
+      await conn.run(
+        `CREATE OR REPLACE TEMP VIEW ${PROBE_ROWS} AS SELECT * FROM (VALUES ${days.join(', ')}) AS t(${q(base.column)})`,
+      );
+    }
+    const from = {
+      type: 'BASE_TABLE',
+      alias: lineage.base.alias,
+      sample: null,
+      query_location: 0,
+      schema_name: 'main',
+      table_name: PROBE_ROWS,
+      column_name_alias: [],
+      catalog_name: 'temp',
+      at_clause: null,
+    };
+    await collect(await deserialize(conn, probe(lineage.node, [day], from)));
+  }
+  for (const join of lineage.joins) {
+    const change = changeOf(join.table);
+    if (change.kind === 'unchanged') continue;
+    if (change.kind !== 'rows') return { reason: `${join.table.table} changed in a way not known by row` };
+    const keys = join.on.map((o, i) => ({ ...o.from, alias: `plat_key_${i}` }));
+    const inner = await deserialize(
+      conn,
+      probe(lineage.node, [day, ...keys], lineage.node.from_table as SyntaxNode),
+    );
+    const match = join.on.map((o, i) => `j.${q(o.to)} = s.plat_key_${i}`).join(' AND ');
+    await collect(
+      `SELECT plat_day FROM (${inner}) s WHERE EXISTS (SELECT 1 FROM read_parquet(${lit(change.file)}) j WHERE ${match})`,
+    );
+  }
+  return { days: [...found].sort(), null_day: nullDay };
+}
+
+/** The SELECT with only `list` computed, over `from`, with no filter, grouping or modifier. */
+function probe(node: SyntaxNode, list: SyntaxNode[], from: unknown): SyntaxNode {
+  return {
+    ...node,
+    select_list: list,
+    from_table: from,
+    where_clause: null,
+    group_expressions: [],
+    group_sets: [],
+    aggregate_handling: 'STANDARD_HANDLING',
+    having: null,
+    modifiers: [],
+  };
+}
+
+/** A syntax tree written back as SQL by DuckDB's own serializer. */
+async function deserialize(conn: DuckDBConnection, node: SyntaxNode): Promise<string> {
+  const tree = JSON.stringify({ error: false, statements: [{ node }] });
+  const [row] = (
+    await conn.runAndReadAll(`SELECT json_deserialize_sql(${lit(tree)}::JSON) AS s`)
+  ).getRowObjectsJS();
+  return String(row.s);
+}
