@@ -4,8 +4,10 @@
  * source. Plain data: workflows, the gateway and the pages read it.
  */
 
+import type { DayRange } from './day-range';
+
 /** What started a refresh. */
-export type RefreshTrigger = 'manual' | 'schedule';
+export type RefreshTrigger = 'manual' | 'schedule' | 'backfill';
 
 /** What a refresh did to one table of the ODS. */
 export interface TableRefreshSummary {
@@ -27,6 +29,8 @@ export interface RefreshRun {
   /** The refresh workflow's id. */
   refresh_id: string;
   trigger: RefreshTrigger;
+  /** A backfill's days: every table read whole, these days of every table rebuilt by day recomputed. */
+  range?: DayRange;
   status: 'running' | 'completed' | 'failed';
   started_at: string;
   ended_at?: string;

@@ -1,5 +1,6 @@
 // The project page's freshness panel (docs/web-ui.md#freshness, docs/refresh.md): as of when the
-// warehouse shows its source, the last refresh table by table, "Refresh now", and the schedule.
+// warehouse shows its source, the last refresh table by table, "Refresh now", a backfill of a range
+// of days, and the schedule.
 const platRefreshLib = (() => {
   const { call, h, fmt, badge } = window.plat;
 
@@ -68,7 +69,12 @@ const platRefreshLib = (() => {
             ? h('time', { datetime: refreshes.as_of }, fmt.time(refreshes.as_of))
             : h('span', { class: 'muted' }, 'unknown'),
           last ? ' · last refresh ' : ' · never refreshed',
-          last ? [badge(last.status), ` ${fmt.time(last.started_at)} (${last.trigger})`] : '',
+          last
+            ? [
+                badge(last.status),
+                ` ${fmt.time(last.started_at)} (${last.trigger}${last.range ? ` of ${last.range.from} to ${last.range.to}` : ''})`,
+              ]
+            : '',
           last?.error ? h('span', { class: 'bad' }, ` — ${last.error}`) : '',
         ),
         last?.tables?.length ? tablesOf(last.tables) : '',
@@ -88,6 +94,7 @@ const platRefreshLib = (() => {
             running ? 'Refreshing…' : 'Refresh now',
           ),
         ),
+        backfillForm(running),
         scheduleBox(schedule),
         h('div', { id: 'refresh-error', class: 'error-box', role: 'alert', hidden: true }),
       );
@@ -118,6 +125,33 @@ const platRefreshLib = (() => {
           ),
         ),
       );
+    }
+
+    /**
+     * Two days and a button: every table read again, those days recomputed (docs/refresh.md#backfill).
+     * @param {boolean} running
+     */
+    function backfillForm(running) {
+      /** @param {string} name @param {string} label */
+      const day = (name, label) => h('label', {}, label, h('input', { type: 'date', name, required: true }));
+      const form = h(
+        'form',
+        { id: 'backfill-form', class: 'schedule-form' },
+        day('from', 'Rebuild days from'),
+        day('to', 'to'),
+        h('button', { type: 'submit', class: 'secondary', disabled: running }, 'Backfill'),
+      );
+      form.addEventListener('submit', (e) => {
+        e.preventDefault();
+        const value = (/** @type {string} */ name) =>
+          /** @type {HTMLInputElement} */ (form.querySelector(`[name=${name}]`)).value;
+        const body = { from: value('from'), to: value('to') };
+        acting(async () => {
+          awaited = (await call(client.POST('/v1/projects/{project_id}/backfill', { ...params, body })))
+            .refresh_id;
+        })();
+      });
+      return form;
     }
 
     /** @param {Schedule | null} schedule */

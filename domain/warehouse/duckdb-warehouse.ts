@@ -21,6 +21,7 @@ import {
   type QueryRows,
   type RefreshedTable,
   type TableScope,
+  type DayRange,
   type WarehouseEngine,
   WarehouseQueryError,
 } from './warehouse-engine';
@@ -75,11 +76,12 @@ export class DuckDbWarehouse implements WarehouseEngine {
     layer: LayerName,
     tables: LayerTableSpec[],
     below: Record<string, TableScope>,
+    force?: DayRange,
   ): Promise<RefreshedTable[]> {
     const scopes = new Map<string, TableScope>();
     const layers = new LayerNames(projectId);
     const built = await this.writeLayer(projectId, layer, tables, async (w) => {
-      scopes.set(w.spec.name, await refreshTable({ ...w, layer, layers, below }));
+      scopes.set(w.spec.name, await refreshTable({ ...w, layer, layers, below, force }));
     });
     return built.map((t) => ({ ...t, scope: scopes.get(t.name)! }));
   }

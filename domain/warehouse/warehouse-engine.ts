@@ -6,6 +6,9 @@
  * `plat_<project_id>_<layer>.<table>`, so one script runs unchanged on DuckDB and on Athena.
  */
 import type { LayerName, Prd } from '../../shared/prd-schema';
+import type { DayRange } from '../../shared/day-range';
+
+export type { DayRange };
 
 /** One table of a layer, defined by a SELECT over earlier layers. */
 export interface LayerTableSpec {
@@ -109,13 +112,15 @@ export interface WarehouseEngine {
    * whose inputs did not change is kept, one whose rows follow a day of its inputs has those days
    * computed again, any other is built whole. `below` says what the rebuild did to each table of
    * the layers under this one (`layer.table`); the ODS's changed rows are those the refresh left
-   * beside it. All or nothing, as `buildLayer`. Absent: the engine rebuilds whole (`buildLayer`).
+   * beside it. `force` (a backfill) adds its days to those of every table rebuilt by day from the
+   * ODS, changed or not. All or nothing, as `buildLayer`. Absent: the engine rebuilds whole.
    */
   refreshLayer?(
     projectId: string,
     layer: LayerName,
     tables: LayerTableSpec[],
     below: Record<string, TableScope>,
+    force?: DayRange,
   ): Promise<RefreshedTable[]>;
   /**
    * Runs one read-only SELECT with every built layer of the project visible by its qualified name;

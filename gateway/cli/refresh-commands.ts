@@ -1,15 +1,18 @@
 /**
- * `plat projects refresh ID [--wait]` and `plat projects freshness ID`: a project's warehouse brought
- * up to date with its source, and how fresh it is (docs/refresh.md#refresh-now).
+ * `plat projects refresh ID [--wait]`, `plat projects backfill ID --from D --to D [--wait]` and
+ * `plat projects freshness ID`: a project's warehouse brought up to date with its source, a range of
+ * days rebuilt, and how fresh it is (docs/refresh.md#refresh-now, docs/refresh.md#backfill).
  */
 import { needId, str, withApi } from './signed-in-action';
 import type { Command } from 'commander';
 import { ok, type PlatformClient } from './api-client';
-import type { CommandResult, Flags } from './command-kit';
+import { usageError, type CommandResult, type Flags } from './command-kit';
 import { table } from './render';
 import type { paths } from '../../shared/generated/platform-api';
 
 export const REFRESH_USAGE = `  projects refresh ID [--wait]            read what changed in the source, rebuild the warehouse
+  projects backfill ID --from 2025-01-01 --to 2025-01-31 [--wait]
+                                          read every table again, recompute those days
   projects freshness ID                   as of when the warehouse shows its source; the last refresh
   projects schedule ID [--every 6h | --cron '0 6 * * *' [--timezone Europe/Oslo]]
                        [--pause | --resume | --delete]
@@ -17,6 +20,8 @@ export const REFRESH_USAGE = `  projects refresh ID [--wait]            read wha
 
 /** The flags of `plat projects schedule`. */
 export const SCHEDULE_FLAGS = {
+  from: { type: 'string' },
+  to: { type: 'string' },
   every: { type: 'string' },
   cron: { type: 'string' },
   timezone: { type: 'string' },
@@ -38,17 +43,22 @@ export function registerRefreshCommands(projects: Command): void {
       withApi(async (api, [id], flags) => {
         const path = { project_id: needId(id) };
         const started = await ok(api.http.POST('/v1/projects/{project_id}/refresh', { params: { path } }));
-        if (flags.wait !== true)
-          return {
-            data: started,
-            text: `${started.refresh_id} started\nfollow it: plat projects freshness ${path.project_id}`,
-          };
-        const state = await untilEnded(api, path.project_id, started.refresh_id);
-        return {
-          data: state,
-          text: freshnessText(state),
-          exitCode: state.last?.status === 'completed' ? 0 : 1,
-        };
+        return ended(api, path.project_id, started, flags.wait === true);
+      }),
+    );
+  projects
+    .command('backfill')
+    .argument('[ID]')
+    .action(
+      withApi(async (api, [id], flags) => {
+        const path = { project_id: needId(id) };
+        const from = str(flags.from);
+        const to = str(flags.to);
+        if (!from || !to) throw usageError('give the days to rebuild: --from YYYY-MM-DD --to YYYY-MM-DD');
+        const started = await ok(
+          api.http.POST('/v1/projects/{project_id}/backfill', { params: { path }, body: { from, to } }),
+        );
+        return ended(api, path.project_id, started, flags.wait === true);
       }),
     );
   projects
@@ -68,6 +78,22 @@ export function registerRefreshCommands(projects: Command): void {
 
 type Freshness = Awaited<ReturnType<typeof freshness>>;
 
+/** A started refresh said, or with `wait`, followed to its end (exit 1 when it failed). */
+async function ended(
+  api: PlatformClient,
+  projectId: string,
+  started: { refresh_id: string },
+  wait: boolean,
+): Promise<CommandResult> {
+  if (!wait)
+    return {
+      data: started,
+      text: `${started.refresh_id} started\nfollow it: plat projects freshness ${projectId}`,
+    };
+  const state = await untilEnded(api, projectId, started.refresh_id);
+  return { data: state, text: freshnessText(state), exitCode: state.last?.status === 'completed' ? 0 : 1 };
+}
+
 const freshness = (api: PlatformClient, projectId: string) =>
   ok(api.http.GET('/v1/projects/{project_id}/refreshes', { params: { path: { project_id: projectId } } }));
 
@@ -85,7 +111,7 @@ function freshnessText(state: Freshness): string {
   const last = state.last;
   if (!last) return [...lines, 'never refreshed'].join('\n');
   lines.push(
-    `last refresh ${last.refresh_id} (${last.trigger}): ${last.status}${last.error ? `: ${last.error}` : ''}` +
+    `last refresh ${last.refresh_id} (${last.trigger}${last.range ? ` of ${last.range.from} to ${last.range.to}` : ''}): ${last.status}${last.error ? `: ${last.error}` : ''}` +
       (last.rows_read !== undefined ? `, ${last.rows_read} rows read` : ''),
   );
   if (last.tables?.length)

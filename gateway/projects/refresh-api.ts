@@ -9,6 +9,7 @@ import { dateTime } from './project-responses';
 import type { RefreshService } from './refresh-service';
 import type { RefreshScheduleService } from './refresh-schedule-service';
 import { CRON_PATTERN, EVERY_PATTERN, TIME_ZONES } from '../../shared/refresh-schedule-rules';
+import { DAY_PATTERN, MAX_BACKFILL_DAYS } from '../../shared/day-range';
 
 const tableRefresh = z.looseObject({
   table: z.string(),
@@ -20,9 +21,16 @@ const tableRefresh = z.looseObject({
   rows_deleted: z.number().int(),
   watermark: z.string().optional(),
 });
+const day = z.string().regex(DAY_PATTERN, 'a calendar day, YYYY-MM-DD');
+const dayRange = z.object({
+  from: day.describe('the first day, included'),
+  to: day.describe('the last day, included'),
+});
+
 const refreshRun = z.looseObject({
   refresh_id: z.string(),
-  trigger: z.enum(['manual', 'schedule']),
+  trigger: z.enum(['manual', 'schedule', 'backfill']),
+  range: dayRange.optional().describe("a backfill's days"),
   status: z.enum(['running', 'completed', 'failed']),
   started_at: dateTime,
   ended_at: dateTime.optional(),
@@ -116,6 +124,23 @@ function refreshRoutes(service: RefreshService): ApiRoute[] {
         409: { description: "the project's warehouse is not built, or a refresh of it is running" },
       },
       handle: ({ req, params }) => service.refreshNow(req.user!, params.project_id),
+    }),
+    apiRoute({
+      operationId: 'backfillProject',
+      method: 'post',
+      path: `${ONE}/backfill`,
+      summary: `Backfill a range of days: every table read again from the source, and the range's days of every table rebuilt by day recomputed (at most ${MAX_BACKFILL_DAYS} days)`,
+      params: projectParams,
+      body: dayRange.strict(),
+      responses: {
+        202: {
+          description: 'the backfill, started (a refresh run with trigger backfill)',
+          schema: refreshStartedSchema,
+        },
+        409: { description: "the project's warehouse is not built, or a refresh of it is running" },
+        422: { description: 'the range is no range of calendar days, or is longer than allowed' },
+      },
+      handle: ({ req, params, body }) => service.backfill(req.user!, params.project_id, body),
     }),
     apiRoute({
       operationId: 'projectRefreshes',

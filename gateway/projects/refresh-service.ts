@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { ProjectStore } from '../../domain/metadata-store/project-store';
 import type { ProjectView } from '../../shared/project-model';
 import type { RefreshRun } from '../../shared/refresh-model';
+import { dayRangeProblem, type DayRange } from '../../shared/day-range';
 import { projectRefresh } from '../../workflows/analysis/project-refresh';
 import type { TokenSubject } from '../auth/id-tokens';
 import { HttpError } from '../http-errors';
@@ -42,19 +43,44 @@ export class RefreshService {
   }
 
   async refreshNow(user: TokenSubject, projectId: string): Promise<RefreshStarted> {
+    return this.start(user, projectId, 'manual');
+  }
+
+  /**
+   * Backfills a range of days (docs/refresh.md#backfill): a refresh that reads every table whole and
+   * recomputes the range's days; 422 for a range that is no range of calendar days or is too long.
+   */
+  async backfill(user: TokenSubject, projectId: string, range: DayRange): Promise<RefreshStarted> {
+    const problem = dayRangeProblem(range);
+    if (problem)
+      throw new HttpError(422, 'invalid_range', problem, [
+        { field: problem.startsWith('to') ? 'to' : 'from', message: problem },
+      ]);
+    return this.start(user, projectId, 'backfill', range);
+  }
+
+  private async start(
+    user: TokenSubject,
+    projectId: string,
+    trigger: 'manual' | 'backfill',
+    range?: DayRange,
+  ): Promise<RefreshStarted> {
     const view = await this.refreshable(user, projectId);
     const running = await this.running(view.refresh?.last);
     if (running)
       throw new HttpError(409, 'refresh_running', `a refresh of ${projectId} is running (${running})`);
     // The time to the millisecond and a random tail: two refreshes never share an id (a project's
     // runs are told apart by it).
-    const refreshId = `${projectId}-refresh-${new Date().toISOString().replace(/[-:.]/g, '')}-${randomBytes(2).toString('hex')}`;
+    const kind = trigger === 'backfill' ? 'backfill' : 'refresh';
+    const refreshId = `${projectId}-${kind}-${new Date().toISOString().replace(/[-:.]/g, '')}-${randomBytes(2).toString('hex')}`;
     try {
       await this.deps.client.workflow.start(projectRefresh, {
         taskQueue: this.deps.taskQueue,
         workflowId: refreshId,
-        args: [{ project_id: projectId, trigger: 'manual' }],
-        staticSummary: `Refresh of ${projectId}`,
+        args: [{ project_id: projectId, trigger, ...(range ? { range } : {}) }],
+        staticSummary: range
+          ? `Backfill of ${projectId}, ${range.from} to ${range.to}`
+          : `Refresh of ${projectId}`,
       });
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError)

@@ -412,6 +412,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/projects/{project_id}/backfill': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Backfill a range of days: every table read again from the source, and the range's days of every table rebuilt by day recomputed (at most 3660 days) */
+    post: operations['backfillProject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/projects/{project_id}/refreshes': {
     parameters: {
       query?: never;
@@ -4468,6 +4485,133 @@ export interface operations {
       };
     };
   };
+  backfillProject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description proj-<yyyymmdd>-<suffix> */
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description the first day, included */
+          from: string;
+          /** @description the last day, included */
+          to: string;
+        };
+      };
+    };
+    responses: {
+      /** @description the backfill, started (a refresh run with trigger backfill) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            project_id: string;
+            refresh_id: string;
+            /** @constant */
+            status: 'started';
+          };
+        };
+      };
+      /** @description invalid request: `error.details` names each field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description no such resource */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description the project's warehouse is not built, or a refresh of it is running */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description the range is no range of calendar days, or is longer than allowed */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+    };
+  };
   projectRefreshes: {
     parameters: {
       query?: never;
@@ -4494,7 +4638,14 @@ export interface operations {
               | ({
                   refresh_id: string;
                   /** @enum {string} */
-                  trigger: 'manual' | 'schedule';
+                  trigger: 'manual' | 'schedule' | 'backfill';
+                  /** @description a backfill's days */
+                  range?: {
+                    /** @description the first day, included */
+                    from: string;
+                    /** @description the last day, included */
+                    to: string;
+                  };
                   /** @enum {string} */
                   status: 'running' | 'completed' | 'failed';
                   /** @description ISO 8601 date-time */
@@ -4531,7 +4682,14 @@ export interface operations {
             history: ({
               refresh_id: string;
               /** @enum {string} */
-              trigger: 'manual' | 'schedule';
+              trigger: 'manual' | 'schedule' | 'backfill';
+              /** @description a backfill's days */
+              range?: {
+                /** @description the first day, included */
+                from: string;
+                /** @description the last day, included */
+                to: string;
+              };
               /** @enum {string} */
               status: 'running' | 'completed' | 'failed';
               /** @description ISO 8601 date-time */

@@ -125,6 +125,25 @@ describe('plat CLI', () => {
     expect(refreshed.status).toBe(0);
     expect(refreshed.stdout).toMatch(/last refresh \S+ \(manual\): completed/);
     expect(refreshed.stdout).toMatch(/rental\s+changes\s+\d+\s+16044\s+16044\s+0/);
+    // A range of days rebuilt on demand: every table read again.
+    const missing = await plat('projects', 'backfill', projectId, '--from', '2005-05-24');
+    expect([missing.status, missing.stderr]).toEqual([
+      2,
+      expect.stringContaining('--from YYYY-MM-DD --to YYYY-MM-DD'),
+    ]);
+    const backfilled = await plat(
+      'projects',
+      'backfill',
+      projectId,
+      '--from',
+      '2005-05-24',
+      '--to',
+      '2005-05-31',
+      '--wait',
+    );
+    expect(backfilled.status).toBe(0);
+    expect(backfilled.stdout).toMatch(/\(backfill of 2005-05-24 to 2005-05-31\): completed/);
+    expect(backfilled.stdout).toMatch(/rental\s+whole\s+16044\s+16044\s+16044\s+0/);
   });
 
   it('answers --help for every command and subcommand with exit 0, naming that command', async () => {

@@ -294,6 +294,47 @@ describe('projects API', () => {
     expect(ads.body).toMatchObject({ rows: [{ total: '67406.56' }] });
   });
 
+  it('backfills a range of days for its owner only, and refuses what is no range of days', async () => {
+    const id = completedId;
+    const range = { from: '2005-05-24', to: '2005-06-30' };
+    expect((await call('POST', `/v1/projects/${id}/backfill`, range, otherToken)).status).toBe(404);
+    for (const [body, status] of [
+      [{}, 400],
+      [{ from: "2005-05-24' OR '1'='1", to: '2005-06-30' }, 400],
+      [{ from: '2005-5-24', to: '2005-06-30' }, 400],
+      [{ ...range, layer: 'ads' }, 400],
+      [{ from: '2005-02-30', to: '2005-03-01' }, 422],
+      [{ from: '2005-06-30', to: '2005-05-24' }, 422],
+      [{ from: '1990-01-01', to: '2030-01-01' }, 422],
+    ] as const)
+      expect([body, (await call('POST', `/v1/projects/${id}/backfill`, body, token)).status]).toEqual([
+        body,
+        status,
+      ]);
+    const started = await call('POST', `/v1/projects/${id}/backfill`, range, token);
+    expect(started).toMatchObject({
+      status: 202,
+      body: { refresh_id: expect.stringMatching(new RegExp(`^${id}-backfill-`)), status: 'started' },
+    });
+    let state: Record<string, unknown> = {};
+    for (let i = 0; i < 600; i++) {
+      state = (await call('GET', `/v1/projects/${id}/refreshes`, undefined, token)).body;
+      const last = state.last as { refresh_id?: string; status?: string } | null;
+      if (last?.refresh_id === started.body.refresh_id && last?.status !== 'running') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const last = state.last as { tables: { read: string }[] };
+    expect(last).toMatchObject({ status: 'completed', trigger: 'backfill', range });
+    expect(last.tables.every((t) => t.read === 'whole')).toBe(true);
+    const ads = await call(
+      'POST',
+      `/v1/projects/${id}/query`,
+      { sql: 'SELECT CAST(SUM(total_amount) AS VARCHAR) AS total FROM ads_payment_kpi_daily', layer: 'ads' },
+      token,
+    );
+    expect(ads.body).toMatchObject({ rows: [{ total: '67406.56' }] });
+  });
+
   it("reuse_ods: a new project on the same source reuses the caller's completed ODS, not another user's", async () => {
     const { user, password } = harness().mariadb;
     const body = { jdbc_url: sakilaUrl(), username: user, password, description: 'again', reuse_ods: true };

@@ -147,6 +147,16 @@ describe('project pages', () => {
       timeout: 120_000,
     });
     expect(await page.textContent('#refresh-as-of')).toMatch(/last refresh\s*completed/);
+    // A backfill of a week: every table read whole, the week said on the panel.
+    await page.fill('#backfill-form [name=from]', '2005-05-24');
+    await page.fill('#backfill-form [name=to]', '2005-05-31');
+    await page.click('#backfill-form button[type=submit]');
+    await page.waitForSelector('#refresh-tables tr[data-table=rental][data-read=whole]', {
+      timeout: 120_000,
+    });
+    expect(await page.textContent('#refresh-as-of')).toMatch(
+      /last refresh\s*completed.*\(backfill of 2005-05-24 to 2005-05-31\)/,
+    );
     await page.fill('#schedule-form [name=every]', '1m');
     await page.click('#schedule-form button[type=submit]');
     await page.waitForSelector('#refresh-error:not([hidden])');

@@ -175,6 +175,55 @@ describe('projectRefresh (real activities, time skipping)', () => {
     });
   }, 240_000);
 
+  it('a backfill reads every table again: a correction the source did not stamp is found, the days recomputed', async () => {
+    const project = await buildProject();
+    // Amounts corrected in place, the stamp kept: no refresh by stamp can see it.
+    await onSource(
+      'UPDATE orders SET amount = amount + 3.33, updated_at = updated_at WHERE order_id % 50 = 1;',
+    );
+    const rebuilt = await buildProject(project.prd);
+    const refreshed = await refresh(project.project_id);
+    // Read by stamp (the look-back re-reads the newest rows only), so the correction is missed.
+    expect(refreshed.tables!.find((t) => t.table === 'orders')).toMatchObject({ read: 'changes' });
+    expect(await adsRows(project)).not.toEqual(await adsRows(rebuilt));
+
+    const run = await env.client.workflow.execute(projectRefresh, {
+      taskQueue: TASK_QUEUE,
+      workflowId: `${project.project_id}-backfill-${++seq}`,
+      args: [
+        {
+          project_id: project.project_id,
+          trigger: 'backfill',
+          range: { from: '2025-01-01', to: '2025-12-31' },
+        },
+      ],
+    });
+    expect(run).toMatchObject({
+      status: 'completed',
+      trigger: 'backfill',
+      range: { from: '2025-01-01', to: '2025-12-31' },
+    });
+    expect(run.tables!.every((t) => t.read === 'whole')).toBe(true);
+    expect(await adsRows(project)).toEqual(await adsRows(rebuilt));
+  }, 240_000);
+
+  it('refuses a backfill of no calendar days, before touching anything', async () => {
+    const failed = await env.client.workflow
+      .execute(projectRefresh, {
+        taskQueue: TASK_QUEUE,
+        workflowId: `proj-20261201-nosuch-backfill-${++seq}`,
+        args: [
+          {
+            project_id: 'proj-20261201-nosuch',
+            trigger: 'backfill',
+            range: { from: '2025-02-30', to: '2025-03-01' },
+          },
+        ],
+      })
+      .catch((err: unknown) => err);
+    expect((failed as WorkflowFailedError).cause?.message).toMatch(/no project|not a calendar day/);
+  });
+
   it('refuses a project that does not exist or has no warehouse, with the reason', async () => {
     const failed = await refresh('proj-20261201-nosuch').catch((err: unknown) => err);
     expect(failed).toBeInstanceOf(WorkflowFailedError);

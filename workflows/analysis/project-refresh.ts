@@ -14,13 +14,16 @@ import {
 } from '@temporalio/workflow';
 import type { RefreshActivities } from '../../activities/analysis/refresh-activities';
 import type { RefreshRun, RefreshTrigger } from '../../shared/refresh-model';
+import type { DayRange } from '../../shared/day-range';
 import { onHost, type ProjectHost } from './project-host';
 import { workloadActivities } from '../fleet/workload-activities';
 
-/** What starts a refresh: the project, and whether a person or its schedule asked. */
+/** What starts a refresh: the project, whether a person or its schedule asked, and a backfill's days. */
 export interface ProjectRefreshInput {
   project_id: string;
   trigger: RefreshTrigger;
+  /** A backfill (docs/refresh.md#backfill): every table read whole, these days recomputed. */
+  range?: DayRange;
 }
 
 const bookkeeping = proxyActivities<Pick<RefreshActivities, 'startRefresh' | 'finishRefresh'>>({
@@ -58,10 +61,15 @@ function fileSteps(host: ProjectHost | undefined): { read: FileSteps; rebuild: F
 }
 
 export async function projectRefresh(input: ProjectRefreshInput): Promise<RefreshRun> {
-  const request = { project_id: input.project_id, refresh_id: workflowInfo().workflowId };
+  const request = {
+    project_id: input.project_id,
+    refresh_id: workflowInfo().workflowId,
+    ...(input.range ? { range: input.range } : {}),
+  };
   let run: RefreshRun = {
     refresh_id: request.refresh_id,
     trigger: input.trigger,
+    ...(input.range ? { range: input.range } : {}),
     status: 'running',
     started_at: new Date().toISOString(),
   };

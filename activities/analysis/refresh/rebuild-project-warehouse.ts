@@ -27,7 +27,7 @@ export async function rebuildProjectWarehouse(
   const below: Record<string, TableScope> = {};
   for (const { layer, database, tables } of scripts.layers) {
     const built: (BuiltTable | RefreshedTable)[] = engine.refreshLayer
-      ? await engine.refreshLayer(req.project_id, layer as LayerName, tables, below)
+      ? await engine.refreshLayer(req.project_id, layer as LayerName, tables, below, req.range)
       : await engine.buildLayer(req.project_id, layer as LayerName, tables);
     for (const t of built) {
       rows[`${layer}.${t.name}`] = t.row_count;

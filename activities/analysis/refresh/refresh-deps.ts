@@ -8,6 +8,7 @@ import type { SourcePolicy } from '../../../domain/sources/source-policy';
 import type { WarehouseEngine } from '../../../domain/warehouse/warehouse-engine';
 import type { HostDeps } from '../../fleet/host-activities';
 import type { RefreshRun } from '../../../shared/refresh-model';
+import type { DayRange } from '../../../shared/day-range';
 import type { ProjectEvent } from '../../../shared/project-model';
 
 export interface RefreshDeps {
@@ -27,6 +28,8 @@ export interface RefreshDeps {
 export interface RefreshRequest {
   project_id: string;
   refresh_id: string;
+  /** A backfill's days (docs/refresh.md#backfill): every table read whole, these days recomputed. */
+  range?: DayRange;
 }
 
 /** The refresh's run as it starts or ends, to record on the project. */

@@ -43,6 +43,7 @@ export async function refreshProjectOds(deps: RefreshDeps, req: RefreshRequest):
       workName: req.refresh_id,
       // Only an engine that rebuilds by day reads the changed rows (docs/refresh.md#only-affected-days).
       keepDeltas: Boolean(engine.refreshLayer),
+      readWhole: Boolean(req.range),
     });
   } catch (err) {
     throw reshapedSourceFailsForGood(misbehavingSourceFailsForGood(err));

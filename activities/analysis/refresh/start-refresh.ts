@@ -4,6 +4,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { withRefreshRun } from '../../../shared/refresh-model';
+import { dayRangeProblem } from '../../../shared/day-range';
 import type { ProjectHost } from '../../fleet/host-activities';
 import type { RecordRefreshRequest, RefreshDeps } from './refresh-deps';
 
@@ -23,6 +24,8 @@ export async function startRefresh(
       `project ${project_id} is ${view.status}: only a project whose warehouse was built can be refreshed`,
       'NotRefreshable',
     );
+  const problem = run.range && dayRangeProblem(run.range);
+  if (problem) throw ApplicationFailure.nonRetryable(`backfill of ${project_id}: ${problem}`, 'InvalidRange');
   await store.saveRefresh(project_id, (state) => withRefreshRun(state, run));
   const holder = view.warehouse.host;
   if (!holder) return {};

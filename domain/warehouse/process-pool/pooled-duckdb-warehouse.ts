@@ -17,6 +17,7 @@ import {
   type QueryRows,
   type RefreshedTable,
   type TableScope,
+  type DayRange,
   type WarehouseEngine,
 } from '../warehouse-engine';
 import type { WarehouseChildOp, WarehouseChildOps } from './warehouse-child-protocol';
@@ -157,12 +158,13 @@ export class PooledDuckDbWarehouse implements WarehouseEngine {
     layer: LayerName,
     tables: LayerTableSpec[],
     below: Record<string, TableScope>,
+    force?: DayRange,
   ): Promise<RefreshedTable[]> {
     return (await onLeasedChild(
       this.pool,
       this.warehouseRoot,
       'refreshLayer',
-      [projectId, layer, tables, below],
+      [projectId, layer, tables, below, force],
       BUILD_DEADLINE_MS,
     )) as RefreshedTable[];
   }

@@ -11,6 +11,7 @@ import {
   WarehouseQueryError,
   type LayerTableSpec,
   type TableScope,
+  type DayRange,
   type WarehouseQueryFailure,
 } from '../warehouse-engine';
 
@@ -28,6 +29,7 @@ export interface WarehouseChildOps {
     layer: LayerName,
     tables: LayerTableSpec[],
     below: Record<string, TableScope>,
+    force?: DayRange,
   ];
   describeLayer: [projectId: string, layer: LayerName];
   openQuerySession: [projectId: string];

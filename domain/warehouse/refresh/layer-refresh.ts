@@ -20,7 +20,8 @@ import {
   type TableWrite,
 } from '../layer-table-files';
 import { syntaxNodes, type SyntaxNode } from '../sql-syntax-tree';
-import type { TableScope } from '../warehouse-engine';
+import type { DayRange, TableScope } from '../warehouse-engine';
+import { daysOf } from '../../../shared/day-range';
 import { layerDatabaseName } from '../warehouse-layout';
 import { odsDeltaFile } from './ods-delta';
 import { partitionDays, type InputChange } from './partition-days';
@@ -42,6 +43,8 @@ export interface TableRefresh extends TableWrite {
   layers: LayerNames;
   /** What the rebuild did to the tables of the layers below (`layer.table`). */
   below: Record<string, TableScope>;
+  /** A backfill's days, recomputed in every table rebuilt by day from the ODS. */
+  force?: DayRange;
 }
 
 /** Writes one table of a layer being rebuilt after a refresh, and says how much was computed. */
@@ -92,13 +95,16 @@ async function decide(r: TableRefresh, old: TableMeta): Promise<TableScope> {
       inputs.set(`${ref.schema}.${ref.table}`, await inputChange(r, ref));
     }
   const changes = [...inputs.values()];
-  if (changes.every((c) => c.kind === 'unchanged')) return { kind: 'kept' };
+  const unchanged = changes.every((c) => c.kind === 'unchanged');
+  // A backfill recomputes its days in the tables over the ODS even where nothing changed.
+  const forced = r.force && r.layers.layerOf(String(baseOf(node)?.schema_name ?? '')) === 'ods';
+  if (!forced && unchanged) return { kind: 'kept' };
   const unknown = [...inputs].find(([, c]) => c.kind === 'unknown');
   if (unknown) return whole(`${unknown[0]} changed in a way not known by day`);
   const dates = r.table.columns.filter((c) => c.type === 'DATE').map((c) => c.name);
   const candidates = [...r.spec.partition_by.filter((p) => dates.includes(p)), ...dates];
   const lineage = partitionLineage(node, [...new Set(candidates)], await functionKinds(r.conn));
-  if (!lineage.scoped) return whole(lineage.reason);
+  if (!lineage.scoped) return unchanged ? { kind: 'kept' } : whole(lineage.reason);
   if (
     r.spec.partition_by.length &&
     (r.spec.partition_by.length !== 1 || r.spec.partition_by[0] !== lineage.column)
@@ -106,11 +112,19 @@ async function decide(r: TableRefresh, old: TableMeta): Promise<TableScope> {
     return whole(`it is partitioned by other columns than ${lineage.column}`);
   const found = await partitionDays(r.conn, lineage, (ref) => inputs.get(`${ref.schema}.${ref.table}`)!);
   if ('reason' in found) return whole(found.reason);
+  if (forced) found.days = [...new Set([...found.days, ...daysOf(r.force!)])].sort();
   if (!found.days.length && !found.null_day) return { kind: 'kept' };
   if (found.null_day && r.spec.partition_by.length) return whole('rows without a day changed');
   if (r.spec.partition_by.length && !dayFolders(old.location, lineage.column))
     return whole('its folders are not one a day');
   return { kind: 'days', column: lineage.column, days: found.days, null_day: found.null_day };
+}
+
+/** The first table of a SELECT's FROM clause (its base), when it reads one. */
+function baseOf(node: SyntaxNode): SyntaxNode | undefined {
+  let from = node.from_table as SyntaxNode | null;
+  while (from?.type === 'JOIN') from = from.left as SyntaxNode;
+  return from?.type === 'BASE_TABLE' ? from : undefined;
 }
 
 /** What changed in one table a SELECT reads: an ODS table's changed rows, a lower table's scope. */

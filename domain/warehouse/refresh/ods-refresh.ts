@@ -69,6 +69,8 @@ export interface OdsRefreshOptions {
    * true). False when the layers are rebuilt elsewhere, whole (Athena).
    */
   keepDeltas?: boolean;
+  /** Read every table whole, whatever its plan (a backfill: the source may have changed unstamped). */
+  readWhole?: boolean;
 }
 
 /** What a refresh did to one table (the project record's shape), with the copy's warnings. */
@@ -103,7 +105,13 @@ export async function refreshOds(opts: OdsRefreshOptions): Promise<OdsRefreshRes
     const duck = await instance.connect();
     let reads: TableRead[];
     try {
-      reads = await planReads(duck, dir, schema, opts.prd.refresh);
+      reads = opts.readWhole
+        ? schema.tables.map((t) => ({
+            table: t.name,
+            kind: 'whole',
+            why: 'a backfill reads every table whole',
+          }))
+        : await planReads(duck, dir, schema, opts.prd.refresh);
     } finally {
       duck.closeSync();
     }

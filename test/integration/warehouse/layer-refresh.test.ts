@@ -20,7 +20,7 @@ import {
   recordDelta,
   wholeTableDelta,
 } from '../../../domain/warehouse/refresh/ods-delta';
-import type { LayerTableSpec, TableScope } from '../../../domain/warehouse/warehouse-engine';
+import type { DayRange, LayerTableSpec, TableScope } from '../../../domain/warehouse/warehouse-engine';
 import {
   layerDatabaseFile,
   layerDatabaseName,
@@ -89,10 +89,10 @@ describe('modeled layers rebuilt by day after a refresh', () => {
     );
 
   /** Each layer refreshed in order, as the refresh workflow does; the scopes by `layer.table`. */
-  async function refreshLayers(): Promise<Record<string, TableScope>> {
+  async function refreshLayers(force?: DayRange): Promise<Record<string, TableScope>> {
     const below: Record<string, TableScope> = {};
     for (const layer of MODELED)
-      for (const t of await engine.refreshLayer(KEPT, layer, layers(KEPT)[layer], below))
+      for (const t of await engine.refreshLayer(KEPT, layer, layers(KEPT)[layer], below, force))
         below[`${layer}.${t.name}`] = t.scope;
     clearDeltas(root, KEPT);
     return below;
@@ -257,6 +257,42 @@ describe('modeled layers rebuilt by day after a refresh', () => {
     expect((scopes['dwd.verkauf'] as { days: string[] }).days).toEqual(
       expect.arrayContaining(['2025-02-02', '2025-03-03']),
     );
+    await expectEqualToFreshBuild();
+  });
+
+  it('a backfill recomputes its days in every table rebuilt by day, even where nothing changed', async () => {
+    // The orders of 2025-01-31 changed with no changed rows recorded (as a correction the source
+    // did not stamp): the layers do not know it, and only recomputing that day repairs them.
+    const orders = odsTableFile(ods(KEPT), 'bestellung');
+    await duck.run(
+      `COPY (SELECT nr, kunde, CASE WHEN CAST(zeit AS DATE) = DATE '2025-01-31' THEN betrag + 7 ELSE betrag END AS betrag, zeit
+             FROM read_parquet('${orders}')) TO '${orders}.new' (FORMAT parquet)`,
+    );
+    fs.renameSync(`${orders}.new`, orders);
+    const log = openDeltaLog(ods(KEPT));
+    for (const s of SOURCES) {
+      const file = odsTableFile(ods(KEPT), s);
+      await recordDelta(duck, log, file, wholeTableDelta(file, file));
+    }
+    const scopes = await refreshLayers({ from: '2025-01-30', to: '2025-02-02' });
+    const four = ['2025-01-30', '2025-01-31', '2025-02-01', '2025-02-02'];
+    expect(scopes['dwd.verkauf']).toEqual({ kind: 'days', column: 'tag', days: four, null_day: false });
+    expect(scopes['dws.taeglich']).toEqual({
+      kind: 'days',
+      column: 'stat_date',
+      days: four,
+      null_day: false,
+    });
+    expect(scopes['dws.monatlich']).toEqual({
+      kind: 'days',
+      column: 'periode',
+      days: ['2025-01-01', '2025-02-01'],
+      null_day: false,
+    });
+    // No day to recompute by, and nothing it reads changed.
+    expect(scopes['dwd.gebiete']).toEqual({ kind: 'kept' });
+    // Sums over every day: built whole from the recomputed days.
+    expect(scopes['dws.nach_land']).toEqual({ kind: 'whole', reason: 'it has no DATE column' });
     await expectEqualToFreshBuild();
   });
 });
