@@ -34,6 +34,8 @@ import {
   columnsOf,
   NEW_CATALOG,
   tableMeta,
+  viewSelect,
+  type TableParts,
   viewMeta,
   writeWholeTable,
   type TableWrite,
@@ -81,7 +83,10 @@ export class DuckDbWarehouse implements WarehouseEngine {
     const scopes = new Map<string, TableScope>();
     const layers = new LayerNames(projectId);
     const built = await this.writeLayer(projectId, layer, tables, async (w) => {
-      scopes.set(w.spec.name, await refreshTable({ ...w, layer, layers, below, force }));
+      const refresh = { ...w, layer, layers, below, force };
+      scopes.set(w.spec.name, await refreshTable(refresh));
+      // A table left as parts: the view reads them.
+      w.parts = refresh.parts;
     });
     return built.map((t) => ({ ...t, scope: scopes.get(t.name)! }));
   }
@@ -107,6 +112,7 @@ export class DuckDbWarehouse implements WarehouseEngine {
     fs.rmSync(tmp, { force: true });
     const built: BuiltTable[] = [];
     const selects = new Map(tables.map((t) => [t.name, t.select]));
+    const parts = new Map<string, TableParts>();
     try {
       await this.withProject(projectId, layer, async (conn) => {
         // The new catalog is written by the same session: a partitioned table's rows go into it
@@ -128,7 +134,9 @@ export class DuckDbWarehouse implements WarehouseEngine {
               columns: await columnsOf(conn, spec.select),
               partition_by: spec.partition_by,
             };
-            await write({ conn, spec, table, out, layerDir: dir });
+            const w: TableWrite = { conn, spec, table, out, layerDir: dir };
+            await write(w);
+            if (w.parts) parts.set(spec.name, w.parts);
             built.push(table);
           } catch (err) {
             throw new LayerBuildError(layer, spec.name, spec.select, (err as Error).message.split('\n')[0]);
@@ -148,8 +156,10 @@ export class DuckDbWarehouse implements WarehouseEngine {
     try {
       await confine(conn, this.projectDir(projectId));
       for (const t of built.filter((b) => !b.partition_by.length)) {
-        await conn.run(`CREATE VIEW ${q(t.name)} AS SELECT * FROM read_parquet(${lit(t.location)})`);
-        await conn.run(`COMMENT ON VIEW ${q(t.name)} IS ${lit(tableMeta(t, selects.get(t.name)!))}`);
+        await conn.run(`CREATE VIEW ${q(t.name)} AS ${viewSelect(t.location, parts.get(t.name))}`);
+        await conn.run(
+          `COMMENT ON VIEW ${q(t.name)} IS ${lit(tableMeta(t, selects.get(t.name)!, parts.get(t.name)))}`,
+        );
         const counted = await conn.runAndReadAll(`SELECT COUNT(*) AS n FROM ${q(t.name)}`);
         t.row_count = Number(counted.getRowObjectsJS()[0].n);
       }

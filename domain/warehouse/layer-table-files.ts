@@ -1,7 +1,9 @@
 /**
  * How a modeled table is kept on disk and in its layer's catalog (docs/architecture.md#the-embedded-warehouse):
- * a Parquet file read through a view, or for a partitioned table a folder a day and a copy of its
- * rows in the catalog; each catalog entry's comment says where its data lives and what built it.
+ * a Parquet file read through a view, or after refreshes by day a folder of parts, each read without
+ * the days later parts replaced (docs/refresh.md#only-affected-days); for a partitioned table a
+ * folder a day and a copy of its rows in the catalog. Each catalog entry's comment says where its
+ * data lives and what built it.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { createHash } from 'node:crypto';
@@ -18,6 +20,14 @@ export interface TableWrite {
   out: string;
   /** The layer's folder, which holds the data folder of its last build. */
   layerDir: string;
+  /** Set by a write that left the table as parts (then `table.location` is their folder). */
+  parts?: TableParts;
+}
+
+/** A table kept as parts: each file read without the days of `column` that later parts replaced. */
+export interface TableParts {
+  column: string;
+  files: { file: string; excluded: string[]; null_excluded: boolean }[];
 }
 
 /** What a catalog entry's comment says of its table. */
@@ -26,13 +36,20 @@ export interface TableMeta {
   partition_by: string[];
   /** A hash of the SELECT that built it (absent: built before it was kept). */
   select_sha?: string;
+  /** Its parts, when a refresh by day left it as parts. */
+  parts?: TableParts;
 }
 
 /** Location and partitioning of a view: from its comment (modeled layers) or its SQL (ODS). */
 export function viewMeta(comment: unknown, sql: string): TableMeta {
   if (typeof comment === 'string' && comment.startsWith('{')) {
     const meta = JSON.parse(comment) as TableMeta;
-    return { location: meta.location, partition_by: meta.partition_by, select_sha: meta.select_sha };
+    return {
+      location: meta.location,
+      partition_by: meta.partition_by,
+      select_sha: meta.select_sha,
+      parts: meta.parts,
+    };
   }
   const location = /read_parquet\('((?:[^']|'')*)'/.exec(sql)?.[1].replace(/''/g, "'") ?? '';
   return { location, partition_by: [] };
@@ -45,12 +62,32 @@ export const selectSha = (select: string) => createHash('sha256').update(select)
 export const NEW_CATALOG = 'plat_new_catalog';
 
 /** Where a table's data lives, how it is partitioned and what built it, kept as the catalog entry's comment. */
-export const tableMeta = (t: BuiltTable, select: string) =>
+export const tableMeta = (t: BuiltTable, select: string, parts?: TableParts) =>
   JSON.stringify({
     location: t.location,
     partition_by: t.partition_by,
     select_sha: selectSha(select),
+    ...(parts ? { parts } : {}),
   } satisfies TableMeta);
+
+/** The rows of a table's parts: each part without the days later parts replaced. */
+export function partsSelect({ column, files }: TableParts): string {
+  const c = q(column);
+  return files
+    .map(({ file, excluded, null_excluded }) => {
+      const gone = [
+        ...(excluded.length ? [`${c} IN (${excluded.map((d) => `DATE ${lit(d)}`).join(', ')})`] : []),
+        ...(null_excluded ? [`${c} IS NULL`] : []),
+      ];
+      const read = `SELECT * FROM read_parquet(${lit(file)})`;
+      return gone.length ? `${read} WHERE NOT coalesce(${gone.join(' OR ')}, false)` : read;
+    })
+    .join(' UNION ALL ');
+}
+
+/** The SELECT a non-partitioned table's view runs: its file, or its parts. */
+export const viewSelect = (location: string, parts?: TableParts) =>
+  parts ? partsSelect(parts) : `SELECT * FROM read_parquet(${lit(location)})`;
 
 /** A table written whole from its SELECT, as the first build writes it. */
 export async function writeWholeTable({ conn, table, spec, out }: TableWrite): Promise<void> {

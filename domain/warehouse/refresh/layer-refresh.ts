@@ -12,6 +12,8 @@ import { layerNames, type LayerName } from '../../../shared/prd-schema';
 import { quoteIdent as q, quoteLiteral as lit } from '../../../shared/sql-quoting';
 import {
   NEW_CATALOG,
+  viewSelect,
+  type TableParts,
   selectSha,
   tableMeta,
   viewMeta,
@@ -71,8 +73,11 @@ async function lastBuild(r: TableRefresh): Promise<{ meta?: TableMeta; reason: s
   if (meta.select_sha !== selectSha(r.spec.select)) return { reason: 'its last build ran another statement' };
   if (JSON.stringify(meta.partition_by) !== JSON.stringify(r.spec.partition_by))
     return { reason: 'its partitioning changed' };
-  const inside = path.relative(r.layerDir, meta.location);
-  if (!inside || inside.startsWith('..') || path.isAbsolute(inside) || !fs.existsSync(meta.location))
+  const inLayer = (file: string) => {
+    const inside = path.relative(r.layerDir, file);
+    return Boolean(inside) && !inside.startsWith('..') && !path.isAbsolute(inside) && fs.existsSync(file);
+  };
+  if (!inLayer(meta.location) || !(meta.parts?.files ?? []).every((f) => inLayer(f.file)))
     return { reason: 'its last build is not in its layer' };
   return { meta, reason: '' };
 }
@@ -171,7 +176,9 @@ function dayFolders(location: string, column: string): boolean {
 
 /** The table as its last build left it: the same files, linked, and its catalog copy. */
 async function writeKept(r: TableRefresh, old: TableMeta): Promise<void> {
-  if (!r.spec.partition_by.length) {
+  if (old.parts) {
+    linkParts(r, old.parts.files, old.parts.column, (f) => f);
+  } else if (!r.spec.partition_by.length) {
     linkOrCopy(old.location, r.out);
   } else {
     linkTree(old.location, r.out, () => true);
@@ -189,13 +196,7 @@ async function writeDays(r: TableRefresh, old: TableMeta, scope: Extract<TableSc
   ].join(' OR ');
   const fresh = `SELECT * FROM (${r.spec.select}) WHERE ${inDays}`;
   const kept = `NOT coalesce(${inDays}, false)`;
-  if (!r.spec.partition_by.length) {
-    await r.conn.run(
-      `COPY (${fresh} UNION ALL BY NAME SELECT * FROM read_parquet(${lit(old.location)}) WHERE ${kept})
-       TO ${lit(r.out)} (FORMAT parquet, COMPRESSION zstd)`,
-    );
-    return;
-  }
+  if (!r.spec.partition_by.length) return writeDayPart(r, old, scope, fresh, kept);
   const days = new Set(scope.days.map((d) => `${scope.column}=${d}`));
   linkTree(old.location, r.out, (name) => !days.has(name));
   await r.conn.run(`CREATE OR REPLACE TEMP TABLE plat_staged AS ${fresh}`);
@@ -214,6 +215,74 @@ async function writeDays(r: TableRefresh, old: TableMeta, scope: Extract<TableSc
     await r.conn.run('DROP TABLE IF EXISTS plat_staged');
   }
 }
+
+/** Parts a table may have before they are written into one file again. */
+const MAX_PARTS = 8;
+/** Days its parts may leave out, all together, before they are written into one file again. */
+const MAX_EXCLUDED_DAYS = 1000;
+
+/**
+ * A table of one file or of parts, refreshed by day without copying its untouched rows: its parts
+ * linked, each now also without the recomputed days, and those days' rows as a new part. Past
+ * `MAX_PARTS` parts or `MAX_EXCLUDED_DAYS` left-out days, written into one file again.
+ */
+async function writeDayPart(
+  r: TableRefresh,
+  old: TableMeta,
+  scope: Extract<TableScope, { kind: 'days' }>,
+  fresh: string,
+  kept: string,
+): Promise<void> {
+  const before = old.parts
+    ? old.parts.column === scope.column
+      ? old.parts.files
+      : undefined
+    : [{ file: old.location, excluded: [], null_excluded: false }];
+  const excluded = (before ?? []).reduce((n, f) => n + f.excluded.length, 0) + scope.days.length;
+  if (!before || before.length >= MAX_PARTS || excluded > MAX_EXCLUDED_DAYS) {
+    await r.conn.run(
+      `COPY (${fresh} UNION ALL BY NAME SELECT * FROM (${viewSelect(old.location, old.parts)}) WHERE ${kept})
+       TO ${lit(r.out)} (FORMAT parquet, COMPRESSION zstd)`,
+    );
+    return;
+  }
+  const files = linkParts(r, before, scope.column, (f) => ({
+    file: f.file,
+    excluded: [...new Set([...f.excluded, ...scope.days])].sort(),
+    null_excluded: f.null_excluded || scope.null_day,
+  }));
+  const name = `part-${files.length}.parquet`;
+  await r.conn.run(
+    `COPY (${fresh}) TO ${lit(path.join(partsFolder(r.out), name))} (FORMAT parquet, COMPRESSION zstd)`,
+  );
+  // linkParts made the table's location its parts folder.
+  files.push({ file: path.join(r.table.location, name), excluded: [], null_excluded: false });
+}
+
+/**
+ * The parts `files` linked into the table's new parts folder, each as `change` says; the table's
+ * location and parts set to them. Answers the new parts, to which more may be added.
+ */
+function linkParts(
+  r: TableRefresh,
+  files: TableParts['files'],
+  column: string,
+  change: (f: TableParts['files'][number]) => TableParts['files'][number],
+): TableParts['files'] {
+  const into = partsFolder(r.out);
+  fs.mkdirSync(into);
+  const linked = files.map((f, i) => {
+    const name = `part-${i}.parquet`;
+    linkOrCopy(f.file, path.join(into, name));
+    return { ...change(f), file: path.join(partsFolder(r.table.location), name) };
+  });
+  r.table.location = partsFolder(r.table.location);
+  r.parts = { column, files: linked };
+  return linked;
+}
+
+/** A table's parts folder, named after the file it would otherwise be. */
+const partsFolder = (file: string) => `${file.replace(/\.parquet$/, '')}.parts`;
 
 /**
  * The table's catalog copy in the new catalog: its last build's rows where `keep` holds, and the

@@ -295,4 +295,37 @@ describe('modeled layers rebuilt by day after a refresh', () => {
     expect(scopes['dws.nach_land']).toEqual({ kind: 'whole', reason: 'it has no DATE column' });
     await expectEqualToFreshBuild();
   });
+
+  it('leaves untouched rows where they were, as parts, and writes the parts into one file again after eight', async () => {
+    const orders = odsTableFile(ods(KEPT), 'bestellung');
+    const work = path.join(root, 'changes3');
+    fs.mkdirSync(work, { recursive: true });
+    const locations: string[] = [];
+    for (let i = 1; i <= 7; i++) {
+      const log = openDeltaLog(ods(KEPT));
+      await duck.run(
+        `COPY (SELECT nr, kunde, betrag + ${i} AS betrag, zeit FROM read_parquet('${orders}') WHERE nr = ${100 * i + 1})
+         TO '${work}/c${i}.parquet' (FORMAT parquet)`,
+      );
+      await mergeChanges(duck, {
+        file: orders,
+        changes: `${work}/c${i}.parquet`,
+        key: ['nr'],
+        column: 'nr',
+        recordDelta: (select) => recordDelta(duck, log, orders, select),
+      });
+      for (const s of ['kunde', 'region']) {
+        const file = odsTableFile(ods(KEPT), s);
+        await recordDelta(duck, log, file, wholeTableDelta(file, file));
+      }
+      expect((await refreshLayers())['dwd.verkauf']).toMatchObject({
+        kind: 'days',
+        days: [expect.any(String)],
+      });
+      locations.push((await engine.describeLayer(KEPT, 'dwd')).find((t) => t.name === 'verkauf')!.location);
+    }
+    expect(locations.filter((l) => l.endsWith('verkauf.parts')).length).toBeGreaterThan(3);
+    expect(locations.some((l) => l.endsWith('verkauf.parquet'))).toBe(true);
+    await expectEqualToFreshBuild();
+  });
 });
