@@ -3,6 +3,7 @@
  * rows than the source (adjacent ones joined), and their predicate, quoted for either side.
  */
 import {
+  bucketParts,
   bucketsWithDeletes,
   keyBuckets,
   KEY_BUCKETS,
@@ -57,5 +58,15 @@ describe('key buckets', () => {
       ),
     ).toBe('("a""b" >= 0 AND "a""b" < 5) OR ("a""b" >= 9 AND "a""b" < 12)');
     expect(rangePredicate('id', [], true)).toBe('FALSE');
+  });
+
+  it('shares the count among readers by runs of whole buckets, the ends open', () => {
+    const b = { column: 'o`id', width: 10n };
+    expect(bucketParts(b, 1)).toEqual(['']);
+    expect(bucketParts(b, 2)).toEqual(['`o``id` < 20480', '`o``id` >= 20480']);
+    const three = bucketParts(b, 3);
+    expect(three).toEqual(['`o``id` < 13660', '`o``id` >= 13660 AND `o``id` < 27320', '`o``id` >= 27320']);
+    // Every bound is a bucket's first key: no bucket is counted in two parts.
+    for (const bound of three.join(' ').match(/\d+/g)!) expect(BigInt(bound) % b.width).toBe(0n);
   });
 });

@@ -31,15 +31,33 @@ export function keyBuckets(column: string, min: string | null, max: string | nul
   return { column, width };
 }
 
-/** Rows per bucket in the source, read in the refresh's snapshot. */
+/**
+ * The buckets cut into `parts` runs of whole buckets, as key predicates (MySQL quoting): the first
+ * from the lowest key, the last up to the highest (rows added past the span included), so the
+ * source's count can be shared among readers.
+ */
+export function bucketParts(b: KeyBuckets, parts: number): string[] {
+  const key = quoteMysqlIdent(b.column);
+  const per = BigInt(Math.ceil(KEY_BUCKETS / Math.max(1, parts)));
+  const bounds = Array.from({ length: Math.max(1, parts) - 1 }, (_, i) => BigInt(i + 1) * per * b.width);
+  return [...bounds, undefined].map((to, i) => {
+    const from = i ? bounds[i - 1] : undefined;
+    return [from !== undefined ? `${key} >= ${from}` : '', to !== undefined ? `${key} < ${to}` : '']
+      .filter(Boolean)
+      .join(' AND ');
+  });
+}
+
+/** Rows per bucket in the source (or in the part of its keys `where` names), read in the refresh's snapshot. */
 export async function sourceBucketCounts(
   reader: Connection,
   table: string,
   b: KeyBuckets,
+  where = '',
 ): Promise<Map<string, number>> {
   const key = quoteMysqlIdent(b.column);
   const [rows] = await reader.query<RowDataPacket[]>(
-    `SELECT CAST(${key} DIV ${b.width} AS CHAR) AS b, COUNT(*) AS n FROM ${quoteMysqlIdent(table)} GROUP BY 1`,
+    `SELECT CAST(${key} DIV ${b.width} AS CHAR) AS b, COUNT(*) AS n FROM ${quoteMysqlIdent(table)}${where ? ` WHERE ${where}` : ''} GROUP BY 1`,
   );
   return new Map(rows.map((r) => [String(r.b), Number(r.n)]));
 }

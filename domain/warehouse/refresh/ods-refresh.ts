@@ -41,6 +41,7 @@ import {
 } from './ods-delta';
 import { tableRead, type TableRead } from './refresh-reads';
 import {
+  bucketParts,
   bucketsWithDeletes,
   keyBuckets,
   type KeyBuckets,
@@ -193,6 +194,20 @@ async function odsKeyBuckets(duck: DuckDBConnection, file: string, table: Source
  */
 type Copies = Map<string, { rows: TableCopyResult; keys?: TableCopyResult; keyRanges?: [bigint, bigint][] }>;
 
+/**
+ * Readers that share one table's count of rows per bucket: the count scans the whole table in the
+ * source, the longest step of a refresh, and a server scans key ranges side by side (measured on 2
+ * cores, 5,000,000 rows: 2.8-3.3 s on one reader, 2.2-2.5 s on two).
+ */
+const COUNT_PARTS = 2;
+
+/** Per-bucket counts of the parts of a table, added up. */
+function sumCounts(parts: Map<string, number>[]): Map<string, number> {
+  const sum = new Map<string, number>();
+  for (const part of parts) for (const [bucket, n] of part) sum.set(bucket, (sum.get(bucket) ?? 0) + n);
+  return sum;
+}
+
 /** A copy to make in the snapshot, and where its result goes. */
 type CopyJob = SourceRead & { into: (r: TableCopyResult) => void };
 
@@ -232,13 +247,18 @@ async function readSource(
   // The source's rows per key bucket, counted beside the reads in the same snapshot: the count is
   // a scan of the table's smallest index, as long as the reads take, and needs nothing from them.
   const counts = new Map<string, Promise<Map<string, number>>>();
-  const counting: { table: string; buckets: KeyBuckets }[] = [];
+  // Each table's count shared among COUNT_PARTS readers, by runs of whole buckets.
+  const counting: { table: string; buckets: KeyBuckets; where: string }[] = [];
   for (const read of reads)
-    if (read.kind === 'changes' && read.buckets) counting.push({ table: read.table, buckets: read.buckets });
+    if (read.kind === 'changes' && read.buckets)
+      for (const where of bucketParts(read.buckets, COUNT_PARTS))
+        counting.push({ table: read.table, buckets: read.buckets, where });
+  const partCounts = new Map<string, Promise<Map<string, number>>[]>();
   const snapshot = await openSnapshotReaders({
     connect: () => opts.source.connect(),
     tables: reads.map((r) => r.table),
-    parallel: Math.min(jobs.length + counting.length, opts.parallel ?? defaultParallelism(opts.source)),
+    // A reader of its own for each part of a count (the count is the source's work, the reads ours).
+    parallel: Math.min(jobs.length, opts.parallel ?? defaultParallelism(opts.source)) + counting.length,
   });
   let failed = true;
   try {
@@ -250,9 +270,9 @@ async function readSource(
       snapshot.readers.map(async (reader, i) => {
         // The last readers count first (the first reads the lost keys afterwards).
         const count = counting[snapshot.readers.length - 1 - i];
-        if (count && snapshot.readers.length > 1) {
-          const counted = sourceBucketCounts(reader, count.table, count.buckets);
-          counts.set(count.table, counted);
+        if (count && snapshot.readers.length > counting.length) {
+          const counted = sourceBucketCounts(reader, count.table, count.buckets, count.where);
+          partCounts.set(count.table, [...(partCounts.get(count.table) ?? []), counted]);
           await counted.catch((error: unknown) => (failure ??= { error }));
         }
         for (let job = queue.shift(); job && !failure; job = queue.shift()) {
@@ -264,6 +284,7 @@ async function readSource(
       }),
     );
     if (failure) throw failure.error;
+    for (const [table, parts] of partCounts) counts.set(table, Promise.all(parts).then(sumCounts));
     // Then, still in the snapshot, deletes found by counting: only the keys of the buckets that lost rows.
     for (const read of reads)
       if (read.kind === 'changes' && read.buckets)
