@@ -46,7 +46,7 @@ export async function mergeChanges(duck: DuckDBConnection, m: MergeFiles): Promi
   let kept = `SELECT o.* FROM ${read(m.file)} o ANTI JOIN ${read(m.changes)} c ${using}`;
   let deleted = 0;
   // The old versions of changed rows, and (below) of deleted ones: what the layers above must redo.
-  const replaced = [`SELECT o.* FROM ${read(m.file)} o SEMI JOIN ${read(m.changes)} c ${using}`];
+  const replaced: string[] = [];
   if (m.keys && m.keyRanges) {
     // Counted buckets: the old rows in the ranges that lost rows whose keys the source no longer has.
     const k = quoteIdent(m.key[0]);
@@ -61,9 +61,21 @@ export async function mergeChanges(duck: DuckDBConnection, m: MergeFiles): Promi
     kept = `SELECT o.* FROM (${kept}) o SEMI JOIN ${read(m.keys)} k ${using}`;
     replaced.push(`SELECT o.* FROM ${read(m.file)} o ANTI JOIN ${read(m.keys)} k ${using}`);
   }
-  await m.recordDelta?.(
-    [...replaced, `SELECT * FROM ${read(m.changes)}`].map((r) => `(${r})`).join(' UNION ALL BY NAME '),
-  );
+  if (m.recordDelta) {
+    // Rows read again but not changed (the look-back re-reads the newest) are no change: only the
+    // versions that differ, old and new, and the deleted rows' old ones.
+    const columns = (await duck.runAndReadAll(`DESCRIBE SELECT * FROM ${read(m.file)}`))
+      .getRowObjectsJS()
+      .map((c) => quoteIdent(String(c.column_name)))
+      .join(', ');
+    const before = `SELECT ${columns} FROM (SELECT o.* FROM ${read(m.file)} o SEMI JOIN ${read(m.changes)} c ${using})`;
+    const after = `SELECT ${columns} FROM ${read(m.changes)}`;
+    await m.recordDelta(
+      [`${before} EXCEPT ALL ${after}`, `${after} EXCEPT ALL ${before}`, ...replaced]
+        .map((r) => `(${r})`)
+        .join(' UNION ALL BY NAME '),
+    );
+  }
   const tmp = `${m.file}.${randomUUID().slice(0, 8)}.tmp`;
   try {
     await duck.run(

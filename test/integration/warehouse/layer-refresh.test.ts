@@ -328,4 +328,28 @@ describe('modeled layers rebuilt by day after a refresh', () => {
     expect(locations.some((l) => l.endsWith('verkauf.parquet'))).toBe(true);
     await expectEqualToFreshBuild();
   });
+
+  it('takes a row read again but not changed (the look-back) for no change', async () => {
+    const orders = odsTableFile(ods(KEPT), 'bestellung');
+    const work = path.join(root, 'changes4');
+    fs.mkdirSync(work, { recursive: true });
+    const log = openDeltaLog(ods(KEPT));
+    await duck.run(
+      `COPY (SELECT * FROM read_parquet('${orders}') WHERE nr IN (42, 43)) TO '${work}/same.parquet' (FORMAT parquet)`,
+    );
+    await mergeChanges(duck, {
+      file: orders,
+      changes: `${work}/same.parquet`,
+      key: ['nr'],
+      column: 'nr',
+      recordDelta: (select) => recordDelta(duck, log, orders, select),
+    });
+    for (const s of ['kunde', 'region']) {
+      const file = odsTableFile(ods(KEPT), s);
+      await recordDelta(duck, log, file, wholeTableDelta(file, file));
+    }
+    const scopes = await refreshLayers();
+    expect(Object.values(scopes).every((scope) => scope.kind === 'kept')).toBe(true);
+    await expectEqualToFreshBuild();
+  });
 });
