@@ -28,8 +28,16 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * Exits once stdout and stderr have taken everything written: into a pipe (`plat … --json | jq`) a
+ * write is handed over a buffer at a time, and exiting at once cut a long answer at 64 KB.
+ */
+function exitWhenFlushed(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitWhenFlushed(code),
   (err) => {
     const e = err as ApiError;
     process.stderr.write(`plat: ${e.message}\n`);
@@ -39,6 +47,6 @@ main(process.argv.slice(2)).then(
     // An invalid policy: each problem with its path.
     for (const p of (e.details as { problems?: { path: string; message: string }[] })?.problems ?? [])
       process.stderr.write(`  ${p.path}: ${p.message}\n`);
-    process.exit(e.status === 2 ? 2 : 1);
+    exitWhenFlushed(e.status === 2 ? 2 : 1);
   },
 );

@@ -52,10 +52,11 @@ export class RefreshService {
    */
   async backfill(user: TokenSubject, projectId: string, range: DayRange): Promise<RefreshStarted> {
     const problem = dayRangeProblem(range);
-    if (problem)
-      throw new HttpError(422, 'invalid_range', problem, [
-        { field: problem.startsWith('to') ? 'to' : 'from', message: problem },
-      ]);
+    if (problem) {
+      // "from: … is not a calendar day" names its field; a rule between the two is the end's.
+      const [, field, message] = /^(from|to): (.*)$/.exec(problem) ?? [problem, 'to', problem];
+      throw new HttpError(422, 'invalid_range', problem, [{ field, message }]);
+    }
     return this.start(user, projectId, 'backfill', range);
   }
 
