@@ -70,17 +70,25 @@ export const tableMeta = (t: BuiltTable, select: string, parts?: TableParts) =>
     ...(parts ? { parts } : {}),
   } satisfies TableMeta);
 
+/**
+ * A predicate true for the rows of `days` of `column` (and its NULL rows with `nullDay`); empty when
+ * it names none. Days are `YYYY-MM-DD`, written as quoted DATE literals.
+ */
+export function dayPredicate(column: string, days: string[], nullDay: boolean): string {
+  const c = q(column);
+  return [
+    ...(days.length ? [`${c} IN (${days.map((d) => `DATE ${lit(d)}`).join(', ')})`] : []),
+    ...(nullDay ? [`${c} IS NULL`] : []),
+  ].join(' OR ');
+}
+
 /** The rows of a table's parts: each part without the days later parts replaced. */
 export function partsSelect({ column, files }: TableParts): string {
-  const c = q(column);
   return files
     .map(({ file, excluded, null_excluded }) => {
-      const gone = [
-        ...(excluded.length ? [`${c} IN (${excluded.map((d) => `DATE ${lit(d)}`).join(', ')})`] : []),
-        ...(null_excluded ? [`${c} IS NULL`] : []),
-      ];
+      const gone = dayPredicate(column, excluded, null_excluded);
       const read = `SELECT * FROM read_parquet(${lit(file)})`;
-      return gone.length ? `${read} WHERE NOT coalesce(${gone.join(' OR ')}, false)` : read;
+      return gone ? `${read} WHERE NOT coalesce(${gone}, false)` : read;
     })
     .join(' UNION ALL ');
 }

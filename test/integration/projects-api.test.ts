@@ -248,6 +248,18 @@ describe('projects API', () => {
     completedId = id;
   });
 
+  /** The project's refreshes once the run `refreshId` has ended (polled for up to a minute). */
+  async function refreshesWhenEnded(id: string, refreshId: string): Promise<Record<string, unknown>> {
+    let state: Record<string, unknown> = {};
+    for (let i = 0; i < 600; i++) {
+      state = (await call('GET', `/v1/projects/${id}/refreshes`, undefined, token)).body;
+      const last = state.last as { refresh_id?: string; status?: string } | null;
+      if (last?.refresh_id === refreshId && last.status !== 'running') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return state;
+  }
+
   it('refreshes a completed project for its owner only, and shows how fresh it is', async () => {
     const id = completedId;
     const before = await call('GET', `/v1/projects/${id}/refreshes`, undefined, token);
@@ -263,12 +275,7 @@ describe('projects API', () => {
         status: 'started',
       },
     });
-    let state: Record<string, unknown> = {};
-    for (let i = 0; i < 600; i++) {
-      state = (await call('GET', `/v1/projects/${id}/refreshes`, undefined, token)).body;
-      if ((state.last as { status?: string } | null)?.status === 'completed') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const state = await refreshesWhenEnded(id, started.body.refresh_id as string);
     const last = state.last as {
       refresh_id: string;
       tables: { table: string; read: string; rows_after: number }[];
@@ -316,13 +323,7 @@ describe('projects API', () => {
       status: 202,
       body: { refresh_id: expect.stringMatching(new RegExp(`^${id}-backfill-`)), status: 'started' },
     });
-    let state: Record<string, unknown> = {};
-    for (let i = 0; i < 600; i++) {
-      state = (await call('GET', `/v1/projects/${id}/refreshes`, undefined, token)).body;
-      const last = state.last as { refresh_id?: string; status?: string } | null;
-      if (last?.refresh_id === started.body.refresh_id && last?.status !== 'running') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const state = await refreshesWhenEnded(id, started.body.refresh_id as string);
     const last = state.last as { tables: { read: string }[] };
     expect(last).toMatchObject({ status: 'completed', trigger: 'backfill', range });
     expect(last.tables.every((t) => t.read === 'whole')).toBe(true);

@@ -6,6 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDuckDb } from '../../domain/warehouse/duckdb-module';
 import { partitionLineage, type FunctionKinds } from '../../domain/warehouse/refresh/partition-lineage';
+import { functionKinds } from '../../domain/warehouse/refresh/layer-refresh';
 import type { SyntaxNode } from '../../domain/warehouse/sql-syntax-tree';
 
 let conn: DuckDBConnection;
@@ -13,13 +14,7 @@ let kinds: FunctionKinds;
 
 beforeAll(async () => {
   conn = await (await openDuckDb(':memory:', { threads: '1' })).connect();
-  const rows = (
-    await conn.runAndReadAll(
-      `SELECT function_name AS name FROM duckdb_functions() GROUP BY 1 HAVING bool_and(function_type = 'scalar')`,
-    )
-  ).getRowObjectsJS();
-  const scalar = new Set(rows.map((r) => String(r.name)));
-  kinds = { isScalar: (name) => scalar.has(name) };
+  kinds = await functionKinds(conn);
 });
 
 afterAll(() => conn.closeSync());

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { layerNames, type LayerName } from '../../../shared/prd-schema';
 import { quoteIdent as q, quoteLiteral as lit } from '../../../shared/sql-quoting';
 import {
+  dayPredicate,
   NEW_CATALOG,
   viewSelect,
   type TableParts,
@@ -155,15 +156,21 @@ async function inputChange(r: TableRefresh, ref: TableRef): Promise<InputChange>
   return { kind: 'days', column: scope.column, days: scope.days, null_day: scope.null_day };
 }
 
+/** DuckDB's scalar functions, read once a process: the list is the DuckDB build's, not a session's. */
+let scalarFunctions: Promise<Set<string>> | undefined;
+
 /** DuckDB's scalar functions, by name (a name that also aggregates is not one). */
-async function functionKinds(conn: DuckDBConnection): Promise<FunctionKinds> {
-  const rows = (
-    await conn.runAndReadAll(
+export async function functionKinds(conn: DuckDBConnection): Promise<FunctionKinds> {
+  scalarFunctions ??= conn
+    .runAndReadAll(
       `SELECT function_name AS name FROM duckdb_functions() GROUP BY 1
        HAVING bool_and(function_type = 'scalar')`,
     )
-  ).getRowObjectsJS();
-  const scalar = new Set(rows.map((row) => String(row.name)));
+    .then((read) => new Set(read.getRowObjectsJS().map((row) => String(row.name))));
+  const scalar = await scalarFunctions.catch((err: unknown) => {
+    scalarFunctions = undefined;
+    throw err;
+  });
   return { isScalar: (name) => scalar.has(name) };
 }
 
@@ -189,11 +196,7 @@ async function writeKept(r: TableRefresh, old: TableMeta): Promise<void> {
 /** The days of `scope` computed again; every other row as its last build left it. */
 async function writeDays(r: TableRefresh, old: TableMeta, scope: Extract<TableScope, { kind: 'days' }>) {
   const p = q(scope.column);
-  const listed = scope.days.map((d) => `DATE ${lit(d)}`);
-  const inDays = [
-    ...(listed.length ? [`${p} IN (${listed.join(', ')})`] : []),
-    ...(scope.null_day ? [`${p} IS NULL`] : []),
-  ].join(' OR ');
+  const inDays = dayPredicate(scope.column, scope.days, scope.null_day);
   const fresh = `SELECT * FROM (${r.spec.select}) WHERE ${inDays}`;
   const kept = `NOT coalesce(${inDays}, false)`;
   if (!r.spec.partition_by.length) return writeDayPart(r, old, scope, fresh, kept);

@@ -19,6 +19,7 @@ import {
   openDeltaLog,
   recordDelta,
   wholeTableDelta,
+  type DeltaLog,
 } from '../../../domain/warehouse/refresh/ods-delta';
 import type { DayRange, LayerTableSpec, TableScope } from '../../../domain/warehouse/warehouse-engine';
 import {
@@ -116,6 +117,34 @@ describe('modeled layers rebuilt by day after a refresh', () => {
       }
   }
 
+  /** The tables `names` read again by a refresh and found unchanged: an empty change each. */
+  async function recordUnchanged(log: DeltaLog, names: string[]): Promise<void> {
+    for (const s of names) {
+      const file = odsTableFile(ods(KEPT), s);
+      await recordDelta(duck, log, file, wholeTableDelta(file, file));
+    }
+  }
+
+  /**
+   * One refresh of the ODS as a refresh makes it: the orders `changes` selects (over `o`, the orders'
+   * ODS file) merged by key, the customers and regions read again unchanged.
+   */
+  async function refreshOrders(changes: (orders: string) => string): Promise<void> {
+    const orders = odsTableFile(ods(KEPT), 'bestellung');
+    const file = path.join(root, `changes-${++changeFiles}.parquet`);
+    const log = openDeltaLog(ods(KEPT));
+    await duck.run(`COPY (${changes(`read_parquet('${orders}')`)}) TO '${file}' (FORMAT parquet)`);
+    await mergeChanges(duck, {
+      file: orders,
+      changes: file,
+      key: ['nr'],
+      column: 'nr',
+      recordDelta: (select) => recordDelta(duck, log, orders, select),
+    });
+    await recordUnchanged(log, ['kunde', 'region']);
+  }
+  let changeFiles = 0;
+
   beforeAll(async () => {
     root = newTestDataDir();
     engine = new DuckDbWarehouse(root);
@@ -204,21 +233,13 @@ describe('modeled layers rebuilt by day after a refresh', () => {
   });
 
   it('keeps every table when nothing changed, and builds whole what reads a table changed in no known way', async () => {
-    const log = openDeltaLog(ods(KEPT));
-    for (const s of SOURCES) {
-      const file = odsTableFile(ods(KEPT), s);
-      await recordDelta(duck, log, file, wholeTableDelta(file, file));
-    }
+    await recordUnchanged(openDeltaLog(ods(KEPT)), SOURCES);
     const unchanged = await refreshLayers();
     expect(Object.values(unchanged).every((s) => s.kind === 'kept')).toBe(true);
     await expectEqualToFreshBuild();
 
     // The customers read whole with nothing to compare (their ODS file was gone): no changed rows.
-    const again = openDeltaLog(ods(KEPT));
-    for (const s of ['bestellung', 'region']) {
-      const file = odsTableFile(ods(KEPT), s);
-      await recordDelta(duck, again, file, wholeTableDelta(file, file));
-    }
+    await recordUnchanged(openDeltaLog(ods(KEPT)), ['bestellung', 'region']);
     forgetDelta(odsTableFile(ods(KEPT), 'kunde'));
     const scopes = await refreshLayers();
     expect(scopes['dwd.verkauf']).toMatchObject({ kind: 'whole' });
@@ -228,31 +249,15 @@ describe('modeled layers rebuilt by day after a refresh', () => {
   });
 
   it('adds a second refresh to changes the layers have not taken in yet', async () => {
-    const orders = odsTableFile(ods(KEPT), 'bestellung');
-    const work = path.join(root, 'changes2');
-    fs.mkdirSync(work, { recursive: true });
+    // Two refreshes of the ODS, the layers rebuilt only after the second.
     for (const [nr, day] of [
       [20, '2025-02-02'],
       [21, '2025-03-03'],
-    ] as const) {
-      // Two refreshes of the ODS, the layers rebuilt only after the second.
-      const log = openDeltaLog(ods(KEPT));
-      await duck.run(
-        `COPY (SELECT nr, kunde, betrag, TIMESTAMP '${day} 09:00:00' AS zeit FROM read_parquet('${orders}') WHERE nr = ${nr})
-         TO '${work}/c${nr}.parquet' (FORMAT parquet)`,
+    ] as const)
+      await refreshOrders(
+        (orders) =>
+          `SELECT nr, kunde, betrag, TIMESTAMP '${day} 09:00:00' AS zeit FROM ${orders} WHERE nr = ${nr}`,
       );
-      await mergeChanges(duck, {
-        file: orders,
-        changes: `${work}/c${nr}.parquet`,
-        key: ['nr'],
-        column: 'nr',
-        recordDelta: (select) => recordDelta(duck, log, orders, select),
-      });
-      for (const s of ['kunde', 'region']) {
-        const file = odsTableFile(ods(KEPT), s);
-        await recordDelta(duck, log, file, wholeTableDelta(file, file));
-      }
-    }
     const scopes = await refreshLayers();
     expect((scopes['dwd.verkauf'] as { days: string[] }).days).toEqual(
       expect.arrayContaining(['2025-02-02', '2025-03-03']),
@@ -269,11 +274,7 @@ describe('modeled layers rebuilt by day after a refresh', () => {
              FROM read_parquet('${orders}')) TO '${orders}.new' (FORMAT parquet)`,
     );
     fs.renameSync(`${orders}.new`, orders);
-    const log = openDeltaLog(ods(KEPT));
-    for (const s of SOURCES) {
-      const file = odsTableFile(ods(KEPT), s);
-      await recordDelta(duck, log, file, wholeTableDelta(file, file));
-    }
+    await recordUnchanged(openDeltaLog(ods(KEPT)), SOURCES);
     const scopes = await refreshLayers({ from: '2025-01-30', to: '2025-02-02' });
     const four = ['2025-01-30', '2025-01-31', '2025-02-01', '2025-02-02'];
     expect(scopes['dwd.verkauf']).toEqual({ kind: 'days', column: 'tag', days: four, null_day: false });
@@ -297,27 +298,12 @@ describe('modeled layers rebuilt by day after a refresh', () => {
   });
 
   it('leaves untouched rows where they were, as parts, and writes the parts into one file again after eight', async () => {
-    const orders = odsTableFile(ods(KEPT), 'bestellung');
-    const work = path.join(root, 'changes3');
-    fs.mkdirSync(work, { recursive: true });
     const locations: string[] = [];
     for (let i = 1; i <= 7; i++) {
-      const log = openDeltaLog(ods(KEPT));
-      await duck.run(
-        `COPY (SELECT nr, kunde, betrag + ${i} AS betrag, zeit FROM read_parquet('${orders}') WHERE nr = ${100 * i + 1})
-         TO '${work}/c${i}.parquet' (FORMAT parquet)`,
+      await refreshOrders(
+        (orders) =>
+          `SELECT nr, kunde, betrag + ${i} AS betrag, zeit FROM ${orders} WHERE nr = ${100 * i + 1}`,
       );
-      await mergeChanges(duck, {
-        file: orders,
-        changes: `${work}/c${i}.parquet`,
-        key: ['nr'],
-        column: 'nr',
-        recordDelta: (select) => recordDelta(duck, log, orders, select),
-      });
-      for (const s of ['kunde', 'region']) {
-        const file = odsTableFile(ods(KEPT), s);
-        await recordDelta(duck, log, file, wholeTableDelta(file, file));
-      }
       expect((await refreshLayers())['dwd.verkauf']).toMatchObject({
         kind: 'days',
         days: [expect.any(String)],
@@ -330,24 +316,7 @@ describe('modeled layers rebuilt by day after a refresh', () => {
   });
 
   it('takes a row read again but not changed (the look-back) for no change', async () => {
-    const orders = odsTableFile(ods(KEPT), 'bestellung');
-    const work = path.join(root, 'changes4');
-    fs.mkdirSync(work, { recursive: true });
-    const log = openDeltaLog(ods(KEPT));
-    await duck.run(
-      `COPY (SELECT * FROM read_parquet('${orders}') WHERE nr IN (42, 43)) TO '${work}/same.parquet' (FORMAT parquet)`,
-    );
-    await mergeChanges(duck, {
-      file: orders,
-      changes: `${work}/same.parquet`,
-      key: ['nr'],
-      column: 'nr',
-      recordDelta: (select) => recordDelta(duck, log, orders, select),
-    });
-    for (const s of ['kunde', 'region']) {
-      const file = odsTableFile(ods(KEPT), s);
-      await recordDelta(duck, log, file, wholeTableDelta(file, file));
-    }
+    await refreshOrders((orders) => `SELECT * FROM ${orders} WHERE nr IN (42, 43)`);
     const scopes = await refreshLayers();
     expect(Object.values(scopes).every((scope) => scope.kind === 'kept')).toBe(true);
     await expectEqualToFreshBuild();
