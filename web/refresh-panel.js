@@ -5,7 +5,7 @@ const platRefreshLib = (() => {
   const { call, h, fmt, badge } = window.plat;
 
   /** @typedef {ApiAnswer<'/v1/projects/{project_id}/refreshes'>} Refreshes */
-  /** @typedef {ApiAnswer<'/v1/projects/{project_id}/refresh-schedule'>} Schedule */
+  /** @typedef {NonNullable<ApiAnswer<'/v1/projects/{project_id}/refresh-schedule'>['schedule']>} Schedule */
   /** @typedef {ApiBody<'/v1/projects/{project_id}/refresh-schedule', 'put'>} ScheduleBody */
 
   /**
@@ -23,13 +23,7 @@ const platRefreshLib = (() => {
 
     async function load() {
       const refreshes = await call(client.GET('/v1/projects/{project_id}/refreshes', params));
-      /** @type {Schedule | null} */
-      let schedule = null;
-      try {
-        schedule = await call(client.GET('/v1/projects/{project_id}/refresh-schedule', params));
-      } catch (err) {
-        if (err.status !== 404) throw err;
-      }
+      const { schedule } = await call(client.GET('/v1/projects/{project_id}/refresh-schedule', params));
       const last = refreshes.last;
       // Started, but not yet recorded by the workflow: shown as running until it is.
       const pending = awaited !== '' && last?.refresh_id !== awaited;

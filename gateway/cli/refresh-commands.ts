@@ -134,7 +134,10 @@ async function schedule(api: PlatformClient, projectId: string, flags: Flags): P
   const params = { params: { path: { project_id: projectId } } };
   if (flags.delete === true) {
     const res = await ok(api.http.DELETE('/v1/projects/{project_id}/refresh-schedule', params));
-    return { data: res, text: `${projectId}: refresh schedule deleted` };
+    return {
+      data: res,
+      text: `${projectId}: ${res.deleted ? 'refresh schedule deleted' : 'had no refresh schedule'}`,
+    };
   }
   const every = str(flags.every);
   const cron = str(flags.cron);
@@ -152,10 +155,23 @@ async function schedule(api: PlatformClient, projectId: string, flags: Flags): P
     shown = await ok(api.http.POST('/v1/projects/{project_id}/refresh-schedule/pause', params));
   if (flags.resume === true)
     shown = await ok(api.http.POST('/v1/projects/{project_id}/refresh-schedule/resume', params));
-  shown ??= await ok(api.http.GET('/v1/projects/{project_id}/refresh-schedule', params));
+  if (shown) return described(projectId, shown, shown);
+  // No flag: the API's own answer, a schedule or null.
+  const state = await ok(api.http.GET('/v1/projects/{project_id}/refresh-schedule', params));
+  if (!state.schedule)
+    return { data: state, text: `${projectId}: no refresh schedule (refreshed only when asked)` };
+  return described(projectId, state.schedule, state);
+}
+
+type ScheduleView = NonNullable<
+  paths['/v1/projects/{project_id}/refresh-schedule']['get']['responses'][200]['content']['application/json']['schedule']
+>;
+
+/** A schedule's timing and next starts as text; `data` is the API's answer as it came. */
+function described(projectId: string, shown: ScheduleView, data: unknown): CommandResult {
   const timing = shown.every ? `every ${shown.every}` : `cron '${shown.cron}' (${shown.timezone ?? 'UTC'})`;
   return {
-    data: shown,
+    data,
     text: [
       `${projectId}: refresh ${timing}${shown.paused ? ', paused' : ''} (Temporal schedule ${shown.schedule_id})`,
       `next: ${shown.next_runs.join(', ') || '(none while paused)'}`,

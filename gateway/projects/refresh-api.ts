@@ -99,6 +99,11 @@ const scheduleSchema = z.object({
   skipped_overlapping: z.number().int().describe('starts skipped because the previous refresh still ran'),
 });
 
+const scheduleStateSchema = z.object({
+  project_id: z.string(),
+  schedule: scheduleSchema.nullable().describe('null: the project is refreshed only when asked'),
+});
+
 const refreshStartedSchema = z.object({
   project_id: z.string(),
   refresh_id: z.string(),
@@ -179,7 +184,7 @@ function scheduleRoutes(schedules: RefreshScheduleService): ApiRoute[] {
       params: projectParams,
       body: z.object({}).strict(),
       bodyOptional: true,
-      responses: { 200: { description: 'the schedule', schema: scheduleSchema }, 404: NO_SCHEDULE },
+      responses: { 200: { description: 'the schedule', schema: scheduleSchema }, 409: NO_SCHEDULE },
       handle: ({ req, params }) => schedules.pause(req.user!, params.project_id, paused),
     });
   return [
@@ -202,10 +207,11 @@ function scheduleRoutes(schedules: RefreshScheduleService): ApiRoute[] {
       operationId: 'getRefreshSchedule',
       method: 'get',
       path: SCHEDULE,
-      summary: 'The refresh schedule: its timing, whether it is paused, its next and recent starts',
+      summary:
+        'The refresh schedule: its timing, whether it is paused, its next and recent starts (null when there is none)',
       params: projectParams,
-      responses: { 200: { description: 'the schedule', schema: scheduleSchema }, 404: NO_SCHEDULE },
-      handle: ({ req, params }) => schedules.get(req.user!, params.project_id),
+      responses: { 200: { description: 'the schedule, or null', schema: scheduleStateSchema } },
+      handle: ({ req, params }) => schedules.state(req.user!, params.project_id),
     }),
     pauseRoute(true),
     pauseRoute(false),
@@ -213,14 +219,14 @@ function scheduleRoutes(schedules: RefreshScheduleService): ApiRoute[] {
       operationId: 'deleteRefreshSchedule',
       method: 'delete',
       path: SCHEDULE,
-      summary: 'Stop refreshing the project on a schedule (its refreshes so far are kept)',
+      summary:
+        'Stop refreshing the project on a schedule (its refreshes so far are kept; deleted is false when there was none)',
       params: projectParams,
       responses: {
         200: {
-          description: 'deleted',
-          schema: z.object({ project_id: z.string(), deleted: z.literal(true) }),
+          description: 'deleted, or there was no schedule',
+          schema: z.object({ project_id: z.string(), deleted: z.boolean() }),
         },
-        404: NO_SCHEDULE,
       },
       handle: ({ req, params }) => schedules.remove(req.user!, params.project_id),
     }),

@@ -26,6 +26,12 @@ export interface RefreshScheduleView extends RefreshSchedule {
   skipped_overlapping: number;
 }
 
+/** What `GET …/refresh-schedule` answers: the schedule, or null for a project refreshed by hand only. */
+export interface RefreshScheduleState {
+  project_id: string;
+  schedule: RefreshScheduleView | null;
+}
+
 export class RefreshScheduleService {
   constructor(
     private readonly deps: {
@@ -64,10 +70,30 @@ export class RefreshScheduleService {
     return this.get(user, projectId);
   }
 
-  async get(user: TokenSubject, projectId: string): Promise<RefreshScheduleView> {
+  /**
+   * The project's schedule, `schedule: null` when it has none: a project without one is no missing
+   * resource, only one refreshed by hand (docs/refresh.md#schedules).
+   */
+  async state(user: TokenSubject, projectId: string): Promise<RefreshScheduleState> {
     const view = await this.deps.refreshes.project(user, projectId);
-    const recorded = view.refresh?.schedule;
-    if (!recorded) throw noSchedule(projectId);
+    return {
+      project_id: view.project_id,
+      schedule: await this.current(view.project_id, view.refresh?.schedule),
+    };
+  }
+
+  private async get(user: TokenSubject, projectId: string): Promise<RefreshScheduleView> {
+    const { schedule } = await this.state(user, projectId);
+    if (!schedule) throw noSchedule(projectId);
+    return schedule;
+  }
+
+  /** The recorded schedule as Temporal runs it, or null when there is none (in the record or in Temporal). */
+  private async current(
+    projectId: string,
+    recorded: RefreshSchedule | undefined,
+  ): Promise<RefreshScheduleView | null> {
+    if (!recorded) return null;
     let described;
     try {
       described = await this.handle(projectId).describe();
@@ -75,7 +101,7 @@ export class RefreshScheduleService {
       if (!(err instanceof ScheduleNotFoundError)) throw err;
       // Deleted in Temporal (an operator, a reset): the record follows.
       await this.record(projectId, undefined);
-      throw noSchedule(projectId);
+      return null;
     }
     return {
       project_id: projectId,
@@ -105,9 +131,10 @@ export class RefreshScheduleService {
     return this.get(user, projectId);
   }
 
+  /** Deletes the schedule; `deleted: false` when there was none (deleting twice is no error). */
   async remove(user: TokenSubject, projectId: string): Promise<{ project_id: string; deleted: boolean }> {
     const view = await this.deps.refreshes.project(user, projectId);
-    if (!view.refresh?.schedule) throw noSchedule(projectId);
+    if (!view.refresh?.schedule) return { project_id: view.project_id, deleted: false };
     await this.handle(projectId)
       .delete()
       .catch((err: unknown) => {
@@ -141,5 +168,6 @@ function unreadableTiming(err: unknown): HttpError | undefined {
   ]);
 }
 
+/** Pausing or resuming what is not there: the project exists, in a state that refuses it. */
 const noSchedule = (projectId: string) =>
-  new HttpError(404, 'no_schedule', `project ${projectId} has no refresh schedule`);
+  new HttpError(409, 'no_schedule', `project ${projectId} has no refresh schedule`);

@@ -453,12 +453,12 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The refresh schedule: its timing, whether it is paused, its next and recent starts */
+    /** The refresh schedule: its timing, whether it is paused, its next and recent starts (null when there is none) */
     get: operations['getRefreshSchedule'];
     /** Refresh the project on a schedule: every so long, or on a cron calendar (replaces any earlier one) */
     put: operations['setRefreshSchedule'];
     post?: never;
-    /** Stop refreshing the project on a schedule (its refreshes so far are kept) */
+    /** Stop refreshing the project on a schedule (its refreshes so far are kept; deleted is false when there was none) */
     delete: operations['deleteRefreshSchedule'];
     options?: never;
     head?: never;
@@ -4783,7 +4783,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description the schedule */
+      /** @description the schedule, or null */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4791,23 +4791,27 @@ export interface operations {
         content: {
           'application/json': {
             project_id: string;
-            /** @description the Temporal Schedule (visible in the Web UI) */
-            schedule_id: string;
-            every?: string;
-            cron?: string;
-            timezone?: string;
-            paused: boolean;
-            /** @description ISO 8601 date-time */
-            updated_at: string;
-            /** @description the next start times (up to five) */
-            next_runs: string[];
-            recent_runs: {
-              refresh_id: string;
+            /** @description null: the project is refreshed only when asked */
+            schedule: {
+              project_id: string;
+              /** @description the Temporal Schedule (visible in the Web UI) */
+              schedule_id: string;
+              every?: string;
+              cron?: string;
+              timezone?: string;
+              paused: boolean;
               /** @description ISO 8601 date-time */
-              scheduled_at: string;
-            }[];
-            /** @description starts skipped because the previous refresh still ran */
-            skipped_overlapping: number;
+              updated_at: string;
+              /** @description the next start times (up to five) */
+              next_runs: string[];
+              recent_runs: {
+                refresh_id: string;
+                /** @description ISO 8601 date-time */
+                scheduled_at: string;
+              }[];
+              /** @description starts skipped because the previous refresh still ran */
+              skipped_overlapping: number;
+            } | null;
           };
         };
       };
@@ -4841,7 +4845,7 @@ export interface operations {
           };
         };
       };
-      /** @description the project has no refresh schedule */
+      /** @description no such resource */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5438,7 +5442,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description deleted */
+      /** @description deleted, or there was no schedule */
       200: {
         headers: {
           [name: string]: unknown;
@@ -5446,8 +5450,7 @@ export interface operations {
         content: {
           'application/json': {
             project_id: string;
-            /** @constant */
-            deleted: true;
+            deleted: boolean;
           };
         };
       };
@@ -5481,7 +5484,7 @@ export interface operations {
           };
         };
       };
-      /** @description the project has no refresh schedule */
+      /** @description no such resource */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5572,8 +5575,23 @@ export interface operations {
           };
         };
       };
-      /** @description the project has no refresh schedule */
+      /** @description no such resource */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description the project has no refresh schedule */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -5678,8 +5696,23 @@ export interface operations {
           };
         };
       };
-      /** @description the project has no refresh schedule */
+      /** @description no such resource */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description the project has no refresh schedule */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -42,6 +42,13 @@ describe('refresh schedules', () => {
   let other: string;
   let id: string;
   const schedule = () => `/v1/projects/${id}/refresh-schedule`;
+  /** `plat projects schedule ID …` as the owner. */
+  const plat = (...args: string[]) =>
+    runPlat(['projects', 'schedule', id, ...args], {
+      ...process.env,
+      PLAT_URL: platform.current.gateway.base,
+      PLAT_TOKEN: owner,
+    });
 
   beforeAll(async () => {
     await createSource();
@@ -106,7 +113,13 @@ describe('refresh schedules', () => {
       details: [{ field: 'cron', message: 'Hour is not in range [0-23]' }],
     });
     // Nothing was scheduled.
-    expect((await call('GET', schedule(), undefined, owner)).status).toBe(404);
+    expect(await call('GET', schedule(), undefined, owner)).toEqual({
+      status: 200,
+      body: { project_id: id, schedule: null },
+    });
+    // Nothing to pause: the project is there, the schedule is not.
+    const pause = await call('POST', `${schedule()}/pause`, undefined, owner);
+    expect(pause).toMatchObject({ status: 409, body: { error: { code: 'no_schedule' } } });
   });
 
   it('sets a calendar in a time zone: the next starts are at 06:00 there, and overlaps are skipped', async () => {
@@ -160,9 +173,9 @@ describe('refresh schedules', () => {
       refresh_id: expect.stringMatching(new RegExp(`^${id}-refresh-`)),
     });
     const got = await call('GET', schedule(), undefined, owner);
-    expect(got.body.recent_runs).toEqual([
-      { refresh_id: last!.refresh_id, scheduled_at: expect.any(String) },
-    ]);
+    expect(got.body).toMatchObject({
+      schedule: { recent_runs: [{ refresh_id: last!.refresh_id, scheduled_at: expect.any(String) }] },
+    });
   });
 
   it('pauses and resumes for the owner or an operator; a new timing keeps the pause', async () => {
@@ -235,12 +248,6 @@ describe('refresh schedules', () => {
   });
 
   it('is set, shown, paused and deleted with `plat projects schedule` too', async () => {
-    const plat = (...args: string[]) =>
-      runPlat(['projects', 'schedule', id, ...args], {
-        ...process.env,
-        PLAT_URL: platform.current.gateway.base,
-        PLAT_TOKEN: owner,
-      });
     const set = await plat('--cron', '30 7 * * 1-5', '--timezone', 'America/Sao_Paulo');
     expect(set).toMatchObject({ status: 0 });
     expect(set.stdout).toContain(
@@ -250,7 +257,10 @@ describe('refresh schedules', () => {
     const refused = await plat('--every', '1m');
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toContain('at least 5m apart');
-    expect(JSON.parse((await plat('--json')).stdout)).toMatchObject({ cron: '30 7 * * 1-5', paused: true });
+    expect(JSON.parse((await plat('--json')).stdout)).toMatchObject({
+      project_id: id,
+      schedule: { cron: '30 7 * * 1-5', paused: true },
+    });
     expect((await plat('--resume')).stdout).not.toContain('paused');
   });
 
@@ -260,8 +270,17 @@ describe('refresh schedules', () => {
       status: 200,
       body: { project_id: id, deleted: true },
     });
-    expect((await call('GET', schedule(), undefined, owner)).status).toBe(404);
-    expect((await call('DELETE', schedule(), undefined, owner)).status).toBe(404);
+    expect((await call('GET', schedule(), undefined, owner)).body).toEqual({
+      project_id: id,
+      schedule: null,
+    });
+    // Deleting twice is no error: there was nothing left to delete.
+    expect(await call('DELETE', schedule(), undefined, owner)).toEqual({
+      status: 200,
+      body: { project_id: id, deleted: false },
+    });
+    expect((await plat('--delete')).stdout).toContain(`${id}: had no refresh schedule`);
+    expect((await plat()).stdout).toContain(`${id}: no refresh schedule (refreshed only when asked)`);
     await expect(
       platform.current.stack.env.client.schedule.getHandle(`refresh-${id}`).describe(),
     ).rejects.toThrow(/not found/i);
