@@ -10,6 +10,7 @@ import { warehouseType } from '../agents/offline-analyst/warehouse-types';
 import type { LayerTableSpec } from '../warehouse/warehouse-engine';
 import { layerDatabaseName } from '../warehouse/warehouse-layout';
 import { generateDbtProject } from './dbt/dbt-project';
+import { incrementalModels as dbtIncrementalModels } from './dbt/dbt-incremental';
 import { pipelineCode, type PipelineFile } from './pipeline-code';
 import { fileNameFor } from '../../shared/safe-file-name';
 import { quoteIdent as q, quoteMysqlIdent as mq } from '../../shared/sql-quoting';
@@ -33,12 +34,12 @@ export function watermarkColumn(table: SourceTable): string | undefined {
     ?.name;
 }
 
-export function generatePipelineTemplates(opts: {
+export async function generatePipelineTemplates(opts: {
   projectId: string;
   prd: Prd;
   source: SourceSnapshot;
   layers: { layer: string; tables: LayerTableSpec[] }[];
-}): PipelineTemplates {
+}): Promise<PipelineTemplates> {
   const { projectId, prd, source, layers } = opts;
   const odsByTable = new Map(prd.layers.ods.map((t) => [t.source_tables[0], t.name]));
   const tables = source.tables.filter((t) => odsByTable.has(t.name));
@@ -84,7 +85,13 @@ export function generatePipelineTemplates(opts: {
   files.push({ path: 'pipeline.json', content: `${JSON.stringify(config, null, 2)}\n` });
   files.push(...pipelineCode());
   // The same warehouse as a dbt project, for a data team that carries it on with dbt.
-  files.push(...generateDbtProject({ projectId, prd, layers }).map((f) => ({ ...f, path: `dbt/${f.path}` })));
+  const incrementalModels = await dbtIncrementalModels(projectId, prd, layers);
+  files.push(
+    ...generateDbtProject({ projectId, prd, layers, incremental: incrementalModels }).map((f) => ({
+      ...f,
+      path: `dbt/${f.path}`,
+    })),
+  );
   files.push({ path: 'README.md', content: readme(projectId, prd, incremental, full, schedule.cron) });
   return {
     generated_at: new Date().toISOString(),

@@ -11,7 +11,7 @@ export async function generatePipeline(
 ): Promise<PipelineSummary> {
   const { store, warehouseRoot } = deps;
   const scripts = await store.getArtifact<ModelScripts>(project_id, 'model_scripts');
-  const templates = generatePipelineTemplates({
+  const templates = await generatePipelineTemplates({
     projectId: project_id,
     prd,
     source: await loadSourceSchema(store, warehouseRoot, project_id),

@@ -8,6 +8,8 @@ import { stringify } from 'yaml';
 import type { Prd } from '../../../shared/prd-schema';
 import type { LayerTableSpec } from '../../warehouse/warehouse-engine';
 import { dbtModels, literalText, ODS_SOURCE } from './dbt-models';
+import type { IncrementalModel } from './dbt-incremental';
+import { daysMacro, INCREMENTAL_MACROS } from './dbt-incremental-macros';
 import { exposures, semanticLayer, semanticName } from './dbt-semantic-layer';
 import { dbtTests, type ColumnTests } from './dbt-tests';
 import { fileNameFor } from '../../../shared/safe-file-name';
@@ -25,15 +27,26 @@ const yaml = (value: unknown, header: string) =>
 
 type LayerSpecs = { layer: string; tables: LayerTableSpec[] }[];
 
-/** Every file of the dbt project, paths relative to its root. */
-export function generateDbtProject(opts: { projectId: string; prd: Prd; layers: LayerSpecs }): DbtFile[] {
+/**
+ * Every file of the dbt project, paths relative to its root; the models in `incremental`
+ * (dbt-incremental.ts) rebuilt by day, the others whole.
+ */
+export function generateDbtProject(opts: {
+  projectId: string;
+  prd: Prd;
+  layers: LayerSpecs;
+  incremental?: ReadonlyMap<string, IncrementalModel>;
+}): DbtFile[] {
   const { projectId, prd, layers } = opts;
+  const incremental = opts.incremental ?? new Map<string, IncrementalModel>();
   const name = semanticName('plat', projectId);
   const tests = dbtTests(prd);
   return [
     ...projectFiles(projectId, prd, name),
+    { path: 'macros/plat_incremental.sql', content: INCREMENTAL_MACROS },
+    { path: 'macros/plat_days.sql', content: daysMacro(incremental) },
     sourcesFile(prd, tests),
-    ...modelFiles(projectId, prd, layers, tests),
+    ...modelFiles(projectId, prd, layers, tests, incremental),
     ...semanticFiles(prd),
     ...exposureFiles(prd),
     { path: 'README.md', content: readme(projectId, prd, name) },
@@ -71,7 +84,10 @@ function projectFiles(projectId: string, prd: Prd, name: string): DbtFile[] {
           version: '1.0.0',
           profile: 'plat',
           'model-paths': ['models'],
+          'macro-paths': ['macros'],
           'test-paths': ['tests'],
+          // The incremental models' window on plat's change log (macros/plat_incremental.sql).
+          'on-run-start': ['{{ plat_open_change_window() }}'],
           flags: { send_anonymous_usage_stats: false },
           models: { [name]: { '+materialized': 'table' } },
         },
@@ -139,8 +155,14 @@ function sourcesFile(prd: Prd, tests: ColumnTests): DbtFile {
 }
 
 /** The DWD/DWS/ADS models' SQL, a properties file per layer, and the singular tests. */
-function modelFiles(projectId: string, prd: Prd, layers: LayerSpecs, tests: ColumnTests): DbtFile[] {
-  const models = dbtModels(projectId, layers);
+function modelFiles(
+  projectId: string,
+  prd: Prd,
+  layers: LayerSpecs,
+  tests: ColumnTests,
+  incremental: ReadonlyMap<string, IncrementalModel>,
+): DbtFile[] {
+  const models = dbtModels(projectId, layers, incremental);
   const files = models.map((model) => ({
     path: `models/${model.layer}/${fileNameFor(model.name)}.sql`,
     content: model.sql,

@@ -50,6 +50,7 @@ import {
   sourceBucketCounts,
 } from './key-buckets';
 import { INTEGER } from '../../sources/value-keys';
+import { closeChangeLog, logChanges, openChangeLog, type ChangeLogWriter } from './change-log';
 import type { SnapshotRef } from '../source-position';
 
 export interface OdsRefreshOptions {
@@ -120,9 +121,10 @@ export async function refreshOds(opts: OdsRefreshOptions): Promise<OdsRefreshRes
     const tables: TableRefresh[] = [];
     if (opts.keepDeltas === false) clearDeltas(opts.warehouseRoot, opts.projectId);
     const deltas = opts.keepDeltas === false ? undefined : openDeltaLog(dir);
+    const changeLog = opts.keepDeltas === false ? undefined : openChangeLog(dir, Date.now());
     for (const read of reads) {
       opts.signal?.throwIfAborted();
-      tables.push(await applyRead(instance, dir, read, copies, deltas));
+      tables.push(await applyRead(instance, dir, read, copies, { deltas, changeLog }));
     }
     writeSourceSchema(
       opts.warehouseRoot,
@@ -136,6 +138,7 @@ export async function refreshOds(opts: OdsRefreshOptions): Promise<OdsRefreshRes
       opts.prd,
       tables.map((t) => ({ table: t.table, file: odsTableFile(dir, t.table) })),
     );
+    if (changeLog) closeChangeLog(changeLog);
     return { tables, snapshot, rows_read: tables.reduce((n, t) => n + t.rows_read, 0) };
   } finally {
     instance.closeSync();
@@ -389,17 +392,30 @@ async function applyRead(
   dir: string,
   read: TableRead,
   copies: Copies,
-  deltas: DeltaLog | undefined,
+  logs: { deltas?: DeltaLog; changeLog?: ChangeLogWriter },
 ): Promise<TableRefresh> {
   const { rows, keys } = copies.get(read.table)!;
   const file = odsTableFile(dir, read.table);
   const duck = await instance.connect();
+  const { deltas, changeLog } = logs;
+  // The changed rows go to the layers' pending changes and to the change log.
+  const record = deltas
+    ? async (select: string) => {
+        await recordDelta(duck, deltas, file, select);
+        if (changeLog) await logChanges(duck, changeLog, file, select);
+      }
+    : undefined;
   try {
     const had = fs.existsSync(file);
     const before = had ? await countRows(duck, file) : 0;
     if (read.kind === 'whole') {
-      if (deltas && had) await recordDelta(duck, deltas, file, wholeTableDelta(file, rows.file));
-      else forgetDelta(file);
+      if (record && had) await record(wholeTableDelta(file, rows.file));
+      else {
+        forgetDelta(file);
+        // No earlier copy to compare: every row is logged as new.
+        if (changeLog)
+          await logChanges(duck, changeLog, file, `SELECT * FROM read_parquet(${quoteLiteral(rows.file)})`);
+      }
       fs.renameSync(rows.file, file);
       return {
         table: read.table,
@@ -420,7 +436,7 @@ async function applyRead(
       keyRanges,
       key: read.key,
       column: read.column,
-      recordDelta: deltas ? (select) => recordDelta(duck, deltas, file, select) : undefined,
+      recordDelta: record,
     });
     return {
       table: read.table,

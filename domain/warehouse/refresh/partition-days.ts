@@ -101,7 +101,7 @@ export async function partitionDays(
 }
 
 /** The SELECT with only `list` computed, over `from`, with no filter, grouping or modifier. */
-function probe(node: SyntaxNode, list: SyntaxNode[], from: unknown): SyntaxNode {
+export function probe(node: SyntaxNode, list: SyntaxNode[], from: unknown): SyntaxNode {
   return {
     ...node,
     select_list: list,
@@ -116,7 +116,7 @@ function probe(node: SyntaxNode, list: SyntaxNode[], from: unknown): SyntaxNode 
 }
 
 /** A syntax tree written back as SQL by DuckDB's own serializer. */
-async function deserialize(conn: DuckDBConnection, node: SyntaxNode): Promise<string> {
+export async function deserialize(conn: DuckDBConnection, node: SyntaxNode): Promise<string> {
   const tree = JSON.stringify({ error: false, statements: [{ node }] });
   const [row] = (
     await conn.runAndReadAll(`SELECT json_deserialize_sql(${lit(tree)}::JSON) AS s`)

@@ -45,7 +45,7 @@ describe.each(SCHEMAS)('the warehouse of %s as a dbt project', (schema) => {
       await mysql.end();
     }
     const source = readSourceSchema(root, projectId);
-    const templates = generatePipelineTemplates({
+    const templates = await generatePipelineTemplates({
       projectId,
       prd: built.prd,
       source,

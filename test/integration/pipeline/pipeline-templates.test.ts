@@ -35,7 +35,7 @@ describe('production pipeline templates', () => {
     const snapshot = await exploreSource(mysql, 'sakila', { sampleRows: 0 });
     await mysql.end();
     const prd = buildOfflinePrd(snapshot);
-    templates = generatePipelineTemplates({
+    templates = await generatePipelineTemplates({
       projectId,
       prd,
       source: snapshot,

@@ -207,8 +207,8 @@ describe('a source whose names are paths and SQL', () => {
     await expectOds(projectId, assembled.database_file);
   });
 
-  it('exports pipeline and dbt files that name its tables by their encoding, written inside the chosen folder', () => {
-    const templates = generatePipelineTemplates({
+  it('exports pipeline and dbt files that name its tables by their encoding, written inside the chosen folder', async () => {
+    const templates = await generatePipelineTemplates({
       projectId: 'proj-20261201-hostile1',
       prd,
       source: snapshot,

@@ -163,8 +163,8 @@ describe('an analysis project on a source whose names are paths and SQL', () => 
     expect(Number.isFinite(profile.overall_score)).toBe(true);
   });
 
-  it('writes pipeline templates, and nothing outside the project', () => {
-    const templates = generatePipelineTemplates({
+  it('writes pipeline templates, and nothing outside the project', async () => {
+    const templates = await generatePipelineTemplates({
       projectId: PROJECT,
       prd,
       source: snapshot,

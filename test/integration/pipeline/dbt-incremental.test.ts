@@ -1,0 +1,208 @@
+/**
+ * The exported dbt project keeps plat's incremental semantics (docs/dbt-export.md#incremental-models):
+ * a project built on a small source of the harness's MariaDB, exported and built by dbt; then the
+ * source changed (amounts updated, a sale moved to another day, a late sale months back, sales
+ * deleted, a store moved to another city), plat's refresh run, and `dbt build` again: every table
+ * equals plat's refreshed one, row for row, and the incremental models recomputed only the days
+ * the changes touch. A backfill range given as vars, and a change log trimmed past the last build
+ * (refused, naming --full-refresh), too.
+ */
+import { DuckDBInstance } from '@duckdb/node-api';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { generatePipelineTemplates } from '../../../domain/pipeline/pipeline-templates';
+import { layerSelects, MODELED_LAYERS } from '../../../domain/warehouse/model-sql';
+import { readSourceSchema } from '../../../domain/warehouse/ods-ingestion';
+import { clearDeltas } from '../../../domain/warehouse/refresh/ods-delta';
+import { refreshOds } from '../../../domain/warehouse/refresh/ods-refresh';
+import type { TableScope } from '../../../domain/warehouse/warehouse-engine';
+import { layerDir } from '../../../domain/warehouse/warehouse-layout';
+import { runDbt } from '../../harness/dbt';
+import { newTestDataDir } from '../../harness/platform-gateway';
+import { harnessSource } from '../../harness/sakila';
+import { connectMariaDb } from '../warehouse/ods-fixtures';
+import { buildProject, type BuiltProject } from '../warehouse/zoo-project-checks';
+
+const DB = 'dbt_incremental';
+const PROJECT = 'proj-20261201-dbtincr';
+
+async function createSource(): Promise<void> {
+  const db = await connectMariaDb({ multipleStatements: true });
+  try {
+    await db.query(`DROP DATABASE IF EXISTS ${DB}; CREATE DATABASE ${DB}; USE ${DB};
+      CREATE TABLE stores (store_id INT PRIMARY KEY, city VARCHAR(30) NOT NULL);
+      CREATE TABLE sales (
+        sale_id INT AUTO_INCREMENT PRIMARY KEY, store_id INT NOT NULL, amount DECIMAL(10,2) NOT NULL,
+        sold_at DATETIME NOT NULL,
+        changed_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,
+        FOREIGN KEY (store_id) REFERENCES stores (store_id));
+      INSERT INTO stores SELECT seq, ELT(1 + seq % 3, 'Oslo', 'Bern', 'Riga') FROM seq_1_to_9;
+      INSERT INTO sales (store_id, amount, sold_at, changed_at)
+        SELECT 1 + seq % 9, 3 + (seq * 13 % 900) / 10, TIMESTAMP('2025-03-01') + INTERVAL (seq * 5) HOUR,
+               TIMESTAMP('2025-09-01') + INTERVAL seq HOUR FROM seq_1_to_1500;
+      ANALYZE TABLE stores, sales;`);
+  } finally {
+    await db.end();
+  }
+}
+
+describe('the dbt project after a refresh', () => {
+  let built: BuiltProject;
+  let root: string;
+  let dir: string;
+  let dbtDb: string;
+  const dbt = (...args: string[]) =>
+    runDbt(dir, args, { PLAT_ODS_DIR: layerDir(root, PROJECT, 'ods'), PLAT_DBT_DATABASE: dbtDb });
+
+  /** Runs `dbt build` with `args` and fails with its output unless every node passed. */
+  async function build(...args: string[]): Promise<void> {
+    const run = await dbt('build', ...args);
+    if (run.code !== 0) throw new Error(run.output.slice(-4000));
+  }
+
+  /** What dbt's database answers to `sql`. */
+  async function dbtRows(sql: string): Promise<Record<string, unknown>[]> {
+    const instance = await DuckDBInstance.create(dbtDb, { access_mode: 'READ_ONLY' });
+    const conn = await instance.connect();
+    try {
+      return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+  }
+
+  /** Every modeled table: its rows in dbt's database and in plat's warehouse, as sorted text. */
+  async function expectDbtEqualsPlat(): Promise<void> {
+    for (const layer of MODELED_LAYERS)
+      for (const t of built.prd.layers[layer]) {
+        const rowsSql = (from: string) => `SELECT CAST(COLUMNS(*) AS VARCHAR) FROM ${from} ORDER BY ALL`;
+        const plat = (await built.engine.query(PROJECT, rowsSql(`"${t.name}"`), 100_000, layer)).rows;
+        const got = await dbtRows(rowsSql(`main."${t.name}"`));
+        expect({ table: `${layer}.${t.name}`, rows: got }).toEqual({
+          table: `${layer}.${t.name}`,
+          rows: plat.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v ?? null]))),
+        });
+      }
+  }
+
+  /** A refresh as the refresh workflow runs it: the ODS from the source, then each layer by day. */
+  async function refresh(): Promise<Record<string, TableScope>> {
+    await refreshOds({ warehouseRoot: root, projectId: PROJECT, source: harnessSource(DB), prd: built.prd });
+    const source = readSourceSchema(root, PROJECT);
+    const below: Record<string, TableScope> = {};
+    for (const layer of MODELED_LAYERS) {
+      const specs = layerSelects(built.prd, layer, PROJECT, source);
+      for (const t of await built.engine.refreshLayer!(PROJECT, layer, specs, below))
+        below[`${layer}.${t.name}`] = t.scope;
+    }
+    clearDeltas(root, PROJECT);
+    return below;
+  }
+
+  /** The days each incremental model recomputed in dbt's last run. */
+  const recomputed = async () =>
+    Object.fromEntries(
+      (
+        await dbtRows(
+          `SELECT model, list(CAST(d AS VARCHAR) ORDER BY d) AS days FROM plat_changed_days GROUP BY model`,
+        )
+      ).map((r) => [String(r.model), r.days as string[]]),
+    );
+
+  let incremental: string[];
+
+  beforeAll(async () => {
+    await createSource();
+    root = newTestDataDir();
+    const mysql = await connectMariaDb({ database: DB });
+    try {
+      built = await buildProject(mysql, harnessSource(DB), DB, 'store sales', root, PROJECT);
+    } finally {
+      await mysql.end();
+    }
+    const source = readSourceSchema(root, PROJECT);
+    const templates = await generatePipelineTemplates({
+      projectId: PROJECT,
+      prd: built.prd,
+      source,
+      layers: MODELED_LAYERS.map((layer) => ({
+        layer,
+        tables: layerSelects(built.prd, layer, PROJECT, source),
+      })),
+    });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-dbt-incremental-'));
+    for (const f of templates.files.filter((x) => x.path.startsWith('dbt/'))) {
+      const target = path.join(dir, f.path.slice('dbt/'.length));
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.writeFileSync(target, f.content);
+    }
+    incremental = templates.files
+      .filter((f) => f.path.startsWith('dbt/models/') && f.content.includes("materialized='incremental'"))
+      .map((f) => path.basename(f.path, '.sql'));
+    dbtDb = path.join(dir, 'warehouse.duckdb');
+  }, 300_000);
+  afterAll(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("builds whole the first time, equal to plat's warehouse", async () => {
+    // The sales fact by day, and what sums it by day, are incremental; not every model is.
+    expect(incremental.length).toBeGreaterThan(1);
+    const models = MODELED_LAYERS.flatMap((l) => built.prd.layers[l].map((t) => t.name));
+    expect(incremental.length).toBeLessThanOrEqual(models.length);
+    await build();
+    await expectDbtEqualsPlat();
+  }, 300_000);
+
+  it('recomputes only the days the changes touch, and ends equal to plat after its refresh', async () => {
+    const db = await connectMariaDb({ database: DB, multipleStatements: true });
+    try {
+      // Amounts updated on two days, a sale moved 20 days on, a late sale dated months back, two
+      // sales deleted, and store 4 moved to another city (every day it sold on changes).
+      await db.query(`UPDATE sales SET amount = amount + 1 WHERE sale_id IN (10, 11);
+        UPDATE sales SET sold_at = sold_at + INTERVAL 20 DAY WHERE sale_id = 300;
+        INSERT INTO sales (store_id, amount, sold_at) VALUES (3, 55.50, '2024-11-15 12:00:00');
+        DELETE FROM sales WHERE sale_id IN (500, 501);
+        UPDATE stores SET city = 'Lima' WHERE store_id = 4;`);
+    } finally {
+      await db.end();
+    }
+    const scopes = await refresh();
+    await build();
+    await expectDbtEqualsPlat();
+    const days = await recomputed();
+    // Each incremental model recomputed some days, not all, and the late sale's day among them
+    // where it sums by day.
+    for (const model of incremental) {
+      const layer = MODELED_LAYERS.find((l) => built.prd.layers[l].some((t) => t.name === model))!;
+      const all = await dbtRows(`SELECT COUNT(*) AS n FROM main."${model}"`);
+      expect({ model, recomputed: (days[model] ?? []).length > 0 }).toEqual({ model, recomputed: true });
+      expect((days[model] ?? []).length).toBeLessThan(Number(all[0].n));
+      const plat = scopes[`${layer}.${model}`];
+      if (plat?.kind === 'days') expect(days[model]).toEqual(expect.arrayContaining(plat.days));
+    }
+  }, 300_000);
+
+  it('recomputes nothing when nothing changed, and a backfill range given as vars', async () => {
+    await refresh();
+    await build();
+    expect(Object.values(await recomputed()).flat()).toEqual([]);
+    await build('--vars', '{plat_from: "2025-03-02", plat_to: "2025-03-03"}');
+    const days = await recomputed();
+    expect(Object.values(days).flat()).toEqual(expect.arrayContaining(['2025-03-02', '2025-03-03']));
+    await expectDbtEqualsPlat();
+  }, 300_000);
+
+  it('refuses to go on from a change log trimmed past its last build, naming --full-refresh', async () => {
+    const log = path.join(layerDir(root, PROJECT, 'ods'), 'change-log');
+    fs.writeFileSync(path.join(log, 'trimmed-through'), String(Date.now() + 60_000));
+    const run = await dbt('build');
+    expect(run.code).not.toBe(0);
+    expect(run.output).toContain('run dbt build --full-refresh');
+    await build('--full-refresh');
+    await build();
+    await expectDbtEqualsPlat();
+  }, 300_000);
+});
