@@ -3,7 +3,13 @@
  * the run's window on plat's change log, each model's days taken before it builds and its stamp
  * kept after, and `plat_days`, the generated query of each model's days (dbt-incremental.ts).
  */
-import type { IncrementalModel } from './dbt-incremental';
+
+/** A model kept incremental: the DATE column it is rebuilt by, and the query of its days to recompute. */
+export interface IncrementalModel {
+  column: string;
+  /** dbt SQL answering one column, `plat_day`: the days to recompute in an incremental run. */
+  days: string;
+}
 
 /** The tables dbt keeps beside the models. */
 export const STATE_TABLES = {

@@ -21,14 +21,7 @@ import type { LayerTableSpec } from '../../warehouse/warehouse-engine';
 import { layerDatabaseName } from '../../warehouse/warehouse-layout';
 import { CHANGED_AT } from '../../warehouse/refresh/change-log';
 import { ODS_SOURCE, toDbtSql } from './dbt-models';
-import { STATE_TABLES } from './dbt-incremental-macros';
-
-/** A model kept incremental: the DATE column it is rebuilt by, and the query of its days to recompute. */
-export interface IncrementalModel {
-  column: string;
-  /** dbt SQL answering one column, `plat_day`: the days to recompute in an incremental run. */
-  days: string;
-}
+import { STATE_TABLES, type IncrementalModel } from './dbt-incremental-macros';
 
 /** What dbt's Jinja would read as its own. */
 const JINJA = /\{[{%#]/;

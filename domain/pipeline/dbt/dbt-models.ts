@@ -6,8 +6,7 @@
 import type { LayerTableSpec } from '../../warehouse/warehouse-engine';
 import { layerDatabaseName } from '../../warehouse/warehouse-layout';
 import { quoteIdent, quoteLiteral } from '../../../shared/sql-quoting';
-import type { IncrementalModel } from './dbt-incremental';
-import { STATE_TABLES } from './dbt-incremental-macros';
+import { STATE_TABLES, type IncrementalModel } from './dbt-incremental-macros';
 
 /** A model: its layer folder and the SQL file's text. */
 export interface DbtModel {

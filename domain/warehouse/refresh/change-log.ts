@@ -54,8 +54,9 @@ export async function logChanges(
     ? `SELECT * FROM read_parquet(${quoteLiteral(file)}) UNION ALL BY NAME ${stamped}`
     : stamped;
   try {
-    await duck.run(`COPY (${rows}) TO ${quoteLiteral(tmp)} (${PARQUET_OPTIONS})`);
-    fs.renameSync(tmp, file);
+    const copied = await duck.runAndReadAll(`COPY (${rows}) TO ${quoteLiteral(tmp)} (${PARQUET_OPTIONS})`);
+    // No change, no file: a refresh that changed nothing leaves no folder.
+    if (Number(copied.getRows()[0]?.[0] ?? 0) > 0) fs.renameSync(tmp, file);
   } finally {
     fs.rmSync(tmp, { force: true });
   }

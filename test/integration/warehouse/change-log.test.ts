@@ -48,8 +48,10 @@ describe('the change log', () => {
       { nr: 1, v: 'new', at: '2026-11-01 06:00:00.123' },
       { nr: 1, v: 'old', at: '2026-11-01 06:00:00.123' },
     ]);
-    // Nothing changed: no folder.
-    closeChangeLog(openChangeLog(ods, stamp + 1), 35, stamp + 1);
+    // Nothing changed (a table read again, no row different): no folder.
+    const unchanged = openChangeLog(ods, stamp + 1);
+    await logChanges(duck, unchanged, file, `SELECT 1 AS nr, 'new' AS v WHERE false`);
+    closeChangeLog(unchanged, 35, stamp + 1);
     expect(loggedRefreshes(ods)).toEqual([stamp]);
   });
 
