@@ -24,6 +24,31 @@ export interface TableRefreshSummary {
   watermark?: string;
 }
 
+/** How much of one modeled table a refresh's rebuild computed again (docs/refresh.md#only-affected-days). */
+export type RecomputedScope =
+  /** Nothing it reads changed: its files were kept. */
+  | { kind: 'kept' }
+  /** Only `days` days of `column` were computed again. */
+  | { kind: 'days'; column: string; days: number }
+  /** Built whole, and why. */
+  | { kind: 'whole'; reason: string };
+
+/** What a refresh's rebuild gives back: rows and scope per modeled table, `layer.table`. */
+export interface RebuildOutcome {
+  rows: Record<string, number>;
+  scopes: Record<string, RecomputedScope>;
+}
+
+/**
+ * A rebuild's outcome, from a recorded history too: a refresh that ran before scopes were recorded
+ * answered only its rows per table (whose keys are `layer.table`, never `rows`).
+ */
+export function rebuildOutcome(answer: RebuildOutcome | Record<string, number>): RebuildOutcome {
+  return typeof answer.rows === 'object'
+    ? (answer as RebuildOutcome)
+    : { rows: answer as Record<string, number>, scopes: {} };
+}
+
 /** One refresh of a project's warehouse. */
 export interface RefreshRun {
   /** The refresh workflow's id. */
@@ -41,6 +66,8 @@ export interface RefreshRun {
   tables?: TableRefreshSummary[];
   /** Rows per modeled table after the rebuild, `layer.table`. */
   rebuilt?: Record<string, number>;
+  /** How much of each modeled table the rebuild computed again, `layer.table` (the last run only). */
+  recomputed?: Record<string, RecomputedScope>;
   error?: string;
 }
 
@@ -81,7 +108,7 @@ export function withRefreshRun(state: ProjectRefreshState | undefined, run: Refr
   const earlier = state?.last && state.last.refresh_id !== run.refresh_id ? [state.last] : [];
   const history = [...earlier, ...(state?.history ?? [])]
     .filter((r) => r.refresh_id !== run.refresh_id)
-    .map(({ tables: _tables, ...r }) => r)
+    .map(({ tables: _tables, recomputed: _recomputed, ...r }) => r)
     .slice(0, REFRESH_HISTORY);
   return {
     ...state,

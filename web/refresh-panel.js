@@ -72,6 +72,7 @@ const platRefreshLib = (() => {
           last?.error ? h('span', { class: 'bad' }, ` — ${last.error}`) : '',
         ),
         last?.tables?.length ? tablesOf(last.tables) : '',
+        last?.recomputed ? recomputedOf(last.recomputed, last.rebuilt ?? {}) : '',
         h(
           'div',
           { class: 'actions' },
@@ -115,6 +116,43 @@ const platRefreshLib = (() => {
               h('td', {}, fmt.int(t.rows_after)),
               h('td', {}, fmt.int(t.rows_deleted)),
               h('td', { class: 'muted' }, t.detail),
+            ),
+          ),
+        ),
+      );
+    }
+
+    /**
+     * What the rebuild computed again of each modeled table (docs/refresh.md#only-affected-days).
+     * @param {NonNullable<NonNullable<Refreshes['last']>['recomputed']>} recomputed
+     * @param {Record<string, number>} rows
+     */
+    function recomputedOf(recomputed, rows) {
+      /** @param {(typeof recomputed)[string]} scope */
+      const said = (scope) =>
+        scope.kind === 'kept'
+          ? 'unchanged'
+          : scope.kind === 'whole'
+            ? `built whole: ${scope.reason}`
+            : `${fmt.int(scope.days)} ${scope.days === 1 ? 'day' : 'days'} of ${scope.column}`;
+      return h(
+        'table',
+        { id: 'refresh-rebuilt' },
+        h(
+          'thead',
+          {},
+          h('tr', {}, ...['Modeled table', 'Rows', 'Computed again'].map((c) => h('th', {}, c))),
+        ),
+        h(
+          'tbody',
+          {},
+          ...Object.entries(recomputed).map(([name, scope]) =>
+            h(
+              'tr',
+              { dataset: { table: name, kind: scope.kind } },
+              h('td', {}, name),
+              h('td', {}, name in rows ? fmt.int(rows[name]) : ''),
+              h('td', { class: scope.kind === 'whole' ? 'muted' : '' }, said(scope)),
             ),
           ),
         ),

@@ -126,7 +126,28 @@ function freshnessText(state: Freshness): string {
         'detail',
       ]),
     );
+  const recomputed = Object.entries(last.recomputed ?? {});
+  if (recomputed.length)
+    lines.push(
+      table(
+        recomputed.map(([name, scope]) => ({
+          table: name,
+          rows: last.rebuilt?.[name] ?? '',
+          recomputed: scopeText(scope),
+        })),
+        ['table', 'rows', 'recomputed'],
+      ),
+    );
   return lines.join('\n');
+}
+
+type Recomputed = NonNullable<NonNullable<Freshness['last']>['recomputed']>[string];
+
+/** How much of a modeled table a rebuild computed again, in words. */
+function scopeText(scope: Recomputed): string {
+  if (scope.kind === 'kept') return 'unchanged';
+  if (scope.kind === 'whole') return `whole: ${scope.reason}`;
+  return `${scope.days} ${scope.days === 1 ? 'day' : 'days'} of ${scope.column}`;
 }
 
 /** `plat projects schedule`: set, pause, resume, delete or show the refresh schedule. */

@@ -27,6 +27,14 @@ const dayRange = z.object({
   to: day.describe('the last day, included'),
 });
 
+const recomputedScope = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('kept') }).describe('nothing it reads changed: its files were kept'),
+  z
+    .object({ kind: z.literal('days'), column: z.string(), days: z.number().int() })
+    .describe('only this many days of column were computed again'),
+  z.object({ kind: z.literal('whole'), reason: z.string() }).describe('built whole, and why'),
+]);
+
 const refreshRun = z.looseObject({
   refresh_id: z.string(),
   trigger: z.enum(['manual', 'schedule', 'backfill']),
@@ -38,6 +46,10 @@ const refreshRun = z.looseObject({
   rows_read: z.number().int().optional(),
   tables: z.array(tableRefresh).optional().describe('what the run did to each table (the last run only)'),
   rebuilt: z.record(z.string(), z.number().int()).optional().describe('rows per modeled table, layer.table'),
+  recomputed: z
+    .record(z.string(), recomputedScope)
+    .optional()
+    .describe('how much of each modeled table the rebuild computed again, layer.table (the last run only)'),
   error: z.string().optional(),
 });
 

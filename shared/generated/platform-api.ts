@@ -4673,6 +4673,25 @@ export interface operations {
                   rebuilt?: {
                     [key: string]: number;
                   };
+                  /** @description how much of each modeled table the rebuild computed again, layer.table (the last run only) */
+                  recomputed?: {
+                    [key: string]:
+                      | {
+                          /** @constant */
+                          kind: 'kept';
+                        }
+                      | {
+                          /** @constant */
+                          kind: 'days';
+                          column: string;
+                          days: number;
+                        }
+                      | {
+                          /** @constant */
+                          kind: 'whole';
+                          reason: string;
+                        };
+                  };
                   error?: string;
                 } & {
                   [key: string]: unknown;
@@ -4716,6 +4735,25 @@ export interface operations {
               /** @description rows per modeled table, layer.table */
               rebuilt?: {
                 [key: string]: number;
+              };
+              /** @description how much of each modeled table the rebuild computed again, layer.table (the last run only) */
+              recomputed?: {
+                [key: string]:
+                  | {
+                      /** @constant */
+                      kind: 'kept';
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'days';
+                      column: string;
+                      days: number;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'whole';
+                      reason: string;
+                    };
               };
               error?: string;
             } & {

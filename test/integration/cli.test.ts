@@ -144,6 +144,8 @@ describe('plat CLI', () => {
     expect(backfilled.status).toBe(0);
     expect(backfilled.stdout).toMatch(/\(backfill of 2005-05-24 to 2005-05-31\): completed/);
     expect(backfilled.stdout).toMatch(/rental\s+whole\s+16044\s+16044\s+16044\s+0/);
+    // The eight days computed again in the tables rebuilt by day, and said.
+    expect(backfilled.stdout).toMatch(/dws\.\w+\s+\d+\s+8 days of \w+/);
   });
 
   it('answers --help for every command and subcommand with exit 0, naming that command', async () => {

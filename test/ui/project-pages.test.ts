@@ -157,6 +157,8 @@ describe('project pages', () => {
     expect(await page.textContent('#refresh-as-of')).toMatch(
       /last refresh\s*completed.*\(backfill of 2005-05-24 to 2005-05-31\)/,
     );
+    // The week's eight days computed again in the tables rebuilt by day.
+    expect(await page.textContent('#refresh-rebuilt tr[data-kind=days]')).toMatch(/8 days of \w+/);
     await page.fill('#schedule-form [name=every]', '1m');
     await page.click('#schedule-form button[type=submit]');
     await page.waitForSelector('#refresh-error:not([hidden])');

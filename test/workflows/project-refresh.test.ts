@@ -160,6 +160,9 @@ describe('projectRefresh (real activities, time skipping)', () => {
     expect(orders).toMatchObject({ read: 'changes', rows_deleted: 12, rows_after: 4000 - 12 + 50 });
     expect(orders.rows_read).toBe(100 + 50);
     expect(run.tables!.find((t) => t.table === 'customers')).toMatchObject({ read: 'whole' });
+    // Each modeled table's share recomputed is recorded: some only by day, none left out.
+    expect(Object.keys(run.recomputed!).sort()).toEqual(Object.keys(run.rebuilt!).sort());
+    expect(Object.values(run.recomputed!).some((s) => s.kind === 'days' && s.days > 0)).toBe(true);
 
     const rebuilt = await buildProject(project.prd);
     const after = await adsRows(project);

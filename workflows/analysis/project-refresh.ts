@@ -13,7 +13,7 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { RefreshActivities } from '../../activities/analysis/refresh-activities';
-import type { RefreshRun, RefreshTrigger } from '../../shared/refresh-model';
+import { rebuildOutcome, type RefreshRun, type RefreshTrigger } from '../../shared/refresh-model';
 import type { DayRange } from '../../shared/day-range';
 import { onHost, type ProjectHost } from './project-host';
 import { workloadActivities } from '../fleet/workload-activities';
@@ -84,8 +84,14 @@ export async function projectRefresh(input: ProjectRefreshInput): Promise<Refres
   try {
     const ods = await steps.read.refreshProjectOds(request);
     run = { ...run, source_as_of: ods.source_as_of, rows_read: ods.rows_read, tables: ods.tables };
-    const rebuilt = await steps.rebuild.rebuildProjectWarehouse(request);
-    run = { ...run, status: 'completed', rebuilt, ended_at: new Date().toISOString() };
+    const { rows, scopes } = rebuildOutcome(await steps.rebuild.rebuildProjectWarehouse(request));
+    run = {
+      ...run,
+      status: 'completed',
+      rebuilt: rows,
+      ...(Object.keys(scopes).length ? { recomputed: scopes } : {}),
+      ended_at: new Date().toISOString(),
+    };
     await bookkeeping.finishRefresh({ project_id: input.project_id, run });
     return run;
   } catch (err) {

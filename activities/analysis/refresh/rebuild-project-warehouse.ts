@@ -10,13 +10,14 @@ import type { ModelScripts } from '../warehouse/warehouse-deps';
 import { logStage } from '../warehouse/stage-log';
 import type { LayerName } from '../../../shared/prd-schema';
 import type { RefreshDeps, RefreshRequest } from './refresh-deps';
+import type { RebuildOutcome, RecomputedScope } from '../../../shared/refresh-model';
 import { clearDeltas } from '../../../domain/warehouse/refresh/ods-delta';
 import type { BuiltTable, RefreshedTable, TableScope } from '../../../domain/warehouse/warehouse-engine';
 
 export async function rebuildProjectWarehouse(
   { store, engine, warehouseRoot }: RefreshDeps,
   req: RefreshRequest,
-): Promise<Record<string, number>> {
+): Promise<RebuildOutcome> {
   const scripts = await store.getArtifact<ModelScripts>(req.project_id, 'model_scripts');
   if (!scripts?.layers.length)
     throw ApplicationFailure.nonRetryable(
@@ -24,6 +25,7 @@ export async function rebuildProjectWarehouse(
       'NotRefreshable',
     );
   const rows: Record<string, number> = {};
+  const scopes: Record<string, RecomputedScope> = {};
   const below: Record<string, TableScope> = {};
   for (const { layer, database, tables } of scripts.layers) {
     const built: (BuiltTable | RefreshedTable)[] = engine.refreshLayer
@@ -31,7 +33,9 @@ export async function rebuildProjectWarehouse(
       : await engine.buildLayer(req.project_id, layer as LayerName, tables);
     for (const t of built) {
       rows[`${layer}.${t.name}`] = t.row_count;
-      if ('scope' in t) below[`${layer}.${t.name}`] = t.scope;
+      if (!('scope' in t)) continue;
+      below[`${layer}.${t.name}`] = t.scope;
+      scopes[`${layer}.${t.name}`] = recomputedScope(t.scope);
     }
     await logStage(
       store,
@@ -43,7 +47,13 @@ export async function rebuildProjectWarehouse(
     );
   }
   if (engine.refreshLayer) clearDeltas(warehouseRoot, req.project_id);
-  return rows;
+  return { rows, scopes };
+}
+
+/** A table's scope as the project record keeps it: the number of days, not the days. */
+function recomputedScope(scope: TableScope): RecomputedScope {
+  if (scope.kind !== 'days') return scope;
+  return { kind: 'days', column: scope.column, days: scope.days.length + (scope.null_day ? 1 : 0) };
 }
 
 /** What the rebuild computed of a table, for the project's log. */
