@@ -33,6 +33,13 @@ export type RecomputedScope =
   /** Built whole, and why. */
   | { kind: 'whole'; reason: string };
 
+/** A table's recomputed scope in words: the project log, the CLI and the pages say it alike. */
+export function recomputedText(scope: RecomputedScope): string {
+  if (scope.kind === 'kept') return 'unchanged';
+  if (scope.kind === 'whole') return `built whole: ${scope.reason}`;
+  return `${scope.days} ${scope.days === 1 ? 'day' : 'days'} of ${scope.column} computed again`;
+}
+
 /** What a refresh's rebuild gives back: rows and scope per modeled table, `layer.table`. */
 export interface RebuildOutcome {
   rows: Record<string, number>;

@@ -128,13 +128,14 @@ const platRefreshLib = (() => {
      * @param {Record<string, number>} rows
      */
     function recomputedOf(recomputed, rows) {
+      // The words of recomputedText (shared/refresh-model.ts), which the log and the CLI use.
       /** @param {(typeof recomputed)[string]} scope */
       const said = (scope) =>
         scope.kind === 'kept'
           ? 'unchanged'
           : scope.kind === 'whole'
             ? `built whole: ${scope.reason}`
-            : `${fmt.int(scope.days)} ${scope.days === 1 ? 'day' : 'days'} of ${scope.column}`;
+            : `${fmt.int(scope.days)} ${scope.days === 1 ? 'day' : 'days'} of ${scope.column} computed again`;
       return h(
         'table',
         { id: 'refresh-rebuilt' },

@@ -9,6 +9,7 @@ import { ok, type PlatformClient } from './api-client';
 import { usageError, type CommandResult, type Flags } from './command-kit';
 import { table } from './render';
 import type { paths } from '../../shared/generated/platform-api';
+import { recomputedText } from '../../shared/refresh-model';
 
 export const REFRESH_USAGE = `  projects refresh ID [--wait]            read what changed in the source, rebuild the warehouse
   projects backfill ID --from 2025-01-01 --to 2025-01-31 [--wait]
@@ -133,21 +134,12 @@ function freshnessText(state: Freshness): string {
         recomputed.map(([name, scope]) => ({
           table: name,
           rows: last.rebuilt?.[name] ?? '',
-          recomputed: scopeText(scope),
+          recomputed: recomputedText(scope),
         })),
         ['table', 'rows', 'recomputed'],
       ),
     );
   return lines.join('\n');
-}
-
-type Recomputed = NonNullable<NonNullable<Freshness['last']>['recomputed']>[string];
-
-/** How much of a modeled table a rebuild computed again, in words. */
-function scopeText(scope: Recomputed): string {
-  if (scope.kind === 'kept') return 'unchanged';
-  if (scope.kind === 'whole') return `whole: ${scope.reason}`;
-  return `${scope.days} ${scope.days === 1 ? 'day' : 'days'} of ${scope.column}`;
 }
 
 /** `plat projects schedule`: set, pause, resume, delete or show the refresh schedule. */

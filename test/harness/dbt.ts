@@ -4,6 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { toolsDir } from '../../shared/paths';
 
@@ -43,4 +44,15 @@ export function runDbt(
         resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` }),
     );
   });
+}
+
+/** Writes the `dbt/` files of a project's pipeline templates into a new temporary folder, and answers it. */
+export function writeDbtProject(files: { path: string; content: string }[], prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  for (const f of files.filter((x) => x.path.startsWith('dbt/'))) {
+    const target = path.join(dir, f.path.slice('dbt/'.length));
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, f.content);
+  }
+  return dir;
 }

@@ -9,30 +9,10 @@ import { signUp } from '../harness/api-caller';
 import { runPlat } from '../harness/plat-cli';
 import { harness } from '../harness/harness-state';
 import { platformStackPerSuite } from '../harness/platform-stack';
-import { connectMariaDb } from './warehouse/ods-fixtures';
+import { connectMariaDb, createStoreSales } from './warehouse/ods-fixtures';
 
 const TASK_QUEUE = 'refresh-schedules-test';
 const DB = 'refresh_schedules';
-
-async function createSource(): Promise<void> {
-  const db = await connectMariaDb({ multipleStatements: true });
-  try {
-    await db.query(`DROP DATABASE IF EXISTS ${DB}; CREATE DATABASE ${DB}; USE ${DB};
-      CREATE TABLE stores (store_id INT PRIMARY KEY, city VARCHAR(30) NOT NULL);
-      CREATE TABLE sales (
-        sale_id INT AUTO_INCREMENT PRIMARY KEY, store_id INT NOT NULL, amount DECIMAL(10,2) NOT NULL,
-        sold_at DATETIME NOT NULL,
-        changed_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,
-        FOREIGN KEY (store_id) REFERENCES stores (store_id));
-      INSERT INTO stores SELECT seq, ELT(1 + seq % 3, 'Oslo', 'Bern', 'Riga') FROM seq_1_to_9;
-      INSERT INTO sales (store_id, amount, sold_at, changed_at)
-        SELECT 1 + seq % 9, 3 + (seq * 13 % 900) / 10, TIMESTAMP('2025-03-01') + INTERVAL (seq * 5) HOUR,
-               TIMESTAMP('2025-09-01') + INTERVAL seq HOUR FROM seq_1_to_1500;
-      ANALYZE TABLE stores, sales;`);
-  } finally {
-    await db.end();
-  }
-}
 
 describe('refresh schedules', () => {
   const platform = platformStackPerSuite(TASK_QUEUE);
@@ -51,7 +31,7 @@ describe('refresh schedules', () => {
     });
 
   beforeAll(async () => {
-    await createSource();
+    await createStoreSales(DB);
     // The first account is the operator.
     operator = await signUp(call, 'olga', 'operator secret');
     owner = await signUp(call, 'cleo', 'owner secret');

@@ -10,7 +10,7 @@ import type { ModelScripts } from '../warehouse/warehouse-deps';
 import { logStage } from '../warehouse/stage-log';
 import type { LayerName } from '../../../shared/prd-schema';
 import type { RefreshDeps, RefreshRequest } from './refresh-deps';
-import type { RebuildOutcome, RecomputedScope } from '../../../shared/refresh-model';
+import { recomputedText, type RebuildOutcome, type RecomputedScope } from '../../../shared/refresh-model';
 import { clearDeltas } from '../../../domain/warehouse/refresh/ods-delta';
 import type { BuiltTable, RefreshedTable, TableScope } from '../../../domain/warehouse/warehouse-engine';
 
@@ -42,7 +42,7 @@ export async function rebuildProjectWarehouse(
       req.project_id,
       'data_modeling',
       `${req.refresh_id}:${layer}`,
-      `refresh: rebuilt ${database}: ${built.map((t) => `${t.name} (${t.row_count} rows${'scope' in t ? `, ${scopeText(t.scope)}` : ''})`).join(', ')}`,
+      `refresh: rebuilt ${database}: ${built.map((t) => `${t.name} (${t.row_count} rows${'scope' in t ? `, ${recomputedText(recomputedScope(t.scope))}` : ''})`).join(', ')}`,
       { refresh_id: req.refresh_id, layer, tables: built.length },
     );
   }
@@ -54,12 +54,4 @@ export async function rebuildProjectWarehouse(
 function recomputedScope(scope: TableScope): RecomputedScope {
   if (scope.kind !== 'days') return scope;
   return { kind: 'days', column: scope.column, days: scope.days.length + (scope.null_day ? 1 : 0) };
-}
-
-/** What the rebuild computed of a table, for the project's log. */
-function scopeText(scope: TableScope): string {
-  if (scope.kind === 'kept') return 'unchanged';
-  if (scope.kind === 'whole') return `built whole: ${scope.reason}`;
-  const n = scope.days.length + (scope.null_day ? 1 : 0);
-  return `${n} ${n === 1 ? 'day' : 'days'} of ${scope.column} computed again`;
 }

@@ -13,12 +13,11 @@ import type { Prd } from '../../../shared/prd-schema';
 import { fileNameFor } from '../../../shared/safe-file-name';
 import { quoteIdent as q, quoteLiteral as lit } from '../../../shared/sql-quoting';
 import { openDuckDb } from '../../warehouse/duckdb-module';
-import { functionKinds } from '../../warehouse/refresh/layer-refresh';
-import { deserialize, probe } from '../../warehouse/refresh/partition-days';
+import { functionKinds, LayerNames } from '../../warehouse/refresh/layer-refresh';
+import { deserialize, probe, tableNode } from '../../warehouse/refresh/partition-days';
 import { partitionLineage } from '../../warehouse/refresh/partition-lineage';
 import { sqlSyntaxTree, syntaxNodes } from '../../warehouse/sql-syntax-tree';
 import type { LayerTableSpec } from '../../warehouse/warehouse-engine';
-import { layerDatabaseName } from '../../warehouse/warehouse-layout';
 import { CHANGED_AT } from '../../warehouse/refresh/change-log';
 import { ODS_SOURCE, toDbtSql } from './dbt-models';
 import { STATE_TABLES, type IncrementalModel } from './dbt-incremental-macros';
@@ -43,8 +42,7 @@ export async function incrementalModels(
     await conn.run('SET enable_external_access = false');
     const kinds = await functionKinds(conn);
     const odsFiles = new Map(prd.layers.ods.map((t) => [t.name, fileNameFor(t.source_tables[0])]));
-    const layerOf = (schema: string) =>
-      (['ods', 'dwd', 'dws', 'ads'] as const).find((l) => layerDatabaseName(projectId, l) === schema);
+    const names = new LayerNames(projectId);
     const models = new Map<string, IncrementalModel>();
     for (const { layer, tables } of layers)
       for (const spec of tables) {
@@ -64,7 +62,7 @@ export async function incrementalModels(
           model: spec.name,
           lineage,
           inputOf: (schema, table) => {
-            const l = layerOf(schema);
+            const l = names.layerOf(schema);
             if (l === 'ods' && odsFiles.has(table)) return { ods: table, file: odsFiles.get(table)! };
             const lower = l && l !== 'ods' ? models.get(table) : undefined;
             return lower ? { model: table, column: lower.column } : undefined;
@@ -106,18 +104,10 @@ async function daysQuery(
     if (other) return undefined;
     rows = `SELECT d AS ${q(base.column)} FROM ${STATE_TABLES.days} WHERE model = ${lit(base.model)}`;
   }
-  const from = {
-    type: 'BASE_TABLE',
-    alias: lineage.base.alias,
-    sample: null,
-    query_location: 0,
-    schema_name: '',
-    table_name: PROBE_ROWS,
-    column_name_alias: [],
-    catalog_name: '',
-    at_clause: null,
-  };
-  const probed = await deserialize(conn, probe(lineage.node, [day], from));
+  const probed = await deserialize(
+    conn,
+    probe(lineage.node, [day], tableNode(PROBE_ROWS, lineage.base.alias)),
+  );
   // Jinja delimiters in a source's names would be read as dbt's: such a model is built whole.
   if (JINJA.test(probed)) return undefined;
   const parts = [`SELECT plat_day FROM (WITH ${PROBE_ROWS} AS (${rows}) ${probed})`];

@@ -70,17 +70,7 @@ export async function partitionDays(
         `CREATE OR REPLACE TEMP VIEW ${PROBE_ROWS} AS SELECT * FROM (VALUES ${days.join(', ')}) AS t(${q(base.column)})`,
       );
     }
-    const from = {
-      type: 'BASE_TABLE',
-      alias: lineage.base.alias,
-      sample: null,
-      query_location: 0,
-      schema_name: 'main',
-      table_name: PROBE_ROWS,
-      column_name_alias: [],
-      catalog_name: 'temp',
-      at_clause: null,
-    };
+    const from = tableNode(PROBE_ROWS, lineage.base.alias, { catalog: 'temp', schema: 'main' });
     await collect(await deserialize(conn, probe(lineage.node, [day], from)));
   }
   for (const join of lineage.joins) {
@@ -98,6 +88,25 @@ export async function partitionDays(
     );
   }
   return { days: [...found].sort(), null_day: nullDay };
+}
+
+/** A FROM clause's table `name` under `alias` (catalog and schema empty: resolved as written). */
+export function tableNode(
+  name: string,
+  alias: string,
+  where: { catalog: string; schema: string } = { catalog: '', schema: '' },
+): SyntaxNode {
+  return {
+    type: 'BASE_TABLE',
+    alias,
+    sample: null,
+    query_location: 0,
+    schema_name: where.schema,
+    table_name: name,
+    column_name_alias: [],
+    catalog_name: where.catalog,
+    at_clause: null,
+  };
 }
 
 /** The SELECT with only `list` computed, over `from`, with no filter, grouping or modifier. */

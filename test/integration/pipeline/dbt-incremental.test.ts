@@ -7,9 +7,7 @@
  * the changes touch. A backfill range given as vars, and a change log trimmed past the last build
  * (refused, naming --full-refresh), too.
  */
-import { DuckDBInstance } from '@duckdb/node-api';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { generatePipelineTemplates } from '../../../domain/pipeline/pipeline-templates';
 import { layerSelects, MODELED_LAYERS } from '../../../domain/warehouse/model-sql';
@@ -18,34 +16,14 @@ import { clearDeltas } from '../../../domain/warehouse/refresh/ods-delta';
 import { refreshOds } from '../../../domain/warehouse/refresh/ods-refresh';
 import type { TableScope } from '../../../domain/warehouse/warehouse-engine';
 import { layerDir } from '../../../domain/warehouse/warehouse-layout';
-import { runDbt } from '../../harness/dbt';
+import { runDbt, writeDbtProject } from '../../harness/dbt';
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { harnessSource } from '../../harness/sakila';
-import { connectMariaDb } from '../warehouse/ods-fixtures';
+import { connectMariaDb, createStoreSales, duckRows } from '../warehouse/ods-fixtures';
 import { buildProject, type BuiltProject } from '../warehouse/zoo-project-checks';
 
 const DB = 'dbt_incremental';
 const PROJECT = 'proj-20261201-dbtincr';
-
-async function createSource(): Promise<void> {
-  const db = await connectMariaDb({ multipleStatements: true });
-  try {
-    await db.query(`DROP DATABASE IF EXISTS ${DB}; CREATE DATABASE ${DB}; USE ${DB};
-      CREATE TABLE stores (store_id INT PRIMARY KEY, city VARCHAR(30) NOT NULL);
-      CREATE TABLE sales (
-        sale_id INT AUTO_INCREMENT PRIMARY KEY, store_id INT NOT NULL, amount DECIMAL(10,2) NOT NULL,
-        sold_at DATETIME NOT NULL,
-        changed_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,
-        FOREIGN KEY (store_id) REFERENCES stores (store_id));
-      INSERT INTO stores SELECT seq, ELT(1 + seq % 3, 'Oslo', 'Bern', 'Riga') FROM seq_1_to_9;
-      INSERT INTO sales (store_id, amount, sold_at, changed_at)
-        SELECT 1 + seq % 9, 3 + (seq * 13 % 900) / 10, TIMESTAMP('2025-03-01') + INTERVAL (seq * 5) HOUR,
-               TIMESTAMP('2025-09-01') + INTERVAL seq HOUR FROM seq_1_to_1500;
-      ANALYZE TABLE stores, sales;`);
-  } finally {
-    await db.end();
-  }
-}
 
 describe('the dbt project after a refresh', () => {
   let built: BuiltProject;
@@ -65,16 +43,7 @@ describe('the dbt project after a refresh', () => {
   }
 
   /** What dbt's database answers to `sql`. */
-  async function dbtRows(sql: string): Promise<Record<string, unknown>[]> {
-    const instance = await DuckDBInstance.create(dbtDb, { access_mode: 'READ_ONLY' });
-    const conn = await instance.connect();
-    try {
-      return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
-    } finally {
-      conn.closeSync();
-      instance.closeSync();
-    }
-  }
+  const dbtRows = (sql: string) => duckRows(dbtDb, sql);
 
   /** Every modeled table: its rows in dbt's database and in plat's warehouse, as sorted text. */
   async function expectDbtEqualsPlat(): Promise<void> {
@@ -117,7 +86,7 @@ describe('the dbt project after a refresh', () => {
   let incremental: string[];
 
   beforeAll(async () => {
-    await createSource();
+    await createStoreSales(DB);
     root = newTestDataDir();
     const mysql = await connectMariaDb({ database: DB });
     try {
@@ -135,12 +104,7 @@ describe('the dbt project after a refresh', () => {
         tables: layerSelects(built.prd, layer, PROJECT, source),
       })),
     });
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-dbt-incremental-'));
-    for (const f of templates.files.filter((x) => x.path.startsWith('dbt/'))) {
-      const target = path.join(dir, f.path.slice('dbt/'.length));
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, f.content);
-    }
+    dir = writeDbtProject(templates.files, 'plat-dbt-incremental-');
     incremental = templates.files
       .filter((f) => f.path.startsWith('dbt/models/') && f.content.includes("materialized='incremental'"))
       .map((f) => path.basename(f.path, '.sql'));

@@ -5,14 +5,13 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { generatePipelineTemplates } from '../../../domain/pipeline/pipeline-templates';
 import { layerSelects, MODELED_LAYERS } from '../../../domain/warehouse/model-sql';
 import { readSourceSchema } from '../../../domain/warehouse/ods-ingestion';
 import { layerDir } from '../../../domain/warehouse/warehouse-layout';
 import { ZOO } from '../../../scripts/demo-data/zoo';
-import { runDbt } from '../../harness/dbt';
+import { runDbt, writeDbtProject } from '../../harness/dbt';
 import { newTestDataDir } from '../../harness/platform-gateway';
 import { harnessSource } from '../../harness/sakila';
 import { loadZooDatabase } from '../../harness/zoo';
@@ -54,12 +53,7 @@ describe.each(SCHEMAS)('the warehouse of %s as a dbt project', (schema) => {
         tables: layerSelects(built.prd, layer, projectId, source),
       })),
     });
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-dbt-'));
-    for (const f of templates.files.filter((x) => x.path.startsWith('dbt/'))) {
-      const target = path.join(dir, f.path.slice('dbt/'.length));
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, f.content);
-    }
+    dir = writeDbtProject(templates.files, 'plat-dbt-');
     dbtDb = path.join(dir, 'warehouse.duckdb');
     build = await runDbt(dir, ['build'], {
       PLAT_ODS_DIR: layerDir(root, projectId, 'ods'),
