@@ -163,6 +163,10 @@ export const settings = {
     schema: wholeNumber(2, 1, 100, 'a whole number from 1 to 100'),
     help: 'Warehouse queries (/query) one user may have running at once, on all gateways together; more answer 429.',
   },
+  PLAT_REFRESHES_PER_USER: {
+    schema: wholeNumber(2, 1, 100, 'a whole number from 1 to 100'),
+    help: "Refreshes and backfills of one owner's projects that may run at once, on all gateways together; more answer 429.",
+  },
   PLAT_PROJECT_CREATES_PER_MINUTE: {
     schema: wholeNumber(20, 1, Number.MAX_SAFE_INTEGER, 'a whole number >= 1'),
     help: 'Project creations allowed per user and minute (429 beyond).',

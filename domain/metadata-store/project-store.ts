@@ -216,6 +216,23 @@ export class ProjectStore {
       .filter((v) => v.refresh?.schedule !== undefined);
   }
 
+  /**
+   * The owner's completed projects whose last refresh is recorded as running (docs/security.md#cost-limits).
+   * Matched as text first, the same on SQLite and PostgreSQL; a false match is read and dropped.
+   */
+  async refreshingProjects(ownerId: string): Promise<ProjectView[]> {
+    const rows = await this.db
+      .selectFrom('projects')
+      .select('view_json')
+      .where('owner_id', '=', ownerId)
+      .where('status', '=', 'completed')
+      .where('view_json', 'like', '%"status":"running"%')
+      .execute();
+    return rows
+      .map((r) => normalizeProjectView(JSON.parse(r.view_json)))
+      .filter((v) => v.refresh?.last?.status === 'running');
+  }
+
   /** The owner's projects, newest first; only those in `statuses` when given. */
   async listProjects(
     ownerId: string,

@@ -72,6 +72,8 @@ export interface PlatformAppDeps {
   queriesPerUser?: number;
   /** Where those are counted across gateways (the metadata store); absent, in this process only. */
   querySlots?: LeaseSlots;
+  /** Refreshes one owner's projects may have running at once (PLAT_REFRESHES_PER_USER). */
+  refreshesPerUser?: number;
   /** The OpenSearch cluster of the /v1/search operations; absent, they answer 503. */
   search?: OpenSearchClient;
   /** API access logs to OpenSearch (the `plat-access-logs` alias), when it is configured. */
@@ -106,7 +108,12 @@ export function platformRoutes(deps: PlatformAppDeps) {
     sources: deps.sources,
   });
   const open = [healthRoute(deps), ...authApi(deps), uiConfigRoute(deps), pricingRoute()];
-  const refreshes = new RefreshService({ client: deps.client, taskQueue: deps.taskQueue, store: deps.store });
+  const refreshes = new RefreshService({
+    client: deps.client,
+    taskQueue: deps.taskQueue,
+    store: deps.store,
+    perUser: deps.refreshesPerUser,
+  });
   const projects = [
     ...projectApi(
       service,

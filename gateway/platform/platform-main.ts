@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     apiStage: config.PLAT_API_STAGE,
     createsPerMinute: config.PLAT_PROJECT_CREATES_PER_MINUTE,
     queriesPerUser: config.PLAT_QUERIES_PER_USER,
+    refreshesPerUser: config.PLAT_REFRESHES_PER_USER,
     alertsWebhookToken: config.PLAT_ALERTS_WEBHOOK_TOKEN,
     alarmHour: config.PLAT_ALARM_HOUR,
     temporalUi: {

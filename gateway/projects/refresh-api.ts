@@ -139,6 +139,7 @@ function refreshRoutes(service: RefreshService): ApiRoute[] {
       responses: {
         202: { description: 'the refresh, started', schema: refreshStartedSchema },
         409: { description: "the project's warehouse is not built, or a refresh of it is running" },
+        429: { description: 'refreshes of as many projects of the owner as allowed are running' },
       },
       handle: ({ req, params }) => service.refreshNow(req.user!, params.project_id),
     }),
@@ -155,6 +156,7 @@ function refreshRoutes(service: RefreshService): ApiRoute[] {
           schema: refreshStartedSchema,
         },
         409: { description: "the project's warehouse is not built, or a refresh of it is running" },
+        429: { description: 'refreshes of as many projects of the owner as allowed are running' },
         422: { description: 'the range is no range of calendar days, or is longer than allowed' },
       },
       handle: ({ req, params, body }) => service.backfill(req.user!, params.project_id, body),

@@ -1,12 +1,13 @@
 /**
  * Refreshing a project's warehouse on request (docs/refresh.md#refresh-now): the owner, or an
- * operator, starts a refresh workflow of a completed project; one at a time per project.
+ * operator, starts a refresh workflow of a completed project; one at a time per project, and at most
+ * `perUser` at once per owner (docs/security.md#cost-limits).
  */
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
 import type { ProjectStore } from '../../domain/metadata-store/project-store';
 import type { ProjectView } from '../../shared/project-model';
-import type { RefreshRun } from '../../shared/refresh-model';
+import { withRefreshRun, type RefreshRun } from '../../shared/refresh-model';
 import { dayRangeProblem, type DayRange } from '../../shared/day-range';
 import { projectRefresh } from '../../workflows/analysis/project-refresh';
 import type { TokenSubject } from '../auth/id-tokens';
@@ -19,8 +20,19 @@ export interface RefreshStarted {
   status: 'started';
 }
 
+/** Refreshes one owner may have running at once when not configured (PLAT_REFRESHES_PER_USER). */
+export const DEFAULT_REFRESHES_PER_USER = 2;
+
 export class RefreshService {
-  constructor(private readonly deps: { client: Client; taskQueue: string; store: ProjectStore }) {}
+  constructor(
+    private readonly deps: {
+      client: Client;
+      taskQueue: string;
+      store: ProjectStore;
+      /** Refreshes and backfills one owner's projects may have running at once (429 beyond). */
+      perUser?: number;
+    },
+  ) {}
 
   /** The project, for its owner or an operator; anyone else is told there is no such project. */
   async project(user: TokenSubject, projectId: string): Promise<ProjectView> {
@@ -70,10 +82,21 @@ export class RefreshService {
     const running = await this.running(view.refresh?.last);
     if (running)
       throw new HttpError(409, 'refresh_running', `a refresh of ${projectId} is running (${running})`);
+    await this.withinOwnersLimit(view.owner_id);
     // The time to the millisecond and a random tail: two refreshes never share an id (a project's
     // runs are told apart by it).
     const kind = trigger === 'backfill' ? 'backfill' : 'refresh';
     const refreshId = `${projectId}-${kind}-${new Date().toISOString().replace(/[-:.]/g, '')}-${randomBytes(2).toString('hex')}`;
+    // Recorded before the workflow starts, not when its first activity runs: a burst of requests
+    // meets the owner's cap at once, however busy the workers are (the workflow records the same id).
+    const run: RefreshRun = {
+      refresh_id: refreshId,
+      trigger,
+      ...(range ? { range } : {}),
+      status: 'running',
+      started_at: new Date().toISOString(),
+    };
+    await this.deps.store.saveRefresh(projectId, (state) => withRefreshRun(state, run));
     try {
       await this.deps.client.workflow.start(projectRefresh, {
         taskQueue: this.deps.taskQueue,
@@ -84,11 +107,35 @@ export class RefreshService {
           : `Refresh of ${projectId}`,
       });
     } catch (err) {
+      const error = `not started: ${err instanceof Error ? err.message : String(err)}`;
+      await this.deps.store.saveRefresh(projectId, (state) =>
+        withRefreshRun(state, { ...run, status: 'failed', error, ended_at: new Date().toISOString() }),
+      );
       if (err instanceof WorkflowExecutionAlreadyStartedError)
         throw new HttpError(409, 'refresh_running', `a refresh of ${projectId} is running (${refreshId})`);
       throw err;
     }
     return { project_id: projectId, refresh_id: refreshId, status: 'started' };
+  }
+
+  /**
+   * A refresh reads a source and rewrites a warehouse: one owner's many projects refreshed at once
+   * would take the fleet's workers from everyone else. Counted across gateways from the project
+   * records, each run confirmed by Temporal; two requests racing may both pass, and the cap then
+   * holds from the next one on.
+   */
+  private async withinOwnersLimit(ownerId: string): Promise<void> {
+    const limit = this.deps.perUser ?? DEFAULT_REFRESHES_PER_USER;
+    let running = 0;
+    for (const other of await this.deps.store.refreshingProjects(ownerId)) {
+      if (await this.running(other.refresh?.last)) running += 1;
+      if (running >= limit)
+        throw new HttpError(
+          429,
+          'too_many_refreshes',
+          `${limit} refreshes of this owner's projects are running; start another when one has ended`,
+        );
+    }
   }
 
   /** The id of the refresh still running, if the last one recorded as running still is. */

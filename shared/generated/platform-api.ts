@@ -4483,6 +4483,21 @@ export interface operations {
           };
         };
       };
+      /** @description refreshes of as many projects of the owner as allowed are running */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
     };
   };
   backfillProject: {
@@ -4597,6 +4612,21 @@ export interface operations {
       };
       /** @description the range is no range of calendar days, or is longer than allowed */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              code: string;
+              message: string;
+              details?: unknown;
+            };
+          };
+        };
+      };
+      /** @description refreshes of as many projects of the owner as allowed are running */
+      429: {
         headers: {
           [name: string]: unknown;
         };
