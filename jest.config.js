@@ -13,6 +13,8 @@ module.exports = {
     // A client retry firing after its connection closed fails no later file (the file says why).
     '<rootDir>/test/harness/closed-channel-retries.ts',
   ],
+  // Each file's CPU in its worker, when `npm run profile:cpu` asks for it (the file says how).
+  setupFilesAfterEnv: ['<rootDir>/test/harness/suite-cpu.ts'],
   // Jest runs every module in a vm context, where each read of a global such as Math goes through
   // Node's interceptor: 30 to 100 times slower than outside (nodejs/node#31658, jestjs/jest#5163).
   // These are passed to each module as parameters instead (measured on 2 cores: 5,000 synthetic

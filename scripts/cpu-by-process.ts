@@ -8,6 +8,8 @@
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import path from 'node:path';
 
 /** A process's kind, from its command line. */
 const KINDS: [RegExp, string][] = [
@@ -44,6 +46,26 @@ function stat(pid: string): { ticks: number; started: number } | undefined {
   }
 }
 
+/** The test files whose jest worker spent the most CPU on them (test/harness/suite-cpu.ts). */
+function printSuiteCpu(file: string): void {
+  if (!fs.existsSync(file)) return;
+  const suites = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { suite: string; cpu: number })
+    .sort((a, b) => b.cpu - a.cpu);
+  fs.rmSync(file);
+  const total = suites.reduce((sum, s) => sum + s.cpu, 0);
+  console.log(
+    `\njest workers by test file: ${total.toFixed(0)} CPU-s over ${suites.length} files; the most:`,
+  );
+  for (const s of suites.slice(0, SUITES_SHOWN))
+    console.log(`${s.cpu.toFixed(1).padStart(8)}  ${path.relative(process.cwd(), s.suite)}`);
+}
+
+const SUITES_SHOWN = 25;
+
 const cpuLine = () => fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
 
 function main(): void {
@@ -75,7 +97,11 @@ function main(): void {
   };
   const timer = setInterval(sample, 1000);
   const began = Date.now();
-  const child = spawn(command, args, { stdio: 'inherit' });
+  const suiteCpuFile = path.join(os.tmpdir(), `plat-suite-cpu-${process.pid}.jsonl`);
+  const child = spawn(command, args, {
+    stdio: 'inherit',
+    env: { ...process.env, PLAT_SUITE_CPU_FILE: suiteCpuFile },
+  });
   child.on('exit', (code) => {
     clearInterval(timer);
     sample();
@@ -89,6 +115,7 @@ function main(): void {
     );
     for (const [kind, s] of [...byKind].sort((a, b) => b[1] - a[1]))
       if (s >= 0.5) console.log(`${s.toFixed(1).padStart(8)}  ${kind}`);
+    printSuiteCpu(suiteCpuFile);
     process.exit(code ?? 1);
   });
 }
