@@ -104,6 +104,12 @@ export interface SourceTable {
    * without a one-column integer key and a date that varies.
    */
   key_order?: KeyOrder;
+  /**
+   * The columns that lead one of the table's indexes (the primary key's first column included): the
+   * source finds a range of their values without scanning the table. Absent in snapshots taken
+   * before it was read.
+   */
+  indexed_columns?: string[];
 }
 
 /** How a table's last rows by key move along one of its dates. */

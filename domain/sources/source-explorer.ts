@@ -75,7 +75,10 @@ interface TableScan extends ExploreContext {
   columns: SourceColumn[];
 }
 
-/** The database's information_schema rows: tables and views, columns, foreign and primary keys. */
+/**
+ * The database's information_schema rows: tables and views, columns, foreign and primary keys, and
+ * the columns that lead an index.
+ */
 type Catalog = Awaited<ReturnType<typeof readCatalog>>;
 
 export async function exploreSource(
@@ -149,7 +152,13 @@ async function readCatalog({ db, timed }: ExploreContext, database: string) {
       WHERE table_schema = ? AND constraint_name = 'PRIMARY' ORDER BY table_name, ordinal_position`,
     [database],
   );
-  return { version, tableRows, columnRows, fkRows, pkRows };
+  // Only an index's first column lets the source read a range of it without a scan.
+  const [indexRows] = await db.query<RowDataPacket[]>(
+    `SELECT DISTINCT table_name AS tbl, column_name AS col FROM information_schema.statistics
+      WHERE table_schema = ? AND seq_in_index = 1 ORDER BY table_name, column_name`,
+    [database],
+  );
+  return { version, tableRows, columnRows, fkRows, pkRows, indexRows };
 }
 
 /** One table as the snapshot holds it, and the values read from it for {@link valueReferences}. */
@@ -183,6 +192,7 @@ async function exploreTable(
     ...(counted.nonNull ? { non_null: counted.nonNull } : {}),
     ...(counted.sums ? { sums: counted.sums } : {}),
     ...(order ? { key_order: order } : {}),
+    indexed_columns: catalog.indexRows.filter((r) => r.tbl === name).map((r) => String(r.col)),
   };
   if (read.samples.length) await addValueFindings(scan, table, read, dateStats);
   return { table, values: read.values };

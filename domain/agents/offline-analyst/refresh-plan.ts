@@ -55,17 +55,33 @@ function tableRefresh(table: SourceTable): PrdRefresh {
 
 type Detected = Pick<PrdRefresh, 'detect' | 'column' | 'evidence'>;
 
-/** A timestamp the source itself sets whenever a row changes (declared ON UPDATE CURRENT_TIMESTAMP). */
+/**
+ * A timestamp the source itself sets whenever a row changes (declared ON UPDATE CURRENT_TIMESTAMP),
+ * an indexed one first: the source then finds the changed rows without reading the table.
+ */
 function updateTimestamp(table: SourceTable): Detected | undefined {
-  const column = table.columns.find(
+  const kept = table.columns.filter(
     (c) => TIMESTAMP_TYPES.test(c.data_type) && ON_UPDATE.test(c.extra ?? ''),
   );
+  const indexed = (c: SourceColumn) => table.indexed_columns?.includes(c.name);
+  const column = kept.find(indexed) ?? kept[0];
   if (!column) return undefined;
   return {
     detect: 'updated_at',
     column: column.name,
-    evidence: `${column.name} is set by the source whenever a row changes (ON UPDATE CURRENT_TIMESTAMP)`,
+    evidence: `${column.name} is set by the source whenever a row changes (ON UPDATE CURRENT_TIMESTAMP)${indexEvidence(table, column)}`,
   };
+}
+
+/**
+ * What reading the changed rows costs the source: a range of an index, or (the column leading no
+ * index) a scan of the whole table each refresh, which an index would spare.
+ */
+function indexEvidence(table: SourceTable, column: SourceColumn): string {
+  if (!table.indexed_columns) return '';
+  if (table.indexed_columns.includes(column.name))
+    return `; ${column.name} leads an index, so the source finds the changed rows without reading the table`;
+  return `; ${column.name} leads no index, so each refresh makes the source scan all ${table.row_count} rows to find the changed ones (an index on ${column.name} would spare that)`;
 }
 
 /** Whether the source declares the column a counter it hands out itself (AUTO_INCREMENT). */

@@ -124,6 +124,13 @@ describe('refresh plan from the source', () => {
     expect(prdSchema.safeParse(prd).success).toBe(true);
   });
 
+  it('says what finding the changed rows costs the source: a scan when the stamp leads no index', () => {
+    expect(snapshot.tables.find((t) => t.name === 't_a')!.indexed_columns).toEqual(['c1']);
+    expect(entry('t_a')!.evidence).toContain(
+      'c3 leads no index, so each refresh makes the source scan all 50 rows to find the changed ones (an index on c3 would spare that)',
+    );
+  });
+
   it('on Sakila, follows each table by the timestamp the source keeps current, and reads film_text whole', async () => {
     const sakila = buildOfflinePrd(await sakilaSnapshot());
     const plans = Object.fromEntries(sakila.refresh.map((r) => [r.table, `${r.detect} ${r.column ?? ''}`]));
@@ -132,5 +139,38 @@ describe('refresh plan from the source', () => {
       ...Object.fromEntries(sakila.layers.ods.map((t) => [t.source_tables[0], 'updated_at last_update'])),
       film_text: 'full ',
     });
+  });
+});
+
+describe('refresh plan from a source whose stamps are indexed', () => {
+  const INDEXED = 'refresh_index_evidence';
+  let db: Connection;
+  let prd: Prd;
+
+  beforeAll(async () => {
+    const { host, port, user, password } = harness().mariadb;
+    db = await mysql.createConnection({ host, port, user, password });
+    await db.query(`DROP DATABASE IF EXISTS ${INDEXED}`);
+    await db.query(`CREATE DATABASE ${INDEXED}`);
+    await db.query(`USE ${INDEXED}`);
+    // Two stamps the source keeps current; only the second leads an index (the first is second in one).
+    await db.query(`CREATE TABLE t_f (id INT PRIMARY KEY, v INT NOT NULL,
+      s1 TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,
+      s2 DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,
+      KEY by_v_s1 (v, s1), KEY by_s2 (s2))`);
+    await db.query(`INSERT INTO t_f (id, v) SELECT seq, seq % 5 FROM seq_1_to_40`);
+    prd = buildOfflinePrd(await exploreSource(db, INDEXED));
+  });
+  afterAll(async () => {
+    await db?.query(`DROP DATABASE IF EXISTS ${INDEXED}`);
+    await db?.end();
+  });
+
+  it('follows the stamp an index leads, and says the source finds the changes without reading the table', () => {
+    const plan = prd.refresh.find((r) => r.table === 't_f')!;
+    expect(plan).toMatchObject({ detect: 'updated_at', column: 's2', deletes: 'key_set' });
+    expect(plan.evidence).toContain(
+      's2 leads an index, so the source finds the changed rows without reading the table',
+    );
   });
 });
