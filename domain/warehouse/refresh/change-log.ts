@@ -63,11 +63,25 @@ export async function logChanges(
 }
 
 /**
- * Moves the refresh's log in beside the earlier ones (with any a failed refresh left: it may have
- * changed some ODS files before it failed), and removes those older than `keepDays`, recording the
- * newest removed stamp. A refresh that changed nothing leaves no folder.
+ * The least room the log may take, whatever the ODS's size: a small ODS's log is not trimmed for a
+ * few megabytes.
  */
-export function closeChangeLog(log: ChangeLogWriter, keepDays = CHANGE_LOG_DAYS, now = Date.now()): void {
+export const CHANGE_LOG_FLOOR_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Moves the refresh's log in beside the earlier ones (with any a failed refresh left: it may have
+ * changed some ODS files before it failed), and removes those older than `keepDays` and, oldest
+ * first, those past the size cap, recording the newest removed stamp. The cap is the ODS's own size
+ * (at least `floorBytes`): a reader further behind than that rebuilds from the ODS for less than the
+ * log would cost it to read. The newest refresh's log is always kept. A refresh that changed nothing
+ * leaves no folder.
+ */
+export function closeChangeLog(
+  log: ChangeLogWriter,
+  keepDays = CHANGE_LOG_DAYS,
+  now = Date.now(),
+  floorBytes = CHANGE_LOG_FLOOR_BYTES,
+): void {
   const dir = path.join(log.odsDir, LOG);
   const work = path.join(log.odsDir, WORK);
   fs.mkdirSync(dir, { recursive: true });
@@ -82,11 +96,27 @@ export function closeChangeLog(log: ChangeLogWriter, keepDays = CHANGE_LOG_DAYS,
   fs.rmSync(work, { recursive: true, force: true });
   const oldest = now - keepDays * 86_400_000;
   const stale = loggedRefreshes(log.odsDir).filter((stamp) => stamp < oldest);
+  const cap = Math.max(floorBytes, parquetBytes(log.odsDir));
+  const [newest, ...older] = loggedRefreshes(log.odsDir).reverse();
+  let kept = newest === undefined ? 0 : parquetBytes(path.join(dir, String(newest)));
+  for (const stamp of older) {
+    if (stale.includes(stamp)) continue;
+    kept += parquetBytes(path.join(dir, String(stamp)));
+    if (kept > cap) stale.push(stamp);
+  }
   if (!stale.length) return;
   for (const stamp of stale) fs.rmSync(path.join(dir, String(stamp)), { recursive: true, force: true });
   const trimmed = path.join(dir, TRIMMED);
   const before = fs.existsSync(trimmed) ? Number(fs.readFileSync(trimmed, 'utf8')) : 0;
   fs.writeFileSync(trimmed, String(Math.max(before, ...stale)));
+}
+
+/** The bytes of the Parquet files directly in `dir`. */
+function parquetBytes(dir: string): number {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.parquet'))
+    .reduce((sum, f) => sum + fs.statSync(path.join(dir, f)).size, 0);
 }
 
 /** The stamps of the refreshes logged, oldest first. */

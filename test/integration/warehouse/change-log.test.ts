@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDuckDb } from '../../../domain/warehouse/duckdb-module';
-import { ODS_COPY_SETTINGS } from '../../../domain/warehouse/ods-table-copy';
+import { ODS_COPY_SETTINGS, PARQUET_OPTIONS } from '../../../domain/warehouse/ods-table-copy';
 import {
   CHANGED_AT,
   closeChangeLog,
@@ -76,5 +76,41 @@ describe('the change log', () => {
     closeChangeLog(next, 35, kept + 2000);
     expect(loggedRefreshes(ods)).toEqual([kept, kept + 1000, kept + 2000]);
     expect(fs.readdirSync(path.join(ods, 'change-log', String(kept + 1000)))).toEqual(['orders.parquet']);
+  });
+
+  it('keeps no more than the ODS itself holds, the oldest removed first and the newest always kept', async () => {
+    const root = path.join(newTestDataDir(), 'ods');
+    fs.mkdirSync(root, { recursive: true });
+    const odsFile = path.join(root, 'orders.parquet');
+    // Hashes: rows that do not compress, so sizes follow row counts.
+    const rows = (n: number, tag: string) => `SELECT i AS nr, md5('${tag}' || i) AS v FROM range(${n}) t(i)`;
+    await duck.run(`COPY (${rows(2000, 'ods')}) TO '${odsFile}' (${PARQUET_OPTIONS})`);
+    const odsBytes = fs.statSync(odsFile).size;
+    const start = Date.UTC(2026, 10, 2);
+    const stamps = [0, 1, 2, 3, 4].map((i) => start + i * 1000);
+    const sizes: number[] = [];
+    for (const stamp of stamps) {
+      const log = openChangeLog(root, stamp);
+      await logChanges(duck, log, odsFile, rows(700, `s${stamp}`));
+      closeChangeLog(log, 35, stamp, 0);
+      sizes.push(fs.statSync(path.join(root, 'change-log', String(stamp), 'orders.parquet')).size);
+    }
+    // Newest first, as many as fit in the ODS's size.
+    let total = 0;
+    const fit = [...stamps]
+      .reverse()
+      .filter((_stamp, i) => (total += sizes[stamps.length - 1 - i]) <= odsBytes || i === 0);
+    expect(fit.length).toBeGreaterThan(0);
+    expect(fit.length).toBeLessThan(stamps.length);
+    expect(loggedRefreshes(root)).toEqual([...fit].reverse());
+    const trimmed = Number(fs.readFileSync(path.join(root, 'change-log', 'trimmed-through'), 'utf8'));
+    expect(trimmed).toBe(stamps[stamps.length - fit.length - 1]);
+    // One refresh's log larger than the whole ODS is still kept: the next reader needs it.
+    const big = start + 10_000;
+    const log = openChangeLog(root, big);
+    await logChanges(duck, log, odsFile, rows(6000, 'big'));
+    closeChangeLog(log, 35, big, 0);
+    expect(loggedRefreshes(root)).toEqual([big]);
+    expect(fs.readFileSync(path.join(root, 'change-log', 'trimmed-through'), 'utf8')).toBe(String(stamps[4]));
   });
 });
