@@ -24,7 +24,8 @@ export function runPlat(args: string[], env: NodeJS.ProcessEnv, input = ''): Pro
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
+    // 'close', not 'exit': the pipes may still hold output when the process has exited.
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
     child.stdin.end(input);
   });
 }

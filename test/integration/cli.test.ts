@@ -101,6 +101,21 @@ describe('plat CLI', () => {
       'SELECT SUM(rental_count) AS rentals FROM ads_rental_kpi_daily',
     );
     expect(sql.stdout).toMatch(/RENTALS\n16044\n\(1 rows/);
+    // A long answer into a pipe arrives whole (the CLI once exited with 64 KB of it written).
+    const long = await plat(
+      'projects',
+      'query',
+      projectId,
+      '--layer',
+      'ods',
+      '--json',
+      '--sql',
+      'SELECT * FROM ods_rental',
+    );
+    expect([long.status, long.stderr]).toEqual([0, '']);
+    expect(long.stdout.length).toBeGreaterThan(2 * 65_536);
+    const answer = JSON.parse(long.stdout) as { rows: unknown[]; row_count?: number };
+    expect(answer.rows.length).toBeGreaterThan(100);
     const out = path.join(os.tmpdir(), `plat-cli-pipeline-${Date.now()}`);
     const pipeline = await plat('projects', 'report', projectId, 'pipeline', '--out', out);
     expect(pipeline.stdout).toContain(`files to ${out}`);
