@@ -108,13 +108,17 @@ function main(): void {
     const cpu = cpuLine().map((v, i) => v - cpuAtStart[i]);
     const idle = (cpu[3] + cpu[4]) / cpu.reduce((a, b) => a + b, 0);
     const byKind = new Map<string, number>();
-    for (const p of seen.values()) byKind.set(p.kind, (byKind.get(p.kind) ?? 0) + (p.last - p.first) / 100);
+    const started = new Map<string, number>();
+    for (const p of seen.values()) {
+      byKind.set(p.kind, (byKind.get(p.kind) ?? 0) + (p.last - p.first) / 100);
+      started.set(p.kind, (started.get(p.kind) ?? 0) + 1);
+    }
     const total = [...byKind.values()].reduce((a, b) => a + b, 0);
     console.log(
       `\ncpu-by-process: ${((Date.now() - began) / 1000).toFixed(0)} s, ${total.toFixed(0)} CPU-s seen, cores idle ${(idle * 100).toFixed(0)}%`,
     );
     for (const [kind, s] of [...byKind].sort((a, b) => b[1] - a[1]))
-      if (s >= 0.5) console.log(`${s.toFixed(1).padStart(8)}  ${kind}`);
+      if (s >= 0.5) console.log(`${s.toFixed(1).padStart(8)}  ${kind} (${started.get(kind)} processes)`);
     printSuiteCpu(suiteCpuFile);
     process.exit(code ?? 1);
   });
