@@ -110,10 +110,16 @@ function registerCreateAndList(projects: Command): void {
     withApi(async (api, _operands, flags) => {
       const query = { limit: Number(str(flags.limit) ?? 20), offset: Number(str(flags.offset) ?? 0) };
       const res = await ok(api.http.GET('/v1/projects', { params: { query } }));
-      return {
-        data: res,
-        text: `${table(res.projects, ['project_id', 'status', 'phase', 'industry', 'created_at', 'cost_usd'])}\n${res.total} project(s)`,
-      };
+      // The web list's "Data as of": when the warehouse's source was read, and STALE when a refresh
+      // failed or fell behind its schedule (docs/refresh.md#freshness).
+      const rows = res.projects.map((p) => ({
+        ...p,
+        data_as_of: p.freshness
+          ? `${p.freshness.as_of ?? '-'}${p.freshness.stale ? ` STALE (${p.freshness.why ?? 'behind'})` : ''}`
+          : '',
+      }));
+      const columns = ['project_id', 'status', 'phase', 'industry', 'created_at', 'data_as_of', 'cost_usd'];
+      return { data: res, text: `${table(rows, columns)}\n${res.total} project(s)` };
     }),
   );
 }

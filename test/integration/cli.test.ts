@@ -139,6 +139,11 @@ describe('plat CLI', () => {
     const refreshed = await plat('projects', 'refresh', projectId, '--wait');
     expect(refreshed.status).toBe(0);
     expect(refreshed.stdout).toMatch(/last refresh \S+ \(manual\): completed/);
+    // The list says how fresh each project's data is.
+    const listed = (await plat('projects', 'list')).stdout;
+    // Created at, then data as of: two times on its line.
+    expect(listed).toMatch(new RegExp(`${projectId}\\s.*\\dZ\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s`));
+    expect(listed).not.toContain('STALE');
     expect(refreshed.stdout).toMatch(/rental\s+changes\s+\d+\s+16044\s+16044\s+0/);
     // A range of days rebuilt on demand: every table read again.
     const missing = await plat('projects', 'backfill', projectId, '--from', '2005-05-24');

@@ -212,6 +212,16 @@ describe('refresh schedules', () => {
       why: expect.stringMatching(/^the last refresh failed: the source changed shape/),
     });
     expect(await staleGauge()).toBe('1');
+    // The CLI's list says so too, with the reason.
+    const cliList = await runPlat(['projects', 'list'], {
+      ...process.env,
+      PLAT_URL: platform.current.gateway.base,
+      PLAT_TOKEN: owner,
+    });
+    expect(cliList.stdout).toMatch(/DATA_AS_OF/);
+    expect(cliList.stdout).toMatch(
+      new RegExp(`${id}.* STALE \\(the last refresh failed: the source changed shape`),
+    );
     const events = (await call('GET', `/v1/projects/${id}/events`, undefined, owner)).body.events as {
       status: string;
       message: string;
