@@ -187,7 +187,22 @@ function described(projectId: string, shown: ScheduleView, data: unknown): Comma
     data,
     text: [
       `${projectId}: refresh ${timing}${shown.paused ? ', paused' : ''} (Temporal schedule ${shown.schedule_id})`,
-      `next: ${shown.next_runs.join(', ') || '(none while paused)'}`,
+      `next: ${shown.next_runs.map((at) => inZone(at, shown.timezone)).join(', ') || '(none while paused)'}`,
     ].join('\n'),
   };
+}
+
+/**
+ * A start as the person who set the cron reads it: on the wall clock of its time zone, the instant
+ * beside it (`2026-12-03 06:00 Europe/Oslo (05:00Z)`); without a zone, the instant alone.
+ */
+function inZone(at: string, timeZone: string | undefined): string {
+  if (!timeZone) return at;
+  // Swedish writes a date and time as ISO does.
+  const local = new Intl.DateTimeFormat('sv-SE', {
+    timeZone,
+    dateStyle: 'short',
+    timeStyle: 'short',
+  }).format(new Date(at));
+  return `${local} ${timeZone} (${at.slice(11, 16)}Z)`;
 }

@@ -243,6 +243,8 @@ describe('refresh schedules', () => {
     expect(set.stdout).toContain(
       `${id}: refresh cron '30 7 * * 1-5' (America/Sao_Paulo) (Temporal schedule refresh-${id})`,
     );
+    // The next starts on the zone's wall clock (São Paulo is UTC-3 all year), the instant beside.
+    expect(set.stdout).toMatch(/\nnext: \d{4}-\d\d-\d\d 07:30 America\/Sao_Paulo \(10:30Z\), /);
     expect((await plat('--pause')).stdout).toContain(', paused');
     const refused = await plat('--every', '1m');
     expect(refused.status).not.toBe(0);
