@@ -43,6 +43,21 @@ describe('partition lineage', () => {
     if (l.scoped) expect(l.joins[0].on.map((o) => o.to)).toEqual(['id', 'part']);
   });
 
+  it('scopes a line dated by the order it joins, and says whose day it is', async () => {
+    const l = await lineageOf(
+      `SELECT z."id", CAST(COALESCE(z."shipped", k."placed") AS DATE) AS "tag", z."qty"
+       FROM w_ods."zeile" AS z LEFT JOIN w_ods."kopf" AS k ON z."kopf" = k."nr"
+         LEFT JOIN w_ods."kunde" AS c ON k."kunde" = c."id"`,
+      ['tag'],
+    );
+    expect(l).toMatchObject({ scoped: true, column: 'tag', base: { alias: 'z' }, dayJoins: ['k'] });
+    const own = await lineageOf(
+      `SELECT CAST(z."shipped" AS DATE) AS "tag" FROM w_ods."zeile" AS z LEFT JOIN w_ods."kopf" AS k ON z."kopf" = k."nr"`,
+      ['tag'],
+    );
+    expect(own).toMatchObject({ scoped: true, dayJoins: [] });
+  });
+
   it('scopes an aggregate grouped by its day, by position, by name or by the same expression', async () => {
     for (const group of ['1', '"d"', `date_trunc('month', "t")`]) {
       const l = await lineageOf(
@@ -74,9 +89,9 @@ describe('partition lineage', () => {
       /not on equal/,
     ],
     [
-      'a day from a joined table',
-      `SELECT b."t" AS d FROM w.a AS a LEFT JOIN w.b AS b ON a.k = b.k`,
-      /b\.t, not a column of a/,
+      'a day from a table the SELECT does not join',
+      `SELECT c."t" AS d FROM w.a AS a LEFT JOIN w.b AS b ON a.k = b.k`,
+      /c\.t, not a column of a or of a table it joins/,
     ],
     [
       'an unqualified column beside a join',

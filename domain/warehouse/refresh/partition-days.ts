@@ -3,8 +3,10 @@
  * found by running the table's own day expression (partition-lineage.ts) over what changed: over
  * the base table's changed rows (old and new versions), over the changed days of a lower table, and
  * over the rows that join a changed row of a joined table (matched on the joining side's columns,
- * so a row whose joined row was deleted is found too). The SELECT's own filters are left out: a
- * change may move a row into them or out of them.
+ * so a row whose joined row was deleted is found too). When the day is read from a joined table (a
+ * line dated by its order), each changed joined table is read with the old versions of its changed
+ * rows beside the current ones, so a row finds both the day it had and the day it has. The SELECT's
+ * own filters are left out: a change may move a row into them or out of them.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdent as q, quoteLiteral as lit } from '../../../shared/sql-quoting';
@@ -49,6 +51,8 @@ export async function partitionDays(
       else found.add(String(d));
   };
   const day = { ...lineage.expression, alias: 'plat_day' };
+  const joined = await joinedWithOldVersions(conn, lineage, changeOf);
+  if ('reason' in joined) return joined;
   const base = changeOf(lineage.base);
   if (base.kind === 'unknown') return { reason: `${lineage.base.table} changed in a way not known by day` };
   if (base.kind !== 'unchanged') {
@@ -70,24 +74,75 @@ export async function partitionDays(
         `CREATE OR REPLACE TEMP VIEW ${PROBE_ROWS} AS SELECT * FROM (VALUES ${days.join(', ')}) AS t(${q(base.column)})`,
       );
     }
-    const from = tableNode(PROBE_ROWS, lineage.base.alias, { catalog: 'temp', schema: 'main' });
-    await collect(await deserialize(conn, probe(lineage.node, [day], from)));
+    const rows = tableNode(PROBE_ROWS, lineage.base.alias, { catalog: 'temp', schema: 'main' });
+    // The day of the base's rows alone, or through the tables it joins when the day is theirs.
+    const froms = lineage.dayJoins.length ? joined.froms.map((f) => withBase(f, rows)) : [rows];
+    for (const from of froms) await collect(await deserialize(conn, probe(lineage.node, [day], from)));
   }
   for (const join of lineage.joins) {
     const change = changeOf(join.table);
     if (change.kind === 'unchanged') continue;
     if (change.kind !== 'rows') return { reason: `${join.table.table} changed in a way not known by row` };
     const keys = join.on.map((o, i) => ({ ...o.from, alias: `plat_key_${i}` }));
-    const inner = await deserialize(
-      conn,
-      probe(lineage.node, [day, ...keys], lineage.node.from_table as SyntaxNode),
-    );
     const match = join.on.map((o, i) => `j.${q(o.to)} = s.plat_key_${i}`).join(' AND ');
-    await collect(
-      `SELECT plat_day FROM (${inner}) s WHERE EXISTS (SELECT 1 FROM read_parquet(${lit(change.file)}) j WHERE ${match})`,
-    );
+    for (const from of joined.froms) {
+      const inner = await deserialize(conn, probe(lineage.node, [day, ...keys], from));
+      await collect(
+        `SELECT plat_day FROM (${inner}) s WHERE EXISTS (SELECT 1 FROM read_parquet(${lit(change.file)}) j WHERE ${match})`,
+      );
+    }
   }
   return { days: [...found].sort(), null_day: nullDay };
+}
+
+/**
+ * The FROM clauses the probes read: the SELECT's own (the rows as they are now) and, when the day is
+ * read from a joined table, the same with each changed joined table replaced by its current rows
+ * and the old versions of its changed ones (a temp view each), so a row finds the day it had. Both,
+ * since a row whose joined row was deleted joins an old version there and nothing here (its day is
+ * now NULL).
+ */
+async function joinedWithOldVersions(
+  conn: DuckDBConnection,
+  lineage: Scoped,
+  changeOf: (ref: TableRef) => InputChange,
+): Promise<{ froms: SyntaxNode[] } | { reason: string }> {
+  const written = lineage.node.from_table as SyntaxNode;
+  if (!lineage.dayJoins.length) return { froms: [written] };
+  const views = new Map<string, SyntaxNode>();
+  for (const [i, join] of lineage.joins.entries()) {
+    const change = changeOf(join.table);
+    if (change.kind === 'unchanged') continue;
+    if (change.kind !== 'rows')
+      return {
+        reason: `${lineage.column} reads a table joined to ${join.table.table}, which changed in a way not known by row`,
+      };
+    const name = `plat_probe_join_${i}`;
+    const table = join.table.schema ? `${q(join.table.schema)}.${q(join.table.table)}` : q(join.table.table);
+    await conn.run(
+      `CREATE OR REPLACE TEMP VIEW ${name} AS SELECT * FROM ${table} UNION ALL BY NAME SELECT * FROM read_parquet(${lit(change.file)})`,
+    );
+    views.set(join.alias, tableNode(name, join.alias, { catalog: 'temp', schema: 'main' }));
+  }
+  return { froms: views.size ? [written, replaceTables(written, (alias) => views.get(alias))] : [written] };
+}
+
+/** `from` with its base table (the first one read) replaced by `base`. */
+function withBase(from: SyntaxNode, base: SyntaxNode): SyntaxNode {
+  if (from.type === 'JOIN') return { ...from, left: withBase(from.left as SyntaxNode, base) };
+  return base;
+}
+
+/** `from` with each table read under an alias that `by` names replaced by what it gives. */
+function replaceTables(from: SyntaxNode, by: (alias: string) => SyntaxNode | undefined): SyntaxNode {
+  if (from.type === 'JOIN')
+    return {
+      ...from,
+      left: replaceTables(from.left as SyntaxNode, by),
+      right: replaceTables(from.right as SyntaxNode, by),
+    };
+  if (from.type !== 'BASE_TABLE') return from;
+  return by(String(from.alias || from.table_name)) ?? from;
 }
 
 /** A FROM clause's table `name` under `alias` (catalog and schema empty: resolved as written). */

@@ -2,10 +2,11 @@
  * Whether a modeled table can be rebuilt a day at a time, read from its SELECT as DuckDB's parser
  * sees it, not from names (docs/refresh.md#only-affected-days). A table is rebuilt by days of its
  * DATE column `p` when each of its rows with `p = d` depends only on input rows that also give
- * `d`: `p` is computed row by row from the base table's columns alone (no aggregate, window or
- * subquery in it), every other input is a LEFT JOIN on equal columns, and when the table groups,
- * `p` is one of its group keys. Anything else (a set operation, a LIMIT, a window, a CTE, a join
- * that is not LEFT, `p` taken from a joined table) is rebuilt whole, and the reason is said.
+ * `d`: `p` is computed row by row from the columns of the base table and of the tables it joins
+ * (no aggregate, window or subquery in it; a line dated by its order's date), every other input is
+ * a LEFT JOIN on equal columns, and when the table groups, `p` is one of its group keys. Anything
+ * else (a set operation, a LIMIT, a window, a CTE, a join that is not LEFT) is rebuilt whole, and
+ * the reason is said.
  */
 import type { SyntaxNode } from '../sql-syntax-tree';
 import { syntaxNodes } from '../sql-syntax-tree';
@@ -35,6 +36,8 @@ export type PartitionLineage =
       /** The table the rows come from, and the name its columns are qualified by. */
       base: TableRef & { alias: string };
       joins: JoinedInput[];
+      /** The joined tables whose columns the day reads (none: the base's alone). */
+      dayJoins: string[];
       /** The SELECT's root node, for the probes that find the days (partition-days.ts). */
       node: SyntaxNode;
     }
@@ -84,16 +87,17 @@ export function partitionLineage(
     const index = list.findIndex((e) => outputName(e) === column);
     if (index < 0) continue;
     const expression = list[index];
-    const why = rowWiseFromBase(expression, from.base.alias, from.joins.length > 0, kinds);
-    if (why) {
-      reason = `${column} ${why}`;
+    const rowWise = rowWiseFrom(expression, from.base.alias, from.joins, kinds);
+    if ('why' in rowWise) {
+      reason = `${column} ${rowWise.why}`;
       continue;
     }
     if (groups.length && !isGroupKey(node, index, expression)) {
       reason = `${column} is not one of its group keys`;
       continue;
     }
-    return { scoped: true, column, expression, base: from.base, joins: from.joins, node };
+    const { dayJoins } = rowWise;
+    return { scoped: true, column, expression, base: from.base, joins: from.joins, dayJoins, node };
   }
   return whole(reason);
 }
@@ -157,28 +161,32 @@ function columnOf(ref: SyntaxNode, alias: string): string | undefined {
 }
 
 /**
- * Why an expression is not computed row by row from the base table's columns (undefined when it
- * is): every function scalar, every column the base's (qualified by its alias, or unqualified
- * when nothing is joined).
+ * Whether an expression is computed row by row from the columns of the base table and the tables it
+ * joins, and which joined tables it reads; else why not: every function scalar, every column
+ * qualified by the alias of the base or of a joined table (unqualified only when nothing is joined).
  */
-function rowWiseFromBase(
+function rowWiseFrom(
   expression: SyntaxNode,
   alias: string,
-  joined: boolean,
+  joins: JoinedInput[],
   kinds: FunctionKinds,
-): string | undefined {
+): { dayJoins: string[] } | { why: string } {
   let columns = 0;
+  const dayJoins = new Set<string>();
   for (const n of syntaxNodes(expression)) {
     if (n.class === 'FUNCTION' && !kinds.isScalar(String(n.function_name)))
-      return `uses ${String(n.function_name)}, which is not a scalar function`;
+      return { why: `uses ${String(n.function_name)}, which is not a scalar function` };
     if (n.class === 'COLUMN_REF') {
       const names = n.column_names as string[];
-      const ofBase = names.length === 2 ? names[0] === alias : names.length === 1 && !joined;
-      if (!ofBase) return `reads ${names.join('.')}, not a column of ${alias} alone`;
+      const joined = names.length === 2 ? joins.find((j) => j.alias === names[0]) : undefined;
+      const ofBase = names.length === 2 ? names[0] === alias : names.length === 1 && !joins.length;
+      if (!ofBase && !joined)
+        return { why: `reads ${names.join('.')}, not a column of ${alias} or of a table it joins` };
+      if (joined) dayJoins.add(joined.alias);
       columns++;
     }
   }
-  return columns ? undefined : 'is a constant';
+  return columns ? { dayJoins: [...dayJoins] } : { why: 'is a constant' };
 }
 
 /** Whether select-list entry `index` is a group key: `GROUP BY <position>` or the same expression. */
