@@ -13,6 +13,8 @@ const AUTO_INCREMENT = /\bauto_increment\b/;
 const TIMESTAMP_TYPES = /^(timestamp|datetime)$/;
 /** The share of steps back in time a key's last rows may take and still be in order (a few keyed late). */
 const MAX_BACKWARD_SHARE = 0.02;
+/** Rows below which a scan of the table costs the source too little to be worth a word in the plan. */
+export const SCAN_WORTH_SAYING_ROWS = 100_000;
 /** Steps forward in time the last rows must take before their order says anything. */
 const MIN_FORWARD_STEPS = 20;
 
@@ -78,7 +80,7 @@ function updateTimestamp(table: SourceTable): Detected | undefined {
  * index) a scan of the whole table each refresh, which an index would spare.
  */
 function indexEvidence(table: SourceTable, column: SourceColumn): string {
-  if (!table.indexed_columns) return '';
+  if (!table.indexed_columns || table.row_count < SCAN_WORTH_SAYING_ROWS) return '';
   if (table.indexed_columns.includes(column.name))
     return `; ${column.name} leads an index, so the source finds the changed rows without reading the table`;
   return `; ${column.name} leads no index, so each refresh makes the source scan all ${table.row_count} rows to find the changed ones (an index on ${column.name} would spare that)`;

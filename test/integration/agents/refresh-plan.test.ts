@@ -5,6 +5,7 @@
  */
 import mysql, { type Connection } from 'mysql2/promise';
 import { buildOfflinePrd } from '../../../domain/agents/offline-analyst/prd-builder';
+import { SCAN_WORTH_SAYING_ROWS } from '../../../domain/agents/offline-analyst/refresh-plan';
 import { exploreSource, type ToolCallRecord } from '../../../domain/sources/source-explorer';
 import { prdSchema, type Prd } from '../../../shared/prd-schema';
 import type { SourceSnapshot } from '../../../shared/source-schema';
@@ -124,11 +125,9 @@ describe('refresh plan from the source', () => {
     expect(prdSchema.safeParse(prd).success).toBe(true);
   });
 
-  it('says what finding the changed rows costs the source: a scan when the stamp leads no index', () => {
+  it('reads which columns lead an index, and says nothing of it for a table too small to matter', () => {
     expect(snapshot.tables.find((t) => t.name === 't_a')!.indexed_columns).toEqual(['c1']);
-    expect(entry('t_a')!.evidence).toContain(
-      'c3 leads no index, so each refresh makes the source scan all 50 rows to find the changed ones (an index on c3 would spare that)',
-    );
+    expect(entry('t_a')!.evidence).not.toMatch(/index/);
   });
 
   it('on Sakila, follows each table by the timestamp the source keeps current, and reads film_text whole', async () => {
@@ -158,8 +157,13 @@ describe('refresh plan from a source whose stamps are indexed', () => {
       s1 TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,
       s2 DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,
       KEY by_v_s1 (v, s1), KEY by_s2 (s2))`);
-    await db.query(`INSERT INTO t_f (id, v) SELECT seq, seq % 5 FROM seq_1_to_40`);
-    prd = buildOfflinePrd(await exploreSource(db, INDEXED));
+    // One stamp, in no index.
+    await db.query(`CREATE TABLE t_g (id INT PRIMARY KEY, v INT NOT NULL,
+      s TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP)`);
+    // Large enough that a scan is worth a word.
+    for (const t of ['t_f', 't_g'])
+      await db.query(`INSERT INTO ${t} (id, v) SELECT seq, seq % 5 FROM seq_1_to_${SCAN_WORTH_SAYING_ROWS}`);
+    prd = buildOfflinePrd(await exploreSource(db, INDEXED, { sampleRows: 0 }));
   });
   afterAll(async () => {
     await db?.query(`DROP DATABASE IF EXISTS ${INDEXED}`);
@@ -171,6 +175,12 @@ describe('refresh plan from a source whose stamps are indexed', () => {
     expect(plan).toMatchObject({ detect: 'updated_at', column: 's2', deletes: 'key_set' });
     expect(plan.evidence).toContain(
       's2 leads an index, so the source finds the changed rows without reading the table',
+    );
+  });
+
+  it('says what a stamp in no index costs: a scan of the whole table on the source each refresh', () => {
+    expect(prd.refresh.find((r) => r.table === 't_g')!.evidence).toContain(
+      `s leads no index, so each refresh makes the source scan all ${SCAN_WORTH_SAYING_ROWS} rows to find the changed ones (an index on s would spare that)`,
     );
   });
 });
