@@ -10,34 +10,21 @@ import * as path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DuckDbWarehouse } from '../../../domain/warehouse/duckdb-warehouse';
 import { openDuckDb } from '../../../domain/warehouse/duckdb-module';
-import { registerViews } from '../../../domain/warehouse/ods-ingestion';
 import { ODS_COPY_SETTINGS } from '../../../domain/warehouse/ods-table-copy';
 import { mergeChanges } from '../../../domain/warehouse/refresh/ods-merge';
-import {
-  clearDeltas,
-  openDeltaLog,
-  recordDelta,
-  wholeTableDelta,
-} from '../../../domain/warehouse/refresh/ods-delta';
-import type { LayerTableSpec, TableScope } from '../../../domain/warehouse/warehouse-engine';
-import {
-  layerDatabaseFile,
-  layerDatabaseName,
-  layerDir,
-  odsTableFile,
-} from '../../../domain/warehouse/warehouse-layout';
-import type { LayerName, Prd } from '../../../shared/prd-schema';
+import { openDeltaLog, recordDelta, wholeTableDelta } from '../../../domain/warehouse/refresh/ods-delta';
+import type { TableScope } from '../../../domain/warehouse/warehouse-engine';
+import { layerDir, odsTableFile } from '../../../domain/warehouse/warehouse-layout';
 import { newTestDataDir } from '../../harness/platform-gateway';
+import { layerProjectsOf, layerSpecs, MODELED, type ModeledLayers } from './layer-refresh-fixture';
 
 const KEPT = 'proj-20261202-joinday';
 const FRESH = 'proj-20261202-joinfresh';
 const SOURCES = ['kopf', 'zeile'];
-const MODELED = ['dwd', 'dws', 'ads'] as const;
 
 /** Lines dated by their order (`k.zeit`), summed a day, the ADS partitioned by day. */
-function layers(projectId: string): Record<(typeof MODELED)[number], LayerTableSpec[]> {
-  const [ods, dwd, dws] = (['ods', 'dwd', 'dws'] as LayerName[]).map((l) => layerDatabaseName(projectId, l));
-  const t = (name: string, select: string, partition_by: string[] = []) => ({ name, select, partition_by });
+function layers(projectId: string): ModeledLayers {
+  const { ods, dwd, dws, t } = layerSpecs(projectId);
   return {
     dwd: [
       t(
@@ -62,12 +49,14 @@ describe('a table dated by the table it joins, rebuilt by day after a refresh', 
   let duck: DuckDBConnection;
   let changeFiles = 0;
   const ods = (projectId: string) => layerDir(root, projectId, 'ods');
-  const register = (projectId: string) =>
-    registerViews(
-      layerDatabaseFile(root, projectId, 'ods'),
-      { layers: { ods: SOURCES.map((s) => ({ name: `ods_${s}`, source_tables: [s] })) } } as unknown as Prd,
-      SOURCES.map((s) => ({ table: s, file: odsTableFile(ods(projectId), s) })),
-    );
+  const { register, refreshLayers, expectEqualToFreshBuild } = layerProjectsOf(() => ({
+    root,
+    engine,
+    kept: KEPT,
+    fresh: FRESH,
+    sources: SOURCES,
+    layers,
+  }));
 
   /**
    * One refresh: each table's changed rows (`changes`, a SELECT over `o`, its ODS file) merged by
@@ -99,32 +88,6 @@ describe('a table dated by the table it joins, rebuilt by day after a refresh', 
         recordDelta: (select) => recordDelta(duck, log, file, select),
       });
     }
-  }
-
-  async function refreshLayers(): Promise<Record<string, TableScope>> {
-    const below: Record<string, TableScope> = {};
-    for (const layer of MODELED)
-      for (const t of await engine.refreshLayer(KEPT, layer, layers(KEPT)[layer], below))
-        below[`${layer}.${t.name}`] = t.scope;
-    clearDeltas(root, KEPT);
-    return below;
-  }
-
-  async function expectEqualToFreshBuild(): Promise<void> {
-    fs.rmSync(path.join(root, FRESH), { recursive: true, force: true });
-    fs.mkdirSync(ods(FRESH), { recursive: true });
-    for (const s of SOURCES) fs.copyFileSync(odsTableFile(ods(KEPT), s), odsTableFile(ods(FRESH), s));
-    await register(FRESH);
-    for (const layer of MODELED) await engine.buildLayer(FRESH, layer, layers(FRESH)[layer]);
-    for (const layer of MODELED)
-      for (const t of layers(KEPT)[layer]) {
-        const rows = async (projectId: string) =>
-          (await engine.query(projectId, `SELECT * FROM "${t.name}" ORDER BY ALL`, 100_000, layer)).rows;
-        expect({ table: `${layer}.${t.name}`, rows: await rows(KEPT) }).toEqual({
-          table: `${layer}.${t.name}`,
-          rows: await rows(FRESH),
-        });
-      }
   }
 
   const days = (scope: TableScope) => (scope.kind === 'days' ? scope.days : []);

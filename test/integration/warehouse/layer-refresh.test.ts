@@ -10,36 +10,26 @@ import * as path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DuckDbWarehouse } from '../../../domain/warehouse/duckdb-warehouse';
 import { openDuckDb } from '../../../domain/warehouse/duckdb-module';
-import { registerViews } from '../../../domain/warehouse/ods-ingestion';
 import { ODS_COPY_SETTINGS } from '../../../domain/warehouse/ods-table-copy';
 import { mergeChanges } from '../../../domain/warehouse/refresh/ods-merge';
 import {
-  clearDeltas,
   forgetDelta,
   openDeltaLog,
   recordDelta,
   wholeTableDelta,
   type DeltaLog,
 } from '../../../domain/warehouse/refresh/ods-delta';
-import type { DayRange, LayerTableSpec, TableScope } from '../../../domain/warehouse/warehouse-engine';
-import {
-  layerDatabaseFile,
-  layerDatabaseName,
-  layerDir,
-  odsTableFile,
-} from '../../../domain/warehouse/warehouse-layout';
-import type { LayerName, Prd } from '../../../shared/prd-schema';
+import { layerDir, odsTableFile } from '../../../domain/warehouse/warehouse-layout';
 import { newTestDataDir } from '../../harness/platform-gateway';
+import { layerProjectsOf, layerSpecs, MODELED, type ModeledLayers } from './layer-refresh-fixture';
 
 const KEPT = 'proj-20261201-layers';
 const FRESH = 'proj-20261201-fresh';
 const SOURCES = ['bestellung', 'kunde', 'region'];
-const MODELED = ['dwd', 'dws', 'ads'] as const;
 
 /** The layers' SELECTs for a project: a join two deep, daily and monthly sums, a sum by country, ADS. */
-function layers(projectId: string): Record<(typeof MODELED)[number], LayerTableSpec[]> {
-  const [ods, dwd, dws] = (['ods', 'dwd', 'dws'] as LayerName[]).map((l) => layerDatabaseName(projectId, l));
-  const t = (name: string, select: string, partition_by: string[] = []) => ({ name, select, partition_by });
+function layers(projectId: string): ModeledLayers {
+  const { ods, dwd, dws, t } = layerSpecs(projectId);
   return {
     dwd: [
       t(
@@ -82,40 +72,15 @@ describe('modeled layers rebuilt by day after a refresh', () => {
   const writeOds = (projectId: string, table: string, select: string) =>
     duck.run(`COPY (${select}) TO '${odsTableFile(ods(projectId), table)}' (FORMAT parquet)`);
 
-  const register = (projectId: string) =>
-    registerViews(
-      layerDatabaseFile(root, projectId, 'ods'),
-      { layers: { ods: SOURCES.map((s) => ({ name: `ods_${s}`, source_tables: [s] })) } } as unknown as Prd,
-      SOURCES.map((s) => ({ table: s, file: odsTableFile(ods(projectId), s) })),
-    );
-
-  /** Each layer refreshed in order, as the refresh workflow does; the scopes by `layer.table`. */
-  async function refreshLayers(force?: DayRange): Promise<Record<string, TableScope>> {
-    const below: Record<string, TableScope> = {};
-    for (const layer of MODELED)
-      for (const t of await engine.refreshLayer(KEPT, layer, layers(KEPT)[layer], below, force))
-        below[`${layer}.${t.name}`] = t.scope;
-    clearDeltas(root, KEPT);
-    return below;
-  }
-
-  /** Every modeled table of the refreshed project against a new build on a copy of its ODS. */
-  async function expectEqualToFreshBuild(): Promise<void> {
-    fs.rmSync(path.join(root, FRESH), { recursive: true, force: true });
-    fs.mkdirSync(ods(FRESH), { recursive: true });
-    for (const s of SOURCES) fs.copyFileSync(odsTableFile(ods(KEPT), s), odsTableFile(ods(FRESH), s));
-    await register(FRESH);
-    for (const layer of MODELED) await engine.buildLayer(FRESH, layer, layers(FRESH)[layer]);
-    for (const layer of MODELED)
-      for (const t of layers(KEPT)[layer]) {
-        const rows = async (projectId: string) =>
-          (await engine.query(projectId, `SELECT * FROM "${t.name}" ORDER BY ALL`, 100_000, layer)).rows;
-        expect({ table: `${layer}.${t.name}`, rows: await rows(KEPT) }).toEqual({
-          table: `${layer}.${t.name}`,
-          rows: await rows(FRESH),
-        });
-      }
-  }
+  // Each layer refreshed in order as the refresh workflow does, and compared with a new build.
+  const { register, refreshLayers, expectEqualToFreshBuild } = layerProjectsOf(() => ({
+    root,
+    engine,
+    kept: KEPT,
+    fresh: FRESH,
+    sources: SOURCES,
+    layers,
+  }));
 
   /** The tables `names` read again by a refresh and found unchanged: an empty change each. */
   async function recordUnchanged(log: DeltaLog, names: string[]): Promise<void> {
