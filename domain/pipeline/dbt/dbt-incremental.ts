@@ -14,9 +14,15 @@ import { fileNameFor } from '../../../shared/safe-file-name';
 import { quoteIdent as q, quoteLiteral as lit } from '../../../shared/sql-quoting';
 import { openDuckDb } from '../../warehouse/duckdb-module';
 import { functionKinds, LayerNames } from '../../warehouse/refresh/layer-refresh';
-import { deserialize, probe, tableNode } from '../../warehouse/refresh/partition-days';
+import {
+  deserialize,
+  probe,
+  replaceTables,
+  tableNode,
+  withBase,
+} from '../../warehouse/refresh/partition-days';
 import { partitionLineage } from '../../warehouse/refresh/partition-lineage';
-import { sqlSyntaxTree, syntaxNodes } from '../../warehouse/sql-syntax-tree';
+import { sqlSyntaxTree, syntaxNodes, type SyntaxNode } from '../../warehouse/sql-syntax-tree';
 import type { LayerTableSpec } from '../../warehouse/warehouse-engine';
 import { CHANGED_AT } from '../../warehouse/refresh/change-log';
 import { ODS_SOURCE, toDbtSql } from './dbt-models';
@@ -91,10 +97,11 @@ async function daysQuery(
   },
 ): Promise<string | undefined> {
   const { lineage, model } = m;
-  // A day read from a joined table (a line dated by its order) needs the joined rows' old versions,
-  // which the change log's macros do not give: such a model is built whole by dbt.
-  if (lineage.dayJoins.length) return undefined;
   const day = { ...lineage.expression, alias: 'plat_day' };
+  const joined = joinedWithLoggedVersions(m);
+  if (!joined) return undefined;
+  const { froms, ctes } = joined;
+  const withCtes = (sql: string) => (ctes.length ? `WITH ${ctes.join(', ')} ${sql}` : sql);
   const base = m.inputOf(lineage.base.schema, lineage.base.table);
   if (!base) return undefined;
   let rows: string;
@@ -107,23 +114,28 @@ async function daysQuery(
     if (other) return undefined;
     rows = `SELECT d AS ${q(base.column)} FROM ${STATE_TABLES.days} WHERE model = ${lit(base.model)}`;
   }
-  const probed = await deserialize(
-    conn,
-    probe(lineage.node, [day], tableNode(PROBE_ROWS, lineage.base.alias)),
-  );
-  // Jinja delimiters in a source's names would be read as dbt's: such a model is built whole.
-  if (JINJA.test(probed)) return undefined;
-  const parts = [`SELECT plat_day FROM (WITH ${PROBE_ROWS} AS (${rows}) ${probed})`];
+  const rowsNode = tableNode(PROBE_ROWS, lineage.base.alias);
+  const parts: string[] = [];
+  // The day of the base's rows alone, or through the tables it joins when the day is theirs.
+  for (const from of lineage.dayJoins.length ? froms.map((f) => withBase(f, rowsNode)) : [rowsNode]) {
+    const probed = await deserialize(conn, probe(lineage.node, [day], from));
+    // Jinja delimiters in a source's names would be read as dbt's: such a model is built whole.
+    if (JINJA.test(probed)) return undefined;
+    const ctesHere = [`${PROBE_ROWS} AS (${rows})`, ...ctes].join(', ');
+    parts.push(`SELECT plat_day FROM (WITH ${ctesHere} ${toDbtSql(m.projectId, probed)})`);
+  }
   for (const join of lineage.joins) {
-    const joined = m.inputOf(join.table.schema, join.table.table);
-    if (!joined || !('ods' in joined)) return undefined;
+    const input = m.inputOf(join.table.schema, join.table.table);
+    if (!input || !('ods' in input)) return undefined;
     const keys = join.on.map((o, i) => ({ ...o.from, alias: `plat_key_${i}` }));
-    const inner = await deserialize(conn, probe(lineage.node, [day, ...keys], lineage.node.from_table));
-    if (JINJA.test(inner)) return undefined;
     const match = join.on.map((o, i) => `j.${q(o.to)} = s.plat_key_${i}`).join(' AND ');
-    parts.push(
-      `SELECT plat_day FROM (${toDbtSql(m.projectId, inner)}) s WHERE EXISTS (SELECT 1 FROM ${changeRows(joined)} AS j WHERE ${inWindow(model, 'j')} AND ${match})`,
-    );
+    for (const from of froms) {
+      const inner = await deserialize(conn, probe(lineage.node, [day, ...keys], from));
+      if (JINJA.test(inner)) return undefined;
+      parts.push(
+        `SELECT plat_day FROM (${withCtes(toDbtSql(m.projectId, inner))}) s WHERE EXISTS (SELECT 1 FROM ${changeRows(input)} AS j WHERE ${inWindow(model, 'j')} AND ${match})`,
+      );
+    }
   }
   // A backfill (`--vars '{plat_from: …, plat_to: …}'`) recomputes its days in the models over the ODS.
   if ('ods' in base)
@@ -131,6 +143,33 @@ async function daysQuery(
       `{% if var('plat_from', none) %}SELECT CAST(r AS DATE) AS plat_day FROM range({{ plat_day_literal(var('plat_from')) }}, {{ plat_day_literal(var('plat_to')) }} + INTERVAL 1 DAY, INTERVAL 1 DAY) AS t(r){% else %}SELECT NULL::DATE AS plat_day WHERE false{% endif %}`,
     );
   return parts.join('\nUNION\n');
+}
+
+/**
+ * The FROM clauses a model's probes read: its own and, when its day is read from a joined table,
+ * the same with each joined source read with the old versions the change log holds since the model
+ * last read it (a CTE each), as plat's own probes read the refresh's pending changes
+ * (partition-days.ts); undefined when a joined table is no ODS source.
+ */
+function joinedWithLoggedVersions(m: {
+  model: string;
+  lineage: Scoped;
+  inputOf: (schema: string, table: string) => Input;
+}): { froms: SyntaxNode[]; ctes: string[] } | undefined {
+  const written = m.lineage.node.from_table as SyntaxNode;
+  if (!m.lineage.dayJoins.length) return { froms: [written], ctes: [] };
+  const ctes: string[] = [];
+  const views = new Map<string, SyntaxNode>();
+  for (const [i, join] of m.lineage.joins.entries()) {
+    const input = m.inputOf(join.table.schema, join.table.table);
+    if (!input || !('ods' in input)) return undefined;
+    const name = `plat_join_${i}`;
+    ctes.push(
+      `${name} AS (SELECT * FROM {{ source('${ODS_SOURCE}', '${input.ods}') }} UNION ALL BY NAME SELECT * FROM ${changeRows(input)} AS j WHERE ${inWindow(m.model, 'j')})`,
+    );
+    views.set(join.alias, tableNode(name, join.alias));
+  }
+  return { froms: [written, replaceTables(written, (alias) => views.get(alias))], ctes };
 }
 
 /** The change log of an ODS table, through the project's macro (an empty relation before the first refresh). */

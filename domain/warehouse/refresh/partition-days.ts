@@ -128,13 +128,13 @@ async function joinedWithOldVersions(
 }
 
 /** `from` with its base table (the first one read) replaced by `base`. */
-function withBase(from: SyntaxNode, base: SyntaxNode): SyntaxNode {
+export function withBase(from: SyntaxNode, base: SyntaxNode): SyntaxNode {
   if (from.type === 'JOIN') return { ...from, left: withBase(from.left as SyntaxNode, base) };
   return base;
 }
 
 /** `from` with each table read under an alias that `by` names replaced by what it gives. */
-function replaceTables(from: SyntaxNode, by: (alias: string) => SyntaxNode | undefined): SyntaxNode {
+export function replaceTables(from: SyntaxNode, by: (alias: string) => SyntaxNode | undefined): SyntaxNode {
   if (from.type === 'JOIN')
     return {
       ...from,

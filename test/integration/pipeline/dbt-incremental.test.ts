@@ -25,7 +25,13 @@ import { buildProject, type BuiltProject } from '../warehouse/zoo-project-checks
 const DB = 'dbt_incremental';
 const PROJECT = 'proj-20261201-dbtincr';
 
-describe('the dbt project after a refresh', () => {
+/**
+ * A project built by plat on `db` (made by `create`), exported as a dbt project, with what the tests
+ * do with it: dbt run, dbt's tables against plat's, plat's refresh, the days dbt recomputed.
+ */
+function exportedProject(db: string, project: string, description: string, create: () => Promise<void>) {
+  const DB = db;
+  const PROJECT = project;
   let built: BuiltProject;
   let root: string;
   let dir: string;
@@ -86,11 +92,11 @@ describe('the dbt project after a refresh', () => {
   let incremental: string[];
 
   beforeAll(async () => {
-    await createStoreSales(DB);
+    await create();
     root = newTestDataDir();
     const mysql = await connectMariaDb({ database: DB });
     try {
-      built = await buildProject(mysql, harnessSource(DB), DB, 'store sales', root, PROJECT);
+      built = await buildProject(mysql, harnessSource(DB), DB, description, root, PROJECT);
     } finally {
       await mysql.end();
     }
@@ -114,11 +120,34 @@ describe('the dbt project after a refresh', () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  return {
+    dbt,
+    dbtOk,
+    dbtRows,
+    expectDbtEqualsPlat,
+    refresh,
+    recomputed,
+    get built() {
+      return built;
+    },
+    get root() {
+      return root;
+    },
+    get incremental() {
+      return incremental;
+    },
+  };
+}
+
+describe('the dbt project after a refresh', () => {
+  const p = exportedProject(DB, PROJECT, 'store sales', () => createStoreSales(DB));
+  const { dbt, dbtOk, dbtRows, expectDbtEqualsPlat, refresh, recomputed } = p;
+
   it("builds whole the first time, equal to plat's warehouse", async () => {
     // The sales fact by day, and what sums it by day, are incremental; not every model is.
-    expect(incremental.length).toBeGreaterThan(1);
-    const models = MODELED_LAYERS.flatMap((l) => built.prd.layers[l].map((t) => t.name));
-    expect(incremental.length).toBeLessThanOrEqual(models.length);
+    expect(p.incremental.length).toBeGreaterThan(1);
+    const models = MODELED_LAYERS.flatMap((l) => p.built.prd.layers[l].map((t) => t.name));
+    expect(p.incremental.length).toBeLessThanOrEqual(models.length);
     await dbtOk('build');
     await expectDbtEqualsPlat();
   }, 300_000);
@@ -142,8 +171,8 @@ describe('the dbt project after a refresh', () => {
     const days = await recomputed();
     // Each incremental model recomputed some days, not all, and the late sale's day among them
     // where it sums by day.
-    for (const model of incremental) {
-      const layer = MODELED_LAYERS.find((l) => built.prd.layers[l].some((t) => t.name === model))!;
+    for (const model of p.incremental) {
+      const layer = MODELED_LAYERS.find((l) => p.built.prd.layers[l].some((t) => t.name === model))!;
       const all = await dbtRows(`SELECT COUNT(*) AS n FROM main."${model}"`);
       expect({ model, recomputed: (days[model] ?? []).length > 0 }).toEqual({ model, recomputed: true });
       expect((days[model] ?? []).length).toBeLessThan(Number(all[0].n));
@@ -157,19 +186,68 @@ describe('the dbt project after a refresh', () => {
     await dbtOk('run', '--vars', '{plat_from: "2025-03-02", plat_to: "2025-03-03"}');
     const days = await recomputed();
     // The range in each model over the ODS and what they give above; no day more.
-    expect(Object.keys(days).sort()).toEqual([...incremental].sort());
-    for (const model of incremental)
+    expect(Object.keys(days).sort()).toEqual([...p.incremental].sort());
+    for (const model of p.incremental)
       expect({ model, days: days[model] }).toEqual({ model, days: ['2025-03-02', '2025-03-03'] });
     await expectDbtEqualsPlat();
   }, 300_000);
 
   it('refuses to go on from a change log trimmed past its last build, naming --full-refresh', async () => {
-    const log = path.join(layerDir(root, PROJECT, 'ods'), 'change-log');
+    const log = path.join(layerDir(p.root, PROJECT, 'ods'), 'change-log');
     fs.writeFileSync(path.join(log, 'trimmed-through'), String(Date.now() + 60_000));
     const run = await dbt('run');
     expect(run.code).not.toBe(0);
     expect(run.output).toContain('run dbt build --full-refresh');
     await dbtOk('run', '--full-refresh');
     await expectDbtEqualsPlat();
+  }, 300_000);
+});
+
+describe('the dbt project of order lines dated by their order, after a refresh', () => {
+  const LINES_DB = 'dbt_incremental_lines';
+  const p = exportedProject(LINES_DB, 'proj-20261202-dbtlines', 'an online shop', async () => {
+    const conn = await connectMariaDb({ multipleStatements: true });
+    try {
+      // Orders and their lines; a line has no date of its own.
+      await conn.query(`DROP DATABASE IF EXISTS ${LINES_DB}; CREATE DATABASE ${LINES_DB}; USE ${LINES_DB};
+        CREATE TABLE orders (order_id INT AUTO_INCREMENT PRIMARY KEY, customer VARCHAR(20) NOT NULL,
+          ordered_at DATETIME NOT NULL,
+          changed_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP);
+        CREATE TABLE order_lines (line_id INT AUTO_INCREMENT PRIMARY KEY, order_id INT NOT NULL,
+          quantity INT NOT NULL, unit_price DECIMAL(10,2) NOT NULL,
+          changed_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,
+          FOREIGN KEY (order_id) REFERENCES orders (order_id));
+        INSERT INTO orders (customer, ordered_at, changed_at)
+          SELECT CONCAT('c', seq % 23), TIMESTAMP('2025-03-01') + INTERVAL (seq * 7) HOUR,
+                 TIMESTAMP('2025-09-01') + INTERVAL seq HOUR FROM seq_1_to_400;
+        INSERT INTO order_lines (order_id, quantity, unit_price, changed_at)
+          SELECT 1 + seq % 400, 1 + seq % 5, 2 + (seq * 17 % 500) / 10,
+                 TIMESTAMP('2025-09-01') + INTERVAL seq HOUR FROM seq_1_to_1200;
+        ANALYZE TABLE orders, order_lines;`);
+    } finally {
+      await conn.end();
+    }
+  });
+
+  it('keeps the lines incremental, recomputes the days an order moved from and to, and ends equal to plat', async () => {
+    await p.dbtOk('build');
+    const lines = p.built.prd.layers.dwd.find((t) => t.source_tables?.includes('order_lines'))?.name;
+    expect(lines).toBeDefined();
+    // plat rebuilds the lines by the day of their order; so does dbt.
+    expect(p.incremental).toContain(lines);
+    const db = await connectMariaDb({ database: LINES_DB, multipleStatements: true });
+    try {
+      // Order 40 (2025-03-12) moved to 2025-05-01 (its lines untouched); a line of order 100
+      // (2025-03-30) repriced.
+      await db.query(`UPDATE orders SET ordered_at = '2025-05-01 10:00:00' WHERE order_id = 40;
+        UPDATE order_lines SET unit_price = unit_price + 1 WHERE line_id = 99;`);
+    } finally {
+      await db.end();
+    }
+    const scopes = await p.refresh();
+    expect(scopes[`dwd.${lines}`]).toMatchObject({ kind: 'days' });
+    await p.dbtOk('build');
+    await p.expectDbtEqualsPlat();
+    expect((await p.recomputed())[lines!]).toEqual(['2025-03-12', '2025-03-30', '2025-05-01']);
   }, 300_000);
 });
