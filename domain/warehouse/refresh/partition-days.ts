@@ -179,9 +179,19 @@ export function probe(node: SyntaxNode, list: SyntaxNode[], from: unknown): Synt
   };
 }
 
+/**
+ * A node DuckDB made itself (the NULL of a CASE without ELSE) has no place in the text: its
+ * `query_location` is 2^64 - 1, which JSON.parse rounds to a double that JSON.stringify writes as
+ * 18446744073709552000, a number DuckDB refuses as a location. Written back exactly.
+ */
+const NO_LOCATION = /"query_location":18446744073709552000\b/g;
+
 /** A syntax tree written back as SQL by DuckDB's own serializer. */
 export async function deserialize(conn: DuckDBConnection, node: SyntaxNode): Promise<string> {
-  const tree = JSON.stringify({ error: false, statements: [{ node }] });
+  const tree = JSON.stringify({ error: false, statements: [{ node }] }).replace(
+    NO_LOCATION,
+    '"query_location":18446744073709551615',
+  );
   const [row] = (
     await conn.runAndReadAll(`SELECT json_deserialize_sql(${lit(tree)}::JSON) AS s`)
   ).getRowObjectsJS();

@@ -12,7 +12,7 @@ import { harnessSource, sakilaConnection } from '../../harness/sakila';
 import { loadDemoIntoHarness, loadZooDatabase } from '../../harness/zoo';
 import { buildDashboardSpec } from '../../../domain/visualization/dashboard-spec';
 import { alignEventDates } from '../../../shared/prd-event-dates';
-import { buildProject, profileProblems, reconcile } from './zoo-project-checks';
+import { buildProject, pipelineProblems, profileProblems, reconcile } from './zoo-project-checks';
 
 interface Case {
   name: string;
@@ -79,7 +79,11 @@ describe('analysis projects on schemas of every shape', () => {
           root,
           `proj-20261123-${name.replace(/[^a-z0-9]/g, '').slice(0, 8)}`,
         );
-        const problems = [...(await reconcile(built, db.truth, mysql)), ...(await profileProblems(built))];
+        const problems = [
+          ...(await reconcile(built, db.truth, mysql)),
+          ...(await profileProblems(built)),
+          ...(await pipelineProblems(built)),
+        ];
         expect(problems).toEqual([]);
         // Every fact's series is on the dashboards, and each breaks down by at least one attribute when it can.
         expect(built.prd.dashboards.length).toBeGreaterThanOrEqual(built.prd.facts.length);

@@ -12,6 +12,7 @@ import { prdProblems } from '../../../domain/agents/prd-checks';
 import { exploreSource } from '../../../domain/sources/source-explorer';
 import { evaluateQualityRules } from '../../../domain/governance/quality-checks';
 import { buildDataProfile } from '../../../domain/advisor/data-profile';
+import { generatePipelineTemplates } from '../../../domain/pipeline/pipeline-templates';
 import { DuckDbWarehouse } from '../../../domain/warehouse/duckdb-warehouse';
 import type { ProjectQuery } from '../../../domain/warehouse/warehouse-engine';
 import { validateMetrics, type MetricValidationReport } from '../../../domain/warehouse/metric-validation';
@@ -425,4 +426,24 @@ export async function profileProblems(built: BuiltProject): Promise<string[]> {
       );
   }
   return problems;
+}
+
+/**
+ * The project's last stage: its production pipeline and dbt project written, the dbt models' days
+ * read from their SELECTs as a refresh reads them (a text date's CASE with no ELSE once failed it).
+ */
+export async function pipelineProblems(built: BuiltProject): Promise<string[]> {
+  const { prd, projectId, root } = built;
+  const source = readSourceSchema(root, projectId);
+  try {
+    const { files } = await generatePipelineTemplates({
+      projectId,
+      prd,
+      source,
+      layers: MODELED_LAYERS.map((layer) => ({ layer, tables: layerSelects(prd, layer, projectId, source) })),
+    });
+    return files.some((f) => f.path === 'dbt/dbt_project.yml') ? [] : ['the pipeline has no dbt project'];
+  } catch (err) {
+    return [`the production pipeline fails: ${(err as Error).message}`];
+  }
 }
