@@ -6,7 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDuckDb } from '../../domain/warehouse/duckdb-module';
 import { partitionLineage, type FunctionKinds } from '../../domain/warehouse/refresh/partition-lineage';
-import { functionKinds } from '../../domain/warehouse/refresh/layer-refresh';
+import { functionKinds } from '../../domain/warehouse/refresh/function-kinds';
 import type { SyntaxNode } from '../../domain/warehouse/sql-syntax-tree';
 
 let conn: DuckDBConnection;
@@ -56,6 +56,22 @@ describe('partition lineage', () => {
       ['tag'],
     );
     expect(own).toMatchObject({ scoped: true, dayJoins: [] });
+  });
+
+  it("reads DuckDB's own macros by their bodies: nullif computes row by row, geomean aggregates", async () => {
+    expect(kinds.isScalar('nullif')).toBe(true);
+    expect(kinds.isScalar('split_part')).toBe(true);
+    expect(kinds.isScalar('geomean')).toBe(false);
+    expect(kinds.isScalar('weighted_avg')).toBe(false);
+    expect(kinds.isScalar('generate_subscripts')).toBe(false);
+    expect(kinds.isScalar('sum')).toBe(false);
+    const cleaned = await lineageOf(
+      `SELECT nullif(trim(x), '') AS "code", CAST(nullif("t", '') AS DATE) AS "d" FROM w.a`,
+      ['d'],
+    );
+    expect(cleaned).toMatchObject({ scoped: true, column: 'd' });
+    const averaged = await lineageOf(`SELECT geomean(x) AS g, DATE '2025-01-01' AS "d" FROM w.a`, ['d']);
+    expect(averaged).toMatchObject({ scoped: false, reason: 'it aggregates all its rows into one' });
   });
 
   it('scopes an aggregate grouped by its day, by position, by name or by the same expression', async () => {

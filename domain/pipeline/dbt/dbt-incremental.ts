@@ -13,7 +13,8 @@ import type { Prd } from '../../../shared/prd-schema';
 import { fileNameFor } from '../../../shared/safe-file-name';
 import { quoteIdent as q, quoteLiteral as lit } from '../../../shared/sql-quoting';
 import { openDuckDb } from '../../warehouse/duckdb-module';
-import { functionKinds, LayerNames } from '../../warehouse/refresh/layer-refresh';
+import { functionKinds } from '../../warehouse/refresh/function-kinds';
+import { LayerNames } from '../../warehouse/refresh/layer-refresh';
 import {
   deserialize,
   probe,

@@ -5,7 +5,6 @@
  * computed again and written over those of its last build (insert-overwrite by day); else built
  * whole. The decision reads the table's SELECT and the changes, never its name.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { layerNames, type LayerName } from '../../../shared/prd-schema';
@@ -28,7 +27,8 @@ import { daysOf } from '../../../shared/day-range';
 import { layerDatabaseName } from '../warehouse-layout';
 import { odsDeltaFile } from './ods-delta';
 import { partitionDays, type InputChange } from './partition-days';
-import { partitionLineage, type FunctionKinds, type TableRef } from './partition-lineage';
+import { functionKinds } from './function-kinds';
+import { partitionLineage, type TableRef } from './partition-lineage';
 
 /** The project's layers by the names their catalogs are attached under. */
 export class LayerNames {
@@ -154,24 +154,6 @@ async function inputChange(r: TableRefresh, ref: TableRef): Promise<InputChange>
   if (!scope || scope.kind === 'whole') return { kind: 'unknown' };
   if (scope.kind === 'kept' || (!scope.days.length && !scope.null_day)) return { kind: 'unchanged' };
   return { kind: 'days', column: scope.column, days: scope.days, null_day: scope.null_day };
-}
-
-/** DuckDB's scalar functions, read once a process: the list is the DuckDB build's, not a session's. */
-let scalarFunctions: Promise<Set<string>> | undefined;
-
-/** DuckDB's scalar functions, by name (a name that also aggregates is not one). */
-export async function functionKinds(conn: DuckDBConnection): Promise<FunctionKinds> {
-  scalarFunctions ??= conn
-    .runAndReadAll(
-      `SELECT function_name AS name FROM duckdb_functions() GROUP BY 1
-       HAVING bool_and(function_type = 'scalar')`,
-    )
-    .then((read) => new Set(read.getRowObjectsJS().map((row) => String(row.name))));
-  const scalar = await scalarFunctions.catch((err: unknown) => {
-    scalarFunctions = undefined;
-    throw err;
-  });
-  return { isScalar: (name) => scalar.has(name) };
 }
 
 /** Whether a partitioned table's folder holds one folder a day of `column`, and nothing else. */
