@@ -71,8 +71,18 @@ export async function expectEqualToFreshBuild(p: LayerProjects): Promise<void> {
     }
 }
 
-/** The fixture's operations bound to the projects `get` gives (read when called: set in `beforeAll`). */
-export function layerProjectsOf(get: () => LayerProjects) {
+/**
+ * The fixture's operations for projects `kept` and `fresh` over `sources` and `layers`, on the root
+ * and engine `live` gives (read when called: they are set in `beforeAll`).
+ */
+export function layerProjectsOf(
+  kept: string,
+  fresh: string,
+  sources: string[],
+  layers: LayerProjects['layers'],
+  live: () => Pick<LayerProjects, 'root' | 'engine'>,
+) {
+  const get = (): LayerProjects => ({ ...live(), kept, fresh, sources, layers });
   return {
     register: (projectId: string) => registerOds(get(), projectId),
     refreshLayers: (force?: DayRange) => refreshLayers(get(), force),

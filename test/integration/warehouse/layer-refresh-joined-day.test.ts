@@ -56,14 +56,8 @@ describe('a table dated by the table it joins, rebuilt by day after a refresh', 
   let duck: DuckDBConnection;
   let changeFiles = 0;
   const ods = (projectId: string) => layerDir(root, projectId, 'ods');
-  const { register, refreshLayers, expectEqualToFreshBuild } = layerProjectsOf(() => ({
-    root,
-    engine,
-    kept: KEPT,
-    fresh: FRESH,
-    sources: SOURCES,
-    layers,
-  }));
+  const fixture = layerProjectsOf(KEPT, FRESH, SOURCES, layers, () => ({ root, engine }));
+  const { register, refreshLayers, expectEqualToFreshBuild } = fixture;
 
   /**
    * One refresh: each table's changed rows (`changes`, a SELECT over `o`, its ODS file) merged by

@@ -73,14 +73,8 @@ describe('modeled layers rebuilt by day after a refresh', () => {
     duck.run(`COPY (${select}) TO '${odsTableFile(ods(projectId), table)}' (FORMAT parquet)`);
 
   // Each layer refreshed in order as the refresh workflow does, and compared with a new build.
-  const { register, refreshLayers, expectEqualToFreshBuild } = layerProjectsOf(() => ({
-    root,
-    engine,
-    kept: KEPT,
-    fresh: FRESH,
-    sources: SOURCES,
-    layers,
-  }));
+  const fixture = layerProjectsOf(KEPT, FRESH, SOURCES, layers, () => ({ root, engine }));
+  const { register, refreshLayers, expectEqualToFreshBuild } = fixture;
 
   /** The tables `names` read again by a refresh and found unchanged: an empty change each. */
   async function recordUnchanged(log: DeltaLog, names: string[]): Promise<void> {
