@@ -198,11 +198,12 @@ function described(projectId: string, shown: ScheduleView, data: unknown): Comma
  */
 function inZone(at: string, timeZone: string | undefined): string {
   if (!timeZone) return at;
-  // Swedish writes a date and time as ISO does.
-  const local = new Intl.DateTimeFormat('sv-SE', {
-    timeZone,
-    dateStyle: 'short',
-    timeStyle: 'short',
-  }).format(new Date(at));
-  return `${local} ${timeZone} (${at.slice(11, 16)}Z)`;
+  try {
+    // Swedish writes a date and time as ISO does.
+    const local = new Intl.DateTimeFormat('sv-SE', { timeZone, dateStyle: 'short', timeStyle: 'short' });
+    return `${local.format(new Date(at))} ${timeZone} (${at.slice(11, 16)}Z)`;
+  } catch {
+    // A zone the server knows and this Node's time-zone data does not: the instant alone.
+    return at;
+  }
 }

@@ -18,9 +18,9 @@ import { LayerNames } from '../../warehouse/refresh/layer-refresh';
 import {
   deserialize,
   probe,
-  replaceTables,
   tableNode,
   withBase,
+  withOldVersions,
 } from '../../warehouse/refresh/partition-days';
 import { partitionLineage } from '../../warehouse/refresh/partition-lineage';
 import { sqlSyntaxTree, syntaxNodes, type SyntaxNode } from '../../warehouse/sql-syntax-tree';
@@ -118,7 +118,9 @@ async function daysQuery(
   const rowsNode = tableNode(PROBE_ROWS, lineage.base.alias);
   const parts: string[] = [];
   // The day of the base's rows alone, or through the tables it joins when the day is theirs.
-  for (const from of lineage.dayJoins.length ? froms.map((f) => withBase(f, rowsNode)) : [rowsNode]) {
+  for (const from of lineage.dayJoins.length
+    ? froms.map((f) => withBase(f, lineage.base.alias, rowsNode))
+    : [rowsNode]) {
     const probed = await deserialize(conn, probe(lineage.node, [day], from));
     // Jinja delimiters in a source's names would be read as dbt's: such a model is built whole.
     if (JINJA.test(probed)) return undefined;
@@ -170,7 +172,7 @@ function joinedWithLoggedVersions(m: {
     );
     views.set(join.alias, tableNode(name, join.alias));
   }
-  return { froms: [written, replaceTables(written, (alias) => views.get(alias))], ctes };
+  return { froms: withOldVersions(written, views), ctes };
 }
 
 /** The change log of an ODS table, through the project's macro (an empty relation before the first refresh). */

@@ -95,9 +95,10 @@ export function closeChangeLog(
   }
   fs.rmSync(work, { recursive: true, force: true });
   const oldest = now - keepDays * 86_400_000;
-  const stale = loggedRefreshes(log.odsDir).filter((stamp) => stamp < oldest);
+  const logged = loggedRefreshes(log.odsDir);
+  const stale = logged.filter((stamp) => stamp < oldest);
   const cap = Math.max(floorBytes, parquetBytes(log.odsDir));
-  const [newest, ...older] = loggedRefreshes(log.odsDir).reverse();
+  const [newest, ...older] = [...logged].reverse();
   let kept = newest === undefined ? 0 : parquetBytes(path.join(dir, String(newest)));
   for (const stamp of older) {
     if (stale.includes(stamp)) continue;

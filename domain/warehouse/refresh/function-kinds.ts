@@ -7,7 +7,6 @@
  * a table (`generate_subscripts`) is not.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { quoteLiteral as lit } from '../../../shared/sql-quoting';
 import { syntaxNodes, type SyntaxNode } from '../sql-syntax-tree';
 import type { FunctionKinds } from './partition-lineage';
 
@@ -18,21 +17,21 @@ let scalarFunctions: Promise<Set<string>> | undefined;
 const BEYOND_THE_ROW = new Set(['SUBQUERY', 'WINDOW']);
 
 async function readScalarFunctions(conn: DuckDBConnection): Promise<Set<string>> {
+  // Built-ins only (`internal`): what a connection has attached or defined must not decide for the
+  // whole process. Each macro's body parsed in the same query.
   const rows = (
     await conn.runAndReadAll(
       `SELECT function_name AS name, bool_and(function_type = 'scalar') AS scalar,
-              bool_and(function_type = 'macro') AS macro, any_value(macro_definition) AS body
-       FROM duckdb_functions() GROUP BY 1`,
+              bool_and(function_type = 'macro') AS macro,
+              json_serialize_sql('SELECT ' || any_value(macro_definition)) AS body
+       FROM duckdb_functions() WHERE internal GROUP BY 1`,
     )
   ).getRowObjectsJS();
   const scalar = new Set(rows.filter((r) => r.scalar).map((r) => String(r.name)));
-  // Each macro's body as DuckDB parses it: the functions it calls, or undefined when it reads beyond the row.
+  // Each macro's calls, or undefined when its body reads beyond the row (or does not parse).
   const macros = new Map<string, string[] | undefined>();
   for (const r of rows.filter((m) => m.macro && m.body !== null)) {
-    const [parsed] = (
-      await conn.runAndReadAll(`SELECT json_serialize_sql(${lit(`SELECT ${String(r.body)}`)}) AS t`)
-    ).getRowObjectsJS();
-    const tree = JSON.parse(String(parsed.t)) as { error: boolean; statements?: { node: SyntaxNode }[] };
+    const tree = JSON.parse(String(r.body)) as { error: boolean; statements?: { node: SyntaxNode }[] };
     const nodes = tree.error ? undefined : [...syntaxNodes(tree.statements)];
     macros.set(
       String(r.name),

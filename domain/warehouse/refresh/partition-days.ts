@@ -51,10 +51,10 @@ export async function partitionDays(
       else found.add(String(d));
   };
   const day = { ...lineage.expression, alias: 'plat_day' };
-  const joined = await joinedWithOldVersions(conn, lineage, changeOf);
-  if ('reason' in joined) return joined;
   const base = changeOf(lineage.base);
   if (base.kind === 'unknown') return { reason: `${lineage.base.table} changed in a way not known by day` };
+  const joined = await joinedWithOldVersions(conn, lineage, changeOf);
+  if ('reason' in joined) return joined;
   if (base.kind !== 'unchanged') {
     if (base.kind === 'rows') {
       await conn.run(
@@ -76,7 +76,9 @@ export async function partitionDays(
     }
     const rows = tableNode(PROBE_ROWS, lineage.base.alias, { catalog: 'temp', schema: 'main' });
     // The day of the base's rows alone, or through the tables it joins when the day is theirs.
-    const froms = lineage.dayJoins.length ? joined.froms.map((f) => withBase(f, rows)) : [rows];
+    const froms = lineage.dayJoins.length
+      ? joined.froms.map((f) => withBase(f, lineage.base.alias, rows))
+      : [rows];
     for (const from of froms) await collect(await deserialize(conn, probe(lineage.node, [day], from)));
   }
   for (const join of lineage.joins) {
@@ -124,17 +126,25 @@ async function joinedWithOldVersions(
     );
     views.set(join.alias, tableNode(name, join.alias, { catalog: 'temp', schema: 'main' }));
   }
-  return { froms: views.size ? [written, replaceTables(written, (alias) => views.get(alias))] : [written] };
+  return { froms: withOldVersions(written, views) };
 }
 
-/** `from` with its base table (the first one read) replaced by `base`. */
-export function withBase(from: SyntaxNode, base: SyntaxNode): SyntaxNode {
-  if (from.type === 'JOIN') return { ...from, left: withBase(from.left as SyntaxNode, base) };
-  return base;
+/**
+ * The FROM clauses a probe of a day read from a joined table reads: `written` (the rows as they are
+ * now), and, when any joined table has old versions to read, the same with those tables replaced
+ * by `views` (by alias). The dbt export's days query reads the same two (dbt-incremental.ts).
+ */
+export function withOldVersions(written: SyntaxNode, views: ReadonlyMap<string, SyntaxNode>): SyntaxNode[] {
+  return views.size ? [written, replaceTables(written, (alias) => views.get(alias))] : [written];
+}
+
+/** `from` with its base table (read under `baseAlias`; aliases in one FROM are unique) replaced by `rows`. */
+export function withBase(from: SyntaxNode, baseAlias: string, rows: SyntaxNode): SyntaxNode {
+  return replaceTables(from, (alias) => (alias === baseAlias ? rows : undefined));
 }
 
 /** `from` with each table read under an alias that `by` names replaced by what it gives. */
-export function replaceTables(from: SyntaxNode, by: (alias: string) => SyntaxNode | undefined): SyntaxNode {
+function replaceTables(from: SyntaxNode, by: (alias: string) => SyntaxNode | undefined): SyntaxNode {
   if (from.type === 'JOIN')
     return {
       ...from,

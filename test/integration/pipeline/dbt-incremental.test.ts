@@ -30,14 +30,12 @@ const PROJECT = 'proj-20261201-dbtincr';
  * do with it: dbt run, dbt's tables against plat's, plat's refresh, the days dbt recomputed.
  */
 function exportedProject(db: string, project: string, description: string, create: () => Promise<void>) {
-  const DB = db;
-  const PROJECT = project;
   let built: BuiltProject;
   let root: string;
   let dir: string;
   let dbtDb: string;
   const dbt = (...args: string[]) =>
-    runDbt(dir, args, { PLAT_ODS_DIR: layerDir(root, PROJECT, 'ods'), PLAT_DBT_DATABASE: dbtDb });
+    runDbt(dir, args, { PLAT_ODS_DIR: layerDir(root, project, 'ods'), PLAT_DBT_DATABASE: dbtDb });
 
   /**
    * Runs `dbt <command>` with `args` and fails with its output unless every node passed: `build`
@@ -56,7 +54,7 @@ function exportedProject(db: string, project: string, description: string, creat
     for (const layer of MODELED_LAYERS)
       for (const t of built.prd.layers[layer]) {
         const rowsSql = (from: string) => `SELECT CAST(COLUMNS(*) AS VARCHAR) FROM ${from} ORDER BY ALL`;
-        const plat = (await built.engine.query(PROJECT, rowsSql(`"${t.name}"`), 100_000, layer)).rows;
+        const plat = (await built.engine.query(project, rowsSql(`"${t.name}"`), 100_000, layer)).rows;
         const got = await dbtRows(rowsSql(`main."${t.name}"`));
         expect({ table: `${layer}.${t.name}`, rows: got }).toEqual({
           table: `${layer}.${t.name}`,
@@ -67,15 +65,15 @@ function exportedProject(db: string, project: string, description: string, creat
 
   /** A refresh as the refresh workflow runs it: the ODS from the source, then each layer by day. */
   async function refresh(): Promise<Record<string, TableScope>> {
-    await refreshOds({ warehouseRoot: root, projectId: PROJECT, source: harnessSource(DB), prd: built.prd });
-    const source = readSourceSchema(root, PROJECT);
+    await refreshOds({ warehouseRoot: root, projectId: project, source: harnessSource(db), prd: built.prd });
+    const source = readSourceSchema(root, project);
     const below: Record<string, TableScope> = {};
     for (const layer of MODELED_LAYERS) {
-      const specs = layerSelects(built.prd, layer, PROJECT, source);
-      for (const t of await built.engine.refreshLayer!(PROJECT, layer, specs, below))
+      const specs = layerSelects(built.prd, layer, project, source);
+      for (const t of await built.engine.refreshLayer!(project, layer, specs, below))
         below[`${layer}.${t.name}`] = t.scope;
     }
-    clearDeltas(root, PROJECT);
+    clearDeltas(root, project);
     return below;
   }
 
@@ -94,20 +92,20 @@ function exportedProject(db: string, project: string, description: string, creat
   beforeAll(async () => {
     await create();
     root = newTestDataDir();
-    const mysql = await connectMariaDb({ database: DB });
+    const mysql = await connectMariaDb({ database: db });
     try {
-      built = await buildProject(mysql, harnessSource(DB), DB, description, root, PROJECT);
+      built = await buildProject(mysql, harnessSource(db), db, description, root, project);
     } finally {
       await mysql.end();
     }
-    const source = readSourceSchema(root, PROJECT);
+    const source = readSourceSchema(root, project);
     const templates = await generatePipelineTemplates({
-      projectId: PROJECT,
+      projectId: project,
       prd: built.prd,
       source,
       layers: MODELED_LAYERS.map((layer) => ({
         layer,
-        tables: layerSelects(built.prd, layer, PROJECT, source),
+        tables: layerSelects(built.prd, layer, project, source),
       })),
     });
     dir = writeDbtProject(templates.files, 'plat-dbt-incremental-');
