@@ -46,6 +46,11 @@ export interface Embedder {
    * first: what a statement evokes. Absent, or an empty list per vector, when the model has no table.
    */
   nearestWords?(vectors: Float32Array[], k: number): Promise<string[][]>;
+  /**
+   * As `nearestWords(await embed(texts, as), k)`, in one call to the model: a word put to it is
+   * looked up without a trip back to the caller between its vector and its nearest words.
+   */
+  nearestWordsOf?(texts: string[], as: EmbedAs, k: number): Promise<string[][]>;
   /** Which words of the model's word table are near which; undefined when the model has no table. */
   relatedWords?(): RelatedWords | undefined;
 }

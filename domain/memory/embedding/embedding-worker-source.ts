@@ -12,7 +12,9 @@
  * Also in: `{ id, nearest: { graph, table, words, vectors, k } }` (nearest-words-graph.ts's bytes;
  * word-table.ts: the table's vectors file, its word count; the query vectors one after the other);
  * out: `{ id, data: Int32Array, dims }`, the indices of each vector's `k` nearest words, nearest
- * first (`dims` = [vectors, k]).
+ * first (`dims` = [vectors, k]). And `{ id, texts, batch, nearest: { graph, table, words, k } }`: the
+ * texts embedded `batch` at a time, as alone, then their nearest words, answered as `nearest` is (one
+ * trip: the search's main thread need not be free between the two for the lookup to go on).
  */
 export const EMBEDDING_WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
@@ -58,15 +60,32 @@ async function nearestWords({ graph, table, words, vectors, k }) {
   return { data: Int32Array.from(indices.data, Number), dims: [rows, indices.dims[1]] };
 }
 
+// The texts' vectors one after the other, \`batch\` texts a model call.
+async function embedAll(pipe, texts, batch) {
+  const parts = [];
+  for (let start = 0; start < texts.length; start += batch) {
+    const tensor = await pipe(texts.slice(start, start + batch), { pooling, normalize: true });
+    parts.push({ data: Float32Array.from(tensor.data), dims: tensor.dims.slice() });
+    tensor.dispose();
+  }
+  if (parts.length === 1) return parts[0];
+  const dimensions = parts[0].dims[1];
+  const data = new Float32Array(texts.length * dimensions);
+  parts.forEach((part, i) => data.set(part.data, i * batch * dimensions));
+  return { data, dims: [texts.length, dimensions] };
+}
+
+const failure = (id, e) => ({ id, error: String(e && e.message ? e.message : e), fatal: false });
+
 let tail = Promise.resolve();
-parentPort.on('message', ({ id, texts, nearest }) => {
+parentPort.on('message', ({ id, texts, batch, nearest }) => {
   tail = tail.then(async () => {
-    if (nearest) {
+    if (nearest && !texts) {
       try {
         const { data, dims } = await nearestWords(nearest);
         parentPort.postMessage({ id, data, dims }, [data.buffer]);
       } catch (e) {
-        parentPort.postMessage({ id, error: String(e && e.message ? e.message : e), fatal: false });
+        parentPort.postMessage(failure(id, e));
       }
       return;
     }
@@ -79,13 +98,11 @@ parentPort.on('message', ({ id, texts, nearest }) => {
       return;
     }
     try {
-      const tensor = await pipe(texts, { pooling, normalize: true });
-      const data = Float32Array.from(tensor.data);
-      const dims = tensor.dims.slice();
-      tensor.dispose();
+      const embedded = await embedAll(pipe, texts, batch ?? texts.length);
+      const { data, dims } = nearest ? await nearestWords({ ...nearest, vectors: embedded.data }) : embedded;
       parentPort.postMessage({ id, data, dims }, [data.buffer]);
     } catch (e) {
-      parentPort.postMessage({ id, error: String(e && e.message ? e.message : e), fatal: false });
+      parentPort.postMessage(failure(id, e));
     }
   });
 });

@@ -96,6 +96,27 @@ class ModelWorker {
     return this.request({ texts }) as Promise<{ data: Float32Array; dims: number[] }>;
   }
 
+  /**
+   * The indices of each text's `k` nearest words in the word table at `table`, the texts embedded
+   * `batch` at a time: one trip to the worker.
+   */
+  embedNearest(
+    texts: string[],
+    batch: number,
+    table: string,
+    words: number,
+    k: number,
+  ): Promise<{ data: Int32Array; dims: number[] }> {
+    return this.request({
+      texts,
+      batch,
+      nearest: { graph: NEAREST_WORDS_GRAPH, table, words, k },
+    }) as Promise<{
+      data: Int32Array;
+      dims: number[];
+    }>;
+  }
+
   /** The indices of each vector's `k` nearest words in the word table at `table` (word-table.ts). */
   nearest(
     table: string,
@@ -147,6 +168,10 @@ type WorkerReply =
   | { id: number; error: string; fatal: boolean };
 
 const workers = new Map<string, ModelWorker>();
+
+/** The texts' places, shortest text first (a batch of like lengths pads little). */
+const shortestFirst = (texts: string[]): number[] =>
+  texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length);
 const NEAREST_WORDS_GRAPH = nearestWordsGraph();
 
 const hashes = new Map<string, string>();
@@ -213,11 +238,10 @@ export class LocalOnnxEmbedder implements Embedder {
   async embed(input: string[], as: EmbedAs = 'passage'): Promise<Float32Array[]> {
     if (input.length === 0) return [];
     const worker = this.worker();
-    const prefix = as === 'query' ? this.model.queryPrefix : this.model.passagePrefix;
-    const texts = prefix ? input.map((t) => prefix + t) : input;
+    const texts = this.prefixed(input, as);
     const dimensions = this.dimensions;
     // Shortest first, so each batch pads little; results go back in the caller's order.
-    const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length);
+    const order = shortestFirst(texts);
     const batches: number[][] = [];
     for (let start = 0; start < order.length; start += this.batchSize) {
       batches.push(order.slice(start, start + this.batchSize));
@@ -250,6 +274,31 @@ export class LocalOnnxEmbedder implements Embedder {
     return (await this.nearestIndices(vectors, k)).map((row) => row.map((i) => table.words[i]));
   }
 
+  /**
+   * The `k` words of the word table nearest each text's vector, as `nearestWords(await embed(texts,
+   * as), k)` answers, in one trip to the model's thread; an empty list for each without a table.
+   */
+  async nearestWordsOf(input: string[], as: EmbedAs, k: number): Promise<string[][]> {
+    const dir = wordTableDir(this.modelsDir, this.model.name);
+    const table = readWordTable(dir, this.dimensions);
+    if (!table || input.length === 0) return input.map(() => []);
+    // Batched as `embed` batches them (shortest first), so each text gets the vector `embed` gives it.
+    const texts = this.prefixed(input, as);
+    const order = shortestFirst(texts);
+    const { data, dims } = await this.worker().embedNearest(
+      order.map((i) => texts[i]),
+      this.batchSize,
+      path.join(dir, WORD_TABLE_VECTORS),
+      table.words.length,
+      k,
+    );
+    const rowOf = new Array<number>(texts.length);
+    order.forEach((textIndex, row) => (rowOf[textIndex] = row));
+    return rowOf.map((row) =>
+      [...data.subarray(row * dims[1], (row + 1) * dims[1])].map((i) => table.words[i]),
+    );
+  }
+
   relatedWords(): RelatedWords | undefined {
     return readRelatedWords(wordTableDir(this.modelsDir, this.model.name), this.dimensions);
   }
@@ -268,6 +317,12 @@ export class LocalOnnxEmbedder implements Embedder {
       k,
     );
     return vectors.map((_, row) => [...data.subarray(row * dims[1], (row + 1) * dims[1])]);
+  }
+
+  /** The texts as the model reads them: with its prefix for queries or passages, if it has one. */
+  private prefixed(input: string[], as: EmbedAs): string[] {
+    const prefix = as === 'query' ? this.model.queryPrefix : this.model.passagePrefix;
+    return prefix ? input.map((t) => prefix + t) : input;
   }
 
   /** The process's worker for this model, started on first use (concurrent first calls share it). */

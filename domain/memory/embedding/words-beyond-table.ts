@@ -28,7 +28,7 @@ const nearestOf = new Map<string, string[]>();
  * it; undefined when the model has no table.
  */
 export async function wordsNear(
-  embedder: Pick<Embedder, 'id' | 'embed' | 'nearestWords' | 'relatedWords'>,
+  embedder: Pick<Embedder, 'id' | 'embed' | 'nearestWords' | 'nearestWordsOf' | 'relatedWords'>,
   words: Iterable<string>,
 ): Promise<WordsNear | undefined> {
   const table = embedder.relatedWords?.();
@@ -49,11 +49,10 @@ export async function wordsNear(
   }
   const missing = [...considered].filter((w) => !nearestHere.has(w));
   if (missing.length) {
-    const vectors = await embedder.embed(
-      missing.map((w) => WORD_TABLE_TEMPLATE.replace('{word}', w)),
-      'query',
-    );
-    const nearest = await embedder.nearestWords(vectors, WORD_TABLE_RELATED);
+    const asked = missing.map((w) => WORD_TABLE_TEMPLATE.replace('{word}', w));
+    const nearest = embedder.nearestWordsOf
+      ? await embedder.nearestWordsOf(asked, 'query', WORD_TABLE_RELATED)
+      : await embedder.nearestWords(await embedder.embed(asked, 'query'), WORD_TABLE_RELATED);
     missing.forEach((w, i) => {
       if (nearestOf.size >= KEPT) nearestOf.delete(nearestOf.keys().next().value!);
       nearestOf.set(key(w), nearest[i] ?? []);

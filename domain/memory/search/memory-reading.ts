@@ -5,7 +5,7 @@
  */
 import { aboutWordList, aboutWords, contentWords } from '../supersede/statement-about';
 import { root } from '../vocabulary/word-roots';
-import { attributeStatement } from '../supersede/statement-evidence';
+import { setsAnAttribute } from '../supersede/statement-evidence';
 import { mentionsOnly, tellsOfAnEvent } from '../supersede/statement-kind';
 import { namedValues, otherPersonOf } from '../supersede/statement-names';
 import { readSubject } from '../extraction/fact-subject';
@@ -95,7 +95,11 @@ class TextReading implements MemoryReading {
   readonly named: boolean;
   readonly otherPerson?: string;
   private readonly values: string[];
-  private cached: Partial<Omit<MemoryReading, 'mention' | 'named'>> & { known?: { cues?: Set<string> } } = {};
+  private cached: Partial<Omit<MemoryReading, 'mention' | 'named'>> & {
+    known?: { cues?: Set<string> };
+    /** It tells of an event (statement-kind.ts). */
+    event?: boolean;
+  } = {};
 
   private readonly text: string;
 
@@ -131,9 +135,15 @@ class TextReading implements MemoryReading {
   }
 
   get asserts(): boolean {
+    // Read once: both tests below ask it.
+    const event = () => (this.cached.event ??= tellsOfAnEvent(this.text));
     // A known attribute's value needs no name ("I am vegetarian", "I turned 35").
     return (this.cached.asserts ??=
-      attributeStatement(this.text) !== undefined ||
-      (!this.mention && !tellsOfAnEvent(this.text) && readSubject(this.text)?.value !== undefined));
+      setsAnAttribute(this.text, {
+        mention: this.mention,
+        ...(this.mention ? {} : { event: event() }),
+        values: this.values,
+      }) ||
+      (!this.mention && !event() && readSubject(this.text)?.value !== undefined));
   }
 }

@@ -6,6 +6,7 @@
 import type { MemoryRecord } from '../../../shared/memory-model';
 import type { MatchSignals, QueryPlan } from './query-plan';
 import type { NeighbourShare } from './neighbour-turns';
+import { compareIds } from './rank-fusion';
 import { rerankScore } from './rerank';
 import { rerankFeatures, type RerankFeatures } from './rerank-features';
 import { RERANK } from './rerank-fit';
@@ -38,7 +39,7 @@ export function rerankStage(
   shares: Map<string, NeighbourShare>,
 ): Fused[] {
   const query = { terms: plan.terms, entities: plan.entities, cues: plan.cues };
-  const byId = (a: Fused, b: Fused) => b.score - a.score || a.record.id.localeCompare(b.record.id);
+  const byId = (a: Fused, b: Fused) => b.score - a.score || compareIds(a.record.id, b.record.id);
   const raised = f.candidates
     .map((c) => ({ ...c, fused: c.score, inherited: shares.get(c.record.id) }))
     .map((c) => ({ ...c, score: Math.max(c.fused, c.inherited?.share ?? 0) }))
@@ -64,7 +65,7 @@ export function rerankStage(
   // Best own signals first, so a source's final score is known before the memories that inherit
   // from it (an inheritor that is better on its own is not held back by its source). Two turns
   // that pass shares to each other thus keep the order their own signals give.
-  const byOwn = [...scored].sort((a, b) => b.own - a.own || a.record.id.localeCompare(b.record.id));
+  const byOwn = [...scored].sort((a, b) => b.own - a.own || compareIds(a.record.id, b.record.id));
   const final = new Map<string, number>();
   const ownOf = new Map(scored.map((c) => [c.record.id, c.own]));
   const rawOf = new Map(scored.map((c) => [c.record.id, c.score]));

@@ -60,21 +60,8 @@ export interface AttributeStatement {
 /** The statement as one that sets an attribute, or undefined (long, a question, a mention, no name). */
 export function attributeStatement(text: string, asserted = false): AttributeStatement | undefined {
   const trimmed = text.trim();
-  if (!trimmed || /\?\s*$/.test(trimmed) || tokens(trimmed).length > MAX_STATEMENT_WORDS) return undefined;
-  // Read as an assertion by the model (asserted-statements.ts): its words are not asked again.
-  if (!asserted && (mentionsOnly(trimmed) || tellsOfAnEvent(trimmed))) return undefined;
-  // "The meeting with Acme is on Monday": when a thing happens, not one of the speaker's own
-  // attributes, unless the speaker is in it ("The flat I rent is …"). A thing with no time of its
-  // own is the speaker's ("The cat is registered at Paws Clinic now"), and so is a day that says
-  // which kind of thing ("The Sunday roast comes from Field to Fork").
-  if (
-    THING_FIRST.test(trimmed) &&
-    !FIRST_PERSON.test(trimmed) &&
-    WHEN.test(trimmed.replace(KIND_OF_DAY, '$1'))
-  )
-    return undefined;
-  const values = namedValues(trimmed);
-  if (!values.length) return undefined;
+  const values = valuesSet(trimmed, asserted);
+  if (!values) return undefined;
   const opening = trimmed.normalize('NFKC').toLowerCase();
   const opensWith = values.find((v) => opening.startsWith(v));
   const person = personOpening(trimmed, values);
@@ -91,6 +78,48 @@ export function attributeStatement(text: string, asserted = false): AttributeSta
     ...(opensWith ? { opensWith } : {}),
     ...withOtherPerson(otherPerson),
   };
+}
+
+/**
+ * Whether {@link attributeStatement} reads the text as one that sets an attribute, without reading
+ * what it is about (a search asks this of every candidate). `read` holds what the caller has read of
+ * the same text already.
+ */
+export function setsAnAttribute(
+  text: string,
+  read: { mention?: boolean; event?: boolean; values?: string[] } = {},
+): boolean {
+  const trimmed = text.trim();
+  // What was read of the text holds for the trimmed text only when they are the same.
+  return valuesSet(trimmed, false, trimmed === text ? read : {}) !== undefined;
+}
+
+/**
+ * The values a trimmed statement names when it can set an attribute, undefined when it cannot: empty,
+ * a question, long, a mention or an event (unless the model read it as an assertion), when a thing
+ * happens, or naming nothing.
+ */
+function valuesSet(
+  trimmed: string,
+  asserted: boolean,
+  read: { mention?: boolean; event?: boolean; values?: string[] } = {},
+): string[] | undefined {
+  if (!trimmed || /\?\s*$/.test(trimmed) || tokens(trimmed).length > MAX_STATEMENT_WORDS) return undefined;
+  // Read as an assertion by the model (asserted-statements.ts): its words are not asked again.
+  if (!asserted && ((read.mention ?? mentionsOnly(trimmed)) || (read.event ?? tellsOfAnEvent(trimmed))))
+    return undefined;
+  // "The meeting with Acme is on Monday": when a thing happens, not one of the speaker's own
+  // attributes, unless the speaker is in it ("The flat I rent is …"). A thing with no time of its
+  // own is the speaker's ("The cat is registered at Paws Clinic now"), and so is a day that says
+  // which kind of thing ("The Sunday roast comes from Field to Fork").
+  if (
+    THING_FIRST.test(trimmed) &&
+    !FIRST_PERSON.test(trimmed) &&
+    WHEN.test(trimmed.replace(KIND_OF_DAY, '$1'))
+  )
+    return undefined;
+  const values = read.values ?? namedValues(trimmed);
+  return values.length ? values : undefined;
 }
 
 const withOtherPerson = (person: string | undefined) => (person ? { otherPerson: person } : {});

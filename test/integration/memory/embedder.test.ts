@@ -208,6 +208,17 @@ describe("the model's word table (provisioned beside it)", () => {
     expect(nearRenting).toContain('landlord');
   });
 
+  it('looks texts up in one trip as embedding them and then looking their vectors up does', async () => {
+    const asked = ['What is my babysitter?', 'What is my lender?', 'What is my optician?', 'What is my car?'];
+    const twoTrips = await local().nearestWords(await embedder.embed(asked, 'query'), 20);
+    expect(await local().nearestWordsOf(asked, 'query', 20)).toEqual(twoTrips);
+    expect(twoTrips[2]).toContain('glasses');
+    // Batched four at a time, shortest first, as `embed` batches: each text keeps its vector.
+    const batched = new LocalOnnxEmbedder({ modelsDir, model, batchSize: 4 });
+    const batchedTwoTrips = await batched.nearestWords(await batched.embed(asked, 'query'), 20);
+    expect(await batched.nearestWordsOf(asked, 'query', 20)).toEqual(batchedTwoTrips);
+  });
+
   it('holds neither the words any change evokes nor offensive words, and knows which words are near which', () => {
     const dir = wordTableDir(modelsDir, model.name);
     const { words } = readWordTable(dir, model.dimensions)!;

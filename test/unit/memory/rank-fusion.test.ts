@@ -65,4 +65,10 @@ describe('fuseRankings', () => {
     expect(fuseRankings([[], []], { method: 'weighted' })).toEqual([]);
     expect(fuseRankings([dense], { method: 'rrf', weights: [0] })).toEqual([]);
   });
+
+  it('breaks ties by id in code-unit order, the same in every process', () => {
+    const tied = ['b-9', 'B-1', 'a-10', 'a-9', 'ä-1'].map((id) => ({ id, score: 0.5 }));
+    const fused = fuseRankings([tied], { method: 'weighted' });
+    expect(fused.map((f) => f.id)).toEqual(['B-1', 'a-10', 'a-9', 'b-9', 'ä-1']);
+  });
 });

@@ -4,7 +4,11 @@
  * one's value; and how a question reads in time (docs/memory-search.md#now-and-then).
  */
 import { aboutWords, contentWords } from '../../../domain/memory/supersede/statement-about';
-import { attributeStatement, replacementEvidence } from '../../../domain/memory/supersede/statement-evidence';
+import {
+  attributeStatement,
+  replacementEvidence,
+  setsAnAttribute,
+} from '../../../domain/memory/supersede/statement-evidence';
 import {
   mentionsOnly,
   tellsOfAChange,
@@ -667,5 +671,36 @@ describe('a question in time', () => {
     // The noun stays.
     expect(terms('Who treated my back in March?')).toContain('back');
     expect(terms('Who treats my back?')).toContain('back');
+  });
+});
+
+describe('whether a statement sets an attribute, asked without reading what it is about', () => {
+  const statements = [
+    'I bank with Monzo now.',
+    'My dentist is Dr Patel at Smile Studio.',
+    'Walked past Ajax on the way home.',
+    'I used to love Ajax.',
+    'The meeting with Acme is on Monday.',
+    'The Sunday roast comes from Field to Fork.',
+    'The flat I rent is from Foxtons on Monday.',
+    'Which gym do I go to?',
+    'Made pasta for dinner.',
+    'We went to Lisbon with Ana and Tom last week and saw the castle, then the tram, then the sea, then more.',
+    '  I switched to Vodafone.  ',
+    '',
+    'I am vegetarian.',
+    'Priya took over as our babysitter.',
+    'Met Carla at Porto airport yesterday.',
+  ];
+
+  it('answers as reading the whole statement does, with or without what the caller read of it', () => {
+    for (const text of statements) {
+      const whole = attributeStatement(text) !== undefined;
+      expect([text, setsAnAttribute(text)]).toEqual([text, whole]);
+      const read = { mention: mentionsOnly(text), event: tellsOfAnEvent(text), values: namedValues(text) };
+      expect([text, setsAnAttribute(text, read)]).toEqual([text, whole]);
+    }
+    expect(statements.filter((t) => setsAnAttribute(t)).length).toBeGreaterThan(2);
+    expect(statements.filter((t) => !setsAnAttribute(t)).length).toBeGreaterThan(5);
   });
 });
