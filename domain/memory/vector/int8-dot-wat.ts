@@ -44,18 +44,59 @@ export const INT8_DOT_WAT = `
         (local.set $v (i32.add (local.get $v) (local.get $dims)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $rows))))
-  ;; out[k] = dot(vec[idx[k]], query) for k in [0, m): the int8 scan of the listed rows only
+  ;; out[k] = dot(vec[idx[k]], query) for k in [0, m): the int8 scan of the listed rows only, two
+  ;; rows at a time: listed rows lie far apart, and reading two at once keeps more loads in flight
   (func (export "scan_rows") (param $vec i32) (param $query i32) (param $idx i32) (param $m i32) (param $dims i32) (param $out i32)
-    (local $k i32)
+    (local $k i32) (local $j i32) (local $va i32) (local $vb i32) (local $q i32)
+    (local $ra v128) (local $rb v128) (local $q0 v128) (local $q1 v128)
+    (local $a0 v128) (local $a1 v128) (local $b0 v128) (local $b1 v128)
     (block $done
-      (loop $each
-        (br_if $done (i32.ge_u (local.get $k) (local.get $m)))
+      (loop $pairs
+        (br_if $done (i32.ge_u (i32.add (local.get $k) (i32.const 1)) (local.get $m)))
+        (local.set $va (i32.add (local.get $vec) (i32.mul (i32.load (i32.add (local.get $idx) (i32.shl (local.get $k) (i32.const 2)))) (local.get $dims))))
+        (local.set $vb (i32.add (local.get $vec) (i32.mul (i32.load offset=4 (i32.add (local.get $idx) (i32.shl (local.get $k) (i32.const 2)))) (local.get $dims))))
+        (local.set $a0 (v128.const i32x4 0 0 0 0))
+        (local.set $a1 (v128.const i32x4 0 0 0 0))
+        (local.set $b0 (v128.const i32x4 0 0 0 0))
+        (local.set $b1 (v128.const i32x4 0 0 0 0))
+        (local.set $j (i32.const 0))
+        (loop $cols
+          (local.set $q (i32.add (local.get $query) (i32.shl (local.get $j) (i32.const 1))))
+          (local.set $ra (v128.load (i32.add (local.get $va) (local.get $j))))
+          (local.set $rb (v128.load (i32.add (local.get $vb) (local.get $j))))
+          (local.set $q0 (v128.load (local.get $q)))
+          (local.set $q1 (v128.load offset=16 (local.get $q)))
+          (local.set $a0 (i32x4.add (local.get $a0) (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $ra)) (local.get $q0))))
+          (local.set $a1 (i32x4.add (local.get $a1) (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $ra)) (local.get $q1))))
+          (local.set $b0 (i32x4.add (local.get $b0) (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $rb)) (local.get $q0))))
+          (local.set $b1 (i32x4.add (local.get $b1) (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $rb)) (local.get $q1))))
+          (local.set $ra (v128.load offset=16 (i32.add (local.get $va) (local.get $j))))
+          (local.set $rb (v128.load offset=16 (i32.add (local.get $vb) (local.get $j))))
+          (local.set $q0 (v128.load offset=32 (local.get $q)))
+          (local.set $q1 (v128.load offset=48 (local.get $q)))
+          (local.set $a0 (i32x4.add (local.get $a0) (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $ra)) (local.get $q0))))
+          (local.set $a1 (i32x4.add (local.get $a1) (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $ra)) (local.get $q1))))
+          (local.set $b0 (i32x4.add (local.get $b0) (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $rb)) (local.get $q0))))
+          (local.set $b1 (i32x4.add (local.get $b1) (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $rb)) (local.get $q1))))
+          (local.set $j (i32.add (local.get $j) (i32.const 32)))
+          (br_if $cols (i32.lt_u (local.get $j) (local.get $dims))))
+        (local.set $a0 (i32x4.add (local.get $a0) (local.get $a1)))
+        (local.set $b0 (i32x4.add (local.get $b0) (local.get $b1)))
+        (i32.store (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 2)))
+          (i32.add (i32.add (i32x4.extract_lane 0 (local.get $a0)) (i32x4.extract_lane 1 (local.get $a0)))
+                   (i32.add (i32x4.extract_lane 2 (local.get $a0)) (i32x4.extract_lane 3 (local.get $a0)))))
+        (i32.store offset=4 (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 2)))
+          (i32.add (i32.add (i32x4.extract_lane 0 (local.get $b0)) (i32x4.extract_lane 1 (local.get $b0)))
+                   (i32.add (i32x4.extract_lane 2 (local.get $b0)) (i32x4.extract_lane 3 (local.get $b0)))))
+        (local.set $k (i32.add (local.get $k) (i32.const 2)))
+        (br $pairs)))
+    ;; an odd last row alone
+    (if (i32.lt_u (local.get $k) (local.get $m))
+      (then
         (call $scan
           (i32.add (local.get $vec) (i32.mul (i32.load (i32.add (local.get $idx) (i32.shl (local.get $k) (i32.const 2)))) (local.get $dims)))
           (local.get $query) (i32.const 1) (local.get $dims)
-          (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 2))))
-        (local.set $k (i32.add (local.get $k) (i32.const 1)))
-        (br $each))))
+          (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 2)))))))
   ;; out[i] = the bits code i and the query's code differ in, for i in [0, n); codes of $words i32
   ;; words each: 16 bytes at a time (popcount per byte, summed pairwise), the rest a word at a time
   (func (export "hamming") (param $codes i32) (param $query i32) (param $n i32) (param $words i32) (param $out i32)

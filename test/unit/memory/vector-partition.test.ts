@@ -1,5 +1,5 @@
 /** The in-process vector index: exact nearest neighbours, filters, deletes, and the kernel's bytes. */
-import { INT8_DOT_WASM_BASE64 } from '../../../domain/memory/vector/int8-dot-kernel';
+import { INT8_DOT_WASM_BASE64, newInt8DotKernel } from '../../../domain/memory/vector/int8-dot-kernel';
 import { INT8_DOT_WAT } from '../../../domain/memory/vector/int8-dot-wat';
 import {
   SHORTLIST_FROM,
@@ -172,6 +172,29 @@ describe('vector partition', () => {
       partition.remove('late');
       expect(partition.search(fresh, 3, () => true).map((h) => h.id)).not.toContain('late');
     });
+  });
+
+  it('scans listed rows, two at a time and an odd one alone, as the scan of every row scores them', () => {
+    const kernel = newInt8DotKernel();
+    const dims = 64;
+    const rows = 40;
+    const [query, rowsAt, listAt, outAt, allAt] = [0, 256, 256 + rows * dims, 4096, 8192];
+    const next = seededRandom(3);
+    new Int16Array(kernel.memory.buffer, query, dims).set(
+      Array.from({ length: dims }, () => Math.round((next() - 0.5) * 65534)),
+    );
+    new Int8Array(kernel.memory.buffer, rowsAt, rows * dims).set(
+      Array.from({ length: rows * dims }, () => Math.round((next() - 0.5) * 254)),
+    );
+    kernel.scan(rowsAt, query, rows, dims, allAt);
+    const all = new Int32Array(kernel.memory.buffer, allAt, rows);
+    for (const listed of [[], [5], [0, 39], [1, 2, 9, 17, 30], [3, 4, 5, 6, 20, 21, 38, 39]]) {
+      new Int32Array(kernel.memory.buffer, listAt, listed.length).set(listed);
+      kernel.scan_rows(rowsAt, query, listAt, listed.length, dims, outAt);
+      expect([...new Int32Array(kernel.memory.buffer, outAt, listed.length)]).toEqual(
+        listed.map((r) => all[r]),
+      );
+    }
   });
 
   it('ships exactly the bytes its WebAssembly text compiles to', async () => {
