@@ -47,12 +47,42 @@ export interface SlotInfo {
   valid_to_ms: number;
 }
 
+/** What a slot is, as bits of a byte per slot: a search reads them instead of each slot's info. */
+export const SLOT_FLAGS = {
+  /** Still valid (no `valid_to`), with a creation time. */
+  current: 1,
+  /** Long-term: no `run_id`. */
+  longTerm: 2,
+  /** Short-term: a `run_id`. */
+  shortTerm: 4,
+} as const;
+
+/**
+ * Which slots a search keeps. `flags`: bits of {@link SLOT_FLAGS} every slot it keeps has, read
+ * first from a byte per slot instead of each slot's info, scattered over the heap (a search reads
+ * thousands of rows); `exact`: it keeps exactly the slots that have them, so their info is not read.
+ */
+export type SlotPredicate = ((info: SlotInfo) => boolean) & {
+  readonly flags?: { all: number; exact: boolean };
+};
+
+/** The flags of a slot holding `info`. */
+function flagsOf(info: SlotInfo): number {
+  // As a filter reads them: valid now, and created at a time (not NaN).
+  const current = info.valid_to_ms === Infinity && info.created_ms >= -Infinity && info.created_ms < Infinity;
+  return (
+    (current ? SLOT_FLAGS.current : 0) | (info.run_id === null ? SLOT_FLAGS.longTerm : SLOT_FLAGS.shortTerm)
+  );
+}
+
 export class VectorPartition {
   private readonly kernel: Int8DotKernel = newInt8DotKernel();
   private readonly vectorsOffset: number;
   private slots: (SlotInfo | undefined)[] = [];
   private readonly slotById = new Map<string, number>();
   private readonly free: number[] = [];
+  /** Per slot: its {@link SLOT_FLAGS} (0: free). */
+  private flags = new Uint8Array(0);
   /** Per slot: the int8 row's dot product times this is its cosine estimate (times the query's). */
   private estimateScale = new Float32Array(0);
   /**
@@ -98,6 +128,8 @@ export class VectorPartition {
     }
     this.slots[slot] = info;
     this.ensureCapacity(this.slots.length);
+    // As the default filter reads it: still valid, and created at a time (not NaN).
+    this.flags[slot] = flagsOf(info);
     this.write(slot, vector);
     // Codes are built at SHORTLIST_FROM rows and again each time the rows double, around their
     // mean then: a partition that grew from a few rows is not coded around its first ones.
@@ -125,6 +157,7 @@ export class VectorPartition {
     if (slot === undefined) return undefined;
     this.slotById.delete(id);
     this.slots[slot] = undefined;
+    this.flags[slot] = 0;
     new Int8Array(this.kernel.memory.buffer, this.vectorsOffset + slot * this.dims, this.dims).fill(0);
     this.exactRow(slot).fill(0);
     this.estimateScale[slot] = 0;
@@ -133,11 +166,7 @@ export class VectorPartition {
   }
 
   /** The `limit` most similar slots passing `accept`, most similar first (cosine similarity). */
-  search(
-    query: Float32Array,
-    limit: number,
-    accept: (info: SlotInfo) => boolean,
-  ): { id: string; cosine: number }[] {
+  search(query: Float32Array, limit: number, accept: SlotPredicate): { id: string; cosine: number }[] {
     return this.searchMany(query, limit, [accept])[0];
   }
 
@@ -148,7 +177,7 @@ export class VectorPartition {
   searchMany(
     query: Float32Array,
     limit: number,
-    accepts: ((info: SlotInfo) => boolean)[],
+    accepts: SlotPredicate[],
   ): { id: string; cosine: number }[][] {
     const n = this.slots.length;
     if (n === 0 || limit <= 0) return accepts.map(() => []);
@@ -188,10 +217,7 @@ export class VectorPartition {
   }
 
   /** Stage 1 over every row: the best `wanted` estimates per filter. */
-  private allEstimates(
-    wanted: number,
-    accepts: ((info: SlotInfo) => boolean)[],
-  ): { slot: number; score: number }[][] {
+  private allEstimates(wanted: number, accepts: SlotPredicate[]): { slot: number; score: number }[][] {
     const n = this.slots.length;
     const scoresOffset = this.scoresOffset();
     this.kernel.scan(this.vectorsOffset, QUERY_OFFSET, n, this.dims, scoresOffset);
@@ -205,7 +231,7 @@ export class VectorPartition {
       for (let f = 0; f < accepts.length; f++) {
         const list = best[f];
         if (list.length === wanted && score <= list[wanted - 1].score) continue;
-        if (accepts[f](info)) keepBest(list, wanted, slot, score);
+        if (this.keeps(accepts[f], slot)) keepBest(list, wanted, slot, score);
       }
     }
     return best;
@@ -220,7 +246,7 @@ export class VectorPartition {
     unitQuery: Int16Array,
     shortlist: number,
     wanted: number,
-    accepts: ((info: SlotInfo) => boolean)[],
+    accepts: SlotPredicate[],
   ): { slot: number; score: number }[][] {
     const n = this.slots.length;
     const dist = this.codes.measure(unitQuery, n);
@@ -253,7 +279,7 @@ export class VectorPartition {
    * agent's) by a pass over its own rows.
    */
   private shortlists(
-    accepts: ((info: SlotInfo) => boolean)[],
+    accepts: SlotPredicate[],
     dist: Int32Array,
     shortlist: number,
     wanted: number,
@@ -269,10 +295,7 @@ export class VectorPartition {
       const { kept } = this.scratch;
       pending = pending.filter(({ accept, bit }) => {
         let m = 0;
-        for (let k = 0; k < within.length; k++) {
-          const info = this.slots[within[k]];
-          if (info && accept(info)) kept[m++] = within[k];
-        }
+        for (let k = 0; k < within.length; k++) if (this.keeps(accept, within[k])) kept[m++] = within[k];
         if (m < shortlist) mostKept = Math.max(mostKept, m / Math.max(1, within.length));
         else
           for (const slot of nearestFirst(kept.subarray(0, m), dist, this.dims).subarray(0, shortlist))
@@ -290,16 +313,27 @@ export class VectorPartition {
    * The rows `accept` keeps whose codes are nearest the query's: a shortlist in proportion to how
    * many it keeps, as the partition's is to all (all of them, if few).
    */
-  private nearestOf(accept: (info: SlotInfo) => boolean, dist: Int32Array, wanted: number): Int32Array {
+  private nearestOf(accept: SlotPredicate, dist: Int32Array, wanted: number): Int32Array {
     const { kept } = this.scratch;
     let m = 0;
     for (let slot = 0; slot < this.slots.length; slot++) {
-      const info = this.slots[slot];
-      if (info && accept(info)) kept[m++] = slot;
+      if (this.keeps(accept, slot)) kept[m++] = slot;
     }
     const count = shortlistSize(m, wanted);
     if (m <= count) return kept.subarray(0, m);
     return nearestFirst(kept.subarray(0, m), dist, this.dims).subarray(0, count);
+  }
+
+  /** Whether `accept` keeps the slot: by its flags, and by its info unless they say it all. */
+  private keeps(accept: SlotPredicate, slot: number): boolean {
+    const wanted = accept.flags;
+    if (!wanted) {
+      const info = this.slots[slot];
+      return info !== undefined && accept(info);
+    }
+    const flags = this.flags[slot];
+    if (flags === 0 || (flags & wanted.all) !== wanted.all) return false;
+    return wanted.exact || accept(this.slots[slot]!);
   }
 
   /** The working arrays, with room for `slots` slots. */
@@ -385,6 +419,9 @@ export class VectorPartition {
     const scale = new Float32Array(want);
     scale.set(this.estimateScale);
     this.estimateScale = scale;
+    const flags = new Uint8Array(want);
+    flags.set(this.flags);
+    this.flags = flags;
     // Chunk k holds rows [k·CHUNK_ROWS, (k+1)·CHUNK_ROWS); only the last may be short, and only it is copied.
     for (let k = 0; k * CHUNK_ROWS < want; k++) {
       const need = Math.min(CHUNK_ROWS, want - k * CHUNK_ROWS) * this.dims;

@@ -3,10 +3,12 @@ import { INT8_DOT_WASM_BASE64, newInt8DotKernel } from '../../../domain/memory/v
 import { INT8_DOT_WAT } from '../../../domain/memory/vector/int8-dot-wat';
 import {
   SHORTLIST_FROM,
+  SLOT_FLAGS,
   VectorPartition,
   type SlotInfo,
 } from '../../../domain/memory/vector/vector-partition';
 import loadWabt from 'wabt';
+import { slotFilter } from '../../../domain/memory/store/slot-filter';
 import { seededRandom } from '../../../scripts/demo-data/random';
 
 /** Deterministic unit vectors (mulberry32). */
@@ -171,6 +173,39 @@ describe('vector partition', () => {
       expect(partition.search(fresh, 1, () => true)[0].id).toBe('late');
       partition.remove('late');
       expect(partition.search(fresh, 3, () => true).map((h) => h.id)).not.toContain('late');
+    });
+
+    it("answers filters from the flags per slot as the filters' own tests do", () => {
+      // The queries' own rows ended (superseded), one row with no creation time, some short-term.
+      const ended = queries.map((_, i) => i * 1111);
+      ended.forEach((i) => partition.upsert(slot(`s${i}`, { valid_to_ms: 5 }), data[i]));
+      partition.upsert(slot('s7', { created_ms: Number.NaN }), data[7]);
+      const runs = [2, 1112, 2223, 3334];
+      runs.forEach((i, k) => partition.upsert(slot(`s${i}`, { run_id: `2026-01-0${k + 1}` }), data[i]));
+      const current = slotFilter({ user_id: 'u' });
+      expect(current.flags).toEqual({ all: SLOT_FLAGS.current, exact: true });
+      expect(slotFilter({ user_id: 'u', agent_id: 'rare' }).flags?.exact).toBe(false);
+      const filters = [
+        current,
+        slotFilter({ user_id: 'u', long_term: true }),
+        slotFilter({ user_id: 'u', run_id_from: '2026-01-02' }),
+        slotFilter({ user_id: 'u', include_earlier: true }),
+        slotFilter({ user_id: 'u', valid_at: new Date(3).toISOString() }),
+      ];
+      for (const q of [...queries, data[7], data[1112]]) {
+        const flagged = partition.searchMany(q, 10, filters);
+        const read = partition.searchMany(
+          q,
+          10,
+          filters.map((f) => (s: SlotInfo) => f(s)),
+        );
+        expect(flagged).toEqual(read);
+        expect(flagged[0].map((h) => h.id)).not.toContain('s7');
+        for (const i of ended) expect(flagged[0].map((h) => h.id)).not.toContain(`s${i}`);
+        expect(flagged[2].map((h) => h.id).sort()).toEqual(['s1112', 's2223', 's3334']);
+      }
+      [...ended, 7, ...runs].forEach((i) => partition.upsert(slot(`s${i}`), data[i]));
+      expect(partition.search(queries[1], 1, current)[0].id).toBe('s1111');
     });
   });
 
