@@ -53,10 +53,7 @@ export async function searchIndexedTerms(
   const { vectors, lexical } = partition;
   const accepts = filters.map((f) => {
     const accept = slotFilter(f);
-    return (slot: number) => {
-      const info = vectors.info(slot);
-      return info !== undefined && accept(info);
-    };
+    return (slot: number) => vectors.keeps(accept, slot);
   });
   const lists = lexical.searchMany(
     terms.map((t) => indexes.termId(t)),
@@ -87,10 +84,7 @@ export async function indexedNeighbours(
   if (!partition) return new Map();
   const { vectors, times } = partition;
   const accept = slotFilter(filter);
-  const keeps = (slot: number) => {
-    const info = vectors.info(slot);
-    return info !== undefined && accept(info);
-  };
+  const keeps = (slot: number) => vectors.keeps(accept, slot);
   const idLists = new Map<string, string[]>();
   for (const id of new Set(ids)) {
     const slot = vectors.slotOf(id);

@@ -324,8 +324,8 @@ export class VectorPartition {
     return nearestFirst(kept.subarray(0, m), dist, this.dims).subarray(0, count);
   }
 
-  /** Whether `accept` keeps the slot: by its flags, and by its info unless they say it all. */
-  private keeps(accept: SlotPredicate, slot: number): boolean {
+  /** Whether `accept` keeps the slot (false when free): by its flags, and by its info unless they say it all. */
+  keeps(accept: SlotPredicate, slot: number): boolean {
     const wanted = accept.flags;
     if (!wanted) {
       const info = this.slots[slot];
