@@ -224,10 +224,11 @@ export class VectorPartition {
     const scores = new Int32Array(this.kernel.memory.buffer, scoresOffset, n);
     // The best estimates per filter, by insertion into short sorted lists.
     const best = accepts.map(() => [] as { slot: number; score: number }[]);
+    const flags = this.flags;
     for (let slot = 0; slot < n; slot++) {
+      // A free slot has no flags: its info is not read to learn it.
+      if (flags[slot] === 0) continue;
       const score = scores[slot] * this.estimateScale[slot];
-      const info = this.slots[slot];
-      if (!info) continue;
       for (let f = 0; f < accepts.length; f++) {
         const list = best[f];
         if (list.length === wanted && score <= list[wanted - 1].score) continue;
