@@ -78,35 +78,10 @@ export interface RerankInput {
 /** Terms of a memory read for its features: at most this many (a huge memory costs no more). */
 const MAX_TERMS = 512;
 
-/** What a memory's text gives every question: its terms, held as a set too, and its share of statements. */
-interface TextTerms {
-  terms: string[];
-  held: Set<string>;
-  statement: number;
-}
-
-/**
- * Texts read, kept (at most TEXTS_KEPT, the oldest dropped first): a search reads tens of
- * candidates, and the same memories come back search after search. Longer texts are read again.
- */
-const TEXTS_KEPT = 20_000;
-const LONGEST_KEPT = 300;
-const textTerms = new Map<string, TextTerms>();
-
-function termsOf(text: string): TextTerms {
-  const kept = textTerms.get(text);
-  if (kept) return kept;
-  const head = text.length > 8 * MAX_TERMS ? text.slice(0, 8 * MAX_TERMS) : text;
-  const terms = indexTerms(head).slice(0, MAX_TERMS);
-  const read = { terms, held: new Set(terms), statement: statementShare(head) };
-  if (text.length > LONGEST_KEPT) return read;
-  if (textTerms.size >= TEXTS_KEPT) textTerms.delete(textTerms.keys().next().value!);
-  textTerms.set(text, read);
-  return read;
-}
-
 export function rerankFeatures(c: RerankInput, q: RerankQuery): RerankFeatures {
-  const { terms, held, statement } = termsOf(c.text);
+  const head = c.text.length > 8 * MAX_TERMS ? c.text.slice(0, 8 * MAX_TERMS) : c.text;
+  const terms = indexTerms(head).slice(0, MAX_TERMS);
+  const held = new Set(terms);
   const queryTerms = new Set(q.terms);
   const entities = new Set(q.entities);
   const share = (wanted: Set<string>) => {
@@ -125,7 +100,7 @@ export function rerankFeatures(c: RerankInput, q: RerankQuery): RerankFeatures {
     named: terms.length && entities.has(terms[0]) ? 1 : 0,
     time: c.inRange ? 1 : 0,
     neighbour: unit(c.neighbour),
-    statement,
+    statement: statementShare(head),
     detail: Math.min(1, held.size / DETAIL_TERMS),
     attribute: q.cues?.some((t) => held.has(t)) ? 1 : 0,
   };
