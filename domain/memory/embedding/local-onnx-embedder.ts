@@ -106,28 +106,19 @@ class ModelWorker {
     table: string,
     words: number,
     k: number,
-  ): Promise<{ data: Int32Array; dims: number[] }> {
+  ): Promise<NearestPlaces> {
     return this.request({
       texts,
       batch,
       nearest: { graph: NEAREST_WORDS_GRAPH, table, words, k },
-    }) as Promise<{
-      data: Int32Array;
-      dims: number[];
-    }>;
+    }) as Promise<NearestPlaces>;
   }
 
   /** The indices of each vector's `k` nearest words in the word table at `table` (word-table.ts). */
-  nearest(
-    table: string,
-    words: number,
-    vectors: Float32Array,
-    k: number,
-  ): Promise<{ data: Int32Array; dims: number[] }> {
-    return this.request({ nearest: { graph: NEAREST_WORDS_GRAPH, table, words, vectors, k } }) as Promise<{
-      data: Int32Array;
-      dims: number[];
-    }>;
+  nearest(table: string, words: number, vectors: Float32Array, k: number): Promise<NearestPlaces> {
+    return this.request({
+      nearest: { graph: NEAREST_WORDS_GRAPH, table, words, vectors, k },
+    }) as Promise<NearestPlaces>;
   }
 
   private request(message: object): Promise<{ data: Float32Array | Int32Array; dims: number[] }> {
@@ -162,6 +153,13 @@ class ModelWorker {
     void this.worker.terminate();
   }
 }
+
+/** Each vector's nearest words' places in the table, one row of `dims[1]` after another. */
+type NearestPlaces = { data: Int32Array; dims: number[] };
+
+/** The rows of a nearest-words answer, as lists of places. */
+const placeRows = ({ data, dims }: NearestPlaces): number[][] =>
+  Array.from({ length: dims[0] }, (_, row) => [...data.subarray(row * dims[1], (row + 1) * dims[1])]);
 
 type WorkerReply =
   | { id: number; data: Float32Array | Int32Array; dims: number[] }
@@ -285,18 +283,19 @@ export class LocalOnnxEmbedder implements Embedder {
     // Batched as `embed` batches them (shortest first), so each text gets the vector `embed` gives it.
     const texts = this.prefixed(input, as);
     const order = shortestFirst(texts);
-    const { data, dims } = await this.worker().embedNearest(
-      order.map((i) => texts[i]),
-      this.batchSize,
-      path.join(dir, WORD_TABLE_VECTORS),
-      table.words.length,
-      k,
+    const rows = placeRows(
+      await this.worker().embedNearest(
+        order.map((i) => texts[i]),
+        this.batchSize,
+        path.join(dir, WORD_TABLE_VECTORS),
+        table.words.length,
+        k,
+      ),
     );
-    const rowOf = new Array<number>(texts.length);
-    order.forEach((textIndex, row) => (rowOf[textIndex] = row));
-    return rowOf.map((row) =>
-      [...data.subarray(row * dims[1], (row + 1) * dims[1])].map((i) => table.words[i]),
-    );
+    // Back in the caller's order.
+    const out = new Array<string[]>(texts.length);
+    order.forEach((textIndex, row) => (out[textIndex] = rows[row].map((i) => table.words[i])));
+    return out;
   }
 
   relatedWords(): RelatedWords | undefined {
@@ -310,13 +309,9 @@ export class LocalOnnxEmbedder implements Embedder {
     if (!table || vectors.length === 0) return vectors.map(() => []);
     const joined = new Float32Array(vectors.length * this.dimensions);
     vectors.forEach((v, i) => joined.set(v, i * this.dimensions));
-    const { data, dims } = await this.worker().nearest(
-      path.join(dir, WORD_TABLE_VECTORS),
-      table.words.length,
-      joined,
-      k,
+    return placeRows(
+      await this.worker().nearest(path.join(dir, WORD_TABLE_VECTORS), table.words.length, joined, k),
     );
-    return vectors.map((_, row) => [...data.subarray(row * dims[1], (row + 1) * dims[1])]);
   }
 
   /** The texts as the model reads them: with its prefix for queries or passages, if it has one. */

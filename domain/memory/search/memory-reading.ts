@@ -139,11 +139,7 @@ class TextReading implements MemoryReading {
     const event = () => (this.cached.event ??= tellsOfAnEvent(this.text));
     // A known attribute's value needs no name ("I am vegetarian", "I turned 35").
     return (this.cached.asserts ??=
-      setsAnAttribute(this.text, {
-        mention: this.mention,
-        ...(this.mention ? {} : { event: event() }),
-        values: this.values,
-      }) ||
+      setsAnAttribute(this.text, { mention: this.mention, event, values: this.values }) ||
       (!this.mention && !event() && readSubject(this.text)?.value !== undefined));
   }
 }

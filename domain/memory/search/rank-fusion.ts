@@ -66,8 +66,8 @@ export function fuseRankings(lists: RankedHit[][], opts: FusionOptions): FusedHi
 }
 
 /**
- * Ties broken by id, by code units: stable across processes like a locale's order, and far cheaper
- * (ties are many: every neighbour turn enters at the same floor).
+ * Ties broken by id, by code units: the same in every process, as a locale's order is, and far
+ * cheaper (search sorts ties often: neighbour turns enter fusion at one floor).
  */
 export const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -25,10 +25,11 @@ export function slotFilter(f: MemoryFilter): SlotPredicate {
     (f.long_term ? SLOT_FLAGS.longTerm : 0) |
     (f.run_id !== undefined || f.run_id_from !== undefined ? SLOT_FLAGS.shortTerm : 0);
   const exact =
+    now &&
     f.agent_id === undefined &&
     f.run_id === undefined &&
     f.run_id_from === undefined &&
     from === -Infinity &&
     to === Infinity;
-  return Object.assign(accept, { flags: { all, exact: exact && now } });
+  return Object.assign(accept, { flags: { all, exact } });
 }

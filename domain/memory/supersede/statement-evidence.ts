@@ -80,15 +80,18 @@ export function attributeStatement(text: string, asserted = false): AttributeSta
   };
 }
 
+/** What a caller has read of a text already: whether it only mentions, tells of an event (read when asked), the values it names. */
+export interface ReadOfText {
+  mention?: boolean;
+  event?: () => boolean;
+  values?: string[];
+}
+
 /**
  * Whether {@link attributeStatement} reads the text as one that sets an attribute, without reading
- * what it is about (a search asks this of every candidate). `read` holds what the caller has read of
- * the same text already.
+ * what it is about (a search asks this of every candidate).
  */
-export function setsAnAttribute(
-  text: string,
-  read: { mention?: boolean; event?: boolean; values?: string[] } = {},
-): boolean {
+export function setsAnAttribute(text: string, read: ReadOfText = {}): boolean {
   const trimmed = text.trim();
   // What was read of the text holds for the trimmed text only when they are the same.
   return valuesSet(trimmed, false, trimmed === text ? read : {}) !== undefined;
@@ -99,14 +102,10 @@ export function setsAnAttribute(
  * a question, long, a mention or an event (unless the model read it as an assertion), when a thing
  * happens, or naming nothing.
  */
-function valuesSet(
-  trimmed: string,
-  asserted: boolean,
-  read: { mention?: boolean; event?: boolean; values?: string[] } = {},
-): string[] | undefined {
+function valuesSet(trimmed: string, asserted: boolean, read: ReadOfText = {}): string[] | undefined {
   if (!trimmed || /\?\s*$/.test(trimmed) || tokens(trimmed).length > MAX_STATEMENT_WORDS) return undefined;
   // Read as an assertion by the model (asserted-statements.ts): its words are not asked again.
-  if (!asserted && ((read.mention ?? mentionsOnly(trimmed)) || (read.event ?? tellsOfAnEvent(trimmed))))
+  if (!asserted && ((read.mention ?? mentionsOnly(trimmed)) || (read.event?.() ?? tellsOfAnEvent(trimmed))))
     return undefined;
   // "The meeting with Acme is on Monday": when a thing happens, not one of the speaker's own
   // attributes, unless the speaker is in it ("The flat I rent is …"). A thing with no time of its

@@ -128,7 +128,6 @@ export class VectorPartition {
     }
     this.slots[slot] = info;
     this.ensureCapacity(this.slots.length);
-    // As the default filter reads it: still valid, and created at a time (not NaN).
     this.flags[slot] = flagsOf(info);
     this.write(slot, vector);
     // Codes are built at SHORTLIST_FROM rows and again each time the rows double, around their

@@ -697,7 +697,11 @@ describe('whether a statement sets an attribute, asked without reading what it i
     for (const text of statements) {
       const whole = attributeStatement(text) !== undefined;
       expect([text, setsAnAttribute(text)]).toEqual([text, whole]);
-      const read = { mention: mentionsOnly(text), event: tellsOfAnEvent(text), values: namedValues(text) };
+      const read = {
+        mention: mentionsOnly(text),
+        event: () => tellsOfAnEvent(text),
+        values: namedValues(text),
+      };
       expect([text, setsAnAttribute(text, read)]).toEqual([text, whole]);
     }
     expect(statements.filter((t) => setsAnAttribute(t)).length).toBeGreaterThan(2);
